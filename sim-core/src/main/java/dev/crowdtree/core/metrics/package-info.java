@@ -1,0 +1,2 @@
+/** Tick and phase timing with HdrHistogram, and its printable summary. */
+package dev.crowdtree.core.metrics;

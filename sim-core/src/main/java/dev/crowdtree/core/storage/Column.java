@@ -1,0 +1,73 @@
+package dev.crowdtree.core.storage;
+
+import java.lang.reflect.Array;
+
+/**
+ * One named column of a {@link SoaTable}: a primitive array indexed by row.
+ *
+ * <p>The bookkeeping operations (grow, move a row, clear a row) work on the array as an
+ * {@code Object} through {@link System#arraycopy}, so they exist once for every element type;
+ * subclasses only add typed access. Hot loops call the subclass's {@code data()} once per chunk and
+ * index the returned array directly.
+ *
+ * <p>THREADING: the array reference changes only when the table grows, which happens on the
+ * simulation thread at a sync point. Kernels running in a parallel phase may read and write the
+ * elements of their own rows; they must re-read {@code data()} at the start of every phase rather
+ * than cache it across sync points.
+ */
+public abstract class Column {
+    private final String name;
+    private final Object zero;
+    private Object store;
+
+    Column(String name, Object initialArray) {
+        this.name = name;
+        this.store = initialArray;
+        this.zero = Array.newInstance(initialArray.getClass().getComponentType(), 1);
+    }
+
+    /** The column's name, unique within its table. */
+    public final String name() {
+        return name;
+    }
+
+    /** Number of rows the current array can hold. */
+    public final int capacity() {
+        return Array.getLength(store);
+    }
+
+    /** The element type's name as used in diagnostics ({@code float}, {@code int}, ...). */
+    public final String typeName() {
+        return store.getClass().getComponentType().getSimpleName();
+    }
+
+    final void resize(int capacity) {
+        Object next = Array.newInstance(store.getClass().getComponentType(), capacity);
+        System.arraycopy(store, 0, next, 0, Math.min(capacity, Array.getLength(store)));
+        store = next;
+        bind(next);
+    }
+
+    final void move(int from, int to) {
+        System.arraycopy(store, from, store, to, 1);
+    }
+
+    final void clear(int row) {
+        System.arraycopy(zero, 0, store, row, 1);
+    }
+
+    /** Called after a resize so the subclass can refresh its typed array field. */
+    abstract void bind(Object array);
+
+    /**
+     * A hash of the first {@code rows} values that depends only on their bits, used to compare
+     * whole worlds across runs and worker counts. Object columns contribute nothing.
+     */
+    public abstract long contentHash(int rows);
+
+    static long mixHash(long h, long bits) {
+        h ^= bits;
+        h *= 0x9E3779B97F4A7C15L;
+        return Long.rotateLeft(h, 29);
+    }
+}

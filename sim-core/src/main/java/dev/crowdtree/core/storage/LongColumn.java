@@ -1,0 +1,45 @@
+package dev.crowdtree.core.storage;
+
+/**
+ * A column of {@code long} values. See {@link Column} for the threading contract of {@link #data()}.
+ */
+public final class LongColumn extends Column {
+    private long[] data;
+
+    LongColumn(String name, int capacity) {
+        this(name, new long[capacity]);
+    }
+
+    private LongColumn(String name, long[] array) {
+        super(name, array);
+        this.data = array;
+    }
+
+    /** The backing array; valid until the table next grows (only at a sync point). */
+    public long[] data() {
+        return data;
+    }
+
+    public long get(int row) {
+        return data[row];
+    }
+
+    public void set(int row, long value) {
+        data[row] = value;
+    }
+
+    @Override
+    void bind(Object array) {
+        data = (long[]) array;
+    }
+
+    @Override
+    public long contentHash(int rows) {
+        long h = 0x243F6A8885A308D3L;
+        final long[] d = data;
+        for (int i = 0; i < rows; i++) {
+            h = mixHash(h, d[i]);
+        }
+        return h;
+    }
+}

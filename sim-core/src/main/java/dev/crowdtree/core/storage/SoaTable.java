@@ -1,0 +1,225 @@
+package dev.crowdtree.core.storage;
+
+import dev.crowdtree.core.util.Checks;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A struct-of-arrays table: typed primitive columns with dense rows {@code 0 .. size-1}.
+ *
+ * <p>Every row carries two built-in values: the owning agent's id (an {@code int} column named
+ * {@value #AGENT_ID_COLUMN}, for kernels) and its {@link RowRef} handle (for bookkeeping). Removing
+ * a row moves the last row into the hole (swap-remove) and updates the moved row's handle, so rows
+ * stay dense and handles stay right. Columns may be added at any time on the simulation thread; a
+ * new column starts zeroed for the existing rows.
+ *
+ * <p>Capacity doubles on demand up to {@code maxCapacity}; asking for more fails with an
+ * {@link IllegalArgumentException} that names the table, the request and the limit.
+ *
+ * <p>THREADING: structural operations ({@link #add}, {@link #remove}, adding columns, growing) are
+ * for the simulation thread at a sync point only. Kernels of a parallel phase read and write column
+ * elements of the rows of their own chunk.
+ */
+public final class SoaTable {
+    /** Name of the built-in column holding each row's agent id. */
+    public static final String AGENT_ID_COLUMN = "agentId";
+    /** Largest capacity any table accepts. */
+    public static final int MAX_CAPACITY = 1 << 30;
+
+    private final String name;
+    private final int maxCapacity;
+    private final Map<String, Column> columnsByName = new LinkedHashMap<>();
+    private final List<Column> columns = new ArrayList<>();
+    private final IntColumn agentIds;
+    private RowRef[] refs;
+    private int size;
+    private int capacity;
+
+    /**
+     * @param name            table name, used in diagnostics
+     * @param initialCapacity rows allocated up front, 0..maxCapacity
+     * @param maxCapacity     the most rows the table may ever hold, 1..{@value #MAX_CAPACITY}
+     */
+    public SoaTable(String name, int initialCapacity, int maxCapacity) {
+        this.name = Checks.notBlank("table name", name);
+        this.maxCapacity = Checks.inRange("maxCapacity", maxCapacity, 1, MAX_CAPACITY);
+        this.capacity = Checks.inRange("initialCapacity", initialCapacity, 0, maxCapacity);
+        this.refs = new RowRef[capacity];
+        this.agentIds = addInt(AGENT_ID_COLUMN);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Number of live rows. */
+    public int size() {
+        return size;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public int maxCapacity() {
+        return maxCapacity;
+    }
+
+    /** The columns in the order they were added, the built-in agent id column first. */
+    public List<Column> columns() {
+        return Collections.unmodifiableList(columns);
+    }
+
+    /** The column named {@code columnName}, or null. */
+    public Column column(String columnName) {
+        return columnsByName.get(columnName);
+    }
+
+    /** The built-in column of agent ids per row. */
+    public IntColumn agentIds() {
+        return agentIds;
+    }
+
+    /** The agent id stored in {@code row}. */
+    public int agentAt(int row) {
+        return agentIds.data()[row];
+    }
+
+    /** The handle stored in {@code row}. */
+    public RowRef refAt(int row) {
+        return refs[row];
+    }
+
+    public FloatColumn addFloat(String columnName) {
+        return register(new FloatColumn(columnName, capacity));
+    }
+
+    public IntColumn addInt(String columnName) {
+        return register(new IntColumn(columnName, capacity));
+    }
+
+    public LongColumn addLong(String columnName) {
+        return register(new LongColumn(columnName, capacity));
+    }
+
+    public ShortColumn addShort(String columnName) {
+        return register(new ShortColumn(columnName, capacity));
+    }
+
+    public ByteColumn addByte(String columnName) {
+        return register(new ByteColumn(columnName, capacity));
+    }
+
+    public <T> ObjectColumn<T> addObject(String columnName) {
+        return register(new ObjectColumn<>(columnName, capacity));
+    }
+
+    private <C extends Column> C register(C column) {
+        Checks.notBlank("column name", column.name());
+        if (columnsByName.containsKey(column.name())) {
+            throw new IllegalArgumentException("table '" + name + "' already has a column named '"
+                    + column.name() + "'; column names must be unique within a table");
+        }
+        columnsByName.put(column.name(), column);
+        columns.add(column);
+        return column;
+    }
+
+    /**
+     * Makes room for at least {@code rows} rows.
+     *
+     * @throws IllegalArgumentException when {@code rows} exceeds {@code maxCapacity}
+     */
+    public void ensureCapacity(int rows) {
+        if (rows <= capacity) {
+            return;
+        }
+        if (rows > maxCapacity) {
+            throw new IllegalArgumentException("table '" + name + "' capacity overflow: " + rows
+                    + " rows requested; valid range is 0.." + maxCapacity
+                    + " (raise maxCapacity / World.Builder.maxAgents)");
+        }
+        int next = (int) Math.min(maxCapacity, Math.max(16L, Math.max(rows, 2L * capacity)));
+        for (Column c : columns) {
+            c.resize(next);
+        }
+        RowRef[] nextRefs = new RowRef[next];
+        System.arraycopy(refs, 0, nextRefs, 0, size);
+        refs = nextRefs;
+        capacity = next;
+    }
+
+    /**
+     * Appends a zeroed row owned by {@code agentId} and binds {@code ref} to it.
+     *
+     * @return the new row
+     * @throws IllegalStateException when {@code ref} is already in a table
+     */
+    public int add(int agentId, RowRef ref) {
+        if (ref.table != null) {
+            throw new IllegalStateException("handle of agent " + agentId + " is already in table '"
+                    + ref.table.name + "' at row " + ref.row);
+        }
+        ensureCapacity(size + 1);
+        int row = size++;
+        for (int i = 0, n = columns.size(); i < n; i++) {
+            columns.get(i).clear(row);
+        }
+        agentIds.data()[row] = agentId;
+        refs[row] = ref;
+        ref.table = this;
+        ref.row = row;
+        return row;
+    }
+
+    /**
+     * Removes the row of {@code ref} by moving the last row into it; the moved row's handle is
+     * updated. Afterwards {@code ref} is in no table.
+     *
+     * @return the agent id that now occupies the freed row, or -1 if the removed row was the last
+     */
+    public int remove(RowRef ref) {
+        if (ref.table != this) {
+            throw new IllegalStateException("handle is not in table '" + name + "'");
+        }
+        int row = ref.row;
+        int last = --size;
+        int moved = -1;
+        if (row != last) {
+            for (int i = 0, n = columns.size(); i < n; i++) {
+                columns.get(i).move(last, row);
+            }
+            RowRef movedRef = refs[last];
+            refs[row] = movedRef;
+            movedRef.row = row;
+            moved = agentIds.data()[row];
+        }
+        refs[last] = null;
+        ref.table = null;
+        ref.row = -1;
+        return moved;
+    }
+
+    /** Number of chunks of {@code chunkSize} rows that cover the live rows. */
+    public int chunkCount(int chunkSize) {
+        return (size + chunkSize - 1) / chunkSize;
+    }
+
+    /** A hash of every primitive column's live values, in column order; equal worlds hash equal. */
+    public long contentHash() {
+        long h = size;
+        for (Column c : columns) {
+            h = Column.mixHash(h, c.contentHash(size));
+        }
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "SoaTable[" + name + ", rows=" + size + ", columns=" + columnsByName.keySet() + "]";
+    }
+}

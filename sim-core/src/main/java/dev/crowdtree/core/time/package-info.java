@@ -1,0 +1,2 @@
+/** Simulation time: the fixed-step clock. */
+package dev.crowdtree.core.time;

@@ -1,0 +1,344 @@
+package dev.crowdtree.core.world;
+
+import dev.crowdtree.core.schedule.Chunk;
+import dev.crowdtree.core.schedule.ChunkExecutor;
+import dev.crowdtree.core.schedule.ChunkKernel;
+import dev.crowdtree.core.storage.SoaTable;
+import dev.crowdtree.core.time.FixedStepClock;
+import dev.crowdtree.core.util.Checks;
+import dev.dominion.ecs.api.Dominion;
+import dev.dominion.ecs.api.Entity;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The simulation world: agents as Dominion entities, their hot data in SoA tables, a chunk executor
+ * for parallel phases, a fixed-step clock and the seed of all randomness.
+ *
+ * <p>Lifecycle of a tick: the simulation thread runs phases with {@link #runPhase}; kernels record
+ * structural changes into the buffer of their chunk ({@link #commands(Chunk)}); then
+ * {@link #sync()} applies the simulation thread's buffer and the chunk buffers in chunk order. Only
+ * {@code sync()} touches Dominion and the tables' structure, so workers never call Dominion (whose
+ * structural changes are not thread-safe) and results do not depend on the number of workers.
+ *
+ * <p>Agent ids are small dense integers taken from a LIFO free list (deterministic); a despawned
+ * id is reused by a later spawn with a higher generation.
+ *
+ * <p>THREADING: every method is for the simulation thread, except {@link #commands(Chunk)},
+ * {@link #generationOf(int)}, {@link #seed()} and the getters of immutable configuration, which
+ * kernels may call during a phase.
+ */
+public final class World implements AutoCloseable {
+    private final int chunkSize;
+    private final int maxAgents;
+    private final int initialCapacity;
+    private final long seed;
+    private final Dominion dominion;
+    private final ChunkExecutor executor;
+    private final FixedStepClock clock;
+    private final List<SoaTable> tables = new ArrayList<>();
+    private final CommandBuffer commands;
+    private CommandBuffer[] chunkCommands = new CommandBuffer[0];
+
+    private AgentHandle[] agents = new AgentHandle[0];
+    private int[] generations = new int[0];
+    private int[] freeIds = new int[0];
+    private int freeCount;
+    private int nextId;
+    private int agentCount;
+    private long skippedCommands;
+
+    private World(Builder b) {
+        this.chunkSize = b.chunkSize;
+        this.maxAgents = b.maxAgents;
+        this.initialCapacity = b.initialCapacity;
+        this.seed = b.seed;
+        this.clock = new FixedStepClock(b.dt);
+        this.dominion = createDominion();
+        this.executor = new ChunkExecutor(b.workers, b.spinNanos);
+        this.commands = new CommandBuffer(this);
+    }
+
+    /**
+     * Dominion prints a configuration banner at INFO level for every instance; keep it quiet unless
+     * the user asked for a level with the system property Dominion documents.
+     */
+    private static Dominion createDominion() {
+        String name = "crowdtree";
+        for (String key : new String[] {"dominion.logging-level", "dominion." + name + ".logging-level"}) {
+            if (System.getProperty(key) == null) {
+                System.setProperty(key, "WARNING");
+            }
+        }
+        if (System.getProperty("dominion.show-banner") == null) {
+            System.setProperty("dominion.show-banner", "false");
+        }
+        return Dominion.create(name);
+    }
+
+    /** A builder with defaults: all processors, chunks of 4096 rows, dt 1/30 s, seed 1. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Creates an empty table whose capacity is bounded by {@code maxAgents}. */
+    public SoaTable createTable(String name) {
+        for (SoaTable t : tables) {
+            if (t.name().equals(name)) {
+                throw new IllegalArgumentException("world already has a table named '" + name + "'");
+            }
+        }
+        SoaTable t = new SoaTable(name, initialCapacity, maxAgents);
+        tables.add(t);
+        return t;
+    }
+
+    public List<SoaTable> tables() {
+        return Collections.unmodifiableList(tables);
+    }
+
+    /** The simulation thread's command buffer. */
+    public CommandBuffer commands() {
+        return commands;
+    }
+
+    /**
+     * The command buffer of {@code chunk}, for kernels. Valid for chunks of phases run through
+     * {@link #runPhase}.
+     */
+    public CommandBuffer commands(Chunk chunk) {
+        return chunkCommands[chunk.index()];
+    }
+
+    /**
+     * Runs {@code kernel} over all rows of {@code table} in chunks, in parallel, and waits.
+     *
+     * @throws dev.crowdtree.core.schedule.ChunkExecutionException if the kernel threw
+     */
+    public void runPhase(SoaTable table, ChunkKernel kernel) {
+        ensureChunkBuffers(table.chunkCount(chunkSize));
+        executor.run(kernel, table.size(), chunkSize);
+    }
+
+    private void ensureChunkBuffers(int count) {
+        if (chunkCommands.length < count) {
+            CommandBuffer[] next = Arrays.copyOf(chunkCommands, Math.max(count, chunkCommands.length * 2));
+            for (int i = chunkCommands.length; i < next.length; i++) {
+                next[i] = new CommandBuffer(this);
+            }
+            chunkCommands = next;
+        }
+    }
+
+    /**
+     * The sync point: applies the simulation thread's commands, then every chunk's commands in
+     * chunk order, and clears the buffers.
+     *
+     * @return the number of commands applied (skipped ones not counted)
+     */
+    public int sync() {
+        int applied = apply(commands);
+        for (CommandBuffer b : chunkCommands) {
+            if (b.size > 0) {
+                applied += apply(b);
+            }
+        }
+        return applied;
+    }
+
+    private int apply(CommandBuffer b) {
+        int applied = 0;
+        try {
+            for (int i = 0; i < b.size; i++) {
+                if (b.ops[i] == CommandBuffer.SPAWN) {
+                    spawn((SoaTable) b.tables[i], (SpawnInitializer) b.inits[i], b.longs[i]);
+                    applied++;
+                } else if (despawn(b.ints[i], (int) b.longs[i])) {
+                    applied++;
+                } else {
+                    skippedCommands++;
+                }
+            }
+        } finally {
+            b.clear();
+        }
+        return applied;
+    }
+
+    private void spawn(SoaTable table, SpawnInitializer init, long arg) {
+        if (agentCount >= maxAgents) {
+            throw new IllegalArgumentException("agent capacity overflow: spawning agent " + (agentCount + 1)
+                    + " but maxAgents = " + maxAgents + "; valid range is 0.." + maxAgents
+                    + " agents (raise World.Builder.maxAgents)");
+        }
+        int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
+        if (id >= agents.length) {
+            int n = Math.max(16, Math.max(id + 1, agents.length * 2));
+            agents = Arrays.copyOf(agents, n);
+            generations = Arrays.copyOf(generations, n);
+        }
+        AgentHandle h = new AgentHandle(id, generations[id]);
+        int row = table.add(id, h);
+        h.entity = dominion.createEntity(h);
+        agents[id] = h;
+        agentCount++;
+        init.initialize(table, row, id, arg);
+    }
+
+    private boolean despawn(int id, int generation) {
+        if (id < 0 || id >= agents.length) {
+            return false;
+        }
+        AgentHandle h = agents[id];
+        if (h == null || h.generation() != generation) {
+            return false;
+        }
+        h.table().remove(h);
+        dominion.deleteEntity(h.entity);
+        agents[id] = null;
+        generations[id]++;
+        if (freeCount == freeIds.length) {
+            freeIds = Arrays.copyOf(freeIds, Math.max(16, freeIds.length * 2));
+        }
+        freeIds[freeCount++] = id;
+        agentCount--;
+        return true;
+    }
+
+    /** The live agent with this id, or null. */
+    public AgentHandle agent(int id) {
+        return id >= 0 && id < agents.length ? agents[id] : null;
+    }
+
+    /** The live agent's Dominion entity, or null. */
+    public Entity entity(int id) {
+        AgentHandle h = agent(id);
+        return h == null ? null : h.entity;
+    }
+
+    /** The generation the next (or current) incarnation of {@code id} has. Safe during phases. */
+    public int generationOf(int id) {
+        return id >= 0 && id < generations.length ? generations[id] : 0;
+    }
+
+    /** Number of live agents. */
+    public int agentCount() {
+        return agentCount;
+    }
+
+    /** Despawn commands skipped because their agent was already gone. */
+    public long skippedCommands() {
+        return skippedCommands;
+    }
+
+    public Dominion dominion() {
+        return dominion;
+    }
+
+    public ChunkExecutor executor() {
+        return executor;
+    }
+
+    public FixedStepClock clock() {
+        return clock;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public int chunkSize() {
+        return chunkSize;
+    }
+
+    public int workers() {
+        return executor.workers();
+    }
+
+    public int maxAgents() {
+        return maxAgents;
+    }
+
+    /** Hash of every table's primitive columns, in table order: equal simulations hash equal. */
+    public long contentHash() {
+        long h = 0xCBF29CE484222325L;
+        for (SoaTable t : tables) {
+            h = (h ^ t.contentHash()) * 0x100000001B3L;
+        }
+        return h;
+    }
+
+    /** Stops the workers and closes Dominion. */
+    @Override
+    public void close() {
+        executor.close();
+        dominion.close();
+    }
+
+    /** Configuration of a {@link World}; every setter validates its argument. */
+    public static final class Builder {
+        private int workers = Runtime.getRuntime().availableProcessors();
+        private int chunkSize = 4096;
+        private int maxAgents = 1 << 24;
+        private int initialCapacity = 1024;
+        private long seed = 1;
+        private float dt = 1f / 30f;
+        private long spinNanos = ChunkExecutor.DEFAULT_SPIN_NANOS;
+
+        private Builder() {
+        }
+
+        /** Worker threads including the simulation thread, 1..256. Default: available processors. */
+        public Builder workers(int workers) {
+            this.workers = Checks.inRange("workers", workers, 1, 256);
+            return this;
+        }
+
+        /** Rows per chunk, a power of two in 1..16777216. Default 4096. */
+        public Builder chunkSize(int chunkSize) {
+            this.chunkSize = Checks.powerOfTwo("chunkSize", chunkSize, 1, 1 << 24);
+            return this;
+        }
+
+        /** The most agents the world may hold, 1..1073741824. Default 16777216. */
+        public Builder maxAgents(int maxAgents) {
+            this.maxAgents = Checks.inRange("maxAgents", maxAgents, 1, SoaTable.MAX_CAPACITY);
+            return this;
+        }
+
+        /** Rows each table allocates up front, 0..maxAgents. Default 1024. */
+        public Builder initialCapacity(int initialCapacity) {
+            this.initialCapacity = Checks.inRange("initialCapacity", initialCapacity, 0, SoaTable.MAX_CAPACITY);
+            return this;
+        }
+
+        /** Seed of every random draw. Default 1. */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** Seconds per fixed step, finite and > 0. Default 1/30. */
+        public Builder dt(float dt) {
+            this.dt = Checks.positiveFinite("dt", dt);
+            return this;
+        }
+
+        /** How long idle workers spin before parking, 0..10 ms in ns. */
+        public Builder spinNanos(long spinNanos) {
+            this.spinNanos = spinNanos;
+            return this;
+        }
+
+        public World build() {
+            if (initialCapacity > maxAgents) {
+                throw new IllegalArgumentException("initialCapacity = " + initialCapacity
+                        + " is out of range; valid range is 0.." + maxAgents + " (maxAgents)");
+            }
+            return new World(this);
+        }
+    }
+}
