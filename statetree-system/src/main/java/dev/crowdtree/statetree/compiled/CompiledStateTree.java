@@ -1,0 +1,319 @@
+package dev.crowdtree.statetree.compiled;
+
+import dev.crowdtree.statetree.definition.ValueType;
+import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.ValueInput;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An immutable compiled StateTree: flat arrays addressed by 16-bit indices, in the spirit of
+ * Unreal's {@code FCompactStateTreeState} / {@code FCompactStateTransition}.
+ *
+ * <p>Layout: states are numbered in depth-first pre-order, root = 0, so the subtree of state
+ * {@code s} is the id range {@code [s, stateSubtreeEnd[s])}, the next sibling of {@code s} is
+ * {@code stateSubtreeEnd[s]}, and every state's tasks have smaller indices than its descendants'
+ * (the invariant Unreal's {@code EnterStateFailedTaskIndex} test relies on). Linked states are
+ * compiled with a private copy of their subtree as their only child, so the tree is a plain tree:
+ * an active path is always the parent chain of its last state, and "is {@code a} on the path that
+ * ends at {@code leaf}" is the O(1) test {@link #isAncestorOrSelf}.
+ *
+ * <p>All arrays are public for the runtimes' hot loops and must be treated as read-only. A compiled
+ * tree is independent of any world: per-agent data lives in slots the runtime maps to SoA columns.
+ * THREADING: immutable after construction; safe to share.
+ */
+public final class CompiledStateTree {
+    /** Longest active path (Unreal's {@code FStateTreeActiveStates::MaxStates}). */
+    public static final int MAX_DEPTH = 8;
+    /** Most states a compiled tree may have (16-bit signed indices). */
+    public static final int MAX_STATES = Short.MAX_VALUE;
+    /** Invalid state / transition / task index. */
+    public static final short INVALID = -1;
+
+    /** State types. */
+    public static final byte STATE = 0, GROUP = 1, LINKED = 2, SUBTREE = 3;
+    /** Selection behaviours. */
+    public static final byte SELECT_CHILDREN_IN_ORDER = 0, TRY_ENTER = 1;
+    /** Transition trigger flags ({@link #TRIGGER_COMPLETED} = succeeded | failed). */
+    public static final byte TRIGGER_SUCCEEDED = 1, TRIGGER_FAILED = 2, TRIGGER_COMPLETED = 3,
+            TRIGGER_TICK = 4, TRIGGER_EVENT = 8;
+    /** Transition types: go to a state (also {@code @next}), {@code @none}, {@code @succeeded}, {@code @failed}. */
+    public static final byte GOTO = 0, NOT_SET = 1, TO_SUCCEEDED = 2, TO_FAILED = 3;
+    /** Random stream ids from this value up are the gate delays of transitions (base + index). */
+    public static final int GATE_STREAM_BASE = 1 << 20;
+
+    public final String name;
+    public final String source;
+
+    // ---- states -------------------------------------------------------------------------------
+    public final int stateCount;
+    public final String[] stateName;
+    /** Names from the root joined by '/'. */
+    public final String[] statePath;
+    public final short[] stateParent;
+    /** 0 for the root. */
+    public final byte[] stateDepth;
+    /** Exclusive end of the state's DFS range (its next sibling, if it has one). */
+    public final short[] stateSubtreeEnd;
+    public final byte[] stateType;
+    public final byte[] stateSelection;
+    public final short[] stateEnterConditionsBegin;
+    public final short[] stateEnterConditionsNum;
+    public final short[] stateTransitionsBegin;
+    public final short[] stateTransitionsNum;
+    public final short[] stateTasksBegin;
+    public final short[] stateTasksNum;
+    /** OR of the triggers of the state's transitions. */
+    public final byte[] stateTriggerMask;
+    /** Whether any task of the state has a tick. */
+    public final boolean[] stateTicks;
+    public final short[] stateLinkedParamsBegin;
+    public final short[] stateLinkedParamsNum;
+
+    // ---- linked-state parameters (copied into the subtree copy's parameter slots on enter) ----
+    public final ValueType[] linkedParamType;
+    public final int[] linkedParamSlot;
+    public final ValueInput[] linkedParamValue;
+
+    // ---- transitions --------------------------------------------------------------------------
+    public final int transitionCount;
+    public final short[] transitionSource;
+    public final byte[] transitionTrigger;
+    /** Event tag id for {@link #TRIGGER_EVENT}, else -1. */
+    public final int[] transitionEvent;
+    public final byte[] transitionType;
+    /** Target state for {@link #GOTO}, else {@link #INVALID}. */
+    public final short[] transitionTarget;
+    public final short[] transitionConditionsBegin;
+    public final short[] transitionConditionsNum;
+    /** Gate delay in seconds (0 = not gated). */
+    public final float[] transitionDelay;
+    /** Gate variance in seconds: the delay is {@code delay + variance * u}, u uniform in [-1, 1), at least 0. */
+    public final float[] transitionDelayVariance;
+
+    // ---- nodes --------------------------------------------------------------------------------
+    /** Top-level conditions, referenced by enter-condition and transition-condition ranges (ANDed). */
+    public final Condition[] conditions;
+    /** Tasks in DFS order (ancestor tasks before descendant tasks, declared order within a state). */
+    public final Task[] tasks;
+    public final short[] taskState;
+    /** Task display name: its name, with {@code #i} appended when its state has two of that name. */
+    public final String[] taskName;
+    /** Unreal's {@code bShouldStateChangeOnReselect}. */
+    public final boolean[] taskReselect;
+    public final Evaluator[] evaluators;
+    /** Deepest condition nesting (scratch arrays a runtime must provide). */
+    public final int maxConditionDepth;
+
+    // ---- parameters and slots -----------------------------------------------------------------
+    public final String[] paramName;
+    public final ValueType[] paramType;
+    public final double[] paramDefault;
+    public final int[] paramSlot;
+    public final int floatSlots;
+    public final int intSlots;
+    public final int boolSlots;
+    /** A readable name per slot, for column names and diagnostics. */
+    public final String[] floatSlotNames;
+    public final String[] intSlotNames;
+    public final String[] boolSlotNames;
+
+    // ---- event tags ---------------------------------------------------------------------------
+    private final String[] tagNames;
+    private final Map<String, Integer> tagIds;
+
+    /** Compiler use: builds the tree from its parts (arrays are taken, not copied). */
+    public CompiledStateTree(Parts p) {
+        name = p.name;
+        source = p.source;
+        stateCount = p.stateName.length;
+        stateName = p.stateName;
+        statePath = p.statePath;
+        stateParent = p.stateParent;
+        stateDepth = p.stateDepth;
+        stateSubtreeEnd = p.stateSubtreeEnd;
+        stateType = p.stateType;
+        stateSelection = p.stateSelection;
+        stateEnterConditionsBegin = p.stateEnterConditionsBegin;
+        stateEnterConditionsNum = p.stateEnterConditionsNum;
+        stateTransitionsBegin = p.stateTransitionsBegin;
+        stateTransitionsNum = p.stateTransitionsNum;
+        stateTasksBegin = p.stateTasksBegin;
+        stateTasksNum = p.stateTasksNum;
+        stateLinkedParamsBegin = p.stateLinkedParamsBegin;
+        stateLinkedParamsNum = p.stateLinkedParamsNum;
+        linkedParamType = p.linkedParamType;
+        linkedParamSlot = p.linkedParamSlot;
+        linkedParamValue = p.linkedParamValue;
+        transitionCount = p.transitionSource.length;
+        transitionSource = p.transitionSource;
+        transitionTrigger = p.transitionTrigger;
+        transitionEvent = p.transitionEvent;
+        transitionType = p.transitionType;
+        transitionTarget = p.transitionTarget;
+        transitionConditionsBegin = p.transitionConditionsBegin;
+        transitionConditionsNum = p.transitionConditionsNum;
+        transitionDelay = p.transitionDelay;
+        transitionDelayVariance = p.transitionDelayVariance;
+        conditions = p.conditions;
+        tasks = p.tasks;
+        taskState = p.taskState;
+        taskName = p.taskName;
+        taskReselect = p.taskReselect;
+        evaluators = p.evaluators;
+        paramName = p.paramName;
+        paramType = p.paramType;
+        paramDefault = p.paramDefault;
+        paramSlot = p.paramSlot;
+        floatSlotNames = p.floatSlotNames;
+        intSlotNames = p.intSlotNames;
+        boolSlotNames = p.boolSlotNames;
+        floatSlots = floatSlotNames.length;
+        intSlots = intSlotNames.length;
+        boolSlots = boolSlotNames.length;
+        tagNames = p.tagNames;
+        Map<String, Integer> ids = new HashMap<>();
+        for (int i = 0; i < tagNames.length; i++) {
+            ids.put(tagNames[i], i);
+        }
+        tagIds = Collections.unmodifiableMap(ids);
+
+        stateTriggerMask = new byte[stateCount];
+        stateTicks = new boolean[stateCount];
+        int depth = 1;
+        for (Condition c : conditions) {
+            depth = Math.max(depth, c.depth());
+        }
+        maxConditionDepth = depth;
+        for (int s = 0; s < stateCount; s++) {
+            for (int t = stateTransitionsBegin[s]; t < stateTransitionsBegin[s] + stateTransitionsNum[s]; t++) {
+                stateTriggerMask[s] |= transitionTrigger[t];
+            }
+            for (int k = stateTasksBegin[s]; k < stateTasksBegin[s] + stateTasksNum[s]; k++) {
+                stateTicks[s] |= tasks[k].ticks();
+            }
+        }
+    }
+
+    /** Whether {@code a} is {@code s} or one of its ancestors (O(1), from the DFS ranges). */
+    public boolean isAncestorOrSelf(int a, int s) {
+        return a <= s && s < stateSubtreeEnd[a];
+    }
+
+    /** The ancestor of {@code s} at {@code depth} (0 = root); {@code depth <= stateDepth[s]}. */
+    public int ancestorAt(int s, int depth) {
+        int x = s;
+        for (int d = stateDepth[s]; d > depth; d--) {
+            x = stateParent[x];
+        }
+        return x;
+    }
+
+    /** Whether state {@code s} has children. */
+    public boolean hasChildren(int s) {
+        return stateSubtreeEnd[s] > s + 1;
+    }
+
+    /** The id of an event tag, or -1 if no node of this tree uses it. */
+    public int tagId(String tag) {
+        Integer id = tagIds.get(tag);
+        return id == null ? -1 : id;
+    }
+
+    /** The tag with id {@code id}. */
+    public String tagName(int id) {
+        return tagNames[id];
+    }
+
+    public List<String> tags() {
+        return List.of(tagNames);
+    }
+
+    /** The state with this path, or -1. */
+    public int stateByPath(String path) {
+        for (int s = 0; s < stateCount; s++) {
+            if (statePath[s].equals(path)) {
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    /** The parameter named {@code name}, or -1. */
+    public int paramIndex(String name) {
+        return Arrays.asList(paramName).indexOf(name);
+    }
+
+    /** Human-readable target of transition {@code t}: a state path or {@code @none/@succeeded/@failed}. */
+    public String transitionTargetName(int t) {
+        switch (transitionType[t]) {
+            case NOT_SET:
+                return "@none";
+            case TO_SUCCEEDED:
+                return "@succeeded";
+            case TO_FAILED:
+                return "@failed";
+            default:
+                return statePath[transitionTarget[t]];
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CompiledStateTree[" + name + ", " + stateCount + " states, " + transitionCount + " transitions, "
+                + tasks.length + " tasks, " + evaluators.length + " evaluators]";
+    }
+
+    /** Mutable holder the compiler fills. */
+    public static final class Parts {
+        public String name;
+        public String source;
+        public String[] stateName;
+        public String[] statePath;
+        public short[] stateParent;
+        public byte[] stateDepth;
+        public short[] stateSubtreeEnd;
+        public byte[] stateType;
+        public byte[] stateSelection;
+        public short[] stateEnterConditionsBegin;
+        public short[] stateEnterConditionsNum;
+        public short[] stateTransitionsBegin;
+        public short[] stateTransitionsNum;
+        public short[] stateTasksBegin;
+        public short[] stateTasksNum;
+        public short[] stateLinkedParamsBegin;
+        public short[] stateLinkedParamsNum;
+        public ValueType[] linkedParamType;
+        public int[] linkedParamSlot;
+        public ValueInput[] linkedParamValue;
+        public short[] transitionSource;
+        public byte[] transitionTrigger;
+        public int[] transitionEvent;
+        public byte[] transitionType;
+        public short[] transitionTarget;
+        public short[] transitionConditionsBegin;
+        public short[] transitionConditionsNum;
+        public float[] transitionDelay;
+        public float[] transitionDelayVariance;
+        public Condition[] conditions;
+        public Task[] tasks;
+        public short[] taskState;
+        public String[] taskName;
+        public boolean[] taskReselect;
+        public Evaluator[] evaluators;
+        public String[] paramName;
+        public ValueType[] paramType;
+        public double[] paramDefault;
+        public int[] paramSlot;
+        public String[] floatSlotNames;
+        public String[] intSlotNames;
+        public String[] boolSlotNames;
+        public String[] tagNames;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.crowdtree.statetree.definition;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A state as authored. {@code type} is {@code state} (default), {@code group}, {@code linked} or
+ * {@code subtree}; {@code selection} is {@code trySelectChildrenInOrder} (default) or
+ * {@code tryEnterState}. A {@code linked} state names its subtree in {@code linkedSubtree} and may
+ * give values (constants or bindings) for the subtree's parameters in {@code linkedParameters}; a
+ * {@code subtree} declares those parameters in {@code parameters}. Null fields mean "absent".
+ */
+public record StateDef(String name, String type, String selection, String linkedSubtree,
+                       Map<String, Object> linkedParameters, List<ParameterDef> parameters,
+                       List<NodeDef> enterConditions, List<NodeDef> tasks,
+                       List<TransitionDef> transitions, List<StateDef> children) {
+    public StateDef {
+        linkedParameters = linkedParameters == null ? Map.of() : Map.copyOf(linkedParameters);
+        parameters = parameters == null ? List.of() : List.copyOf(parameters);
+        enterConditions = enterConditions == null ? List.of() : List.copyOf(enterConditions);
+        tasks = tasks == null ? List.of() : List.copyOf(tasks);
+        transitions = transitions == null ? List.of() : List.copyOf(transitions);
+        children = children == null ? List.of() : List.copyOf(children);
+    }
+}

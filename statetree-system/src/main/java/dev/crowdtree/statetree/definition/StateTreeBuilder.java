@@ -1,0 +1,263 @@
+package dev.crowdtree.statetree.definition;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a {@link TreeDef} in Java; the same model as the JSON asset format.
+ *
+ * <pre>{@code
+ * TreeDef def = StateTreeBuilder.tree("Guard")
+ *     .param("threat", "float", 0.0)
+ *     .root(state("Root")
+ *         .child(state("Idle").task(node("delay").with("duration", 2.0))
+ *             .transition(on("onStateCompleted").to("Patrol")))
+ *         .child(state("Patrol").task(node("run"))
+ *             .transition(on("onTick").to("Idle")
+ *                 .when(node("compare").with("param", "threat").with("op", ">").with("value", 0.5)))))
+ *     .build();
+ * }</pre>
+ */
+public final class StateTreeBuilder {
+    private final String name;
+    private String source = "<builder>";
+    private final List<ParameterDef> parameters = new ArrayList<>();
+    private final List<NodeDef> evaluators = new ArrayList<>();
+    private final List<StateDef> subtrees = new ArrayList<>();
+    private StateDef root;
+
+    private StateTreeBuilder(String name) {
+        this.name = name;
+    }
+
+    public static StateTreeBuilder tree(String name) {
+        return new StateTreeBuilder(name);
+    }
+
+    public static State state(String name) {
+        return new State(name);
+    }
+
+    public static Node node(String type) {
+        return new Node(type);
+    }
+
+    /** A transition with the given trigger ({@code onTick}, {@code onStateCompleted}, ...). */
+    public static Transition on(String trigger) {
+        return new Transition(trigger);
+    }
+
+    /** Label used in compile errors (default {@code <builder>}). */
+    public StateTreeBuilder source(String label) {
+        this.source = label;
+        return this;
+    }
+
+    /** A parameter: type {@code bool}, {@code int} or {@code float}; default Boolean or Number. */
+    public StateTreeBuilder param(String paramName, String type, Object defaultValue) {
+        parameters.add(new ParameterDef(paramName, type, normalize(defaultValue)));
+        return this;
+    }
+
+    public StateTreeBuilder evaluator(Node evaluator) {
+        evaluators.add(evaluator.build());
+        return this;
+    }
+
+    public StateTreeBuilder root(State state) {
+        this.root = state.build();
+        return this;
+    }
+
+    /** A subtree a {@code linked} state can point at; its type is set to {@code subtree}. */
+    public StateTreeBuilder subtree(State state) {
+        subtrees.add(state.type("subtree").build());
+        return this;
+    }
+
+    public TreeDef build() {
+        return new TreeDef(source, name, parameters, evaluators, root, subtrees);
+    }
+
+    static Object normalize(Object v) {
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof Float) {
+            return ((Float) v).doubleValue();
+        }
+        return v;
+    }
+
+    /** A state under construction. */
+    public static final class State {
+        private final String name;
+        private String type;
+        private String selection;
+        private String linkedSubtree;
+        private final Map<String, Object> linkedParameters = new LinkedHashMap<>();
+        private final List<ParameterDef> parameters = new ArrayList<>();
+        private final List<NodeDef> enterConditions = new ArrayList<>();
+        private final List<NodeDef> tasks = new ArrayList<>();
+        private final List<TransitionDef> transitions = new ArrayList<>();
+        private final List<StateDef> children = new ArrayList<>();
+
+        private State(String name) {
+            this.name = name;
+        }
+
+        /** {@code state}, {@code group}, {@code linked} or {@code subtree}. */
+        public State type(String t) {
+            this.type = t;
+            return this;
+        }
+
+        public State group() {
+            return type("group");
+        }
+
+        /** Selection behaviour {@code tryEnterState}. */
+        public State tryEnter() {
+            this.selection = "tryEnterState";
+            return this;
+        }
+
+        public State selection(String s) {
+            this.selection = s;
+            return this;
+        }
+
+        /** Makes this a {@code linked} state pointing at {@code subtreeName}. */
+        public State linked(String subtreeName) {
+            this.type = "linked";
+            this.linkedSubtree = subtreeName;
+            return this;
+        }
+
+        /** A value for a parameter of the linked subtree (a constant or a {@link Binding}). */
+        public State linkedParam(String paramName, Object value) {
+            linkedParameters.put(paramName, normalize(value));
+            return this;
+        }
+
+        /** A parameter declared by a subtree. */
+        public State param(String paramName, String paramType, Object defaultValue) {
+            parameters.add(new ParameterDef(paramName, paramType, normalize(defaultValue)));
+            return this;
+        }
+
+        public State enterCondition(Node condition) {
+            enterConditions.add(condition.build());
+            return this;
+        }
+
+        public State task(Node task) {
+            tasks.add(task.build());
+            return this;
+        }
+
+        public State transition(Transition t) {
+            transitions.add(t.build());
+            return this;
+        }
+
+        public State child(State child) {
+            children.add(child.build());
+            return this;
+        }
+
+        public StateDef build() {
+            return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
+                    tasks, transitions, children);
+        }
+    }
+
+    /** A task, condition or evaluator under construction. */
+    public static final class Node {
+        private final String type;
+        private String name;
+        private final Map<String, Object> properties = new LinkedHashMap<>();
+
+        private Node(String type) {
+            this.type = type;
+        }
+
+        public Node named(String n) {
+            this.name = n;
+            return this;
+        }
+
+        /** A property: a constant (Number, Boolean, String), a {@link Binding}, a {@link Node} or a list. */
+        public Node with(String property, Object value) {
+            properties.put(property, convert(value));
+            return this;
+        }
+
+        /** Unreal's {@code bShouldStateChangeOnReselect} for tasks. */
+        public Node reselect(boolean value) {
+            return with("reselect", value);
+        }
+
+        private static Object convert(Object value) {
+            if (value instanceof Node) {
+                return ((Node) value).build();
+            }
+            if (value instanceof List) {
+                List<Object> out = new ArrayList<>();
+                for (Object o : (List<?>) value) {
+                    out.add(convert(o));
+                }
+                return out;
+            }
+            return normalize(value);
+        }
+
+        public NodeDef build() {
+            return new NodeDef(type, name, properties);
+        }
+    }
+
+    /** A transition under construction. */
+    public static final class Transition {
+        private final String trigger;
+        private String event;
+        private String to;
+        private final List<NodeDef> conditions = new ArrayList<>();
+        private Object delay;
+        private Object delayVariance;
+
+        private Transition(String trigger) {
+            this.trigger = trigger;
+        }
+
+        /** The event tag for {@code onEvent}. */
+        public Transition event(String tag) {
+            this.event = tag;
+            return this;
+        }
+
+        /** Target: a path, a unique state name, {@code @next}, {@code @succeeded}, {@code @failed}, {@code @none}. */
+        public Transition to(String target) {
+            this.to = target;
+            return this;
+        }
+
+        public Transition when(Node condition) {
+            conditions.add(condition.build());
+            return this;
+        }
+
+        /** A gated transition: {@code delay} seconds, plus or minus {@code variance} seconds. */
+        public Transition delay(double seconds, double variance) {
+            this.delay = seconds;
+            this.delayVariance = variance;
+            return this;
+        }
+
+        public TransitionDef build() {
+            return new TransitionDef(trigger, event, to, conditions, delay, delayVariance);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package dev.crowdtree.statetree.definition;
+
+import java.util.List;
+
+/**
+ * A transition as authored. {@code trigger} is one of {@code onStateCompleted},
+ * {@code onStateSucceeded}, {@code onStateFailed}, {@code onTick}, {@code onEvent}; {@code to} is a
+ * state path, a unique state name, or {@code @next}, {@code @succeeded}, {@code @failed},
+ * {@code @none}. {@code delay} and {@code delayVariance} are seconds (null = 0).
+ */
+public record TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
+                            Object delay, Object delayVariance) {
+    public TransitionDef {
+        conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.trace.TraceSink;
+
+/**
+ * What the scenario runner, the command line and the tests drive: a population of agents
+ * {@code 0 .. agentCount()-1}, each running one instance of a compiled tree. Implemented by the
+ * batched {@link StateTreeSystem} and by the per-agent
+ * {@link dev.crowdtree.statetree.trace.ReferenceInterpreter}; both must produce identical traces.
+ *
+ * <p>Tick numbers are given by the caller: 0 for the initial start, then 1, 2, ...; they key the
+ * random streams and prefix trace lines. THREADING: call from one thread.
+ */
+public interface StateTreeRuntime extends AutoCloseable {
+    /** Agent id meaning "every agent" for {@link #setParameter} and {@link #sendEvent}. */
+    int ALL = -1;
+
+    CompiledStateTree tree();
+
+    int agentCount();
+
+    /** Start (docs/SEMANTICS.md section 2) for every agent, in agent order. */
+    void startAll(long tick);
+
+    /** One Tick (section 3) of every agent. */
+    void tickAll(long tick, float dt);
+
+    /** Stop (section 7) for one agent, or {@link #ALL}. */
+    void stop(int agent, long tick);
+
+    /** Sets a tree parameter for one agent or {@link #ALL}; the value is converted to the parameter's type. */
+    void setParameter(int agent, String name, double value);
+
+    /** Queues an event for one agent or {@link #ALL}, seen in the next tick. Unknown tags match nothing. */
+    void sendEvent(int agent, String tag, float payload, boolean hasPayload);
+
+    /** Turns tracing on (non-null) or off. */
+    void setTrace(TraceSink sink);
+
+    /** The agent's tree run status ({@link dev.crowdtree.statetree.node.RunStatus}). */
+    byte treeStatus(int agent);
+
+    /** The agent's active path ({@code Root/A/B}), or "" when none. */
+    String activePath(int agent);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,13 @@
+package dev.crowdtree.statetree.node;
+
+/**
+ * Where nodes send events. Implemented by each runtime; tasks reach it through
+ * {@link NodeContext#sendEvent(int, int, float, boolean)}.
+ */
+public interface EventOutbox {
+    /** An event for the agent in {@code row} itself, visible per the runtime's event windows. */
+    void sendToSelf(int row, int tag, float payload, boolean hasPayload);
+
+    /** An event for another agent, delivered at the start of the next tick. */
+    void sendToAgent(int agentId, int tag, float payload, boolean hasPayload);
+}

@@ -1,0 +1,103 @@
+package dev.crowdtree.statetree.node;
+
+import java.util.Map;
+
+/**
+ * A node's validated, resolved configuration, handed to its type's factory by the compiler.
+ * Absent optional properties hold their declared defaults.
+ */
+public final class NodeConfig {
+    private final String type;
+    private final String name;
+    private final int stream;
+    private final Map<String, Object> values;
+    private final Map<String, Integer> fieldSlots;
+
+    /** Compiler use. */
+    public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots) {
+        this.type = type;
+        this.name = name;
+        this.stream = stream;
+        this.values = values;
+        this.fieldSlots = fieldSlots;
+    }
+
+    public String type() {
+        return type;
+    }
+
+    /** Display name: the authored name or the type name. */
+    public String name() {
+        return name;
+    }
+
+    /** A random stream id unique to this node within its tree. */
+    public int stream() {
+        return stream;
+    }
+
+    /** Whether the property was given or has a default. */
+    public boolean has(String property) {
+        return values.get(property) != null;
+    }
+
+    private Object get(String property) {
+        Object v = values.get(property);
+        if (v == null) {
+            throw new IllegalStateException("node '" + name + "' (" + type + ") has no value for '" + property + "'");
+        }
+        return v;
+    }
+
+    public double number(String property) {
+        Object v = get(property);
+        return v instanceof Boolean ? ((Boolean) v ? 1 : 0) : ((Number) v).doubleValue();
+    }
+
+    public float floatValue(String property) {
+        return (float) number(property);
+    }
+
+    public int intValue(String property) {
+        return (int) number(property);
+    }
+
+    public boolean bool(String property) {
+        Object v = get(property);
+        return v instanceof Boolean ? (Boolean) v : ((Number) v).doubleValue() != 0;
+    }
+
+    public String string(String property) {
+        return (String) get(property);
+    }
+
+    public ValueInput input(String property) {
+        return (ValueInput) get(property);
+    }
+
+    public ParamRef param(String property) {
+        return (ParamRef) get(property);
+    }
+
+    /** An event tag's interned id. */
+    public int tag(String property) {
+        return (Integer) get(property);
+    }
+
+    public Condition condition(String property) {
+        return (Condition) get(property);
+    }
+
+    public Condition[] conditions(String property) {
+        return (Condition[]) get(property);
+    }
+
+    /** The slot assigned to a declared field (index into the slot arrays of its type). */
+    public int field(String fieldName) {
+        Integer s = fieldSlots.get(fieldName);
+        if (s == null) {
+            throw new IllegalStateException("node '" + name + "' (" + type + ") declares no field '" + fieldName + "'");
+        }
+        return s;
+    }
+}

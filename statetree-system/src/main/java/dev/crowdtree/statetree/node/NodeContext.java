@@ -1,0 +1,203 @@
+package dev.crowdtree.statetree.node;
+
+import dev.crowdtree.core.random.CounterRng;
+
+/**
+ * What a node kernel sees of the world: the per-agent slot arrays assigned by the compiler, the
+ * agents' ids, time, randomness, event sending and, for tasks, completion reporting. One context
+ * per worker; the runtime refreshes it before each batch of calls.
+ *
+ * <p>Slot arrays are indexed by table row. They are valid for the duration of the call only (the
+ * table may grow between ticks), so read them at the start of each kernel call, not in a
+ * constructor.
+ *
+ * <p>THREADING: confined to the worker that owns it.
+ */
+public final class NodeContext {
+    float[][] floats;
+    int[][] ints;
+    byte[][] bools;
+    int[] agentIds;
+    long seed;
+    long tick;
+    float dt;
+    byte changeType;
+    int currentState = -1;
+    int targetState = -1;
+    EventOutbox outbox;
+
+    private byte[] status;
+    private int statusBase;
+    private int completions;
+
+    private boolean[][] scratch = new boolean[0][];
+    private int scratchTop;
+    private int scratchSize;
+
+    /** The float slot {@code slot}, indexed by row. */
+    public float[] floats(int slot) {
+        return floats[slot];
+    }
+
+    /** The int slot {@code slot}, indexed by row. */
+    public int[] ints(int slot) {
+        return ints[slot];
+    }
+
+    /** The bool slot {@code slot} (0 or 1 per row). */
+    public byte[] bools(int slot) {
+        return bools[slot];
+    }
+
+    /** Agent ids by row. */
+    public int[] agentIds() {
+        return agentIds;
+    }
+
+    /** The agent id of {@code row}. */
+    public int agentId(int row) {
+        return agentIds[row];
+    }
+
+    /** Seconds of this tick (0 for the evaluators' first tick at start). */
+    public float dt() {
+        return dt;
+    }
+
+    /** Tick number: 0 at start, then 1, 2, ... */
+    public long tick() {
+        return tick;
+    }
+
+    /** Seed of the simulation. */
+    public long seed() {
+        return seed;
+    }
+
+    /** During enter/exit: {@link ChangeType#CHANGED} or {@link ChangeType#SUSTAINED}. */
+    public byte changeType() {
+        return changeType;
+    }
+
+    /** During enter/exit: the state being entered or exited. */
+    public int currentState() {
+        return currentState;
+    }
+
+    /** During enter/exit: the transition's target state, or -1 for a terminal transition or a stop. */
+    public int targetState() {
+        return targetState;
+    }
+
+    /** A uniform float in [0, 1) for this agent, tick and stream; the same when asked twice. */
+    public float random(int row, int stream) {
+        return CounterRng.uniform(seed, agentIds[row], tick, stream);
+    }
+
+    /** A uniform float in [0, 1) for this agent, tick, stream and draw number. */
+    public float random(int row, int stream, int draw) {
+        return CounterRng.uniform(seed, agentIds[row], tick, stream, draw);
+    }
+
+    /** Completes the state of {@code row} with success (call from {@link Task#tick}). */
+    public void succeed(int row) {
+        complete(row, RunStatus.SUCCEEDED);
+    }
+
+    /** Completes the state of {@code row} with failure (call from {@link Task#tick}). */
+    public void fail(int row) {
+        complete(row, RunStatus.FAILED);
+    }
+
+    /** Records the first completion of {@code row} in this tick; later ones are ignored. */
+    public void complete(int row, byte runStatus) {
+        int i = row - statusBase;
+        if (status[i] == RunStatus.RUNNING) {
+            status[i] = runStatus;
+            completions++;
+        }
+    }
+
+    /** Sends an event to the agent in {@code row} itself. */
+    public void sendEvent(int row, int tag, float payload, boolean hasPayload) {
+        outbox.sendToSelf(row, tag, payload, hasPayload);
+    }
+
+    /** Sends an event to another agent by id; it arrives at the start of the next tick. */
+    public void sendEventToAgent(int agentId, int tag, float payload, boolean hasPayload) {
+        outbox.sendToAgent(agentId, tag, payload, hasPayload);
+    }
+
+    /** Borrows a temporary result array of at least the batch size; release with {@link #popScratch()}. */
+    public boolean[] pushScratch() {
+        if (scratchTop == scratch.length) {
+            throw new IllegalStateException("condition nesting deeper than the compiled maximum " + scratch.length);
+        }
+        return scratch[scratchTop++];
+    }
+
+    public void popScratch() {
+        scratchTop--;
+    }
+
+    // ---- runtime side -------------------------------------------------------------------------
+
+    /** Sets the slot arrays (runtime use). */
+    public void bindSlots(float[][] floatSlots, int[][] intSlots, byte[][] boolSlots, int[] ids) {
+        this.floats = floatSlots;
+        this.ints = intSlots;
+        this.bools = boolSlots;
+        this.agentIds = ids;
+    }
+
+    /** Sets time (runtime use). */
+    public void setTime(long seed, long tick, float dt) {
+        this.seed = seed;
+        this.tick = tick;
+        this.dt = dt;
+    }
+
+    /** Sets the enter/exit description (runtime use). */
+    public void setChange(byte changeType, int currentState, int targetState) {
+        this.changeType = changeType;
+        this.currentState = currentState;
+        this.targetState = targetState;
+    }
+
+    public void setOutbox(EventOutbox outbox) {
+        this.outbox = outbox;
+    }
+
+    /**
+     * Directs task completions to {@code statusByRow[row - base]} (runtime use); entries must be
+     * {@link RunStatus#RUNNING} for rows that may still complete.
+     */
+    public void bindStatus(byte[] statusByRow, int base) {
+        this.status = statusByRow;
+        this.statusBase = base;
+    }
+
+    /** Number of completions reported since the last {@link #resetCompletions()}. */
+    public int completions() {
+        return completions;
+    }
+
+    public void resetCompletions() {
+        completions = 0;
+    }
+
+    /** Makes sure {@code depth} scratch arrays of at least {@code size} exist (runtime use). */
+    public void ensureScratch(int depth, int size) {
+        if (scratch.length < depth || scratchSize < size) {
+            int d = Math.max(depth, scratch.length);
+            int s = Math.max(size, scratchSize);
+            boolean[][] next = new boolean[d][];
+            for (int i = 0; i < d; i++) {
+                next[i] = new boolean[s];
+            }
+            scratch = next;
+            scratchSize = s;
+        }
+        scratchTop = 0;
+    }
+}

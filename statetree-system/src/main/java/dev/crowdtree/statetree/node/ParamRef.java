@@ -1,0 +1,26 @@
+package dev.crowdtree.statetree.node;
+
+import dev.crowdtree.statetree.definition.ValueType;
+
+/** A resolved reference to a parameter slot, for nodes that write parameters. */
+public record ParamRef(String name, ValueType type, int slot) {
+
+    /** Writes {@code value} (converted to the parameter's type) into the agent's parameter. */
+    public void set(NodeContext ctx, int row, double value) {
+        switch (type) {
+            case FLOAT:
+                ctx.floats[slot][row] = (float) value;
+                break;
+            case INT:
+                ctx.ints[slot][row] = (int) value;
+                break;
+            default:
+                ctx.bools[slot][row] = (byte) (value != 0 ? 1 : 0);
+        }
+    }
+
+    /** The parameter as an input. */
+    public ValueInput asInput() {
+        return ValueInput.slot(type, slot, "param:" + name);
+    }
+}
