@@ -1,0 +1,44 @@
+package dev.crowdtree.statetree.exec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one chunk produces in a phase for after the barrier: events its agents sent to other agents,
+ * events its agents keep for their own next tick, and trace lines. Indexed by chunk, merged in chunk
+ * order, so the result does not depend on which worker ran the chunk.
+ *
+ * <p>THREADING: written by the worker running the chunk, read by the simulation thread after the
+ * barrier.
+ */
+final class ChunkOutput {
+    final EventBuffer toOthers = new EventBuffer();
+    final EventBuffer carried = new EventBuffer();
+    /** Trace lines and their agent ids; used only while tracing. */
+    final List<String> traceLines = new ArrayList<>();
+    final IntList traceAgents = new IntList();
+
+    void clear() {
+        toOthers.clear();
+        carried.clear();
+        traceLines.clear();
+        traceAgents.clear();
+    }
+
+    /** A minimal growable int list. */
+    static final class IntList {
+        int[] data = new int[16];
+        int size;
+
+        void add(int v) {
+            if (size == data.length) {
+                data = java.util.Arrays.copyOf(data, size * 2);
+            }
+            data[size++] = v;
+        }
+
+        void clear() {
+            size = 0;
+        }
+    }
+}

@@ -1,0 +1,867 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.EventOutbox;
+import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.trace.TraceFormat;
+
+import java.util.Arrays;
+
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.GATE_STREAM_BASE;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.GOTO;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.NOT_SET;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_FAILED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_SUCCEEDED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_COMPLETED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_FAILED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_SUCCEEDED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRY_ENTER;
+
+/**
+ * One worker's engine: scratch buffers sized to a chunk, a {@link NodeContext}, and the StateTree
+ * algorithms of docs/SEMANTICS.md.
+ *
+ * <p>Per chunk and tick ({@link #tickChunk}): build each agent's events, count down gates, run the
+ * evaluators over the running rows, counting-sort the running rows by active state so that the
+ * agents whose path contains state {@code s} form the contiguous slice
+ * {@code [offset[s], offset[subtreeEnd[s]])}, tick every task once per slice (root to leaf), detect
+ * transitions by scanning states from the highest id down (leaf to root for every agent) with
+ * condition kernels over the candidate rows, and finally apply the fired transitions per agent,
+ * with up to 4 more scalar rounds. The active path is never stored: it is the parent chain of the
+ * last active state, and "is {@code a} on the path" is {@link CompiledStateTree#isAncestorOrSelf}.
+ *
+ * <p>Per-agent columns use +1 encodings so that a zeroed row is a fresh, not-started instance:
+ * {@code state} = last active state + 1 (0: empty path), {@code gate} = gated transition + 1 (0: no
+ * gate), {@code failedTask} = EnterState-failed task + 1 (0: invalid, every task accepted).
+ *
+ * <p>Allocation: none while tracing is off, once the event pool has grown to its high-water mark.
+ * THREADING: confined to its worker; a chunk writes only its own rows and its {@link ChunkOutput}.
+ */
+final class ChunkRunner implements EventOutbox {
+    private static final byte UNDECIDED = 0, BLOCKED = 1, FIRED = 2;
+    /** {@code fired} value for the restart from root. */
+    private static final int RESTART = -2;
+    /** Outbox modes: events to self go to E (this tick) or to P (next round / next tick). */
+    private static final int TO_E = 0, TO_P = 1;
+
+    private final StateTreeSystem sys;
+    private final CompiledStateTree t;
+    final NodeContext ctx = new NodeContext();
+
+    // chunk-sized scratch
+    private int capacity;
+    private int[] running = new int[0];
+    private int[] sorted = new int[0];
+    private int[] cand = new int[0];
+    private boolean[] pass = new boolean[0];
+    private boolean[] tmp = new boolean[0];
+    private byte[] status = new byte[0];
+    private byte[] decision = new byte[0];
+    private int[] fired = new int[0];
+    private int[] nextLeaf = new int[0];
+    private final int[] offset;
+    private final int[] one = new int[1];
+    private final boolean[] oneOut = new boolean[1];
+    private final int[] chain = new int[CompiledStateTree.MAX_DEPTH];
+    private final int[] exited = new int[CompiledStateTree.MAX_DEPTH];
+    private final byte[] exitedChange = new byte[CompiledStateTree.MAX_DEPTH];
+
+    // per-row event lists (by local row) over a pooled linked list
+    private int[] eHead = new int[0];
+    private int[] eTail = new int[0];
+    private int[] pHead = new int[0];
+    private int[] pTail = new int[0];
+    private int[] evTag = new int[64];
+    private float[] evPayload = new float[64];
+    private boolean[] evHas = new boolean[64];
+    private boolean[] evDead = new boolean[64];
+    private int[] evNext = new int[64];
+    private int evSize;
+
+    // the chunk being processed
+    private int base;
+    private int outboxMode;
+    private ChunkOutput out;
+    private boolean tracing;
+    private long tick;
+    private short[] colState;
+    private byte[] colRun;
+    private byte[] colLast;
+    private short[] colGate;
+    private float[] colGateTime;
+    private short[] colFailed;
+    private int[] colChanges;
+    private int[] ids;
+
+    ChunkRunner(StateTreeSystem sys) {
+        this.sys = sys;
+        this.t = sys.tree();
+        this.offset = new int[t.stateCount + 1];
+    }
+
+    /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases). */
+    void ensureCapacity(int n) {
+        if (n <= capacity) {
+            return;
+        }
+        capacity = n;
+        running = new int[n];
+        sorted = new int[n];
+        cand = new int[n];
+        pass = new boolean[n];
+        tmp = new boolean[n];
+        status = new byte[n];
+        decision = new byte[n];
+        fired = new int[n];
+        nextLeaf = new int[n];
+        eHead = new int[n];
+        eTail = new int[n];
+        pHead = new int[n];
+        pTail = new int[n];
+        ctx.ensureScratch(t.maxConditionDepth + 1, n);
+        ctx.setOutbox(this);
+    }
+
+    /** Binds the columns and the chunk (start of every chunk). */
+    private void begin(int chunkBase, int rows, ChunkOutput output, long tickNumber, float dt) {
+        base = chunkBase;
+        out = output;
+        tick = tickNumber;
+        tracing = sys.tracing();
+        colState = sys.colState.data();
+        colRun = sys.colRun.data();
+        colLast = sys.colLast.data();
+        colGate = sys.colGate.data();
+        colGateTime = sys.colGateTime.data();
+        colFailed = sys.colFailedTask.data();
+        colChanges = sys.colChanges.data();
+        ids = sys.table().agentIds().data();
+        sys.bindSlots(ctx);
+        ctx.setTime(sys.seed(), tickNumber, dt);
+        ctx.bindStatus(status, chunkBase);
+        evSize = 0;
+        Arrays.fill(eHead, 0, rows, -1);
+        Arrays.fill(pHead, 0, rows, -1);
+    }
+
+    // =============================================================================================
+    // Tick of one chunk
+    // =============================================================================================
+
+    void tickChunk(int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, float dt,
+                   EventBuffer events, int evBegin, int evEnd, long[] phaseNanos) {
+        final int rows = chunkEnd - chunkBase;
+        long t0 = System.nanoTime();
+        begin(chunkBase, rows, output, tickNumber, dt);
+        final byte[] run = colRun;
+        // Events queued for this tick (sorted by row); dropped for trees that are not running (Q-A15).
+        boolean anyEvents = false;
+        for (int i = evBegin; i < evEnd; i++) {
+            int r = sys.eventRow(i);
+            if (run[r] == RunStatus.RUNNING) {
+                append(r - chunkBase, events.tag[i], events.payload[i], events.hasPayload[i], true);
+                anyEvents = true;
+            }
+        }
+        int n = 0;
+        final int[] runRows = running;
+        for (int r = chunkBase; r < chunkEnd; r++) {
+            if (run[r] == RunStatus.RUNNING) {
+                runRows[n++] = r;
+            }
+        }
+        if (n == 0) {
+            return;
+        }
+        // Gate timers count down before evaluators (A4 step 5).
+        final short[] gate = colGate;
+        final float[] gateTime = colGateTime;
+        int gated = 0;
+        for (int i = 0; i < n; i++) {
+            int r = runRows[i];
+            if (gate[r] != 0) {
+                gateTime[r] -= dt;
+                gated++;
+            }
+        }
+        long t1 = System.nanoTime();
+        outboxMode = TO_E;
+        for (Evaluator e : t.evaluators) {
+            e.tick(ctx, runRows, 0, n);
+        }
+        long t2 = System.nanoTime();
+        sortByState(runRows, n);
+        int completed = tickTasks(n);
+        long t3 = System.nanoTime();
+        for (int i = 0; i < n && !anyEvents; i++) {
+            anyEvents = eHead[runRows[i] - chunkBase] >= 0; // tasks may have sent events to themselves
+        }
+        detectTransitions(n, completed, anyEvents, gated);
+        long t4 = System.nanoTime();
+        outboxMode = TO_P;
+        for (int i = 0; i < n; i++) {
+            int r = runRows[i];
+            if (decision[r - chunkBase] == FIRED) {
+                applyTransitions(r);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            carryPending(runRows[i]);
+        }
+        long t5 = System.nanoTime();
+        if (phaseNanos != null) {
+            phaseNanos[0] += t1 - t0;
+            phaseNanos[1] += t2 - t1;
+            phaseNanos[2] += t3 - t2;
+            phaseNanos[3] += t4 - t3;
+            phaseNanos[4] += t5 - t4;
+        }
+    }
+
+    /** Counting sort of {@code running[0..n)} by active state into {@link #sorted}, with {@link #offset}. */
+    private void sortByState(int[] runRows, int n) {
+        final int[] off = offset;
+        final short[] st = colState;
+        Arrays.fill(off, 0);
+        for (int i = 0; i < n; i++) {
+            off[st[runRows[i]]]++; // state + 1 : counts land one slot up, ready for the prefix sum
+        }
+        for (int s = 1; s < off.length; s++) {
+            off[s] += off[s - 1];
+        }
+        // off[s] is now the number of rows whose state is < s; place rows stably.
+        final int[] out = sorted;
+        for (int i = 0; i < n; i++) {
+            int r = runRows[i];
+            out[off[st[r] - 1]++] = r;
+        }
+        // Placing advanced off[s-1] to the end of state s-1 = start of state s; shift back.
+        for (int s = off.length - 1; s > 0; s--) {
+            off[s] = off[s - 1];
+        }
+        off[0] = 0;
+    }
+
+    /**
+     * TickTasks for the agents whose last status is RUNNING: states in ascending id order (root to
+     * leaf for every agent), each task over its state's slice; an agent leaves the slices once a
+     * task completes it. Returns the number of running agents whose state is now completed.
+     */
+    private int tickTasks(int n) {
+        final byte[] last = colLast;
+        final byte[] st = status;
+        final int b = base;
+        int done = 0;
+        for (int i = 0; i < n; i++) {
+            int r = running[i];
+            byte l = last[r];
+            st[r - b] = l;
+            if (l != RunStatus.RUNNING) {
+                done++;
+            }
+        }
+        final int[] off = offset;
+        final short[] end = t.stateSubtreeEnd;
+        for (int s = 0; s < t.stateCount; s++) {
+            if (!t.stateTicks[s]) {
+                continue;
+            }
+            int lo = off[s];
+            int hi = off[end[s]];
+            if (lo == hi) {
+                continue;
+            }
+            for (int k = t.stateTasksBegin[s], kEnd = k + t.stateTasksNum[s]; k < kEnd; k++) {
+                Task task = t.tasks[k];
+                if (!task.ticks()) {
+                    continue;
+                }
+                ctx.resetCompletions();
+                if (done == 0) {
+                    task.tick(ctx, sorted, lo, hi);
+                } else {
+                    int m = 0;
+                    for (int i = lo; i < hi; i++) {
+                        int r = sorted[i];
+                        if (st[r - b] == RunStatus.RUNNING) {
+                            cand[m++] = r;
+                        }
+                    }
+                    if (m == 0) {
+                        continue;
+                    }
+                    task.tick(ctx, cand, 0, m);
+                }
+                done += ctx.completions();
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            int r = running[i];
+            last[r] = st[r - b];
+        }
+        return done;
+    }
+
+    /**
+     * Round one of TriggerTransitions for the whole chunk: states from the highest id down, so every
+     * agent's states are visited leaf to root; per transition, the undecided agents whose trigger
+     * matches are tested with the condition kernels; the first transition that passes decides.
+     */
+    private void detectTransitions(int n, int completed, boolean anyEvents, int gated) {
+        final byte[] dec = decision;
+        final int b = base;
+        for (int i = 0; i < n; i++) {
+            dec[running[i] - b] = UNDECIDED;
+        }
+        final int[] off = offset;
+        for (int s = t.stateCount - 1; s >= 0; s--) {
+            int num = t.stateTransitionsNum[s];
+            if (num == 0) {
+                continue;
+            }
+            int lo = off[s];
+            int hi = off[t.stateSubtreeEnd[s]];
+            if (lo == hi) {
+                continue;
+            }
+            byte mask = t.stateTriggerMask[s];
+            // Skip states none of whose transitions can be checked here; pending gates must still be
+            // seen, because a gate is cancelled when its transition's trigger stops matching.
+            if (gated == 0 && (mask & TRIGGER_TICK) == 0 && ((mask & TRIGGER_COMPLETED) == 0 || completed == 0)
+                    && ((mask & TRIGGER_EVENT) == 0 || !anyEvents)) {
+                continue;
+            }
+            for (int tr = t.stateTransitionsBegin[s], trEnd = tr + num; tr < trEnd; tr++) {
+                int m = 0;
+                for (int i = lo; i < hi; i++) {
+                    int r = sorted[i];
+                    if (dec[r - b] != UNDECIDED) {
+                        continue;
+                    }
+                    if (shouldCheck(tr, r)) {
+                        cand[m++] = r;
+                    } else {
+                        cancelGate(r, tr);
+                    }
+                }
+                if (m == 0) {
+                    continue;
+                }
+                testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], cand, m, pass);
+                for (int j = 0; j < m; j++) {
+                    int r = cand[j];
+                    if (!pass[j]) {
+                        cancelGate(r, tr);
+                        continue;
+                    }
+                    int leaf = onPassed(r, tr);
+                    if (leaf == CONTINUE) {
+                        continue;
+                    }
+                    if (leaf == STOP) {
+                        dec[r - b] = BLOCKED;
+                    } else {
+                        dec[r - b] = FIRED;
+                        fired[r - b] = tr;
+                        nextLeaf[r - b] = leaf;
+                    }
+                }
+            }
+        }
+        // Restart from root when a completed state found no transition (A8.5).
+        final byte[] last = colLast;
+        for (int i = 0; i < n; i++) {
+            int r = running[i];
+            if (dec[r - b] == UNDECIDED && last[r] != RunStatus.RUNNING) {
+                dec[r - b] = FIRED;
+                fired[r - b] = RESTART;
+                nextLeaf[r - b] = selectInternal(r, 0);
+            }
+        }
+    }
+
+    private static final int CONTINUE = -3, STOP = -4, TERMINAL = -5;
+
+    /**
+     * Transition {@code tr} passed its trigger and conditions for row {@code r}: handle the gate and
+     * the type. Returns the selected leaf, {@link #TERMINAL} for @succeeded/@failed, {@link #STOP}
+     * when the scan must stop without a transition (gate waiting, @none), or {@link #CONTINUE} when
+     * the target could not be selected.
+     */
+    private int onPassed(int r, int tr) {
+        if (t.transitionDelay[tr] > 0f || t.transitionDelayVariance[tr] > 0f) {
+            if (colGate[r] != tr + 1) {
+                colGate[r] = (short) (tr + 1);
+                float u = CounterRng.uniform(sys.seed(), ids[r], tick, GATE_STREAM_BASE + tr);
+                colGateTime[r] = Math.max(0f, t.transitionDelay[tr] + t.transitionDelayVariance[tr] * (2f * u - 1f));
+            }
+            if (colGateTime[r] > 0f) {
+                return STOP;
+            }
+        }
+        switch (t.transitionType[tr]) {
+            case GOTO: {
+                int leaf = selectInternal(r, t.transitionTarget[tr]);
+                return leaf >= 0 ? leaf : CONTINUE;
+            }
+            case NOT_SET:
+                return STOP;
+            default:
+                return TERMINAL;
+        }
+    }
+
+    private boolean shouldCheck(int tr, int r) {
+        byte trig = t.transitionTrigger[tr];
+        byte last = colLast[r];
+        if (trig == TRIGGER_TICK) {
+            return true;
+        }
+        if (trig == TRIGGER_EVENT) {
+            return hasEvent(r - base, t.transitionEvent[tr]);
+        }
+        byte completion = last == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : last == RunStatus.FAILED ? TRIGGER_FAILED : 0;
+        return (trig & completion) != 0;
+    }
+
+    private void cancelGate(int r, int tr) {
+        if (colGate[r] == tr + 1) {
+            colGate[r] = 0;
+            colGateTime[r] = 0f;
+        }
+    }
+
+    /** ANDs the conditions {@code [begin, begin+num)} over {@code rows[0..m)} into {@code result}. */
+    private void testConditions(int begin, int num, int[] rows, int m, boolean[] result) {
+        if (num == 0) {
+            Arrays.fill(result, 0, m, true);
+            return;
+        }
+        Condition[] conds = t.conditions;
+        conds[begin].test(ctx, rows, 0, m, result);
+        for (int c = begin + 1; c < begin + num; c++) {
+            conds[c].test(ctx, rows, 0, m, tmp);
+            for (int i = 0; i < m; i++) {
+                result[i] &= tmp[i];
+            }
+        }
+    }
+
+    private boolean enterConditionsPass(int r, int s) {
+        int num = t.stateEnterConditionsNum[s];
+        if (num == 0) {
+            return true;
+        }
+        one[0] = r;
+        testConditions(t.stateEnterConditionsBegin[s], num, one, 1, oneOut);
+        return oneOut[0];
+    }
+
+    /**
+     * SelectState(target) (A5, A6). The kept prefix and the in-between ancestors are not tested
+     * (Q-A6), and the resulting path is the parent chain of the selected state, so the result only
+     * depends on SelectStateInternal(target). Returns the selected last state, or -1.
+     */
+    int selectInternal(int r, int s) {
+        if (!enterConditionsPass(r, s)) {
+            return -1;
+        }
+        int end = t.stateSubtreeEnd[s];
+        if (t.stateSelection[s] == TRY_ENTER || end == s + 1) {
+            return s;
+        }
+        for (int c = s + 1; c < end; c = t.stateSubtreeEnd[c]) {
+            int leaf = selectInternal(r, c);
+            if (leaf >= 0) {
+                return leaf;
+            }
+        }
+        return -1;
+    }
+
+    // =============================================================================================
+    // Applying transitions (per agent, sparse)
+    // =============================================================================================
+
+    /** Applies the transition detected for row {@code r} and up to four more rounds (A4 step 9). */
+    private void applyTransitions(int r) {
+        final int l = r - base;
+        int tr = fired[l];
+        int leaf = nextLeaf[l];
+        for (int round = 1; ; round++) {
+            if (!fire(r, tr, leaf)) {
+                return; // tree finished
+            }
+            if (colLast[r] == RunStatus.RUNNING || round == 5) {
+                break;
+            }
+            movePendingToE(l);
+            long found = triggerScalar(r);
+            if (found == NONE) {
+                break;
+            }
+            tr = (int) (found >> 32);
+            leaf = (int) found;
+        }
+        if (colState[r] == 0) {
+            failTree(r);
+        }
+    }
+
+    private static final long NONE = Long.MIN_VALUE;
+
+    /**
+     * Fires one transition: consume its event, trace, ExitState, then EnterState or the terminal
+     * outcome. Returns false when the tree finished.
+     */
+    private boolean fire(int r, int tr, int leaf) {
+        final int cur = colState[r] - 1;
+        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT) {
+            consumeEvent(r - base, t.transitionEvent[tr]);
+        }
+        if (tracing) {
+            trace(r, TraceFormat.transition(tick, t, cur, tr));
+        }
+        boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
+        if (terminal || (tr == RESTART && leaf < 0)) {
+            // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
+            exitState(r, cur, -1, -1, true);
+            colState[r] = 0;
+            colRun[r] = terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
+            if (tracing) {
+                trace(r, TraceFormat.tree(tick, RunStatus.name(colRun[r])));
+            }
+            return false;
+        }
+        int target = tr >= 0 ? t.transitionTarget[tr] : 0;
+        exitState(r, cur, target, leaf, false);
+        colLast[r] = enterState(r, cur, target, leaf);
+        return true;
+    }
+
+    /** TriggerTransitions for one agent (rounds two to five). Returns (transition << 32 | leaf) or NONE. */
+    private long triggerScalar(int r) {
+        int cur = colState[r] - 1;
+        for (int s = cur; s >= 0; s = t.stateParent[s]) {
+            for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
+                boolean ok = shouldCheck(tr, r);
+                if (ok) {
+                    one[0] = r;
+                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], one, 1, oneOut);
+                    ok = oneOut[0];
+                }
+                if (!ok) {
+                    cancelGate(r, tr);
+                    continue;
+                }
+                int leaf = onPassed(r, tr);
+                if (leaf == STOP) {
+                    return NONE;
+                }
+                if (leaf != CONTINUE) {
+                    return ((long) tr << 32) | (leaf & 0xFFFFFFFFL);
+                }
+            }
+        }
+        if (colLast[r] != RunStatus.RUNNING) {
+            return ((long) RESTART << 32) | (selectInternal(r, 0) & 0xFFFFFFFFL);
+        }
+        return NONE;
+    }
+
+    /** Fills {@link #chain} with the path ending at {@code leaf}, root first; returns its length. */
+    private int chainOf(int leaf) {
+        int len = t.stateDepth[leaf] + 1;
+        for (int s = leaf, i = len - 1; i >= 0; s = t.stateParent[s], i--) {
+            chain[i] = s;
+        }
+        return len;
+    }
+
+    /** EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at {@code leaf}. */
+    byte enterState(int r, int cur, int target, int leaf) {
+        colChanges[r]++;
+        colFailed[r] = 0;
+        byte result = RunStatus.RUNNING;
+        boolean succeeded = false;
+        boolean onTarget = false;
+        int len = chainOf(leaf);
+        for (int i = 0; i < len; i++) {
+            int s = chain[i];
+            colState[r] = (short) (s + 1);
+            boolean wasActive = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
+            onTarget |= s == target;
+            byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+            if (t.stateType[s] == CompiledStateTree.LINKED) {
+                copyLinkedParameters(r, s);
+            }
+            if (!wasActive || onTarget) {
+                if (tracing) {
+                    trace(r, TraceFormat.enter(tick, t, s, change));
+                }
+                ctx.setChange(change, s, target);
+                for (int k = t.stateTasksBegin[s], end = k + t.stateTasksNum[s]; k < end; k++) {
+                    if (change == ChangeType.CHANGED || t.taskReselect[k]) {
+                        byte st = t.tasks[k].enterState(ctx, r);
+                        if (tracing) {
+                            trace(r, TraceFormat.taskEnter(tick, t, k, st == RunStatus.FAILED));
+                        }
+                        if (st == RunStatus.FAILED) {
+                            colFailed[r] = (short) (k + 1);
+                            result = RunStatus.FAILED;
+                            break;
+                        }
+                        succeeded |= st == RunStatus.SUCCEEDED;
+                    }
+                }
+                if (result == RunStatus.FAILED) {
+                    break;
+                }
+            }
+        }
+        return result == RunStatus.RUNNING && succeeded ? RunStatus.SUCCEEDED : result;
+    }
+
+    private void copyLinkedParameters(int r, int s) {
+        for (int i = t.stateLinkedParamsBegin[s], end = i + t.stateLinkedParamsNum[s]; i < end; i++) {
+            double v = t.linkedParamValue[i].getDouble(ctx, r);
+            int slot = t.linkedParamSlot[i];
+            switch (t.linkedParamType[i]) {
+                case FLOAT:
+                    ctx.floats(slot)[r] = (float) v;
+                    break;
+                case INT:
+                    ctx.ints(slot)[r] = (int) v;
+                    break;
+                default:
+                    ctx.bools(slot)[r] = (byte) (v != 0 ? 1 : 0);
+            }
+        }
+    }
+
+    /**
+     * ExitState (A11) of the path ending at {@code cur}; {@code all} exits every state as changed
+     * (terminal transitions, failed restarts, Stop).
+     */
+    void exitState(int r, int cur, int target, int leaf, boolean all) {
+        if (cur < 0) {
+            return;
+        }
+        colGate[r] = 0;
+        colGateTime[r] = 0f;
+        int len = chainOf(cur);
+        int count = 0;
+        boolean onTarget = all;
+        for (int i = 0; i < len; i++) {
+            int s = chain[i];
+            int next = all || leaf < 0 || t.stateDepth[leaf] < i ? -1 : t.ancestorAt(leaf, i);
+            boolean remains = next == s;
+            onTarget |= next == target && next >= 0;
+            if (!remains || onTarget) {
+                exited[count] = s;
+                exitedChange[count] = remains ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+                count++;
+            }
+        }
+        int failed = colFailed[r] - 1;
+        for (int j = count - 1; j >= 0; j--) {
+            int s = exited[j];
+            byte change = exitedChange[j];
+            if (tracing) {
+                trace(r, TraceFormat.exit(tick, t, s, change));
+            }
+            ctx.setChange(change, s, target);
+            for (int k = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1; k >= t.stateTasksBegin[s]; k--) {
+                if ((failed < 0 || k <= failed) && (change == ChangeType.CHANGED || t.taskReselect[k])) {
+                    t.tasks[k].exitState(ctx, r);
+                    if (tracing) {
+                        trace(r, TraceFormat.taskExit(tick, t, k));
+                    }
+                }
+            }
+        }
+    }
+
+    private void failTree(int r) {
+        colRun[r] = RunStatus.FAILED;
+        if (tracing) {
+            trace(r, TraceFormat.tree(tick, "failed"));
+        }
+    }
+
+    // =============================================================================================
+    // Start and Stop of a range of rows (per chunk)
+    // =============================================================================================
+
+    /**
+     * Start (docs/SEMANTICS.md section 2) for rows {@code rows[0..n)} of the chunk at
+     * {@code chunkBase}: stops running trees, starts evaluators and ticks them with dt 0, then
+     * selects and enters per agent.
+     */
+    void startRows(int chunkBase, int chunkRows, int[] rows, int n, ChunkOutput output, long tickNumber) {
+        begin(chunkBase, chunkRows, output, tickNumber, 0f);
+        outboxMode = TO_P;
+        for (int i = 0; i < n; i++) {
+            int r = rows[i];
+            if (colRun[r] == RunStatus.RUNNING) {
+                stopRow(r);
+            }
+            if (tracing) {
+                trace(r, TraceFormat.start(tick));
+            }
+        }
+        for (Evaluator e : t.evaluators) {
+            e.treeStart(ctx, rows, 0, n);
+        }
+        for (Evaluator e : t.evaluators) {
+            e.tick(ctx, rows, 0, n);
+        }
+        for (int i = 0; i < n; i++) {
+            int r = rows[i];
+            colRun[r] = RunStatus.RUNNING;
+            colState[r] = 0;
+            colLast[r] = RunStatus.UNSET;
+            int leaf = selectInternal(r, 0);
+            if (leaf >= 0) {
+                colLast[r] = enterState(r, -1, 0, leaf);
+            }
+            if (colState[r] == 0) {
+                failTree(r);
+            }
+            carryPending(r);
+        }
+    }
+
+    /** Start for every row of a chunk whose tree is {@code UNSET} (never started) or, if {@code all}, every row. */
+    void startChunk(int chunkBase, int chunkEnd, boolean all, ChunkOutput output, long tickNumber) {
+        int n = 0;
+        byte[] run = sys.colRun.data();
+        for (int r = chunkBase; r < chunkEnd; r++) {
+            if (all || run[r] == RunStatus.UNSET) {
+                running[n++] = r;
+            }
+        }
+        if (n > 0) {
+            startRows(chunkBase, chunkEnd - chunkBase, running, n, output, tickNumber);
+        }
+    }
+
+    /** Stop for every running row of a chunk. */
+    void stopChunk(int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber) {
+        begin(chunkBase, chunkEnd - chunkBase, output, tickNumber, 0f);
+        outboxMode = TO_P;
+        for (int r = chunkBase; r < chunkEnd; r++) {
+            if (colRun[r] == RunStatus.RUNNING) {
+                stopRow(r);
+            }
+        }
+    }
+
+    /** Stop (section 7) of one running row; its pending events are dropped with the tree. */
+    private void stopRow(int r) {
+        exitState(r, colState[r] - 1, -1, -1, true);
+        one[0] = r;
+        for (Evaluator e : t.evaluators) {
+            e.treeStop(ctx, one, 0, 1);
+        }
+        colRun[r] = RunStatus.STOPPED;
+        colState[r] = 0;
+        pHead[r - base] = -1;
+        if (tracing) {
+            trace(r, TraceFormat.tree(tick, "stopped"));
+        }
+    }
+
+    // =============================================================================================
+    // Events
+    // =============================================================================================
+
+    private void append(int local, int tag, float payload, boolean has, boolean toE) {
+        if (evSize == evTag.length) {
+            int m = evSize * 2;
+            evTag = Arrays.copyOf(evTag, m);
+            evPayload = Arrays.copyOf(evPayload, m);
+            evHas = Arrays.copyOf(evHas, m);
+            evDead = Arrays.copyOf(evDead, m);
+            evNext = Arrays.copyOf(evNext, m);
+        }
+        int e = evSize++;
+        evTag[e] = tag;
+        evPayload[e] = payload;
+        evHas[e] = has;
+        evDead[e] = false;
+        evNext[e] = -1;
+        int[] head = toE ? eHead : pHead;
+        int[] tail = toE ? eTail : pTail;
+        if (head[local] < 0) {
+            head[local] = e;
+        } else {
+            evNext[tail[local]] = e;
+        }
+        tail[local] = e;
+    }
+
+    private boolean hasEvent(int local, int tag) {
+        for (int e = eHead[local]; e >= 0; e = evNext[e]) {
+            if (evTag[e] == tag && !evDead[e]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void consumeEvent(int local, int tag) {
+        for (int e = eHead[local]; e >= 0; e = evNext[e]) {
+            if (evTag[e] == tag && !evDead[e]) {
+                evDead[e] = true;
+                return;
+            }
+        }
+    }
+
+    private void movePendingToE(int local) {
+        int p = pHead[local];
+        if (p < 0) {
+            return;
+        }
+        if (eHead[local] < 0) {
+            eHead[local] = p;
+        } else {
+            evNext[eTail[local]] = p;
+        }
+        eTail[local] = pTail[local];
+        pHead[local] = -1;
+    }
+
+    /** Events sent during the last ExitState/EnterState wait for the agent's next tick. */
+    private void carryPending(int r) {
+        int local = r - base;
+        for (int e = pHead[local]; e >= 0; e = evNext[e]) {
+            out.carried.add(ids[r], evTag[e], evPayload[e], evHas[e]);
+        }
+        pHead[local] = -1;
+    }
+
+    @Override
+    public void sendToSelf(int row, int tag, float payload, boolean hasPayload) {
+        append(row - base, tag, payload, hasPayload, outboxMode == TO_E);
+    }
+
+    @Override
+    public void sendToAgent(int agentId, int tag, float payload, boolean hasPayload) {
+        out.toOthers.add(agentId, tag, payload, hasPayload);
+    }
+
+    private void trace(int r, String line) {
+        out.traceAgents.add(ids[r]);
+        out.traceLines.add(line);
+    }
+}
