@@ -1,0 +1,937 @@
+package dev.crowdtree.statetree.trace;
+
+import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.definition.ValueType;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.EventOutbox;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.ValueInput;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The per-agent reference interpreter: the oracle the batched runtime is differentially tested
+ * against. It is written straight from Unreal's {@code FStateTreeExecutionContext} (seed 000:
+ * {@code Start}, {@code Tick}, {@code SelectState}, {@code SelectStateInternal},
+ * {@code TriggerTransitions}, {@code EnterState}, {@code ExitState}) with the deviations of
+ * docs/SEMANTICS.md, and keeps the seed's structure and names so the two can be read side by side.
+ * It is deliberately simple and slow: one {@link ExecutionState} per agent, nodes called with
+ * one-row batches, no batching, no sorting, no caching.
+ *
+ * <p>Independence from the batched runtime is the point: the core algorithm compares explicit path
+ * arrays element by element ({@code IndexOfReverse}, {@code GetStateSafe}) and walks
+ * {@code stateParent}, exactly like the seed, and never uses the DFS-range shortcuts of
+ * {@link CompiledStateTree} ({@code isAncestorOrSelf}, {@code ancestorAt}).
+ *
+ * <p>Events (SEMANTICS.md section 8): each agent has a queue ({@code InstanceData.GetEvents()}) and
+ * the {@code EventsToProcess} list of the tick being run. Events an agent sends to itself go to
+ * {@code EventsToProcess} during evaluator and task ticks, to a per-round list during
+ * ExitState/EnterState (appended to {@code EventsToProcess} at the next round, or queued for the
+ * next tick), and to the queue during Start and Stop. Events sent to other agents are collected and
+ * delivered to the targets' queues after the whole {@link #startAll}, {@link #tickAll} or
+ * {@link #stop} call, in sender order then send order; sends to agent ids out of range are dropped.
+ *
+ * <p>THREADING: single-threaded; call from one thread.
+ */
+public final class ReferenceInterpreter implements StateTreeRuntime {
+    /** Unreal's {@code MaxIterations}: transition rounds per tick. */
+    static final int MAX_ITERATIONS = 5;
+    /** {@code INDEX_NONE}. */
+    static final int INDEX_NONE = -1;
+    /** Invalid state handle / transition index. */
+    static final int INVALID = CompiledStateTree.INVALID;
+    /** {@code FStateTreeStateHandle::Succeeded}: a pseudo-state, never a real index. */
+    static final short SUCCEEDED_HANDLE = -2;
+    /** {@code FStateTreeStateHandle::Failed}: a pseudo-state, never a real index. */
+    static final short FAILED_HANDLE = -3;
+    /**
+     * {@code FStateTreeIndex16::Invalid} as a task index: the largest 16-bit value, so that
+     * {@code TaskIndex <= EnterStateFailedTaskIndex} accepts every task ("This will make all tasks
+     * to be accepted").
+     */
+    static final int INVALID_TASK_INDEX = 0xFFFF;
+
+    /** Where an event an agent sends to itself goes (SEMANTICS.md section 8). */
+    private static final int WINDOW_QUEUE = 0;
+    private static final int WINDOW_EVENTS_TO_PROCESS = 1;
+    private static final int WINDOW_ENTER_EXIT = 2;
+
+    private final CompiledStateTree tree;
+    private final int agents;
+    private final long seed;
+    private final ExecutionState[] execs;
+
+    // Node instance data: one array per slot, indexed by agent (row == agent index).
+    private final float[][] floats;
+    private final int[][] ints;
+    private final byte[][] bools;
+    private final int[] agentIds;
+
+    private final NodeContext ctx = new NodeContext();
+    private final int[] rows = new int[1];
+    private final boolean[] conditionResult = new boolean[1];
+    private final byte[] taskStatus = new byte[1];
+
+    /** Events sent to other agents during the current API call, delivered at its end. */
+    private final List<Outgoing> outgoing = new ArrayList<>();
+
+    private TraceSink sink;
+    // The agent being run and its time, for the outbox and traces.
+    private int agent;
+    private long tick;
+    private int selfEventWindow = WINDOW_QUEUE;
+
+    /**
+     * @param tree   the compiled tree
+     * @param agents number of agents (ids {@code 0 .. agents-1})
+     * @param seed   simulation seed for every random draw
+     */
+    public ReferenceInterpreter(CompiledStateTree tree, int agents, long seed) {
+        if (agents < 0) {
+            throw new IllegalArgumentException("agents must be >= 0, got " + agents);
+        }
+        this.tree = tree;
+        this.agents = agents;
+        this.seed = seed;
+        this.execs = new ExecutionState[agents];
+        for (int a = 0; a < agents; a++) {
+            execs[a] = new ExecutionState();
+        }
+        this.floats = new float[tree.floatSlots][agents];
+        this.ints = new int[tree.intSlots][agents];
+        this.bools = new byte[tree.boolSlots][agents];
+        this.agentIds = new int[agents];
+        for (int a = 0; a < agents; a++) {
+            agentIds[a] = a;
+        }
+        for (int p = 0; p < tree.paramName.length; p++) {
+            for (int a = 0; a < agents; a++) {
+                writeSlot(tree.paramType[p], tree.paramSlot[p], a, tree.paramDefault[p]);
+            }
+        }
+        ctx.bindSlots(floats, ints, bools, agentIds);
+        ctx.setOutbox(new Outbox());
+        ctx.ensureScratch(tree.maxConditionDepth, 1);
+    }
+
+    // =============================================================================================
+    // Per-agent state: FStateTreeActiveStates, FStateTreeEvent, FStateTreeExecutionState,
+    // FStateTreeTransitionResult.
+    // =============================================================================================
+
+    /** {@code FStateTreeActiveStates}: a fixed-capacity array of state handles. */
+    static final class ActiveStates {
+        final short[] states = new short[CompiledStateTree.MAX_DEPTH];
+        int num;
+
+        boolean push(int state) {
+            if (num == states.length) {
+                return false;
+            }
+            states[num++] = (short) state;
+            return true;
+        }
+
+        void pop() {
+            num--;
+        }
+
+        int last() {
+            return states[num - 1];
+        }
+
+        int get(int index) {
+            return states[index];
+        }
+
+        /** The handle at {@code index}, or {@link #INVALID} when out of range. */
+        int getStateSafe(int index) {
+            return index < num ? states[index] : INVALID;
+        }
+
+        int indexOfReverse(int state) {
+            for (int i = num - 1; i >= 0; i--) {
+                if (states[i] == state) {
+                    return i;
+                }
+            }
+            return INDEX_NONE;
+        }
+
+        boolean isEmpty() {
+            return num == 0;
+        }
+
+        void reset() {
+            num = 0;
+        }
+
+        void setNum(int n) {
+            num = n;
+        }
+
+        void copyFrom(ActiveStates other) {
+            System.arraycopy(other.states, 0, states, 0, other.num);
+            num = other.num;
+        }
+    }
+
+    /** {@code FStateTreeEvent}: a tag id (-1 for a tag no node uses) and an optional payload. */
+    record Event(int tag, float payload, boolean hasPayload) {
+    }
+
+    /** An event on its way to another agent. */
+    private record Outgoing(int target, Event event) {
+    }
+
+    /** {@code FStateTreeExecutionState} plus the agent's event lists. */
+    static final class ExecutionState {
+        byte treeRunStatus = RunStatus.UNSET;
+        byte lastTickStatus = RunStatus.UNSET;
+        final ActiveStates activeStates = new ActiveStates();
+        int gatedTransitionIndex = INVALID;
+        float gatedTransitionTime;
+        int enterStateFailedTaskIndex = INVALID_TASK_INDEX;
+        int stateChangeCount;
+        /** {@code InstanceData.GetEvents()}: queued for the next tick. */
+        final List<Event> events = new ArrayList<>();
+        /** {@code EventsToProcess}: what this tick's transitions see. */
+        final List<Event> eventsToProcess = new ArrayList<>();
+        /** Events sent to self during the current round's ExitState/EnterState. */
+        final List<Event> enterExitEvents = new ArrayList<>();
+    }
+
+    /** {@code FStateTreeTransitionResult}, plus which transition fired (for the trace and event consumption). */
+    static final class TransitionResult {
+        final ActiveStates currentActiveStates = new ActiveStates();
+        final ActiveStates nextActiveStates = new ActiveStates();
+        int targetState = INVALID;
+        /** The transition that fired, or -1 for the restart from root. */
+        int transitionIndex = INVALID;
+        /** The restart from root could not select a state (SEMANTICS.md section 4, deviation Q-A9). */
+        boolean restartFailed;
+    }
+
+    // =============================================================================================
+    // StateTreeRuntime
+    // =============================================================================================
+
+    @Override
+    public CompiledStateTree tree() {
+        return tree;
+    }
+
+    @Override
+    public int agentCount() {
+        return agents;
+    }
+
+    @Override
+    public void startAll(long tickNumber) {
+        for (int a = 0; a < agents; a++) {
+            bindAgent(a, tickNumber, 0f);
+            start(execs[a]);
+        }
+        deliverOutgoing();
+    }
+
+    @Override
+    public void tickAll(long tickNumber, float dt) {
+        for (int a = 0; a < agents; a++) {
+            bindAgent(a, tickNumber, dt);
+            tick(execs[a], dt);
+        }
+        deliverOutgoing();
+    }
+
+    @Override
+    public void stop(int agentId, long tickNumber) {
+        if (agentId == ALL) {
+            for (int a = 0; a < agents; a++) {
+                bindAgent(a, tickNumber, 0f);
+                stop(execs[a]);
+            }
+        } else {
+            checkAgent(agentId);
+            bindAgent(agentId, tickNumber, 0f);
+            stop(execs[agentId]);
+        }
+        deliverOutgoing();
+    }
+
+    @Override
+    public void setParameter(int agentId, String name, double value) {
+        int p = tree.paramIndex(name);
+        if (p < 0) {
+            throw new IllegalArgumentException("tree '" + tree.name + "' has no parameter '" + name
+                    + "'; parameters are " + List.of(tree.paramName));
+        }
+        if (agentId == ALL) {
+            for (int a = 0; a < agents; a++) {
+                writeSlot(tree.paramType[p], tree.paramSlot[p], a, value);
+            }
+        } else {
+            checkAgent(agentId);
+            writeSlot(tree.paramType[p], tree.paramSlot[p], agentId, value);
+        }
+    }
+
+    @Override
+    public void sendEvent(int agentId, String tag, float payload, boolean hasPayload) {
+        Event e = new Event(tree.tagId(tag), payload, hasPayload);
+        if (agentId == ALL) {
+            for (int a = 0; a < agents; a++) {
+                execs[a].events.add(e);
+            }
+        } else {
+            checkAgent(agentId);
+            execs[agentId].events.add(e);
+        }
+    }
+
+    @Override
+    public void setTrace(TraceSink traceSink) {
+        this.sink = traceSink;
+    }
+
+    @Override
+    public byte treeStatus(int agentId) {
+        checkAgent(agentId);
+        return execs[agentId].treeRunStatus;
+    }
+
+    @Override
+    public String activePath(int agentId) {
+        checkAgent(agentId);
+        ActiveStates active = execs[agentId].activeStates;
+        return active.isEmpty() ? "" : tree.statePath[active.last()];
+    }
+
+    @Override
+    public void close() {
+        // nothing to release
+    }
+
+    // ---- introspection for tests ----------------------------------------------------------------
+
+    byte lastTickStatus(int agentId) {
+        return execs[agentId].lastTickStatus;
+    }
+
+    int gatedTransitionIndex(int agentId) {
+        return execs[agentId].gatedTransitionIndex;
+    }
+
+    float gatedTransitionTime(int agentId) {
+        return execs[agentId].gatedTransitionTime;
+    }
+
+    int stateChangeCount(int agentId) {
+        return execs[agentId].stateChangeCount;
+    }
+
+    int enterStateFailedTaskIndex(int agentId) {
+        return execs[agentId].enterStateFailedTaskIndex;
+    }
+
+    /** The agent's float slot value (parameters, evaluator outputs, task fields). */
+    float floatSlot(int slot, int agentId) {
+        return floats[slot][agentId];
+    }
+
+    /** Events queued for the agent's next tick. */
+    int queuedEvents(int agentId) {
+        return execs[agentId].events.size();
+    }
+
+    // =============================================================================================
+    // Start (SEMANTICS.md section 2, seed FStateTreeExecutionContext::Start)
+    // =============================================================================================
+
+    private void start(ExecutionState exec) {
+        selfEventWindow = WINDOW_QUEUE; // events sent during Start are seen at tick 1
+        // If a tree is running, stop it first.
+        if (exec.treeRunStatus == RunStatus.RUNNING) {
+            stop(exec);
+        }
+        trace(TraceFormat.start(tick));
+
+        startEvaluators();
+        tickEvaluators(0f);
+
+        exec.treeRunStatus = RunStatus.RUNNING;
+        exec.activeStates.reset();
+        exec.lastTickStatus = RunStatus.UNSET;
+
+        final int rootState = 0;
+        TransitionResult transition = new TransitionResult();
+        if (selectState(exec, rootState, transition.nextActiveStates)) {
+            // Enter state can fail or succeed; that is handled by the next Tick.
+            transition.targetState = rootState;
+            transition.currentActiveStates.copyFrom(exec.activeStates);
+            exec.lastTickStatus = enterState(exec, transition);
+        }
+
+        if (exec.activeStates.isEmpty()) {
+            // "Failed to select initial state ... check that the StateTree logic can always select a state at start."
+            exec.treeRunStatus = RunStatus.FAILED;
+            trace(TraceFormat.tree(tick, "failed"));
+        }
+    }
+
+    // =============================================================================================
+    // Tick (SEMANTICS.md section 3, seed FStateTreeExecutionContext::Tick)
+    // =============================================================================================
+
+    private void tick(ExecutionState exec, float deltaTime) {
+        // Events queued since the last tick become this tick's EventsToProcess.
+        exec.eventsToProcess.clear();
+        exec.eventsToProcess.addAll(exec.events);
+        exec.events.clear();
+
+        if (exec.treeRunStatus != RunStatus.RUNNING) {
+            exec.eventsToProcess.clear(); // Q-A15: events reaching a tree that is not running are dropped
+            return;
+        }
+
+        if (exec.gatedTransitionIndex != INVALID) {
+            exec.gatedTransitionTime -= deltaTime;
+        }
+
+        // Events sent by evaluators and tasks during their tick are seen by this tick's transitions.
+        selfEventWindow = WINDOW_EVENTS_TO_PROCESS;
+        tickEvaluators(deltaTime);
+
+        if (exec.lastTickStatus == RunStatus.RUNNING) {
+            exec.lastTickStatus = tickTasks(exec);
+        }
+
+        for (int iter = 0; iter < MAX_ITERATIONS; iter++) {
+            if (iter > 0) {
+                // Events sent during the previous round's ExitState/EnterState.
+                exec.eventsToProcess.addAll(exec.enterExitEvents);
+                exec.enterExitEvents.clear();
+            }
+            TransitionResult transition = new TransitionResult();
+            boolean fired = triggerTransitions(exec, transition);
+            if (fired) {
+                int t = transition.transitionIndex;
+                if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT) {
+                    consumeEvent(exec, tree.transitionEvent[t]);
+                }
+                trace(TraceFormat.transition(tick, tree, exec.activeStates.last(), t));
+
+                selfEventWindow = WINDOW_ENTER_EXIT;
+                exitState(exec, transition);
+
+                ActiveStates next = transition.nextActiveStates;
+                if (!next.isEmpty() && (next.last() == SUCCEEDED_HANDLE || next.last() == FAILED_HANDLE)) {
+                    exec.treeRunStatus = next.last() == SUCCEEDED_HANDLE ? RunStatus.SUCCEEDED : RunStatus.FAILED;
+                    exec.activeStates.reset();
+                    trace(TraceFormat.tree(tick, RunStatus.name(exec.treeRunStatus)));
+                    endTick(exec);
+                    return;
+                }
+                if (transition.restartFailed) {
+                    // Deviation Q-A9: the restart from root found no state; fail the tree cleanly.
+                    exec.treeRunStatus = RunStatus.FAILED;
+                    exec.activeStates.reset();
+                    trace(TraceFormat.tree(tick, "failed"));
+                    endTick(exec);
+                    return;
+                }
+
+                exec.lastTickStatus = enterState(exec, transition);
+            }
+            if (!fired || exec.lastTickStatus == RunStatus.RUNNING) {
+                break;
+            }
+        }
+
+        if (exec.activeStates.isEmpty()) {
+            // "Failed to select state ... state completion transition is likely missing."
+            exec.treeRunStatus = RunStatus.FAILED;
+            trace(TraceFormat.tree(tick, "failed"));
+        }
+        endTick(exec);
+    }
+
+    /** Events sent during the last round's ExitState/EnterState stay queued for the next tick. */
+    private static void endTick(ExecutionState exec) {
+        exec.events.addAll(exec.enterExitEvents);
+        exec.enterExitEvents.clear();
+        exec.eventsToProcess.clear();
+    }
+
+    /** Removes the first event with {@code tag} from {@code EventsToProcess}. */
+    private static void consumeEvent(ExecutionState exec, int tag) {
+        for (int i = 0; i < exec.eventsToProcess.size(); i++) {
+            if (exec.eventsToProcess.get(i).tag() == tag) {
+                exec.eventsToProcess.remove(i);
+                return;
+            }
+        }
+        throw new IllegalStateException("an onEvent transition fired without its event");
+    }
+
+    // =============================================================================================
+    // Stop (SEMANTICS.md section 7)
+    // =============================================================================================
+
+    private void stop(ExecutionState exec) {
+        if (exec.treeRunStatus != RunStatus.RUNNING) {
+            return;
+        }
+        int previousWindow = selfEventWindow;
+        selfEventWindow = WINDOW_QUEUE;
+        // Exit every active state, Changed, as for a terminal transition.
+        TransitionResult transition = new TransitionResult();
+        transition.currentActiveStates.copyFrom(exec.activeStates);
+        transition.targetState = INVALID;
+        transition.nextActiveStates.reset();
+        exitState(exec, transition);
+        stopEvaluators();
+        exec.treeRunStatus = RunStatus.STOPPED;
+        exec.activeStates.reset();
+        trace(TraceFormat.tree(tick, "stopped"));
+        selfEventWindow = previousWindow;
+    }
+
+    // =============================================================================================
+    // SelectState / SelectStateInternal (SEMANTICS.md section 5)
+    // =============================================================================================
+
+    /**
+     * Selects {@code nextState}: keeps the active path down to the first active state found
+     * walking up from {@code nextState} (the common ancestor), pushes the states between it and
+     * {@code nextState} without testing their enter conditions (Q-A6), then runs
+     * {@link #selectStateInternal}.
+     */
+    private boolean selectState(ExecutionState exec, int nextState, ActiveStates outNewActiveState) {
+        if (nextState == INVALID) {
+            return false;
+        }
+        outNewActiveState.copyFrom(exec.activeStates);
+
+        int[] inBetweenStates = new int[CompiledStateTree.MAX_DEPTH];
+        int numInBetweenStates = 0;
+        int commonActiveAncestorIndex = INDEX_NONE;
+
+        int currState = nextState;
+        while (currState != INVALID) {
+            inBetweenStates[numInBetweenStates++] = currState;
+            commonActiveAncestorIndex = outNewActiveState.indexOfReverse(currState);
+            if (commonActiveAncestorIndex != INDEX_NONE) {
+                break;
+            }
+            if (numInBetweenStates == inBetweenStates.length) {
+                // "Too many parent states when selecting state"
+                return false;
+            }
+            currState = tree.stateParent[currState];
+        }
+
+        outNewActiveState.setNum(Math.max(0, commonActiveAncestorIndex));
+
+        boolean activeStatesOverflow = false;
+        for (int index = numInBetweenStates - 1; index > 0; index--) {
+            activeStatesOverflow |= !outNewActiveState.push(inBetweenStates[index]);
+        }
+        if (activeStatesOverflow) {
+            // "Reached max execution depth when trying to select state"
+            return false;
+        }
+        return selectStateInternal(nextState, outNewActiveState);
+    }
+
+    /**
+     * If {@code nextState}'s enter conditions pass, pushes it; a {@code tryEnterState} state or a
+     * leaf is selected; otherwise its children (first child {@code s + 1}, next sibling
+     * {@code stateSubtreeEnd[child]}; a linked state's only child is its subtree copy) are tried in
+     * order and the first that can be selected wins; if none can, it is popped.
+     */
+    private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState) {
+        if (nextState == INVALID) {
+            return false;
+        }
+        if (testAllConditions(tree.stateEnterConditionsBegin[nextState], tree.stateEnterConditionsNum[nextState])) {
+            if (!outNewActiveState.push(nextState)) {
+                // "Reached max execution depth when trying to select state"
+                return false;
+            }
+            boolean hasChildren = tree.stateSubtreeEnd[nextState] > nextState + 1;
+            if (tree.stateSelection[nextState] == CompiledStateTree.TRY_ENTER || !hasChildren) {
+                // Select this state (deviation Q-A10: tryEnterState ends the path here).
+                return true;
+            }
+            if (tree.stateType[nextState] == CompiledStateTree.LINKED) {
+                int linkedState = nextState + 1; // the private copy of the linked subtree
+                if (selectStateInternal(linkedState, outNewActiveState)) {
+                    return true;
+                }
+            } else {
+                for (int childState = nextState + 1; childState < tree.stateSubtreeEnd[nextState];
+                     childState = tree.stateSubtreeEnd[childState]) {
+                    if (selectStateInternal(childState, outNewActiveState)) {
+                        return true;
+                    }
+                }
+            }
+            outNewActiveState.pop();
+        }
+        return false;
+    }
+
+    // =============================================================================================
+    // TriggerTransitions (SEMANTICS.md section 4)
+    // =============================================================================================
+
+    private boolean triggerTransitions(ExecutionState exec, TransitionResult outTransition) {
+        int completionTrigger = 0;
+        if (exec.lastTickStatus == RunStatus.SUCCEEDED) {
+            completionTrigger = CompiledStateTree.TRIGGER_SUCCEEDED;
+        } else if (exec.lastTickStatus == RunStatus.FAILED) {
+            completionTrigger = CompiledStateTree.TRIGGER_FAILED;
+        }
+
+        for (int stateIndex = exec.activeStates.num - 1; stateIndex >= 0; stateIndex--) {
+            int state = exec.activeStates.get(stateIndex);
+            int begin = tree.stateTransitionsBegin[state];
+            for (int i = 0; i < tree.stateTransitionsNum[state]; i++) {
+                int transitionIndex = begin + i;
+                int trigger = tree.transitionTrigger[transitionIndex];
+                boolean shouldCheck = (trigger & completionTrigger) != 0
+                        || trigger == CompiledStateTree.TRIGGER_TICK
+                        || (trigger == CompiledStateTree.TRIGGER_EVENT
+                        && hasEvent(exec, tree.transitionEvent[transitionIndex]));
+
+                if (shouldCheck && testAllConditions(tree.transitionConditionsBegin[transitionIndex],
+                        tree.transitionConditionsNum[transitionIndex])) {
+                    float delay = tree.transitionDelay[transitionIndex];
+                    float variance = tree.transitionDelayVariance[transitionIndex];
+                    if (delay > 0f || variance > 0f) {
+                        if (exec.gatedTransitionIndex != transitionIndex) {
+                            exec.gatedTransitionIndex = transitionIndex;
+                            exec.gatedTransitionTime = gateDelay(delay, variance, transitionIndex);
+                        }
+                        if (exec.gatedTransitionTime > 0f) {
+                            // Keep ticking the current state until the gate opens (Q-A5: blocks the rest of the scan).
+                            return false;
+                        }
+                    }
+
+                    byte type = tree.transitionType[transitionIndex];
+                    if (type == CompiledStateTree.GOTO) {
+                        outTransition.currentActiveStates.copyFrom(exec.activeStates);
+                        outTransition.targetState = tree.transitionTarget[transitionIndex];
+                        outTransition.nextActiveStates.reset();
+                        if (selectState(exec, outTransition.targetState, outTransition.nextActiveStates)) {
+                            outTransition.transitionIndex = transitionIndex;
+                            return true;
+                        }
+                    } else if (type == CompiledStateTree.NOT_SET) {
+                        // Masks the transitions of ancestors (and the restart from root: Q-A4).
+                        return false;
+                    } else {
+                        short handle = type == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
+                        outTransition.currentActiveStates.copyFrom(exec.activeStates);
+                        outTransition.targetState = handle;
+                        outTransition.nextActiveStates.reset();
+                        outTransition.nextActiveStates.push(handle);
+                        outTransition.transitionIndex = transitionIndex;
+                        return true;
+                    }
+                } else if (exec.gatedTransitionIndex == transitionIndex) {
+                    exec.gatedTransitionIndex = INVALID;
+                    exec.gatedTransitionTime = 0f;
+                }
+            }
+        }
+
+        if (exec.lastTickStatus != RunStatus.RUNNING) {
+            // Restart the tree from the root.
+            final int rootState = 0;
+            outTransition.currentActiveStates.copyFrom(exec.activeStates);
+            outTransition.targetState = rootState;
+            outTransition.nextActiveStates.reset();
+            outTransition.transitionIndex = -1;
+            if (!selectState(exec, rootState, outTransition.nextActiveStates)) {
+                outTransition.restartFailed = true;
+                outTransition.nextActiveStates.reset();
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private boolean hasEvent(ExecutionState exec, int tag) {
+        for (Event e : exec.eventsToProcess) {
+            if (e.tag() == tag) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code max(0, delay + variance * (2u - 1))}, u from the agent's gate stream (deviation Q-A1). */
+    private float gateDelay(float delay, float variance, int transitionIndex) {
+        float u = CounterRng.uniform(seed, agent, tick, CompiledStateTree.GATE_STREAM_BASE + transitionIndex);
+        return Math.max(0f, delay + variance * (2f * u - 1f));
+    }
+
+    // =============================================================================================
+    // EnterState / ExitState (SEMANTICS.md section 6)
+    // =============================================================================================
+
+    private byte enterState(ExecutionState exec, TransitionResult transition) {
+        if (transition.nextActiveStates.isEmpty()) {
+            return RunStatus.FAILED;
+        }
+        exec.stateChangeCount++;
+
+        boolean onTargetBranch = false;
+        byte result = RunStatus.RUNNING;
+
+        exec.enterStateFailedTaskIndex = INVALID_TASK_INDEX;
+        exec.activeStates.reset();
+
+        for (int index = 0; index < transition.nextActiveStates.num && result != RunStatus.FAILED; index++) {
+            int currentHandle = transition.nextActiveStates.get(index);
+            int previousHandle = transition.currentActiveStates.getStateSafe(index);
+
+            if (!exec.activeStates.push(currentHandle)) {
+                // "Reached max execution depth when trying to enter state"
+                break;
+            }
+            if (tree.stateType[currentHandle] == CompiledStateTree.LINKED) {
+                updateLinkedStateParameters(currentHandle);
+            }
+
+            onTargetBranch = onTargetBranch || currentHandle == transition.targetState;
+            boolean wasActive = previousHandle == currentHandle;
+            boolean isEnteringState = !wasActive || onTargetBranch;
+            byte changeType = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+
+            if (isEnteringState) {
+                trace(TraceFormat.enter(tick, tree, currentHandle, changeType));
+            }
+
+            int tasksBegin = tree.stateTasksBegin[currentHandle];
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[currentHandle]; taskIndex++) {
+                boolean shouldCallStateChange = changeType == ChangeType.CHANGED
+                        || (changeType == ChangeType.SUSTAINED && tree.taskReselect[taskIndex]);
+                if (isEnteringState && shouldCallStateChange) {
+                    ctx.setChange(changeType, currentHandle, transition.targetState);
+                    Task task = tree.tasks[taskIndex];
+                    byte status = task.enterState(ctx, agent);
+                    trace(TraceFormat.taskEnter(tick, tree, taskIndex, status == RunStatus.FAILED));
+                    if (status == RunStatus.FAILED) {
+                        exec.enterStateFailedTaskIndex = taskIndex;
+                        result = status;
+                        break;
+                    }
+                    if (status == RunStatus.SUCCEEDED) {
+                        // Deviation Q-A2: a task may complete its state on enter.
+                        result = RunStatus.SUCCEEDED;
+                    }
+                }
+            }
+        }
+        return result;
+    }
+
+    private void exitState(ExecutionState exec, TransitionResult transition) {
+        ActiveStates current = transition.currentActiveStates;
+        ActiveStates next = transition.nextActiveStates;
+        if (current.isEmpty()) {
+            return;
+        }
+        exec.gatedTransitionIndex = INVALID;
+        exec.gatedTransitionTime = 0f;
+
+        boolean onTargetBranch = false;
+        int[] exitedStates = new int[CompiledStateTree.MAX_DEPTH];
+        byte[] exitedStateChangeType = new byte[CompiledStateTree.MAX_DEPTH];
+        int numExitedStates = 0;
+
+        for (int index = 0; index < current.num; index++) {
+            int currentHandle = current.get(index);
+            int nextHandle = next.getStateSafe(index);
+
+            boolean remainsActive = nextHandle == currentHandle;
+            onTargetBranch = onTargetBranch || (nextHandle != INVALID && nextHandle == transition.targetState);
+            byte changeType = remainsActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+
+            if (!remainsActive || onTargetBranch) {
+                exitedStates[numExitedStates] = currentHandle;
+                exitedStateChangeType[numExitedStates] = changeType;
+                numExitedStates++;
+            }
+        }
+
+        for (int index = numExitedStates - 1; index >= 0; index--) {
+            int currentHandle = exitedStates[index];
+            byte changeType = exitedStateChangeType[index];
+            trace(TraceFormat.exit(tick, tree, currentHandle, changeType));
+
+            int tasksBegin = tree.stateTasksBegin[currentHandle];
+            for (int taskIndex = tasksBegin + tree.stateTasksNum[currentHandle] - 1; taskIndex >= tasksBegin; taskIndex--) {
+                if (taskIndex <= exec.enterStateFailedTaskIndex) {
+                    boolean shouldCallStateChange = changeType == ChangeType.CHANGED
+                            || (changeType == ChangeType.SUSTAINED && tree.taskReselect[taskIndex]);
+                    if (shouldCallStateChange) {
+                        ctx.setChange(changeType, currentHandle, transition.targetState < 0 ? -1 : transition.targetState);
+                        tree.tasks[taskIndex].exitState(ctx, agent);
+                        trace(TraceFormat.taskExit(tick, tree, taskIndex));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Copies the linked state's {@code linkedParameters} into its subtree copy's parameter slots. */
+    private void updateLinkedStateParameters(int linkedState) {
+        int begin = tree.stateLinkedParamsBegin[linkedState];
+        for (int p = begin; p < begin + tree.stateLinkedParamsNum[linkedState]; p++) {
+            ValueInput value = tree.linkedParamValue[p];
+            writeSlot(tree.linkedParamType[p], tree.linkedParamSlot[p], agent, value.getDouble(ctx, agent));
+        }
+    }
+
+    // =============================================================================================
+    // Nodes
+    // =============================================================================================
+
+    private void startEvaluators() {
+        for (int e = 0; e < tree.evaluators.length; e++) {
+            tree.evaluators[e].treeStart(ctx, rows, 0, 1);
+        }
+    }
+
+    private void tickEvaluators(float deltaTime) {
+        ctx.setTime(seed, tick, deltaTime);
+        for (int e = 0; e < tree.evaluators.length; e++) {
+            tree.evaluators[e].tick(ctx, rows, 0, 1);
+        }
+    }
+
+    private void stopEvaluators() {
+        for (int e = 0; e < tree.evaluators.length; e++) {
+            tree.evaluators[e].treeStop(ctx, rows, 0, 1);
+        }
+    }
+
+    /**
+     * Ticks the tasks of the active states root to leaf, in declared order; the first task that
+     * completes decides the result and the tasks after it are not ticked.
+     */
+    private byte tickTasks(ExecutionState exec) {
+        for (int index = 0; index < exec.activeStates.num; index++) {
+            int state = exec.activeStates.get(index);
+            int tasksBegin = tree.stateTasksBegin[state];
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
+                Task task = tree.tasks[taskIndex];
+                if (!task.ticks()) {
+                    continue;
+                }
+                taskStatus[0] = RunStatus.RUNNING;
+                ctx.bindStatus(taskStatus, agent);
+                task.tick(ctx, rows, 0, 1);
+                if (taskStatus[0] != RunStatus.RUNNING) {
+                    return taskStatus[0];
+                }
+            }
+        }
+        return RunStatus.RUNNING;
+    }
+
+    /** {@code TestAllConditions}: all conditions of the range must pass (AND). */
+    private boolean testAllConditions(int begin, int num) {
+        for (int c = begin; c < begin + num; c++) {
+            Condition condition = tree.conditions[c];
+            conditionResult[0] = false;
+            condition.test(ctx, rows, 0, 1, conditionResult);
+            if (!conditionResult[0]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // =============================================================================================
+    // Plumbing
+    // =============================================================================================
+
+    private void bindAgent(int agentId, long tickNumber, float dt) {
+        this.agent = agentId;
+        this.tick = tickNumber;
+        rows[0] = agentId;
+        ctx.setTime(seed, tickNumber, dt);
+        ctx.setChange(ChangeType.CHANGED, -1, -1);
+    }
+
+    private void trace(String line) {
+        if (sink != null) {
+            sink.line(agent, line);
+        }
+    }
+
+    private void checkAgent(int agentId) {
+        if (agentId < 0 || agentId >= agents) {
+            throw new IllegalArgumentException("agent " + agentId + " is out of range 0.." + (agents - 1));
+        }
+    }
+
+    private void writeSlot(ValueType type, int slot, int row, double value) {
+        switch (type) {
+            case FLOAT:
+                floats[slot][row] = (float) value;
+                break;
+            case INT:
+                ints[slot][row] = (int) value;
+                break;
+            default:
+                bools[slot][row] = (byte) (value != 0 ? 1 : 0);
+        }
+    }
+
+    private void deliverOutgoing() {
+        for (Outgoing o : outgoing) {
+            execs[o.target()].events.add(o.event());
+        }
+        outgoing.clear();
+    }
+
+    /** Routes events sent by nodes of the agent being run. */
+    private final class Outbox implements EventOutbox {
+        @Override
+        public void sendToSelf(int row, int tag, float payload, boolean hasPayload) {
+            ExecutionState exec = execs[agent];
+            Event e = new Event(tag, payload, hasPayload);
+            switch (selfEventWindow) {
+                case WINDOW_EVENTS_TO_PROCESS:
+                    exec.eventsToProcess.add(e);
+                    break;
+                case WINDOW_ENTER_EXIT:
+                    exec.enterExitEvents.add(e);
+                    break;
+                default:
+                    exec.events.add(e);
+            }
+        }
+
+        @Override
+        public void sendToAgent(int agentId, int tag, float payload, boolean hasPayload) {
+            if (agentId < 0 || agentId >= agents) {
+                return; // no such agent
+            }
+            outgoing.add(new Outgoing(agentId, new Event(tag, payload, hasPayload)));
+        }
+    }
+}

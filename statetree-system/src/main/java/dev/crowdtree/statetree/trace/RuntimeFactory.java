@@ -1,0 +1,19 @@
+package dev.crowdtree.statetree.trace;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
+
+/**
+ * Creates a runtime for a scenario: {@link ScenarioRunner#REFERENCE} for the reference
+ * interpreter, {@code StateTreeSystem::factory} for the batched runtime.
+ */
+@FunctionalInterface
+public interface RuntimeFactory {
+    /**
+     * @param tree    the compiled tree
+     * @param agents  number of agents (ids {@code 0 .. agents-1})
+     * @param seed    simulation seed
+     * @param workers worker threads (a runtime may ignore it; results must not depend on it)
+     */
+    StateTreeRuntime create(CompiledStateTree tree, int agents, long seed, int workers);
+}

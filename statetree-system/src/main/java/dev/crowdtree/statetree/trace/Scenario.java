@@ -1,0 +1,363 @@
+package dev.crowdtree.statetree.trace;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A scenario: which tree to run, for how long, with how many agents, and what happens from
+ * outside at which tick. Written as JSON:
+ *
+ * <pre>{@code
+ * {"tree": "asset.json", "dt": 0.1, "ticks": 20, "seed": 1, "agents": 1, "workers": 1,
+ *  "inputs": [{"tick": 3, "set": {"threat": 0.9}},
+ *             {"tick": 5, "event": "Alarm"},
+ *             {"tick": 6, "event": {"tag": "Hit", "payload": 2}, "agent": 0},
+ *             {"tick": 9, "stop": true}]}
+ * }</pre>
+ *
+ * <p>{@code tree} is relative to the scenario file. Tick 0 is the start, ticks 1..{@code ticks}
+ * are ticks of {@code dt} seconds; the inputs of tick k apply just before tick k runs, in the
+ * order listed: {@code set} sets parameters, {@code event} queues an event, {@code stop} stops the
+ * tree, for the given {@code agent} or for every agent. Defaults: dt 0.1, seed 1, agents 1,
+ * workers 1, no inputs; {@code ticks} is required.
+ *
+ * <p>Parsing is strict: unknown fields, wrong types, duplicate keys and out-of-range ticks or agents
+ * are {@link ScenarioException}s naming the file and the field. Parameter names and value types are
+ * checked against the tree when the scenario is run. Immutable.
+ */
+public final class Scenario {
+    public static final float DEFAULT_DT = 0.1f;
+    public static final long DEFAULT_SEED = 1;
+
+    private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs");
+    private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "stop");
+    private static final List<String> EVENT_FIELDS = List.of("tag", "payload");
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    /** Something that happens from outside just before a tick. */
+    public sealed interface Input permits SetInput, EventInput, StopInput {
+        /** Position in the {@code inputs} list (for error messages). */
+        int index();
+
+        /** The tick it applies before (0 = before the start). */
+        int tick();
+
+        /** The agent, or {@link dev.crowdtree.statetree.exec.StateTreeRuntime#ALL}. */
+        int agent();
+    }
+
+    /** A value for a parameter: a number, or a boolean (stored as 1 or 0). */
+    public record Value(double number, boolean isBoolean, boolean isInteger) {
+    }
+
+    /** Sets parameters by name. */
+    public record SetInput(int index, int tick, int agent, Map<String, Value> values) implements Input {
+        public SetInput {
+            values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        }
+    }
+
+    /** Queues an event. */
+    public record EventInput(int index, int tick, int agent, String tag, float payload, boolean hasPayload)
+            implements Input {
+    }
+
+    /** Stops the tree. */
+    public record StopInput(int index, int tick, int agent) implements Input {
+    }
+
+    private final String source;
+    private final Path tree;
+    private final float dt;
+    private final int ticks;
+    private final long seed;
+    private final int agents;
+    private final int workers;
+    private final List<Input> inputs;
+
+    /**
+     * A scenario built in code.
+     *
+     * @param source a label for error messages (a file name)
+     * @param tree   the tree asset, or null when the tree is given to the runner directly
+     */
+    public Scenario(String source, Path tree, float dt, int ticks, long seed, int agents, int workers,
+                    List<Input> inputs) {
+        this.source = source == null ? "<scenario>" : source;
+        this.tree = tree;
+        this.dt = dt;
+        this.ticks = ticks;
+        this.seed = seed;
+        this.agents = agents;
+        this.workers = workers;
+        this.inputs = List.copyOf(inputs);
+    }
+
+    /** Reads and validates a scenario file. */
+    public static Scenario load(Path file) throws ScenarioException {
+        String label = file.toString();
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ScenarioException(label, null, "cannot read the scenario file: " + e);
+        }
+        return parse(text, label, file.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Parses and validates scenario JSON.
+     *
+     * @param json    the text
+     * @param source  the file name (or a label) for error messages
+     * @param baseDir the directory {@code tree} is relative to, or null
+     */
+    public static Scenario parse(String json, String source, Path baseDir) throws ScenarioException {
+        String src = source == null ? "<scenario>" : source;
+        JsonNode root;
+        try {
+            root = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            JsonLocation loc = e.getLocation();
+            String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+            throw new ScenarioException(src, null, "invalid JSON" + where + ": " + e.getOriginalMessage());
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new ScenarioException(src, null, "the file is empty; expected a scenario object");
+        }
+        if (!root.isObject()) {
+            throw new ScenarioException(src, null, "expected a scenario object {...}, got " + describe(root));
+        }
+        checkFields(src, root, FIELDS, "");
+
+        Path tree = null;
+        JsonNode t = root.get("tree");
+        if (t != null) {
+            if (!t.isTextual() || t.asText().isBlank()) {
+                throw new ScenarioException(src, "tree", "expected the tree asset's file name (a non-empty string), got "
+                        + describe(t));
+            }
+            tree = baseDir == null ? Path.of(t.asText()) : baseDir.resolve(t.asText()).normalize();
+        }
+        float dt = DEFAULT_DT;
+        JsonNode d = root.get("dt");
+        if (d != null) {
+            if (!d.isNumber() || !(d.asDouble() > 0) || Double.isInfinite(d.asDouble())
+                    || (float) d.asDouble() <= 0f || Float.isInfinite((float) d.asDouble())) {
+                throw new ScenarioException(src, "dt", "expected a positive number of seconds, got " + describe(d));
+            }
+            dt = (float) d.asDouble();
+        }
+        if (root.get("ticks") == null) {
+            throw new ScenarioException(src, "ticks", "missing required field 'ticks' (the number of ticks after the start)");
+        }
+        int ticks = (int) integer(src, "ticks", root.get("ticks"), 0, Integer.MAX_VALUE - 1);
+        long seed = root.get("seed") == null ? DEFAULT_SEED
+                : integer(src, "seed", root.get("seed"), Long.MIN_VALUE, Long.MAX_VALUE);
+        int agents = root.get("agents") == null ? 1 : (int) integer(src, "agents", root.get("agents"), 1, Integer.MAX_VALUE);
+        int workers = root.get("workers") == null ? 1
+                : (int) integer(src, "workers", root.get("workers"), 1, Integer.MAX_VALUE);
+
+        List<Input> inputs = new ArrayList<>();
+        JsonNode in = root.get("inputs");
+        if (in != null) {
+            if (!in.isArray()) {
+                throw new ScenarioException(src, "inputs", "expected a list of inputs [...], got " + describe(in));
+            }
+            for (int i = 0; i < in.size(); i++) {
+                inputs.add(input(src, "inputs[" + i + "]", i, in.get(i), ticks, agents));
+            }
+        }
+        return new Scenario(src, tree, dt, ticks, seed, agents, workers, inputs);
+    }
+
+    private static Input input(String src, String f, int index, JsonNode n, int ticks, int agents)
+            throws ScenarioException {
+        if (!n.isObject()) {
+            throw new ScenarioException(src, f, "expected an input object {\"tick\": ..., ...}, got " + describe(n));
+        }
+        checkFields(src, n, INPUT_FIELDS, f + ".");
+        if (n.get("tick") == null) {
+            throw new ScenarioException(src, f + ".tick", "missing required field 'tick'");
+        }
+        JsonNode tn = n.get("tick");
+        if (!tn.isIntegralNumber()) {
+            throw new ScenarioException(src, f + ".tick", "expected an integer tick, got " + describe(tn));
+        }
+        if (!tn.canConvertToLong() || tn.asLong() < 0 || tn.asLong() > ticks) {
+            throw new ScenarioException(src, f + ".tick", "tick " + tn.asText() + " is out of range 0.." + ticks
+                    + " (0 is the start, 1.." + ticks + " are the ticks)");
+        }
+        int tick = tn.asInt();
+        int agent = dev.crowdtree.statetree.exec.StateTreeRuntime.ALL;
+        JsonNode an = n.get("agent");
+        if (an != null) {
+            if (!an.isIntegralNumber()) {
+                throw new ScenarioException(src, f + ".agent", "expected an agent id (an integer), got " + describe(an));
+            }
+            if (!an.canConvertToLong() || an.asLong() < 0 || an.asLong() >= agents) {
+                throw new ScenarioException(src, f + ".agent", "agent " + an.asText() + " is out of range 0.."
+                        + (agents - 1) + " (the scenario has " + agents + (agents == 1 ? " agent)" : " agents)"));
+            }
+            agent = an.asInt();
+        }
+        int kinds = (n.has("set") ? 1 : 0) + (n.has("event") ? 1 : 0) + (n.has("stop") ? 1 : 0);
+        if (kinds != 1) {
+            throw new ScenarioException(src, f, "an input needs exactly one of 'set', 'event', 'stop'"
+                    + (kinds == 0 ? "" : ", not several"));
+        }
+        if (n.has("set")) {
+            JsonNode s = n.get("set");
+            if (!s.isObject() || s.isEmpty()) {
+                throw new ScenarioException(src, f + ".set", "expected an object of parameter values "
+                        + "{\"name\": value, ...} with at least one entry, got " + describe(s));
+            }
+            Map<String, Value> values = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> e : s.properties()) {
+                JsonNode v = e.getValue();
+                if (v.isBoolean()) {
+                    values.put(e.getKey(), new Value(v.asBoolean() ? 1 : 0, true, false));
+                } else if (v.isNumber() && Double.isFinite(v.asDouble())) {
+                    values.put(e.getKey(), new Value(v.asDouble(), false, v.isIntegralNumber()
+                            || v.asDouble() == Math.rint(v.asDouble())));
+                } else {
+                    throw new ScenarioException(src, f + ".set." + e.getKey(), "expected a number or a boolean, got "
+                            + describe(v));
+                }
+            }
+            return new SetInput(index, tick, agent, values);
+        }
+        if (n.has("event")) {
+            JsonNode e = n.get("event");
+            if (e.isTextual()) {
+                if (e.asText().isEmpty()) {
+                    throw new ScenarioException(src, f + ".event", "an event tag must not be empty");
+                }
+                return new EventInput(index, tick, agent, e.asText(), 0f, false);
+            }
+            if (!e.isObject()) {
+                throw new ScenarioException(src, f + ".event", "expected an event tag (a string) or "
+                        + "{\"tag\": ..., \"payload\": ...}, got " + describe(e));
+            }
+            checkFields(src, e, EVENT_FIELDS, f + ".event.");
+            JsonNode tag = e.get("tag");
+            if (tag == null || !tag.isTextual() || tag.asText().isEmpty()) {
+                throw new ScenarioException(src, f + ".event.tag", "expected a non-empty event tag (a string), got "
+                        + (tag == null ? "nothing" : describe(tag)));
+            }
+            JsonNode p = e.get("payload");
+            if (p == null) {
+                return new EventInput(index, tick, agent, tag.asText(), 0f, false);
+            }
+            if (!p.isNumber() || !Float.isFinite((float) p.asDouble())) {
+                throw new ScenarioException(src, f + ".event.payload", "expected a number, got " + describe(p));
+            }
+            return new EventInput(index, tick, agent, tag.asText(), (float) p.asDouble(), true);
+        }
+        JsonNode st = n.get("stop");
+        if (!st.isBoolean() || !st.asBoolean()) {
+            throw new ScenarioException(src, f + ".stop", "expected true, got " + describe(st));
+        }
+        return new StopInput(index, tick, agent);
+    }
+
+    private static void checkFields(String src, JsonNode obj, List<String> valid, String prefix)
+            throws ScenarioException {
+        for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!valid.contains(name)) {
+                throw new ScenarioException(src, prefix + name, "unknown field '" + name + "'; valid fields are " + valid);
+            }
+        }
+    }
+
+    private static long integer(String src, String field, JsonNode n, long min, long max) throws ScenarioException {
+        if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+            throw new ScenarioException(src, field, "expected an integer, got " + describe(n));
+        }
+        long v = n.asLong();
+        if (v < min || v > max) {
+            throw new ScenarioException(src, field, "value " + v + " is out of range; it must be at least " + min
+                    + (max == Long.MAX_VALUE || max >= Integer.MAX_VALUE - 1 ? "" : " and at most " + max));
+        }
+        return v;
+    }
+
+    static String describe(JsonNode n) {
+        if (n == null || n.isNull()) {
+            return "null";
+        }
+        if (n.isTextual()) {
+            return "\"" + n.asText() + "\" (a string)";
+        }
+        if (n.isBoolean()) {
+            return n.asText() + " (a boolean)";
+        }
+        if (n.isNumber()) {
+            return n.asText() + " (a number)";
+        }
+        if (n.isArray()) {
+            return "a list";
+        }
+        return "an object";
+    }
+
+    /** The file name or label used in error messages. */
+    public String source() {
+        return source;
+    }
+
+    /** The tree asset (resolved against the scenario's directory), or null. */
+    public Path tree() {
+        return tree;
+    }
+
+    public float dt() {
+        return dt;
+    }
+
+    public int ticks() {
+        return ticks;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public int agents() {
+        return agents;
+    }
+
+    public int workers() {
+        return workers;
+    }
+
+    public List<Input> inputs() {
+        return inputs;
+    }
+
+    @Override
+    public String toString() {
+        return "Scenario[" + source + ", tree=" + tree + ", dt=" + dt + ", ticks=" + ticks + ", seed=" + seed
+                + ", agents=" + agents + ", workers=" + workers + ", " + inputs.size() + " inputs]";
+    }
+}

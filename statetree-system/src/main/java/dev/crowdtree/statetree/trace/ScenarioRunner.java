@@ -1,0 +1,119 @@
+package dev.crowdtree.statetree.trace;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.definition.ValueType;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a {@link Scenario} on a runtime and returns its canonical trace (docs/SEMANTICS.md section
+ * 10): tick 0 is {@code startAll(0)}, ticks 1..N are {@code tickAll(k, dt)}, and the inputs of
+ * tick k are applied just before tick k runs, in the order listed.
+ *
+ * <p>The lines of one tick (including those of {@code stop} inputs of that tick) are collected and
+ * ordered by agent, stably, so a runtime may deliver them per agent as they happen or sorted after
+ * the tick. With more than one agent every line is prefixed {@code a<k> }.
+ */
+public final class ScenarioRunner {
+    /** The per-agent {@link ReferenceInterpreter} (ignores the worker count). */
+    public static final RuntimeFactory REFERENCE = (tree, agents, seed, workers) ->
+            new ReferenceInterpreter(tree, agents, seed);
+
+    private ScenarioRunner() {
+    }
+
+    /**
+     * Runs {@code scenario} on {@code tree} (the scenario's own {@code tree} field is ignored).
+     *
+     * @return the trace, one line per element
+     * @throws ScenarioException if an input names an unknown parameter or gives it a value of the
+     *                           wrong type
+     */
+    public static List<String> run(Scenario scenario, CompiledStateTree tree, RuntimeFactory factory)
+            throws ScenarioException {
+        validate(scenario, tree);
+        List<String> out = new ArrayList<>();
+        List<Line> tickLines = new ArrayList<>();
+        boolean prefix = scenario.agents() > 1;
+        try (StateTreeRuntime runtime = factory.create(tree, scenario.agents(), scenario.seed(), scenario.workers())) {
+            runtime.setTrace((agent, line) -> tickLines.add(new Line(agent, line)));
+            List<Scenario.Input> inputs = new ArrayList<>(scenario.inputs());
+            inputs.sort(Comparator.comparingInt(Scenario.Input::tick)); // stable: listed order within a tick
+            int next = 0;
+            for (int k = 0; k <= scenario.ticks(); k++) {
+                while (next < inputs.size() && inputs.get(next).tick() == k) {
+                    apply(runtime, tree, inputs.get(next++), k);
+                }
+                if (k == 0) {
+                    runtime.startAll(0);
+                } else {
+                    runtime.tickAll(k, scenario.dt());
+                }
+                tickLines.sort(Comparator.comparingInt(Line::agent)); // List.sort is stable
+                for (Line l : tickLines) {
+                    out.add(prefix ? "a" + l.agent() + " " + l.text() : l.text());
+                }
+                tickLines.clear();
+            }
+        }
+        return out;
+    }
+
+    private record Line(int agent, String text) {
+    }
+
+    private static void apply(StateTreeRuntime runtime, CompiledStateTree tree, Scenario.Input input, int tick) {
+        if (input instanceof Scenario.SetInput) {
+            Scenario.SetInput s = (Scenario.SetInput) input;
+            for (Map.Entry<String, Scenario.Value> e : s.values().entrySet()) {
+                runtime.setParameter(s.agent(), e.getKey(), e.getValue().number());
+            }
+        } else if (input instanceof Scenario.EventInput) {
+            Scenario.EventInput e = (Scenario.EventInput) input;
+            runtime.sendEvent(e.agent(), e.tag(), e.payload(), e.hasPayload());
+        } else {
+            runtime.stop(input.agent(), tick);
+        }
+    }
+
+    /** Checks the scenario's parameter names and value types against the tree. */
+    static void validate(Scenario scenario, CompiledStateTree tree) throws ScenarioException {
+        for (Scenario.Input input : scenario.inputs()) {
+            if (!(input instanceof Scenario.SetInput)) {
+                continue;
+            }
+            Scenario.SetInput s = (Scenario.SetInput) input;
+            for (Map.Entry<String, Scenario.Value> e : s.values().entrySet()) {
+                String field = "inputs[" + s.index() + "].set." + e.getKey();
+                int p = tree.paramIndex(e.getKey());
+                if (p < 0) {
+                    throw new ScenarioException(scenario.source(), field, "unknown parameter '" + e.getKey()
+                            + "'; tree '" + tree.name + "' has parameters " + List.of(tree.paramName));
+                }
+                ValueType type = tree.paramType[p];
+                Scenario.Value v = e.getValue();
+                if (type == ValueType.BOOL && !v.isBoolean()) {
+                    throw new ScenarioException(scenario.source(), field, "parameter '" + e.getKey()
+                            + "' is bool; expected true or false");
+                }
+                if (type != ValueType.BOOL && v.isBoolean()) {
+                    throw new ScenarioException(scenario.source(), field, "parameter '" + e.getKey() + "' is "
+                            + type.assetName() + "; expected a number, got a boolean");
+                }
+                if (type == ValueType.INT && (!v.isInteger() || v.number() < Integer.MIN_VALUE
+                        || v.number() > Integer.MAX_VALUE)) {
+                    throw new ScenarioException(scenario.source(), field, "parameter '" + e.getKey()
+                            + "' is int; expected an integer in 32-bit range, got " + v.number());
+                }
+                if (type == ValueType.FLOAT && Float.isInfinite((float) v.number())) {
+                    throw new ScenarioException(scenario.source(), field, "value " + v.number()
+                            + " does not fit a float parameter");
+                }
+            }
+        }
+    }
+}
