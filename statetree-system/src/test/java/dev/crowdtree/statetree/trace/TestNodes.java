@@ -1,0 +1,145 @@
+package dev.crowdtree.statetree.trace;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.definition.ValueType;
+import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.NodeConfig;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.node.NodeType;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.nodes.BuiltinNodes;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Node types for tests, on top of the built-ins:
+ * <ul>
+ *   <li>{@code counted} condition: returns its constant {@code value} and counts its evaluations
+ *       per node name in {@link #EVALUATIONS} (to prove a condition was, or was not, evaluated);</li>
+ *   <li>{@code tickSend} task: sends event {@code tag} to itself on every tick;</li>
+ *   <li>{@code tickSendNext} task: sends event {@code tag} to agent {@code (id + 1) % agents} on every tick;</li>
+ *   <li>{@code exitSend} task: sends event {@code tag} to itself from ExitState.</li>
+ * </ul>
+ */
+final class TestNodes {
+    /** Evaluations of {@code counted} conditions by node name. */
+    static final Map<String, AtomicInteger> EVALUATIONS = new ConcurrentHashMap<>();
+
+    private TestNodes() {
+    }
+
+    static NodeRegistry registry() {
+        NodeRegistry r = BuiltinNodes.registry();
+        r.register(NodeType.condition("counted")
+                .constant("value", ValueType.BOOL, true, null, 0, 1)
+                .factory(CountedCondition::new).build());
+        r.register(NodeType.task("tickSend").tag("tag", true).factory(TickSendTask::new).build());
+        r.register(NodeType.task("tickSendNext").tag("tag", true)
+                .constant("agents", ValueType.INT, true, null, 1, Integer.MAX_VALUE)
+                .factory(TickSendNextTask::new).build());
+        r.register(NodeType.task("exitSend").tag("tag", true).factory(ExitSendTask::new).build());
+        return r;
+    }
+
+    static StateTreeCompiler compiler() {
+        return new StateTreeCompiler(registry());
+    }
+
+    static CompiledStateTree compile(TreeDef def) {
+        try {
+            return compiler().compile(def);
+        } catch (StateTreeCompileException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    /** Runs an inline scenario (no {@code tree} field) on the reference interpreter. */
+    static List<String> run(CompiledStateTree tree, String scenarioJson) {
+        return run(tree, scenarioJson, ScenarioRunner.REFERENCE);
+    }
+
+    static List<String> run(CompiledStateTree tree, String scenarioJson, RuntimeFactory factory) {
+        try {
+            return ScenarioRunner.run(Scenario.parse(scenarioJson, "<test>", null), tree, factory);
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    static int evaluations(String conditionName) {
+        AtomicInteger n = EVALUATIONS.get(conditionName);
+        return n == null ? 0 : n.get();
+    }
+
+    static final class CountedCondition extends Condition {
+        private final boolean value;
+
+        CountedCondition(NodeConfig c) {
+            super(c);
+            this.value = c.bool("value");
+        }
+
+        @Override
+        public void test(NodeContext ctx, int[] rows, int from, int to, boolean[] out) {
+            EVALUATIONS.computeIfAbsent(name(), k -> new AtomicInteger()).addAndGet(to - from);
+            for (int i = from; i < to; i++) {
+                out[i] = value;
+            }
+        }
+    }
+
+    static final class TickSendTask extends Task {
+        private final int tag;
+
+        TickSendTask(NodeConfig c) {
+            super(c, true);
+            this.tag = c.tag("tag");
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            for (int i = from; i < to; i++) {
+                ctx.sendEvent(rows[i], tag, 0f, false);
+            }
+        }
+    }
+
+    static final class TickSendNextTask extends Task {
+        private final int tag;
+        private final int agents;
+
+        TickSendNextTask(NodeConfig c) {
+            super(c, true);
+            this.tag = c.tag("tag");
+            this.agents = c.intValue("agents");
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            for (int i = from; i < to; i++) {
+                ctx.sendEventToAgent((ctx.agentId(rows[i]) + 1) % agents, tag, 0f, false);
+            }
+        }
+    }
+
+    static final class ExitSendTask extends Task {
+        private final int tag;
+
+        ExitSendTask(NodeConfig c) {
+            super(c, false);
+            this.tag = c.tag("tag");
+        }
+
+        @Override
+        public void exitState(NodeContext ctx, int row) {
+            ctx.sendEvent(row, tag, 0f, false);
+        }
+    }
+}
