@@ -65,8 +65,16 @@ final class ChunkRunner implements EventOutbox {
     private boolean[] tmp = new boolean[0];
     private byte[] status = new byte[0];
     private byte[] decision = new byte[0];
-    private int[] fired = new int[0];
+    private int[] firedTransition = new int[0];
     private int[] nextLeaf = new int[0];
+    /** Rows with a fired transition, in detection order, and their number. */
+    private int[] firedRows = new int[0];
+    private int fired;
+    /** Completed agents / agents with events, in state order, and per-state offsets into them. */
+    private int[] doneRows = new int[0];
+    private int[] evRows = new int[0];
+    private final int[] doneOffset;
+    private final int[] evOffset;
     private final int[] offset;
     private final int[] one = new int[1];
     private final boolean[] oneOut = new boolean[1];
@@ -105,6 +113,8 @@ final class ChunkRunner implements EventOutbox {
         this.sys = sys;
         this.t = sys.tree();
         this.offset = new int[t.stateCount + 1];
+        this.doneOffset = new int[t.stateCount + 1];
+        this.evOffset = new int[t.stateCount + 1];
     }
 
     /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases). */
@@ -120,8 +130,11 @@ final class ChunkRunner implements EventOutbox {
         tmp = new boolean[n];
         status = new byte[n];
         decision = new byte[n];
-        fired = new int[n];
+        firedTransition = new int[n];
         nextLeaf = new int[n];
+        firedRows = new int[n];
+        doneRows = new int[n];
+        evRows = new int[n];
         eHead = new int[n];
         eTail = new int[n];
         pHead = new int[n];
@@ -162,7 +175,7 @@ final class ChunkRunner implements EventOutbox {
         long t0 = System.nanoTime();
         begin(chunkBase, rows, output, tickNumber, dt);
         final byte[] run = colRun;
-        // Events queued for this tick (sorted by row); dropped for trees that are not running (Q-A15).
+        // Events queued for this tick; dropped for trees that are not running (Q-A15).
         boolean anyEvents = false;
         for (int i = evBegin; i < evEnd; i++) {
             int r = sys.eventRow(i);
@@ -171,26 +184,38 @@ final class ChunkRunner implements EventOutbox {
                 anyEvents = true;
             }
         }
-        int n = 0;
+        // One pass: the running rows, their gate countdown (before evaluators, A4 step 5) and the
+        // histogram of active states for the counting sort.
         final int[] runRows = running;
+        final short[] st = colState;
+        final short[] gate = colGate;
+        final float[] gateTime = colGateTime;
+        final int[] off = offset;
+        final byte[] last = colLast;
+        final byte[] stat = status;
+        final byte[] dec = decision;
+        Arrays.fill(off, 0);
+        int n = 0;
+        int gated = 0;
+        int done = 0;
         for (int r = chunkBase; r < chunkEnd; r++) {
             if (run[r] == RunStatus.RUNNING) {
                 runRows[n++] = r;
+                off[st[r]]++; // state + 1: counts land one slot up, ready for the prefix sum
+                if (gate[r] != 0) {
+                    gateTime[r] -= dt;
+                    gated++;
+                }
+                byte l = last[r];
+                stat[r - chunkBase] = l; // TickTasks status starts as the last status
+                dec[r - chunkBase] = UNDECIDED;
+                if (l != RunStatus.RUNNING) {
+                    done++;
+                }
             }
         }
         if (n == 0) {
             return;
-        }
-        // Gate timers count down before evaluators (A4 step 5).
-        final short[] gate = colGate;
-        final float[] gateTime = colGateTime;
-        int gated = 0;
-        for (int i = 0; i < n; i++) {
-            int r = runRows[i];
-            if (gate[r] != 0) {
-                gateTime[r] -= dt;
-                gated++;
-            }
         }
         long t1 = System.nanoTime();
         outboxMode = TO_E;
@@ -198,23 +223,18 @@ final class ChunkRunner implements EventOutbox {
             e.tick(ctx, runRows, 0, n);
         }
         long t2 = System.nanoTime();
-        sortByState(runRows, n);
-        int completed = tickTasks(n);
+        placeSorted(runRows, n);
+        int completed = tickTasks(n, done);
+        anyEvents |= evSize > 0; // evaluators and tasks may have sent events to themselves
         long t3 = System.nanoTime();
-        for (int i = 0; i < n && !anyEvents; i++) {
-            anyEvents = eHead[runRows[i] - chunkBase] >= 0; // tasks may have sent events to themselves
-        }
+        fired = 0;
         detectTransitions(n, completed, anyEvents, gated);
         long t4 = System.nanoTime();
         outboxMode = TO_P;
-        for (int i = 0; i < n; i++) {
-            int r = runRows[i];
-            if (decision[r - chunkBase] == FIRED) {
-                applyTransitions(r);
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            carryPending(runRows[i]);
+        for (int i = 0; i < fired; i++) {
+            int r = firedRows[i];
+            applyTransitions(r);
+            carryPending(r);
         }
         long t5 = System.nanoTime();
         if (phaseNanos != null) {
@@ -226,48 +246,40 @@ final class ChunkRunner implements EventOutbox {
         }
     }
 
-    /** Counting sort of {@code running[0..n)} by active state into {@link #sorted}, with {@link #offset}. */
-    private void sortByState(int[] runRows, int n) {
+    /**
+     * Second half of the counting sort: {@link #offset} holds the histogram of (state + 1); turns it
+     * into start offsets and places the running rows into {@link #sorted} by active state, stably.
+     * Afterwards the rows whose path contains state s are {@code sorted[offset[s] .. offset[subtreeEnd[s]])}.
+     */
+    private void placeSorted(int[] runRows, int n) {
         final int[] off = offset;
         final short[] st = colState;
-        Arrays.fill(off, 0);
-        for (int i = 0; i < n; i++) {
-            off[st[runRows[i]]]++; // state + 1 : counts land one slot up, ready for the prefix sum
-        }
         for (int s = 1; s < off.length; s++) {
             off[s] += off[s - 1];
         }
-        // off[s] is now the number of rows whose state is < s; place rows stably.
+        // off[s] = number of rows whose state is < s = where state s starts.
         final int[] out = sorted;
         for (int i = 0; i < n; i++) {
             int r = runRows[i];
             out[off[st[r] - 1]++] = r;
         }
-        // Placing advanced off[s-1] to the end of state s-1 = start of state s; shift back.
-        for (int s = off.length - 1; s > 0; s--) {
-            off[s] = off[s - 1];
-        }
+        // Placing advanced off[s-1] to the end of state s-1 = the start of state s; shift back.
+        System.arraycopy(off, 0, off, 1, off.length - 1);
         off[0] = 0;
     }
 
     /**
-     * TickTasks for the agents whose last status is RUNNING: states in ascending id order (root to
-     * leaf for every agent), each task over its state's slice; an agent leaves the slices once a
-     * task completes it. Returns the number of running agents whose state is now completed.
+     * TickTasks for the agents whose last status is RUNNING ({@link #status} was initialized from
+     * it, and {@code alreadyDone} agents are not RUNNING): states in ascending id order (root to leaf
+     * for every agent), each task over its state's slice; an agent leaves the slices once a task
+     * completes it. Then records the completed agents, in state order, in {@link #doneRows}
+     * with per-state offsets {@link #doneOffset}. Returns their number.
      */
-    private int tickTasks(int n) {
+    private int tickTasks(int n, int alreadyDone) {
         final byte[] last = colLast;
         final byte[] st = status;
         final int b = base;
-        int done = 0;
-        for (int i = 0; i < n; i++) {
-            int r = running[i];
-            byte l = last[r];
-            st[r - b] = l;
-            if (l != RunStatus.RUNNING) {
-                done++;
-            }
-        }
+        int done = alreadyDone;
         final int[] off = offset;
         final short[] end = t.stateSubtreeEnd;
         for (int s = 0; s < t.stateCount; s++) {
@@ -303,23 +315,40 @@ final class ChunkRunner implements EventOutbox {
                 done += ctx.completions();
             }
         }
+        // Write the statuses back and list the completed agents in state order.
+        final short[] state = colState;
+        final int[] dOff = doneOffset;
+        Arrays.fill(dOff, 0);
+        int d = 0;
         for (int i = 0; i < n; i++) {
-            int r = running[i];
-            last[r] = st[r - b];
+            int r = sorted[i];
+            byte l = st[r - b];
+            last[r] = l;
+            if (l != RunStatus.RUNNING) {
+                doneRows[d++] = r;
+                dOff[state[r]]++;
+            }
         }
-        return done;
+        for (int s = 1; s < dOff.length; s++) {
+            dOff[s] += dOff[s - 1];
+        }
+        return d;
     }
 
     /**
      * Round one of TriggerTransitions for the whole chunk: states from the highest id down, so every
      * agent's states are visited leaf to root; per transition, the undecided agents whose trigger
      * matches are tested with the condition kernels; the first transition that passes decides.
+     * Candidates of an onTick transition are all agents of the state's slice; those of completion
+     * and event transitions come from the (short) lists of completed agents and agents with events,
+     * unless the transition is gated and some agent has a pending gate: a gate is cancelled when its
+     * transition's trigger stops matching, so then every agent of the slice must be looked at.
      */
     private void detectTransitions(int n, int completed, boolean anyEvents, int gated) {
-        final byte[] dec = decision;
+        final byte[] dec = decision; // reset to UNDECIDED by the first pass of tickChunk
         final int b = base;
-        for (int i = 0; i < n; i++) {
-            dec[running[i] - b] = UNDECIDED;
+        if (anyEvents) {
+            listAgentsWithEvents(n);
         }
         final int[] off = offset;
         for (int s = t.stateCount - 1; s >= 0; s--) {
@@ -327,29 +356,41 @@ final class ChunkRunner implements EventOutbox {
             if (num == 0) {
                 continue;
             }
+            int end = t.stateSubtreeEnd[s];
             int lo = off[s];
-            int hi = off[t.stateSubtreeEnd[s]];
+            int hi = off[end];
             if (lo == hi) {
                 continue;
             }
-            byte mask = t.stateTriggerMask[s];
-            // Skip states none of whose transitions can be checked here; pending gates must still be
-            // seen, because a gate is cancelled when its transition's trigger stops matching.
-            if (gated == 0 && (mask & TRIGGER_TICK) == 0 && ((mask & TRIGGER_COMPLETED) == 0 || completed == 0)
-                    && ((mask & TRIGGER_EVENT) == 0 || !anyEvents)) {
-                continue;
-            }
             for (int tr = t.stateTransitionsBegin[s], trEnd = tr + num; tr < trEnd; tr++) {
+                byte trig = t.transitionTrigger[tr];
+                boolean gatedTr = t.transitionDelay[tr] > 0f || t.transitionDelayVariance[tr] > 0f;
                 int m = 0;
-                for (int i = lo; i < hi; i++) {
-                    int r = sorted[i];
-                    if (dec[r - b] != UNDECIDED) {
-                        continue;
+                if (trig == TRIGGER_TICK || (gatedTr && gated > 0)) {
+                    for (int i = lo; i < hi; i++) {
+                        int r = sorted[i];
+                        if (dec[r - b] != UNDECIDED) {
+                            continue;
+                        }
+                        if (trig == TRIGGER_TICK || shouldCheck(tr, r)) {
+                            cand[m++] = r;
+                        } else if (gatedTr) {
+                            cancelGate(r, tr);
+                        }
                     }
-                    if (shouldCheck(tr, r)) {
-                        cand[m++] = r;
-                    } else {
-                        cancelGate(r, tr);
+                } else if (trig == TRIGGER_EVENT) {
+                    for (int i = anyEvents ? evOffset[s] : 0, e = anyEvents ? evOffset[end] : 0; i < e; i++) {
+                        int r = evRows[i];
+                        if (dec[r - b] == UNDECIDED && shouldCheck(tr, r)) {
+                            cand[m++] = r;
+                        }
+                    }
+                } else if (completed > 0) {
+                    for (int i = doneOffset[s], e = doneOffset[end]; i < e; i++) {
+                        int r = doneRows[i];
+                        if (dec[r - b] == UNDECIDED && shouldCheck(tr, r)) {
+                            cand[m++] = r;
+                        }
                     }
                 }
                 if (m == 0) {
@@ -359,7 +400,9 @@ final class ChunkRunner implements EventOutbox {
                 for (int j = 0; j < m; j++) {
                     int r = cand[j];
                     if (!pass[j]) {
-                        cancelGate(r, tr);
+                        if (gatedTr) {
+                            cancelGate(r, tr);
+                        }
                         continue;
                     }
                     int leaf = onPassed(r, tr);
@@ -370,21 +413,41 @@ final class ChunkRunner implements EventOutbox {
                         dec[r - b] = BLOCKED;
                     } else {
                         dec[r - b] = FIRED;
-                        fired[r - b] = tr;
+                        firedTransition[r - b] = tr;
                         nextLeaf[r - b] = leaf;
+                        firedRows[fired++] = r;
                     }
                 }
             }
         }
         // Restart from root when a completed state found no transition (A8.5).
-        final byte[] last = colLast;
-        for (int i = 0; i < n; i++) {
-            int r = running[i];
-            if (dec[r - b] == UNDECIDED && last[r] != RunStatus.RUNNING) {
+        for (int i = 0; i < completed; i++) {
+            int r = doneRows[i];
+            if (dec[r - b] == UNDECIDED) {
                 dec[r - b] = FIRED;
-                fired[r - b] = RESTART;
+                firedTransition[r - b] = RESTART;
                 nextLeaf[r - b] = selectInternal(r, 0);
+                firedRows[fired++] = r;
             }
+        }
+    }
+
+    /** Lists the running agents that have events, in state order, with per-state offsets. */
+    private void listAgentsWithEvents(int n) {
+        final int[] eOff = evOffset;
+        final short[] state = colState;
+        final int b = base;
+        Arrays.fill(eOff, 0);
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int r = sorted[i];
+            if (eHead[r - b] >= 0) {
+                evRows[k++] = r;
+                eOff[state[r]]++;
+            }
+        }
+        for (int s = 1; s < eOff.length; s++) {
+            eOff[s] += eOff[s - 1];
         }
     }
 
@@ -494,7 +557,7 @@ final class ChunkRunner implements EventOutbox {
     /** Applies the transition detected for row {@code r} and up to four more rounds (A4 step 9). */
     private void applyTransitions(int r) {
         final int l = r - base;
-        int tr = fired[l];
+        int tr = firedTransition[l];
         int leaf = nextLeaf[l];
         for (int round = 1; ; round++) {
             if (!fire(r, tr, leaf)) {

@@ -61,6 +61,7 @@ public final class BuiltinNodes {
                 .constant("period", ValueType.FLOAT, false, 10.0, 1e-6, INF)
                 .constant("amplitude", ValueType.FLOAT, false, 1.0, -INF, INF)
                 .constant("offset", ValueType.FLOAT, false, 0.0, -INF, INF)
+                .choice("shape", false, "sine", "sine", "triangle")
                 .output("value", ValueType.FLOAT)
                 .field("t", ValueType.FLOAT)
                 .field("phase", ValueType.FLOAT)

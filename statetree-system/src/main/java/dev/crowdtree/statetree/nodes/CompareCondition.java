@@ -28,31 +28,65 @@ public final class CompareCondition extends Condition {
 
     @Override
     public void test(NodeContext ctx, int[] rows, int from, int to, boolean[] out) {
+        if (right.isConstant() && left.kind() == ValueInput.FLOAT_SLOT) {
+            testFloatSlot(ctx.floats(left.slot()), right.constantValue(), rows, from, to, out);
+            return;
+        }
         for (int i = from; i < to; i++) {
             int r = rows[i];
-            double a = left.getDouble(ctx, r);
-            double b = right.getDouble(ctx, r);
-            boolean v;
-            switch (op) {
-                case 0:
-                    v = a == b;
-                    break;
-                case 1:
-                    v = a != b;
-                    break;
-                case 2:
-                    v = a < b;
-                    break;
-                case 3:
-                    v = a <= b;
-                    break;
-                case 4:
-                    v = a > b;
-                    break;
-                default:
-                    v = a >= b;
-            }
-            out[i] = v;
+            out[i] = compare(left.getDouble(ctx, r), right.getDouble(ctx, r));
+        }
+    }
+
+    /** The common case, a float slot against a constant, with the comparison hoisted out of the loop. */
+    private void testFloatSlot(float[] a, double b, int[] rows, int from, int to, boolean[] out) {
+        switch (op) {
+            case 0:
+                for (int i = from; i < to; i++) {
+                    out[i] = a[rows[i]] == b;
+                }
+                break;
+            case 1:
+                for (int i = from; i < to; i++) {
+                    out[i] = a[rows[i]] != b;
+                }
+                break;
+            case 2:
+                for (int i = from; i < to; i++) {
+                    out[i] = a[rows[i]] < b;
+                }
+                break;
+            case 3:
+                for (int i = from; i < to; i++) {
+                    out[i] = a[rows[i]] <= b;
+                }
+                break;
+            case 4:
+                for (int i = from; i < to; i++) {
+                    out[i] = a[rows[i]] > b;
+                }
+                break;
+            default:
+                for (int i = from; i < to; i++) {
+                    out[i] = a[rows[i]] >= b;
+                }
+        }
+    }
+
+    private boolean compare(double a, double b) {
+        switch (op) {
+            case 0:
+                return a == b;
+            case 1:
+                return a != b;
+            case 2:
+                return a < b;
+            case 3:
+                return a <= b;
+            case 4:
+                return a > b;
+            default:
+                return a >= b;
         }
     }
 }

@@ -6,10 +6,11 @@ import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.NodeContext;
 
 /**
- * {@code wave}: output {@code value = offset + amplitude * sin(2 pi (t / period + phase))}, where t
- * is the time since start and phase is a per-agent constant drawn from the agent's stream, so a
- * crowd's values are spread out and thresholds are crossed at different times (about 1% of a
- * crowd crosses a given threshold per tick for period ~ 100 ticks).
+ * {@code wave}: output {@code value = offset + amplitude * w(t / period + phase)}, where t is the
+ * time since start, phase is a per-agent constant drawn from the agent's stream (so a crowd's
+ * values are spread out and thresholds are crossed at different times), and {@code w} is a sine
+ * ({@code shape: "sine"}, default) or a triangle wave with the same range and period
+ * ({@code shape: "triangle"}, no trigonometry: cheap for benchmarks of the framework itself).
  *
  * <p>Per-agent fields: {@code t} and {@code phase} (float).
  */
@@ -17,6 +18,7 @@ public final class WaveEvaluator extends Evaluator {
     private final float period;
     private final float amplitude;
     private final float offset;
+    private final boolean triangle;
     private final int valueSlot;
     private final int tSlot;
     private final int phaseSlot;
@@ -26,6 +28,7 @@ public final class WaveEvaluator extends Evaluator {
         this.period = c.floatValue("period");
         this.amplitude = c.floatValue("amplitude");
         this.offset = c.floatValue("offset");
+        this.triangle = c.string("shape").equals("triangle");
         this.valueSlot = c.field("value");
         this.tSlot = c.field("t");
         this.phaseSlot = c.field("phase");
@@ -49,6 +52,20 @@ public final class WaveEvaluator extends Evaluator {
         final float[] t = ctx.floats(tSlot);
         final float[] phase = ctx.floats(phaseSlot);
         final float dt = ctx.dt();
+        if (triangle) {
+            final float inv = 1f / period;
+            for (int i = from; i < to; i++) {
+                int r = rows[i];
+                float time = t[r] + dt;
+                t[r] = time;
+                float x = time * inv + phase[r] + 0.25f; // +1/4 so it starts in phase with the sine
+                x -= (float) Math.floor(x);
+                // 1 - 4|x - 1/2| is the triangle without a branch: with random phases a branch
+                // mispredicts for half of the agents and costs several times the arithmetic.
+                v[r] = offset + amplitude * (1f - 4f * Math.abs(x - 0.5f));
+            }
+            return;
+        }
         final float w = (float) (2 * Math.PI) / period;
         for (int i = from; i < to; i++) {
             int r = rows[i];
