@@ -281,10 +281,11 @@ public final class StateTreeCompiler {
                 if (p.defaultValue() != null) {
                     Double d = literal(p.defaultValue(), t, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
                             statePath, where + ".default");
-                    if (d == null) {
-                        continue;
+                    // A bad default is reported above; the parameter still exists, so that its uses are
+                    // not also reported as "unknown parameter".
+                    if (d != null) {
+                        dflt = d;
                     }
-                    dflt = d;
                 }
                 String slotName = (inst == null ? "" : inst.subtree + "@" + statePath + ".") + "param." + p.name();
                 into.put(p.name(), new Param(p.name(), t, dflt, newSlot(t, slotName)));

@@ -294,6 +294,14 @@ class CompileErrorsTest {
     }
 
     @Test
+    void aParameterWithABadDefaultIsStillKnown() {
+        // only the default is reported, not every use of the parameter as "unknown parameter"
+        assertOnlyError("{'name': 'T', 'parameters': {'ammo': {'type': 'int', 'default': 1.5}}, 'root': {'name': 'R',"
+                + " 'enterConditions': [{'type': 'compare', 'param': 'ammo', 'op': '>', 'value': 0}]}}",
+                null, "parameters.ammo.default", "expected an integer, got 1.5");
+    }
+
+    @Test
     void readerErrorsInsideASubtreeUseTheSubtreePath() {
         List<CompileError> errors = errors("{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'L', 'type': 'linked',"
                 + " 'linkedSubtree': 'S'}]}, 'subtrees': [{'name': 'S', 'type': 'subtree', 'children': [{'name': 'A',"
