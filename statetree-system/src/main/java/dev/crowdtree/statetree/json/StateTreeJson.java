@@ -52,7 +52,7 @@ public final class StateTreeJson {
      * Reads an asset from text.
      *
      * @param sourceName names the asset in errors (a file name or a label)
-     * @param text       the JSON text
+     * @param text       the JSON text (a leading byte-order mark is ignored)
      * @return the authored tree; not yet compiled
      * @throws StateTreeCompileException with every structural error found
      */
@@ -65,7 +65,7 @@ public final class StateTreeJson {
     }
 
     /**
-     * Reads an asset file (UTF-8). Errors name the file as given ({@code file.toString()}); a file
+     * Reads an asset file (UTF-8; a byte-order mark is ignored, as in text). Errors name the file as given ({@code file.toString()}); a file
      * that cannot be read is reported as such.
      */
     public static TreeDef read(Path file) throws StateTreeCompileException {
@@ -141,7 +141,7 @@ public final class StateTreeJson {
             return new Loaded(source, null, reader.issues());
         }
         try {
-            RawJson.Parsed parsed = RawJson.parse(text);
+            RawJson.Parsed parsed = RawJson.parse(text.startsWith("\uFEFF") ? text.substring(1) : text);
             if (parsed.failed()) {
                 AssetReader.Place place = AssetReader.locate(parsed.document(), parsed.path());
                 reader.error(place.statePath(), place.field(), parsed.error());
@@ -189,7 +189,7 @@ public final class StateTreeJson {
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
                         .decode(ByteBuffer.wrap(bytes))
                         .toString();
-                return text.startsWith("\uFEFF") ? text.substring(1) : text;
+                return text;
             }
         } catch (NoSuchFileException e) {
             why = "cannot read the file: it does not exist";

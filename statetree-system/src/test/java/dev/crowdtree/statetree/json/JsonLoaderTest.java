@@ -266,9 +266,26 @@ class JsonLoaderTest {
     }
 
     @Test
+    void theCompleteExampleInTheFormatDocumentationCompiles() throws Exception {
+        // Surefire runs in the module directory; the docs are at the repository root.
+        String doc = Files.readString(Path.of("..", "docs", "ASSET_FORMAT.md"));
+        String section = doc.substring(doc.indexOf("## Complete example"));
+        int begin = section.indexOf("```json\n") + "```json\n".length();
+        String example = section.substring(begin, section.indexOf("```", begin));
+        CompiledStateTree t = StateTreeJson.compile("ASSET_FORMAT.md", example,
+                dev.crowdtree.statetree.compiler.StateTreeCompiler.withBuiltins());
+        assertArrayEquals(new String[] {"Root", "Root/Flee", "Root/Life", "Root/Life/Eat", "Root/Life/Eat/Meal",
+            "Root/Life/Eat/Meal/Queue", "Root/Life/Eat/Meal/Pay", "Root/Life/Rest", "Root/Life/Wander",
+            "Root/Life/Wander/Gaze"}, t.statePath);
+        DefEquivalence.assertEquivalent(StateTreeJson.read("a", example),
+                StateTreeJson.read("b", StateTreeJson.write(StateTreeJson.read("a", example))));
+    }
+
+    @Test
     void aByteOrderMarkIsAccepted(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("bom.json");
         Files.writeString(f, "\uFEFF" + TestAssets.text("guard.json"));
         assertEquals("Guard", StateTreeJson.compile(f, TestAssets.compiler()).name);
+        assertEquals("Guard", StateTreeJson.read("bom", "\uFEFF" + TestAssets.text("guard.json")).name());
     }
 }
