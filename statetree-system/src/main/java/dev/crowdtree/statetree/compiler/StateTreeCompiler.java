@@ -391,8 +391,10 @@ public final class StateTreeCompiler {
             }
             StateNode n = new StateNode(d, d.name(), parent, inst);
             if (n.depth >= CompiledStateTree.MAX_DEPTH) {
-                error(n.path, null, "the path is deeper than " + CompiledStateTree.MAX_DEPTH
-                        + " states (Unreal's MaxStates); flatten the hierarchy");
+                // Reported where the offending state is declared, like every other per-child error.
+                error(parentPath, where, "state '" + d.name() + "' makes the path deeper than "
+                        + CompiledStateTree.MAX_DEPTH + " states (Unreal's MaxStates): " + n.path
+                        + "; flatten the hierarchy");
                 return null;
             }
             boolean isInstanceRoot = inst != null && inst.root == null;
@@ -864,9 +866,11 @@ public final class StateTreeCompiler {
                     check.probe = true;
                     check.compile();
                     for (CompileError err : check.errors) {
-                        if (err.statePath() == null || err.statePath().contains("/" + e.getKey() + "Link/")) {
+                        String link = "/" + e.getKey() + "Link/";
+                        int at = err.statePath() == null ? -1 : err.statePath().indexOf(link);
+                        if (err.statePath() == null || at >= 0) {
                             errors.add(err.statePath() == null ? err : new CompileError(err.source(),
-                                    "subtree " + err.statePath().substring(err.statePath().indexOf("Link/") + 5),
+                                    "subtree " + err.statePath().substring(at + link.length()),
                                     err.field(), err.message()));
                         }
                     }
@@ -1020,6 +1024,10 @@ public final class StateTreeCompiler {
                                String f, int nesting) {
             switch (spec.kind()) {
                 case CONSTANT: {
+                    if (spec.valueType() == null && !(raw instanceof Number)) {
+                        error(path, f, "expected " + spec.expected() + ", got " + describe(raw));
+                        return null;
+                    }
                     ValueType t = spec.valueType() == null ? numericType(raw) : spec.valueType();
                     Double d = literal(raw, t, spec.min(), spec.max(), path, f);
                     return d == null ? null : t == ValueType.BOOL ? (Object) (d != 0) : d;
@@ -1127,7 +1135,7 @@ public final class StateTreeCompiler {
             }
             if (b == null) {
                 ValueType t = type == null ? numericType(raw) : type;
-                if (type == null && raw instanceof Boolean) {
+                if (type == null && !(raw instanceof Number)) {
                     error(path, f, "expected a number, got " + describe(raw));
                     return null;
                 }

@@ -1,5 +1,7 @@
 package dev.crowdtree.statetree.definition;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +17,9 @@ public record StateDef(String name, String type, String selection, String linked
                        List<NodeDef> enterConditions, List<NodeDef> tasks,
                        List<TransitionDef> transitions, List<StateDef> children) {
     public StateDef {
-        linkedParameters = linkedParameters == null ? Map.of() : Map.copyOf(linkedParameters);
+        // Insertion order is kept (Map.copyOf would not): errors and written assets follow the file.
+        linkedParameters = linkedParameters == null ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(linkedParameters));
         parameters = parameters == null ? List.of() : List.copyOf(parameters);
         enterConditions = enterConditions == null ? List.of() : List.copyOf(enterConditions);
         tasks = tasks == null ? List.of() : List.copyOf(tasks);

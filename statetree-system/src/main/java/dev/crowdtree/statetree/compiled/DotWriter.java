@@ -1,0 +1,179 @@
+package dev.crowdtree.statetree.compiled;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Renders a {@link CompiledStateTree} as a Graphviz DOT digraph, for documentation and debugging
+ * ({@code dot -Tsvg tree.dot -o tree.svg}).
+ *
+ * <p>One box per state (after inlining, so every linked state shows its own copy of its subtree):
+ * the state's name, its type and selection when not the defaults, its task names and its number of
+ * enter conditions. Solid edges go from parent to child. Transitions are dashed edges labelled
+ * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
+ * delay when present; {@code @succeeded} and {@code @failed} lead to two terminal nodes, and an
+ * {@code @none} transition (which masks the transitions of the ancestors) is a dotted self-loop.
+ *
+ * <p>The output is deterministic: states, edges and transitions in index order, numbers printed by
+ * {@link Float#toString(float)}. Every label and the graph name are quoted and escaped, so state
+ * names may hold spaces, quotes and backslashes.
+ *
+ * <p>THREADING: stateless; the tree is only read.
+ */
+public final class DotWriter {
+    private DotWriter() {
+    }
+
+    /** The tree as a DOT {@code digraph} named after it. */
+    public static String toDot(CompiledStateTree t) {
+        StringBuilder sb = new StringBuilder();
+        String name = t.name == null ? "" : t.name;
+        sb.append("digraph ").append(quote(name)).append(" {\n");
+        sb.append("  graph [label=").append(quote(name + " (" + t.source + ")"))
+                .append(", labelloc=t, fontname=\"Helvetica\"];\n");
+        sb.append("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n");
+        sb.append("  edge [fontname=\"Helvetica\", fontsize=10];\n");
+
+        for (int s = 0; s < t.stateCount; s++) {
+            sb.append("  ").append(id(s)).append(" [label=").append(quote(stateLabel(t, s))).append("];\n");
+        }
+        for (int s = 0; s < t.stateCount; s++) {
+            if (t.stateParent[s] >= 0) {
+                sb.append("  ").append(id(t.stateParent[s])).append(" -> ").append(id(s)).append(";\n");
+            }
+        }
+
+        boolean succeeded = false;
+        boolean failed = false;
+        for (int s = 0; s < t.stateCount; s++) {
+            int begin = t.stateTransitionsBegin[s];
+            for (int i = 0; i < t.stateTransitionsNum[s]; i++) {
+                int tr = begin + i;
+                String label = transitionLabel(t, tr, i);
+                sb.append("  ").append(id(s)).append(" -> ");
+                switch (t.transitionType[tr]) {
+                    case CompiledStateTree.TO_SUCCEEDED:
+                        succeeded = true;
+                        sb.append("succeeded [style=dashed, label=").append(quote(label));
+                        break;
+                    case CompiledStateTree.TO_FAILED:
+                        failed = true;
+                        sb.append("failed [style=dashed, label=").append(quote(label));
+                        break;
+                    case CompiledStateTree.NOT_SET:
+                        sb.append(id(s)).append(" [style=dotted, label=").append(quote(label + "\n@none (masks ancestors)"));
+                        break;
+                    default:
+                        sb.append(id(t.transitionTarget[tr])).append(" [style=dashed, label=").append(quote(label));
+                }
+                sb.append(", constraint=false];\n");
+            }
+        }
+        if (succeeded) {
+            sb.append("  succeeded [shape=doublecircle, style=solid, fontsize=10, label=\"@succeeded\"];\n");
+        }
+        if (failed) {
+            sb.append("  failed [shape=doublecircle, style=solid, fontsize=10, label=\"@failed\"];\n");
+        }
+        sb.append("}\n");
+        return sb.toString();
+    }
+
+    private static String id(int state) {
+        return "s" + state;
+    }
+
+    private static String stateLabel(CompiledStateTree t, int s) {
+        List<String> lines = new ArrayList<>();
+        lines.add(t.stateName[s]);
+        List<String> kind = new ArrayList<>();
+        switch (t.stateType[s]) {
+            case CompiledStateTree.GROUP:
+                kind.add("group");
+                break;
+            case CompiledStateTree.LINKED:
+                kind.add("linked");
+                break;
+            case CompiledStateTree.SUBTREE:
+                kind.add("subtree");
+                break;
+            default:
+                break;
+        }
+        if (t.stateSelection[s] == CompiledStateTree.TRY_ENTER) {
+            kind.add("tryEnterState");
+        }
+        if (!kind.isEmpty()) {
+            lines.add("(" + String.join(", ", kind) + ")");
+        }
+        if (t.stateTasksNum[s] > 0) {
+            List<String> tasks = new ArrayList<>();
+            for (int k = t.stateTasksBegin[s]; k < t.stateTasksBegin[s] + t.stateTasksNum[s]; k++) {
+                tasks.add(t.taskName[k]);
+            }
+            lines.add("tasks: " + String.join(", ", tasks));
+        }
+        int enter = t.stateEnterConditionsNum[s];
+        if (enter > 0) {
+            lines.add(enter + (enter == 1 ? " enter condition" : " enter conditions"));
+        }
+        return String.join("\n", lines);
+    }
+
+    private static String transitionLabel(CompiledStateTree t, int tr, int indexInState) {
+        StringBuilder sb = new StringBuilder("#").append(indexInState).append(' ');
+        switch (t.transitionTrigger[tr]) {
+            case CompiledStateTree.TRIGGER_SUCCEEDED:
+                sb.append("onStateSucceeded");
+                break;
+            case CompiledStateTree.TRIGGER_FAILED:
+                sb.append("onStateFailed");
+                break;
+            case CompiledStateTree.TRIGGER_COMPLETED:
+                sb.append("onStateCompleted");
+                break;
+            case CompiledStateTree.TRIGGER_TICK:
+                sb.append("onTick");
+                break;
+            default:
+                sb.append("onEvent ").append(t.transitionEvent[tr] >= 0 ? t.tagName(t.transitionEvent[tr]) : "?");
+        }
+        int conditions = t.transitionConditionsNum[tr];
+        if (conditions > 0) {
+            sb.append("\nif ").append(conditions).append(conditions == 1 ? " condition" : " conditions");
+        }
+        float delay = t.transitionDelay[tr];
+        float variance = t.transitionDelayVariance[tr];
+        if (delay > 0 || variance > 0) {
+            sb.append("\ndelay ").append(delay).append('s');
+            if (variance > 0) {
+                sb.append(" \u00b1").append(variance).append('s');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A DOT quoted string: backslashes and quotes escaped, line breaks as {@code \n}, other controls as spaces. */
+    static String quote(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"':
+                    sb.append("\\\"");
+                    break;
+                case '\\':
+                    sb.append("\\\\");
+                    break;
+                case '\n':
+                    sb.append("\\n");
+                    break;
+                case '\r':
+                    break;
+                default:
+                    sb.append(c < 0x20 || c == 0x7f ? ' ' : c);
+            }
+        }
+        return sb.append('"').toString();
+    }
+}

@@ -1,0 +1,203 @@
+package dev.crowdtree.statetree.json;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.CompileError;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.definition.TreeDef;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Reads, compiles and writes StateTree JSON assets (format: {@code docs/ASSET_FORMAT.md}).
+ *
+ * <p>Reading is strict about structure: JSON syntax (reported with line and column), duplicate keys,
+ * unknown keys at the top level and in states, transitions and parameter objects, the JSON types of
+ * structural fields, and {@code null} anywhere. Each problem is a {@link CompileError} naming the
+ * source, the state path (state names from the root joined by '/', as far as known) and the field
+ * ({@code transitions[1].to}, {@code children[2]}, {@code parameters.ammo.default}). Reading keeps
+ * going after an error and reports everything it found at once. Node properties are not checked
+ * here; they are converted to plain values ({@link String}, {@link Boolean}, {@link Long} for integer
+ * literals that fit in a long, {@link Double} for every other number, {@link java.util.List},
+ * {@link java.util.LinkedHashMap} in file order) for the compiler to check against the node schemas.
+ *
+ * <p>{@link #compile(String, String, StateTreeCompiler)} reads and compiles in one step. When the
+ * document is an object (so that a partial {@link TreeDef} exists) the compiler runs even if reading
+ * found errors, and the exception lists the reader's errors followed by the compiler's, without
+ * duplicates and without compiler errors about places the reader already reported.
+ *
+ * <p>Whatever the input text, the only exception these methods throw is
+ * {@link StateTreeCompileException} (deep nesting, huge numbers and malformed text included).
+ * THREADING: stateless; every method may be called from any thread.
+ */
+public final class StateTreeJson {
+    private static final String UNNAMED = "<json>";
+
+    private StateTreeJson() {
+    }
+
+    /**
+     * Reads an asset from text.
+     *
+     * @param sourceName names the asset in errors (a file name or a label)
+     * @param text       the JSON text
+     * @return the authored tree; not yet compiled
+     * @throws StateTreeCompileException with every structural error found
+     */
+    public static TreeDef read(String sourceName, String text) throws StateTreeCompileException {
+        Loaded l = load(sourceName, text);
+        if (!l.issues.isEmpty() || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l));
+        }
+        return l.def;
+    }
+
+    /**
+     * Reads an asset file (UTF-8). Errors name the file as given ({@code file.toString()}); a file
+     * that cannot be read is reported as such.
+     */
+    public static TreeDef read(Path file) throws StateTreeCompileException {
+        String source = sourceOf(file);
+        return read(source, readFile(file, source));
+    }
+
+    /** Reads and compiles an asset file; see {@link #compile(String, String, StateTreeCompiler)}. */
+    public static CompiledStateTree compile(Path file, StateTreeCompiler compiler) throws StateTreeCompileException {
+        Objects.requireNonNull(compiler, "compiler");
+        String source = sourceOf(file);
+        return compile(source, readFile(file, source), compiler);
+    }
+
+    /**
+     * Reads and compiles an asset. If reading found errors but produced a partial tree, the compiler
+     * still runs, and one exception reports the reader's errors followed by the compiler's.
+     *
+     * @param compiler a compiler knowing the node types the asset uses (not null)
+     * @throws StateTreeCompileException with every error found
+     */
+    public static CompiledStateTree compile(String sourceName, String text, StateTreeCompiler compiler)
+            throws StateTreeCompileException {
+        Objects.requireNonNull(compiler, "compiler");
+        Loaded l = load(sourceName, text);
+        List<CompileError> errors = loaderErrors(l);
+        if (l.def == null) {
+            throw new StateTreeCompileException(errors);
+        }
+        try {
+            CompiledStateTree tree = compiler.compile(l.def);
+            if (errors.isEmpty()) {
+                return tree;
+            }
+        } catch (StateTreeCompileException e) {
+            Set<CompileError> merged = new LinkedHashSet<>(errors);
+            for (CompileError ce : e.errors()) {
+                if (!explained(ce, l.issues)) {
+                    merged.add(ce);
+                }
+            }
+            errors = new ArrayList<>(merged);
+        } catch (RuntimeException | StackOverflowError e) {
+            errors.add(new CompileError(l.source, null, null, "internal compiler error (" + e
+                    + "); please report this asset"));
+        }
+        throw new StateTreeCompileException(errors);
+    }
+
+    /**
+     * Writes {@code def} as pretty-printed JSON such that {@code read(write(def))} is equivalent to
+     * {@code def}: the same fields and values, except that the source name is the one given to
+     * {@code read}, absent and empty fields are left out, {@code null} property values (which mean
+     * "absent") are dropped, infinite doubles are written as {@code ±1e999} and NaN as the string
+     * {@code "NaN"}. Property values must be String, Boolean, a number, Binding, NodeDef, List or
+     * Map; anything else is an {@link IllegalArgumentException}.
+     */
+    public static String write(TreeDef def) {
+        return AssetWriter.write(Objects.requireNonNull(def, "def"));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    /** What reading produced: the tree (null when the document was unusable) and the problems. */
+    private record Loaded(String source, TreeDef def, List<AssetReader.Issue> issues) {
+    }
+
+    private static Loaded load(String sourceName, String text) {
+        String source = sourceName == null ? UNNAMED : sourceName;
+        AssetReader reader = new AssetReader(source);
+        if (text == null) {
+            reader.error(null, null, "no JSON text given");
+            return new Loaded(source, null, reader.issues());
+        }
+        try {
+            RawJson.Parsed parsed = RawJson.parse(text);
+            if (parsed.failed()) {
+                AssetReader.Place place = AssetReader.locate(parsed.document(), parsed.path());
+                reader.error(place.statePath(), place.field(), parsed.error());
+                return new Loaded(source, null, reader.issues());
+            }
+            return new Loaded(source, reader.tree(parsed.document()), reader.issues());
+        } catch (RuntimeException | StackOverflowError e) {
+            // A safety net only: every known kind of bad input is reported as a specific error.
+            reader.error(null, null, "internal loader error (" + e + "); please report this asset");
+            return new Loaded(source, null, reader.issues());
+        }
+    }
+
+    private static List<CompileError> loaderErrors(Loaded l) {
+        Set<CompileError> out = new LinkedHashSet<>();
+        for (AssetReader.Issue i : l.issues) {
+            out.add(i.error());
+        }
+        return new ArrayList<>(out);
+    }
+
+    private static boolean explained(CompileError e, List<AssetReader.Issue> issues) {
+        for (AssetReader.Issue i : issues) {
+            if (i.covers(e)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String sourceOf(Path file) {
+        return file == null ? UNNAMED : file.toString();
+    }
+
+    /** The file's text, or an exception with one error saying why it cannot be read. */
+    private static String readFile(Path file, String source) throws StateTreeCompileException {
+        String why;
+        try {
+            if (file == null) {
+                why = "no file given";
+            } else {
+                byte[] bytes = Files.readAllBytes(file);
+                String text = StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(bytes))
+                        .toString();
+                return text.startsWith("\uFEFF") ? text.substring(1) : text;
+            }
+        } catch (NoSuchFileException e) {
+            why = "cannot read the file: it does not exist";
+        } catch (CharacterCodingException e) {
+            why = "cannot read the file: it is not valid UTF-8 text";
+        } catch (IOException | RuntimeException e) {
+            why = "cannot read the file: " + e;
+        }
+        throw new StateTreeCompileException(List.of(new CompileError(source, null, null, why)));
+    }
+}

@@ -1,0 +1,141 @@
+package dev.crowdtree.statetree.compiled;
+
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.definition.TreeDef;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.on;
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.state;
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.tree;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DotWriterTest {
+    private static final StateTreeCompiler COMPILER = StateTreeCompiler.withBuiltins();
+
+    private static TreeDef guard() {
+        return tree("Guard").source("guard")
+                .param("threat", "float", 0.0)
+                .root(state("Root")
+                        .transition(on("onEvent").event("die").to("@failed"))
+                        .child(state("Idle").task(node("delay").with("duration", 2.0))
+                                .transition(on("onStateCompleted").to("Patrol")))
+                        .child(state("Patrol").tryEnter().task(node("run").named("walk"))
+                                .enterCondition(node("compare").with("param", "threat").with("op", "<").with("value", 0.5))
+                                .transition(on("onTick").to("@next").delay(1.5, 0.5)
+                                        .when(node("randomChance").with("probability", 0.1)))
+                                .transition(on("onTick").to("@none")))
+                        .child(state("Done").group()
+                                .transition(on("onStateSucceeded").to("@succeeded"))))
+                .build();
+    }
+
+    @Test
+    void smallTreeRendersExactly() throws Exception {
+        String expected = String.join("\n",
+                "digraph \"Guard\" {",
+                "  graph [label=\"Guard (guard)\", labelloc=t, fontname=\"Helvetica\"];",
+                "  node [shape=box, style=rounded, fontname=\"Helvetica\"];",
+                "  edge [fontname=\"Helvetica\", fontsize=10];",
+                "  s0 [label=\"Root\"];",
+                "  s1 [label=\"Idle\\ntasks: delay\"];",
+                "  s2 [label=\"Patrol\\n(tryEnterState)\\ntasks: walk\\n1 enter condition\"];",
+                "  s3 [label=\"Done\\n(group)\"];",
+                "  s0 -> s1;",
+                "  s0 -> s2;",
+                "  s0 -> s3;",
+                "  s0 -> failed [style=dashed, label=\"#0 onEvent die\", constraint=false];",
+                "  s1 -> s2 [style=dashed, label=\"#0 onStateCompleted\", constraint=false];",
+                "  s2 -> s3 [style=dashed, label=\"#0 onTick\\nif 1 condition\\ndelay 1.5s \u00b10.5s\", constraint=false];",
+                "  s2 -> s2 [style=dotted, label=\"#1 onTick\\n@none (masks ancestors)\", constraint=false];",
+                "  s3 -> succeeded [style=dashed, label=\"#0 onStateSucceeded\", constraint=false];",
+                "  succeeded [shape=doublecircle, style=solid, fontsize=10, label=\"@succeeded\"];",
+                "  failed [shape=doublecircle, style=solid, fontsize=10, label=\"@failed\"];",
+                "}",
+                "");
+        assertEquals(expected, DotWriter.toDot(COMPILER.compile(guard())));
+    }
+
+    @Test
+    void outputIsDeterministic() throws Exception {
+        CompiledStateTree a = COMPILER.compile(guard());
+        CompiledStateTree b = COMPILER.compile(guard());
+        assertEquals(DotWriter.toDot(a), DotWriter.toDot(a));
+        assertEquals(DotWriter.toDot(a), DotWriter.toDot(b));
+    }
+
+    @Test
+    void linkedSubtreesAreShownAsTheirInlinedCopies() throws Exception {
+        TreeDef def = tree("Linked")
+                .root(state("Root")
+                        .child(state("A").linked("Sub"))
+                        .child(state("B").linked("Sub")))
+                .subtree(state("Sub").child(state("Leaf").task(node("run"))))
+                .build();
+        CompiledStateTree t = COMPILER.compile(def);
+        String dot = DotWriter.toDot(t);
+        assertEquals(t.stateCount, (int) dot.lines().filter(l -> l.matches("  s\\d+ \\[label=.*")).count(), dot);
+        long parentEdges = dot.lines().filter(l -> l.matches("  s\\d+ -> s\\d+;")).count();
+        assertEquals(t.stateCount - 1, (int) parentEdges, dot);
+        assertTrue(dot.contains("s1 [label=\"A\\n(linked)\"];"), dot);
+        assertTrue(dot.contains("s2 [label=\"Sub\\n(subtree)\"];"), dot);
+        assertTrue(dot.contains("s1 -> s2;"), dot);
+        assertTrue(dot.contains("s4 -> s5;"), dot);
+        assertFalse(dot.contains("succeeded"), "no terminal nodes when no transition uses them");
+        assertWellFormed(dot);
+    }
+
+    @Test
+    void quotesBackslashesAndSpacesInNamesAreEscaped() throws Exception {
+        TreeDef def = tree("My \"tree\" \\ v2")
+                .root(state("Root")
+                        .child(state("Say \"hi\"").task(node("run").named("walk \"fast\"")))
+                        .child(state("back\\slash").task(node("run"))
+                                .transition(on("onEvent").event("a\"b\\c").to("Say \"hi\""))))
+                .build();
+        String dot = DotWriter.toDot(COMPILER.compile(def));
+        assertTrue(dot.startsWith("digraph \"My \\\"tree\\\" \\\\ v2\" {\n"), dot);
+        assertTrue(dot.contains("[label=\"Say \\\"hi\\\"\\ntasks: walk \\\"fast\\\"\"]"), dot);
+        assertTrue(dot.contains("[label=\"back\\\\slash\\ntasks: run\"]"), dot);
+        assertTrue(dot.contains("label=\"#0 onEvent a\\\"b\\\\c\""), dot);
+        assertWellFormed(dot);
+    }
+
+    @Test
+    void quoteEscapesControlCharacters() {
+        assertEquals("\"a\\nb c\\\\\\\"\"", DotWriter.quote("a\nb\tc\\\""));
+        assertEquals("\"end\\\\\"", DotWriter.quote("end\\"));
+    }
+
+    /** Every quoted string is closed on its line and braces balance outside strings. */
+    private static void assertWellFormed(String dot) {
+        int depth = 0;
+        for (String line : dot.split("\n")) {
+            boolean inString = false;
+            for (int i = 0; i < line.length(); i++) {
+                char c = line.charAt(i);
+                if (inString) {
+                    if (c == '\\') {
+                        i++;
+                    } else if (c == '"') {
+                        inString = false;
+                    }
+                } else if (c == '"') {
+                    inString = true;
+                } else if (c == '{') {
+                    depth++;
+                } else if (c == '}') {
+                    depth--;
+                }
+            }
+            assertFalse(inString, "unterminated string in: " + line);
+        }
+        assertEquals(0, depth, dot);
+        assertTrue(Arrays.stream(dot.split("\n")).skip(1).limit(dot.split("\n").length - 2)
+                .allMatch(l -> l.startsWith("  ") && l.endsWith(";")), dot);
+    }
+}

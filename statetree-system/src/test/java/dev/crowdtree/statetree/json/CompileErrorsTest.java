@@ -1,0 +1,305 @@
+package dev.crowdtree.statetree.json;
+
+import dev.crowdtree.statetree.compiler.CompileError;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Objects;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * One test per kind of error an asset can contain: each checks that the error names the source
+ * file, the state path and the field, and says what is wrong. Assets are written with single quotes
+ * for readability.
+ */
+class CompileErrorsTest {
+    private static final String FILE = "assets/broken.json";
+
+    private static List<CompileError> errors(String singleQuoted) {
+        String text = singleQuoted.replace('\'', '"');
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(FILE, text, TestAssets.compiler()));
+        for (CompileError err : e.errors()) {
+            assertEquals(FILE, err.source(), err.toString());
+        }
+        return e.errors();
+    }
+
+    /** Asserts that one of the errors is at {@code statePath} / {@code field} and mentions {@code what}. */
+    private static CompileError assertError(List<CompileError> errors, String statePath, String field, String what) {
+        for (CompileError e : errors) {
+            if (Objects.equals(statePath, e.statePath()) && Objects.equals(field, e.field())
+                    && e.message().contains(what)) {
+                assertTrue(e.toString().startsWith(FILE + ": "), e.toString());
+                return e;
+            }
+        }
+        fail("no error at state '" + statePath + "', field '" + field + "' mentioning '" + what + "' in:\n"
+                + String.join("\n", errors.stream().map(CompileError::toString).toList()));
+        return null;
+    }
+
+    private static CompileError assertOnlyError(String asset, String statePath, String field, String what) {
+        List<CompileError> errors = errors(asset);
+        CompileError e = assertError(errors, statePath, field, what);
+        assertEquals(1, errors.size(), errors.toString());
+        return e;
+    }
+
+    /** A tree whose root has the given children (JSON list items, single-quoted). */
+    private static String tree(String children) {
+        return "{'name': 'T', 'parameters': {'flag': {'type': 'bool', 'default': true}, 'speed': {'type': 'float'}},"
+                + " 'evaluators': [{'type': 'time'}], 'root': {'name': 'Root', 'tasks': [{'type': 'claim'}],"
+                + " 'children': [" + children + "]}}";
+    }
+
+    // ---- hierarchy and targets -------------------------------------------------------------------
+
+    @Test
+    void duplicateSiblingNames() {
+        assertOnlyError(tree("{'name': 'A'}, {'name': 'B'}, {'name': 'A'}"), "Root", "children[2]",
+                "duplicate child name 'A'");
+    }
+
+    @Test
+    void unknownTarget() {
+        CompileError e = assertOnlyError(tree("{'name': 'Idle', 'transitions': [{'trigger': 'onTick', 'to': 'Patrol'}]},"
+                + " {'name': 'Patroll'}"), "Root/Idle", "transitions[0].to", "unknown target state 'Patrol'");
+        assertTrue(e.message().contains("did you mean [Root/Patroll]") || e.message().contains("unknown"), e.message());
+        assertOnlyError(tree("{'name': 'Idle', 'transitions': [{'trigger': 'onTick', 'to': 'Root/Nope/Idle'}]}"),
+                "Root/Idle", "transitions[0].to", "unknown target state path 'Root/Nope/Idle'");
+    }
+
+    @Test
+    void ambiguousTarget() {
+        assertOnlyError(tree("{'name': 'X', 'children': [{'name': 'Leaf'}]}, {'name': 'Y', 'children': [{'name': 'Leaf'}]},"
+                        + " {'name': 'Z', 'transitions': [{'trigger': 'onTick', 'to': 'Leaf'}]}"),
+                "Root/Z", "transitions[0].to", "ambiguous target 'Leaf': [Root/X/Leaf, Root/Y/Leaf]");
+    }
+
+    @Test
+    void nextWithoutANextSibling() {
+        assertOnlyError(tree("{'name': 'A', 'transitions': [{'trigger': 'onTick', 'to': '@next'}]},"
+                + " {'name': 'B', 'transitions': [{'trigger': 'onTick', 'to': '@next'}]}"),
+                "Root/B", "transitions[0].to", "@next: state 'B' has no next sibling");
+    }
+
+    @Test
+    void tasksOnAGroup() {
+        assertOnlyError(tree("{'name': 'G', 'type': 'group', 'tasks': [{'type': 'run'}]}"), "Root/G", "tasks",
+                "a group state cannot have tasks");
+    }
+
+    @Test
+    void linkedStateNotPointingAtASubtree() {
+        assertOnlyError(tree("{'name': 'Idle'}, {'name': 'L', 'type': 'linked', 'linkedSubtree': 'Idle'}"),
+                "Root/L", "linkedSubtree", "unknown subtree 'Idle'");
+        assertOnlyError(tree("{'name': 'L', 'type': 'linked'}"), "Root/L", "linkedSubtree",
+                "a linked state must name a subtree");
+        // a state in the subtrees list that is not of type subtree
+        List<CompileError> errors = errors(tree("{'name': 'L', 'type': 'linked', 'linkedSubtree': 'S'}")
+                .replaceFirst("}$", ", 'subtrees': [{'name': 'S', 'type': 'state'}]}"));
+        assertError(errors, "S", "type", "must have \"type\": \"subtree\"");
+    }
+
+    @Test
+    void cycleOfLinkedStates() {
+        List<CompileError> errors = errors("{'name': 'T', 'root': {'name': 'Root', 'children': ["
+                + "{'name': 'L', 'type': 'linked', 'linkedSubtree': 'A'}]}, 'subtrees': ["
+                + "{'name': 'A', 'type': 'subtree', 'children': [{'name': 'ToB', 'type': 'linked', 'linkedSubtree': 'B'}]},"
+                + "{'name': 'B', 'type': 'subtree', 'children': [{'name': 'ToA', 'type': 'linked', 'linkedSubtree': 'A'}]}]}");
+        assertError(errors, "Root/L/A/ToB/B/ToA", "linkedSubtree", "cycle of linked states: A -> B -> A");
+    }
+
+    @Test
+    void pathDeeperThanEightStates() {
+        String s = "{'name': 'S9'}";
+        for (int i = 8; i >= 2; i--) {
+            s = "{'name': 'S" + i + "', 'children': [" + s + "]}";
+        }
+        assertOnlyError(tree(s), "Root/S2/S3/S4/S5/S6/S7/S8", "children[0]",
+                "state 'S9' makes the path deeper than 8 states");
+    }
+
+    // ---- bindings --------------------------------------------------------------------------------
+
+    @Test
+    void enterConditionBoundToATaskOutputIsOutOfScope() {
+        assertOnlyError(tree("{'name': 'A', 'enterConditions': [{'type': 'bool', 'input': {'task': 'claim.granted'}}]}"),
+                "Root/A", "enterConditions[0].input", "out of scope: enter conditions can bind to parameters and evaluators only");
+    }
+
+    @Test
+    void taskBoundToALaterTaskOfItsStateIsOutOfScope() {
+        assertOnlyError("{'name': 'T', 'root': {'name': 'Root', 'tasks': [{'type': 'delay', 'duration': {'task': 'claim.slotX'}},"
+                + " {'type': 'claim'}]}}", "Root", "tasks[0].duration", "no task 'claim' is in scope for task inputs");
+        // the same binding from a child state is fine (ancestor tasks are in scope)
+        List<CompileError> errors = errors(tree("{'name': 'A', 'tasks': [{'type': 'delay', 'duration': {'task': 'claim.slotX'}},"
+                + " {'type': 'delay', 'duration': {'task': 'nope.slotX'}}]}"));
+        assertEquals(1, errors.size(), errors.toString());
+        assertError(errors, "Root/A", "tasks[1].duration", "no task 'nope'");
+    }
+
+    @Test
+    void bindingOfTheWrongType() {
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'delay', 'duration': {'param': 'flag'}}]}"),
+                "Root/A", "tasks[0].duration", "binding {\"param\": \"flag\"} is bool but this field needs float");
+    }
+
+    @Test
+    void bindingToAnEvaluatorOutputThatDoesNotExist() {
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'delay', 'duration': {'eval': 'time.now'}}]}"),
+                "Root/A", "tasks[0].duration", "evaluator 'time' has no output 'now'");
+    }
+
+    // ---- nodes -----------------------------------------------------------------------------------
+
+    @Test
+    void unknownNodeType() {
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'teleport'}]}"), "Root/A", "tasks[0].type",
+                "unknown task type \"teleport\"; valid task types are delay, succeed, fail, run");
+        assertOnlyError(tree("{'name': 'A', 'enterConditions': [{'type': 'delay', 'duration': 1}]}"), "Root/A",
+                "enterConditions[0].type", "'delay' is a task type, not a condition type");
+    }
+
+    @Test
+    void unknownParameter() {
+        assertOnlyError(tree("{'name': 'A', 'enterConditions': [{'type': 'compare', 'param': 'ammo', 'op': '>', 'value': 0}]}"),
+                "Root/A", "enterConditions[0].param", "unknown parameter 'ammo'; parameters in scope are [flag, speed]");
+    }
+
+    @Test
+    void unknownFieldOnANode() {
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'delay', 'duration': 1, 'durration': 2}]}"),
+                "Root/A", "tasks[0].durration", "unknown field 'durration' for task type 'delay'; valid fields are "
+                        + "[duration, randomDeviation, name, reselect]");
+    }
+
+    @Test
+    void wrongValueType() {
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'delay', 'duration': 'soon'}]}"), "Root/A",
+                "tasks[0].duration", "expected a number, got \"soon\" (a string)");
+        // an any-number input says "a number", not "an integer"
+        assertOnlyError(tree("{'name': 'A', 'enterConditions': [{'type': 'compare', 'param': 'speed', 'op': '<', 'value': 'x'}]}"),
+                "Root/A", "enterConditions[0].value", "expected a number, got \"x\" (a string)");
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'succeed', 'afterTicks': 1.5}]}"), "Root/A",
+                "tasks[0].afterTicks", "expected an integer, got 1.5");
+    }
+
+    @Test
+    void missingRequiredField() {
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'delay'}]}"), "Root/A", "tasks[0].duration",
+                "missing required field 'duration'");
+        assertOnlyError(tree("{'name': 'A', 'transitions': [{'trigger': 'onTick'}]}"), "Root/A", "transitions[0].to",
+                "a transition needs a target 'to'");
+    }
+
+    @Test
+    void errorsInsideAnUnlinkedSubtreeNameTheSubtreePath() {
+        // The root's name ends in "Link": the subtree path must still be found correctly.
+        List<CompileError> errors = errors("{'name': 'T', 'root': {'name': 'MainLink'}, 'subtrees': ["
+                + "{'name': 'S', 'type': 'subtree', 'children': [{'name': 'A', 'tasks': [{'type': 'nope'}]}]}]}");
+        assertError(errors, "subtree S/A", "tasks[0].type", "unknown task type \"nope\"");
+    }
+
+    // ---- many errors at once ---------------------------------------------------------------------
+
+    @Test
+    void reportsAllErrorsAtOnce() {
+        List<CompileError> errors = errors("{'name': 'T', 'colour': 'red', 'parameters': {'p': {'type': 'double'}},"
+                + " 'root': {'name': 'Root', 'children': ["
+                + "{'name': 'A', 'tasks': [{'type': 'delay'}], 'transitions': [{'trigger': 'onTick', 'to': 'Nowhere'}]},"
+                + "{'name': 'A'},"
+                + "{'name': 'G', 'type': 'group', 'tasks': [{'type': 'run'}]},"
+                + "{'name': 'L', 'type': 'linked', 'linkedSubtree': 'Missing'},"
+                + "{'name': 'B', 'tsks': [], 'enterConditions': [{'type': 'randomChance', 'probability': 2}],"
+                + " 'transitions': [{'trigger': 'onSomething', 'to': '@next'}]}]}}");
+        assertError(errors, null, "colour", "unknown key 'colour' at the top level");
+        assertError(errors, "Root/B", "tsks", "unknown key 'tsks' in a state");
+        assertError(errors, null, "parameters.p.type", "unknown parameter type \"double\"");
+        assertError(errors, "Root/A", "tasks[0].duration", "missing required field 'duration'");
+        assertError(errors, "Root/A", "transitions[0].to", "unknown target state 'Nowhere'");
+        assertError(errors, "Root", "children[1]", "duplicate child name 'A'");
+        assertError(errors, "Root/G", "tasks", "a group state cannot have tasks");
+        assertError(errors, "Root/L", "linkedSubtree", "unknown subtree 'Missing'");
+        assertError(errors, "Root/B", "enterConditions[0].probability", "out of range; valid range is 0..1");
+        assertError(errors, "Root/B", "transitions[0].trigger", "unknown trigger \"onSomething\"");
+        assertEquals(10, errors.size(), errors.toString());
+        // the reader's errors come first
+        assertEquals("colour", errors.get(0).field());
+        assertEquals("tsks", errors.get(1).field());
+    }
+
+    // ---- JSON-level errors -----------------------------------------------------------------------
+
+    @Test
+    void syntaxErrorNamesLineAndColumn() {
+        String text = "{\n  'name': 'T',\n  'root': {\n    'name': 'Root',\n    'tasks': [{'type': 'run'}}\n  }\n}";
+        CompileError e = assertOnlyError(text, "Root", "tasks[0]", "JSON syntax error at line 5, column 30");
+        assertTrue(e.message().endsWith("Unexpected close marker '}': expected ']' (for Array starting at line 5, column 14)"),
+                e.message());
+    }
+
+    @Test
+    void truncatedTextNamesWhereItEnds() {
+        CompileError e = assertOnlyError("{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'A', 'tasks': [",
+                "Root/A", "tasks[0]", "line 1, column ");
+        assertTrue(e.message().contains("end-of-input"), e.message());
+    }
+
+    @Test
+    void duplicateKey() {
+        assertOnlyError(tree("{'name': 'A', 'tasks': [], 'tasks': [{'type': 'run'}]}"), "Root/A", "tasks",
+                "duplicate key 'tasks' at line 1, column ");
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'delay', 'duration': 1, 'duration': 2}]}"), "Root/A",
+                "tasks[0].duration", "duplicate key 'duration'");
+    }
+
+    @Test
+    void unknownKeys() {
+        assertOnlyError(tree("{'name': 'A', 'taks': []}"), "Root/A", "taks", "unknown key 'taks' in a state; valid keys are "
+                + "name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks, transitions, children");
+        assertOnlyError(tree("{'name': 'A', 'transitions': [{'trigger': 'onTick', 'to': '@none', 'delai': 1}]}"),
+                "Root/A", "transitions[0].delai", "unknown key 'delai' in a transition; valid keys are trigger, event, to,"
+                        + " conditions, delay, delayVariance");
+        assertOnlyError("{'name': 'T', 'parameters': {'p': {'type': 'int', 'value': 1}}, 'root': {'name': 'R'}}",
+                null, "parameters.p.value", "unknown key 'value' in a parameter; valid keys are type, default");
+        assertOnlyError("{'name': 'T', 'root': {'name': 'R'}, 'subtree': []}", null, "subtree",
+                "unknown key 'subtree' at the top level; valid keys are name, parameters, evaluators, root, subtrees");
+    }
+
+    @Test
+    void wrongJsonTypes() {
+        assertOnlyError(tree("{'name': 'A', 'children': {'name': 'B'}}"), "Root/A", "children",
+                "expected a list of state objects, got an object");
+        assertOnlyError(tree("{'name': 'A', 'children': [{'name': 'B'}, 7]}"), "Root/A", "children[1]",
+                "expected a state object");
+        // a state without a usable name is reported at its parent, with the field leading to it
+        assertOnlyError(tree("{'name': 42, 'tasks': [{'type': 'run'}]}"), "Root", "children[0].name",
+                "expected a string, got 42 (a number)");
+        assertOnlyError(tree("{'name': 'A', 'transitions': [{'trigger': 'onTick', 'to': true}]}"), "Root/A",
+                "transitions[0].to", "expected a string, got true (a boolean)");
+        assertOnlyError("{'name': 'T', 'parameters': {'p': {'type': 'int', 'default': 'three'}}, 'root': {'name': 'R'}}",
+                null, "parameters.p.default", "expected an integer, got \"three\" (a string)");
+        assertOnlyError("{'name': 'T', 'parameters': [], 'root': {'name': 'R'}}", null, "parameters",
+                "expected an object mapping parameter names");
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'delay', 'duration': null}]}"), "Root/A",
+                "tasks[0].duration", "null is not a valid value");
+        assertOnlyError("[]", null, null, "an asset is a JSON object");
+    }
+
+    @Test
+    void readerErrorsInsideASubtreeUseTheSubtreePath() {
+        List<CompileError> errors = errors("{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'L', 'type': 'linked',"
+                + " 'linkedSubtree': 'S'}]}, 'subtrees': [{'name': 'S', 'type': 'subtree', 'children': [{'name': 'A',"
+                + " 'transitions': [{'trigger': 'onTick', 'to': 3}]}]}]}");
+        assertError(errors, "S/A", "transitions[0].to", "expected a string");
+        // the compiler's "needs a target" about the inlined copy is the same problem and is not repeated
+        assertEquals(1, errors.size(), errors.toString());
+    }
+}
