@@ -1,9 +1,13 @@
 package dev.crowdtree.statetree.trace;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.json.StateTreeJson;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,6 +28,33 @@ public final class ScenarioRunner {
             new ReferenceInterpreter(tree, agents, seed);
 
     private ScenarioRunner() {
+    }
+
+    /**
+     * Loads a scenario file, compiles its tree asset with the built-in node types and runs it.
+     *
+     * @throws ScenarioException         if the scenario is malformed or does not fit the tree
+     * @throws StateTreeCompileException if the tree asset cannot be read or compiled
+     */
+    public static List<String> run(Path scenarioFile, RuntimeFactory factory)
+            throws ScenarioException, StateTreeCompileException {
+        return run(Scenario.load(scenarioFile), StateTreeCompiler.withBuiltins(), factory);
+    }
+
+    /**
+     * Compiles the scenario's tree asset ({@link Scenario#tree()}) with {@code compiler} and runs it.
+     *
+     * @throws ScenarioException         if the scenario names no tree or does not fit it
+     * @throws StateTreeCompileException if the tree asset cannot be read or compiled
+     */
+    public static List<String> run(Scenario scenario, StateTreeCompiler compiler, RuntimeFactory factory)
+            throws ScenarioException, StateTreeCompileException {
+        if (scenario.tree() == null) {
+            throw new ScenarioException(scenario.source(), "tree",
+                    "missing field 'tree' (the tree asset's file name, relative to the scenario)");
+        }
+        CompiledStateTree tree = StateTreeJson.compile(scenario.tree(), compiler);
+        return run(scenario, tree, factory);
     }
 
     /**

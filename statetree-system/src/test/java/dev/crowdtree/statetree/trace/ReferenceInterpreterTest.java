@@ -508,17 +508,21 @@ class ReferenceInterpreterTest {
 
     @Test
     void inBetweenAncestorsAreNotTestedButTheTargetAndItsChildrenAre() {
-        TestNodes.EVALUATIONS.clear();
         CompiledStateTree t = TestNodes.compile(tree("T").root(state("Root")
                 .child(state("Peaceful").child(state("Wander").task(node("run"))
                         .transition(on("onEvent").event("Threat").to("Flee"))))
                 .child(state("Danger").enterCondition(node("counted").named("dangerGate").with("value", false))
                         .child(state("Flee").enterCondition(node("counted").named("fleeGate").with("value", true))
                                 .task(node("run"))))).build());
-        List<String> trace = TestNodes.run(t, "{\"ticks\": 1, \"inputs\": [{\"tick\": 1, \"event\": \"Threat\"}]}");
-        assertEquals("1 transition Root/Peaceful/Wander -> Root/Danger/Flee", trace.get(5));
-        assertEquals(0, TestNodes.evaluations("dangerGate"));
-        assertEquals(1, TestNodes.evaluations("fleeGate"));
+        for (GoldenTraceTest.NamedRuntime r : GoldenTraceTest.RUNTIMES) {
+            TestNodes.EVALUATIONS.clear();
+            List<String> trace = TestNodes.run(t, "{\"ticks\": 1, \"inputs\": [{\"tick\": 1, \"event\": \"Threat\"}]}",
+                    r.factory());
+            assertEquals("1 transition Root/Peaceful/Wander -> Root/Danger/Flee", trace.get(5), r.name());
+            assertEquals("1 enter Root/Danger changed", trace.get(9), r.name());
+            assertEquals(0, TestNodes.evaluations("dangerGate"), r.name());
+            assertEquals(1, TestNodes.evaluations("fleeGate"), r.name());
+        }
     }
 
     @Test

@@ -60,9 +60,20 @@ final class TestNodes {
         }
     }
 
-    /** Runs an inline scenario (no {@code tree} field) on the reference interpreter. */
+    /**
+     * Runs an inline scenario (no {@code tree} field) on the reference interpreter and returns its
+     * trace, after checking that every runtime of {@link GoldenTraceTest#RUNTIMES} produces the same.
+     */
     static List<String> run(CompiledStateTree tree, String scenarioJson) {
-        return run(tree, scenarioJson, ScenarioRunner.REFERENCE);
+        List<String> reference = run(tree, scenarioJson, ScenarioRunner.REFERENCE);
+        for (GoldenTraceTest.NamedRuntime r : GoldenTraceTest.RUNTIMES) {
+            List<String> other = run(tree, scenarioJson, r.factory());
+            if (!other.equals(reference)) {
+                throw new AssertionError("runtime " + r.name() + " disagrees with the reference:\n"
+                        + GoldenTraceTest.unifiedDiff("reference", r.name(), reference, other));
+            }
+        }
+        return reference;
     }
 
     static List<String> run(CompiledStateTree tree, String scenarioJson, RuntimeFactory factory) {
