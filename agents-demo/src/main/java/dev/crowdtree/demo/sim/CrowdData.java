@@ -73,6 +73,14 @@ public final class CrowdData {
         cellStart = new int[side * side + 1];
     }
 
+    /**
+     * Crowd data with no agents, for compiling and checking trees that use the crowd's node types
+     * outside a running simulation (the command line's validate, dot and trace).
+     */
+    public static CrowdData detached(CrowdConfig config, World world) {
+        return new CrowdData(config, world);
+    }
+
     /** The grid cell of a position (clamped to the world). */
     public int cellOf(float px, float py) {
         int cx = Math.max(0, Math.min(side - 1, (int) (px / cellSize)));
