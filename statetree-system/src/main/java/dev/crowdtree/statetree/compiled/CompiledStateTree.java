@@ -108,7 +108,10 @@ public final class CompiledStateTree {
     /** Unreal's {@code bShouldStateChangeOnReselect}. */
     public final boolean[] taskReselect;
     public final Evaluator[] evaluators;
-    /** Deepest condition nesting (scratch arrays a runtime must provide). */
+    /**
+     * Deepest condition nesting anywhere in the tree, including conditions held by tasks: a runtime
+     * must provide at least this many scratch arrays ({@link dev.crowdtree.statetree.node.NodeContext#ensureScratch}).
+     */
     public final int maxConditionDepth;
 
     // ---- parameters and slots -----------------------------------------------------------------
@@ -186,7 +189,7 @@ public final class CompiledStateTree {
 
         stateTriggerMask = new byte[stateCount];
         stateTicks = new boolean[stateCount];
-        int depth = 1;
+        int depth = Math.max(1, p.maxConditionDepth);
         for (Condition c : conditions) {
             depth = Math.max(depth, c.depth());
         }
@@ -315,5 +318,7 @@ public final class CompiledStateTree {
         public String[] intSlotNames;
         public String[] boolSlotNames;
         public String[] tagNames;
+        /** Deepest condition anywhere in the tree, including conditions held by tasks. */
+        public int maxConditionDepth;
     }
 }

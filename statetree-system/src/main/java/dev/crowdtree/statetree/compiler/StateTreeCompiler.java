@@ -191,6 +191,8 @@ public final class StateTreeCompiler {
         boolean tooManyStates;
         /** A probe run checks one unlinked subtree and must not probe others in turn. */
         boolean probe;
+        /** Deepest condition compiled anywhere (also inside task properties), for scratch sizing. */
+        int maxConditionDepth = 1;
 
         // outputs
         final List<Condition> conditions = new ArrayList<>();
@@ -911,7 +913,11 @@ public final class StateTreeCompiler {
                 return null;
             }
             String name = nd.name() != null ? nd.name() : type.name();
-            return (Condition) createNode(nd, type, name, scope, Map.of(), path, field, nesting);
+            Condition c = (Condition) createNode(nd, type, name, scope, Map.of(), path, field, nesting);
+            if (c != null) {
+                maxConditionDepth = Math.max(maxConditionDepth, c.depth());
+            }
+            return c;
         }
 
         NodeType nodeType(NodeDef nd, NodeType.Category category, String path, String field) {
@@ -1454,6 +1460,7 @@ public final class StateTreeCompiler {
             p.intSlotNames = run.slotNames.get(ValueType.INT.ordinal()).toArray(new String[0]);
             p.boolSlotNames = run.slotNames.get(ValueType.BOOL.ordinal()).toArray(new String[0]);
             p.tagNames = run.tags.keySet().toArray(new String[0]);
+            p.maxConditionDepth = run.maxConditionDepth;
             return new CompiledStateTree(p);
         }
     }

@@ -99,6 +99,7 @@ final class ChunkRunner implements EventOutbox {
     private int outboxMode;
     private ChunkOutput out;
     private boolean tracing;
+    private int traceAgent;
     private long tick;
     private short[] colState;
     private byte[] colRun;
@@ -149,6 +150,7 @@ final class ChunkRunner implements EventOutbox {
         out = output;
         tick = tickNumber;
         tracing = sys.tracing();
+        traceAgent = sys.traceAgent();
         colState = sys.colState.data();
         colRun = sys.colRun.data();
         colLast = sys.colLast.data();
@@ -590,7 +592,7 @@ final class ChunkRunner implements EventOutbox {
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT) {
             consumeEvent(r - base, t.transitionEvent[tr]);
         }
-        if (tracing) {
+        if (traced(r)) {
             trace(r, TraceFormat.transition(tick, t, cur, tr));
         }
         boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
@@ -599,7 +601,7 @@ final class ChunkRunner implements EventOutbox {
             exitState(r, cur, -1, -1, true);
             colState[r] = 0;
             colRun[r] = terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
-            if (tracing) {
+            if (traced(r)) {
                 trace(r, TraceFormat.tree(tick, RunStatus.name(colRun[r])));
             }
             return false;
@@ -667,14 +669,14 @@ final class ChunkRunner implements EventOutbox {
                 copyLinkedParameters(r, s);
             }
             if (!wasActive || onTarget) {
-                if (tracing) {
+                if (traced(r)) {
                     trace(r, TraceFormat.enter(tick, t, s, change));
                 }
                 ctx.setChange(change, s, target);
                 for (int k = t.stateTasksBegin[s], end = k + t.stateTasksNum[s]; k < end; k++) {
                     if (change == ChangeType.CHANGED || t.taskReselect[k]) {
                         byte st = t.tasks[k].enterState(ctx, r);
-                        if (tracing) {
+                        if (traced(r)) {
                             trace(r, TraceFormat.taskEnter(tick, t, k, st == RunStatus.FAILED));
                         }
                         if (st == RunStatus.FAILED) {
@@ -738,14 +740,14 @@ final class ChunkRunner implements EventOutbox {
         for (int j = count - 1; j >= 0; j--) {
             int s = exited[j];
             byte change = exitedChange[j];
-            if (tracing) {
+            if (traced(r)) {
                 trace(r, TraceFormat.exit(tick, t, s, change));
             }
             ctx.setChange(change, s, target);
             for (int k = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1; k >= t.stateTasksBegin[s]; k--) {
                 if ((failed < 0 || k <= failed) && (change == ChangeType.CHANGED || t.taskReselect[k])) {
                     t.tasks[k].exitState(ctx, r);
-                    if (tracing) {
+                    if (traced(r)) {
                         trace(r, TraceFormat.taskExit(tick, t, k));
                     }
                 }
@@ -755,7 +757,7 @@ final class ChunkRunner implements EventOutbox {
 
     private void failTree(int r) {
         colRun[r] = RunStatus.FAILED;
-        if (tracing) {
+        if (traced(r)) {
             trace(r, TraceFormat.tree(tick, "failed"));
         }
     }
@@ -777,7 +779,7 @@ final class ChunkRunner implements EventOutbox {
             if (colRun[r] == RunStatus.RUNNING) {
                 stopRow(r);
             }
-            if (tracing) {
+            if (traced(r)) {
                 trace(r, TraceFormat.start(tick));
             }
         }
@@ -838,7 +840,7 @@ final class ChunkRunner implements EventOutbox {
         colRun[r] = RunStatus.STOPPED;
         colState[r] = 0;
         pHead[r - base] = -1;
-        if (tracing) {
+        if (traced(r)) {
             trace(r, TraceFormat.tree(tick, "stopped"));
         }
     }
@@ -921,6 +923,11 @@ final class ChunkRunner implements EventOutbox {
     @Override
     public void sendToAgent(int agentId, int tag, float payload, boolean hasPayload) {
         out.toOthers.add(agentId, tag, payload, hasPayload);
+    }
+
+    /** Whether lines of row {@code r} are wanted (tracing on, and no filter or this agent). */
+    private boolean traced(int r) {
+        return tracing && (traceAgent < 0 || ids[r] == traceAgent);
     }
 
     private void trace(int r, String line) {

@@ -80,6 +80,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private long droppedEvents;
 
     private TraceSink trace;
+    private int traceAgent = -1;
 
     private final TickKernel tickKernel = new TickKernel();
     private final StartKernel startKernel = new StartKernel();
@@ -477,6 +478,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
     @Override
     public void setTrace(TraceSink sink) {
         this.trace = sink;
+        this.traceAgent = -1;
+    }
+
+    /** Traces only agent {@code agentId} (lines of other agents are not even formatted). */
+    public void setTrace(TraceSink sink, int agentId) {
+        this.trace = sink;
+        this.traceAgent = agentId;
+    }
+
+    int traceAgent() {
+        return traceAgent;
     }
 
     // ---- inspection -----------------------------------------------------------------------------

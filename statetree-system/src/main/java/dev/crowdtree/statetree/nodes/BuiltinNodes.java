@@ -28,6 +28,7 @@ public final class BuiltinNodes {
                 .param("param", true)
                 .inputTypedLike("value", "param", true)
                 .factory(SetParameterTask::new).build());
+        r.register(NodeType.task("waitUntil").condition("condition", true).factory(WaitUntilTask::new).build());
         r.register(NodeType.task("sendEvent")
                 .tag("tag", true)
                 .input("payload", ValueType.FLOAT, false, null, -INF, INF)

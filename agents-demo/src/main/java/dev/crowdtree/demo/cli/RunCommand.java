@@ -1,0 +1,171 @@
+package dev.crowdtree.demo.cli;
+
+import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.render.FrameWriter;
+import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code run}: the crowd, headless. Prints a progress line every second (ticks/s, agent-ticks/s,
+ * p99 tick time, share of agents per state) and, at the end, the summary: tick-time percentiles,
+ * per-phase times, state occupancy and the world hash (same seed, same hash, whatever --workers).
+ */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Run the crowd simulation headless and print its results (the default command).")
+public final class RunCommand implements Callable<Integer> {
+    @Option(names = "--agents", description = "Number of agents (default: ${DEFAULT-VALUE}).", defaultValue = "100000")
+    int agents;
+
+    @Option(names = "--ticks", description = "Ticks to run (default: ${DEFAULT-VALUE}).", defaultValue = "600")
+    int ticks;
+
+    @Option(names = "--dt", description = "Seconds per tick (default: ${DEFAULT-VALUE}).", defaultValue = "0.0333333")
+    float dt;
+
+    @Option(names = "--workers", description = "Worker threads (default: all processors).")
+    Integer workers;
+
+    @Option(names = "--seed", description = "Seed of all randomness (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+    long seed;
+
+    @Option(names = "--tree", description = "A StateTree asset to use instead of the embedded crowd tree.")
+    Path tree;
+
+    @Option(names = "--png", description = "Write PNG frames into this directory.")
+    Path pngDir;
+
+    @Option(names = "--png-every", description = "Ticks between PNG frames (default: ${DEFAULT-VALUE}).", defaultValue = "60")
+    int pngEvery;
+
+    @Option(names = "--quiet", description = "No progress lines; only the summary.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        CrowdConfig config;
+        try {
+            if (ticks < 0) {
+                throw new IllegalArgumentException("--ticks = " + ticks + " is out of range; valid range is 0..2147483647");
+            }
+            if (pngEvery < 1) {
+                throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
+            }
+            CrowdConfig d = CrowdConfig.defaults();
+            config = d.withAgents(agents).withSeed(seed).withDt(dt).withWorkers(workers == null ? d.workers() : workers);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+        long setup0 = System.nanoTime();
+        CrowdSim sim;
+        try {
+            sim = new CrowdSim(config, tree);
+        } catch (StateTreeCompileException e) {
+            err.println("error: the tree " + (tree == null ? CrowdSim.EMBEDDED_TREE : tree) + " does not compile:");
+            e.errors().forEach(x -> err.println("  " + x));
+            return 2;
+        }
+        try (sim) {
+            FrameWriter frames = pngDir == null ? null : new FrameWriter(sim, pngDir);
+            out.printf(Locale.ROOT, "crowdtree run: %,d agents, %d workers, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
+                    config.agents(), config.workers(), ticks, config.dt(), config.seed(),
+                    tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree, sim.tree().stateCount);
+            out.printf(Locale.ROOT, "setup: %.2f s%n", (System.nanoTime() - setup0) / 1e9);
+            if (frames != null) {
+                frames.write();
+            }
+            long start = System.nanoTime();
+            long lastReport = start;
+            long lastTick = 0;
+            for (int i = 0; i < ticks; i++) {
+                sim.tick();
+                if (frames != null && sim.tickNumber() % pngEvery == 0) {
+                    frames.write();
+                }
+                long now = System.nanoTime();
+                if (!quiet && now - lastReport >= 1_000_000_000L) {
+                    progress(err, sim, i + 1, now - lastReport, sim.tickNumber() - lastTick);
+                    sim.metrics().resetInterval();
+                    lastReport = now;
+                    lastTick = sim.tickNumber();
+                }
+            }
+            long wall = System.nanoTime() - start;
+            if (!quiet && ticks > 0) {
+                err.println();
+            }
+            summary(out, sim, ticks, wall);
+            if (frames != null) {
+                out.println("frames: " + frames.count() + " PNG files in " + pngDir);
+            }
+        }
+        return 0;
+    }
+
+    private void progress(PrintStream err, CrowdSim sim, int done, long nanos, long ticksDone) {
+        double tps = ticksDone * 1e9 / nanos;
+        Histogram h = sim.metrics().intervalTicks();
+        int width = 20;
+        int filled = ticks == 0 ? width : (int) ((long) done * width / ticks);
+        err.printf(Locale.ROOT, "[%s%s] %5.1f%% tick %d/%d | %.1f ticks/s | %.2fM agent-ticks/s | p99 %.2f ms | %s%n",
+                "#".repeat(filled), ".".repeat(width - filled), 100.0 * done / Math.max(1, ticks), done, ticks, tps,
+                tps * sim.config().agents() / 1e6, h.getValueAtPercentile(99) / 1e6, shares(sim, 4));
+    }
+
+    /** The most populated states as "Name 41.2%", at most {@code limit} of them. */
+    static String shares(CrowdSim sim, int limit) {
+        int[] occ = sim.occupancy();
+        CompiledStateTree t = sim.tree();
+        int total = 0;
+        for (int c : occ) {
+            total += c;
+        }
+        Integer[] order = new Integer[occ.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Integer.compare(occ[b], occ[a]));
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < Math.min(limit, order.length) && occ[order[i]] > 0; i++) {
+            sb.append(i == 0 ? "" : ", ").append(t.stateName[order[i]])
+                    .append(String.format(Locale.ROOT, " %.1f%%", 100.0 * occ[order[i]] / Math.max(1, total)));
+        }
+        return sb.toString();
+    }
+
+    private static void summary(PrintStream out, CrowdSim sim, int ticks, long wall) {
+        double secs = wall / 1e9;
+        out.println("== summary ==");
+        out.printf(Locale.ROOT, "ticks: %d in %.2f s = %.1f ticks/s, %.2fM agent-ticks/s (%.1f ns per agent-tick)%n",
+                ticks, secs, ticks / Math.max(1e-9, secs), (double) ticks * sim.config().agents() / Math.max(1e-9, secs) / 1e6,
+                wall / Math.max(1.0, (double) ticks * sim.config().agents()));
+        out.println("tick and phase times:");
+        out.print(sim.metrics().summary().indent(2));
+        out.println("state occupancy at the end (active state, running agents):");
+        int[] occ = sim.occupancy();
+        CompiledStateTree t = sim.tree();
+        int total = 0;
+        for (int c : occ) {
+            total += c;
+        }
+        for (int s = 0; s < occ.length; s++) {
+            if (occ[s] > 0) {
+                out.printf(Locale.ROOT, "  %-40s %9d %6.1f%%%n", t.statePath[s], occ[s], 100.0 * occ[s] / total);
+            }
+        }
+        out.printf(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d%n",
+                sim.data().objects.usedSlots(), sim.data().objects.count() * sim.data().objects.slots, sim.alarms());
+        out.printf(Locale.ROOT, "world hash: %016x%n", sim.worldHash());
+    }
+}

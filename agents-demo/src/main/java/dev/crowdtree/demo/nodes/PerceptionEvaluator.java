@@ -1,0 +1,100 @@
+package dev.crowdtree.demo.nodes;
+
+import dev.crowdtree.demo.sim.CrowdData;
+import dev.crowdtree.demo.sim.Threats;
+import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.NodeConfig;
+import dev.crowdtree.statetree.node.NodeContext;
+
+/**
+ * {@code perception}: once per agent per tick, the distance to the nearest active threat (minus its
+ * radius, at least 0), the unit direction away from it, and {@code panic}, the share of the agent's
+ * cell mates (at most 16 looked at) that were in danger at the end of the last tick. Sends the
+ * agent itself a {@code hitTag} event when a predator touches it.
+ *
+ * <p>Reads: threats, the grid, last tick's danger flags and the position snapshot (none written in
+ * this phase). Outputs: {@code threatDistance}, {@code awayX}, {@code awayY}, {@code panic}.
+ * Allocation: none.
+ */
+public final class PerceptionEvaluator extends Evaluator {
+    private static final int MAX_MATES = 16;
+
+    private final CrowdData data;
+    private final int distSlot;
+    private final int awayXSlot;
+    private final int awayYSlot;
+    private final int panicSlot;
+    private final int hitTag;
+    private final float range;
+
+    public PerceptionEvaluator(NodeConfig c, CrowdData data) {
+        super(c);
+        this.data = data;
+        this.distSlot = c.field("threatDistance");
+        this.awayXSlot = c.field("awayX");
+        this.awayYSlot = c.field("awayY");
+        this.panicSlot = c.field("panic");
+        this.hitTag = c.tag("hitTag");
+        this.range = c.floatValue("range");
+    }
+
+    @Override
+    public void tick(NodeContext ctx, int[] rows, int from, int to) {
+        final float[] dist = ctx.floats(distSlot);
+        final float[] awayX = ctx.floats(awayXSlot);
+        final float[] awayY = ctx.floats(awayYSlot);
+        final float[] panic = ctx.floats(panicSlot);
+        final float[] px = data.snapX.data();
+        final float[] py = data.snapY.data();
+        final int[] cell = data.cell.data();
+        final byte[] danger = data.danger.data();
+        final int[] cellStart = data.cellStart();
+        final int[] cellRows = data.cellRows();
+        final Threats th = data.threats;
+        final int nt = th.count();
+        final float[] tx = th.x;
+        final float[] ty = th.y;
+        final float[] trad = th.radius;
+        final boolean[] tact = th.active;
+        final byte[] tkind = th.kind;
+        for (int i = from; i < to; i++) {
+            int r = rows[i];
+            float x = px[r];
+            float y = py[r];
+            float best = range;
+            float bx = 0f;
+            float by = 0f;
+            boolean hit = false;
+            for (int k = 0; k < nt; k++) {
+                if (!tact[k]) {
+                    continue;
+                }
+                float dx = x - tx[k];
+                float dy = y - ty[k];
+                float d = (float) Math.sqrt(dx * dx + dy * dy);
+                float edge = Math.max(0f, d - trad[k]);
+                if (edge < best) {
+                    best = edge;
+                    float inv = d > 1e-4f ? 1f / d : 0f;
+                    bx = dx * inv;
+                    by = dy * inv;
+                }
+                hit |= tkind[k] == Threats.PREDATOR && d < Threats.TOUCH_RADIUS + trad[k] * 0.25f;
+            }
+            dist[r] = best;
+            awayX[r] = bx;
+            awayY[r] = by;
+            int c = cell[r];
+            int begin = cellStart[c];
+            int end = Math.min(cellStart[c + 1], begin + MAX_MATES);
+            int scared = 0;
+            for (int k = begin; k < end; k++) {
+                scared += danger[cellRows[k]];
+            }
+            panic[r] = end > begin ? (float) scared / (end - begin) : 0f;
+            if (hit) {
+                ctx.sendEvent(r, hitTag, 0f, false);
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.crowdtree.demo.nodes;
+
+import dev.crowdtree.demo.sim.CrowdData;
+import dev.crowdtree.statetree.node.NodeConfig;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.ValueInput;
+
+/**
+ * {@code wander}: on enter picks a random point within {@code radius} of the agent (inside the
+ * world); each tick steers toward it at {@code speed}; succeeds on arrival.
+ * Fields: {@code targetX}, {@code targetY}. Allocation: none.
+ */
+public final class WanderTask extends Task {
+    private final CrowdData data;
+    private final float radius;
+    private final ValueInput speed;
+    private final int txSlot;
+    private final int tySlot;
+
+    public WanderTask(NodeConfig c, CrowdData data) {
+        super(c, true);
+        this.data = data;
+        this.radius = c.floatValue("radius");
+        this.speed = c.input("speed");
+        this.txSlot = c.field("targetX");
+        this.tySlot = c.field("targetY");
+    }
+
+    @Override
+    public byte enterState(NodeContext ctx, int row) {
+        float angle = ctx.random(row, stream(), 0) * (float) (2 * Math.PI);
+        float dist = radius * (0.3f + 0.7f * ctx.random(row, stream(), 1));
+        float lo = 5f;
+        float hi = data.worldSize - 5f;
+        ctx.floats(txSlot)[row] = Math.max(lo, Math.min(hi, data.x.get(row) + dist * (float) Math.cos(angle)));
+        ctx.floats(tySlot)[row] = Math.max(lo, Math.min(hi, data.y.get(row) + dist * (float) Math.sin(angle)));
+        return RunStatus.RUNNING;
+    }
+
+    @Override
+    public void tick(NodeContext ctx, int[] rows, int from, int to) {
+        final float[] tx = ctx.floats(txSlot);
+        final float[] ty = ctx.floats(tySlot);
+        final float[] x = data.x.data();
+        final float[] y = data.y.data();
+        final float[] dvx = data.desiredVx.data();
+        final float[] dvy = data.desiredVy.data();
+        for (int i = from; i < to; i++) {
+            int r = rows[i];
+            float dx = tx[r] - x[r];
+            float dy = ty[r] - y[r];
+            float d = (float) Math.sqrt(dx * dx + dy * dy);
+            float s = Steering.scale(d, speed.getFloat(ctx, r));
+            dvx[r] = dx * s;
+            dvy[r] = dy * s;
+            if (d < 1f) {
+                ctx.succeed(r);
+            }
+        }
+    }
+}

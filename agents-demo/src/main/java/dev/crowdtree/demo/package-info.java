@@ -1,0 +1,2 @@
+/** The crowd demo: command line entry point. */
+package dev.crowdtree.demo;

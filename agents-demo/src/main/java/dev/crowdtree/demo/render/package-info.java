@@ -1,0 +1,2 @@
+/** Headless Java2D frames of the crowd. */
+package dev.crowdtree.demo.render;

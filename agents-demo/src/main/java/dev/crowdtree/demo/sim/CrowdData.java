@@ -1,0 +1,224 @@
+package dev.crowdtree.demo.sim;
+
+import dev.crowdtree.core.schedule.Chunk;
+import dev.crowdtree.core.storage.ByteColumn;
+import dev.crowdtree.core.storage.FloatColumn;
+import dev.crowdtree.core.storage.IntColumn;
+import dev.crowdtree.core.storage.SoaTable;
+import dev.crowdtree.core.world.AgentHandle;
+import dev.crowdtree.core.world.World;
+
+import java.util.Arrays;
+
+/**
+ * Everything the crowd's kernels share: the agent table's movement and perception columns, the
+ * spatial hash grid, the threats, the smart objects and the per-chunk claim buffers.
+ *
+ * <p>Data flow per tick (see {@link CrowdSim#tick()}): the grid phase writes each agent's cell and
+ * a snapshot of its position; the grid is sorted on the simulation thread; the StateTree phase
+ * reads the grid, the snapshot, the threats and last tick's danger flags, and writes desired
+ * velocities and claim requests; the movement phase reads the snapshot for separation and writes
+ * positions, velocities and danger flags; the sync point resolves claims. No phase reads what
+ * another chunk writes in the same phase, so results do not depend on the number of workers.
+ */
+public final class CrowdData {
+    /** Claim states. */
+    public static final byte CLAIM_NONE = 0, CLAIM_PENDING = 1, CLAIM_GRANTED = 2, CLAIM_REJECTED = 3;
+
+    final CrowdConfig config;
+    public final World world;
+    public final SoaTable table;
+    public final FloatColumn x, y, vx, vy, desiredVx, desiredVy, snapX, snapY;
+    public final IntColumn cell;
+    /** 1 when the agent's active state was inside Danger at the end of the last tick. */
+    public final ByteColumn danger;
+    public final IntColumn claimObject;
+    public final ByteColumn claimState;
+    public final IntColumn claimEpoch;
+    public final Threats threats;
+    public final SmartObjects objects;
+
+    public final float worldSize;
+    public final float cellSize;
+    public final int side;
+    /** Grid: rows of cell c are {@code cellRows[cellStart[c] .. cellStart[c+1])}. */
+    int[] cellStart;
+    int[] cellRows = new int[0];
+
+    /** Per-chunk claim requests (agent, object, epoch) and releases (object). */
+    private ClaimBuffer[] claims = new ClaimBuffer[0];
+
+    CrowdData(CrowdConfig config, World world) {
+        this.config = config;
+        this.world = world;
+        this.table = world.createTable("agents");
+        x = table.addFloat("x");
+        y = table.addFloat("y");
+        vx = table.addFloat("vx");
+        vy = table.addFloat("vy");
+        desiredVx = table.addFloat("desiredVx");
+        desiredVy = table.addFloat("desiredVy");
+        snapX = table.addFloat("snapX");
+        snapY = table.addFloat("snapY");
+        cell = table.addInt("cell");
+        danger = table.addByte("danger");
+        claimObject = table.addInt("claimObject");
+        claimState = table.addByte("claimState");
+        claimEpoch = table.addInt("claimEpoch");
+        threats = new Threats(config.predators(), config.fires(), config.worldSize(), config.seed());
+        objects = new SmartObjects(config.smartObjects(), config.slotsPerObject(), config.worldSize(), config.seed());
+        worldSize = config.worldSize();
+        cellSize = config.cellSize();
+        side = config.cellsPerSide();
+        cellStart = new int[side * side + 1];
+    }
+
+    /**
+     * Crowd data with no agents, for compiling and checking trees that use the crowd's node types
+     * outside a running simulation (the command line's validate, dot and trace).
+     */
+    public static CrowdData detached(CrowdConfig config, World world) {
+        return new CrowdData(config, world);
+    }
+
+    /** The grid cell of a position (clamped to the world). */
+    public int cellOf(float px, float py) {
+        int cx = Math.max(0, Math.min(side - 1, (int) (px / cellSize)));
+        int cy = Math.max(0, Math.min(side - 1, (int) (py / cellSize)));
+        return cy * side + cx;
+    }
+
+    public int[] cellStart() {
+        return cellStart;
+    }
+
+    public int[] cellRows() {
+        return cellRows;
+    }
+
+    /**
+     * Sorts the rows by the cells the grid phase wrote (counting sort, stable: rows ascend within a
+     * cell). Simulation thread.
+     */
+    void sortGrid() {
+        int n = table.size();
+        int[] start = cellStart;
+        Arrays.fill(start, 0);
+        int[] c = cell.data();
+        for (int r = 0; r < n; r++) {
+            start[c[r] + 1]++;
+        }
+        for (int i = 1; i < start.length; i++) {
+            start[i] += start[i - 1];
+        }
+        if (cellRows.length < n) {
+            cellRows = new int[table.capacity()];
+        }
+        // place using start[c] as a cursor, then shift back (no second array needed)
+        for (int r = 0; r < n; r++) {
+            cellRows[start[c[r]]++] = r;
+        }
+        System.arraycopy(start, 0, start, 1, start.length - 1);
+        start[0] = 0;
+    }
+
+    /** The claim buffer of a chunk (workers record requests and releases there). */
+    public ClaimBuffer claims(Chunk chunk) {
+        return claims[chunk.index()];
+    }
+
+    /** The claim buffer of the chunk holding {@code row} (chunks are fixed row ranges). */
+    public ClaimBuffer claimsOfRow(int row) {
+        return claims[row / world.chunkSize()];
+    }
+
+    void ensureClaimBuffers(int chunks) {
+        if (claims.length < chunks) {
+            ClaimBuffer[] next = Arrays.copyOf(claims, Math.max(chunks, claims.length * 2));
+            for (int i = claims.length; i < next.length; i++) {
+                next[i] = new ClaimBuffer();
+            }
+            claims = next;
+        }
+    }
+
+    /**
+     * The sync point of the smart objects: every chunk's releases, then every chunk's requests, in
+     * chunk order. A request still counts only if the agent has not left its claim since (same
+     * epoch); granted when its object has a free slot. Returns the number of granted requests.
+     */
+    int resolveClaims() {
+        int granted = 0;
+        int[] used = objects.used;
+        for (ClaimBuffer b : claims) {
+            for (int i = 0; i < b.releases; i++) {
+                used[b.released[i]]--;
+            }
+        }
+        byte[] state = claimState.data();
+        int[] epoch = claimEpoch.data();
+        for (ClaimBuffer b : claims) {
+            for (int i = 0; i < b.requests; i++) {
+                AgentHandle h = world.agent(b.agent[i]);
+                if (h == null) {
+                    continue;
+                }
+                int r = h.row();
+                if (state[r] != CLAIM_PENDING || epoch[r] != b.epoch[i]) {
+                    continue; // the agent gave up before the claim was resolved
+                }
+                int o = b.object[i];
+                if (used[o] < objects.slots) {
+                    used[o]++;
+                    state[r] = CLAIM_GRANTED;
+                    granted++;
+                } else {
+                    state[r] = CLAIM_REJECTED;
+                }
+            }
+            b.clear();
+        }
+        return granted;
+    }
+
+    /** Hash of the simulation state beyond the table: threats and smart objects. */
+    long extraHash() {
+        return threats.contentHash() * 31 + objects.contentHash();
+    }
+
+    /** Claim requests and releases recorded by one chunk. THREADING: one worker at a time. */
+    public static final class ClaimBuffer {
+        int[] agent = new int[16];
+        int[] object = new int[16];
+        int[] epoch = new int[16];
+        int requests;
+        int[] released = new int[16];
+        int releases;
+
+        /** Agent {@code agentId} asks for a slot of {@code objectId}; {@code claimEpoch} is its current claim epoch. */
+        public void request(int agentId, int objectId, int claimEpoch) {
+            if (requests == agent.length) {
+                agent = Arrays.copyOf(agent, requests * 2);
+                object = Arrays.copyOf(object, requests * 2);
+                epoch = Arrays.copyOf(epoch, requests * 2);
+            }
+            agent[requests] = agentId;
+            object[requests] = objectId;
+            epoch[requests] = claimEpoch;
+            requests++;
+        }
+
+        /** A granted slot of {@code objectId} is given back. */
+        public void release(int objectId) {
+            if (releases == released.length) {
+                released = Arrays.copyOf(released, releases * 2);
+            }
+            released[releases++] = objectId;
+        }
+
+        void clear() {
+            requests = 0;
+            releases = 0;
+        }
+    }
+}

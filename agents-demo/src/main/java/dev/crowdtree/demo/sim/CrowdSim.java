@@ -1,0 +1,331 @@
+package dev.crowdtree.demo.sim;
+
+import dev.crowdtree.core.metrics.TickMetrics;
+import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.core.schedule.Chunk;
+import dev.crowdtree.core.schedule.ChunkKernel;
+import dev.crowdtree.core.world.SpawnInitializer;
+import dev.crowdtree.core.world.World;
+import dev.crowdtree.demo.nodes.DemoNodes;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.StateTreeJson;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The crowd simulation: agents in a bounded square world whose behaviour is a StateTree asset,
+ * threats that move and ignite, smart objects with limited slots, a spatial hash grid rebuilt every
+ * tick, and local separation.
+ *
+ * <p>One tick ({@link #tick()}), in phases separated by barriers:
+ * <ol>
+ *   <li>threats (simulation thread): predators move, fires ignite; an ignition alarms nearby agents;</li>
+ *   <li>grid (parallel, then a counting sort on the simulation thread): each agent's cell and a
+ *       snapshot of its position;</li>
+ *   <li>statetree (parallel): perception, tasks (desired velocities, claims, shouts), transitions;</li>
+ *   <li>movement (parallel): steering toward the desired velocity, separation from cell mates
+ *       (read from the snapshot), integration, the danger flag for next tick's perception;</li>
+ *   <li>sync (simulation thread): smart-object claims resolved in chunk order.</li>
+ * </ol>
+ * Same seed, same hash, whatever the number of workers. A steady tick allocates nothing.
+ */
+public final class CrowdSim implements AutoCloseable {
+    /** Phase names, in order, for {@link #metrics()}. */
+    public static final String[] PHASES = {"threats", "grid", "statetree", "movement", "sync"};
+    /** The embedded tree asset. */
+    public static final String EMBEDDED_TREE = "trees/crowd.json";
+
+    private static final float ALARM_RADIUS = 150f;
+    private static final float SEPARATION_RADIUS = 0.8f;
+    private static final int SEPARATION_MATES = 8;
+
+    private final CrowdConfig config;
+    private final World world;
+    private final CrowdData data;
+    private final CompiledStateTree tree;
+    private final StateTreeSystem system;
+    private final TickMetrics metrics = new TickMetrics(PHASES);
+    private final GridKernel gridKernel = new GridKernel();
+    private final MovementKernel movementKernel = new MovementKernel();
+    private final int dangerBegin;
+    private final int dangerEnd;
+    private final String alarmTag;
+    private long tick;
+    private long alarms;
+
+    /**
+     * Builds the world, compiles the tree ({@code treeFile}, or the embedded asset when null) with
+     * the crowd's node types, spawns the agents and starts their trees (tick 0).
+     *
+     * @throws StateTreeCompileException when the tree has errors
+     */
+    public CrowdSim(CrowdConfig config, Path treeFile) throws StateTreeCompileException {
+        this.config = config;
+        this.world = World.builder().workers(config.workers()).chunkSize(4096).seed(config.seed()).dt(config.dt())
+                .maxAgents(config.agents()).initialCapacity(config.agents()).build();
+        boolean ok = false;
+        try {
+            this.data = new CrowdData(config, world);
+            StateTreeCompiler compiler = new StateTreeCompiler(DemoNodes.registry(data));
+            this.tree = treeFile == null
+                    ? StateTreeJson.compile(EMBEDDED_TREE, embeddedTreeText(), compiler)
+                    : StateTreeJson.compile(treeFile, compiler);
+            this.system = new StateTreeSystem(world, data.table, tree);
+            int danger = tree.stateByPath(tree.stateName[0] + "/Danger");
+            this.dangerBegin = danger;
+            this.dangerEnd = danger < 0 ? -1 : tree.stateSubtreeEnd[danger];
+            this.alarmTag = tree.tagId("Alarm") >= 0 ? "Alarm" : null;
+            spawn();
+            ok = true;
+        } finally {
+            if (!ok) {
+                world.close();
+            }
+        }
+    }
+
+    /** The text of the embedded tree asset. */
+    public static String embeddedTreeText() {
+        try (InputStream in = CrowdSim.class.getClassLoader().getResourceAsStream(EMBEDDED_TREE)) {
+            if (in == null) {
+                throw new IllegalStateException("the embedded tree " + EMBEDDED_TREE + " is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void spawn() {
+        final long seed = config.seed();
+        final float size = config.worldSize();
+        SpawnInitializer place = (t, row, id, arg) -> {
+            data.x.set(row, CounterRng.range(0, size, seed, id, 0, 11, 0));
+            data.y.set(row, CounterRng.range(0, size, seed, id, 0, 11, 1));
+        };
+        SpawnInitializer init = system.spawnInitializer(place);
+        for (int i = 0; i < config.agents(); i++) {
+            world.commands().spawn(data.table, init, 0);
+        }
+        world.sync();
+        data.ensureClaimBuffers(data.table.chunkCount(world.chunkSize()));
+        world.runPhase(data.table, gridKernel);
+        data.sortGrid();
+        system.startAll(0);
+        data.resolveClaims();
+    }
+
+    /** Runs one tick. */
+    public void tick() {
+        long t0 = System.nanoTime();
+        tick = world.clock().advance();
+        int ignited = data.threats.update(tick, config.dt());
+        if (ignited >= 0 && alarmTag != null) {
+            alarmAround(data.threats.x[ignited], data.threats.y[ignited]);
+        }
+        long t1 = System.nanoTime();
+        world.runPhase(data.table, gridKernel);
+        data.sortGrid();
+        long t2 = System.nanoTime();
+        system.tickAll(tick, config.dt());
+        long t3 = System.nanoTime();
+        world.runPhase(data.table, movementKernel);
+        long t4 = System.nanoTime();
+        data.resolveClaims();
+        world.sync();
+        long t5 = System.nanoTime();
+        metrics.recordPhase(0, t1 - t0);
+        metrics.recordPhase(1, t2 - t1);
+        metrics.recordPhase(2, t3 - t2);
+        metrics.recordPhase(3, t4 - t3);
+        metrics.recordPhase(4, t5 - t4);
+        metrics.recordTick(t5 - t0);
+    }
+
+    /** A fire ignited: agents within {@value #ALARM_RADIUS} m hear the alarm next tick. */
+    private void alarmAround(float fx, float fy) {
+        int[] start = data.cellStart;
+        int[] rows = data.cellRows;
+        int[] ids = data.table.agentIds().data();
+        float[] px = data.snapX.data();
+        float[] py = data.snapY.data();
+        int cx0 = Math.max(0, (int) ((fx - ALARM_RADIUS) / data.cellSize));
+        int cx1 = Math.min(data.side - 1, (int) ((fx + ALARM_RADIUS) / data.cellSize));
+        int cy0 = Math.max(0, (int) ((fy - ALARM_RADIUS) / data.cellSize));
+        int cy1 = Math.min(data.side - 1, (int) ((fy + ALARM_RADIUS) / data.cellSize));
+        float r2 = ALARM_RADIUS * ALARM_RADIUS;
+        for (int cy = cy0; cy <= cy1; cy++) {
+            for (int cx = cx0; cx <= cx1; cx++) {
+                int c = cy * data.side + cx;
+                for (int k = start[c]; k < start[c + 1]; k++) {
+                    int r = rows[k];
+                    float dx = px[r] - fx;
+                    float dy = py[r] - fy;
+                    if (dx * dx + dy * dy < r2) {
+                        system.sendEvent(ids[r], alarmTag, 0f, false);
+                        alarms++;
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- views --------------------------------------------------------------------------------
+
+    public CrowdConfig config() {
+        return config;
+    }
+
+    public CrowdData data() {
+        return data;
+    }
+
+    public CompiledStateTree tree() {
+        return tree;
+    }
+
+    public StateTreeSystem system() {
+        return system;
+    }
+
+    public World world() {
+        return world;
+    }
+
+    public TickMetrics metrics() {
+        return metrics;
+    }
+
+    /** Ticks run since the start. */
+    public long tickNumber() {
+        return tick;
+    }
+
+    /** Agents alarmed by igniting fires so far. */
+    public long alarms() {
+        return alarms;
+    }
+
+    /** Running agents per active (last) state, indexed by state id. */
+    public int[] occupancy() {
+        int[] counts = new int[tree.stateCount];
+        system.countActiveStates(counts);
+        return counts;
+    }
+
+    /** A hash of the whole simulation: every column of every agent, the threats and the smart objects. */
+    public long worldHash() {
+        return world.contentHash() * 31 + data.extraHash();
+    }
+
+    @Override
+    public void close() {
+        world.close();
+    }
+
+    // ---- kernels ------------------------------------------------------------------------------
+
+    /** Grid phase: each agent's cell, and the position snapshot that other agents read this tick. */
+    private final class GridKernel implements ChunkKernel {
+        @Override
+        public void execute(Chunk c) {
+            final float[] x = data.x.data();
+            final float[] y = data.y.data();
+            final float[] sx = data.snapX.data();
+            final float[] sy = data.snapY.data();
+            final int[] cell = data.cell.data();
+            for (int r = c.begin(), e = c.end(); r < e; r++) {
+                float px = x[r];
+                float py = y[r];
+                sx[r] = px;
+                sy[r] = py;
+                cell[r] = data.cellOf(px, py);
+            }
+        }
+
+        @Override
+        public String kernelName() {
+            return "grid";
+        }
+    }
+
+    /**
+     * Movement phase: steer toward the desired velocity the tasks set (then clear it), push away
+     * from up to {@value #SEPARATION_MATES} cell mates closer than {@value #SEPARATION_RADIUS} m
+     * (positions from the snapshot), integrate, bounce off the world's edges, and record whether
+     * the agent is in danger for the next tick's perception.
+     */
+    private final class MovementKernel implements ChunkKernel {
+        @Override
+        public void execute(Chunk c) {
+            final float dt = config.dt();
+            final float size = config.worldSize();
+            final float follow = Math.min(1f, 6f * dt);
+            final float[] x = data.x.data();
+            final float[] y = data.y.data();
+            final float[] vx = data.vx.data();
+            final float[] vy = data.vy.data();
+            final float[] dvx = data.desiredVx.data();
+            final float[] dvy = data.desiredVy.data();
+            final float[] sx = data.snapX.data();
+            final float[] sy = data.snapY.data();
+            final int[] cell = data.cell.data();
+            final int[] start = data.cellStart;
+            final int[] rows = data.cellRows;
+            final byte[] danger = data.danger.data();
+            for (int r = c.begin(), e = c.end(); r < e; r++) {
+                float nvx = vx[r] + (dvx[r] - vx[r]) * follow;
+                float nvy = vy[r] + (dvy[r] - vy[r]) * follow;
+                dvx[r] = 0f;
+                dvy[r] = 0f;
+                float px = sx[r];
+                float py = sy[r];
+                float pushX = 0f;
+                float pushY = 0f;
+                int cl = cell[r];
+                for (int k = start[cl], end = Math.min(start[cl + 1], k + SEPARATION_MATES + 1); k < end; k++) {
+                    int o = rows[k];
+                    float dx = px - sx[o];
+                    float dy = py - sy[o];
+                    float d2 = dx * dx + dy * dy;
+                    if (o != r && d2 < SEPARATION_RADIUS * SEPARATION_RADIUS && d2 > 1e-8f) {
+                        float d = (float) Math.sqrt(d2);
+                        float push = (SEPARATION_RADIUS - d) / d;
+                        pushX += dx * push;
+                        pushY += dy * push;
+                    }
+                }
+                nvx += pushX * 2f;
+                nvy += pushY * 2f;
+                float nx = x[r] + nvx * dt;
+                float ny = y[r] + nvy * dt;
+                if (nx < 0f || nx > size) {
+                    nvx = -nvx;
+                    nx = Math.max(0f, Math.min(size, nx));
+                }
+                if (ny < 0f || ny > size) {
+                    nvy = -nvy;
+                    ny = Math.max(0f, Math.min(size, ny));
+                }
+                x[r] = nx;
+                y[r] = ny;
+                vx[r] = nvx;
+                vy[r] = nvy;
+                int s = system.activeStateOfRow(r);
+                danger[r] = (byte) (s >= dangerBegin && s < dangerEnd ? 1 : 0);
+            }
+        }
+
+        @Override
+        public String kernelName() {
+            return "movement";
+        }
+    }
+}
