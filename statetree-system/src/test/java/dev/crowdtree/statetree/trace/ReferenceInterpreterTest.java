@@ -502,6 +502,25 @@ class ReferenceInterpreterTest {
         assertEquals("Root/A", r.activePath(0));
         assertEquals(RunStatus.SUCCEEDED, r.lastTickStatus(0));
         assertEquals(RunStatus.RUNNING, r.treeStatus(0));
+        // and every runtime agrees: nothing happens after the start
+        assertTrace(TestNodes.run(t, "{\"ticks\": 4}"),
+                "0 start", "0 enter Root changed", "0 enter Root/A changed", "0 task-enter Root/A:succeed");
+    }
+
+    @Test
+    void pendingGateOnACompletedStateAlsoBlocksTheRestart() {
+        CompiledStateTree t = TestNodes.compile(tree("T").root(state("Root")
+                .child(state("A").task(node("succeed")).transition(on("onStateCompleted").to("B").delay(0.5, 0)))
+                .child(state("B").task(node("run")))).build());
+        // tick 1: A completes, its gated completion transition arms the gate (0.5): no restart from
+        // root; tick 2: 0.25, still waiting; tick 3: the gate opens
+        assertTrace(TestNodes.run(t, "{\"ticks\": 3, \"dt\": 0.25}"),
+                "0 start", "0 enter Root changed", "0 enter Root/A changed", "0 task-enter Root/A:succeed",
+                "3 transition Root/A -> Root/B",
+                "3 exit Root/A changed",
+                "3 task-exit Root/A:succeed",
+                "3 enter Root/B changed",
+                "3 task-enter Root/B:run");
     }
 
     // ---- selection ------------------------------------------------------------------------------

@@ -1,0 +1,272 @@
+package dev.crowdtree.statetree.trace;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.definition.Binding;
+import dev.crowdtree.statetree.definition.StateTreeBuilder;
+import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.on;
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.state;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Random trees (built-in nodes only) and random inputs through the reference interpreter and the
+ * batched runtime (default chunking, and tiny chunks on 3 workers): the traces must be identical.
+ * A failure prints the tree as JSON and the scenario, ready to become a golden case.
+ */
+class RandomDifferentialTest {
+    private static final int TREES = 300;
+    private static final String[] TAGS = {"E1", "E2", "E3"};
+
+    @Test
+    void randomTreesGiveIdenticalTracesOnEveryRuntime() {
+        int compiled = 0;
+        for (int n = 0; n < TREES; n++) {
+            SplittableRandom rnd = new SplittableRandom(1000 + n);
+            TreeDef def = new Gen(rnd).tree("Random" + n);
+            CompiledStateTree tree;
+            try {
+                tree = StateTreeCompiler.withBuiltins().compile(def);
+            } catch (StateTreeCompileException e) {
+                continue; // the generator may produce an invalid combination; skip it
+            }
+            compiled++;
+            String scenario = scenario(rnd, tree);
+            List<String> reference = TestNodes.run(tree, scenario, ScenarioRunner.REFERENCE);
+            List<RuntimeFactory> others = List.of(StateTreeSystem::create,
+                    (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 3, 2));
+            for (int k = 0; k < others.size(); k++) {
+                List<String> other = TestNodes.run(tree, scenario, others.get(k));
+                if (!other.equals(reference)) {
+                    fail("tree " + n + ", runtime " + (k == 0 ? "batched" : "batched(3 workers, chunks of 2)")
+                            + " disagrees with the reference\n"
+                            + GoldenTraceTest.unifiedDiff("reference", "batched", reference, other)
+                            + "\nscenario: " + scenario + "\ntree:\n" + StateTreeJson.write(def));
+                }
+            }
+        }
+        assertTrue(compiled > TREES / 2, "only " + compiled + " of " + TREES + " random trees compiled");
+    }
+
+    private static String scenario(SplittableRandom rnd, CompiledStateTree tree) {
+        int ticks = 30;
+        int agents = 4;
+        StringBuilder in = new StringBuilder();
+        for (int k = 0; k <= ticks; k++) {
+            if (rnd.nextInt(100) < 35) {
+                String agent = rnd.nextBoolean() ? "" : ", \"agent\": " + rnd.nextInt(agents);
+                in.append(in.length() == 0 ? "" : ", ").append("{\"tick\": ").append(k).append(", \"event\": \"")
+                        .append(TAGS[rnd.nextInt(TAGS.length)]).append("\"").append(agent).append("}");
+            }
+            if (rnd.nextInt(100) < 20) {
+                String set = switch (rnd.nextInt(3)) {
+                    case 0 -> "\"b1\": " + rnd.nextBoolean();
+                    case 1 -> "\"b2\": " + rnd.nextBoolean();
+                    default -> "\"f\": " + rnd.nextInt(11) / 10.0;
+                };
+                String agent = rnd.nextBoolean() ? "" : ", \"agent\": " + rnd.nextInt(agents);
+                in.append(in.length() == 0 ? "" : ", ").append("{\"tick\": ").append(k).append(", \"set\": {")
+                        .append(set).append("}").append(agent).append("}");
+            }
+            if (k > 0 && rnd.nextInt(100) < 2) {
+                in.append(in.length() == 0 ? "" : ", ").append("{\"tick\": ").append(k).append(", \"stop\": true, \"agent\": ")
+                        .append(rnd.nextInt(agents)).append("}");
+            }
+        }
+        return "{\"ticks\": " + ticks + ", \"dt\": 0.25, \"agents\": " + agents + ", \"seed\": " + rnd.nextInt(1000)
+                + ", \"inputs\": [" + in + "]}";
+    }
+
+    /** A random tree generator. */
+    private static final class Gen {
+        private final SplittableRandom rnd;
+        private final List<String> names = new ArrayList<>();
+        private int next;
+
+        Gen(SplittableRandom rnd) {
+            this.rnd = rnd;
+        }
+
+        private boolean chance(int percent) {
+            return rnd.nextInt(100) < percent;
+        }
+
+        TreeDef tree(String name) {
+            boolean withSubtree = chance(40);
+            // names first, so transitions can target any state
+            StateTreeBuilder b = StateTreeBuilder.tree(name).param("f", "float", 0.5).param("b1", "bool", false).param("b2", "bool", true)
+                    .evaluator(node("time").named("clock"));
+            Shape root = shape(0, withSubtree);
+            int count = countStates(root);
+            for (int i = 0; i < count; i++) {
+                names.add(i == 0 ? "Root" : "S" + i);
+            }
+            next = 0;
+            b.root(build(root, null, withSubtree));
+            if (withSubtree) {
+                b.subtree(state("Sub").param("p", "float", 0.5).task(node("run").named("sub"))
+                        .transition(on("onEvent").event("E3").to("U1"))
+                        .child(state("U0").task(node("delay").with("duration", Binding.param("p")))
+                                .transition(on("onStateCompleted").to("@next")))
+                        .child(state("U1").task(node("succeed").with("afterTicks", 2))));
+            }
+            return b.build();
+        }
+
+        /** The shape of the hierarchy: children counts, decided before naming. */
+        private record Shape(List<Shape> children, boolean linked) {
+        }
+
+        private Shape shape(int depth, boolean withSubtree) {
+            List<Shape> children = new ArrayList<>();
+            int n = depth == 0 ? 1 + rnd.nextInt(3) : depth >= 4 ? 0 : rnd.nextInt(depth <= 1 ? 4 : 3);
+            for (int i = 0; i < n; i++) {
+                boolean linked = withSubtree && depth >= 1 && depth <= 4 && chance(15);
+                children.add(linked ? new Shape(List.of(), true) : shape(depth + 1, withSubtree));
+            }
+            return new Shape(children, false);
+        }
+
+        private int countStates(Shape s) {
+            int c = 1;
+            for (Shape x : s.children()) {
+                c += countStates(x);
+            }
+            return c;
+        }
+
+        private StateTreeBuilder.State build(Shape s, String nextSibling, boolean withSubtree) {
+            String name = names.get(next);
+            next++;
+            StateTreeBuilder.State st = state(name);
+            if (s.linked()) {
+                st.linked("Sub");
+                if (chance(50)) {
+                    st.linkedParam("p", chance(50) ? 0.25 : Binding.param("f"));
+                }
+            } else {
+                if (!s.children().isEmpty() && chance(15)) {
+                    st.tryEnter();
+                }
+                int tasks = rnd.nextInt(3);
+                for (int i = 0; i < tasks; i++) {
+                    st.task(task());
+                }
+            }
+            if (next > 1 && chance(25)) {
+                st.enterCondition(condition(0));
+            }
+            int transitions = rnd.nextInt(4);
+            for (int i = 0; i < transitions; i++) {
+                st.transition(transition(nextSibling));
+            }
+            for (int i = 0; i < s.children().size(); i++) {
+                // the next sibling's name is the name given after this child's whole subtree
+                String sib = i + 1 < s.children().size() ? "has-next" : null;
+                st.child(build(s.children().get(i), sib, withSubtree));
+            }
+            return st;
+        }
+
+        private StateTreeBuilder.Node task() {
+            StateTreeBuilder.Node t;
+            switch (rnd.nextInt(7)) {
+                case 0:
+                case 1:
+                    t = node("run");
+                    break;
+                case 2:
+                    t = node("delay").with("duration", 0.25 * (1 + rnd.nextInt(4)));
+                    break;
+                case 3:
+                    t = node("succeed").with("afterTicks", 1 + rnd.nextInt(3)).with("onEnter", chance(20));
+                    break;
+                case 4:
+                    t = node("fail").with("afterTicks", 1 + rnd.nextInt(3)).with("onEnter", chance(20));
+                    break;
+                case 5:
+                    t = node("sendEvent").with("tag", TAGS[rnd.nextInt(TAGS.length)]);
+                    break;
+                default:
+                    t = chance(50) ? node("setParameter").with("param", "b1").with("value", chance(50))
+                            : node("setParameter").with("param", "f").with("value", rnd.nextInt(11) / 10.0);
+            }
+            if (chance(25)) {
+                t.reselect(false);
+            }
+            return t;
+        }
+
+        private StateTreeBuilder.Node condition(int depth) {
+            switch (rnd.nextInt(depth < 2 ? 7 : 5)) {
+                case 0:
+                    return node("bool").with("param", chance(50) ? "b1" : "b2");
+                case 1:
+                    return node("compare").with("param", "f").with("op", chance(50) ? ">" : "<=")
+                            .with("value", rnd.nextInt(11) / 10.0);
+                case 2:
+                    return node("randomChance").with("probability", 0.5);
+                case 3:
+                    return node("compare").with("input", Binding.eval("clock.elapsed")).with("op", ">=")
+                            .with("value", 0.25 * rnd.nextInt(30));
+                case 4:
+                    return node("floatRange").with("param", "f").with("min", 0.2).with("max", 0.7);
+                case 5:
+                    return node("not").with("condition", condition(depth + 1));
+                default:
+                    return node(chance(50) ? "and" : "or").with("conditions",
+                            List.of(condition(depth + 1), condition(depth + 1)));
+            }
+        }
+
+        private StateTreeBuilder.Transition transition(String nextSibling) {
+            String trigger;
+            int r = rnd.nextInt(100);
+            if (r < 25) {
+                trigger = "onTick";
+            } else if (r < 45) {
+                trigger = "onStateCompleted";
+            } else if (r < 55) {
+                trigger = "onStateSucceeded";
+            } else if (r < 65) {
+                trigger = "onStateFailed";
+            } else {
+                trigger = "onEvent";
+            }
+            StateTreeBuilder.Transition t = on(trigger);
+            if (trigger.equals("onEvent")) {
+                t.event(TAGS[rnd.nextInt(TAGS.length)]);
+            }
+            int to = rnd.nextInt(100);
+            if (to < 5) {
+                t.to("@none");
+            } else if (to < 8) {
+                t.to("@succeeded");
+            } else if (to < 11) {
+                t.to("@failed");
+            } else if (to < 25 && nextSibling != null) {
+                t.to("@next");
+            } else {
+                t.to(names.get(rnd.nextInt(names.size())));
+            }
+            if (trigger.equals("onTick") || chance(30)) {
+                t.when(condition(0));
+            }
+            if (chance(15)) {
+                t.delay(0.25 * (1 + rnd.nextInt(3)), chance(50) ? 0.0 : 0.2);
+            }
+            return t;
+        }
+    }
+}
