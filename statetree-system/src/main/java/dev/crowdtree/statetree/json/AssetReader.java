@@ -64,19 +64,34 @@ final class AssetReader {
         }
     }
 
+    /** Most errors the reader reports itself; beyond that it only counts (keeps hostile assets cheap). */
+    static final int MAX_ISSUES = 1000;
+
     private final String source;
     private final List<Issue> issues = new ArrayList<>();
     private boolean inSubtree;
+    private int dropped;
 
     AssetReader(String source) {
         this.source = source;
     }
 
+    /** The errors found, with a last one counting those beyond {@link #MAX_ISSUES}. */
     List<Issue> issues() {
-        return issues;
+        if (dropped == 0) {
+            return issues;
+        }
+        List<Issue> out = new ArrayList<>(issues);
+        out.add(new Issue(new CompileError(source, null, null, "... and " + dropped
+                + " more errors of the same kinds (only the first " + MAX_ISSUES + " are listed)"), false));
+        return out;
     }
 
     void error(String statePath, String field, String message) {
+        if (issues.size() >= MAX_ISSUES) {
+            dropped++;
+            return;
+        }
         issues.add(new Issue(new CompileError(source, statePath, field, message), inSubtree));
     }
 

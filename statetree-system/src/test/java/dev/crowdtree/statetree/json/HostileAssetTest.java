@@ -163,6 +163,28 @@ class HostileAssetTest {
     }
 
     @Test
+    void thousandsOfErrorsAreReportedQuickly() {
+        StringBuilder sb = new StringBuilder("{\"name\": \"Many\", \"root\": {\"name\": \"R\"");
+        for (int i = 0; i < 5000; i++) {
+            sb.append(", \"junk").append(i).append("\": ").append(i);
+        }
+        sb.append(", \"tasks\": [");
+        for (int i = 0; i < 5000; i++) {
+            sb.append(i == 0 ? "" : ", ").append(i % 2 == 0 ? "7" : "{\"type\": \"nope\"}");
+        }
+        sb.append("]}}");
+        long start = System.nanoTime();
+        List<CompileError> errors = errors(sb.toString());
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(millis < 5_000, "took " + millis + " ms");
+        // the reader lists its first 1000 errors and counts the rest; the compiler adds one error per task
+        // (unknown type, or missing type for the non-objects the reader no longer lists)
+        assertEquals(AssetReader.MAX_ISSUES + 1 + 5000, errors.size());
+        assertTrue(errors.get(AssetReader.MAX_ISSUES).message().contains("and 6500 more errors"),
+                errors.get(AssetReader.MAX_ISSUES).toString());
+    }
+
+    @Test
     void linkedCyclesAreReportedNotFollowed() {
         String text = "{\"name\": \"Cyc\", \"root\": {\"name\": \"R\", \"children\": [{\"name\": \"L\", \"type\": \"linked\", "
                 + "\"linkedSubtree\": \"A\"}]}, \"subtrees\": ["
