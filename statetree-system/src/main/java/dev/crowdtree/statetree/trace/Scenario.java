@@ -99,9 +99,21 @@ public final class Scenario {
      *
      * @param source a label for error messages (a file name)
      * @param tree   the tree asset, or null when the tree is given to the runner directly
+     * @throws IllegalArgumentException if a value or an input's tick or agent is out of range
      */
     public Scenario(String source, Path tree, float dt, int ticks, long seed, int agents, int workers,
                     List<Input> inputs) {
+        if (!(dt > 0) || Float.isInfinite(dt) || ticks < 0 || agents < 1 || workers < 1) {
+            throw new IllegalArgumentException("bad scenario: dt " + dt + ", ticks " + ticks + ", agents " + agents
+                    + ", workers " + workers);
+        }
+        for (Input in : inputs) {
+            if (in.tick() < 0 || in.tick() > ticks || in.agent() < dev.crowdtree.statetree.exec.StateTreeRuntime.ALL
+                    || in.agent() >= agents) {
+                throw new IllegalArgumentException("input " + in + " is out of range (ticks 0.." + ticks
+                        + ", agents 0.." + (agents - 1) + ")");
+            }
+        }
         this.source = source == null ? "<scenario>" : source;
         this.tree = tree;
         this.dt = dt;
