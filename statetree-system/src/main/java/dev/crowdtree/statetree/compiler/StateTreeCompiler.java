@@ -49,6 +49,8 @@ import java.util.TreeSet;
  * THREADING: a compiler instance may be used from several threads; each call is independent.
  */
 public final class StateTreeCompiler {
+    private static final String TOO_MANY_NODES = "too many conditions, tasks or transitions for 16-bit indices";
+
     /** Deepest nesting of conditions inside conditions. */
     public static final int MAX_CONDITION_NESTING = 32;
 
@@ -186,6 +188,9 @@ public final class StateTreeCompiler {
         final List<List<String>> slotNames = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         final LinkedHashMap<String, Integer> tags = new LinkedHashMap<>();
         final List<StateNode> order = new ArrayList<>();
+        /** States by name, in DFS order, for resolving targets without scanning every state per transition. */
+        final Map<String, List<StateNode>> statesByName = new HashMap<>();
+        final Map<String, StateNode> statesByPath = new HashMap<>();
         int stream = 1;
         int expanded;
         boolean tooManyStates;
@@ -245,6 +250,12 @@ public final class StateTreeCompiler {
             Parts parts = new Parts(order.size());
             for (StateNode s : order) {
                 compileState(s, parts);
+                if (tasks.size() > Short.MAX_VALUE || conditions.size() > Short.MAX_VALUE
+                        || parts.transitionSource.size() > Short.MAX_VALUE) {
+                    // The tree cannot be built; compiling the remaining states would only cost time.
+                    error(null, null, TOO_MANY_NODES);
+                    break;
+                }
             }
             validateUnlinkedSubtrees();
             if (!errors.isEmpty()) {
@@ -506,6 +517,8 @@ public final class StateTreeCompiler {
         void number(StateNode n) {
             n.id = order.size();
             order.add(n);
+            statesByName.computeIfAbsent(n.name, k -> new ArrayList<>()).add(n);
+            statesByPath.putIfAbsent(n.path, n);
             for (StateNode c : n.children) {
                 number(c);
             }
@@ -782,14 +795,15 @@ public final class StateTreeCompiler {
                     return -1;
                 }
             } else {
-                for (StateNode n : order) {
-                    if (n.name.equals(to) && n.instance == s.instance) {
+                List<StateNode> named = statesByName.getOrDefault(to, List.of());
+                for (StateNode n : named) {
+                    if (n.instance == s.instance) {
                         candidates.add(n);
                     }
                 }
                 if (candidates.isEmpty() && s.instance != null) {
-                    for (StateNode n : order) {
-                        if (n.name.equals(to) && n.instance == null) {
+                    for (StateNode n : named) {
+                        if (n.instance == null) {
                             candidates.add(n);
                         }
                     }
@@ -832,10 +846,9 @@ public final class StateTreeCompiler {
         }
 
         void findByPath(String path, List<StateNode> out) {
-            for (StateNode n : order) {
-                if (n.path.equals(path)) {
-                    out.add(n);
-                }
+            StateNode n = statesByPath.get(path);
+            if (n != null) {
+                out.add(n); // paths are unique: duplicate sibling names are not expanded
             }
         }
 
@@ -1386,7 +1399,7 @@ public final class StateTreeCompiler {
         CompiledStateTree build(Run run) {
             if (run.conditions.size() > Short.MAX_VALUE || run.tasks.size() > Short.MAX_VALUE
                     || transitionSource.size() > Short.MAX_VALUE) {
-                run.error(null, null, "too many conditions, tasks or transitions for 16-bit indices");
+                run.error(null, null, TOO_MANY_NODES);
                 return null;
             }
             CompiledStateTree.Parts p = new CompiledStateTree.Parts();
