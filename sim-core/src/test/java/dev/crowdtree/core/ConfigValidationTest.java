@@ -54,6 +54,20 @@ class ConfigValidationTest {
     }
 
     @Test
+    void manyWorldsCanBeCreatedAndClosed() {
+        // Dominion 0.9.0 can only create about 1023 instances per JVM; worlds reuse them when closed.
+        for (int i = 0; i < 1500; i++) {
+            try (World w = World.builder().workers(1).initialCapacity(0).maxAgents(10).build()) {
+                SoaTable t = w.createTable("t");
+                w.commands().spawn(t, (tb, row, id, arg) -> { }, 0);
+                w.sync();
+                assertEquals(1, w.agentCount());
+                assertEquals(1, w.dominion().findEntitiesWith(dev.crowdtree.core.world.AgentHandle.class).stream().count());
+            }
+        }
+    }
+
+    @Test
     void dtMustBePositiveAndFinite() {
         assertNames(() -> World.builder().dt(0f), "dt", "0.0");
         assertNames(() -> World.builder().dt(Float.NaN), "dt", "NaN");

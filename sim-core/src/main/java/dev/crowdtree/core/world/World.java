@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The simulation world: agents as Dominion entities, their hot data in SoA tables, a chunk executor
@@ -50,6 +51,7 @@ public final class World implements AutoCloseable {
     private int nextId;
     private int agentCount;
     private long skippedCommands;
+    private boolean closed;
 
     private World(Builder b) {
         this.chunkSize = b.chunkSize;
@@ -63,10 +65,22 @@ public final class World implements AutoCloseable {
     }
 
     /**
+     * Dominion instances of closed worlds, emptied, ready for reuse. Dominion 0.9.0 registers a
+     * logging level in a fixed static array of 1024 entries on every {@code Dominion.create()}, so a
+     * JVM can create at most about a thousand of them; reusing them bounds the number created by the
+     * number of worlds open at the same time.
+     */
+    private static final ConcurrentLinkedQueue<Dominion> IDLE_DOMINIONS = new ConcurrentLinkedQueue<>();
+
+    /**
      * Dominion prints a configuration banner at INFO level for every instance; keep it quiet unless
-     * the user asked for a level with the system property Dominion documents.
+     * the user asked for a level with the system properties Dominion documents.
      */
     private static Dominion createDominion() {
+        Dominion idle = IDLE_DOMINIONS.poll();
+        if (idle != null) {
+            return idle;
+        }
         String name = "crowdtree";
         for (String key : new String[] {"dominion.logging-level", "dominion." + name + ".logging-level"}) {
             if (System.getProperty(key) == null) {
@@ -271,11 +285,25 @@ public final class World implements AutoCloseable {
         return h;
     }
 
-    /** Stops the workers and closes Dominion. */
+    /**
+     * Stops the workers and hands the Dominion instance, emptied of this world's entities, back for
+     * reuse by later worlds (see {@link #IDLE_DOMINIONS}). Idempotent.
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         executor.close();
-        dominion.close();
+        for (AgentHandle h : agents) {
+            if (h != null) {
+                dominion.deleteEntity(h.entity);
+            }
+        }
+        Arrays.fill(agents, null);
+        agentCount = 0;
+        IDLE_DOMINIONS.offer(dominion);
     }
 
     /** Configuration of a {@link World}; every setter validates its argument. */

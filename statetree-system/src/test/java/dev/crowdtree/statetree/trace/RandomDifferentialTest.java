@@ -21,18 +21,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Random trees (built-in nodes only) and random inputs through the reference interpreter and the
- * batched runtime (default chunking, and tiny chunks on 3 workers): the traces must be identical.
+ * At least {@value #TREES} random trees (built-in nodes only) with random inputs through the
+ * reference interpreter and the batched runtime, with default chunking and with one-row chunks on
+ * 1, 2 and 8 workers: the traces must be identical.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
-    private static final int TREES = 300;
+    private static final int TREES = 1000;
+    private static final String[] RUNTIMES = {"batched", "batched(1 worker, chunks of 1)",
+        "batched(2 workers, chunks of 1)", "batched(8 workers, chunks of 1)"};
     private static final String[] TAGS = {"E1", "E2", "E3"};
 
     @Test
     void randomTreesGiveIdenticalTracesOnEveryRuntime() {
+        List<RuntimeFactory> others = List.of(StateTreeSystem::create,
+                (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 1, 1),
+                (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 2, 1),
+                (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 8, 1));
         int compiled = 0;
-        for (int n = 0; n < TREES; n++) {
+        int attempts = 0;
+        for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             TreeDef def = new Gen(rnd).tree("Random" + n);
             CompiledStateTree tree;
@@ -44,19 +52,16 @@ class RandomDifferentialTest {
             compiled++;
             String scenario = scenario(rnd, tree);
             List<String> reference = TestNodes.run(tree, scenario, ScenarioRunner.REFERENCE);
-            List<RuntimeFactory> others = List.of(StateTreeSystem::create,
-                    (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 3, 2));
             for (int k = 0; k < others.size(); k++) {
                 List<String> other = TestNodes.run(tree, scenario, others.get(k));
                 if (!other.equals(reference)) {
-                    fail("tree " + n + ", runtime " + (k == 0 ? "batched" : "batched(3 workers, chunks of 2)")
-                            + " disagrees with the reference\n"
+                    fail("tree " + n + ", runtime " + RUNTIMES[k] + " disagrees with the reference\n"
                             + GoldenTraceTest.unifiedDiff("reference", "batched", reference, other)
                             + "\nscenario: " + scenario + "\ntree:\n" + StateTreeJson.write(def));
                 }
             }
         }
-        assertTrue(compiled > TREES / 2, "only " + compiled + " of " + TREES + " random trees compiled");
+        assertTrue(compiled >= TREES, "only " + compiled + " of " + attempts + " random trees compiled; need " + TREES);
     }
 
     private static String scenario(SplittableRandom rnd, CompiledStateTree tree) {
