@@ -672,95 +672,104 @@ public final class StateTreeCompiler {
             }
         }
 
+        /**
+         * Checks and adds one transition. Trigger, event, target, delays and conditions are checked
+         * independently, so one bad field does not hide the errors of the others; the transition is
+         * added only when all of them are valid.
+         */
         void compileTransition(StateNode s, TransitionDef t, String where, Parts p) {
             if (t == null) {
                 error(s.path, where, "expected a transition object");
                 return;
             }
-            byte trigger;
+            boolean ok = true;
+            byte trigger = 0;
             String trig = t.trigger();
             if (trig == null) {
                 error(s.path, where + ".trigger", "a transition needs a 'trigger': onStateCompleted, "
                         + "onStateSucceeded, onStateFailed, onTick or onEvent");
-                return;
-            }
-            switch (trig) {
-                case "onStateCompleted":
-                    trigger = CompiledStateTree.TRIGGER_COMPLETED;
-                    break;
-                case "onStateSucceeded":
-                    trigger = CompiledStateTree.TRIGGER_SUCCEEDED;
-                    break;
-                case "onStateFailed":
-                    trigger = CompiledStateTree.TRIGGER_FAILED;
-                    break;
-                case "onTick":
-                    trigger = CompiledStateTree.TRIGGER_TICK;
-                    break;
-                case "onEvent":
-                    trigger = CompiledStateTree.TRIGGER_EVENT;
-                    break;
-                default:
-                    error(s.path, where + ".trigger", "unknown trigger " + quote(trig) + "; valid triggers are "
-                            + "onStateCompleted, onStateSucceeded, onStateFailed, onTick, onEvent");
-                    return;
+                ok = false;
+            } else {
+                switch (trig) {
+                    case "onStateCompleted":
+                        trigger = CompiledStateTree.TRIGGER_COMPLETED;
+                        break;
+                    case "onStateSucceeded":
+                        trigger = CompiledStateTree.TRIGGER_SUCCEEDED;
+                        break;
+                    case "onStateFailed":
+                        trigger = CompiledStateTree.TRIGGER_FAILED;
+                        break;
+                    case "onTick":
+                        trigger = CompiledStateTree.TRIGGER_TICK;
+                        break;
+                    case "onEvent":
+                        trigger = CompiledStateTree.TRIGGER_EVENT;
+                        break;
+                    default:
+                        error(s.path, where + ".trigger", "unknown trigger " + quote(trig) + "; valid triggers are "
+                                + "onStateCompleted, onStateSucceeded, onStateFailed, onTick, onEvent");
+                        ok = false;
+                }
             }
             int event = -1;
             if (trigger == CompiledStateTree.TRIGGER_EVENT) {
                 if (t.event() == null || t.event().isEmpty()) {
                     error(s.path, where + ".event", "an onEvent transition needs an 'event' tag");
-                    return;
+                    ok = false;
+                } else {
+                    event = tagId(t.event());
                 }
-                event = tagId(t.event());
-            } else if (t.event() != null) {
+            } else if (t.event() != null && trig != null && ok) {
                 error(s.path, where + ".event", "'event' is only valid with trigger onEvent (trigger is " + trig + ")");
             }
-            byte type;
+            byte type = CompiledStateTree.GOTO;
             int target = -1;
             String to = t.to();
             if (to == null) {
                 error(s.path, where + ".to", "a transition needs a target 'to': a state path, a unique state "
                         + "name, @next, @succeeded, @failed or @none");
-                return;
-            }
-            switch (to) {
-                case "@none":
-                    type = CompiledStateTree.NOT_SET;
-                    break;
-                case "@succeeded":
-                    type = CompiledStateTree.TO_SUCCEEDED;
-                    break;
-                case "@failed":
-                    type = CompiledStateTree.TO_FAILED;
-                    break;
-                case "@next":
-                    type = CompiledStateTree.GOTO;
-                    if (s.parent == null || s.parent.children.indexOf(s) == s.parent.children.size() - 1) {
-                        error(s.path, where + ".to", "@next: state '" + s.name + "' has no next sibling");
-                        return;
-                    }
-                    target = s.parent.children.get(s.parent.children.indexOf(s) + 1).id;
-                    break;
-                default:
-                    type = CompiledStateTree.GOTO;
-                    if (to.startsWith("@")) {
-                        error(s.path, where + ".to", "unknown target " + quote(to)
-                                + "; valid special targets are @next, @succeeded, @failed, @none");
-                        return;
-                    }
-                    target = resolveTarget(s, to, where + ".to");
-                    if (target < 0) {
-                        return;
-                    }
+                ok = false;
+            } else {
+                switch (to) {
+                    case "@none":
+                        type = CompiledStateTree.NOT_SET;
+                        break;
+                    case "@succeeded":
+                        type = CompiledStateTree.TO_SUCCEEDED;
+                        break;
+                    case "@failed":
+                        type = CompiledStateTree.TO_FAILED;
+                        break;
+                    case "@next":
+                        if (s.parent == null || s.parent.children.indexOf(s) == s.parent.children.size() - 1) {
+                            error(s.path, where + ".to", "@next: state '" + s.name + "' has no next sibling");
+                            ok = false;
+                        } else {
+                            target = s.parent.children.get(s.parent.children.indexOf(s) + 1).id;
+                        }
+                        break;
+                    default:
+                        if (to.startsWith("@")) {
+                            error(s.path, where + ".to", "unknown target " + quote(to)
+                                    + "; valid special targets are @next, @succeeded, @failed, @none");
+                            ok = false;
+                        } else {
+                            target = resolveTarget(s, to, where + ".to");
+                            ok &= target >= 0;
+                        }
+                }
             }
             Double delay = optionalSeconds(t.delay(), s.path, where + ".delay");
             Double variance = optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
-            if (delay == null || variance == null) {
-                return;
-            }
+            ok &= delay != null && variance != null;
             int condBegin = conditions.size();
+            int errorsBefore = errors.size();
             Scope scope = new Scope(s, true, s.tasks.size(), evalInfos.size(), "transition conditions");
             compileConditionList(t.conditions(), scope, s.path, where + ".conditions");
+            if (!ok || errors.size() != errorsBefore) {
+                return; // errors reported; the whole compilation fails, nothing is emitted
+            }
             p.transitionSource.add((short) s.id);
             p.transitionTrigger.add(trigger);
             p.transitionEvent.add(event);

@@ -229,7 +229,9 @@ class CompileErrorsTest {
         assertError(errors, "Root/L", "linkedSubtree", "unknown subtree 'Missing'");
         assertError(errors, "Root/B", "enterConditions[0].probability", "out of range; valid range is 0..1");
         assertError(errors, "Root/B", "transitions[0].trigger", "unknown trigger \"onSomething\"");
-        assertEquals(10, errors.size(), errors.toString());
+        // a bad trigger does not hide the same transition's other errors
+        assertError(errors, "Root/B", "transitions[0].to", "@next: state 'B' has no next sibling");
+        assertEquals(11, errors.size(), errors.toString());
         // the reader's errors come first
         assertEquals("colour", errors.get(0).field());
         assertEquals("tsks", errors.get(1).field());

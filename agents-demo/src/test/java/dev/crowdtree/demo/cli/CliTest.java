@@ -1,0 +1,171 @@
+package dev.crowdtree.demo.cli;
+
+import dev.crowdtree.demo.Main;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line: exit codes, messages and outputs of every subcommand. */
+class CliTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+    private PrintStream oldErr;
+
+    @BeforeEach
+    void capture() {
+        oldOut = System.out;
+        oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private static final String GOOD = "{\"name\":\"Guard\",\"parameters\":{\"threat\":{\"type\":\"float\",\"default\":0}},"
+            + "\"root\":{\"name\":\"Root\",\"children\":["
+            + "{\"name\":\"Patrol\",\"tasks\":[{\"type\":\"delay\",\"duration\":0.3}],\"transitions\":["
+            + " {\"trigger\":\"onTick\",\"to\":\"Root/Alert\",\"conditions\":[{\"type\":\"compare\",\"param\":\"threat\",\"op\":\">\",\"value\":0.5}]},"
+            + " {\"trigger\":\"onStateCompleted\",\"to\":\"@next\"}]},"
+            + "{\"name\":\"Rest\",\"tasks\":[{\"type\":\"delay\",\"duration\":0.2}],\"transitions\":[{\"trigger\":\"onStateCompleted\",\"to\":\"Patrol\"}]},"
+            + "{\"name\":\"Alert\",\"tasks\":[{\"type\":\"run\"}]}]}}";
+
+    private Path write(String name, String text) throws Exception {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    @Test
+    void validateAcceptsAGoodTreeWithExitZero() throws Exception {
+        assertEquals(0, Main.execute("validate", write("guard.json", GOOD).toString()));
+        assertTrue(out().contains("OK: tree 'Guard', 4 states"), out());
+    }
+
+    @Test
+    void validatePrintsEveryErrorAndExitsOne() throws Exception {
+        String bad = GOOD.replace("\"Root/Alert\"", "\"Root/Alrt\"").replace("\"duration\":0.2", "\"duration\":\"soon\"")
+                .replace("\"op\":\">\"", "\"op\":\"=>\"");
+        Path p = write("bad.json", bad);
+        assertEquals(1, Main.execute("validate", p.toString()));
+        String o = out();
+        assertTrue(o.contains("bad.json: state 'Root/Patrol': transitions[0].to: unknown target state path 'Root/Alrt'"), o);
+        assertTrue(o.contains("state 'Root/Rest': tasks[0].duration"), o);
+        assertTrue(o.contains("transitions[0].conditions[0].op"), o);
+        assertTrue(o.contains("3 errors"), o);
+    }
+
+    @Test
+    void validateReportsAMissingFile() {
+        assertEquals(1, Main.execute("validate", dir.resolve("nope.json").toString()));
+        assertTrue(out().contains("nope.json"), out());
+    }
+
+    @Test
+    void dotPrintsAGraph() throws Exception {
+        assertEquals(0, Main.execute("dot", write("guard.json", GOOD).toString()));
+        String o = out();
+        assertTrue(o.startsWith("digraph"), o);
+        assertTrue(o.contains("Patrol") && o.contains("Alert") && o.trim().endsWith("}"), o);
+    }
+
+    @Test
+    void traceRunsAScenarioOnBothRuntimesWithTheSameOutput() throws Exception {
+        write("guard.json", GOOD);
+        Path sc = write("scenario.json", "{\"tree\": \"guard.json\", \"dt\": 0.1, \"ticks\": 8, \"agents\": 2,"
+                + " \"inputs\": [{\"tick\": 2, \"set\": {\"threat\": 0.9}, \"agent\": 1}, {\"tick\": 7, \"stop\": true}]}");
+        assertEquals(0, Main.execute("trace", sc.toString()));
+        String batched = out();
+        out.reset();
+        assertEquals(0, Main.execute("trace", "--runtime", "reference", sc.toString()));
+        assertEquals(batched, out());
+        assertTrue(batched.startsWith("a0 0 start\na0 0 enter Root changed\n"), batched);
+        assertTrue(batched.contains("a1 2 transition Root/Patrol -> Root/Alert"), batched);
+        assertTrue(batched.contains("a0 7 tree stopped"), batched);
+    }
+
+    @Test
+    void traceRejectsABadScenarioWithExitTwo() throws Exception {
+        Path sc = write("scenario.json", "{\"tree\": \"guard.json\", \"tiks\": 8}");
+        assertEquals(2, Main.execute("trace", sc.toString()));
+        assertTrue(err().contains("tiks"), err());
+    }
+
+    @Test
+    void aBadFlagPrintsUsageAndExitsTwo() {
+        assertEquals(2, Main.execute("run", "--agnets", "10"));
+        assertTrue(err().contains("--agnets") && err().contains("Usage:"), err());
+        assertEquals(2, Main.execute("--agents", "ten"));
+        assertEquals(2, Main.execute("run", "--agents", "0", "--quiet"));
+        assertTrue(err().contains("agents = 0") && err().contains("1..16000000"), err());
+    }
+
+    @Test
+    void runWithAnInvalidTreePrintsTheCompilerErrorsAndExitsTwo() throws Exception {
+        Path p = write("bad.json", GOOD.replace("\"delay\"", "\"dealy\""));
+        assertEquals(2, Main.execute("run", "--tree", p.toString(), "--agents", "10", "--ticks", "1"));
+        assertTrue(err().contains("unknown task type \"dealy\""), err());
+    }
+
+    @Test
+    void runPrintsASummaryWithTheWorldHashAndWritesFrames() throws Exception {
+        Path frames = dir.resolve("frames");
+        assertEquals(0, Main.execute("--agents", "3000", "--ticks", "20", "--workers", "2", "--png", frames.toString(),
+                "--png-every", "10", "--quiet"));
+        String o = out();
+        assertTrue(o.contains("== summary ==") && o.contains("p99.9") && o.contains("statetree"), o);
+        assertTrue(o.contains("Root/Peaceful/Wander"), o);
+        assertTrue(o.matches("(?s).*world hash: [0-9a-f]{16}.*"), o);
+        List<Path> pngs;
+        try (Stream<Path> s = Files.list(frames)) {
+            pngs = s.sorted().collect(Collectors.toList());
+        }
+        assertEquals(3, pngs.size(), pngs.toString()); // ticks 0, 10, 20
+        BufferedImage img = ImageIO.read(pngs.get(2).toFile());
+        assertTrue(img.getWidth() > 900 && img.getHeight() >= 900);
+    }
+
+    @Test
+    void runIsDeterministicAcrossWorkerCounts() throws Exception {
+        Main.execute("--agents", "5000", "--ticks", "40", "--workers", "1", "--quiet");
+        String one = hash(out());
+        out.reset();
+        Main.execute("--agents", "5000", "--ticks", "40", "--workers", "3", "--quiet");
+        assertEquals(one, hash(out()));
+    }
+
+    private static String hash(String output) {
+        int i = output.indexOf("world hash: ");
+        return output.substring(i, i + 28);
+    }
+}
