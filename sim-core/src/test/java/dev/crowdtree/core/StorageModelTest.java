@@ -43,6 +43,50 @@ class StorageModelTest {
         }
     }
 
+    @Test
+    void reorderMovesEveryColumnAndHandleTogether() {
+        for (int workers : new int[] {1, 3}) {
+            SplittableRandom rnd = new SplittableRandom(77);
+            try (World world = World.builder().workers(workers).initialCapacity(0).maxAgents(10_000).build()) {
+                SoaTable a = world.createTable("a");
+                Stamped sa = new Stamped(a);
+                Map<Integer, Object[]> model = new HashMap<>();
+                for (int round = 0; round < 30; round++) {
+                    for (int k = 0; k < 200; k++) {
+                        world.commands().spawn(a, sa, 0L);
+                    }
+                    for (int k = 0; k < 50 && a.size() > 0; k++) {
+                        world.commands().despawn(a.agentAt(rnd.nextInt(a.size())));
+                    }
+                    world.sync();
+                    model.clear();
+                    for (int row = 0; row < a.size(); row++) {
+                        int id = a.agentAt(row);
+                        model.put(id, new Object[] {a, world.agent(id).generation()});
+                    }
+                    // a random permutation of the live rows
+                    int[] order = new int[a.size()];
+                    for (int i = 0; i < order.length; i++) {
+                        order[i] = i;
+                    }
+                    for (int i = order.length - 1; i > 0; i--) {
+                        int j = rnd.nextInt(i + 1);
+                        int t = order[i];
+                        order[i] = order[j];
+                        order[j] = t;
+                    }
+                    int[] idsBefore = java.util.Arrays.copyOf(a.agentIds().data(), a.size());
+                    world.reorder(a, order);
+                    for (int i = 0; i < order.length; i++) {
+                        assertEquals(idsBefore[order[i]], a.agentAt(i), "row " + i + " takes old row " + order[i]);
+                    }
+                    check(world, model, a);
+                    sa.drain();
+                }
+            }
+        }
+    }
+
     private void runSequence(long seed, int steps) {
         SplittableRandom rnd = new SplittableRandom(seed);
         try (World world = World.builder().workers(1).initialCapacity(0).maxAgents(10_000).build()) {

@@ -71,7 +71,12 @@ public final class PerceptionEvaluator extends Evaluator {
                 }
                 float dx = x - tx[k];
                 float dy = y - ty[k];
-                float d = (float) Math.sqrt(dx * dx + dy * dy);
+                float d2 = dx * dx + dy * dy;
+                float reach = best + trad[k];
+                if (d2 >= reach * reach) {
+                    continue; // farther than the best so far: no square root needed
+                }
+                float d = (float) Math.sqrt(d2);
                 float edge = Math.max(0f, d - trad[k]);
                 if (edge < best) {
                     best = edge;

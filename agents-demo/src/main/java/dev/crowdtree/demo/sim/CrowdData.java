@@ -122,6 +122,13 @@ public final class CrowdData {
         start[0] = 0;
     }
 
+    /** After the table was reordered by {@link #cellRows}: row k is now the k-th agent in grid order. */
+    void gridRowsAreNowInOrder() {
+        for (int k = 0, n = table.size(); k < n; k++) {
+            cellRows[k] = k;
+        }
+    }
+
     /** The claim buffer of a chunk (workers record requests and releases there). */
     public ClaimBuffer claims(Chunk chunk) {
         return claims[chunk.index()];

@@ -5,6 +5,7 @@ package dev.crowdtree.core.storage;
  */
 public final class ByteColumn extends Column {
     private byte[] data;
+    private byte[] spare;
 
     ByteColumn(String name, int capacity) {
         this(name, new byte[capacity]);
@@ -29,8 +30,21 @@ public final class ByteColumn extends Column {
     }
 
     @Override
+    void gather(int[] order, int n) {
+        byte[] src = data;
+        byte[] dst = spare == null || spare.length != src.length ? new byte[src.length] : spare;
+        for (int i = 0; i < n; i++) {
+            dst[i] = src[order[i]];
+        }
+        spare = src;
+        data = dst;
+        rebind(dst);
+    }
+
+    @Override
     void bind(Object array) {
         data = (byte[]) array;
+        spare = null;
     }
 
     @Override

@@ -60,6 +60,17 @@ public abstract class Column {
     abstract void bind(Object array);
 
     /**
+     * Permutes the first {@code n} rows: new row i takes old row {@code order[i]}. Uses a spare
+     * array kept from the previous permutation, so repeated reorders allocate nothing.
+     */
+    abstract void gather(int[] order, int n);
+
+    /** After {@link #gather}: the subclass swapped arrays; keep the untyped view in step. */
+    final void rebind(Object array) {
+        store = array;
+    }
+
+    /**
      * A hash of the first {@code rows} values that depends only on their bits, used to compare
      * whole worlds across runs and worker counts. Object columns contribute nothing.
      */

@@ -8,6 +8,7 @@ package dev.crowdtree.core.storage;
  */
 public final class ObjectColumn<T> extends Column {
     private Object[] data;
+    private Object[] spare;
 
     ObjectColumn(String name, int capacity) {
         this(name, new Object[capacity]);
@@ -28,8 +29,22 @@ public final class ObjectColumn<T> extends Column {
     }
 
     @Override
+    void gather(int[] order, int n) {
+        Object[] src = data;
+        Object[] dst = spare == null || spare.length != src.length ? new Object[src.length] : spare;
+        for (int i = 0; i < n; i++) {
+            dst[i] = src[order[i]];
+        }
+        java.util.Arrays.fill(src, null); // the spare must not keep references alive
+        spare = src;
+        data = dst;
+        rebind(dst);
+    }
+
+    @Override
     void bind(Object array) {
         data = (Object[]) array;
+        spare = null;
     }
 
     /** References have no stable bits across runs, so they do not contribute to the hash. */

@@ -3,6 +3,7 @@ package dev.crowdtree.core.storage;
 import dev.crowdtree.core.util.Checks;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +37,7 @@ public final class SoaTable {
     private final List<Column> columns = new ArrayList<>();
     private final IntColumn agentIds;
     private RowRef[] refs;
+    private RowRef[] spareRefs;
     private int size;
     private int capacity;
 
@@ -150,6 +152,7 @@ public final class SoaTable {
         RowRef[] nextRefs = new RowRef[next];
         System.arraycopy(refs, 0, nextRefs, 0, size);
         refs = nextRefs;
+        spareRefs = null;
         capacity = next;
     }
 
@@ -202,6 +205,45 @@ public final class SoaTable {
         ref.table = null;
         ref.row = -1;
         return moved;
+    }
+
+    /**
+     * Reorders the live rows: new row {@code i} takes old row {@code order[i]}, for every column and
+     * handle. {@code order} must be a permutation of {@code 0 .. size-1} (not checked). Used to keep
+     * rows spatially coherent (sort by grid cell), so chunk kernels touch nearby memory.
+     * Allocation: none after the first call (each column keeps a spare array).
+     */
+    public void reorder(int[] order) {
+        for (int c = 0; c < columns.size(); c++) {
+            reorderColumn(c, order);
+        }
+        finishReorder(order);
+    }
+
+    /** Number of columns, including the built-in agent id column. */
+    public int columnCount() {
+        return columns.size();
+    }
+
+    /**
+     * The first half of {@link #reorder}, for one column. THREADING: distinct columns may be
+     * reordered by different threads at once; nothing else may touch the table meanwhile.
+     */
+    public void reorderColumn(int column, int[] order) {
+        columns.get(column).gather(order, size);
+    }
+
+    /** The second half of {@link #reorder}: moves the handles and fixes their rows. Simulation thread. */
+    public void finishReorder(int[] order) {
+        RowRef[] dst = spareRefs == null || spareRefs.length != refs.length ? new RowRef[refs.length] : spareRefs;
+        for (int i = 0; i < size; i++) {
+            RowRef ref = refs[order[i]];
+            dst[i] = ref;
+            ref.row = i;
+        }
+        Arrays.fill(refs, null);
+        spareRefs = refs;
+        refs = dst;
     }
 
     /** Number of chunks of {@code chunkSize} rows that cover the live rows. */

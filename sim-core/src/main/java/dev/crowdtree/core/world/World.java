@@ -222,6 +222,41 @@ public final class World implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Reorders the rows of {@code table} (new row i = old row {@code order[i]}, a permutation of the
+     * live rows), columns in parallel on the workers, handles on the simulation thread. A sync-point
+     * operation: call between phases. Deterministic, allocation-free after the first call.
+     */
+    public void reorder(SoaTable table, int[] order) {
+        reorderKernel.table = table;
+        reorderKernel.order = order;
+        try {
+            executor.run(reorderKernel, table.columnCount(), 1);
+        } finally {
+            reorderKernel.table = null;
+            reorderKernel.order = null;
+        }
+        table.finishReorder(order);
+    }
+
+    private final ReorderKernel reorderKernel = new ReorderKernel();
+
+    /** One chunk = one column. */
+    private static final class ReorderKernel implements ChunkKernel {
+        SoaTable table;
+        int[] order;
+
+        @Override
+        public void execute(Chunk chunk) {
+            table.reorderColumn(chunk.index(), order);
+        }
+
+        @Override
+        public String kernelName() {
+            return "reorder " + table.name();
+        }
+    }
+
     /** The live agent with this id, or null. */
     public AgentHandle agent(int id) {
         return id >= 0 && id < agents.length ? agents[id] : null;
