@@ -35,12 +35,8 @@ public final class MoveToTask extends Task {
         final float[] dvy = data.desiredVy.data();
         for (int i = from; i < to; i++) {
             int r = rows[i];
-            float dx = targetX.getFloat(ctx, r) - x[r];
-            float dy = targetY.getFloat(ctx, r) - y[r];
-            float d = (float) Math.sqrt(dx * dx + dy * dy);
-            float s = Steering.scale(d, speed.getFloat(ctx, r));
-            dvx[r] = dx * s;
-            dvy[r] = dy * s;
+            float d = Steering.toward(targetX.getFloat(ctx, r) - x[r], targetY.getFloat(ctx, r) - y[r],
+                    speed.getFloat(ctx, r), dvx, dvy, r);
             if (d < arrive) {
                 ctx.succeed(r);
             }

@@ -49,12 +49,7 @@ public final class WanderTask extends Task {
         final float[] dvy = data.desiredVy.data();
         for (int i = from; i < to; i++) {
             int r = rows[i];
-            float dx = tx[r] - x[r];
-            float dy = ty[r] - y[r];
-            float d = (float) Math.sqrt(dx * dx + dy * dy);
-            float s = Steering.scale(d, speed.getFloat(ctx, r));
-            dvx[r] = dx * s;
-            dvy[r] = dy * s;
+            float d = Steering.toward(tx[r] - x[r], ty[r] - y[r], speed.getFloat(ctx, r), dvx, dvy, r);
             if (d < 1f) {
                 ctx.succeed(r);
             }
