@@ -4,6 +4,7 @@ import dev.crowdtree.demo.cli.DotCommand;
 import dev.crowdtree.demo.cli.RunCommand;
 import dev.crowdtree.demo.cli.TraceCommand;
 import dev.crowdtree.demo.cli.ValidateCommand;
+import dev.crowdtree.demo.serve.ServeCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "agents-demo", mixinStandardHelpOptions = true, version = "crowdtree 0.1.0",
         description = "Batched StateTree crowds: run the simulation, or validate, draw and trace tree assets.",
-        subcommands = {RunCommand.class, ValidateCommand.class, DotCommand.class, TraceCommand.class})
+        subcommands = {RunCommand.class, ValidateCommand.class, DotCommand.class, TraceCommand.class, ServeCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

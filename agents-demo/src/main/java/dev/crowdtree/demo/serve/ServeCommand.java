@@ -1,0 +1,182 @@
+package dev.crowdtree.demo.serve;
+
+import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.BindException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code serve}: a live view of the crowd in the browser. Binds a small HTTP server (loopback by
+ * default), runs the simulation in real time on its own thread and serves a canvas page that draws
+ * every agent coloured by its active state, with play, pause, speed and an inspector for the agent
+ * you click. Runs until Ctrl+C. Exit 2 for bad options, a port in use or a tree that does not
+ * compile; 1 if the simulation fails.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Serve a live view of the crowd in the browser (http://127.0.0.1:8080/ by default).")
+public final class ServeCommand implements Callable<Integer> {
+    @Option(names = "--agents", description = "Number of agents (default: ${DEFAULT-VALUE}).", defaultValue = "100000")
+    int agents;
+
+    @Option(names = "--workers", description = "Worker threads (default: all processors).")
+    Integer workers;
+
+    @Option(names = "--seed", description = "Seed of all randomness (default: ${DEFAULT-VALUE}).", defaultValue = "1")
+    long seed;
+
+    @Option(names = "--tree", description = "A StateTree asset to use instead of the embedded crowd tree.")
+    Path tree;
+
+    @Option(names = "--port", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).", defaultValue = "8080")
+    int port;
+
+    @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}, this machine only).",
+            defaultValue = "127.0.0.1")
+    String bind;
+
+    @Option(names = "--speed", description = "Initial speed, simulated seconds per real second, 0.1..16 (default: ${DEFAULT-VALUE}).",
+            defaultValue = "1.0")
+    double speed;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /** The command as picocli builds it: prints to {@code System.out} and {@code System.err}. */
+    public ServeCommand() {
+        this(System.out, System.err);
+    }
+
+    /** The command printing to the given streams (tests). */
+    ServeCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+        CrowdConfig config;
+        InetAddress address;
+        try {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("--port = " + port + " is out of range; valid range is 0..65535");
+            }
+            if (!(speed >= SimLoop.MIN_SPEED && speed <= SimLoop.MAX_SPEED)) {
+                throw new IllegalArgumentException("--speed = " + speed + " is out of range; valid range is "
+                        + SimLoop.MIN_SPEED + ".." + (int) SimLoop.MAX_SPEED);
+            }
+            CrowdConfig d = CrowdConfig.defaults();
+            config = d.withAgents(agents).withSeed(seed).withWorkers(workers == null ? d.workers() : workers);
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            err.println("error: --bind " + bind + " is not a known host or address");
+            return 2;
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+
+        CrowdServer server;
+        try {
+            server = CrowdServer.bind(new InetSocketAddress(address, port));
+        } catch (BindException e) {
+            if (isLocal(address)) {
+                err.println("error: port " + port + " is already in use on " + bind + "; choose another with --port");
+            } else {
+                err.println("error: cannot listen on " + bind + ":" + port + " (" + e.getMessage()
+                        + "); --bind must be an address of this machine");
+            }
+            return 2;
+        } catch (IOException e) {
+            err.println("error: cannot listen on " + bind + ":" + port + ": " + e.getMessage());
+            return 2;
+        }
+        // THREADING: the hook runs on a JVM shutdown thread (Ctrl+C) while call() waits in awaitStop;
+        // CrowdServer.close() is synchronized and idempotent, so both may call it.
+        Thread hook = new Thread(server::close, "crowd-serve-shutdown");
+        try {
+            long setup0 = System.nanoTime();
+            CrowdSim sim;
+            try {
+                sim = new CrowdSim(config, tree);
+            } catch (StateTreeCompileException e) {
+                err.println("error: the tree " + (tree == null ? CrowdSim.EMBEDDED_TREE : tree) + " does not compile:");
+                e.errors().forEach(x -> err.println("  " + x));
+                return 2;
+            }
+            try {
+                server.start(sim, speed);
+            } catch (IllegalArgumentException e) {
+                sim.close();
+                err.println("error: " + e.getMessage());
+                return 2;
+            }
+            Runtime.getRuntime().addShutdownHook(hook);
+            out.printf(Locale.ROOT, "crowdtree serve: %,d agents, %d workers, seed %d, tree %s (%d states), speed %s, setup %.2f s%n",
+                    config.agents(), config.workers(), config.seed(),
+                    tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree, sim.tree().stateCount,
+                    Json.number(speed), (System.nanoTime() - setup0) / 1e9);
+            if (!address.isLoopbackAddress()) {
+                err.println("warning: --bind " + bind + " is not a loopback address: anyone who can reach this machine "
+                        + "can watch and control the simulation");
+            }
+            out.println("serving the crowd on " + url(server.address()) + " (Ctrl+C to stop)");
+            out.flush();
+            server.awaitStop();
+            Throwable failure = server.failure();
+            if (failure != null) {
+                err.println("error: the simulation stopped: " + failure);
+                return 1;
+            }
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        } finally {
+            server.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook is running or ran
+            }
+        }
+    }
+
+    /** The page's address: the bound address, or 127.0.0.1 when bound to all addresses. */
+    static String url(InetSocketAddress a) {
+        InetAddress ip = a.getAddress();
+        String host;
+        if (ip.isAnyLocalAddress()) {
+            host = "127.0.0.1";
+        } else if (ip instanceof Inet6Address) {
+            host = "[" + ip.getHostAddress() + "]";
+        } else {
+            host = ip.getHostAddress();
+        }
+        return "http://" + host + ":" + a.getPort() + "/";
+    }
+
+    private static boolean isLocal(InetAddress a) {
+        if (a.isAnyLocalAddress() || a.isLoopbackAddress()) {
+            return true;
+        }
+        try {
+            return NetworkInterface.getByInetAddress(a) != null;
+        } catch (SocketException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,440 @@
+package dev.crowdtree.demo.serve;
+
+import dev.crowdtree.core.time.FixedStepClock;
+import dev.crowdtree.core.world.AgentHandle;
+import dev.crowdtree.demo.serve.FrameBuffers.Frame;
+import dev.crowdtree.demo.sim.CrowdData;
+import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.SmartObjects;
+import dev.crowdtree.demo.sim.Threats;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.trace.TraceSink;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The simulation thread of {@code serve}: runs the crowd in real time (speed x 1/dt ticks per
+ * second through the world's {@link FixedStepClock}, at most a tenth of a simulated second per
+ * batch so a slow machine drops time instead of spiralling), pausable, and after every batch of
+ * ticks publishes a snapshot into {@link FrameBuffers}. Between ticks it runs requests that HTTP
+ * threads post with {@link #call(Supplier)}: selecting and inspecting an agent, play, pause, speed.
+ *
+ * <p>THREADING: the simulation thread is the only thread that touches the {@link CrowdSim} (its
+ * world, columns, tree system and trace sink) after {@link #start()}; the sim is handed over by
+ * {@link Thread#start()}, which orders everything the constructing thread did before it. Other
+ * threads talk to it only through the request queue (a {@link LinkedBlockingQueue}; results come
+ * back through {@link CompletableFuture}s) and read only published frames. The fields marked
+ * "sim thread only" below are never read elsewhere.
+ */
+final class SimLoop implements Runnable {
+    /** Lowest and highest speed accepted by {@code --speed} and {@code POST /control}. */
+    static final double MIN_SPEED = 0.1;
+    static final double MAX_SPEED = 16;
+    /** Trace lines kept for the selected agent. */
+    static final int TRACE_LINES = 30;
+
+    private static final long REQUEST_TIMEOUT_MS = 5000;
+    private static final long IDLE_WAIT_MS = 4;
+    /** Wall time after which a batch of ticks stops early (the rest of its simulated time is dropped). */
+    private static final long BATCH_NANOS = 50_000_000L;
+    private static final long PAUSED_WAIT_MS = 50;
+
+    private final CrowdSim sim;
+    private final FrameBuffers frames;
+    private final LinkedBlockingQueue<Request<?>> requests = new LinkedBlockingQueue<>();
+    private final Thread thread;
+
+    // sim thread only
+    private final StateTreeSystem system;
+    private final CrowdData data;
+    private final FixedStepClock clock;
+    private final int[] occupancy;
+    private final float quant;
+    private boolean paused;
+    private double speed;
+    private boolean dirty = true;
+    private long seq;
+    private int selected = -1;
+    private final String[] traceRing = new String[TRACE_LINES];
+    private int traceHead;
+    private int traceCount;
+    private final TraceSink traceSink = this::traceLine;
+    private long windowStart;
+    private int windowTicks;
+    private long windowTickNanos;
+    private float ticksPerSecond;
+    private float tickMillis;
+
+    // THREADING: written by stop() on any thread, read by the sim thread each loop.
+    private volatile boolean stopping;
+    // THREADING: written once by the sim thread when it dies, read by HTTP threads and the command.
+    private volatile Throwable failure;
+
+    SimLoop(CrowdSim sim, double initialSpeed, int readers) {
+        this.sim = sim;
+        this.system = sim.system();
+        this.data = sim.data();
+        this.clock = sim.world().clock();
+        this.speed = initialSpeed;
+        this.occupancy = new int[sim.tree().stateCount];
+        this.quant = FrameFormat.QMAX / data.worldSize;
+        int capacity = FrameFormat.frameBytes(data.table.capacity(), sim.tree().stateCount, data.threats.count(),
+                data.objects.count());
+        this.frames = new FrameBuffers(readers + 2, capacity);
+        this.thread = new Thread(this, "crowd-sim");
+    }
+
+    FrameBuffers frames() {
+        return frames;
+    }
+
+    /** Starts the simulation thread. After this, only that thread touches the sim. */
+    void start() {
+        thread.start();
+    }
+
+    /** Asks the loop to stop (it closes the sim on its way out) and waits for it, at most {@code millis}. */
+    void stop(long millis) throws InterruptedException {
+        stopping = true;
+        requests.add(new Request<>(null)); // wakes it if it waits for requests
+        thread.join(millis);
+    }
+
+    /** Waits until the simulation thread ends (stopped, or died: see {@link #failure()}). */
+    void join() throws InterruptedException {
+        thread.join();
+    }
+
+    boolean isAlive() {
+        return thread.isAlive();
+    }
+
+    /** Why the simulation thread died, or null. */
+    Throwable failure() {
+        return failure;
+    }
+
+    /**
+     * Runs {@code request} on the simulation thread between two ticks and returns its result. Any
+     * thread but the simulation thread.
+     *
+     * @throws IllegalStateException when the simulation has stopped or does not answer in time
+     */
+    <T> T call(Supplier<T> request) throws InterruptedException {
+        if (!thread.isAlive() || stopping) {
+            throw new IllegalStateException("the simulation is not running"
+                    + (failure == null ? "" : " (it failed: " + failure + ")"));
+        }
+        Request<T> r = new Request<>(request);
+        requests.add(r);
+        try {
+            return r.result.get(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the simulation did not answer within " + REQUEST_TIMEOUT_MS + " ms");
+        }
+    }
+
+    // ---- the loop (sim thread) ------------------------------------------------------------------
+
+    @Override
+    public void run() {
+        try {
+            long last = System.nanoTime();
+            windowStart = last;
+            publish(last);
+            while (!stopping) {
+                runRequests();
+                long now = System.nanoTime();
+                double real = (now - last) / 1e9;
+                last = now;
+                // at most 0.1 s of simulated time per batch (at least 2 ticks), and at most BATCH_NANOS
+                // of wall time: a machine too slow for the speed drops time instead of falling behind
+                int maxSteps = (int) Math.max(2, Math.ceil(0.1 * speed / clock.dt()));
+                int steps = paused ? 0 : clock.stepsFor(real * speed, maxSteps);
+                for (int i = 0; i < steps && !stopping && (i == 0 || System.nanoTime() - now < BATCH_NANOS); i++) {
+                    long t0 = System.nanoTime();
+                    sim.tick();
+                    windowTickNanos += System.nanoTime() - t0;
+                    windowTicks++;
+                    runRequests();
+                }
+                long after = System.nanoTime();
+                boolean windowClosed = measure(after);
+                if (steps > 0 || dirty || windowClosed && paused) {
+                    publish(after);
+                }
+                if (steps == 0) {
+                    Request<?> r = requests.poll(paused ? PAUSED_WAIT_MS : IDLE_WAIT_MS, TimeUnit.MILLISECONDS);
+                    if (r != null) {
+                        r.run();
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            failure = t;
+            System.err.println("error: the simulation failed at tick " + sim.tickNumber() + ": " + t);
+            t.printStackTrace();
+        } finally {
+            stopping = true;
+            sim.close();
+            Request<?> r;
+            while ((r = requests.poll()) != null) {
+                r.fail(new IllegalStateException("the simulation has stopped"));
+            }
+        }
+    }
+
+    private void runRequests() {
+        Request<?> r;
+        while ((r = requests.poll()) != null) {
+            r.run();
+        }
+    }
+
+    /** Updates ticks/s and ms/tick once a second; returns whether a window closed. */
+    private boolean measure(long now) {
+        long span = now - windowStart;
+        if (span < 1_000_000_000L) {
+            return false;
+        }
+        ticksPerSecond = (float) (windowTicks * 1e9 / span);
+        tickMillis = windowTicks == 0 ? 0f : (float) (windowTickNanos / 1e6 / windowTicks);
+        windowStart = now;
+        windowTicks = 0;
+        windowTickNanos = 0;
+        return true;
+    }
+
+    /** Writes a snapshot into a free buffer and publishes it. Allocation: none in steady state. */
+    private void publish(long now) {
+        Frame f = frames.writable();
+        if (f == null) {
+            return; // every spare buffer is being sent; the next batch publishes
+        }
+        int n = data.table.size();
+        int states = occupancy.length;
+        Threats th = data.threats;
+        SmartObjects ob = data.objects;
+        int t = th.count();
+        int o = ob.count();
+        int length = FrameFormat.frameBytes(n, states, t, o);
+        f.ensure(length);
+        ByteBuffer b = f.buf;
+        seq++;
+        long tick = sim.tickNumber();
+        system.countActiveStates(occupancy);
+        int running = 0;
+        for (int c : occupancy) {
+            running += c;
+        }
+        b.putInt(FrameFormat.OFF_MAGIC, FrameFormat.MAGIC);
+        b.putShort(FrameFormat.OFF_VERSION, (short) FrameFormat.VERSION);
+        b.putShort(FrameFormat.OFF_HEADER, (short) FrameFormat.HEADER_BYTES);
+        b.putLong(FrameFormat.OFF_TICK, tick);
+        b.putInt(FrameFormat.OFF_SEQ, (int) seq);
+        b.putInt(FrameFormat.OFF_AGENTS, n);
+        b.putShort(FrameFormat.OFF_STATES, (short) states);
+        b.putShort(FrameFormat.OFF_THREATS, (short) t);
+        b.putInt(FrameFormat.OFF_OBJECTS, o);
+        b.putFloat(FrameFormat.OFF_WORLD, data.worldSize);
+        b.putFloat(FrameFormat.OFF_TPS, paused ? 0f : ticksPerSecond);
+        b.putFloat(FrameFormat.OFF_SPEED, (float) speed);
+        b.put(FrameFormat.OFF_FLAGS, (byte) (paused ? FrameFormat.FLAG_PAUSED : 0));
+        b.put(FrameFormat.OFF_SLOTS, (byte) Math.min(255, ob.slots));
+        b.putShort(46, (short) 0);
+        int selRow = selected < 0 ? -1 : rowOf(selected);
+        float[] x = data.x.data();
+        float[] y = data.y.data();
+        b.putInt(FrameFormat.OFF_SELECTED, selRow < 0 ? -1 : selected);
+        b.putShort(FrameFormat.OFF_SELECTED_X, selRow < 0 ? 0 : q(x[selRow]));
+        b.putShort(FrameFormat.OFF_SELECTED_Y, selRow < 0 ? 0 : q(y[selRow]));
+        b.putFloat(FrameFormat.OFF_TICK_MS, tickMillis);
+        b.putInt(FrameFormat.OFF_RUNNING, running);
+        int p = FrameFormat.HEADER_BYTES;
+        for (int s = 0; s < states; s++, p += 4) {
+            b.putInt(p, occupancy[s]);
+        }
+        for (int k = 0; k < t; k++, p += FrameFormat.THREAT_BYTES) {
+            b.putShort(p, q(th.x[k]));
+            b.putShort(p + 2, q(th.y[k]));
+            b.putShort(p + 4, q(th.radius[k]));
+            b.put(p + 6, th.kind[k]);
+            b.put(p + 7, (byte) (th.active[k] ? 1 : 0));
+        }
+        for (int r = 0; r < n; r++, p += 4) {
+            b.putShort(p, q(x[r]));
+            b.putShort(p + 2, q(y[r]));
+        }
+        byte[] bytes = f.bytes;
+        for (int r = 0; r < n; r++) {
+            int s = system.activeStateOfRow(r);
+            bytes[p++] = (byte) (s < 0 || s >= FrameFormat.NO_STATE ? FrameFormat.NO_STATE : s);
+        }
+        int[] used = ob.used;
+        for (int k = 0; k < o; k++) {
+            bytes[p++] = (byte) Math.min(255, used[k]);
+        }
+        f.length = length;
+        f.seq = seq;
+        f.tick = tick;
+        frames.publish(f);
+        dirty = false;
+    }
+
+    private short q(float v) {
+        int i = (int) (v * quant + 0.5f);
+        return (short) (i < 0 ? 0 : Math.min(FrameFormat.QMAX, i));
+    }
+
+    private int rowOf(int agentId) {
+        AgentHandle h = sim.world().agent(agentId);
+        return h == null || h.table() != data.table ? -1 : h.row();
+    }
+
+    // ---- requests (run on the sim thread through call()) ----------------------------------------
+
+    /** Play, pause and speed; returns the resulting control state as JSON. Sim thread. */
+    String control(Boolean pause, Double newSpeed, boolean deselect) {
+        if (newSpeed != null) {
+            speed = newSpeed;
+        }
+        if (pause != null && pause != paused) {
+            paused = pause;
+        }
+        if (deselect) {
+            select(-1);
+        }
+        dirty = true;
+        publish(System.nanoTime());
+        return controlJson();
+    }
+
+    /** The control state as JSON. Sim thread. */
+    String controlJson() {
+        return String.format(Locale.ROOT, "{\"paused\":%b,\"speed\":%s,\"tick\":%d,\"selected\":%d}", paused,
+                Json.number(speed), sim.tickNumber(), selected);
+    }
+
+    /** Selects the agent nearest to world position (wx, wy) and describes it; null when there are no agents. Sim thread. */
+    String selectNearest(float wx, float wy) {
+        float[] x = data.x.data();
+        float[] y = data.y.data();
+        int best = -1;
+        float bestD2 = Float.POSITIVE_INFINITY;
+        for (int r = 0, n = data.table.size(); r < n; r++) {
+            float dx = x[r] - wx;
+            float dy = y[r] - wy;
+            float d2 = dx * dx + dy * dy;
+            if (d2 < bestD2) {
+                bestD2 = d2;
+                best = r;
+            }
+        }
+        if (best < 0) {
+            return null;
+        }
+        int id = data.table.agentIds().data()[best];
+        select(id);
+        return describe(id);
+    }
+
+    /** Selects agent {@code id} (if not already) and describes it; null when there is no such agent. Sim thread. */
+    String selectById(int id) {
+        if (rowOf(id) < 0) {
+            return null;
+        }
+        select(id);
+        return describe(id);
+    }
+
+    private void select(int id) {
+        if (id == selected) {
+            return;
+        }
+        selected = id;
+        traceHead = 0;
+        traceCount = 0;
+        Arrays.fill(traceRing, null);
+        if (id < 0) {
+            system.setTrace(null);
+        } else {
+            system.setTrace(traceSink, id);
+        }
+        dirty = true;
+    }
+
+    private void traceLine(int agentId, String line) {
+        if (agentId != selected) {
+            return;
+        }
+        traceRing[(traceHead + traceCount) % TRACE_LINES] = line;
+        if (traceCount < TRACE_LINES) {
+            traceCount++;
+        } else {
+            traceHead = (traceHead + 1) % TRACE_LINES;
+        }
+    }
+
+    private String describe(int id) {
+        int row = rowOf(id);
+        int state = system.activeStateOfRow(row);
+        StringBuilder sb = new StringBuilder(512);
+        sb.append("{\"id\":").append(id)
+                .append(",\"row\":").append(row)
+                .append(",\"tick\":").append(sim.tickNumber())
+                .append(",\"state\":").append(state)
+                .append(",\"path\":").append(Json.string(system.activePath(id)))
+                .append(",\"status\":").append(Json.string(RunStatus.name(system.treeStatus(id))))
+                .append(",\"stateChanges\":").append(system.stateChangeCount(id))
+                .append(",\"x\":").append(Json.number(data.x.data()[row]))
+                .append(",\"y\":").append(Json.number(data.y.data()[row]))
+                .append(",\"vx\":").append(Json.number(data.vx.data()[row]))
+                .append(",\"vy\":").append(Json.number(data.vy.data()[row]))
+                .append(",\"trace\":[");
+        for (int i = 0; i < traceCount; i++) {
+            sb.append(i == 0 ? "" : ",").append(Json.string(traceRing[(traceHead + i) % TRACE_LINES]));
+        }
+        return sb.append("]}").toString();
+    }
+
+    /** A request for the sim thread and its result. */
+    private static final class Request<T> {
+        final Supplier<T> body;
+        final CompletableFuture<T> result = new CompletableFuture<>();
+
+        Request(Supplier<T> body) {
+            this.body = body;
+        }
+
+        void run() {
+            if (body == null) {
+                return;
+            }
+            try {
+                result.complete(body.get());
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        }
+
+        void fail(Throwable t) {
+            result.completeExceptionally(t);
+        }
+    }
+}

@@ -1,0 +1,429 @@
+package dev.crowdtree.demo.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.demo.Main;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code serve} end to end: the real command on port 0 with a few thousand agents, driven over HTTP
+ * (meta, binary frames, play/pause, the agent inspector), then the page in headless Chromium when it
+ * is installed (required when {@code CI=true}). Also: a port in use, a bad tree, bad options.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ServeCommandTest {
+    private static final int AGENTS = 3000;
+    private static final Pattern SERVING = Pattern.compile("serving the crowd on (http://127\\.0\\.0\\.1:(\\d+)/) \\(Ctrl\\+C to stop\\)");
+
+    private static Thread serveThread;
+    private static final ByteArrayOutputStream OUT = new ByteArrayOutputStream();
+    private static final ByteArrayOutputStream ERR = new ByteArrayOutputStream();
+    private static final int[] EXIT = {-1};
+    private static String base;
+    private static HttpClient http;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        PrintStream out = new PrintStream(OUT, true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(ERR, true, StandardCharsets.UTF_8);
+        serveThread = new Thread(() -> {
+            int code = new CommandLine(new ServeCommand(out, err))
+                    .execute("--port", "0", "--agents", Integer.toString(AGENTS), "--workers", "2", "--seed", "7");
+            synchronized (EXIT) {
+                EXIT[0] = code;
+            }
+        }, "serve-under-test");
+        serveThread.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (base == null) {
+            Matcher m = SERVING.matcher(OUT.toString(StandardCharsets.UTF_8));
+            if (m.find()) {
+                base = m.group(1);
+            } else if (!serveThread.isAlive() || System.nanoTime() > deadline) {
+                fail("serve did not start; stdout:\n" + OUT.toString(StandardCharsets.UTF_8)
+                        + "\nstderr:\n" + ERR.toString(StandardCharsets.UTF_8));
+            } else {
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        if (serveThread != null) {
+            serveThread.interrupt();
+            serveThread.join(15_000);
+            assertFalse(serveThread.isAlive(), "serve did not stop when interrupted");
+            synchronized (EXIT) {
+                assertEquals(0, EXIT[0], "exit code; stderr:\n" + ERR.toString(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    // ---- HTTP ---------------------------------------------------------------------------------
+
+    @Test
+    void metaDescribesTheCrowdAndTheTree() throws Exception {
+        HttpResponse<String> r = get("meta");
+        assertEquals(200, r.statusCode());
+        assertEquals("application/json", r.headers().firstValue("Content-Type").orElse(""));
+        JsonNode meta = JSON.readTree(r.body());
+        assertEquals(AGENTS, meta.get("agents").asInt());
+        assertEquals(2000.0, meta.get("worldSize").asDouble());
+        JsonNode states = meta.get("states");
+        assertTrue(states.size() > 3, "states: " + states);
+        for (JsonNode s : states) {
+            assertTrue(s.get("color").asText().matches("#[0-9a-f]{6}"), "colour of " + s);
+            assertTrue(s.get("path").asText().startsWith("Root"), "path of " + s);
+        }
+        JsonNode objects = meta.get("smartObjects");
+        assertTrue(objects.get("count").asInt() > 0);
+        assertEquals(objects.get("count").asInt(), objects.get("x").size());
+        assertEquals(objects.get("count").asInt(), objects.get("y").size());
+
+        HttpResponse<String> page = get("");
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("<canvas id=\"map\""), page.body());
+        assertEquals(200, get("viewer.js").statusCode());
+        assertEquals(200, get("viewer.css").statusCode());
+        assertEquals(404, get("nothing-here").statusCode());
+    }
+
+    @Test
+    void framesCarryEveryAgentWithAValidState() throws Exception {
+        int stateCount = JSON.readTree(get("meta").body()).get("states").size();
+        ByteBuffer f = frame(-1);
+        assertEquals(FrameFormat.MAGIC, f.getInt(0));
+        assertEquals(FrameFormat.VERSION, f.getShort(4));
+        assertEquals(FrameFormat.HEADER_BYTES, f.getShort(6));
+        int n = f.getInt(20);
+        int s = f.getShort(24);
+        int t = f.getShort(26);
+        int o = f.getInt(28);
+        assertEquals(AGENTS, n);
+        assertEquals(stateCount, s);
+        assertEquals(FrameFormat.frameBytes(n, s, t, o), f.capacity(), "frame length");
+        int stOff = FrameFormat.statesOffset(n, s, t);
+        int[] counted = new int[s];
+        for (int i = 0; i < n; i++) {
+            int st = f.get(stOff + i) & 0xFF;
+            assertTrue(st < s, "agent row " + i + " has state byte " + st);
+            counted[st]++;
+        }
+        int running = 0;
+        for (int k = 0; k < s; k++) {
+            int occ = f.getInt(FrameFormat.HEADER_BYTES + 4 * k);
+            assertEquals(counted[k], occ, "occupancy of state " + k);
+            running += occ;
+        }
+        assertEquals(running, f.getInt(60));
+        assertEquals(2000f, f.getFloat(32));
+        // positions spread over the world, not all zero
+        int posOff = FrameFormat.positionsOffset(s, t);
+        int minX = 65535;
+        int maxX = 0;
+        for (int i = 0; i < n; i++) {
+            int x = f.getShort(posOff + 4 * i) & 0xFFFF;
+            minX = Math.min(minX, x);
+            maxX = Math.max(maxX, x);
+        }
+        assertTrue(maxX - minX > 30000, "x spread " + minX + ".." + maxX);
+
+        // ?after=<seq> answers with a newer frame while the crowd runs
+        long seq = f.getInt(16) & 0xFFFFFFFFL;
+        ByteBuffer next = frame(seq);
+        assertTrue((next.getInt(16) & 0xFFFFFFFFL) > seq, "a newer frame");
+        assertTrue(next.getLong(8) >= f.getLong(8), "tick does not go back");
+    }
+
+    @Test
+    void pauseStopsTheTicksAndPlayResumesThem() throws Exception {
+        try {
+            JsonNode paused = JSON.readTree(post("pause").body());
+            assertTrue(paused.get("paused").asBoolean(), paused.toString());
+            long tick = paused.get("tick").asLong();
+            ByteBuffer f = frame(-1);
+            assertEquals(tick, f.getLong(8), "the frame published on pause");
+            assertEquals(FrameFormat.FLAG_PAUSED, f.get(44) & FrameFormat.FLAG_PAUSED);
+            Thread.sleep(500);
+            assertEquals(tick, frame(-1).getLong(8), "ticks while paused");
+
+            JsonNode sped = JSON.readTree(post("speed=2").body());
+            assertEquals(2.0, sped.get("speed").asDouble());
+            assertEquals(2.0f, frame(-1).getFloat(40));
+
+            JsonNode playing = JSON.readTree(post("action=play").body());
+            assertFalse(playing.get("paused").asBoolean());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long now;
+            do {
+                ByteBuffer g = frame(f.getInt(16) & 0xFFFFFFFFL);
+                now = g.getLong(8);
+            } while (now <= tick && System.nanoTime() < deadline);
+            assertTrue(now > tick, "the crowd runs again after play");
+        } finally {
+            post("play&speed=1");
+        }
+    }
+
+    @Test
+    void controlRejectsWhatItDoesNotKnow() throws Exception {
+        HttpResponse<String> r = post("jump");
+        assertEquals(400, r.statusCode());
+        assertTrue(r.body().contains("unknown control 'jump'"), r.body());
+        r = post("speed=100");
+        assertEquals(400, r.statusCode());
+        assertTrue(r.body().contains("out of range"), r.body());
+        r = post("speed=fast");
+        assertEquals(400, r.statusCode());
+        assertEquals(405, get("control").statusCode());
+        r = http.send(HttpRequest.newBuilder(URI.create(base + "control")).timeout(Duration.ofSeconds(10))
+                .header("Origin", "http://evil.example").POST(HttpRequest.BodyPublishers.ofString("pause")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, r.statusCode(), "a control request from another origin");
+    }
+
+    @Test
+    void theAgentInspectorShowsThePathAndTheTrace() throws Exception {
+        HttpResponse<String> r = get("agent?x=1000&y=1000");
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode a = JSON.readTree(r.body());
+        int id = a.get("id").asInt();
+        assertTrue(a.get("path").asText().startsWith("Root/"), a.toString());
+        assertTrue(a.get("state").asInt() >= 0);
+        assertTrue(a.get("x").isNumber() && a.get("y").isNumber());
+        assertTrue(a.get("trace").isArray());
+        // the selection shows in the frames
+        ByteBuffer f = frame(-1);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (f.getInt(48) != id && System.nanoTime() < deadline) {
+            f = frame(f.getInt(16) & 0xFFFFFFFFL);
+        }
+        assertEquals(id, f.getInt(48), "selected agent in the frame header");
+        // poll by id; trace lines arrive as it ticks (each begins with its tick)
+        JsonNode polled = JSON.readTree(get("agent?id=" + id).body());
+        assertEquals(id, polled.get("id").asInt());
+        for (JsonNode line : polled.get("trace")) {
+            assertTrue(line.asText().matches("\\d+ .+"), line.asText());
+        }
+        assertEquals(404, get("agent?id=" + (AGENTS + 1000)).statusCode());
+        assertEquals(400, get("agent?id=abc").statusCode());
+        assertEquals(400, get("agent?x=nan&y=1").statusCode());
+        assertEquals(400, get("agent").statusCode());
+    }
+
+    @Test
+    void loopbackHostsOnly() {
+        assertTrue(CrowdServer.loopbackHost("127.0.0.1:8080"));
+        assertTrue(CrowdServer.loopbackHost("localhost:1"));
+        assertTrue(CrowdServer.loopbackHost("[::1]:8080"));
+        assertFalse(CrowdServer.loopbackHost("evil.example:8080"));
+        assertFalse(CrowdServer.loopbackHost("127.0.0.1.evil.example"));
+        assertFalse(CrowdServer.loopbackHost(null));
+    }
+
+    // ---- the page in headless Chromium ----------------------------------------------------------
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void thePageDrawsTheCrowdInHeadlessChromium() throws Exception {
+        Path chromium = findChromium();
+        if (chromium == null) {
+            if ("true".equals(System.getenv("CI"))) {
+                fail("chromium is not installed; .ci/run must install it (apt-get install -y chromium) so that the "
+                        + "live viewer's browser test runs");
+            }
+            assumeTrue(false, "chromium is not installed (apt-get install -y chromium); skipping the browser test");
+        }
+        Path profile = Files.createTempDirectory("crowdtree-chromium-");
+        Path dom = Files.createTempFile("crowdtree-dom-", ".html");
+        Path log = Files.createTempFile("crowdtree-chromium-", ".log");
+        List<String> cmd = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--disable-dev-shm-usage", "--user-data-dir=" + profile,
+                "--window-size=1000,700", "--virtual-time-budget=8000", "--dump-dom", base));
+        Process p = null;
+        try {
+            p = new ProcessBuilder(cmd).redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
+            boolean done = p.waitFor(90, TimeUnit.SECONDS);
+            assertTrue(done, "chromium did not finish within 90 s; log:\n" + tail(log));
+            String html = Files.readString(dom);
+            int frames = intAttribute(html, "data-frames");
+            int agentPixels = intAttribute(html, "data-agent-pixels");
+            assertTrue(frames >= 2, "frames drawn: " + frames + "\n" + tail(log));
+            assertTrue(agentPixels > 100, "agent pixels in the last frame: " + agentPixels);
+        } finally {
+            if (p != null) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+            deleteTree(profile);
+            Files.deleteIfExists(dom);
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static Path findChromium() {
+        Path usr = Path.of("/usr/bin/chromium");
+        if (Files.isExecutable(usr)) {
+            return usr;
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(java.io.File.pathSeparator)) {
+                Path c = Path.of(dir, "chromium");
+                if (!dir.isEmpty() && Files.isExecutable(c)) {
+                    return c;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static int intAttribute(String html, String name) {
+        Matcher m = Pattern.compile(name + "=\"(\\d+)\"").matcher(html);
+        assertTrue(m.find(), name + " is missing from the dumped DOM:\n" + html.substring(0, Math.min(2000, html.length())));
+        return Integer.parseInt(m.group(1));
+    }
+
+    private static String tail(Path log) throws IOException {
+        String s = Files.readString(log, StandardCharsets.UTF_8);
+        return s.length() <= 3000 ? s : s.substring(s.length() - 3000);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path x : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(x);
+            }
+        } catch (IOException e) {
+            // chromium may still be writing into its profile: leave the rest to the OS
+        }
+    }
+
+    // ---- the command's errors -------------------------------------------------------------------
+
+    @Test
+    void aPortInUseSaysSoAndExits2() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            Result r = serve("--port", Integer.toString(port), "--agents", "100");
+            assertEquals(2, r.code, r.err);
+            assertTrue(r.err.contains("error: port " + port + " is already in use on 127.0.0.1; choose another with --port"),
+                    r.err);
+            assertFalse(r.out.contains("serving"), r.out);
+        }
+    }
+
+    @Test
+    void aTreeThatDoesNotCompileExits2WithTheCompilersErrors() throws Exception {
+        Path bad = Files.createTempFile("bad-tree-", ".json");
+        try {
+            Files.writeString(bad, "{\"name\":\"X\",\"root\":{\"name\":\"Root\",\"tasks\":[{\"type\":\"nope\"}]}}");
+            Result r = serve("--port", "0", "--agents", "100", "--tree", bad.toString());
+            assertEquals(2, r.code, r.err);
+            assertTrue(r.err.contains("does not compile"), r.err);
+            assertTrue(r.err.contains("unknown task type \"nope\""), r.err);
+        } finally {
+            Files.deleteIfExists(bad);
+        }
+    }
+
+    @Test
+    void badOptionsExit2() {
+        Result r = serve("--speed", "0", "--port", "0");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("--speed = 0.0 is out of range"), r.err);
+        r = serve("--port", "70000");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("--port = 70000 is out of range"), r.err);
+        r = serve("--agents", "0", "--port", "0");
+        assertEquals(2, r.code);
+        r = serve("--bind", "no-such-host.invalid", "--port", "0");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("is not a known host"), r.err);
+    }
+
+    @Test
+    void mainKnowsServe() {
+        assertTrue(new CommandLine(new Main()).getSubcommands().containsKey("serve"));
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result serve(String... args) {
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        CommandLine cl = new CommandLine(new ServeCommand(new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(e, true, StandardCharsets.UTF_8)));
+        cl.setErr(new java.io.PrintWriter(e, true, StandardCharsets.UTF_8));
+        int code = cl.execute(args);
+        return new Result(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+
+    private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> post(String body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base + "control")).timeout(Duration.ofSeconds(10))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The latest frame, or the first newer than {@code afterSeq} (-1: the latest). */
+    private static ByteBuffer frame(long afterSeq) throws IOException, InterruptedException {
+        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + "frame"
+                        + (afterSeq >= 0 ? "?after=" + afterSeq : ""))).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, r.statusCode());
+        assertEquals("application/octet-stream", r.headers().firstValue("Content-Type").orElse(""));
+        assertNotNull(r.body());
+        return ByteBuffer.wrap(r.body()).order(ByteOrder.LITTLE_ENDIAN);
+    }
+}
