@@ -90,8 +90,12 @@ public final class RunCommand implements Callable<Integer> {
             long lastTick = 0;
             for (int i = 0; i < ticks; i++) {
                 sim.tick();
-                if (frames != null && sim.tickNumber() % pngEvery == 0) {
-                    frames.write();
+                if (frames != null) {
+                    if (sim.tickNumber() % pngEvery == 0) {
+                        frames.write();
+                    } else if (sim.tickNumber() % Math.max(1, pngEvery / 20) == 0) {
+                        frames.sample(); // the occupancy chart gets ~20 samples between frames
+                    }
                 }
                 long now = System.nanoTime();
                 if (!quiet && now - lastReport >= 1_000_000_000L) {

@@ -34,7 +34,7 @@ public final class FrameRenderer {
         this.colors = Palette.stateColors(sim.tree());
     }
 
-    /** Records the current occupancy for the chart (call once per drawn frame). */
+    /** Records the current occupancy for the chart; the chart shows the last 240 samples. */
     public void sample() {
         history.add(sim.occupancy());
         if (history.size() > 240) {
@@ -138,10 +138,11 @@ public final class FrameRenderer {
             g.drawString(String.format(Locale.ROOT, "%5.1f%%", 100.0 * occ[s] / Math.max(1, total)), x0 + PANEL - 70, y);
             y += 18;
         }
-        y += 4;
+        y += 6;
         g.setColor(new Color(0xB0B0B0));
-        g.drawString("predators, fires (orange), smart objects (yellow: in use)", x0, y);
-        drawChart(g, x0, y + 16, PANEL - 32, MAP - y - 32);
+        g.drawString("red: predators   orange: fires", x0, y);
+        g.drawString("squares: smart objects (yellow: in use)", x0, y + 16);
+        drawChart(g, x0, y + 48, PANEL - 32, MAP - y - 64);
     }
 
     private void drawChart(Graphics2D g, int x0, int y0, int w, int h) {

@@ -26,6 +26,11 @@ public final class FrameWriter {
         }
     }
 
+    /** Records the occupancy for the frames' chart (call every few ticks). */
+    public void sample() {
+        renderer.sample();
+    }
+
     /** Renders the current state and writes it; returns the file. */
     public Path write() {
         renderer.sample();

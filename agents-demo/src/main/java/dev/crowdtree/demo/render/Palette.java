@@ -16,14 +16,23 @@ public final class Palette {
     private Palette() {
     }
 
-    /** One RGB colour per state id. */
+    /**
+     * One RGB colour per state id. Leaf states are coloured first, so the states agents actually sit
+     * in get distinct colours; states under a branch named Danger get warm colours.
+     */
     public static int[] stateColors(CompiledStateTree t) {
         int[] rgb = new int[t.stateCount];
         int cool = 0;
         int warm = 0;
-        for (int s = 0; s < t.stateCount; s++) {
-            boolean danger = t.statePath[s].contains("/Danger");
-            rgb[s] = danger ? WARM[warm++ % WARM.length] : COOL[cool++ % COOL.length];
+        for (int pass = 0; pass < 2; pass++) {
+            for (int s = 0; s < t.stateCount; s++) {
+                boolean leaf = !t.hasChildren(s);
+                if (leaf != (pass == 0)) {
+                    continue;
+                }
+                boolean danger = t.statePath[s].contains("/Danger");
+                rgb[s] = danger ? WARM[warm++ % WARM.length] : COOL[cool++ % COOL.length];
+            }
         }
         return rgb;
     }
