@@ -47,7 +47,7 @@ import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRY_ENTER;
  */
 final class ChunkRunner implements EventOutbox {
     private static final byte UNDECIDED = 0, BLOCKED = 1, FIRED = 2;
-    /** {@code fired} value for the restart from root. */
+    /** {@link #firedTransition} value for the restart from root. */
     private static final int RESTART = -2;
     /** Outbox modes: events to self go to E (this tick) or to P (next round / next tick). */
     private static final int TO_E = 0, TO_P = 1;
