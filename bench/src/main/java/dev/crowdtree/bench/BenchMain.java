@@ -1,31 +1,33 @@
 package dev.crowdtree.bench;
 
+import dev.crowdtree.bench.compare.CompareHarness;
 import org.openjdk.jmh.runner.RunnerException;
 
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
- * Entry point of {@code benchmarks.jar}. The subcommand {@code compare} (the side-by-side throughput
- * harness) is reserved and not implemented yet; every other invocation is passed unchanged to
- * {@link org.openjdk.jmh.Main}, so the jar behaves like an ordinary JMH jar.
+ * Entry point of {@code benchmarks.jar}. The subcommand {@code compare} runs the side-by-side
+ * comparison harness ({@link CompareHarness}: {@code java -jar bench/target/benchmarks.jar compare --help});
+ * every other invocation is passed unchanged to {@link org.openjdk.jmh.Main}, so the jar behaves
+ * like an ordinary JMH jar.
  */
 public final class BenchMain {
-    /** Exit status when a reserved subcommand is not available yet. */
-    static final int EXIT_UNAVAILABLE = 2;
-
     private BenchMain() {
     }
 
     /**
-     * Runs JMH with {@code args}, or reports that {@code compare} is not available yet (exit 2).
+     * Runs {@code compare} or JMH with {@code args}.
      *
-     * @throws RunnerException when JMH fails to run the benchmarks
-     * @throws IOException     when JMH cannot read its options or benchmark list
+     * @throws RunnerException      when JMH fails to run the benchmarks
+     * @throws IOException          when JMH cannot read its options or the harness cannot write its outputs
+     * @throws InterruptedException when the harness is interrupted while waiting for a run
      */
-    public static void main(String[] args) throws RunnerException, IOException {
+    public static void main(String[] args) throws RunnerException, IOException, InterruptedException {
         if (args.length > 0 && "compare".equals(args[0])) {
-            System.err.println("compare: not yet available; see README");
-            System.exit(EXIT_UNAVAILABLE);
+            int status = CompareHarness.main(Arrays.copyOfRange(args, 1, args.length), System.out);
+            System.out.flush();
+            System.exit(status);
             return;
         }
         org.openjdk.jmh.Main.main(args);

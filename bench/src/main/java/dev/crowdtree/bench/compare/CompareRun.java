@@ -1,0 +1,200 @@
+package dev.crowdtree.bench.compare;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.core.random.CounterRng;
+import org.HdrHistogram.Histogram;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One measured run of the harness, normally in a JVM of its own (started by {@link CompareHarness}):
+ * {@code CompareRun <variant> <impl> <agents> <warmupTicks> <warmupBudgetSeconds> <maxTicks> <budgetSeconds> <seed>}.
+ * Prints progress to stderr and one line {@code RESULT <json>} ({@link RunResult}) to stdout.
+ *
+ * <p>Procedure: (1) an empty population (0 agents) of the implementation is built and started, full
+ * GC three times, used heap noted; (2) the real population is built and started (tick 0); (3)
+ * {@code warmupTicks} ticks, or fewer when {@code warmupBudgetSeconds} run out (every 25th tick, the
+ * occupancy and a hash of every agent's state, for the cross-implementation check); full GC three times, used heap noted with the
+ * population alive: the difference to (1) per agent is the heap per agent; (4) measured ticks, each
+ * timed with {@code System.nanoTime} into an HdrHistogram: {@code maxTicks} ticks, more for a fast
+ * run until 2 s have passed (at most 20 times {@code maxTicks}), fewer for a slow run once
+ * {@code budgetSeconds} of measuring have passed (at least {@link #MIN_TICKS}); the bytes allocated by
+ * all live threads (simulation thread and workers, {@code com.sun.management.ThreadMXBean}) over the
+ * measured ticks, minus the cost of reading the counters, divided by the ticks.
+ */
+public final class CompareRun {
+    /** Seconds per tick (30 Hz). */
+    public static final float DT = 1f / 30f;
+    /** Measured ticks even when the budget is exhausted. */
+    static final int MIN_TICKS = 5;
+    /** A fast run measures more than {@code maxTicks} ticks until this much time has passed... */
+    static final long MIN_MEASURE_NS = 2_000_000_000L;
+    /** ...but at most this many times {@code maxTicks}. */
+    static final int MAX_TICKS_FACTOR = 20;
+    static final String RESULT_PREFIX = "RESULT ";
+    /** Occupancy snapshots are taken every this many warm-up ticks. */
+    static final int SNAPSHOT_EVERY = 25;
+
+    private CompareRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 8) {
+            System.err.println("usage: CompareRun <variant> <impl> <agents> <warmupTicks> <warmupBudgetSeconds> <maxTicks> <budgetSeconds> <seed>");
+            System.exit(2);
+        }
+        RunResult r = run(Variant.parse(args[0]), Impl.parse(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+                Double.parseDouble(args[4]), Integer.parseInt(args[5]), Double.parseDouble(args[6]), Long.parseLong(args[7]));
+        System.out.println(RESULT_PREFIX + new ObjectMapper().writeValueAsString(r));
+        System.out.flush();
+    }
+
+    /** Runs one measurement in this JVM. */
+    public static RunResult run(Variant variant, Impl impl, int agents, int warmupTicks, double warmupBudgetSeconds,
+                                int maxTicks, double budgetSeconds, long seed) {
+        long runStart = System.nanoTime();
+        Logic logic = Logic.of(variant, variant.compile());
+        Histogram hist = new Histogram(3_600_000_000_000L, 3);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        threads.setThreadAllocatedMemoryEnabled(true);
+
+        // (1) the empty baseline
+        long emptyHeap;
+        Population empty = impl.create(logic, 0, seed);
+        try {
+            empty.start();
+            emptyHeap = usedHeapAfterGc();
+        } finally {
+            empty.close();
+        }
+        empty = null;
+
+        // (2) setup
+        long t0 = System.nanoTime();
+        Population pop = impl.create(logic, agents, seed);
+        try {
+            pop.start();
+            double setupSeconds = (System.nanoTime() - t0) / 1e9;
+
+            // (3) warm-up, occupancy, heap with the population alive
+            long tick = 1;
+            long wu0 = System.nanoTime();
+            long warmupBudgetNs = (long) (warmupBudgetSeconds * 1e9);
+            Map<String, int[]> snapshots = new LinkedHashMap<>();
+            Map<String, String> hashes = new LinkedHashMap<>();
+            boolean warmupLimited = false;
+            for (; tick <= warmupTicks; tick++) {
+                pop.tick(tick, DT);
+                if (tick % SNAPSHOT_EVERY == 0) {
+                    snapshot(pop, logic, agents, Long.toString(tick), snapshots, hashes);
+                }
+                if (System.nanoTime() - wu0 > warmupBudgetNs && tick < warmupTicks) {
+                    warmupLimited = true;
+                    tick++;
+                    break;
+                }
+            }
+            int warmedUp = (int) (tick - 1);
+            double warmupSeconds = (System.nanoTime() - wu0) / 1e9;
+            int[] occupancy = snapshot(pop, logic, agents, null, null, null);
+            long fullHeap = usedHeapAfterGc();
+            double heapPerAgent = agents == 0 ? 0 : (double) (fullHeap - emptyHeap) / agents;
+            System.err.printf(Locale.ROOT, "    setup %.2f s, warm-up %d ticks in %.2f s%s, heap %.1f B/agent%n",
+                    setupSeconds, warmedUp, warmupSeconds, warmupLimited ? " (time budget)" : "", heapPerAgent);
+
+            // (4) measured ticks
+            long[] ids = threads.getAllThreadIds();
+            long[] before = new long[ids.length];
+            long[] after = new long[ids.length];
+            long overhead = Long.MAX_VALUE;
+            for (int i = 0; i < 5; i++) {
+                long a = allocated(threads, ids, before);
+                long b = allocated(threads, ids, after);
+                overhead = Math.min(overhead, b - a);
+            }
+            long budgetNs = (long) (budgetSeconds * 1e9);
+            int measured = 0;
+            boolean limited = false;
+            long alloc0 = allocated(threads, ids, before);
+            long m0 = System.nanoTime();
+            while (true) {
+                long s = System.nanoTime();
+                pop.tick(tick++, DT);
+                long e = System.nanoTime();
+                hist.recordValue(Math.max(1, e - s));
+                measured++;
+                long elapsed = e - m0;
+                if (measured >= maxTicks && (elapsed >= MIN_MEASURE_NS || measured >= MAX_TICKS_FACTOR * maxTicks)) {
+                    break; // enough ticks, and long enough to average out short disturbances
+                }
+                if (elapsed > budgetNs && measured >= MIN_TICKS) {
+                    limited = measured < maxTicks;
+                    break;
+                }
+            }
+            long alloc1 = allocated(threads, ids, after);
+            double allocPerTick = Math.max(0, alloc1 - alloc0 - overhead) / (double) measured;
+            double mean = hist.getMean();
+            return new RunResult(variant.id(), impl.id(), impl.label(variant), agents, warmedUp, warmupLimited, measured, limited,
+                    mean, mean / agents, 1e9 / mean,
+                    hist.getValueAtPercentile(50) / 1e6, hist.getValueAtPercentile(99) / 1e6, hist.getMaxValue() / 1e6,
+                    heapPerAgent, allocPerTick, pop.instanceBytesPerAgent(), occupancy, snapshots, hashes, setupSeconds,
+                    (System.nanoTime() - runStart) / 1e9, Runtime.getRuntime().maxMemory() >> 20);
+        } finally {
+            pop.close();
+        }
+    }
+
+    /**
+     * The occupancy (running agents per state id), recorded under {@code key} with a hash of every
+     * agent's state when {@code key} is not null.
+     */
+    private static int[] snapshot(Population pop, Logic logic, int agents, String key, Map<String, int[]> occupancy,
+                                  Map<String, String> hashes) {
+        int[] states = new int[agents];
+        pop.states(states);
+        int[] counts = new int[logic.tree.stateCount];
+        long h = 0;
+        for (int a = 0; a < agents; a++) {
+            int s = states[a];
+            if (s >= 0) {
+                counts[s]++;
+            }
+            h = CounterRng.mix(h + ((long) a << 16) + s + 1);
+        }
+        if (key != null) {
+            occupancy.put(key, counts);
+            hashes.put(key, Long.toHexString(h));
+        }
+        return counts;
+    }
+
+    /** Sum of the bytes allocated so far by the threads {@code ids} (dead threads count 0). */
+    private static long allocated(com.sun.management.ThreadMXBean threads, long[] ids, long[] scratch) {
+        long[] v = threads.getThreadAllocatedBytes(ids);
+        System.arraycopy(v, 0, scratch, 0, v.length);
+        long sum = 0;
+        for (long x : scratch) {
+            sum += Math.max(0, x);
+        }
+        return sum;
+    }
+
+    /** Used heap after three full GCs. */
+    static long usedHeapAfterGc() {
+        MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return mem.getHeapMemoryUsage().getUsed();
+    }
+}

@@ -1,0 +1,224 @@
+package dev.crowdtree.bench.compare;
+
+import dev.dominion.ecs.api.Dominion;
+import dev.dominion.ecs.api.Results;
+
+import static dev.crowdtree.bench.compare.Logic.F_FLEE;
+import static dev.crowdtree.bench.compare.Logic.F_GRAZE;
+import static dev.crowdtree.bench.compare.Logic.F_HIDE;
+import static dev.crowdtree.bench.compare.Logic.F_REST;
+import static dev.crowdtree.bench.compare.Logic.F_WANDER;
+import static dev.crowdtree.bench.compare.Logic.H_ASSESS;
+import static dev.crowdtree.bench.compare.Logic.H_FLEE;
+import static dev.crowdtree.bench.compare.Logic.H_GRAZE;
+import static dev.crowdtree.bench.compare.Logic.H_HIDE;
+import static dev.crowdtree.bench.compare.Logic.H_IDLE;
+import static dev.crowdtree.bench.compare.Logic.H_SOCIALIZE;
+import static dev.crowdtree.bench.compare.Logic.H_WANDER;
+import static dev.crowdtree.bench.compare.Logic.THREAT_HIGH;
+import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
+
+/**
+ * Dominion ECS, used the idiomatic way: each agent is an entity with two mutable component objects,
+ * {@link Perception} (the threat wave) and {@link Brain} (the state machine: leaf, timer, gate,
+ * fatigue), and a tick is two systems, each a plain for-each over a {@code findEntitiesWith} query:
+ * the perception system, then the brain system (a {@code switch} on the leaf, the same cases as the
+ * floor). Single-threaded, like the other peers.
+ */
+final class DominionPopulation implements Population {
+    /** The perception component: the threat evaluator's per-agent data and output. */
+    public static final class Perception {
+        float time;
+        float phase;
+        float threat;
+    }
+
+    /** The decision component: the agent's state machine. */
+    public static final class Brain {
+        final int id;
+        byte leaf;
+        boolean gateArmed;
+        float remaining;
+        float gateTime;
+        float fatigue;
+
+        Brain(int id) {
+            this.id = id;
+        }
+    }
+
+    private final Logic logic;
+    private final int n;
+    private final long seed;
+    private final boolean hierarchical;
+    private final Dominion dominion;
+    private long tick;
+    private float dt;
+
+    DominionPopulation(Logic logic, int agents, long seed) {
+        this.logic = logic;
+        this.n = agents;
+        this.seed = seed;
+        this.hierarchical = logic.variant == Variant.HIERARCHICAL;
+        System.setProperty("dominion.show-banner", "false");
+        System.setProperty("dominion.logging-level", "WARNING");
+        dominion = Dominion.create();
+        for (int i = 0; i < agents; i++) {
+            dominion.createEntity(new Perception(), new Brain(i));
+        }
+    }
+
+    @Override
+    public void start() {
+        tick = 0;
+        for (Results.With2<Perception, Brain> r : dominion.findEntitiesWith(Perception.class, Brain.class)) {
+            Perception p = r.comp1();
+            Brain b = r.comp2();
+            p.time = 0f;
+            p.phase = logic.phase(seed, b.id);
+            p.threat = Logic.wave(0f, logic.waveInv, p.phase);
+            enter(b, hierarchical ? H_WANDER : F_WANDER);
+        }
+    }
+
+    private void enter(Brain b, int l) {
+        b.leaf = (byte) l;
+        b.remaining = logic.delay(l, seed, b.id, tick);
+        if (hierarchical) {
+            if (l == H_GRAZE) {
+                b.fatigue = 1f;
+            } else if (l == H_IDLE) {
+                b.fatigue = 0f;
+            }
+        }
+    }
+
+    @Override
+    public void tick(long tick, float dt) {
+        this.tick = tick;
+        this.dt = dt;
+        perceptionSystem();
+        if (hierarchical) {
+            brainSystemHierarchical();
+        } else {
+            brainSystemFlat();
+        }
+    }
+
+    private void perceptionSystem() {
+        final float d = dt;
+        final float inv = logic.waveInv;
+        for (Results.With1<Perception> r : dominion.findEntitiesWith(Perception.class)) {
+            Perception p = r.comp();
+            float t = p.time + d;
+            p.time = t;
+            p.threat = Logic.wave(t, inv, p.phase);
+        }
+    }
+
+    private void brainSystemHierarchical() {
+        final float d = dt;
+        for (Results.With2<Perception, Brain> r : dominion.findEntitiesWith(Perception.class, Brain.class)) {
+            Brain b = r.comp2();
+            float threat = r.comp1().threat;
+            if (b.gateArmed) {
+                b.gateTime -= d;
+            }
+            float left = b.remaining - d;
+            b.remaining = left;
+            boolean done = left <= 0f;
+            switch (b.leaf) {
+                case H_WANDER:
+                    calm(b, done, threat, H_GRAZE);
+                    break;
+                case H_GRAZE:
+                    calm(b, done, threat, H_SOCIALIZE);
+                    break;
+                case H_SOCIALIZE:
+                    calm(b, done, threat, H_IDLE);
+                    break;
+                case H_IDLE:
+                    calm(b, done, threat, H_WANDER);
+                    break;
+                case H_FLEE:
+                    danger(b, done, threat, H_HIDE);
+                    break;
+                case H_HIDE:
+                    danger(b, done, threat, H_ASSESS);
+                    break;
+                default:
+                    danger(b, done, threat, H_FLEE);
+            }
+        }
+    }
+
+    private void calm(Brain b, boolean done, float threat, int next) {
+        if (done) {
+            enter(b, next);
+        } else if (threat > THREAT_HIGH) {
+            enter(b, H_FLEE);
+        }
+    }
+
+    private void danger(Brain b, boolean done, float threat, int next) {
+        if (done) {
+            b.gateArmed = false;
+            enter(b, next);
+        } else if (threat < THREAT_LOW) {
+            if (!b.gateArmed) {
+                b.gateArmed = true;
+                b.gateTime = logic.gateTime(seed, b.id, tick);
+            }
+            if (b.gateTime <= 0f) {
+                b.gateArmed = false;
+                enter(b, H_WANDER);
+            }
+        } else {
+            b.gateArmed = false;
+        }
+    }
+
+    private void brainSystemFlat() {
+        final float d = dt;
+        for (Results.With2<Perception, Brain> r : dominion.findEntitiesWith(Perception.class, Brain.class)) {
+            Brain b = r.comp2();
+            float threat = r.comp1().threat;
+            float left = b.remaining - d;
+            b.remaining = left;
+            boolean done = left <= 0f;
+            switch (b.leaf) {
+                case F_WANDER:
+                case F_GRAZE:
+                case F_REST:
+                    if (threat > THREAT_HIGH) {
+                        enter(b, F_FLEE);
+                    } else if (done) {
+                        enter(b, b.leaf == F_WANDER ? F_GRAZE : b.leaf == F_GRAZE ? F_REST : F_WANDER);
+                    }
+                    break;
+                case F_FLEE:
+                    if (done) {
+                        enter(b, F_HIDE);
+                    }
+                    break;
+                default:
+                    if (done) {
+                        enter(b, F_WANDER);
+                    }
+            }
+        }
+    }
+
+    @Override
+    public void states(int[] out) {
+        for (Results.With1<Brain> r : dominion.findEntitiesWith(Brain.class)) {
+            Brain b = r.comp();
+            out[b.id] = logic.treeState[b.leaf];
+        }
+    }
+
+    @Override
+    public void close() {
+        dominion.close();
+    }
+}

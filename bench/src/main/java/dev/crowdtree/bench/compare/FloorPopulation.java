@@ -1,0 +1,211 @@
+package dev.crowdtree.bench.compare;
+
+import static dev.crowdtree.bench.compare.Logic.F_FLEE;
+import static dev.crowdtree.bench.compare.Logic.F_GRAZE;
+import static dev.crowdtree.bench.compare.Logic.F_HIDE;
+import static dev.crowdtree.bench.compare.Logic.F_REST;
+import static dev.crowdtree.bench.compare.Logic.F_WANDER;
+import static dev.crowdtree.bench.compare.Logic.H_ASSESS;
+import static dev.crowdtree.bench.compare.Logic.H_FLEE;
+import static dev.crowdtree.bench.compare.Logic.H_GRAZE;
+import static dev.crowdtree.bench.compare.Logic.H_HIDE;
+import static dev.crowdtree.bench.compare.Logic.H_IDLE;
+import static dev.crowdtree.bench.compare.Logic.H_SOCIALIZE;
+import static dev.crowdtree.bench.compare.Logic.H_WANDER;
+import static dev.crowdtree.bench.compare.Logic.THREAT_HIGH;
+import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
+
+/**
+ * The floor: the logic written by hand as a {@code switch} over the agent's leaf, over primitive
+ * arrays indexed by agent, one loop per tick on the calling thread. No framework, no hierarchy at run
+ * time (the hierarchical variant's groups are folded into the cases: a calm leaf checks its
+ * completion, then the Peaceful threat transition; a danger leaf its completion, then the Danger
+ * gate). Per agent: leaf (1 B), remaining, wave time and phase, gate time (4 B each), gate armed
+ * (1 B), fatigue (4 B).
+ */
+final class FloorPopulation implements Population {
+    private final Logic logic;
+    private final int n;
+    private final long seed;
+    private final boolean hierarchical;
+    private final byte[] leaf;
+    private final float[] remaining;
+    private final float[] time;
+    private final float[] phase;
+    private final float[] gateTime;
+    private final byte[] gateArmed;
+    private final float[] fatigue;
+
+    FloorPopulation(Logic logic, int agents, long seed) {
+        this.logic = logic;
+        this.n = agents;
+        this.seed = seed;
+        this.hierarchical = logic.variant == Variant.HIERARCHICAL;
+        leaf = new byte[agents];
+        remaining = new float[agents];
+        time = new float[agents];
+        phase = new float[agents];
+        gateTime = new float[hierarchical ? agents : 0];
+        gateArmed = new byte[hierarchical ? agents : 0];
+        fatigue = new float[hierarchical ? agents : 0];
+    }
+
+    @Override
+    public void start() {
+        for (int i = 0; i < n; i++) {
+            time[i] = 0f;
+            phase[i] = logic.phase(seed, i);
+            enter(i, hierarchical ? H_WANDER : F_WANDER, 0);
+        }
+    }
+
+    private void enter(int i, int l, long tick) {
+        leaf[i] = (byte) l;
+        remaining[i] = logic.delay(l, seed, i, tick);
+        if (hierarchical) {
+            if (l == H_GRAZE) {
+                fatigue[i] = 1f;
+            } else if (l == H_IDLE) {
+                fatigue[i] = 0f;
+            }
+        }
+    }
+
+    @Override
+    public void tick(long tick, float dt) {
+        if (hierarchical) {
+            tickHierarchical(tick, dt);
+        } else {
+            tickFlat(tick, dt);
+        }
+    }
+
+    private void tickHierarchical(long tick, float dt) {
+        final byte[] leaf = this.leaf;
+        final float[] remaining = this.remaining;
+        final float[] time = this.time;
+        final float[] phase = this.phase;
+        final float[] gateTime = this.gateTime;
+        final byte[] gateArmed = this.gateArmed;
+        final float inv = logic.waveInv;
+        for (int i = 0; i < n; i++) {
+            if (gateArmed[i] != 0) {
+                gateTime[i] -= dt;
+            }
+            float t = time[i] + dt;
+            time[i] = t;
+            float threat = Logic.wave(t, inv, phase[i]);
+            float left = remaining[i] - dt;
+            remaining[i] = left;
+            boolean done = left <= 0f;
+            switch (leaf[i]) {
+                case H_WANDER:
+                    calm(i, done, threat, H_GRAZE, tick);
+                    break;
+                case H_GRAZE:
+                    calm(i, done, threat, H_SOCIALIZE, tick);
+                    break;
+                case H_SOCIALIZE:
+                    calm(i, done, threat, H_IDLE, tick);
+                    break;
+                case H_IDLE:
+                    calm(i, done, threat, H_WANDER, tick);
+                    break;
+                case H_FLEE:
+                    danger(i, done, threat, H_HIDE, tick);
+                    break;
+                case H_HIDE:
+                    danger(i, done, threat, H_ASSESS, tick);
+                    break;
+                default:
+                    danger(i, done, threat, H_FLEE, tick);
+            }
+        }
+    }
+
+    private void calm(int i, boolean done, float threat, int next, long tick) {
+        if (done) {
+            enter(i, next, tick);
+        } else if (threat > THREAT_HIGH) {
+            enter(i, H_FLEE, tick);
+        }
+    }
+
+    private void danger(int i, boolean done, float threat, int next, long tick) {
+        if (done) {
+            gateArmed[i] = 0;
+            enter(i, next, tick);
+        } else if (threat < THREAT_LOW) {
+            if (gateArmed[i] == 0) {
+                gateArmed[i] = 1;
+                gateTime[i] = logic.gateTime(seed, i, tick);
+            }
+            if (gateTime[i] <= 0f) {
+                gateArmed[i] = 0;
+                enter(i, H_WANDER, tick);
+            }
+        } else {
+            gateArmed[i] = 0;
+        }
+    }
+
+    private void tickFlat(long tick, float dt) {
+        final byte[] leaf = this.leaf;
+        final float[] remaining = this.remaining;
+        final float[] time = this.time;
+        final float[] phase = this.phase;
+        final float inv = logic.waveInv;
+        for (int i = 0; i < n; i++) {
+            float t = time[i] + dt;
+            time[i] = t;
+            float threat = Logic.wave(t, inv, phase[i]);
+            float left = remaining[i] - dt;
+            remaining[i] = left;
+            boolean done = left <= 0f;
+            switch (leaf[i]) {
+                case F_WANDER:
+                    if (threat > THREAT_HIGH) {
+                        enter(i, F_FLEE, tick);
+                    } else if (done) {
+                        enter(i, F_GRAZE, tick);
+                    }
+                    break;
+                case F_GRAZE:
+                    if (threat > THREAT_HIGH) {
+                        enter(i, F_FLEE, tick);
+                    } else if (done) {
+                        enter(i, F_REST, tick);
+                    }
+                    break;
+                case F_REST:
+                    if (threat > THREAT_HIGH) {
+                        enter(i, F_FLEE, tick);
+                    } else if (done) {
+                        enter(i, F_WANDER, tick);
+                    }
+                    break;
+                case F_FLEE:
+                    if (done) {
+                        enter(i, F_HIDE, tick);
+                    }
+                    break;
+                default:
+                    if (done) {
+                        enter(i, F_WANDER, tick);
+                    }
+            }
+        }
+    }
+
+    @Override
+    public void states(int[] out) {
+        for (int i = 0; i < n; i++) {
+            out[i] = logic.treeState[leaf[i]];
+        }
+    }
+
+    @Override
+    public void close() {
+        // nothing to release
+    }
+}

@@ -1,0 +1,114 @@
+package dev.crowdtree.bench.compare;
+
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.trace.ReferenceInterpreter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The implementations the harness runs side by side. */
+public enum Impl {
+    /** Our batched {@link StateTreeSystem}, 1 worker (the calling thread). */
+    OURS_1W("ours-1w"),
+    /** Our batched {@link StateTreeSystem}, 2 workers. */
+    OURS_2W("ours-2w"),
+    /** Our batched {@link StateTreeSystem}, one worker per available core (skipped when that is 1 or 2). */
+    OURS_ALL("ours-allw"),
+    /** Our per-agent {@link ReferenceInterpreter} (Unreal's one execution context per agent). */
+    REFERENCE("reference"),
+    /** gdx-ai: a {@code DefaultStateMachine} per agent (flat) or a {@code BehaviorTree} per agent (hierarchical). */
+    GDX_AI("gdx-ai"),
+    /** Dominion ECS: per-agent state in components, systems iterate {@code findEntitiesWith}. */
+    DOMINION("dominion"),
+    /** A hand-written switch FSM over primitive arrays: no framework at all. */
+    FLOOR("floor");
+
+    /** Chunk size of our batched runtime in the comparison (the runtime's default for crowds). */
+    public static final int CHUNK = 4096;
+
+    private final String id;
+
+    Impl(String id) {
+        this.id = id;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** Workers used by the OURS_* implementations. */
+    public int workers() {
+        switch (this) {
+            case OURS_1W:
+                return 1;
+            case OURS_2W:
+                return 2;
+            case OURS_ALL:
+                return Runtime.getRuntime().availableProcessors();
+            default:
+                return 1;
+        }
+    }
+
+    /** Human-readable name for tables and the chart legend. */
+    public String label(Variant v) {
+        switch (this) {
+            case OURS_1W:
+                return "ours batched, 1 worker";
+            case OURS_2W:
+                return "ours batched, 2 workers";
+            case OURS_ALL:
+                return "ours batched, " + workers() + " workers (all cores)";
+            case REFERENCE:
+                return "ours reference interpreter";
+            case GDX_AI:
+                return v == Variant.FLAT ? "gdx-ai DefaultStateMachine" : "gdx-ai BehaviorTree";
+            case DOMINION:
+                return "Dominion ECS";
+            default:
+                return "floor (hand-written switch)";
+        }
+    }
+
+    /** Whether this implementation is run by default on this machine. */
+    public boolean availableHere() {
+        return this != OURS_ALL || workers() > 2;
+    }
+
+    public static Impl parse(String s) {
+        String k = s.trim().toLowerCase(Locale.ROOT);
+        for (Impl i : values()) {
+            if (i.id.equals(k)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("unknown implementation '" + s + "'; known: " + ids(List.of(values())));
+    }
+
+    public static String ids(List<Impl> impls) {
+        List<String> s = new ArrayList<>();
+        for (Impl i : impls) {
+            s.add(i.id);
+        }
+        return String.join(",", s);
+    }
+
+    /** A population of {@code agents} agents running {@code logic}, not started yet. */
+    public Population create(Logic logic, int agents, long seed) {
+        switch (this) {
+            case OURS_1W:
+            case OURS_2W:
+            case OURS_ALL:
+                return new OursPopulation(StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK));
+            case REFERENCE:
+                return new ReferencePopulation(new ReferenceInterpreter(logic.tree, agents, seed));
+            case GDX_AI:
+                return logic.variant == Variant.FLAT ? new GdxFsmPopulation(logic, agents, seed) : new GdxBtPopulation(logic, agents, seed);
+            case DOMINION:
+                return new DominionPopulation(logic, agents, seed);
+            default:
+                return new FloorPopulation(logic, agents, seed);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.crowdtree.bench.compare;
+
+import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.nodes.DelayTask;
+
+import java.util.Arrays;
+
+/**
+ * The decision logic of one {@link Variant}, as the hand-written peers (floor, Dominion, gdx-ai)
+ * implement it: the timed leaf states, where each goes on completion, which ones react to the threat,
+ * the gate of the way back. The constants are copied from the tree definitions
+ * ({@code CrowdTrees.crowd()}, {@link dev.crowdtree.bench.FlatTrees#flat()}); everything the
+ * compiler decides (state ids, random stream ids, the gate's transition index, delay and variance)
+ * is read from the compiled tree, so that every peer draws exactly the random numbers our nodes
+ * draw: {@code CounterRng.uniform(seed, agent, tick, stream)} keyed like {@link DelayTask} (the
+ * task's stream, at enter), the wave evaluator (its stream, tick 0, at tree start) and the gate
+ * ({@code GATE_STREAM_BASE + transition index}, at arming).
+ *
+ * <p>The float arithmetic is also the nodes' own, operation for operation (Java never contracts
+ * {@code a * b + c} into an FMA), so the peers reach bit-identical timers and thresholds.
+ */
+public final class Logic {
+    /** Threat above which a calm state flees (the {@code compare > 0.8} condition; compared as double). */
+    public static final double THREAT_HIGH = 0.8;
+    /** Threat below which the danger group may calm down ({@code compare < 0.3}, hierarchical only). */
+    public static final double THREAT_LOW = 0.3;
+    /** Wave constants: period 20 s, amplitude 1, offset 0, triangle. */
+    static final float WAVE_PERIOD = 20f;
+    static final float WAVE_AMPLITUDE = 1f;
+    static final float WAVE_OFFSET = 0f;
+
+    // Leaf indices of the hierarchical variant (CrowdTrees.crowd()).
+    public static final int H_WANDER = 0, H_GRAZE = 1, H_SOCIALIZE = 2, H_IDLE = 3, H_FLEE = 4, H_HIDE = 5, H_ASSESS = 6;
+    // Leaf indices of the flat variant (FlatTrees.flat()).
+    public static final int F_WANDER = 0, F_GRAZE = 1, F_REST = 2, F_FLEE = 3, F_HIDE = 4;
+
+    private static final String[] H_PATHS = {"Root/Peaceful/Wander", "Root/Peaceful/Graze", "Root/Peaceful/Socialize",
+        "Root/Peaceful/Idle", "Root/Danger/Flee", "Root/Danger/Hide", "Root/Danger/Assess"};
+    private static final float[][] H_DELAYS = {{3f, 1f}, {4f, 2f}, {2f, 1f}, {3f, 1.5f}, {2f, 0.5f}, {3f, 1f}, {1f, 0f}};
+    private static final String[] F_PATHS = {"Root/Wander", "Root/Graze", "Root/Rest", "Root/Flee", "Root/Hide"};
+    private static final float[][] F_DELAYS = {{3f, 1f}, {4f, 2f}, {2f, 1f}, {2f, 0.5f}, {3f, 1f}};
+
+    public final Variant variant;
+    public final CompiledStateTree tree;
+    /** Number of leaf states the logic uses. */
+    public final int leaves;
+    /** Our state id of each leaf. */
+    public final int[] treeState;
+    /** Delay bounds of each leaf: {@code lo = max(0, d - dev)} and {@code hi - lo}, as DelayTask computes them. */
+    final float[] delayLo;
+    final float[] delaySpan;
+    /** Random stream of each leaf's delay task. */
+    final int[] delayStream;
+    /** Stream of the wave evaluator (its per-agent phase). */
+    final int waveStream;
+    /** {@code 1f / period}, as the wave evaluator computes it. */
+    final float waveInv;
+    /** Hierarchical only: the gated Danger -> Peaceful transition. */
+    final int gateStream;
+    final float gateDelay;
+    final float gateVariance;
+
+    private Logic(Variant variant, CompiledStateTree tree) {
+        this.variant = variant;
+        this.tree = tree;
+        boolean h = variant == Variant.HIERARCHICAL;
+        String[] paths = h ? H_PATHS : F_PATHS;
+        float[][] delays = h ? H_DELAYS : F_DELAYS;
+        leaves = paths.length;
+        treeState = new int[leaves];
+        delayLo = new float[leaves];
+        delaySpan = new float[leaves];
+        delayStream = new int[leaves];
+        for (int l = 0; l < leaves; l++) {
+            int s = tree.stateByPath(paths[l]);
+            if (s < 0) {
+                throw new IllegalStateException("tree " + tree.name + " has no state " + paths[l]);
+            }
+            treeState[l] = s;
+            float d = delays[l][0];
+            float dev = delays[l][1];
+            float lo = Math.max(0f, d - dev);
+            float hi = d + dev;
+            delayLo[l] = lo;
+            delaySpan[l] = hi - lo;
+            delayStream[l] = delayTaskStream(tree, s);
+        }
+        waveStream = tree.evaluators[0].stream();
+        waveInv = 1f / WAVE_PERIOD;
+        if (h) {
+            int danger = tree.stateByPath("Root/Danger");
+            int gate = -1;
+            for (int t = tree.stateTransitionsBegin[danger]; t < tree.stateTransitionsBegin[danger] + tree.stateTransitionsNum[danger]; t++) {
+                if (tree.transitionDelay[t] > 0f || tree.transitionDelayVariance[t] > 0f) {
+                    gate = t;
+                }
+            }
+            if (gate < 0) {
+                throw new IllegalStateException("no gated transition on Root/Danger");
+            }
+            gateStream = CompiledStateTree.GATE_STREAM_BASE + gate;
+            gateDelay = tree.transitionDelay[gate];
+            gateVariance = tree.transitionDelayVariance[gate];
+        } else {
+            gateStream = -1;
+            gateDelay = 0f;
+            gateVariance = 0f;
+        }
+    }
+
+    /** The logic of {@code variant}, keyed to the ids and streams of {@code tree} (compiled from {@link Variant#definition()}). */
+    public static Logic of(Variant variant, CompiledStateTree tree) {
+        return new Logic(variant, tree);
+    }
+
+    private static int delayTaskStream(CompiledStateTree tree, int state) {
+        for (int k = tree.stateTasksBegin[state]; k < tree.stateTasksBegin[state] + tree.stateTasksNum[state]; k++) {
+            if (tree.tasks[k] instanceof DelayTask) {
+                return tree.tasks[k].stream();
+            }
+        }
+        throw new IllegalStateException("state " + tree.statePath[state] + " has no delay task");
+    }
+
+    /** The wait drawn when {@code agent} enters leaf {@code l} at {@code tick} (DelayTask.enterState). */
+    float delay(int l, long seed, int agent, long tick) {
+        return delayLo[l] + delaySpan[l] * CounterRng.uniform(seed, agent, tick, delayStream[l]);
+    }
+
+    /** The agent's constant wave phase, drawn at tree start (WaveEvaluator.treeStart). */
+    float phase(long seed, int agent) {
+        return CounterRng.uniform(seed, agent, 0, waveStream);
+    }
+
+    /** The gate time drawn when the gated transition is armed for {@code agent} at {@code tick}. */
+    float gateTime(long seed, int agent, long tick) {
+        float u = CounterRng.uniform(seed, agent, tick, gateStream);
+        return Math.max(0f, gateDelay + gateVariance * (2f * u - 1f));
+    }
+
+    /** The triangle wave at {@code time} for {@code phase} (WaveEvaluator.tick, triangle branch). */
+    static float wave(float time, float inv, float phase) {
+        float x = time * inv + phase + 0.25f;
+        x -= (float) Math.floor(x);
+        return WAVE_OFFSET + WAVE_AMPLITUDE * (1f - 4f * Math.abs(x - 0.5f));
+    }
+
+    /** Fills {@code out} (length {@code tree.stateCount}) with the occupancy from per-agent leaf indices. */
+    void occupancy(byte[] leafOfAgent, int n, int[] out) {
+        Arrays.fill(out, 0);
+        for (int i = 0; i < n; i++) {
+            out[treeState[leafOfAgent[i]]]++;
+        }
+    }
+}

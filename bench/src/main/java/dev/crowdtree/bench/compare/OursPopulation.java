@@ -1,0 +1,40 @@
+package dev.crowdtree.bench.compare;
+
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.node.RunStatus;
+
+/** Our batched runtime: the compiled tree itself, no hand-written logic. */
+final class OursPopulation implements Population {
+    private final StateTreeSystem sys;
+
+    OursPopulation(StateTreeSystem sys) {
+        this.sys = sys;
+    }
+
+    @Override
+    public void start() {
+        sys.startAll(0);
+    }
+
+    @Override
+    public void tick(long tick, float dt) {
+        sys.tickAll(tick, dt);
+    }
+
+    @Override
+    public void states(int[] out) {
+        for (int a = 0, n = sys.agentCount(); a < n; a++) {
+            out[a] = sys.treeStatus(a) == RunStatus.RUNNING ? sys.activeState(a) : -1;
+        }
+    }
+
+    @Override
+    public int instanceBytesPerAgent() {
+        return sys.bytesPerAgent();
+    }
+
+    @Override
+    public void close() {
+        sys.close();
+    }
+}

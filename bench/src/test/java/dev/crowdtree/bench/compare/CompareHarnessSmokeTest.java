@@ -1,0 +1,95 @@
+package dev.crowdtree.bench.compare;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs {@code compare} for real (forked JVMs) on a tiny population and checks its three outputs. */
+class CompareHarnessSmokeTest {
+    @Test
+    void compareWritesWellFormedMarkdownJsonAndSvg(@TempDir Path dir) throws Exception {
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8)) {
+            status = CompareHarness.main(new String[] {"--impls", "ours-1w,floor", "--agents", "2000", "--variants", "hierarchical,flat",
+                "--warmup", "50", "--ticks", "10", "--out", dir.toString()}, out);
+        }
+        String log = console.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, log);
+        assertTrue(log.contains(" 4/4]"), log);
+
+        // JSON: one result per run, the like-for-like check passed, the aims evaluated
+        JsonNode doc = new ObjectMapper().readTree(dir.resolve("compare.json").toFile());
+        JsonNode results = doc.get("results");
+        assertEquals(4, results.size());
+        for (JsonNode r : results) {
+            assertEquals(2000, r.get("agents").asInt());
+            int measured = r.get("measuredTicks").asInt();
+            assertTrue(measured >= 10 && measured <= 200, "fast runs measure 10 ticks or more, for up to 2 s: " + measured);
+            assertTrue(r.get("nsPerAgentTick").asDouble() > 0);
+            assertTrue(r.get("p50Ms").asDouble() <= r.get("maxMs").asDouble());
+            assertTrue(r.get("heapBytesPerAgent").asDouble() > 0, r.toString());
+        }
+        assertEquals(2, doc.get("equivalence").size());
+        for (JsonNode e : doc.get("equivalence")) {
+            assertTrue(e.get("identical").asBoolean(), e.toString());
+            assertEquals(50, e.get("tick").asInt());
+        }
+        assertTrue(doc.get("aims").size() >= 2);
+        assertEquals(0, doc.get("failures").size());
+
+        // Markdown: the results table has a header, a separator and one row per run
+        List<String> md = Files.readAllLines(dir.resolve("compare.md"));
+        int header = -1;
+        for (int i = 0; i < md.size(); i++) {
+            if (md.get(i).startsWith("| variant | implementation | agents | ns/agent-tick")) {
+                header = i;
+                break;
+            }
+        }
+        assertTrue(header >= 0, String.join("\n", md));
+        int columns = md.get(header).split("\\|", -1).length;
+        assertTrue(md.get(header + 1).startsWith("|---"));
+        for (int i = header + 2; i < header + 6; i++) {
+            assertEquals(columns, md.get(i).split("\\|", -1).length, md.get(i));
+            assertTrue(md.get(i).contains("2,000"), md.get(i));
+        }
+        assertFalse(md.get(header + 6).startsWith("| "), "4 rows expected");
+
+        // SVG: well-formed XML, one line per implementation and variant, a marker per result, labelled axes
+        Document svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(dir.resolve("compare.svg").toFile());
+        assertEquals("svg", svg.getDocumentElement().getTagName());
+        assertEquals(4, svg.getElementsByTagName("path").getLength());
+        assertEquals(4, svg.getElementsByTagName("circle").getLength());
+        String text = Files.readString(dir.resolve("compare.svg"));
+        assertTrue(text.contains("ns per agent-tick (log scale)") && text.contains("agents (log scale)"));
+        assertTrue(text.contains("floor (hand-written switch)"));
+    }
+
+    @Test
+    void optionsAreParsedAndCheckedUp() {
+        CompareHarness.Options o = CompareHarness.parse(new String[] {"--agents", "10k,1M", "--impls", "gdx-ai", "--variants=flat", "--budget", "3"});
+        assertEquals(List.of(10_000, 1_000_000), o.agents);
+        assertEquals(List.of(Impl.GDX_AI), o.impls);
+        assertEquals(List.of(Variant.FLAT), o.variants);
+        assertEquals(3.0, o.budget);
+        assertEquals(null, CompareHarness.parse(new String[] {"--help"}));
+        assertThrows(IllegalArgumentException.class, () -> CompareHarness.parse(new String[] {"--impls", "jbt"}));
+        assertThrows(IllegalArgumentException.class, () -> CompareHarness.parse(new String[] {"--ticks"}));
+    }
+}
