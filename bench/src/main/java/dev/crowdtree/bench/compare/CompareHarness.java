@@ -39,7 +39,7 @@ public final class CompareHarness {
         int ticks = 300;
         int warmup = 300;
         double budget = 15;
-        double warmupBudget = 40;
+        double warmupBudget = 100;
         long seed = 1;
         Path out = Path.of("bench", "results");
         boolean fork = true;
@@ -70,7 +70,7 @@ public final class CompareHarness {
                 "  --budget S          seconds of measuring per run; a slow run stops earlier, after at least "
                         + CompareRun.MIN_TICKS + " ticks (default 15)",
                 "  --warmup N          warm-up ticks before measuring (default 300 = 10 s of simulated time)",
-                "  --warmup-budget S   seconds of warm-up per run at most; a slow run warms up fewer ticks (default 40)",
+                "  --warmup-budget S   seconds of warm-up per run at most; a slow run warms up fewer ticks (default 100)",
                 "  --seed N            simulation seed (default 1)",
                 "  --out DIR           output directory (default bench/results)",
                 "  --no-fork           run in this JVM (for tests; heap figures are then less meaningful)",
