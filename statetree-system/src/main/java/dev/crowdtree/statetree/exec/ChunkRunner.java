@@ -367,16 +367,29 @@ final class ChunkRunner implements EventOutbox {
             for (int tr = t.stateTransitionsBegin[s], trEnd = tr + num; tr < trEnd; tr++) {
                 byte trig = t.transitionTrigger[tr];
                 boolean gatedTr = t.transitionDelay[tr] > 0f || t.transitionDelayVariance[tr] > 0f;
+                if (trig == TRIGGER_TICK) {
+                    // Every agent of the slice is a candidate: evaluate the conditions over the slice
+                    // in place (conditions are pure, so also testing decided agents changes nothing)
+                    // and skip the decided ones below, instead of copying the candidates first.
+                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], sorted, lo, hi, pass);
+                    for (int i = lo; i < hi; i++) {
+                        int r = sorted[i];
+                        if (dec[r - b] == UNDECIDED) {
+                            decide(r, tr, pass[i], gatedTr);
+                        }
+                    }
+                    continue;
+                }
                 int m = 0;
-                if (trig == TRIGGER_TICK || (gatedTr && gated > 0)) {
+                if (gatedTr && gated > 0) {
                     for (int i = lo; i < hi; i++) {
                         int r = sorted[i];
                         if (dec[r - b] != UNDECIDED) {
                             continue;
                         }
-                        if (trig == TRIGGER_TICK || shouldCheck(tr, r)) {
+                        if (shouldCheck(tr, r)) {
                             cand[m++] = r;
-                        } else if (gatedTr) {
+                        } else {
                             cancelGate(r, tr);
                         }
                     }
@@ -398,27 +411,9 @@ final class ChunkRunner implements EventOutbox {
                 if (m == 0) {
                     continue;
                 }
-                testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], cand, m, pass);
+                testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], cand, 0, m, pass);
                 for (int j = 0; j < m; j++) {
-                    int r = cand[j];
-                    if (!pass[j]) {
-                        if (gatedTr) {
-                            cancelGate(r, tr);
-                        }
-                        continue;
-                    }
-                    int leaf = onPassed(r, tr);
-                    if (leaf == CONTINUE) {
-                        continue;
-                    }
-                    if (leaf == STOP) {
-                        dec[r - b] = BLOCKED;
-                    } else {
-                        dec[r - b] = FIRED;
-                        firedTransition[r - b] = tr;
-                        nextLeaf[r - b] = leaf;
-                        firedRows[fired++] = r;
-                    }
+                    decide(cand[j], tr, pass[j], gatedTr);
                 }
             }
         }
@@ -450,6 +445,32 @@ final class ChunkRunner implements EventOutbox {
         }
         for (int s = 1; s < eOff.length; s++) {
             eOff[s] += eOff[s - 1];
+        }
+    }
+
+    /**
+     * Transition {@code tr}'s trigger matched for the undecided row {@code r} and its conditions
+     * gave {@code passed}: cancel its gate on failure, otherwise record the decision.
+     */
+    private void decide(int r, int tr, boolean passed, boolean gatedTr) {
+        if (!passed) {
+            if (gatedTr) {
+                cancelGate(r, tr);
+            }
+            return;
+        }
+        int leaf = onPassed(r, tr);
+        if (leaf == CONTINUE) {
+            return;
+        }
+        int l = r - base;
+        if (leaf == STOP) {
+            decision[l] = BLOCKED;
+        } else {
+            decision[l] = FIRED;
+            firedTransition[l] = tr;
+            nextLeaf[l] = leaf;
+            firedRows[fired++] = r;
         }
     }
 
@@ -504,17 +525,20 @@ final class ChunkRunner implements EventOutbox {
         }
     }
 
-    /** ANDs the conditions {@code [begin, begin+num)} over {@code rows[0..m)} into {@code result}. */
-    private void testConditions(int begin, int num, int[] rows, int m, boolean[] result) {
+    /**
+     * ANDs the conditions {@code [begin, begin+num)} over {@code rows[from..to)} into
+     * {@code result[from..to)}.
+     */
+    private void testConditions(int begin, int num, int[] rows, int from, int to, boolean[] result) {
         if (num == 0) {
-            Arrays.fill(result, 0, m, true);
+            Arrays.fill(result, from, to, true);
             return;
         }
         Condition[] conds = t.conditions;
-        conds[begin].test(ctx, rows, 0, m, result);
+        conds[begin].test(ctx, rows, from, to, result);
         for (int c = begin + 1; c < begin + num; c++) {
-            conds[c].test(ctx, rows, 0, m, tmp);
-            for (int i = 0; i < m; i++) {
+            conds[c].test(ctx, rows, from, to, tmp);
+            for (int i = from; i < to; i++) {
                 result[i] &= tmp[i];
             }
         }
@@ -526,7 +550,7 @@ final class ChunkRunner implements EventOutbox {
             return true;
         }
         one[0] = r;
-        testConditions(t.stateEnterConditionsBegin[s], num, one, 1, oneOut);
+        testConditions(t.stateEnterConditionsBegin[s], num, one, 0, 1, oneOut);
         return oneOut[0];
     }
 
@@ -620,7 +644,7 @@ final class ChunkRunner implements EventOutbox {
                 boolean ok = shouldCheck(tr, r);
                 if (ok) {
                     one[0] = r;
-                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], one, 1, oneOut);
+                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], one, 0, 1, oneOut);
                     ok = oneOut[0];
                 }
                 if (!ok) {
