@@ -4,9 +4,9 @@ import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.render.FrameWriter;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -22,23 +22,14 @@ import java.util.concurrent.Callable;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run the crowd simulation headless and print its results (the default command).")
 public final class RunCommand implements Callable<Integer> {
-    @Option(names = "--agents", description = "Number of agents (default: ${DEFAULT-VALUE}).", defaultValue = "100000")
-    int agents;
+    @Mixin
+    CrowdOptions crowd;
 
     @Option(names = "--ticks", description = "Ticks to run (default: ${DEFAULT-VALUE}).", defaultValue = "600")
     int ticks;
 
     @Option(names = "--dt", description = "Seconds per tick (default: ${DEFAULT-VALUE}).", defaultValue = "0.0333333")
     float dt;
-
-    @Option(names = "--workers", description = "Worker threads (default: all processors).")
-    Integer workers;
-
-    @Option(names = "--seed", description = "Seed of all randomness (default: ${DEFAULT-VALUE}).", defaultValue = "1")
-    long seed;
-
-    @Option(names = "--tree", description = "A StateTree asset to use instead of the embedded crowd tree.")
-    Path tree;
 
     @Option(names = "--png", description = "Write PNG frames into this directory.")
     Path pngDir;
@@ -61,26 +52,21 @@ public final class RunCommand implements Callable<Integer> {
             if (pngEvery < 1) {
                 throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
             }
-            CrowdConfig d = CrowdConfig.defaults();
-            config = d.withAgents(agents).withSeed(seed).withDt(dt).withWorkers(workers == null ? d.workers() : workers);
+            config = crowd.config(dt);
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return 2;
         }
         long setup0 = System.nanoTime();
-        CrowdSim sim;
-        try {
-            sim = new CrowdSim(config, tree);
-        } catch (StateTreeCompileException e) {
-            err.println("error: the tree " + (tree == null ? CrowdSim.EMBEDDED_TREE : tree) + " does not compile:");
-            e.errors().forEach(x -> err.println("  " + x));
+        CrowdSim sim = crowd.open(config, err);
+        if (sim == null) {
             return 2;
         }
         try (sim) {
             FrameWriter frames = pngDir == null ? null : new FrameWriter(sim, pngDir);
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %d workers, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
                     config.agents(), config.workers(), ticks, config.dt(), config.seed(),
-                    tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree, sim.tree().stateCount);
+                    crowd.treeName(), sim.tree().stateCount);
             out.printf(Locale.ROOT, "setup: %.2f s%n", (System.nanoTime() - setup0) / 1e9);
             if (frames != null) {
                 frames.write();

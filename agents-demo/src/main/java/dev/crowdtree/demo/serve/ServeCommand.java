@@ -1,9 +1,10 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.demo.cli.CrowdOptions;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdSim;
-import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -15,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -29,17 +29,8 @@ import java.util.concurrent.Callable;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Serve a live view of the crowd in the browser (http://127.0.0.1:8080/ by default).")
 public final class ServeCommand implements Callable<Integer> {
-    @Option(names = "--agents", description = "Number of agents (default: ${DEFAULT-VALUE}).", defaultValue = "100000")
-    int agents;
-
-    @Option(names = "--workers", description = "Worker threads (default: all processors).")
-    Integer workers;
-
-    @Option(names = "--seed", description = "Seed of all randomness (default: ${DEFAULT-VALUE}).", defaultValue = "1")
-    long seed;
-
-    @Option(names = "--tree", description = "A StateTree asset to use instead of the embedded crowd tree.")
-    Path tree;
+    @Mixin
+    CrowdOptions crowd;
 
     @Option(names = "--port", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).", defaultValue = "8080")
     int port;
@@ -78,8 +69,7 @@ public final class ServeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--speed = " + speed + " is out of range; valid range is "
                         + SimLoop.MIN_SPEED + ".." + (int) SimLoop.MAX_SPEED);
             }
-            CrowdConfig d = CrowdConfig.defaults();
-            config = d.withAgents(agents).withSeed(seed).withWorkers(workers == null ? d.workers() : workers);
+            config = crowd.config(CrowdConfig.defaults().dt());
             address = InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
             err.println("error: --bind " + bind + " is not a known host or address");
@@ -109,12 +99,8 @@ public final class ServeCommand implements Callable<Integer> {
         Thread hook = new Thread(server::close, "crowd-serve-shutdown");
         try {
             long setup0 = System.nanoTime();
-            CrowdSim sim;
-            try {
-                sim = new CrowdSim(config, tree);
-            } catch (StateTreeCompileException e) {
-                err.println("error: the tree " + (tree == null ? CrowdSim.EMBEDDED_TREE : tree) + " does not compile:");
-                e.errors().forEach(x -> err.println("  " + x));
+            CrowdSim sim = crowd.open(config, err);
+            if (sim == null) {
                 return 2;
             }
             try {
@@ -127,7 +113,7 @@ public final class ServeCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             out.printf(Locale.ROOT, "crowdtree serve: %,d agents, %d workers, seed %d, tree %s (%d states), speed %s, setup %.2f s%n",
                     config.agents(), config.workers(), config.seed(),
-                    tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree, sim.tree().stateCount,
+                    crowd.treeName(), sim.tree().stateCount,
                     Json.number(speed), (System.nanoTime() - setup0) / 1e9);
             if (!address.isLoopbackAddress()) {
                 err.println("warning: --bind " + bind + " is not a loopback address: anyone who can reach this machine "
