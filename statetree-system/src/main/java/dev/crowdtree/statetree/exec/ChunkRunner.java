@@ -721,18 +721,7 @@ final class ChunkRunner implements EventOutbox {
 
     private void copyLinkedParameters(int r, int s) {
         for (int i = t.stateLinkedParamsBegin[s], end = i + t.stateLinkedParamsNum[s]; i < end; i++) {
-            double v = t.linkedParamValue[i].getDouble(ctx, r);
-            int slot = t.linkedParamSlot[i];
-            switch (t.linkedParamType[i]) {
-                case FLOAT:
-                    ctx.floats(slot)[r] = (float) v;
-                    break;
-                case INT:
-                    ctx.ints(slot)[r] = (int) v;
-                    break;
-                default:
-                    ctx.bools(slot)[r] = (byte) (v != 0 ? 1 : 0);
-            }
+            ctx.write(t.linkedParamType[i], t.linkedParamSlot[i], r, t.linkedParamValue[i].getDouble(ctx, r));
         }
     }
 

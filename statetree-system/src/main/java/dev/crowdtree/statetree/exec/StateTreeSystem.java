@@ -172,6 +172,10 @@ public final class StateTreeSystem implements StateTreeRuntime {
         };
     }
 
+    /**
+     * {@link NodeContext#write} for the simulation thread outside phases: writes the column itself,
+     * since the slot arrays bound to the contexts may predate a table growth (spawns).
+     */
     private void writeSlot(ValueType type, int slot, int row, double v) {
         switch (type) {
             case FLOAT:

@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.node;
 
 import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.statetree.definition.ValueType;
 
 /**
  * What a node kernel sees of the world: the per-agent slot arrays assigned by the compiler, the
@@ -47,6 +48,24 @@ public final class NodeContext {
     /** The bool slot {@code slot} (0 or 1 per row). */
     public byte[] bools(int slot) {
         return bools[slot];
+    }
+
+    /**
+     * Writes {@code value}, converted to {@code type} (float cast, int cast, bool = value != 0),
+     * into slot {@code slot} of {@code row}: the one conversion rule for parameter writes and
+     * linked-state parameter copies.
+     */
+    public void write(ValueType type, int slot, int row, double value) {
+        switch (type) {
+            case FLOAT:
+                floats[slot][row] = (float) value;
+                break;
+            case INT:
+                ints[slot][row] = (int) value;
+                break;
+            default:
+                bools[slot][row] = (byte) (value != 0 ? 1 : 0);
+        }
     }
 
     /** Agent ids by row. */

@@ -7,16 +7,7 @@ public record ParamRef(String name, ValueType type, int slot) {
 
     /** Writes {@code value} (converted to the parameter's type) into the agent's parameter. */
     public void set(NodeContext ctx, int row, double value) {
-        switch (type) {
-            case FLOAT:
-                ctx.floats[slot][row] = (float) value;
-                break;
-            case INT:
-                ctx.ints[slot][row] = (int) value;
-                break;
-            default:
-                ctx.bools[slot][row] = (byte) (value != 0 ? 1 : 0);
-        }
+        ctx.write(type, slot, row, value);
     }
 
     /** The parameter as an input. */

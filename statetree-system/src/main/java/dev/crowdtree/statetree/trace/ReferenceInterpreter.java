@@ -2,7 +2,6 @@ package dev.crowdtree.statetree.trace;
 
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.Condition;
@@ -110,12 +109,12 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         for (int a = 0; a < agents; a++) {
             agentIds[a] = a;
         }
+        ctx.bindSlots(floats, ints, bools, agentIds);
         for (int p = 0; p < tree.paramName.length; p++) {
             for (int a = 0; a < agents; a++) {
-                writeSlot(tree.paramType[p], tree.paramSlot[p], a, tree.paramDefault[p]);
+                ctx.write(tree.paramType[p], tree.paramSlot[p], a, tree.paramDefault[p]);
             }
         }
-        ctx.bindSlots(floats, ints, bools, agentIds);
         ctx.setOutbox(new Outbox());
         ctx.ensureScratch(tree.maxConditionDepth, 1);
     }
@@ -274,11 +273,11 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         }
         if (agentId == ALL) {
             for (int a = 0; a < agents; a++) {
-                writeSlot(tree.paramType[p], tree.paramSlot[p], a, value);
+                ctx.write(tree.paramType[p], tree.paramSlot[p], a, value);
             }
         } else {
             checkAgent(agentId);
-            writeSlot(tree.paramType[p], tree.paramSlot[p], agentId, value);
+            ctx.write(tree.paramType[p], tree.paramSlot[p], agentId, value);
         }
     }
 
@@ -800,7 +799,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         int begin = tree.stateLinkedParamsBegin[linkedState];
         for (int p = begin; p < begin + tree.stateLinkedParamsNum[linkedState]; p++) {
             ValueInput value = tree.linkedParamValue[p];
-            writeSlot(tree.linkedParamType[p], tree.linkedParamSlot[p], agent, value.getDouble(ctx, agent));
+            ctx.write(tree.linkedParamType[p], tree.linkedParamSlot[p], agent, value.getDouble(ctx, agent));
         }
     }
 
@@ -885,19 +884,6 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     private void checkAgent(int agentId) {
         if (agentId < 0 || agentId >= agents) {
             throw new IllegalArgumentException("agent " + agentId + " is out of range 0.." + (agents - 1));
-        }
-    }
-
-    private void writeSlot(ValueType type, int slot, int row, double value) {
-        switch (type) {
-            case FLOAT:
-                floats[slot][row] = (float) value;
-                break;
-            case INT:
-                ints[slot][row] = (int) value;
-                break;
-            default:
-                bools[slot][row] = (byte) (value != 0 ? 1 : 0);
         }
     }
 
