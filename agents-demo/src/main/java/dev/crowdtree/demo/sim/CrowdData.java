@@ -1,6 +1,5 @@
 package dev.crowdtree.demo.sim;
 
-import dev.crowdtree.core.schedule.Chunk;
 import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
@@ -127,11 +126,6 @@ public final class CrowdData {
         for (int k = 0, n = table.size(); k < n; k++) {
             cellRows[k] = k;
         }
-    }
-
-    /** The claim buffer of a chunk (workers record requests and releases there). */
-    public ClaimBuffer claims(Chunk chunk) {
-        return claims[chunk.index()];
     }
 
     /** The claim buffer of the chunk holding {@code row} (chunks are fixed row ranges). */
