@@ -4,6 +4,7 @@ import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
 import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.ValueInput;
 
 import java.util.Arrays;
@@ -73,6 +74,22 @@ public final class CompiledStateTree {
     public final byte[] stateTriggerMask;
     /** Whether any task of the state has a tick. */
     public final boolean[] stateTicks;
+    /**
+     * Whether the state needs a tick every tick: a task of it ticks, or it has an {@code onTick}
+     * transition (docs/SEMANTICS.md section 11).
+     */
+    public final boolean[] stateTicking;
+    /**
+     * Whether an agent whose last active state is this one is awake at every tick: the state or one
+     * of its ancestors is {@link #stateTicking}. Otherwise the agent may sleep.
+     */
+    public final boolean[] stateAlwaysAwake;
+    /**
+     * The tasks with a timer on the path from the root to state s, in task order:
+     * {@code pathTimerTasks[statePathTimersBegin[s] .. statePathTimersBegin[s + 1])}.
+     */
+    public final int[] statePathTimersBegin;
+    public final short[] pathTimerTasks;
     public final short[] stateLinkedParamsBegin;
     public final short[] stateLinkedParamsNum;
 
@@ -107,7 +124,16 @@ public final class CompiledStateTree {
     public final String[] taskName;
     /** Unreal's {@code bShouldStateChangeOnReselect}. */
     public final boolean[] taskReselect;
+    /** The kind of each task's timer ({@link TimerKind}). */
+    public final TimerKind[] taskTimer;
+    /** Each task's timer slots (float value, int due), -1 without a timer. */
+    public final int[] taskTimerValueSlot;
+    public final int[] taskTimerDueSlot;
     public final Evaluator[] evaluators;
+    /** The evaluators ticked for every running agent ({@link Evaluator.Schedule#EVERY_TICK}). */
+    public final Evaluator[] evaluatorsEveryTick;
+    /** The evaluators ticked only for awake agents ({@link Evaluator.Schedule#WHEN_AWAKE}). */
+    public final Evaluator[] evaluatorsWhenAwake;
     /**
      * Deepest condition nesting anywhere in the tree, including conditions held by tasks: a runtime
      * must provide at least this many scratch arrays ({@link dev.crowdtree.statetree.node.NodeContext#ensureScratch}).
@@ -189,6 +215,20 @@ public final class CompiledStateTree {
 
         stateTriggerMask = new byte[stateCount];
         stateTicks = new boolean[stateCount];
+        stateTicking = new boolean[stateCount];
+        stateAlwaysAwake = new boolean[stateCount];
+        taskTimer = new TimerKind[tasks.length];
+        taskTimerValueSlot = new int[tasks.length];
+        taskTimerDueSlot = new int[tasks.length];
+        for (int k = 0; k < tasks.length; k++) {
+            taskTimer[k] = tasks[k].timer();
+            taskTimerValueSlot[k] = tasks[k].timerValueSlot();
+            taskTimerDueSlot[k] = tasks[k].timerDueSlot();
+        }
+        evaluatorsEveryTick = Arrays.stream(evaluators).filter(e -> e.schedule() == Evaluator.Schedule.EVERY_TICK)
+                .toArray(Evaluator[]::new);
+        evaluatorsWhenAwake = Arrays.stream(evaluators).filter(e -> e.schedule() == Evaluator.Schedule.WHEN_AWAKE)
+                .toArray(Evaluator[]::new);
         int depth = Math.max(1, p.maxConditionDepth);
         for (Condition c : conditions) {
             depth = Math.max(depth, c.depth());
@@ -201,7 +241,37 @@ public final class CompiledStateTree {
             for (int k = stateTasksBegin[s]; k < stateTasksBegin[s] + stateTasksNum[s]; k++) {
                 stateTicks[s] |= tasks[k].ticks();
             }
+            stateTicking[s] = stateTicks[s] || (stateTriggerMask[s] & TRIGGER_TICK) != 0;
+            // parents have smaller ids (DFS pre-order), so the parent's flag is final here
+            stateAlwaysAwake[s] = stateTicking[s] || (stateParent[s] >= 0 && stateAlwaysAwake[stateParent[s]]);
         }
+        statePathTimersBegin = new int[stateCount + 1];
+        List<Short> pathTimers = new java.util.ArrayList<>();
+        short[] chain = new short[MAX_DEPTH];
+        for (int s = 0; s < stateCount; s++) {
+            statePathTimersBegin[s] = pathTimers.size();
+            int len = 0;
+            for (int a = s; a >= 0; a = stateParent[a]) {
+                chain[len++] = (short) a;
+            }
+            for (int i = len - 1; i >= 0; i--) {
+                for (int k = stateTasksBegin[chain[i]]; k < stateTasksBegin[chain[i]] + stateTasksNum[chain[i]]; k++) {
+                    if (taskTimer[k] != TimerKind.NONE) {
+                        pathTimers.add((short) k);
+                    }
+                }
+            }
+        }
+        statePathTimersBegin[stateCount] = pathTimers.size();
+        pathTimerTasks = new short[pathTimers.size()];
+        for (int i = 0; i < pathTimerTasks.length; i++) {
+            pathTimerTasks[i] = pathTimers.get(i);
+        }
+    }
+
+    /** Whether transition {@code t} is gated (a delay or a variance): the one definition of "gated". */
+    public boolean isGated(int t) {
+        return transitionDelay[t] > 0f || transitionDelayVariance[t] > 0f;
     }
 
     /** Whether {@code a} is {@code s} or one of its ancestors (O(1), from the DFS ranges). */

@@ -1036,7 +1036,7 @@ public final class StateTreeCompiler {
                 return null;
             }
             try {
-                return type.create(new NodeConfig(type.name(), name, stream++, values, fieldSlots));
+                return type.create(new NodeConfig(type.name(), name, stream++, values, fieldSlots, type.timer(), type.timerField()));
             } catch (RuntimeException e) {
                 error(path, field, type.category().word() + " type '" + type.name() + "' rejected its configuration: " + e);
                 return null;

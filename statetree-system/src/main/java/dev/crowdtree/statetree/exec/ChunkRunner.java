@@ -9,6 +9,8 @@ import dev.crowdtree.statetree.node.Evaluator;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.TimerKind;
+import dev.crowdtree.statetree.node.TimerService;
 import dev.crowdtree.statetree.trace.TraceFormat;
 
 import java.util.Arrays;
@@ -45,7 +47,7 @@ import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRY_ENTER;
  * <p>Allocation: none while tracing is off, once the event pool has grown to its high-water mark.
  * THREADING: confined to its worker; a chunk writes only its own rows and its {@link ChunkOutput}.
  */
-final class ChunkRunner implements EventOutbox {
+final class ChunkRunner implements EventOutbox, TimerService {
     private static final byte UNDECIDED = 0, BLOCKED = 1, FIRED = 2;
     /** {@link #firedTransition} value for the restart from root. */
     private static final int RESTART = -2;
@@ -142,6 +144,7 @@ final class ChunkRunner implements EventOutbox {
         pTail = new int[n];
         ctx.ensureScratch(t.maxConditionDepth + 1, n);
         ctx.setOutbox(this);
+        ctx.setTimers(this);
     }
 
     /** Binds the columns and the chunk (start of every chunk). */
@@ -285,7 +288,7 @@ final class ChunkRunner implements EventOutbox {
         final int[] off = offset;
         final short[] end = t.stateSubtreeEnd;
         for (int s = 0; s < t.stateCount; s++) {
-            if (!t.stateTicks[s]) {
+            if (!t.stateTicks[s] && t.stateTasksNum[s] == 0) {
                 continue;
             }
             int lo = off[s];
@@ -295,6 +298,9 @@ final class ChunkRunner implements EventOutbox {
             }
             for (int k = t.stateTasksBegin[s], kEnd = k + t.stateTasksNum[s]; k < kEnd; k++) {
                 Task task = t.tasks[k];
+                if (t.taskTimer[k] != TimerKind.NONE) {
+                    done += countDownTimers(k, lo, hi);
+                }
                 if (!task.ticks()) {
                     continue;
                 }
@@ -335,6 +341,54 @@ final class ChunkRunner implements EventOutbox {
             dOff[s] += dOff[s - 1];
         }
         return d;
+    }
+
+    /** Literal countdown of task k's timers over the slice's running rows; onTimer for those that ran out. */
+    private int countDownTimers(int k, int lo, int hi) {
+        final byte[] st = status;
+        final int b = base;
+        final int[] state = ctx.ints(t.taskTimerDueSlot[k]);
+        final boolean seconds = t.taskTimer[k] == TimerKind.SECONDS;
+        final float[] remaining = seconds ? ctx.floats(t.taskTimerValueSlot[k]) : null;
+        final float dt = ctx.dt();
+        int m = 0;
+        for (int i = lo; i < hi; i++) {
+            int r = sorted[i];
+            if (st[r - b] != RunStatus.RUNNING || state[r] == 0) {
+                continue;
+            }
+            boolean out;
+            if (seconds) {
+                float left = remaining[r] - dt;
+                remaining[r] = left;
+                out = left <= 0f;
+            } else {
+                out = --state[r] == 0;
+            }
+            if (out) {
+                state[r] = 0;
+                cand[m++] = r;
+            }
+        }
+        if (m == 0) {
+            return 0;
+        }
+        ctx.resetCompletions();
+        ctx.setTask(k, t.taskTimer[k]);
+        t.tasks[k].onTimer(ctx, cand, 0, m);
+        ctx.setTask(-1, TimerKind.NONE);
+        return ctx.completions();
+    }
+
+    @Override
+    public void startTimer(int task, int row, float seconds) {
+        ctx.floats(t.taskTimerValueSlot[task])[row] = seconds;
+        ctx.ints(t.taskTimerDueSlot[task])[row] = 1;
+    }
+
+    @Override
+    public void startTickTimer(int task, int row, int ticks) {
+        ctx.ints(t.taskTimerDueSlot[task])[row] = ticks;
     }
 
     /**
@@ -699,7 +753,12 @@ final class ChunkRunner implements EventOutbox {
                 ctx.setChange(change, s, target);
                 for (int k = t.stateTasksBegin[s], end = k + t.stateTasksNum[s]; k < end; k++) {
                     if (change == ChangeType.CHANGED || t.taskReselect[k]) {
+                        if (t.taskTimer[k] != TimerKind.NONE) {
+                            ctx.ints(t.taskTimerDueSlot[k])[r] = 0;
+                        }
+                        ctx.setTask(k, t.taskTimer[k]);
                         byte st = t.tasks[k].enterState(ctx, r);
+                        ctx.setTask(-1, TimerKind.NONE);
                         if (traced(r)) {
                             trace(r, TraceFormat.taskEnter(tick, t, k, st == RunStatus.FAILED));
                         }

@@ -12,14 +12,39 @@ public final class NodeConfig {
     private final int stream;
     private final Map<String, Object> values;
     private final Map<String, Integer> fieldSlots;
+    private final TimerKind timer;
+    private final String timerField;
 
     /** Compiler use. */
     public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots) {
+        this(type, name, stream, values, fieldSlots, TimerKind.NONE, null);
+    }
+
+    /** Compiler use: {@code timerField} names the float field of the type's timer (null when none). */
+    public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots,
+                      TimerKind timer, String timerField) {
         this.type = type;
         this.name = name;
         this.stream = stream;
         this.values = values;
         this.fieldSlots = fieldSlots;
+        this.timer = timer;
+        this.timerField = timerField;
+    }
+
+    /** The kind of timer the node's type declares. */
+    public TimerKind timer() {
+        return timer;
+    }
+
+    /** The float slot of the timer (runtime-owned), or -1. */
+    int timerValueSlot() {
+        return timerField == null ? -1 : field(timerField);
+    }
+
+    /** The int slot of the timer (runtime-owned), or -1. */
+    int timerDueSlot() {
+        return timerField == null ? -1 : field(timerField + TimerKind.DUE_SUFFIX);
     }
 
     public String type() {

@@ -26,6 +26,9 @@ public final class NodeContext {
     int currentState = -1;
     int targetState = -1;
     EventOutbox outbox;
+    TimerService timers;
+    private int currentTask = -1;
+    private TimerKind currentTimer = TimerKind.NONE;
 
     private byte[] status;
     private int statusBase;
@@ -147,6 +150,39 @@ public final class NodeContext {
         outbox.sendToAgent(agentId, tag, payload, hasPayload);
     }
 
+    /**
+     * Starts (or restarts) the calling task's SECONDS timer for {@code row}: from the next tick on,
+     * every tick the task is reached in TickTasks subtracts the agent's dt, and when the remaining
+     * time is {@code <= 0} the timer stops and {@link Task#onTimer} is called (a NaN or infinite time
+     * never runs out). Call from {@link Task#enterState} or {@link Task#onTimer} of a task whose type
+     * declares a {@link TimerKind#SECONDS} timer.
+     */
+    public void startTimer(int row, float seconds) {
+        timers.startTimer(timerTask(TimerKind.SECONDS), row, seconds);
+    }
+
+    /**
+     * Starts (or restarts) the calling task's TICKS timer: it runs out on the {@code ticks}-th tick
+     * (at least 1) from the next one on at which the task is reached in TickTasks. Call like
+     * {@link #startTimer}, from a task whose type declares a {@link TimerKind#TICKS} timer.
+     */
+    public void startTickTimer(int row, int ticks) {
+        if (ticks < 1) {
+            throw new IllegalArgumentException("a tick timer needs at least 1 tick, got " + ticks);
+        }
+        timers.startTickTimer(timerTask(TimerKind.TICKS), row, ticks);
+    }
+
+    private int timerTask(TimerKind kind) {
+        if (currentTask < 0 || currentTimer != kind) {
+            throw new IllegalStateException(currentTask < 0
+                    ? "timers can be started only from a task's enterState or onTimer"
+                    : "task " + currentTask + " has a " + currentTimer + " timer, not " + kind
+                    + " (declare it with NodeType.Builder.timer)");
+        }
+        return currentTask;
+    }
+
     /** Borrows a temporary result array of at least the batch size; release with {@link #popScratch()}. */
     public boolean[] pushScratch() {
         if (scratchTop == scratch.length) {
@@ -185,6 +221,17 @@ public final class NodeContext {
 
     public void setOutbox(EventOutbox outbox) {
         this.outbox = outbox;
+    }
+
+    /** Sets where timers go (runtime use). */
+    public void setTimers(TimerService timers) {
+        this.timers = timers;
+    }
+
+    /** The task whose enterState or onTimer runs next, or -1 (runtime use). */
+    public void setTask(int task, TimerKind timer) {
+        this.currentTask = task;
+        this.currentTimer = timer;
     }
 
     /**

@@ -19,7 +19,7 @@ import java.util.function.Function;
  * <pre>{@code
  * NodeType delay = NodeType.task("delay")
  *     .input("duration", ValueType.FLOAT, true, null, 0, Double.POSITIVE_INFINITY)
- *     .field("remaining", ValueType.FLOAT)
+ *     .timer("remaining", TimerKind.SECONDS)
  *     .factory(DelayTask::new)
  *     .build();
  * }</pre>
@@ -45,6 +45,8 @@ public final class NodeType {
     private final Map<String, PropertySpec> properties;
     private final List<FieldSpec> fields;
     private final List<List<String>> oneOf;
+    private final TimerKind timer;
+    private final String timerField;
     private final Function<NodeConfig, ? extends Node> factory;
 
     private NodeType(Builder b) {
@@ -53,6 +55,8 @@ public final class NodeType {
         this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(b.properties));
         this.fields = List.copyOf(b.fields);
         this.oneOf = List.copyOf(b.oneOf);
+        this.timer = b.timer;
+        this.timerField = b.timerField;
         this.factory = Objects.requireNonNull(b.factory, "factory of node type " + b.name);
     }
 
@@ -89,6 +93,16 @@ public final class NodeType {
         return oneOf;
     }
 
+    /** The kind of the task's runtime-owned timer, {@link TimerKind#NONE} when it declares none. */
+    public TimerKind timer() {
+        return timer;
+    }
+
+    /** The name of the timer's float field, or null. */
+    public String timerField() {
+        return timerField;
+    }
+
     /** Builds the node; the compiler calls this with a fully validated configuration. */
     public Node create(NodeConfig config) {
         return factory.apply(config);
@@ -101,6 +115,8 @@ public final class NodeType {
         private final Map<String, PropertySpec> properties = new LinkedHashMap<>();
         private final List<FieldSpec> fields = new ArrayList<>();
         private final List<List<String>> oneOf = new ArrayList<>();
+        private TimerKind timer = TimerKind.NONE;
+        private String timerField;
         private Function<NodeConfig, ? extends Node> factory;
 
         private Builder(String name, Category category) {
@@ -178,6 +194,27 @@ public final class NodeType {
         /** A per-agent field that other nodes can bind to as {@code <node name>.<n>}. */
         public Builder output(String n, ValueType type) {
             fields.add(new FieldSpec(n, type, true));
+            return this;
+        }
+
+        /**
+         * A timer owned by the runtime (tasks only, at most one): the task starts it with
+         * {@link NodeContext#startTimer} or {@link NodeContext#startTickTimer} and is called back
+         * through {@link Task#onTimer} when it runs out. Its per-agent data takes two fields, a float
+         * named {@code n} and an int named {@code n + "$due"}, whose meaning belongs to the runtime.
+         * A task with a timer and no tick lets its agent sleep until the timer runs out.
+         */
+        public Builder timer(String n, TimerKind kind) {
+            if (category != Category.TASK) {
+                throw new IllegalArgumentException("node type '" + name + "': only tasks have timers");
+            }
+            if (kind == TimerKind.NONE || timer != TimerKind.NONE) {
+                throw new IllegalArgumentException("node type '" + name + "': a task has at most one timer, of kind SECONDS or TICKS");
+            }
+            timer = kind;
+            timerField = n;
+            fields.add(new FieldSpec(n, ValueType.FLOAT, false));
+            fields.add(new FieldSpec(n + TimerKind.DUE_SUFFIX, ValueType.INT, false));
             return this;
         }
 

@@ -7,14 +7,24 @@ package dev.crowdtree.statetree.node;
  * agents), never per agent.
  *
  * <p>A task that completes calls {@link NodeContext#succeed(int)} or {@link NodeContext#fail(int)}
- * for that row during {@link #tick}; the first task to complete in root-to-leaf order completes the
- * state, and tasks after it are not ticked that tick.
+ * for that row during {@link #tick} or {@link #onTimer}; the first task to complete in root-to-leaf
+ * order completes the state, and tasks after it are not ticked that tick.
+ *
+ * <p>What a task needs from the scheduler is declared, not discovered: a task constructed with
+ * {@code ticks = false} is never ticked, and a task whose type declares a timer
+ * ({@link NodeType.Builder#timer}) is called back through {@link #onTimer} when the timer it started
+ * runs out. An agent whose active states have no ticking task (and no {@code onTick} transition) does
+ * no work at all between its timers and events: it sleeps (docs/SEMANTICS.md section 11). So a task
+ * that only waits (a timeout, a cooldown) should use a timer instead of a tick.
  *
  * <p>Contract for implementations: keep configuration in final fields, keep per-agent state in
  * declared fields (slots), allocate nothing, write only the given rows.
  */
 public abstract class Task extends Node {
     private final boolean ticks;
+    private final TimerKind timer;
+    private final int timerValueSlot;
+    private final int timerDueSlot;
 
     /**
      * @param config the resolved configuration
@@ -23,6 +33,9 @@ public abstract class Task extends Node {
     protected Task(NodeConfig config, boolean ticks) {
         super(config);
         this.ticks = ticks;
+        this.timer = config.timer();
+        this.timerValueSlot = config.timerValueSlot();
+        this.timerDueSlot = config.timerDueSlot();
     }
 
     /** Whether the runtime must call {@link #tick}. */
@@ -30,9 +43,25 @@ public abstract class Task extends Node {
         return ticks;
     }
 
+    /** The kind of this task's timer. */
+    public final TimerKind timer() {
+        return timer;
+    }
+
+    /** The timer's float slot (runtime use), or -1. */
+    public final int timerValueSlot() {
+        return timerValueSlot;
+    }
+
+    /** The timer's int slot (runtime use), or -1. */
+    public final int timerDueSlot() {
+        return timerDueSlot;
+    }
+
     /**
      * The state is entered for the agent in {@code row} ({@link NodeContext#changeType()} says
-     * whether it was already active).
+     * whether it was already active). A task with a timer starts it here if it wants it; entering
+     * clears a timer left from before.
      *
      * @return {@link RunStatus#RUNNING}, or {@link RunStatus#SUCCEEDED} / {@link RunStatus#FAILED}
      *         to complete the state at once (FAILED also stops entering deeper states)
@@ -43,6 +72,14 @@ public abstract class Task extends Node {
 
     /** Advances {@code rows[from .. to-1]} by {@link NodeContext#dt()}. */
     public void tick(NodeContext ctx, int[] rows, int from, int to) {
+    }
+
+    /**
+     * The timer of {@code rows[from .. to-1]} ran out this tick, at this task's place in TickTasks
+     * (root to leaf, declared order; before its {@link #tick} if it has one). The timer is stopped;
+     * the task may complete the state or start the timer again.
+     */
+    public void onTimer(NodeContext ctx, int[] rows, int from, int to) {
     }
 
     /** The state is exited for the agent in {@code row}. */

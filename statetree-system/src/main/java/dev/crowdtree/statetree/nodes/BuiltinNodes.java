@@ -4,6 +4,7 @@ import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.TimerKind;
 
 /** The built-in tasks, conditions and evaluators, and a registry holding them. */
 public final class BuiltinNodes {
@@ -19,7 +20,7 @@ public final class BuiltinNodes {
         r.register(NodeType.task("delay")
                 .input("duration", ValueType.FLOAT, true, null, 0, INF)
                 .input("randomDeviation", ValueType.FLOAT, false, 0.0, 0, INF)
-                .field("remaining", ValueType.FLOAT)
+                .timer("remaining", TimerKind.SECONDS)
                 .factory(DelayTask::new).build());
         r.register(finish("succeed", RunStatus.SUCCEEDED));
         r.register(finish("fail", RunStatus.FAILED));
@@ -74,7 +75,7 @@ public final class BuiltinNodes {
         return NodeType.task(name)
                 .constant("afterTicks", ValueType.INT, false, 1L, 1, Integer.MAX_VALUE)
                 .constant("onEnter", ValueType.BOOL, false, Boolean.FALSE, 0, 1)
-                .field("ticks", ValueType.INT)
+                .timer("ticks", TimerKind.TICKS)
                 .factory(c -> new FinishTask(c, status)).build();
     }
 }

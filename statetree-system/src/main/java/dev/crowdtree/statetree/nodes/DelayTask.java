@@ -9,21 +9,21 @@ import dev.crowdtree.statetree.node.ValueInput;
 /**
  * {@code delay}: a timeout. On enter it draws the wait from
  * {@code [max(0, duration - randomDeviation), duration + randomDeviation]} (Unreal's
- * {@code UBTTask_Wait} rule, drawn from the agent's counter-based stream); each tick subtracts dt
- * and the state succeeds once the remaining time is {@code <= 0}, whatever else is going on.
+ * {@code UBTTask_Wait} rule, drawn from the agent's counter-based stream) and starts its timer; the
+ * state succeeds when the timer runs out, whatever else is going on. It has no tick: an agent in a
+ * delay-only state sleeps until then.
  *
- * <p>Per-agent field: {@code remaining} (float). Allocation: none. THREADING: per the Task contract.
+ * <p>Per-agent data: the runtime-owned timer {@code remaining}. Allocation: none. THREADING: per the
+ * Task contract.
  */
 public final class DelayTask extends Task {
     private final ValueInput duration;
     private final ValueInput deviation;
-    private final int remainingSlot;
 
     public DelayTask(NodeConfig c) {
-        super(c, true);
+        super(c, false);
         this.duration = c.input("duration");
         this.deviation = c.input("randomDeviation");
-        this.remainingSlot = c.field("remaining");
     }
 
     @Override
@@ -32,21 +32,14 @@ public final class DelayTask extends Task {
         float dev = deviation.getFloat(ctx, row);
         float lo = Math.max(0f, d - dev);
         float hi = d + dev;
-        ctx.floats(remainingSlot)[row] = lo + (hi - lo) * ctx.random(row, stream());
+        ctx.startTimer(row, lo + (hi - lo) * ctx.random(row, stream()));
         return RunStatus.RUNNING;
     }
 
     @Override
-    public void tick(NodeContext ctx, int[] rows, int from, int to) {
-        final float[] remaining = ctx.floats(remainingSlot);
-        final float dt = ctx.dt();
+    public void onTimer(NodeContext ctx, int[] rows, int from, int to) {
         for (int i = from; i < to; i++) {
-            int r = rows[i];
-            float left = remaining[r] - dt;
-            remaining[r] = left;
-            if (left <= 0f) {
-                ctx.succeed(r);
-            }
+            ctx.succeed(rows[i]);
         }
     }
 }

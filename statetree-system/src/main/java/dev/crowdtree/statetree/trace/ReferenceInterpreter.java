@@ -9,6 +9,8 @@ import dev.crowdtree.statetree.node.EventOutbox;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.TimerKind;
+import dev.crowdtree.statetree.node.TimerService;
 import dev.crowdtree.statetree.node.ValueInput;
 
 import java.util.ArrayList;
@@ -116,6 +118,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
             }
         }
         ctx.setOutbox(new Outbox());
+        ctx.setTimers(new Timers());
         ctx.ensureScratch(tree.maxConditionDepth, 1);
     }
 
@@ -408,7 +411,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         tickEvaluators(deltaTime);
 
         if (exec.lastTickStatus == RunStatus.RUNNING) {
-            exec.lastTickStatus = tickTasks(exec);
+            exec.lastTickStatus = tickTasks(exec, deltaTime);
         }
 
         for (int iter = 0; iter < MAX_ITERATIONS; iter++) {
@@ -728,7 +731,10 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
                 if (isEnteringState && shouldCallStateChange) {
                     ctx.setChange(changeType, currentHandle, transition.targetState);
                     Task task = tree.tasks[taskIndex];
+                    stopTimer(taskIndex); // entering clears a timer left from before
+                    ctx.setTask(taskIndex, task.timer());
                     byte status = task.enterState(ctx, agent);
+                    ctx.setTask(-1, TimerKind.NONE);
                     trace(TraceFormat.taskEnter(tick, tree, taskIndex, status == RunStatus.FAILED));
                     if (status == RunStatus.FAILED) {
                         exec.enterStateFailedTaskIndex = taskIndex;
@@ -828,19 +834,29 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     /**
      * Ticks the tasks of the active states root to leaf, in declared order; the first task that
-     * completes decides the result and the tasks after it are not ticked.
+     * completes decides the result and the tasks after it are not reached. A task that is reached
+     * first counts its running timer down (SEMANTICS.md section 3) and, if it ran out, gets
+     * {@code onTimer}; then, if it has a tick and nothing completed, its tick.
      */
-    private byte tickTasks(ExecutionState exec) {
+    private byte tickTasks(ExecutionState exec, float deltaTime) {
+        taskStatus[0] = RunStatus.RUNNING;
+        ctx.bindStatus(taskStatus, agent);
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
             int tasksBegin = tree.stateTasksBegin[state];
             for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
                 Task task = tree.tasks[taskIndex];
+                if (countDownTimer(taskIndex, deltaTime)) {
+                    ctx.setTask(taskIndex, task.timer());
+                    task.onTimer(ctx, rows, 0, 1);
+                    ctx.setTask(-1, TimerKind.NONE);
+                    if (taskStatus[0] != RunStatus.RUNNING) {
+                        return taskStatus[0];
+                    }
+                }
                 if (!task.ticks()) {
                     continue;
                 }
-                taskStatus[0] = RunStatus.RUNNING;
-                ctx.bindStatus(taskStatus, agent);
                 task.tick(ctx, rows, 0, 1);
                 if (taskStatus[0] != RunStatus.RUNNING) {
                     return taskStatus[0];
@@ -848,6 +864,55 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
             }
         }
         return RunStatus.RUNNING;
+    }
+
+    // ---- timers: the literal countdown (int slot: 0 = stopped; SECONDS: 1 = running, the float
+    // slot holds the remaining time; TICKS: the ticks left) -------------------------------------
+
+    /** One tick of task {@code k}'s timer, if it runs; true when it ran out (and stopped). */
+    private boolean countDownTimer(int k, float deltaTime) {
+        TimerKind kind = tree.taskTimer[k];
+        if (kind == TimerKind.NONE) {
+            return false;
+        }
+        int[] state = ints[tree.taskTimerDueSlot[k]];
+        if (state[agent] == 0) {
+            return false;
+        }
+        if (kind == TimerKind.SECONDS) {
+            float[] remaining = floats[tree.taskTimerValueSlot[k]];
+            float left = remaining[agent] - deltaTime;
+            remaining[agent] = left;
+            if (left <= 0f) {
+                state[agent] = 0;
+                return true;
+            }
+            return false;
+        }
+        if (--state[agent] == 0) {
+            return true;
+        }
+        return false;
+    }
+
+    private void stopTimer(int k) {
+        if (tree.taskTimer[k] != TimerKind.NONE) {
+            ints[tree.taskTimerDueSlot[k]][agent] = 0;
+        }
+    }
+
+    /** Starts timers for the agent being run. */
+    private final class Timers implements TimerService {
+        @Override
+        public void startTimer(int task, int row, float seconds) {
+            floats[tree.taskTimerValueSlot[task]][row] = seconds;
+            ints[tree.taskTimerDueSlot[task]][row] = 1;
+        }
+
+        @Override
+        public void startTickTimer(int task, int row, int ticks) {
+            ints[tree.taskTimerDueSlot[task]][row] = ticks;
+        }
     }
 
     /** {@code TestAllConditions}: all conditions of the range must pass (AND). */

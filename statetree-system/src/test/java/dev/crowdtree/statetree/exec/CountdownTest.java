@@ -1,0 +1,111 @@
+package dev.crowdtree.statetree.exec;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@link Countdown} against the literal loop it replaces ({@code v = v - d} once per tick): the
+ * number of steps to reach zero and the value after any number of steps must be identical, bit for
+ * bit, for timer values and tick lengths of every magnitude, including ties, steps below the
+ * value's precision, subnormals, zero, infinity and NaN.
+ */
+class CountdownTest {
+    /** The literal loop, capped: {@code NEVER} when it does not reach zero within {@code cap} steps. */
+    private static long literalSteps(float v, float d, long cap) {
+        float x = v;
+        for (long n = 1; n <= cap; n++) {
+            x = x - d;
+            if (x <= 0f) {
+                return n;
+            }
+        }
+        return Countdown.NEVER;
+    }
+
+    private static float literalAfter(float v, float d, long n) {
+        float x = v;
+        for (long i = 0; i < n; i++) {
+            x = x - d;
+        }
+        return x;
+    }
+
+    private static void check(float v, float d, long cap) {
+        long expected = literalSteps(v, d, cap);
+        long actual = Countdown.steps(v, d);
+        if (expected == Countdown.NEVER ? actual <= cap : actual != expected) {
+            fail("steps(" + v + "f, " + d + "f) = " + actual + ", the literal loop says "
+                    + (expected == Countdown.NEVER ? "more than " + cap : expected));
+        }
+    }
+
+    @Test
+    void stepsMatchTheLiteralLoopForTimerLikeValues() {
+        SplittableRandom rnd = new SplittableRandom(42);
+        float[] dts = {1f / 30f, 1f / 60f, 0.1f, 0.25f, 1f / 3f, 0.05f, 1f / 144f, 0.016666668f};
+        for (int i = 0; i < 200_000; i++) {
+            float d = i % 2 == 0 ? dts[rnd.nextInt(dts.length)] * (1 << rnd.nextInt(7)) : (float) rnd.nextDouble(1e-3, 2);
+            float v = (float) (rnd.nextDouble() * 120);
+            check(v, d, 10_000_000);
+        }
+    }
+
+    @Test
+    void stepsMatchAcrossMagnitudesAndTies() {
+        SplittableRandom rnd = new SplittableRandom(7);
+        for (int i = 0; i < 200_000; i++) {
+            // random bit patterns give values of every exponent, ties and exactly representable steps
+            float v = Float.intBitsToFloat(rnd.nextInt(0x7F800000));
+            int exp = Math.getExponent(v) - rnd.nextInt(1, 26);
+            float d = Math.scalb(1f + rnd.nextInt(1 << 23) / (float) (1 << 23), exp);
+            if (rnd.nextInt(4) == 0) {
+                d = Math.scalb(1f + rnd.nextInt(8) / 8f, exp); // few mantissa bits: many exact ties
+            }
+            double ratio = (double) v / d;
+            if (ratio < 200_000) {
+                check(v, d, (long) ratio + 4);
+            }
+        }
+    }
+
+    @Test
+    void valueAfterNStepsMatchesTheLiteralLoop() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int i = 0; i < 50_000; i++) {
+            float d = rnd.nextBoolean() ? 1f / 30f * (1 << rnd.nextInt(6)) : (float) rnd.nextDouble(1e-4, 1);
+            float v = (float) (rnd.nextDouble() * 100);
+            long n = rnd.nextInt(Math.max(1, (int) Math.min(50_000, v / d * 1.2 + 2)));
+            float expected = literalAfter(v, d, n);
+            float actual = Countdown.after(v, d, n);
+            if (Float.floatToRawIntBits(expected) != Float.floatToRawIntBits(actual)) {
+                fail("after(" + v + "f, " + d + "f, " + n + ") = " + actual + ", the literal loop gives " + expected);
+            }
+        }
+    }
+
+    @Test
+    void edgeCases() {
+        assertEquals(1, Countdown.steps(0f, 0.1f), "a timer at zero runs out on its first tick");
+        assertEquals(1, Countdown.steps(-3f, 0.1f));
+        assertEquals(1, Countdown.steps(0.1f, 0.1f));
+        assertEquals(Countdown.NEVER, Countdown.steps(Float.NaN, 0.1f));
+        assertEquals(Countdown.NEVER, Countdown.steps(Float.POSITIVE_INFINITY, 0.1f));
+        assertEquals(Countdown.NEVER, Countdown.steps(1e9f, 1e-3f), "a step below the value's precision never counts down");
+        assertEquals(Countdown.NEVER, Countdown.steps(1f, 0f));
+        assertEquals(Countdown.NEVER, Countdown.steps(1f, Float.NaN));
+        assertEquals(1, Countdown.steps(1e30f, Float.POSITIVE_INFINITY));
+        check(Float.MIN_VALUE * 1000, Float.MIN_VALUE * 3, 1000);
+        check(Float.MIN_NORMAL * 3, Float.MIN_VALUE * 1001, 1_000_000);
+        check(Float.MIN_NORMAL, Float.MIN_NORMAL / 3, 10);
+        check(1f, Math.ulp(1f) / 2, 100); // ties at every step: 1 - ulp/2 rounds to even
+        check(2f, Math.ulp(1f) * 64, 1_000_000);
+        check(16_777_216f, 16f, 2_000_000);
+        assertEquals(Float.NaN, Countdown.after(Float.NaN, 1f, 5));
+        assertEquals(1e9f, Countdown.after(1e9f, 1e-3f, 1_000_000_000_000L), "a stuck value stays");
+        assertEquals(5f, Countdown.after(5f, 0.1f, 0));
+    }
+}
