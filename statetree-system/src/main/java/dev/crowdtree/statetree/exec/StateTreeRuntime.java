@@ -35,6 +35,27 @@ public interface StateTreeRuntime extends AutoCloseable {
     /** Queues an event for one agent or {@link #ALL}, seen in the next tick. Unknown tags match nothing. */
     void sendEvent(int agent, String tag, float payload, boolean hasPayload);
 
+    /** Largest tick period ({@link #setTickPeriod}). */
+    int MAX_TICK_PERIOD = 64;
+
+    /**
+     * Sets the tick period of one agent or {@link #ALL}: 1, 2, 4, ..., {@value #MAX_TICK_PERIOD}. An
+     * agent with period p takes part in every p-th tick with dt multiplied by p; a change takes effect
+     * at the first tick aligned to both periods (docs/SEMANTICS.md section 12).
+     *
+     * @throws IllegalArgumentException for a period that is not a power of two in range, or an unknown agent
+     */
+    void setTickPeriod(int agent, int period);
+
+    /** The agent's tick period in effect (a requested change shows once it takes effect). */
+    int tickPeriod(int agent);
+
+    /**
+     * Agents that were awake in the last {@link #tickAll}: took part (section 12) and ran their tick
+     * beyond the evaluators. A runtime without sleeping counts every running agent that took part.
+     */
+    int awakeLastTick();
+
     /** Turns tracing on (non-null) or off. */
     void setTrace(TraceSink sink);
 

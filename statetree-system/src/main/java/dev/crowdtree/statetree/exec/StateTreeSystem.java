@@ -480,6 +480,30 @@ public final class StateTreeSystem implements StateTreeRuntime {
     }
 
     @Override
+    public void setTickPeriod(int agent, int period) {
+        // TODO(issue 8): tick periods in the batched runtime
+        if (period != 1) {
+            throw new UnsupportedOperationException("tick periods are not implemented in the batched runtime yet");
+        }
+    }
+
+    @Override
+    public int tickPeriod(int agent) {
+        return 1;
+    }
+
+    @Override
+    public int awakeLastTick() {
+        int n = 0;
+        for (int r = 0, size = table.size(); r < size; r++) {
+            if (colRun.data()[r] == RunStatus.RUNNING) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
     public void setTrace(TraceSink sink) {
         this.trace = sink;
         this.traceAgent = -1;

@@ -88,12 +88,29 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     private long tick;
     private int selfEventWindow = WINDOW_QUEUE;
 
+    /** How the interpreter decides which agents to tick (docs/SEMANTICS.md section 11). */
+    public enum TickMode {
+        /** Every running agent every tick, as Unreal before 5.6. */
+        EVERY_TICK,
+        /** Unreal 5.6's scheduled tick: after each tick an agent may sleep until its next wake-up. */
+        SCHEDULED
+    }
+
+    private final TickMode tickMode;
+    private int awakeLastTick;
+
     /**
      * @param tree   the compiled tree
      * @param agents number of agents (ids {@code 0 .. agents-1})
      * @param seed   simulation seed for every random draw
      */
     public ReferenceInterpreter(CompiledStateTree tree, int agents, long seed) {
+        this(tree, agents, seed, TickMode.EVERY_TICK);
+    }
+
+    /** An interpreter with the given tick mode; results are the same in both modes. */
+    public ReferenceInterpreter(CompiledStateTree tree, int agents, long seed, TickMode tickMode) {
+        this.tickMode = tickMode;
         if (agents < 0) {
             throw new IllegalArgumentException("agents must be >= 0, got " + agents);
         }
@@ -245,11 +262,39 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void tickAll(long tickNumber, float dt) {
+        awakeLastTick = 0;
         for (int a = 0; a < agents; a++) {
             bindAgent(a, tickNumber, dt);
+            if (execs[a].treeRunStatus == RunStatus.RUNNING) {
+                awakeLastTick++;
+            }
             tick(execs[a], dt);
         }
         deliverOutgoing();
+    }
+
+    /** The tick mode this interpreter was created with. */
+    public TickMode tickMode() {
+        return tickMode;
+    }
+
+    @Override
+    public void setTickPeriod(int agentId, int period) {
+        // TODO(issue 8): tick periods and the scheduled mode in the reference interpreter
+        if (period != 1) {
+            throw new UnsupportedOperationException("tick periods are not implemented in the reference interpreter yet");
+        }
+    }
+
+    @Override
+    public int tickPeriod(int agentId) {
+        checkAgent(agentId);
+        return 1;
+    }
+
+    @Override
+    public int awakeLastTick() {
+        return awakeLastTick;
     }
 
     @Override
