@@ -487,6 +487,18 @@ public final class StateTreeSystem implements StateTreeRuntime {
         }
     }
 
+    /**
+     * {@link #setTickPeriod} by row, for hosts that compute periods in their own parallel phase.
+     * THREADING: callable from a kernel of a phase run with {@code world.runPhase} on this system's
+     * table, for rows of that kernel's chunk, or from the simulation thread between phases.
+     */
+    public void setTickPeriodOfRow(int row, int period) {
+        // TODO(issue 8): tick periods in the batched runtime
+        if (period != 1) {
+            throw new UnsupportedOperationException("tick periods are not implemented in the batched runtime yet");
+        }
+    }
+
     @Override
     public int tickPeriod(int agent) {
         return 1;
