@@ -9,7 +9,7 @@ import dev.crowdtree.demo.sim.SmartObjects;
 import dev.crowdtree.demo.sim.Threats;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.node.RunStatus;
-import dev.crowdtree.statetree.trace.TraceSink;
+import dev.crowdtree.statetree.exec.TraceSink;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;

@@ -11,7 +11,7 @@ import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.TimerService;
-import dev.crowdtree.statetree.trace.TraceFormat;
+import dev.crowdtree.statetree.exec.TraceFormat;
 
 import java.util.Arrays;
 

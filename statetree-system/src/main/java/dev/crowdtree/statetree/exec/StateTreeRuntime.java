@@ -1,7 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.trace.TraceSink;
+import dev.crowdtree.statetree.exec.TraceSink;
 
 /**
  * What the scenario runner, the command line and the tests drive: a population of agents

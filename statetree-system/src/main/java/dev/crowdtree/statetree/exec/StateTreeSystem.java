@@ -15,7 +15,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
-import dev.crowdtree.statetree.trace.TraceSink;
+import dev.crowdtree.statetree.exec.TraceSink;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 
 import java.util.ArrayList;

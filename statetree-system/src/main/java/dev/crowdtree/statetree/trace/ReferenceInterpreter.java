@@ -1,5 +1,7 @@
 package dev.crowdtree.statetree.trace;
 
+import dev.crowdtree.statetree.exec.TraceFormat;
+import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;

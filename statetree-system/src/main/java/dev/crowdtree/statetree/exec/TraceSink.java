@@ -1,4 +1,4 @@
-package dev.crowdtree.statetree.trace;
+package dev.crowdtree.statetree.exec;
 
 /**
  * Receives trace lines ({@code "<tick> <happening>"}, see docs/SEMANTICS.md section 10) per agent.
