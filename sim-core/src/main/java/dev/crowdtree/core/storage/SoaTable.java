@@ -38,6 +38,7 @@ public final class SoaTable {
     private final IntColumn agentIds;
     private RowRef[] refs;
     private RowRef[] spareRefs;
+    private RowListener[] listeners = new RowListener[0];
     private int size;
     private int capacity;
 
@@ -132,6 +133,31 @@ public final class SoaTable {
     }
 
     /**
+     * Something that keeps per-row state derived from this table's columns (a runtime's schedule, an
+     * index) and must hear when rows change owner or content through structural operations.
+     */
+    @FunctionalInterface
+    public interface RowListener {
+        /**
+         * Rows {@code [from, to)} were added, removed, overwritten by a moved row, or permuted. Called
+         * on the simulation thread at the end of the structural operation.
+         */
+        void rowsChanged(int from, int to);
+    }
+
+    /** Registers {@code l} for every later structural change ({@link #add}, {@link #remove}, {@link #reorder}). */
+    public void addRowListener(RowListener l) {
+        listeners = Arrays.copyOf(listeners, listeners.length + 1);
+        listeners[listeners.length - 1] = l;
+    }
+
+    private void fire(int from, int to) {
+        for (RowListener l : listeners) {
+            l.rowsChanged(from, to);
+        }
+    }
+
+    /**
      * Makes room for at least {@code rows} rows.
      *
      * @throws IllegalArgumentException when {@code rows} exceeds {@code maxCapacity}
@@ -176,6 +202,7 @@ public final class SoaTable {
         refs[row] = ref;
         ref.table = this;
         ref.row = row;
+        fire(row, row + 1);
         return row;
     }
 
@@ -204,6 +231,10 @@ public final class SoaTable {
         refs[last] = null;
         ref.table = null;
         ref.row = -1;
+        fire(row, row + 1);
+        if (last != row) {
+            fire(last, last + 1);
+        }
         return moved;
     }
 
@@ -244,6 +275,7 @@ public final class SoaTable {
         Arrays.fill(refs, null);
         spareRefs = refs;
         refs = dst;
+        fire(0, size);
     }
 
     /** Number of chunks of {@code chunkSize} rows that cover the live rows. */

@@ -84,6 +84,16 @@ public final class CompiledStateTree {
      * of its ancestors is {@link #stateTicking}. Otherwise the agent may sleep.
      */
     public final boolean[] stateAlwaysAwake;
+    /** Number of {@link #stateAlwaysAwake} states: the runtime's groups of always-awake agents. */
+    public final int awakeGroupCount;
+    /**
+     * Rank of each {@link #stateAlwaysAwake} state among them in id order (-1 for the others); and,
+     * for s in {@code 0..stateCount}, the number of always-awake states with an id below s, so that
+     * the always-awake states of the subtree of s are the ranks
+     * {@code [stateAwakeGroupsBegin[s], stateAwakeGroupsBegin[stateSubtreeEnd[s]])}.
+     */
+    public final int[] stateAwakeGroup;
+    public final int[] stateAwakeGroupsBegin;
     /**
      * The tasks with a timer on the path from the root to state s, in task order:
      * {@code pathTimerTasks[statePathTimersBegin[s] .. statePathTimersBegin[s + 1])}.
@@ -245,6 +255,15 @@ public final class CompiledStateTree {
             // parents have smaller ids (DFS pre-order), so the parent's flag is final here
             stateAlwaysAwake[s] = stateTicking[s] || (stateParent[s] >= 0 && stateAlwaysAwake[stateParent[s]]);
         }
+        stateAwakeGroup = new int[stateCount];
+        stateAwakeGroupsBegin = new int[stateCount + 1];
+        int groups = 0;
+        for (int s = 0; s < stateCount; s++) {
+            stateAwakeGroupsBegin[s] = groups;
+            stateAwakeGroup[s] = stateAlwaysAwake[s] ? groups++ : -1;
+        }
+        stateAwakeGroupsBegin[stateCount] = groups;
+        awakeGroupCount = groups;
         statePathTimersBegin = new int[stateCount + 1];
         List<Short> pathTimers = new java.util.ArrayList<>();
         short[] chain = new short[MAX_DEPTH];

@@ -17,8 +17,11 @@ final class ChunkOutput {
     /** Trace lines and their agent ids; used only while tracing. */
     final List<String> traceLines = new ArrayList<>();
     final IntList traceAgents = new IntList();
+    /** Agents awake in the chunk's last tick (took part and ran more than evaluators). */
+    int awake;
 
     void clear() {
+        awake = 0;
         toOthers.clear();
         carried.clear();
         traceLines.clear();

@@ -11,7 +11,6 @@ import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.TimerService;
-import dev.crowdtree.statetree.exec.TraceFormat;
 
 import java.util.Arrays;
 
@@ -20,71 +19,102 @@ import static dev.crowdtree.statetree.compiled.CompiledStateTree.GOTO;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.NOT_SET;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_FAILED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_SUCCEEDED;
-import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_COMPLETED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_FAILED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_SUCCEEDED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRY_ENTER;
+import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
 
 /**
- * One worker's engine: scratch buffers sized to a chunk, a {@link NodeContext}, and the StateTree
- * algorithms of docs/SEMANTICS.md.
+ * One worker's engine: chunk-sized scratch, a {@link NodeContext}, and the StateTree algorithms of
+ * docs/SEMANTICS.md applied to one chunk at a time, driven by the chunk's persistent
+ * {@link ChunkSchedule} so that a tick touches only the agents that have something to do.
  *
- * <p>Per chunk and tick ({@link #tickChunk}): build each agent's events, count down gates, run the
- * evaluators over the running rows, counting-sort the running rows by active state so that the
- * agents whose path contains state {@code s} form the contiguous slice
- * {@code [offset[s], offset[subtreeEnd[s]])}, tick every task once per slice (root to leaf), detect
- * transitions by scanning states from the highest id down (leaf to root for every agent) with
- * condition kernels over the candidate rows, and finally apply the fired transitions per agent,
- * with up to 4 more scalar rounds. The active path is never stored: it is the parent chain of the
- * last active state, and "is {@code a} on the path" is {@link CompiledStateTree#isAncestorOrSelf}.
+ * <p>A tick of a chunk ({@link #tickChunk}):
+ * <ol>
+ *   <li><b>Schedule</b>: collect the <em>extra</em> agents X of this step: those the wheel says are
+ *       due, those with events, the sticky ones (completed or gated), and those with requests. The
+ *       always-awake agents A (a ticking state on their path) need no collecting: they are the
+ *       schedule's order. Every other running agent sleeps and is not touched.</li>
+ *   <li><b>Evaluators</b>: EVERY_TICK evaluators over every running agent that takes part
+ *       (sleeping or not), WHEN_AWAKE ones over A and X.</li>
+ *   <li><b>Tasks</b> (TickTasks), states in ascending id order (root to leaf for every agent): each
+ *       timer task gets {@code onTimer} for the X agents whose timer is due now; each ticking task
+ *       ticks once over its state's slice of A. Then the timers of agents that completed pause (their
+ *       due steps move one step later).</li>
+ *   <li><b>Transitions</b>, states in descending id order (leaf to root for every agent): onTick
+ *       transitions test their condition kernels over the state's slice of A into a mask; event and
+ *       completion transitions look only at X (only X agents can have events or a completed state).
+ *       The first transition that passes decides, as in {@code TriggerTransitions}.</li>
+ *   <li><b>Apply</b> the fired transitions per agent (up to 4 more scalar rounds), then re-file every
+ *       agent that was looked at: its group in the order, its wake-up in the wheel, its stickiness.</li>
+ * </ol>
+ * Agents with a tick period other than 1 are processed in one such pass per period (their dt
+ * differs), over a per-tick order of the agents that take part in this step.
  *
- * <p>Per-agent columns use +1 encodings so that a zeroed row is a fresh, not-started instance:
- * {@code state} = last active state + 1 (0: empty path), {@code gate} = gated transition + 1 (0: no
- * gate), {@code failedTask} = EnterState-failed task + 1 (0: invalid, every task accepted).
+ * <p>Timers are due steps, not countdowns: a SECONDS timer started at step s with t seconds is due
+ * at {@code s + Countdown.steps(t, p * dt) * p}, exactly the step at which counting down by
+ * {@code p * dt} per step reaches zero; a pause adds p; a change of dt or of period re-derives the
+ * due step from the value counted so far ({@code Countdown.after}). Gates the same way.
  *
- * <p>Allocation: none while tracing is off, once the event pool has grown to its high-water mark.
- * THREADING: confined to its worker; a chunk writes only its own rows and its {@link ChunkOutput}.
+ * <p>Allocation: none while tracing is off, once the event pool and schedule lists have grown to
+ * their high-water marks. THREADING: confined to its worker; a chunk writes only its own rows, its
+ * {@link ChunkSchedule} and its {@link ChunkOutput}.
  */
 final class ChunkRunner implements EventOutbox, TimerService {
-    private static final byte UNDECIDED = 0, BLOCKED = 1, FIRED = 2;
     /** {@link #firedTransition} value for the restart from root. */
     private static final int RESTART = -2;
     /** Outbox modes: events to self go to E (this tick) or to P (next round / next tick). */
     private static final int TO_E = 0, TO_P = 1;
+    /** {@link #xFlags}: in X / a timer is due / has events / completed / fired. */
+    private static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16;
+    /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
+    private static final int NOT_DONE = -2, DONE_BEFORE = -1;
+    private static final int PERIODS = 7;
 
     private final StateTreeSystem sys;
     private final CompiledStateTree t;
+    private final InstanceData d;
     final NodeContext ctx = new NodeContext();
+    private final int groups;
 
-    // chunk-sized scratch
+    // ---- chunk-sized scratch, indexed by local row unless said otherwise ----
     private int capacity;
-    private int[] running = new int[0];
-    private int[] sorted = new int[0];
+    /** X per period (log2), global rows; sorted by last active state before TickTasks. */
+    private final int[][] x = new int[PERIODS][0];
+    private final int[] xCount = new int[PERIODS];
+    private byte[] xFlags = new byte[0];
+    private byte[] status = new byte[0];
+    private int[] doneAt = new int[0];
+    /** Decided in this pass (fired or blocked) when equal to {@link #epoch}. */
+    private int[] decStamp = new int[0];
+    private int epoch;
+    private int[] firedTransition = new int[0];
+    private int[] nextLeaf = new int[0];
+    private int[] oldLeaf = new int[0];
+    private int[] firedRows = new int[0];
+    private int fired;
     private int[] cand = new int[0];
     private boolean[] pass = new boolean[0];
     private boolean[] tmp = new boolean[0];
-    private byte[] status = new byte[0];
-    private byte[] decision = new byte[0];
-    private int[] firedTransition = new int[0];
-    private int[] nextLeaf = new int[0];
-    /** Rows with a fired transition, in detection order, and their number. */
-    private int[] firedRows = new int[0];
-    private int fired;
-    /** Completed agents / agents with events, in state order, and per-state offsets into them. */
-    private int[] doneRows = new int[0];
-    private int[] evRows = new int[0];
-    private final int[] doneOffset;
-    private final int[] evOffset;
-    private final int[] offset;
+    private int[] popped = new int[0];
+    private int[] groupOf = new int[0];
+    /** Rows for EVERY_TICK evaluators per period, and their counts. */
+    private final int[][] evalRows = new int[PERIODS][0];
+    private final int[] evalCount = new int[PERIODS];
+    /** Per-step order of the always-awake agents that take part, by (period, group), for chunks with periods. */
+    private int[] lodOrder = new int[0];
+    private final int[][] lodBegin;
+    private final int[] histogram;
     private final int[] one = new int[1];
     private final boolean[] oneOut = new boolean[1];
     private final int[] chain = new int[CompiledStateTree.MAX_DEPTH];
     private final int[] exited = new int[CompiledStateTree.MAX_DEPTH];
+    private final int[] nextPath = new int[CompiledStateTree.MAX_DEPTH];
     private final byte[] exitedChange = new byte[CompiledStateTree.MAX_DEPTH];
 
-    // per-row event lists (by local row) over a pooled linked list
+    // per-row event lists (by local row) over a pooled linked list; heads are -1 outside X
     private int[] eHead = new int[0];
     private int[] eTail = new int[0];
     private int[] pHead = new int[0];
@@ -96,28 +126,41 @@ final class ChunkRunner implements EventOutbox, TimerService {
     private int[] evNext = new int[64];
     private int evSize;
 
-    // the chunk being processed
+    // ---- the chunk being processed ----
+    private ChunkSchedule cs;
     private int base;
+    private int rows;
+    private int step;
+    private long tick;
+    private float hostDt;
+    /** The period of the pass being run (1 outside tick passes: start and stop). */
+    private int period = 1;
+    private int listLog;
     private int outboxMode;
     private ChunkOutput out;
     private boolean tracing;
     private int traceAgent;
-    private long tick;
-    private short[] colState;
-    private byte[] colRun;
-    private byte[] colLast;
-    private short[] colGate;
-    private float[] colGateTime;
-    private short[] colFailed;
-    private int[] colChanges;
+    private int awake;
+    private short[] state;
+    private byte[] run;
+    private byte[] last;
+    private short[] gate;
+    private float[] gateValue;
+    private int[] gateDue;
+    private short[] failed;
+    private int[] changes;
+    private byte[] lod;
     private int[] ids;
 
-    ChunkRunner(StateTreeSystem sys) {
+    ChunkRunner(StateTreeSystem sys, InstanceData data) {
         this.sys = sys;
-        this.t = sys.tree();
-        this.offset = new int[t.stateCount + 1];
-        this.doneOffset = new int[t.stateCount + 1];
-        this.evOffset = new int[t.stateCount + 1];
+        this.t = data.tree;
+        this.d = data;
+        this.groups = t.awakeGroupCount;
+        this.lodBegin = new int[PERIODS][groups + 1];
+        this.histogram = new int[t.stateCount + 1];
+        ctx.setOutbox(this);
+        ctx.setTimers(this);
     }
 
     /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases). */
@@ -126,124 +169,353 @@ final class ChunkRunner implements EventOutbox, TimerService {
             return;
         }
         capacity = n;
-        running = new int[n];
-        sorted = new int[n];
+        for (int p = 0; p < PERIODS; p++) {
+            x[p] = new int[n];
+            evalRows[p] = new int[n];
+        }
+        xFlags = new byte[n];
+        status = new byte[n];
+        Arrays.fill(status, RunStatus.RUNNING);
+        doneAt = new int[n];
+        Arrays.fill(doneAt, NOT_DONE);
+        decStamp = new int[n];
+        firedTransition = new int[n];
+        nextLeaf = new int[n];
+        oldLeaf = new int[n];
+        firedRows = new int[n];
         cand = new int[n];
         pass = new boolean[n];
         tmp = new boolean[n];
-        status = new byte[n];
-        decision = new byte[n];
-        firedTransition = new int[n];
-        nextLeaf = new int[n];
-        firedRows = new int[n];
-        doneRows = new int[n];
-        evRows = new int[n];
+        popped = new int[n];
+        groupOf = new int[n];
+        lodOrder = new int[n];
         eHead = new int[n];
         eTail = new int[n];
         pHead = new int[n];
         pTail = new int[n];
+        Arrays.fill(eHead, -1);
+        Arrays.fill(pHead, -1);
         ctx.ensureScratch(t.maxConditionDepth + 1, n);
-        ctx.setOutbox(this);
-        ctx.setTimers(this);
     }
 
-    /** Binds the columns and the chunk (start of every chunk). */
-    private void begin(int chunkBase, int rows, ChunkOutput output, long tickNumber, float dt) {
+    /** Binds the columns and the chunk. */
+    private void begin(ChunkSchedule schedule, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, int stepNumber) {
+        cs = schedule;
         base = chunkBase;
+        rows = chunkEnd - chunkBase;
         out = output;
         tick = tickNumber;
+        step = stepNumber;
         tracing = sys.tracing();
         traceAgent = sys.traceAgent();
-        colState = sys.colState.data();
-        colRun = sys.colRun.data();
-        colLast = sys.colLast.data();
-        colGate = sys.colGate.data();
-        colGateTime = sys.colGateTime.data();
-        colFailed = sys.colFailedTask.data();
-        colChanges = sys.colChanges.data();
-        ids = sys.table().agentIds().data();
-        sys.bindSlots(ctx);
-        ctx.setTime(sys.seed(), tickNumber, dt);
+        state = d.state;
+        run = d.run;
+        last = d.last;
+        gate = d.gate;
+        gateValue = d.gateValue;
+        gateDue = d.gateDue;
+        failed = d.failedTask;
+        changes = d.changes;
+        lod = d.lod;
+        ids = d.ids;
+        ctx.bindSlots(d.floats, d.ints, d.bools, ids);
         ctx.bindStatus(status, chunkBase);
         evSize = 0;
-        Arrays.fill(eHead, 0, rows, -1);
-        Arrays.fill(pHead, 0, rows, -1);
+        period = 1;
     }
 
     // =============================================================================================
     // Tick of one chunk
     // =============================================================================================
 
-    void tickChunk(int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, float dt,
-                   EventBuffer events, int evBegin, int evEnd, long[] phaseNanos) {
-        final int rows = chunkEnd - chunkBase;
-        long t0 = System.nanoTime();
-        begin(chunkBase, rows, output, tickNumber, dt);
-        final byte[] run = colRun;
-        // Events queued for this tick; dropped for trees that are not running (Q-A15).
-        boolean anyEvents = false;
+    void tickChunk(ChunkSchedule schedule, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber,
+                   int stepNumber, float dt, EventBuffer events, int evBegin, int evEnd, long[] phaseNanos) {
+        final long t0 = phaseNanos != null ? System.nanoTime() : 0;
+        begin(schedule, chunkBase, chunkEnd, output, tickNumber, stepNumber);
+        hostDt = dt;
+        if (cs.dirty || cs.base != chunkBase || cs.rows != rows) {
+            rebuild(stepNumber - 1);
+        }
+        epoch++;
+        awake = 0;
+        Arrays.fill(xCount, 0);
+        collect(events, evBegin, evEnd);
+        final long t1 = phaseNanos != null ? System.nanoTime() : 0;
+        if (cs.running > 0) {
+            if (cs.periodAgents == 0) {
+                int n = 0;
+                if (t.evaluatorsEveryTick.length > 0) {
+                    n = allRunningRows(evalRows[0]);
+                }
+                pass(0, cs.order, cs.groupBegin, evalRows[0], n, phaseNanos);
+            } else {
+                splitByPeriod();
+                for (int p = 0; p < PERIODS; p++) {
+                    int[] ab = lodBegin[p];
+                    if (ab[groups] > ab[0] || xCount[p] > 0 || evalCount[p] > 0) {
+                        pass(p, lodOrder, ab, evalRows[p], evalCount[p], phaseNanos);
+                    }
+                }
+            }
+        }
+        // Reset the per-row scratch X touched (every flagged, completed or event-holding row is in X).
+        for (int p = 0; p < PERIODS; p++) {
+            int[] xs = x[p];
+            for (int i = 0, n = xCount[p]; i < n; i++) {
+                int l = xs[i] - base;
+                xFlags[l] = 0;
+                status[l] = RunStatus.RUNNING;
+                doneAt[l] = NOT_DONE;
+                eHead[l] = -1;
+            }
+        }
+        out.awake += awake;
+        if (phaseNanos != null) {
+            phaseNanos[0] += t1 - t0;
+        }
+    }
+
+    /**
+     * Step 1: requests, due agents, events, sticky agents and wake-all into X (per period), and
+     * events into the per-row lists. Events for agents that do not take part in this step wait: they
+     * are carried to the next tick.
+     */
+    private void collect(EventBuffer events, int evBegin, int evEnd) {
+        final ChunkSchedule s = cs;
+        final int b = base;
+        if (s.requestCount > 0) {
+            drainRequests();
+        }
+        int np = s.advance(step, popped, 0);
+        for (int i = 0; i < np; i++) {
+            addX(popped[i], X_DUE);
+        }
         for (int i = evBegin; i < evEnd; i++) {
             int r = sys.eventRow(i);
-            if (run[r] == RunStatus.RUNNING) {
-                append(r - chunkBase, events.tag[i], events.payload[i], events.hasPayload[i], true);
-                anyEvents = true;
+            if (run[r] != RunStatus.RUNNING) {
+                continue; // dropped with the tree (Q-A15)
+            }
+            if (!takesPart(r)) {
+                out.carried.add(ids[r], events.tag[i], events.payload[i], events.hasPayload[i]);
+                continue;
+            }
+            append(r - b, events.tag[i], events.payload[i], events.hasPayload[i], true);
+            addX(r - b, X_EVENT);
+        }
+        if (s.stickyCount > 0) {
+            int kept = 0;
+            for (int i = 0; i < s.stickyCount; i++) {
+                int l = s.sticky[i];
+                int r = b + l;
+                if (run[r] != RunStatus.RUNNING || !sticky(r)) {
+                    s.flags[l] &= ~ChunkSchedule.STICKY;
+                    continue;
+                }
+                s.sticky[kept++] = (short) l;
+                if (takesPart(r)) {
+                    addX(l, (byte) 0);
+                }
+            }
+            s.stickyCount = kept;
+        }
+        if (s.wakeAll) {
+            s.wakeAll = false;
+            for (int l = 0; l < rows; l++) {
+                int r = b + l;
+                if (run[r] == RunStatus.RUNNING && s.pos[l] < 0 && takesPart(r)) {
+                    addX(l, (byte) 0);
+                }
             }
         }
-        // One pass: the running rows, their gate countdown (before evaluators, A4 step 5) and the
-        // histogram of active states for the counting sort.
-        final int[] runRows = running;
-        final short[] st = colState;
-        final short[] gate = colGate;
-        final float[] gateTime = colGateTime;
-        final int[] off = offset;
-        final byte[] last = colLast;
-        final byte[] stat = status;
-        final byte[] dec = decision;
-        Arrays.fill(off, 0);
+    }
+
+    /** Requests recorded since the last tick: tick period changes (wheel) and parameter wake-ups. */
+    private void drainRequests() {
+        final ChunkSchedule s = cs;
+        for (int i = 0; i < s.requestCount; i++) {
+            int l = s.requests[i];
+            int r = base + l;
+            boolean wakeUp = (s.flags[l] & ChunkSchedule.WAKE) != 0;
+            s.flags[l] &= ~(ChunkSchedule.REQUESTED | ChunkSchedule.WAKE);
+            if (run[r] != RunStatus.RUNNING) {
+                continue;
+            }
+            if ((lod[r] & InstanceData.LOD_PENDING) != 0) {
+                s.schedule(l, wakeStep(r, step));
+            }
+            if (wakeUp && takesPart(r)) {
+                addX(l, (byte) 0);
+            }
+        }
+        s.requestCount = 0;
+    }
+
+    /** Adds local row {@code l} to X (of its period) with {@code flag}; a row is in X at most once. */
+    private void addX(int l, byte flag) {
+        byte f = xFlags[l];
+        if ((f & X_IN) == 0) {
+            int p = lod[base + l] & 7;
+            x[p][xCount[p]++] = base + l;
+            f |= X_IN;
+        }
+        xFlags[l] = (byte) (f | flag);
+    }
+
+    /** Whether row {@code r} takes part in this step (docs/SEMANTICS.md section 12). */
+    private boolean takesPart(int r) {
+        return ((step + ids[r]) & ((1 << (lod[r] & 7)) - 1)) == 0;
+    }
+
+    /** Fills {@code into} with every running row of the chunk (the whole chunk when all run); returns the count. */
+    private int allRunningRows(int[] into) {
         int n = 0;
-        int gated = 0;
-        int done = 0;
-        for (int r = chunkBase; r < chunkEnd; r++) {
+        if (cs.running == rows) {
+            for (int l = 0; l < rows; l++) {
+                into[l] = base + l;
+            }
+            return rows;
+        }
+        for (int r = base, end = base + rows; r < end; r++) {
             if (run[r] == RunStatus.RUNNING) {
-                runRows[n++] = r;
-                off[st[r]]++; // state + 1: counts land one slot up, ready for the prefix sum
-                if (gate[r] != 0) {
-                    gateTime[r] -= dt;
-                    gated++;
-                }
-                byte l = last[r];
-                stat[r - chunkBase] = l; // TickTasks status starts as the last status
-                dec[r - chunkBase] = UNDECIDED;
-                if (l != RunStatus.RUNNING) {
-                    done++;
+                into[n++] = r;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * For chunks with agents of several periods: the always-awake agents taking part in this step by
+     * (period, group) into {@link #lodOrder} with {@link #lodBegin}, and the running agents taking part
+     * by period into {@link #evalRows} (when EVERY_TICK evaluators need them).
+     */
+    private void splitByPeriod() {
+        final ChunkSchedule s = cs;
+        final int[] ord = s.order;
+        final int[] gb = s.groupBegin;
+        int[][] lb = lodBegin;
+        for (int p = 0; p < PERIODS; p++) {
+            Arrays.fill(lb[p], 0);
+        }
+        // count (period, group), then prefix over periods-major order, then place
+        for (int g = 0; g < groups; g++) {
+            for (int i = gb[g]; i < gb[g + 1]; i++) {
+                int r = ord[i];
+                if (takesPart(r)) {
+                    lb[lod[r] & 7][g]++;
                 }
             }
         }
-        if (n == 0) {
+        int at = 0;
+        for (int p = 0; p < PERIODS; p++) {
+            for (int g = 0; g < groups; g++) {
+                int c = lb[p][g];
+                lb[p][g] = at;
+                at += c;
+            }
+            lb[p][groups] = at;
+        }
+        for (int g = 0; g < groups; g++) {
+            for (int i = gb[g]; i < gb[g + 1]; i++) {
+                int r = ord[i];
+                if (takesPart(r)) {
+                    lodOrder[lb[lod[r] & 7][g]++] = r;
+                }
+            }
+        }
+        // placing advanced each start to the next group's start: shift back
+        for (int p = PERIODS - 1; p >= 0; p--) {
+            int[] b = lb[p];
+            for (int g = groups - 1; g >= 1; g--) {
+                b[g] = b[g - 1];
+            }
+            b[0] = p == 0 ? 0 : lb[p - 1][groups];
+        }
+        Arrays.fill(evalCount, 0);
+        if (t.evaluatorsEveryTick.length > 0) {
+            for (int r = base, end = base + rows; r < end; r++) {
+                if (run[r] == RunStatus.RUNNING && takesPart(r)) {
+                    int p = lod[r] & 7;
+                    evalRows[p][evalCount[p]++] = r;
+                }
+            }
+        }
+    }
+
+    /**
+     * One pass of the tick for the agents of period {@code 1 << log}: always-awake ones in
+     * {@code aOrder} grouped by {@code aBegin}, extra ones in {@code x[log]}, every running one that
+     * takes part in {@code evals} (for EVERY_TICK evaluators).
+     */
+    private void pass(int log, int[] aOrder, int[] aBegin, int[] evals, int evalN, long[] phaseNanos) {
+        final long t1 = phaseNanos != null ? System.nanoTime() : 0;
+        listLog = log;
+        period = 1 << log;
+        ctx.setTime(sys.seed(), tick, period * hostDt);
+        outboxMode = TO_E;
+        final int aFrom = aBegin[0];
+        final int aTo = aBegin[groups];
+        for (Evaluator e : t.evaluatorsEveryTick) {
+            e.tick(ctx, evals, 0, evalN);
+        }
+        int[] xs = x[log];
+        int sleepersAwake = 0;
+        for (int i = 0, n = xCount[log]; i < n; i++) {
+            if (cs.pos[xs[i] - base] < 0) {
+                cand[sleepersAwake++] = xs[i];
+            }
+        }
+        for (Evaluator e : t.evaluatorsWhenAwake) {
+            e.tick(ctx, aOrder, aFrom, aTo);
+            e.tick(ctx, cand, 0, sleepersAwake);
+        }
+        awake += aTo - aFrom + sleepersAwake;
+        final long t2 = phaseNanos != null ? System.nanoTime() : 0;
+        if (aTo == aFrom && xCount[log] == 0) {
+            if (phaseNanos != null) {
+                phaseNanos[1] += t2 - t1;
+            }
             return;
         }
-        long t1 = System.nanoTime();
-        outboxMode = TO_E;
-        for (Evaluator e : t.evaluators) {
-            e.tick(ctx, runRows, 0, n);
+        // X in state order, with the status each starts TickTasks with.
+        int xn = sortByState(xs, xCount[log]);
+        int doneInA = 0;
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            int l = r - base;
+            byte st = last[r];
+            status[l] = st;
+            if (st != RunStatus.RUNNING) {
+                doneAt[l] = DONE_BEFORE;
+                xFlags[l] |= X_DONE;
+                if (cs.pos[l] >= 0) {
+                    doneInA++;
+                }
+            }
         }
-        long t2 = System.nanoTime();
-        placeSorted(runRows, n);
-        int completed = tickTasks(n, done);
-        anyEvents |= evSize > 0; // evaluators and tasks may have sent events to themselves
-        long t3 = System.nanoTime();
+        tickTasks(aOrder, aBegin, xn, doneInA);
+        xn = xCount[log];
+        xn = sortByState(xs, xn);
+        afterTasks(xs, xn);
+        final long t3 = phaseNanos != null ? System.nanoTime() : 0;
         fired = 0;
-        detectTransitions(n, completed, anyEvents, gated);
-        long t4 = System.nanoTime();
+        detectTransitions(aOrder, aBegin, xs, xn);
+        final long t4 = phaseNanos != null ? System.nanoTime() : 0;
         outboxMode = TO_P;
         for (int i = 0; i < fired; i++) {
             int r = firedRows[i];
+            int l = r - base;
+            oldLeaf[l] = state[r] - 1;
             applyTransitions(r);
             carryPending(r);
+            addX(l, X_FIRED);
         }
-        long t5 = System.nanoTime();
+        // re-file every agent looked at: X (including the fired ones, just added)
+        xs = x[log];
+        for (int i = 0, n = xCount[log]; i < n; i++) {
+            refile(xs[i]);
+        }
+        final long t5 = phaseNanos != null ? System.nanoTime() : 0;
         if (phaseNanos != null) {
-            phaseNanos[0] += t1 - t0;
             phaseNanos[1] += t2 - t1;
             phaseNanos[2] += t3 - t2;
             phaseNanos[3] += t4 - t3;
@@ -251,215 +523,262 @@ final class ChunkRunner implements EventOutbox, TimerService {
         }
     }
 
-    /**
-     * Second half of the counting sort: {@link #offset} holds the histogram of (state + 1); turns it
-     * into start offsets and places the running rows into {@link #sorted} by active state, stably.
-     * Afterwards the rows whose path contains state s are {@code sorted[offset[s] .. offset[subtreeEnd[s]])}.
-     */
-    private void placeSorted(int[] runRows, int n) {
-        final int[] off = offset;
-        final short[] st = colState;
-        for (int s = 1; s < off.length; s++) {
-            off[s] += off[s - 1];
+    /** Sorts rows[0..n) by last active state (counting sort, or insertion sort when short); returns n. */
+    private int sortByState(int[] rowsToSort, int n) {
+        final short[] st = state;
+        if (n <= 32) {
+            for (int i = 1; i < n; i++) {
+                int r = rowsToSort[i];
+                int key = st[r];
+                int j = i - 1;
+                while (j >= 0 && st[rowsToSort[j]] > key) {
+                    rowsToSort[j + 1] = rowsToSort[j];
+                    j--;
+                }
+                rowsToSort[j + 1] = r;
+            }
+            return n;
         }
-        // off[s] = number of rows whose state is < s = where state s starts.
-        final int[] out = sorted;
+        final int[] h = histogram;
+        Arrays.fill(h, 0);
         for (int i = 0; i < n; i++) {
-            int r = runRows[i];
-            out[off[st[r] - 1]++] = r;
+            h[st[rowsToSort[i]]]++; // state + 1 in 1..stateCount: counts land one slot up
         }
-        // Placing advanced off[s-1] to the end of state s-1 = the start of state s; shift back.
-        System.arraycopy(off, 0, off, 1, off.length - 1);
-        off[0] = 0;
+        for (int s = 1; s < h.length; s++) {
+            h[s] += h[s - 1];
+        }
+        int[] sorted = cand;
+        for (int i = 0; i < n; i++) {
+            int r = rowsToSort[i];
+            sorted[h[st[r] - 1]++] = r;
+        }
+        System.arraycopy(sorted, 0, rowsToSort, 0, n);
+        return n;
+    }
+
+    /** First index in the state-sorted {@code xs[0..n)} whose last active state is >= {@code s}. */
+    private int lowerBound(int[] xs, int n, int s) {
+        final short[] st = state;
+        int lo = 0;
+        int hi = n;
+        int key = s + 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (st[xs[mid]] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /**
-     * TickTasks for the agents whose last status is RUNNING ({@link #status} was initialized from
-     * it, and {@code alreadyDone} agents are not RUNNING): states in ascending id order (root to leaf
-     * for every agent), each task over its state's slice; an agent leaves the slices once a task
-     * completes it. Then records the completed agents, in state order, in {@link #doneRows}
-     * with per-state offsets {@link #doneOffset}. Returns their number.
+     * TickTasks: states in ascending id order; per task, onTimer for the due X agents of the state's
+     * subtree whose timer is due now, then the tick over the state's slice of A. An agent leaves the
+     * batches once something completed it.
      */
-    private int tickTasks(int n, int alreadyDone) {
-        final byte[] last = colLast;
+    private void tickTasks(int[] aOrder, int[] aBegin, int xn, int doneInAStart) {
+        final int[] xs = x[listLog];
         final byte[] st = status;
         final int b = base;
-        int done = alreadyDone;
-        final int[] off = offset;
         final short[] end = t.stateSubtreeEnd;
+        final int[] groupsBegin = t.stateAwakeGroupsBegin;
+        int doneInA = doneInAStart;
         for (int s = 0; s < t.stateCount; s++) {
-            if (!t.stateTicks[s] && t.stateTasksNum[s] == 0) {
+            int numTasks = t.stateTasksNum[s];
+            if (numTasks == 0) {
                 continue;
             }
-            int lo = off[s];
-            int hi = off[end[s]];
-            if (lo == hi) {
+            int aLo = aBegin[groupsBegin[s]];
+            int aHi = aBegin[groupsBegin[end[s]]];
+            int xLo = 0;
+            int xHi = 0;
+            if (xn > 0) {
+                xLo = lowerBound(xs, xn, s);
+                xHi = lowerBound(xs, xn, end[s]);
+            }
+            if (aLo == aHi && xLo == xHi) {
                 continue;
             }
-            for (int k = t.stateTasksBegin[s], kEnd = k + t.stateTasksNum[s]; k < kEnd; k++) {
+            for (int k = t.stateTasksBegin[s], kEnd = k + numTasks; k < kEnd; k++) {
                 Task task = t.tasks[k];
-                if (t.taskTimer[k] != TimerKind.NONE) {
-                    done += countDownTimers(k, lo, hi);
-                }
-                if (!task.ticks()) {
-                    continue;
-                }
-                ctx.resetCompletions();
-                if (done == 0) {
-                    task.tick(ctx, sorted, lo, hi);
-                } else {
+                if (t.taskTimer[k] != TimerKind.NONE && xLo < xHi) {
+                    final int[] due = d.ints[t.taskTimerDueSlot[k]];
                     int m = 0;
-                    for (int i = lo; i < hi; i++) {
-                        int r = sorted[i];
-                        if (st[r - b] == RunStatus.RUNNING) {
+                    for (int i = xLo; i < xHi; i++) {
+                        int r = xs[i];
+                        int l = r - b;
+                        if ((xFlags[l] & X_DUE) != 0 && st[l] == RunStatus.RUNNING && due[r] == step) {
+                            due[r] = 0; // ran out: stopped (onTimer may start it again)
                             cand[m++] = r;
                         }
                     }
-                    if (m == 0) {
-                        continue;
+                    if (m > 0) {
+                        ctx.resetCompletions();
+                        ctx.setTask(k, t.taskTimer[k]);
+                        task.onTimer(ctx, cand, 0, m);
+                        ctx.setTask(-1, TimerKind.NONE);
+                        if (ctx.completions() > 0) {
+                            doneInA += recordCompletions(cand, 0, m, k);
+                        }
                     }
-                    task.tick(ctx, cand, 0, m);
                 }
-                done += ctx.completions();
+                if (task.ticks() && aLo < aHi) {
+                    ctx.resetCompletions();
+                    if (doneInA == 0) {
+                        task.tick(ctx, aOrder, aLo, aHi);
+                        if (ctx.completions() > 0) {
+                            doneInA += recordCompletions(aOrder, aLo, aHi, k);
+                        }
+                    } else {
+                        int m = 0;
+                        for (int i = aLo; i < aHi; i++) {
+                            int r = aOrder[i];
+                            if (st[r - b] == RunStatus.RUNNING) {
+                                cand[m++] = r;
+                            }
+                        }
+                        if (m > 0) {
+                            task.tick(ctx, cand, 0, m);
+                            if (ctx.completions() > 0) {
+                                doneInA += recordCompletions(cand, 0, m, k);
+                            }
+                        }
+                    }
+                }
             }
         }
-        // Write the statuses back and list the completed agents in state order.
-        final short[] state = colState;
-        final int[] dOff = doneOffset;
-        Arrays.fill(dOff, 0);
-        int d = 0;
-        for (int i = 0; i < n; i++) {
-            int r = sorted[i];
-            byte l = st[r - b];
-            last[r] = l;
-            if (l != RunStatus.RUNNING) {
-                doneRows[d++] = r;
-                dOff[state[r]]++;
-            }
-        }
-        for (int s = 1; s < dOff.length; s++) {
-            dOff[s] += dOff[s - 1];
-        }
-        return d;
     }
 
-    /** Literal countdown of task k's timers over the slice's running rows; onTimer for those that ran out. */
-    private int countDownTimers(int k, int lo, int hi) {
-        final byte[] st = status;
-        final int b = base;
-        final int[] state = ctx.ints(t.taskTimerDueSlot[k]);
-        final boolean seconds = t.taskTimer[k] == TimerKind.SECONDS;
-        final float[] remaining = seconds ? ctx.floats(t.taskTimerValueSlot[k]) : null;
-        final float dt = ctx.dt();
-        int m = 0;
-        for (int i = lo; i < hi; i++) {
-            int r = sorted[i];
-            if (st[r - b] != RunStatus.RUNNING || state[r] == 0) {
-                continue;
-            }
-            boolean out;
-            if (seconds) {
-                float left = remaining[r] - dt;
-                remaining[r] = left;
-                out = left <= 0f;
-            } else {
-                out = --state[r] == 0;
-            }
-            if (out) {
-                state[r] = 0;
-                cand[m++] = r;
+    /** Rows of {@code rs[from..to)} that a call of task {@code k} completed: noted, and added to X. Returns how many are in A. */
+    private int recordCompletions(int[] rs, int from, int to, int k) {
+        int inA = 0;
+        for (int i = from; i < to; i++) {
+            int r = rs[i];
+            int l = r - base;
+            if (status[l] != RunStatus.RUNNING && doneAt[l] == NOT_DONE) {
+                doneAt[l] = k;
+                addX(l, X_DONE);
+                if (cs.pos[l] >= 0) {
+                    inA++;
+                }
             }
         }
-        if (m == 0) {
-            return 0;
-        }
-        ctx.resetCompletions();
-        ctx.setTask(k, t.taskTimer[k]);
-        t.tasks[k].onTimer(ctx, cand, 0, m);
-        ctx.setTask(-1, TimerKind.NONE);
-        return ctx.completions();
-    }
-
-    @Override
-    public void startTimer(int task, int row, float seconds) {
-        ctx.floats(t.taskTimerValueSlot[task])[row] = seconds;
-        ctx.ints(t.taskTimerDueSlot[task])[row] = 1;
-    }
-
-    @Override
-    public void startTickTimer(int task, int row, int ticks) {
-        ctx.ints(t.taskTimerDueSlot[task])[row] = ticks;
+        return inA;
     }
 
     /**
-     * Round one of TriggerTransitions for the whole chunk: states from the highest id down, so every
-     * agent's states are visited leaf to root; per transition, the undecided agents whose trigger
-     * matches are tested with the condition kernels; the first transition that passes decides.
-     * Candidates of an onTick transition are all agents of the state's slice; those of completion
-     * and event transitions come from the (short) lists of completed agents and agents with events,
-     * unless the transition is gated and some agent has a pending gate: a gate is cancelled when its
-     * transition's trigger stops matching, so then every agent of the slice must be looked at.
+     * After TickTasks: the timers of completed agents that TickTasks did not reach pause (due one
+     * step later), and the statuses are written back.
      */
-    private void detectTransitions(int n, int completed, boolean anyEvents, int gated) {
-        final byte[] dec = decision; // reset to UNDECIDED by the first pass of tickChunk
-        final int b = base;
-        if (anyEvents) {
-            listAgentsWithEvents(n);
+    private void afterTasks(int[] xs, int xn) {
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            int l = r - base;
+            byte st = status[l];
+            if (st != RunStatus.RUNNING) {
+                int leaf = state[r] - 1;
+                int from = doneAt[l];
+                for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
+                    int k = t.pathTimerTasks[j];
+                    if (k > from) {
+                        int[] due = d.ints[t.taskTimerDueSlot[k]];
+                        int dv = due[r];
+                        if (dv != 0 && dv != NEVER) {
+                            due[r] = dv + period;
+                        }
+                    }
+                }
+            }
+            last[r] = st;
         }
-        final int[] off = offset;
+    }
+
+    /**
+     * Round one of TriggerTransitions for the pass: states from the highest id down, so every
+     * agent's states are visited leaf to root; per transition, onTick ones test the state's slice of
+     * A in place (conditions are pure, so testing decided agents too changes nothing) and the others
+     * the state's slice of X whose trigger matches. The first transition that passes decides. Then
+     * the completed X agents that found no transition restart from the root.
+     */
+    private void detectTransitions(int[] aOrder, int[] aBegin, int[] xs, int xn) {
+        final int b = base;
+        final int ep = epoch;
+        final int[] stamp = decStamp;
+        final short[] end = t.stateSubtreeEnd;
+        final int[] groupsBegin = t.stateAwakeGroupsBegin;
         for (int s = t.stateCount - 1; s >= 0; s--) {
             int num = t.stateTransitionsNum[s];
             if (num == 0) {
                 continue;
             }
-            int end = t.stateSubtreeEnd[s];
-            int lo = off[s];
-            int hi = off[end];
-            if (lo == hi) {
+            int aLo = aBegin[groupsBegin[s]];
+            int aHi = aBegin[groupsBegin[end[s]]];
+            int xLo = 0;
+            int xHi = 0;
+            if (xn > 0) {
+                xLo = lowerBound(xs, xn, s);
+                xHi = lowerBound(xs, xn, end[s]);
+            }
+            if (aLo == aHi && xLo == xHi) {
                 continue;
             }
             for (int tr = t.stateTransitionsBegin[s], trEnd = tr + num; tr < trEnd; tr++) {
-                byte trig = t.transitionTrigger[tr];
-                boolean gatedTr = t.transitionDelay[tr] > 0f || t.transitionDelayVariance[tr] > 0f;
-                if (trig == TRIGGER_TICK) {
-                    // Every agent of the slice is a candidate: evaluate the conditions over the slice
-                    // in place (conditions are pure, so also testing decided agents changes nothing)
-                    // and skip the decided ones below, instead of copying the candidates first.
-                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], sorted, lo, hi, pass);
-                    for (int i = lo; i < hi; i++) {
-                        int r = sorted[i];
-                        if (dec[r - b] == UNDECIDED) {
-                            decide(r, tr, pass[i], gatedTr);
+                boolean gatedTr = t.isGated(tr);
+                if (t.transitionTrigger[tr] == TRIGGER_TICK) {
+                    if (aLo == aHi) {
+                        continue;
+                    }
+                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], aOrder, aLo, aHi, pass);
+                    final boolean[] ok = pass;
+                    if (!gatedTr) {
+                        for (int i = aLo; i < aHi; i++) {
+                            if (ok[i]) {
+                                int r = aOrder[i];
+                                if (stamp[r - b] != ep) {
+                                    decide(r, tr, true, false);
+                                }
+                            }
                         }
+                        continue;
+                    }
+                    final short mine = (short) (tr + 1);
+                    final short[] gt = gate;
+                    final int[] gdue = gateDue;
+                    final int now = step;
+                    for (int i = aLo; i < aHi; i++) {
+                        int r = aOrder[i];
+                        if (stamp[r - b] == ep) {
+                            continue;
+                        }
+                        if (gt[r] == mine) {
+                            if (!ok[i]) {
+                                clearGate(r); // cancelled: the condition no longer holds
+                                continue;
+                            }
+                            int due = gdue[r];
+                            if (due != 0 && now < due) {
+                                stamp[r - b] = ep; // waiting at the closed gate (Q-A5: blocks the scan)
+                                continue;
+                            }
+                        } else if (!ok[i]) {
+                            continue;
+                        }
+                        decide(r, tr, true, true);
                     }
                     continue;
                 }
                 int m = 0;
-                if (gatedTr && gated > 0) {
-                    for (int i = lo; i < hi; i++) {
-                        int r = sorted[i];
-                        if (dec[r - b] != UNDECIDED) {
-                            continue;
-                        }
-                        if (shouldCheck(tr, r)) {
-                            cand[m++] = r;
-                        } else {
-                            cancelGate(r, tr);
-                        }
+                for (int i = xLo; i < xHi; i++) {
+                    int r = xs[i];
+                    if (stamp[r - b] == ep) {
+                        continue;
                     }
-                } else if (trig == TRIGGER_EVENT) {
-                    for (int i = anyEvents ? evOffset[s] : 0, e = anyEvents ? evOffset[end] : 0; i < e; i++) {
-                        int r = evRows[i];
-                        if (dec[r - b] == UNDECIDED && shouldCheck(tr, r)) {
-                            cand[m++] = r;
-                        }
-                    }
-                } else if (completed > 0) {
-                    for (int i = doneOffset[s], e = doneOffset[end]; i < e; i++) {
-                        int r = doneRows[i];
-                        if (dec[r - b] == UNDECIDED && shouldCheck(tr, r)) {
-                            cand[m++] = r;
-                        }
+                    if (shouldCheck(tr, r)) {
+                        cand[m++] = r;
+                    } else if (gatedTr) {
+                        cancelGate(r, tr); // the pending gate's trigger no longer matches
                     }
                 }
                 if (m == 0) {
@@ -472,33 +791,15 @@ final class ChunkRunner implements EventOutbox, TimerService {
             }
         }
         // Restart from root when a completed state found no transition (A8.5).
-        for (int i = 0; i < completed; i++) {
-            int r = doneRows[i];
-            if (dec[r - b] == UNDECIDED) {
-                dec[r - b] = FIRED;
-                firedTransition[r - b] = RESTART;
-                nextLeaf[r - b] = selectInternal(r, 0);
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            int l = r - b;
+            if (status[l] != RunStatus.RUNNING && stamp[l] != ep) {
+                stamp[l] = ep;
+                firedTransition[l] = RESTART;
+                nextLeaf[l] = selectInternal(r, 0);
                 firedRows[fired++] = r;
             }
-        }
-    }
-
-    /** Lists the running agents that have events, in state order, with per-state offsets. */
-    private void listAgentsWithEvents(int n) {
-        final int[] eOff = evOffset;
-        final short[] state = colState;
-        final int b = base;
-        Arrays.fill(eOff, 0);
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            int r = sorted[i];
-            if (eHead[r - b] >= 0) {
-                evRows[k++] = r;
-                eOff[state[r]]++;
-            }
-        }
-        for (int s = 1; s < eOff.length; s++) {
-            eOff[s] += eOff[s - 1];
         }
     }
 
@@ -518,10 +819,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
             return;
         }
         int l = r - base;
-        if (leaf == STOP) {
-            decision[l] = BLOCKED;
-        } else {
-            decision[l] = FIRED;
+        decStamp[l] = epoch;
+        if (leaf != STOP) {
             firedTransition[l] = tr;
             nextLeaf[l] = leaf;
             firedRows[fired++] = r;
@@ -537,14 +836,20 @@ final class ChunkRunner implements EventOutbox, TimerService {
      * the target could not be selected.
      */
     private int onPassed(int r, int tr) {
-        if (t.transitionDelay[tr] > 0f || t.transitionDelayVariance[tr] > 0f) {
-            if (colGate[r] != tr + 1) {
-                colGate[r] = (short) (tr + 1);
+        if (t.isGated(tr)) {
+            if (gate[r] != tr + 1) {
+                gate[r] = (short) (tr + 1);
                 float u = CounterRng.uniform(sys.seed(), ids[r], tick, GATE_STREAM_BASE + tr);
-                colGateTime[r] = Math.max(0f, t.transitionDelay[tr] + t.transitionDelayVariance[tr] * (2f * u - 1f));
+                float g = Math.max(0f, t.transitionDelay[tr] + t.transitionDelayVariance[tr] * (2f * u - 1f));
+                gateValue[r] = g;
+                gateDue[r] = g > 0f ? dueStep(lastPart(r, step), g, period) : 0;
+                if (t.transitionTrigger[tr] != TRIGGER_TICK) {
+                    cs.addSticky(r - base);
+                }
             }
-            if (colGateTime[r] > 0f) {
-                return STOP;
+            int due = gateDue[r];
+            if (due != 0 && step < due) {
+                return STOP; // the gate is still closed (Q-A5: blocks the rest of the scan)
             }
         }
         switch (t.transitionType[tr]) {
@@ -561,37 +866,42 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     private boolean shouldCheck(int tr, int r) {
         byte trig = t.transitionTrigger[tr];
-        byte last = colLast[r];
         if (trig == TRIGGER_TICK) {
             return true;
         }
         if (trig == TRIGGER_EVENT) {
             return hasEvent(r - base, t.transitionEvent[tr]);
         }
-        byte completion = last == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : last == RunStatus.FAILED ? TRIGGER_FAILED : 0;
+        byte l = last[r];
+        byte completion = l == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : l == RunStatus.FAILED ? TRIGGER_FAILED : 0;
         return (trig & completion) != 0;
     }
 
     private void cancelGate(int r, int tr) {
-        if (colGate[r] == tr + 1) {
-            colGate[r] = 0;
-            colGateTime[r] = 0f;
+        if (gate[r] == tr + 1) {
+            clearGate(r);
         }
+    }
+
+    private void clearGate(int r) {
+        gate[r] = 0;
+        gateValue[r] = 0f;
+        gateDue[r] = 0;
     }
 
     /**
      * ANDs the conditions {@code [begin, begin+num)} over {@code rows[from..to)} into
      * {@code result[from..to)}.
      */
-    private void testConditions(int begin, int num, int[] rows, int from, int to, boolean[] result) {
+    private void testConditions(int begin, int num, int[] rowsToTest, int from, int to, boolean[] result) {
         if (num == 0) {
             Arrays.fill(result, from, to, true);
             return;
         }
         Condition[] conds = t.conditions;
-        conds[begin].test(ctx, rows, from, to, result);
+        conds[begin].test(ctx, rowsToTest, from, to, result);
         for (int c = begin + 1; c < begin + num; c++) {
-            conds[c].test(ctx, rows, from, to, tmp);
+            conds[c].test(ctx, rowsToTest, from, to, tmp);
             for (int i = from; i < to; i++) {
                 result[i] &= tmp[i];
             }
@@ -631,6 +941,234 @@ final class ChunkRunner implements EventOutbox, TimerService {
     }
 
     // =============================================================================================
+    // Re-filing agents: group in the order, wake-up in the wheel, stickiness, period switch
+    // =============================================================================================
+
+    /** Re-files row {@code r}, looked at in this step, in its chunk's schedule. */
+    private void refile(int r) {
+        final ChunkSchedule s = cs;
+        final int l = r - base;
+        final boolean firedNow = (xFlags[l] & X_FIRED) != 0;
+        if (run[r] != RunStatus.RUNNING) {
+            if (s.pos[l] >= 0) {
+                s.remove(l, t.stateAwakeGroup[oldLeaf[l]]);
+            }
+            s.unschedule(l);
+            s.running--;
+            if ((lod[r] & 7) != 0) {
+                s.periodAgents--;
+            }
+            return;
+        }
+        if (firedNow) {
+            int gNew = t.stateAwakeGroup[state[r] - 1];
+            if (s.pos[l] >= 0) {
+                int gOld = t.stateAwakeGroup[oldLeaf[l]];
+                if (gNew >= 0) {
+                    s.move(l, gOld, gNew);
+                } else {
+                    s.remove(l, gOld);
+                }
+            } else if (gNew >= 0) {
+                s.insert(l, gNew);
+            }
+        }
+        byte lv = lod[r];
+        if ((lv & InstanceData.LOD_PENDING) != 0) {
+            int p = 1 << (lv & 7);
+            int q = 1 << ((lv >> 4) & 7);
+            if (((step + ids[r]) & (Math.max(p, q) - 1)) == 0) {
+                switchPeriod(r, p, q);
+            }
+        }
+        s.schedule(l, wakeStep(r, step + 1));
+        if (sticky(r)) {
+            s.addSticky(l);
+        }
+    }
+
+    /**
+     * Whether running row {@code r} must be looked at in every step it takes part in, beyond the
+     * always-awake order: its state completed (the scan repeats every tick), or a gate is pending on
+     * an event or completion transition (re-checked, maybe cancelled, every tick). A gate on an onTick
+     * transition needs nothing more: only always-awake agents have one, and the order covers them.
+     */
+    private boolean sticky(int r) {
+        return last[r] != RunStatus.RUNNING || (gate[r] != 0 && t.transitionTrigger[gate[r] - 1] != TRIGGER_TICK);
+    }
+
+    /**
+     * The step row {@code r} must next be looked at for its own sake: its earliest running timer on
+     * the active path, or the step a requested period takes effect (>= {@code from}); 0 when none.
+     */
+    private int wakeStep(int r, int from) {
+        int leaf = state[r] - 1;
+        int w = NEVER;
+        if (leaf >= 0) {
+            for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
+                int due = d.ints[t.taskTimerDueSlot[t.pathTimerTasks[j]]][r];
+                if (due != 0 && due < w) {
+                    w = due;
+                }
+            }
+        }
+        byte lv = lod[r];
+        if ((lv & InstanceData.LOD_PENDING) != 0) {
+            int m = Math.max(1 << (lv & 7), 1 << ((lv >> 4) & 7));
+            int j = from + ((m - ((from + ids[r]) & (m - 1))) & (m - 1));
+            w = Math.min(w, j);
+        }
+        return w == NEVER ? 0 : w;
+    }
+
+    /** Applies row {@code r}'s pending period change at this step: rebases its timers and gate from p to q. */
+    private void switchPeriod(int r, int p, int q) {
+        rebaseRow(r, step, p, p * sys.timerDt(), q, q * sys.timerDt());
+        lod[r] = (byte) Integer.numberOfTrailingZeros(q);
+        if (p == 1) {
+            cs.periodAgents++;
+        } else if (q == 1) {
+            cs.periodAgents--;
+        }
+    }
+
+    /**
+     * Re-derives the due steps of row {@code r}'s running timers and gate: they counted with period
+     * {@code p} and agent dt {@code dOld} up to and including step {@code j} (a step the agent took
+     * part in), and count with {@code q} and {@code dNew} from there on.
+     */
+    void rebaseRow(int r, int j, int p, float dOld, int q, float dNew) {
+        int leaf = state[r] - 1;
+        if (leaf < 0) {
+            return;
+        }
+        for (int i = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; i < e; i++) {
+            int k = t.pathTimerTasks[i];
+            int[] dueSlot = d.ints[t.taskTimerDueSlot[k]];
+            int due = dueSlot[r];
+            if (due == 0) {
+                continue;
+            }
+            if (t.taskTimer[k] == TimerKind.TICKS) {
+                dueSlot[r] = due == NEVER ? NEVER : clampDue(j + (long) ((due - j) / p) * q);
+            } else {
+                float[] valueSlot = d.floats[t.taskTimerValueSlot[k]];
+                float v = counted(valueSlot[r], due, j, p, dOld);
+                valueSlot[r] = v;
+                dueSlot[r] = dueStep(j, v, q, dNew);
+            }
+        }
+        int gd = gateDue[r];
+        if (gate[r] != 0 && gd != 0) {
+            float v = counted(gateValue[r], gd, j, p, dOld);
+            gateValue[r] = v;
+            gateDue[r] = dueStep(j, v, q, dNew);
+        }
+    }
+
+    /** The value of a countdown due at {@code due} (from {@code v}, period p, dt d) after step {@code j}. */
+    private static float counted(float v, int due, int j, int p, float d) {
+        if (due == NEVER) {
+            return v; // never changes under d (NaN, infinite, or steps below its precision)
+        }
+        long ref = due - Countdown.steps(v, d) * p;
+        return Countdown.after(v, d, (j - ref) / p);
+    }
+
+    /** The step at which a countdown from {@code v} started after step {@code ref} runs out with period {@code p}. */
+    private int dueStep(int ref, float v, int p) {
+        return dueStep(ref, v, p, p * sys.timerDt());
+    }
+
+    private static int dueStep(int ref, float v, int p, float agentDt) {
+        long n = Countdown.steps(v, agentDt);
+        return n == Countdown.NEVER ? NEVER : clampDue(ref + n * p);
+    }
+
+    private static int clampDue(long due) {
+        return due >= NEVER ? NEVER : (int) due;
+    }
+
+    /** The last step at or before {@code s} that row {@code r} takes part in under its period. */
+    private int lastPart(int r, int s) {
+        return s - ((s + ids[r]) & ((1 << (lod[r] & 7)) - 1));
+    }
+
+    // =============================================================================================
+    // Timers (TimerService): due steps
+    // =============================================================================================
+
+    @Override
+    public void startTimer(int task, int row, float seconds) {
+        int p = 1 << (lod[row] & 7);
+        d.floats[t.taskTimerValueSlot[task]][row] = seconds;
+        d.ints[t.taskTimerDueSlot[task]][row] = dueStep(lastPart(row, step), seconds, p);
+    }
+
+    @Override
+    public void startTickTimer(int task, int row, int ticks) {
+        int p = 1 << (lod[row] & 7);
+        d.ints[t.taskTimerDueSlot[task]][row] = clampDue(lastPart(row, step) + (long) ticks * p);
+    }
+
+    // =============================================================================================
+    // Rebuilding a chunk's schedule from the columns
+    // =============================================================================================
+
+    /** Rebuilds {@link #cs} for the bound chunk; the wheel stands at {@code nowStep}. */
+    private void rebuild(int nowStep) {
+        final ChunkSchedule s = cs;
+        s.clear(base, rows, nowStep);
+        for (int l = 0; l < rows; l++) {
+            int r = base + l;
+            groupOf[l] = -1;
+            if (run[r] == RunStatus.RUNNING) {
+                s.running++;
+                if ((lod[r] & 7) != 0) {
+                    s.periodAgents++;
+                }
+                int leaf = state[r] - 1;
+                if (leaf >= 0) {
+                    groupOf[l] = t.stateAwakeGroup[leaf];
+                }
+            } else if ((lod[r] & InstanceData.LOD_PENDING) != 0) {
+                lod[r] = (byte) ((lod[r] >> 4) & 7); // not running: a requested period applies at once
+            }
+        }
+        s.buildOrder(groupOf);
+        for (int l = 0; l < rows; l++) {
+            int r = base + l;
+            if (run[r] == RunStatus.RUNNING) {
+                s.schedule(l, wakeStep(r, nowStep + 1));
+                if (sticky(r)) {
+                    s.addSticky(l);
+                }
+            }
+        }
+        s.dirty = false;
+    }
+
+    /**
+     * The dt the timers were derived from changed from {@code oldDt} to {@code newDt} before step
+     * {@code k}: re-derive every running timer and gate of the chunk's rows {@code [from, to)}.
+     */
+    void rebaseChunk(int from, int to, int k, float oldDt, float newDt) {
+        state = d.state;
+        run = d.run;
+        gate = d.gate;
+        gateValue = d.gateValue;
+        gateDue = d.gateDue;
+        lod = d.lod;
+        ids = d.ids;
+        for (int r = from; r < to; r++) {
+            if (run[r] == RunStatus.RUNNING) {
+                int p = 1 << (lod[r] & 7);
+                rebaseRow(r, lastPart(r, k - 1), p, p * oldDt, p, p * newDt);
+            }
+        }
+    }
+
+    // =============================================================================================
     // Applying transitions (per agent, sparse)
     // =============================================================================================
 
@@ -643,7 +1181,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             if (!fire(r, tr, leaf)) {
                 return; // tree finished
             }
-            if (colLast[r] == RunStatus.RUNNING || round == 5) {
+            if (last[r] == RunStatus.RUNNING || round == 5) {
                 break;
             }
             movePendingToE(l);
@@ -654,7 +1192,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             tr = (int) (found >> 32);
             leaf = (int) found;
         }
-        if (colState[r] == 0) {
+        if (state[r] == 0) {
             failTree(r);
         }
     }
@@ -666,7 +1204,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
      * outcome. Returns false when the tree finished.
      */
     private boolean fire(int r, int tr, int leaf) {
-        final int cur = colState[r] - 1;
+        final int cur = state[r] - 1;
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT) {
             consumeEvent(r - base, t.transitionEvent[tr]);
         }
@@ -677,22 +1215,22 @@ final class ChunkRunner implements EventOutbox, TimerService {
         if (terminal || (tr == RESTART && leaf < 0)) {
             // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
             exitState(r, cur, -1, -1, true);
-            colState[r] = 0;
-            colRun[r] = terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
+            state[r] = 0;
+            run[r] = terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
             if (traced(r)) {
-                trace(r, TraceFormat.tree(tick, RunStatus.name(colRun[r])));
+                trace(r, TraceFormat.tree(tick, RunStatus.name(run[r])));
             }
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget[tr] : 0;
         exitState(r, cur, target, leaf, false);
-        colLast[r] = enterState(r, cur, target, leaf);
+        last[r] = enterState(r, cur, target, leaf);
         return true;
     }
 
     /** TriggerTransitions for one agent (rounds two to five). Returns (transition << 32 | leaf) or NONE. */
     private long triggerScalar(int r) {
-        int cur = colState[r] - 1;
+        int cur = state[r] - 1;
         for (int s = cur; s >= 0; s = t.stateParent[s]) {
             for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
                 boolean ok = shouldCheck(tr, r);
@@ -714,7 +1252,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 }
             }
         }
-        if (colLast[r] != RunStatus.RUNNING) {
+        if (last[r] != RunStatus.RUNNING) {
             return ((long) RESTART << 32) | (selectInternal(r, 0) & 0xFFFFFFFFL);
         }
         return NONE;
@@ -731,15 +1269,15 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     /** EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at {@code leaf}. */
     byte enterState(int r, int cur, int target, int leaf) {
-        colChanges[r]++;
-        colFailed[r] = 0;
+        changes[r]++;
+        failed[r] = 0;
         byte result = RunStatus.RUNNING;
         boolean succeeded = false;
         boolean onTarget = false;
         int len = chainOf(leaf);
         for (int i = 0; i < len; i++) {
             int s = chain[i];
-            colState[r] = (short) (s + 1);
+            state[r] = (short) (s + 1);
             boolean wasActive = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
             onTarget |= s == target;
             byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
@@ -753,17 +1291,18 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 ctx.setChange(change, s, target);
                 for (int k = t.stateTasksBegin[s], end = k + t.stateTasksNum[s]; k < end; k++) {
                     if (change == ChangeType.CHANGED || t.taskReselect[k]) {
-                        if (t.taskTimer[k] != TimerKind.NONE) {
-                            ctx.ints(t.taskTimerDueSlot[k])[r] = 0;
+                        TimerKind timer = t.taskTimer[k];
+                        if (timer != TimerKind.NONE) {
+                            d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
                         }
-                        ctx.setTask(k, t.taskTimer[k]);
+                        ctx.setTask(k, timer);
                         byte st = t.tasks[k].enterState(ctx, r);
                         ctx.setTask(-1, TimerKind.NONE);
                         if (traced(r)) {
                             trace(r, TraceFormat.taskEnter(tick, t, k, st == RunStatus.FAILED));
                         }
                         if (st == RunStatus.FAILED) {
-                            colFailed[r] = (short) (k + 1);
+                            failed[r] = (short) (k + 1);
                             result = RunStatus.FAILED;
                             break;
                         }
@@ -792,14 +1331,15 @@ final class ChunkRunner implements EventOutbox, TimerService {
         if (cur < 0) {
             return;
         }
-        colGate[r] = 0;
-        colGateTime[r] = 0f;
+        clearGate(r);
+        int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);
+        System.arraycopy(chain, 0, nextPath, 0, nextLen); // the next path, root first
         int len = chainOf(cur);
         int count = 0;
         boolean onTarget = all;
         for (int i = 0; i < len; i++) {
             int s = chain[i];
-            int next = all || leaf < 0 || t.stateDepth[leaf] < i ? -1 : t.ancestorAt(leaf, i);
+            int next = i < nextLen ? nextPath[i] : -1;
             boolean remains = next == s;
             onTarget |= next == target && next >= 0;
             if (!remains || onTarget) {
@@ -808,7 +1348,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 count++;
             }
         }
-        int failed = colFailed[r] - 1;
+        int failedTask = failed[r] - 1;
         for (int j = count - 1; j >= 0; j--) {
             int s = exited[j];
             byte change = exitedChange[j];
@@ -817,7 +1357,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             }
             ctx.setChange(change, s, target);
             for (int k = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1; k >= t.stateTasksBegin[s]; k--) {
-                if ((failed < 0 || k <= failed) && (change == ChangeType.CHANGED || t.taskReselect[k])) {
+                if ((failedTask < 0 || k <= failedTask) && (change == ChangeType.CHANGED || t.taskReselect[k])) {
                     t.tasks[k].exitState(ctx, r);
                     if (traced(r)) {
                         trace(r, TraceFormat.taskExit(tick, t, k));
@@ -828,7 +1368,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
     }
 
     private void failTree(int r) {
-        colRun[r] = RunStatus.FAILED;
+        run[r] = RunStatus.FAILED;
         if (traced(r)) {
             trace(r, TraceFormat.tree(tick, "failed"));
         }
@@ -839,16 +1379,16 @@ final class ChunkRunner implements EventOutbox, TimerService {
     // =============================================================================================
 
     /**
-     * Start (docs/SEMANTICS.md section 2) for rows {@code rows[0..n)} of the chunk at
-     * {@code chunkBase}: stops running trees, starts evaluators and ticks them with dt 0, then
-     * selects and enters per agent.
+     * Start (docs/SEMANTICS.md section 2) for rows {@code rows[0..n)} of the chunk: stops running
+     * trees, starts evaluators and ticks them with dt 0, then selects and enters per agent. The chunk
+     * is rebuilt before its next tick.
      */
-    void startRows(int chunkBase, int chunkRows, int[] rows, int n, ChunkOutput output, long tickNumber) {
-        begin(chunkBase, chunkRows, output, tickNumber, 0f);
+    private void startRows(int[] rs, int n) {
         outboxMode = TO_P;
+        ctx.setTime(sys.seed(), tick, 0f);
         for (int i = 0; i < n; i++) {
-            int r = rows[i];
-            if (colRun[r] == RunStatus.RUNNING) {
+            int r = rs[i];
+            if (run[r] == RunStatus.RUNNING) {
                 stopRow(r);
             }
             if (traced(r)) {
@@ -856,61 +1396,66 @@ final class ChunkRunner implements EventOutbox, TimerService {
             }
         }
         for (Evaluator e : t.evaluators) {
-            e.treeStart(ctx, rows, 0, n);
+            e.treeStart(ctx, rs, 0, n);
         }
         for (Evaluator e : t.evaluators) {
-            e.tick(ctx, rows, 0, n);
+            e.tick(ctx, rs, 0, n);
         }
         for (int i = 0; i < n; i++) {
-            int r = rows[i];
-            colRun[r] = RunStatus.RUNNING;
-            colState[r] = 0;
-            colLast[r] = RunStatus.UNSET;
+            int r = rs[i];
+            run[r] = RunStatus.RUNNING;
+            state[r] = 0;
+            last[r] = RunStatus.UNSET;
             int leaf = selectInternal(r, 0);
             if (leaf >= 0) {
-                colLast[r] = enterState(r, -1, 0, leaf);
+                last[r] = enterState(r, -1, 0, leaf);
             }
-            if (colState[r] == 0) {
+            if (state[r] == 0) {
                 failTree(r);
             }
             carryPending(r);
         }
+        cs.dirty = true;
     }
 
     /** Start for every row of a chunk whose tree is {@code UNSET} (never started) or, if {@code all}, every row. */
-    void startChunk(int chunkBase, int chunkEnd, boolean all, ChunkOutput output, long tickNumber) {
+    void startChunk(ChunkSchedule schedule, int chunkBase, int chunkEnd, boolean all, ChunkOutput output,
+                    long tickNumber, int stepNumber) {
+        begin(schedule, chunkBase, chunkEnd, output, tickNumber, stepNumber);
         int n = 0;
-        byte[] run = sys.colRun.data();
         for (int r = chunkBase; r < chunkEnd; r++) {
             if (all || run[r] == RunStatus.UNSET) {
-                running[n++] = r;
+                cand[n++] = r;
             }
         }
         if (n > 0) {
-            startRows(chunkBase, chunkEnd - chunkBase, running, n, output, tickNumber);
+            startRows(cand, n);
         }
     }
 
-    /** Stop for every running row of a chunk. */
-    void stopChunk(int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber) {
-        begin(chunkBase, chunkEnd - chunkBase, output, tickNumber, 0f);
+    /** Stop for the running rows {@code [from, to)} of a chunk. */
+    void stopRange(ChunkSchedule schedule, int chunkBase, int chunkEnd, int from, int to, ChunkOutput output,
+                   long tickNumber, int stepNumber) {
+        begin(schedule, chunkBase, chunkEnd, output, tickNumber, stepNumber);
         outboxMode = TO_P;
-        for (int r = chunkBase; r < chunkEnd; r++) {
-            if (colRun[r] == RunStatus.RUNNING) {
+        ctx.setTime(sys.seed(), tick, 0f);
+        for (int r = from; r < to; r++) {
+            if (run[r] == RunStatus.RUNNING) {
                 stopRow(r);
             }
         }
+        cs.dirty = true;
     }
 
     /** Stop (section 7) of one running row; its pending events are dropped with the tree. */
     private void stopRow(int r) {
-        exitState(r, colState[r] - 1, -1, -1, true);
+        exitState(r, state[r] - 1, -1, -1, true);
         one[0] = r;
         for (Evaluator e : t.evaluators) {
             e.treeStop(ctx, one, 0, 1);
         }
-        colRun[r] = RunStatus.STOPPED;
-        colState[r] = 0;
+        run[r] = RunStatus.STOPPED;
+        state[r] = 0;
         pHead[r - base] = -1;
         if (traced(r)) {
             trace(r, TraceFormat.tree(tick, "stopped"));
@@ -989,7 +1534,12 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     @Override
     public void sendToSelf(int row, int tag, float payload, boolean hasPayload) {
-        append(row - base, tag, payload, hasPayload, outboxMode == TO_E);
+        int l = row - base;
+        boolean toE = outboxMode == TO_E;
+        append(l, tag, payload, hasPayload, toE);
+        if (toE) {
+            addX(l, X_EVENT); // the event is seen by this tick's transitions: the agent is awake
+        }
     }
 
     @Override

@@ -34,6 +34,32 @@ public final class Countdown {
      * takes one), or {@link #NEVER}.
      */
     public static long steps(float v, float d) {
+        if (v > 0f && d >= Float.MIN_NORMAL && v < Float.MAX_VALUE && d < Float.MAX_VALUE) {
+            // Fast path. Each literal step x = fl(x - d) is off from the exact x - d by at most half
+            // an ulp of its result, and every result before the last is in (0, v], so after j steps
+            // the literal value is within j * u / 2 of the exact v - j*d, u = ulp(max(v, d)). So when
+            // k = ceil(v / d) leaves the exact values at steps k-1 and k farther than that from zero,
+            // the literal countdown also crosses zero exactly at step k. (The doubles below are exact
+            // to far better than the margins compared.)
+            double q = (double) v / d;
+            if (q < 1e12) {
+                long k = (long) Math.ceil(q);
+                if (k < 1) {
+                    k = 1;
+                }
+                double err = k * (double) Math.ulp(Math.max(v, d)) * 0.5000001;
+                double before = v - (k - 1) * (double) d; // > 0 required: not done at step k-1
+                double after = k * (double) d - v;        // >= 0 required: done at step k
+                if (before > err && after > err) {
+                    return k;
+                }
+            }
+        }
+        return exactSteps(v, d);
+    }
+
+    /** {@link #steps} by walking the binades (the reference for the fast path, and its fallback). */
+    static long exactSteps(float v, float d) {
         float x = v;
         long n = 0;
         while (true) {

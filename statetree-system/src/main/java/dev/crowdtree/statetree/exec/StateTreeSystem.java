@@ -24,49 +24,52 @@ import java.util.List;
 
 /**
  * The batched StateTree runtime: every agent of a {@link SoaTable} runs one instance of a
- * {@link CompiledStateTree}, whose per-agent data lives in columns of that table (execution state
- * plus the compiler's slots for parameters, evaluator outputs and task fields). One tick is one
- * parallel phase over the table's chunks; within a chunk every node runs as a batch kernel (see
- * {@code ChunkRunner}), and transitions are applied per agent only where they fire.
+ * {@link CompiledStateTree}, whose per-agent data lives in columns of that table
+ * ({@link InstanceData}: execution state plus the compiler's slots for parameters, evaluator
+ * outputs, task fields and timers). One tick is one parallel phase over the table's chunks; within a
+ * chunk every node runs as a batch kernel (see {@code ChunkRunner}), only over the agents that have
+ * something to do: each chunk keeps a persistent schedule ({@code ChunkSchedule}) of its always-awake
+ * agents grouped by state, a timer wheel of wake-up steps, and the agents that must be looked at every
+ * step. Sleeping agents cost nothing per tick (docs/SEMANTICS.md section 11); agents with a tick period
+ * p take part in every p-th tick (section 12).
  *
  * <p>Determinism: chunk outputs (events to other agents, events carried to the next tick, trace
- * lines) are merged in chunk order after the barrier; randomness is counter-based per agent; so the
- * same seed and inputs give the same bits for any number of workers.
+ * lines) are merged in chunk order after the barrier; randomness is counter-based per agent; the
+ * schedules depend only on the columns and the inputs; so the same seed and inputs give the same
+ * bits for any number of workers, and the same results as the per-agent reference interpreter.
  *
  * <p>Events: {@link #sendEvent} (simulation thread) and {@link #externalEvents()} (any thread, a
  * JCTools MPSC queue drained at the start of the next tick, sorted by a stable key) queue events
  * for the next tick; tasks send events through their {@code NodeContext}. See docs/SEMANTICS.md.
  *
+ * <p>Steps: the runtime counts its {@link #tickAll} calls (steps 1, 2, ...); timers and periods are
+ * in steps, so at most {@code Integer.MAX_VALUE - 1} ticks per runtime. A tick with a different dt
+ * than the one before re-derives every running timer (one pass over the agents).
+ *
  * <p>Allocation: a steady tick allocates nothing while tracing is off. THREADING: all public
- * methods are for the simulation thread, except {@link #externalEvents()}.
+ * methods are for the simulation thread, except {@link #externalEvents()} and
+ * {@link #setTickPeriodOfRow}.
  */
 public final class StateTreeSystem implements StateTreeRuntime {
     /** Sub-phases timed per chunk (summed worker CPU time), see {@link #phaseNanos()}. */
-    public static final List<String> PHASES = List.of("events+gates", "evaluators", "tasks", "transitions", "apply");
+    public static final List<String> PHASES = List.of("schedule", "evaluators", "tasks", "transitions", "apply");
 
     private final World world;
     private final boolean ownsWorld;
     private final SoaTable table;
     private final CompiledStateTree tree;
-
-    final ShortColumn colState;
-    final ByteColumn colRun;
-    final ByteColumn colLast;
-    final ShortColumn colGate;
-    final FloatColumn colGateTime;
-    final ShortColumn colFailedTask;
-    final IntColumn colChanges;
-    private final FloatColumn[] floatCols;
-    private final IntColumn[] intCols;
-    private final ByteColumn[] boolCols;
-    private final float[][] floatSlots;
-    private final int[][] intSlots;
-    private final byte[][] boolSlots;
+    private final InstanceData data;
 
     private final ChunkRunner[] runners;
+    private ChunkSchedule[] schedules = new ChunkSchedule[0];
     private ChunkOutput[] outputs = new ChunkOutput[0];
     private final long[][] phaseNanos;
     private boolean timing;
+    /** Steps run so far (tickAll calls). */
+    private int steps;
+    /** The host dt every running timer's due step was derived with. */
+    private float timerDt;
+    private int awakeLastTick;
 
     // events waiting for the next tick, and the current tick's events grouped by chunk
     private final EventBuffer incoming = new EventBuffer();
@@ -85,6 +88,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final TickKernel tickKernel = new TickKernel();
     private final StartKernel startKernel = new StartKernel();
     private final StopKernel stopKernel = new StopKernel();
+    private final RebaseKernel rebaseKernel = new RebaseKernel();
     private long currentTick;
     private float currentDt;
 
@@ -92,46 +96,40 @@ public final class StateTreeSystem implements StateTreeRuntime {
      * Attaches a tree to {@code table}: adds its columns (named {@code st.<tree>.*}) and gives the
      * existing rows their parameter defaults. Rows spawned later must be initialized with
      * {@link #initializeRow} (or spawned through {@link #spawnInitializer}).
+     *
+     * @throws IllegalArgumentException when the world's chunks are larger than {@value ChunkSchedule#MAX_ROWS} rows
      */
     public StateTreeSystem(World world, SoaTable table, CompiledStateTree tree) {
         this(world, table, tree, false);
     }
 
     private StateTreeSystem(World world, SoaTable table, CompiledStateTree tree, boolean ownsWorld) {
+        if (world.chunkSize() > ChunkSchedule.MAX_ROWS) {
+            throw new IllegalArgumentException("chunkSize = " + world.chunkSize() + " is too large for a StateTreeSystem; "
+                    + "valid range is 1.." + ChunkSchedule.MAX_ROWS + " rows per chunk");
+        }
         this.world = world;
         this.ownsWorld = ownsWorld;
         this.table = table;
         this.tree = tree;
-        String p = "st." + tree.name + ".";
-        colState = table.addShort(p + "state");
-        colRun = table.addByte(p + "run");
-        colLast = table.addByte(p + "last");
-        colGate = table.addShort(p + "gate");
-        colGateTime = table.addFloat(p + "gateTime");
-        colFailedTask = table.addShort(p + "failedTask");
-        colChanges = table.addInt(p + "changes");
-        floatCols = new FloatColumn[tree.floatSlots];
-        intCols = new IntColumn[tree.intSlots];
-        boolCols = new ByteColumn[tree.boolSlots];
-        for (int i = 0; i < floatCols.length; i++) {
-            floatCols[i] = table.addFloat(p + tree.floatSlotNames[i] + "#" + i);
-        }
-        for (int i = 0; i < intCols.length; i++) {
-            intCols[i] = table.addInt(p + tree.intSlotNames[i] + "#" + i);
-        }
-        for (int i = 0; i < boolCols.length; i++) {
-            boolCols[i] = table.addByte(p + tree.boolSlotNames[i] + "#" + i);
-        }
-        floatSlots = new float[floatCols.length][];
-        intSlots = new int[intCols.length][];
-        boolSlots = new byte[boolCols.length][];
+        this.data = new InstanceData(table, tree);
+        this.timerDt = world.clock().dt();
         runners = new ChunkRunner[world.workers()];
         phaseNanos = new long[world.workers()][PHASES.size()];
         for (int w = 0; w < runners.length; w++) {
-            runners[w] = new ChunkRunner(this);
+            runners[w] = new ChunkRunner(this, data);
         }
         for (int r = 0; r < table.size(); r++) {
             initializeRow(r);
+        }
+        table.addRowListener(this::rowsChanged);
+    }
+
+    /** Rows moved or changed owner: their chunks' schedules are rebuilt before the next tick. */
+    private void rowsChanged(int from, int to) {
+        int cs = world.chunkSize();
+        for (int c = from / cs, last = Math.min(schedules.length - 1, (to - 1) / cs); c <= last; c++) {
+            schedules[c].dirty = true;
         }
     }
 
@@ -160,7 +158,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     /** Sets the parameter defaults of {@code row} (a freshly spawned, zeroed row). */
     public void initializeRow(int row) {
         for (int i = 0; i < tree.paramName.length; i++) {
-            writeSlot(tree.paramType[i], tree.paramSlot[i], row, tree.paramDefault[i]);
+            data.writeSlot(tree.paramType[i], tree.paramSlot[i], row, tree.paramDefault[i]);
         }
     }
 
@@ -170,23 +168,6 @@ public final class StateTreeSystem implements StateTreeRuntime {
             initializeRow(row);
             next.initialize(t, row, id, arg);
         };
-    }
-
-    /**
-     * {@link NodeContext#write} for the simulation thread outside phases: writes the column itself,
-     * since the slot arrays bound to the contexts may predate a table growth (spawns).
-     */
-    private void writeSlot(ValueType type, int slot, int row, double v) {
-        switch (type) {
-            case FLOAT:
-                floatCols[slot].data()[row] = (float) v;
-                break;
-            case INT:
-                intCols[slot].data()[row] = (int) v;
-                break;
-            default:
-                boolCols[slot].data()[row] = (byte) (v != 0 ? 1 : 0);
-        }
     }
 
     // ---- accessors ------------------------------------------------------------------------------
@@ -217,21 +198,9 @@ public final class StateTreeSystem implements StateTreeRuntime {
         return table.size();
     }
 
-    /** Refreshes the slot arrays (table growth replaces column arrays); simulation thread. */
-    private void refreshSlots() {
-        for (int i = 0; i < floatCols.length; i++) {
-            floatSlots[i] = floatCols[i].data();
-        }
-        for (int i = 0; i < intCols.length; i++) {
-            intSlots[i] = intCols[i].data();
-        }
-        for (int i = 0; i < boolCols.length; i++) {
-            boolSlots[i] = boolCols[i].data();
-        }
-    }
-
-    void bindSlots(NodeContext ctx) {
-        ctx.bindSlots(floatSlots, intSlots, boolSlots, table.agentIds().data());
+    /** The host dt the due steps of running timers were derived with. */
+    float timerDt() {
+        return timerDt;
     }
 
     int eventRow(int i) {
@@ -247,12 +216,29 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public void tickAll(long tick, float dt) {
+        if (steps == InstanceData.NEVER - 1) {
+            throw new IllegalStateException("this runtime has run " + steps + " ticks, the most its step counter holds");
+        }
+        steps++;
         currentTick = tick;
         currentDt = dt;
         prepare();
+        if (Float.floatToIntBits(dt) != Float.floatToIntBits(timerDt)) {
+            rebaseKernel.oldDt = timerDt;
+            world.runPhase(table, rebaseKernel);
+            timerDt = dt;
+            for (ChunkSchedule s : schedules) {
+                s.dirty = true;
+            }
+        }
         distributeEvents();
         world.runPhase(table, tickKernel);
         finish();
+        int n = 0;
+        for (int c = 0, chunks = table.chunkCount(world.chunkSize()); c < chunks; c++) {
+            n += outputs[c].awake;
+        }
+        awakeLastTick = n;
     }
 
     @Override
@@ -282,15 +268,19 @@ public final class StateTreeSystem implements StateTreeRuntime {
         } else {
             int row = rowOf(agent);
             if (row >= 0) {
-                runners[0].stopChunk(row, row + 1, outputs[row / world.chunkSize()], tick);
+                int cs = world.chunkSize();
+                int c = row / cs;
+                runners[0].stopRange(schedules[c], c * cs, Math.min(table.size(), (c + 1) * cs), row, row + 1,
+                        outputs[c], tick, steps);
             }
         }
         finish();
     }
 
     private void prepare() {
-        refreshSlots();
-        int chunks = table.chunkCount(world.chunkSize());
+        data.refresh();
+        int cs = world.chunkSize();
+        int chunks = table.chunkCount(cs);
         if (outputs.length < chunks) {
             ChunkOutput[] next = Arrays.copyOf(outputs, Math.max(chunks, outputs.length * 2));
             for (int i = outputs.length; i < next.length; i++) {
@@ -298,10 +288,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
             }
             outputs = next;
         }
+        if (schedules.length < chunks) {
+            ChunkSchedule[] next = Arrays.copyOf(schedules, chunks);
+            for (int i = schedules.length; i < chunks; i++) {
+                next[i] = new ChunkSchedule(i, cs, tree.awakeGroupCount);
+            }
+            schedules = next;
+        }
         for (int c = 0; c < chunks; c++) {
             outputs[c].clear();
         }
-        int rows = Math.min(world.chunkSize(), Math.max(1, table.size()));
+        int rows = Math.min(cs, Math.max(1, table.size()));
         for (ChunkRunner r : runners) {
             r.ensureCapacity(rows);
         }
@@ -421,15 +418,31 @@ public final class StateTreeSystem implements StateTreeRuntime {
         }
         if (agent == ALL) {
             for (int r = 0; r < table.size(); r++) {
-                writeSlot(tree.paramType[p], tree.paramSlot[p], r, value);
+                data.writeSlot(tree.paramType[p], tree.paramSlot[p], r, value);
+            }
+            for (ChunkSchedule s : schedules) {
+                s.wakeAll = true;
             }
         } else {
             int row = rowOf(agent);
             if (row < 0) {
                 throw new IllegalArgumentException("no agent " + agent + " in table '" + table.name() + "'");
             }
-            writeSlot(tree.paramType[p], tree.paramSlot[p], row, value);
+            data.writeSlot(tree.paramType[p], tree.paramSlot[p], row, value);
+            ChunkSchedule s = scheduleOf(row);
+            if (s != null) {
+                int l = row - s.index * world.chunkSize();
+                s.flags[l] |= ChunkSchedule.WAKE;
+                s.addRequest(l);
+            }
         }
+    }
+
+    /** The schedule of {@code row}'s chunk, or null when it does not exist yet (it will be built). */
+    private ChunkSchedule scheduleOf(int row) {
+        int c = row / world.chunkSize();
+        ChunkSchedule[] ss = schedules;
+        return c < ss.length ? ss[c] : null;
     }
 
     @Override
@@ -481,9 +494,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public void setTickPeriod(int agent, int period) {
-        // TODO(issue 8): tick periods in the batched runtime
-        if (period != 1) {
-            throw new UnsupportedOperationException("tick periods are not implemented in the batched runtime yet");
+        int log = periodLog(period, agent);
+        if (agent == ALL) {
+            for (int r = 0; r < table.size(); r++) {
+                requestPeriod(r, log);
+            }
+        } else {
+            int row = rowOf(agent);
+            if (row < 0) {
+                throw new IllegalArgumentException("no agent " + agent + " in table '" + table.name() + "'");
+            }
+            requestPeriod(row, log);
         }
     }
 
@@ -491,28 +512,53 @@ public final class StateTreeSystem implements StateTreeRuntime {
      * {@link #setTickPeriod} by row, for hosts that compute periods in their own parallel phase.
      * THREADING: callable from a kernel of a phase run with {@code world.runPhase} on this system's
      * table, for rows of that kernel's chunk, or from the simulation thread between phases.
+     *
+     * @throws IllegalArgumentException for a period that is not a power of two in 1..{@value #MAX_TICK_PERIOD}
      */
     public void setTickPeriodOfRow(int row, int period) {
-        // TODO(issue 8): tick periods in the batched runtime
-        if (period != 1) {
-            throw new UnsupportedOperationException("tick periods are not implemented in the batched runtime yet");
+        requestPeriod(row, periodLog(period, -1));
+    }
+
+    private static int periodLog(int period, int agent) {
+        if (period < 1 || period > MAX_TICK_PERIOD || Integer.bitCount(period) != 1) {
+            throw new IllegalArgumentException("tick period " + period + (agent >= 0 ? " for agent " + agent : "")
+                    + " is not valid; valid periods are 1, 2, 4, 8, 16, 32, " + MAX_TICK_PERIOD);
+        }
+        return Integer.numberOfTrailingZeros(period);
+    }
+
+    /** Records period {@code 1 << log} for {@code row}: at once for a tree that is not running, else pending. */
+    private void requestPeriod(int row, int log) {
+        byte[] lod = data.lodCol.data();
+        byte[] run = data.runCol.data();
+        int cur = lod[row] & 7;
+        if (run[row] != RunStatus.RUNNING) {
+            lod[row] = (byte) log;
+            return;
+        }
+        byte next = log == cur ? (byte) cur : (byte) (cur | (log << 4) | InstanceData.LOD_PENDING);
+        if (next == lod[row]) {
+            return;
+        }
+        lod[row] = next;
+        ChunkSchedule s = scheduleOf(row);
+        if (s != null) {
+            s.addRequest(row - s.index * world.chunkSize());
         }
     }
 
     @Override
     public int tickPeriod(int agent) {
-        return 1;
+        int row = rowOf(agent);
+        if (row < 0) {
+            throw new IllegalArgumentException("no agent " + agent + " in table '" + table.name() + "'");
+        }
+        return InstanceData.period(data.lodCol.data()[row]);
     }
 
     @Override
     public int awakeLastTick() {
-        int n = 0;
-        for (int r = 0, size = table.size(); r < size; r++) {
-            if (colRun.data()[r] == RunStatus.RUNNING) {
-                n++;
-            }
-        }
-        return n;
+        return awakeLastTick;
     }
 
     @Override
@@ -536,13 +582,13 @@ public final class StateTreeSystem implements StateTreeRuntime {
     @Override
     public byte treeStatus(int agent) {
         int row = rowOf(agent);
-        return row < 0 ? RunStatus.UNSET : colRun.data()[row];
+        return row < 0 ? RunStatus.UNSET : data.runCol.data()[row];
     }
 
     /** The agent's last active state, or -1. */
     public int activeState(int agent) {
         int row = rowOf(agent);
-        return row < 0 ? -1 : colState.data()[row] - 1;
+        return row < 0 ? -1 : data.stateCol.data()[row] - 1;
     }
 
     @Override
@@ -553,14 +599,14 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** The active last state of {@code row}, or -1 (for kernels and viewers). */
     public int activeStateOfRow(int row) {
-        return colState.data()[row] - 1;
+        return data.stateCol.data()[row] - 1;
     }
 
     /** Counts running agents per active last state into {@code counts} (length >= stateCount). */
     public void countActiveStates(int[] counts) {
         Arrays.fill(counts, 0, tree.stateCount, 0);
-        short[] st = colState.data();
-        byte[] run = colRun.data();
+        short[] st = data.stateCol.data();
+        byte[] run = data.runCol.data();
         for (int r = 0, n = table.size(); r < n; r++) {
             if (run[r] == RunStatus.RUNNING) {
                 counts[st[r] - 1]++;
@@ -571,13 +617,12 @@ public final class StateTreeSystem implements StateTreeRuntime {
     /** The state-change count of an agent (Unreal's {@code StateChangeCount}). */
     public int stateChangeCount(int agent) {
         int row = rowOf(agent);
-        return row < 0 ? 0 : colChanges.data()[row];
+        return row < 0 ? 0 : data.changesCol.data()[row];
     }
 
     /** Bytes of per-agent data this system adds to each row (execution state plus slots). */
     public int bytesPerAgent() {
-        int b = 2 + 1 + 1 + 2 + 4 + 2 + 4;
-        return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length;
+        return data.bytesPerAgent();
     }
 
     /** Turns per-sub-phase timing on or off (off by default; costs a few nanoTime calls per chunk). */
@@ -604,11 +649,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** All columns this system added to the table. */
     public List<Column> columns() {
-        List<Column> cols = new ArrayList<>(List.of(colState, colRun, colLast, colGate, colGateTime, colFailedTask, colChanges));
-        cols.addAll(Arrays.asList(floatCols));
-        cols.addAll(Arrays.asList(intCols));
-        cols.addAll(Arrays.asList(boolCols));
-        return cols;
+        return data.columns();
     }
 
     @Override
@@ -623,8 +664,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final class TickKernel implements ChunkKernel {
         @Override
         public void execute(Chunk c) {
-            runners[c.worker()].tickChunk(c.begin(), c.end(), outputs[c.index()], currentTick, currentDt,
-                    byChunk, chunkEventBegin[c.index()], chunkEventBegin[c.index() + 1],
+            runners[c.worker()].tickChunk(schedules[c.index()], c.begin(), c.end(), outputs[c.index()], currentTick,
+                    steps, currentDt, byChunk, chunkEventBegin[c.index()], chunkEventBegin[c.index() + 1],
                     timing ? phaseNanos[c.worker()] : null);
         }
 
@@ -639,7 +680,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
         @Override
         public void execute(Chunk c) {
-            runners[c.worker()].startChunk(c.begin(), c.end(), all, outputs[c.index()], currentTick);
+            runners[c.worker()].startChunk(schedules[c.index()], c.begin(), c.end(), all, outputs[c.index()],
+                    currentTick, steps);
         }
 
         @Override
@@ -651,12 +693,28 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final class StopKernel implements ChunkKernel {
         @Override
         public void execute(Chunk c) {
-            runners[c.worker()].stopChunk(c.begin(), c.end(), outputs[c.index()], currentTick);
+            runners[c.worker()].stopRange(schedules[c.index()], c.begin(), c.end(), c.begin(), c.end(),
+                    outputs[c.index()], currentTick, steps);
         }
 
         @Override
         public String kernelName() {
             return "StateTree stop (" + tree.name + ")";
+        }
+    }
+
+    /** Re-derives the due steps of running timers after a change of dt (before step {@link #steps}). */
+    private final class RebaseKernel implements ChunkKernel {
+        float oldDt;
+
+        @Override
+        public void execute(Chunk c) {
+            runners[c.worker()].rebaseChunk(c.begin(), c.end(), steps, oldDt, currentDt);
+        }
+
+        @Override
+        public String kernelName() {
+            return "StateTree timer rebase (" + tree.name + ")";
         }
     }
 }

@@ -36,10 +36,28 @@ class CountdownTest {
 
     private static void check(float v, float d, long cap) {
         long expected = literalSteps(v, d, cap);
-        long actual = Countdown.steps(v, d);
-        if (expected == Countdown.NEVER ? actual <= cap : actual != expected) {
-            fail("steps(" + v + "f, " + d + "f) = " + actual + ", the literal loop says "
-                    + (expected == Countdown.NEVER ? "more than " + cap : expected));
+        for (long actual : new long[] {Countdown.steps(v, d), Countdown.exactSteps(v, d)}) {
+            if (expected == Countdown.NEVER ? actual <= cap : actual != expected) {
+                fail("steps(" + v + "f, " + d + "f) = " + actual + ", the literal loop says "
+                        + (expected == Countdown.NEVER ? "more than " + cap : expected));
+            }
+        }
+    }
+
+    @Test
+    void fastPathAgreesWhereTheQuotientIsNearAnInteger() {
+        // values that are (almost) exact multiples of the step: where rounding decides the tick
+        SplittableRandom rnd = new SplittableRandom(3);
+        float[] dts = {1f / 30f, 0.1f, 1f / 60f, 0.2f, 1f / 7f};
+        for (int i = 0; i < 300_000; i++) {
+            float d = dts[rnd.nextInt(dts.length)] * (1 << rnd.nextInt(6));
+            int k = 1 + rnd.nextInt(3000);
+            float v = k * d;
+            v = Math.nextAfter(v, rnd.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
+            if (rnd.nextInt(3) == 0) {
+                v = (float) ((double) k * d);
+            }
+            check(v, d, 10_000);
         }
     }
 

@@ -1,0 +1,159 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.core.storage.ByteColumn;
+import dev.crowdtree.core.storage.Column;
+import dev.crowdtree.core.storage.FloatColumn;
+import dev.crowdtree.core.storage.IntColumn;
+import dev.crowdtree.core.storage.ShortColumn;
+import dev.crowdtree.core.storage.SoaTable;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.definition.ValueType;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The per-agent instance data of one tree in one table: the execution state columns and the
+ * compiler's slots (parameters, evaluator outputs, task fields and timers), all SoA columns of the
+ * agents' table, named {@code st.<tree>.*}. This is the whole truth about every agent's tree
+ * instance: the runtime's per-chunk schedules are derived from it and can be rebuilt from it at any
+ * time (after rows move, for example).
+ *
+ * <p>Encodings (a zeroed row is a fresh, not-started instance): {@code state} = last active state
+ * + 1 (0: empty path); {@code gate} = gated transition + 1 (0: none); {@code failedTask} = the task
+ * whose EnterState failed + 1 (0: none); {@code gateDue} = the step at which the pending gate opens
+ * (0: already open, {@link #NEVER}: never) with {@code gateValue} the gate time it was computed
+ * from; {@code lod} = log2 of the tick period in bits 0-2, a requested log2 in bits 4-6 and bit 7 set
+ * while a request is pending. A timer's int slot holds its due step (0: stopped, {@link #NEVER}:
+ * never runs out) and, for a SECONDS timer, its float slot the remaining time at the last step it
+ * was counted from (see {@code ChunkRunner}).
+ *
+ * <p>THREADING: column arrays are replaced when the table grows; {@link #refresh()} re-reads them on
+ * the simulation thread before every phase, and kernels use the arrays read then.
+ */
+final class InstanceData {
+    /** A due step that never comes. */
+    static final int NEVER = Integer.MAX_VALUE;
+    static final int LOD_PENDING = 0x80;
+
+    final CompiledStateTree tree;
+    final SoaTable table;
+
+    final ShortColumn stateCol;
+    final ByteColumn runCol;
+    final ByteColumn lastCol;
+    final ShortColumn gateCol;
+    final FloatColumn gateValueCol;
+    final IntColumn gateDueCol;
+    final ShortColumn failedTaskCol;
+    final IntColumn changesCol;
+    final ByteColumn lodCol;
+    private final FloatColumn[] floatCols;
+    private final IntColumn[] intCols;
+    private final ByteColumn[] boolCols;
+
+    // arrays as of the last refresh()
+    short[] state;
+    byte[] run;
+    byte[] last;
+    short[] gate;
+    float[] gateValue;
+    int[] gateDue;
+    short[] failedTask;
+    int[] changes;
+    byte[] lod;
+    int[] ids;
+    final float[][] floats;
+    final int[][] ints;
+    final byte[][] bools;
+
+    InstanceData(SoaTable table, CompiledStateTree tree) {
+        this.table = table;
+        this.tree = tree;
+        String p = "st." + tree.name + ".";
+        stateCol = table.addShort(p + "state");
+        runCol = table.addByte(p + "run");
+        lastCol = table.addByte(p + "last");
+        gateCol = table.addShort(p + "gate");
+        gateValueCol = table.addFloat(p + "gateValue");
+        gateDueCol = table.addInt(p + "gateDue");
+        failedTaskCol = table.addShort(p + "failedTask");
+        changesCol = table.addInt(p + "changes");
+        lodCol = table.addByte(p + "lod");
+        floatCols = new FloatColumn[tree.floatSlots];
+        intCols = new IntColumn[tree.intSlots];
+        boolCols = new ByteColumn[tree.boolSlots];
+        for (int i = 0; i < floatCols.length; i++) {
+            floatCols[i] = table.addFloat(p + tree.floatSlotNames[i] + "#" + i);
+        }
+        for (int i = 0; i < intCols.length; i++) {
+            intCols[i] = table.addInt(p + tree.intSlotNames[i] + "#" + i);
+        }
+        for (int i = 0; i < boolCols.length; i++) {
+            boolCols[i] = table.addByte(p + tree.boolSlotNames[i] + "#" + i);
+        }
+        floats = new float[floatCols.length][];
+        ints = new int[intCols.length][];
+        bools = new byte[boolCols.length][];
+        refresh();
+    }
+
+    /** Re-reads every column array (the table may have grown). Simulation thread. */
+    void refresh() {
+        state = stateCol.data();
+        run = runCol.data();
+        last = lastCol.data();
+        gate = gateCol.data();
+        gateValue = gateValueCol.data();
+        gateDue = gateDueCol.data();
+        failedTask = failedTaskCol.data();
+        changes = changesCol.data();
+        lod = lodCol.data();
+        ids = table.agentIds().data();
+        for (int i = 0; i < floatCols.length; i++) {
+            floats[i] = floatCols[i].data();
+        }
+        for (int i = 0; i < intCols.length; i++) {
+            ints[i] = intCols[i].data();
+        }
+        for (int i = 0; i < boolCols.length; i++) {
+            bools[i] = boolCols[i].data();
+        }
+    }
+
+    /** Writes a parameter-typed value into a slot, reading the column itself (valid even before a refresh). */
+    void writeSlot(ValueType type, int slot, int row, double v) {
+        switch (type) {
+            case FLOAT:
+                floatCols[slot].data()[row] = (float) v;
+                break;
+            case INT:
+                intCols[slot].data()[row] = (int) v;
+                break;
+            default:
+                boolCols[slot].data()[row] = (byte) (v != 0 ? 1 : 0);
+        }
+    }
+
+    /** The tick period of {@code row} in effect. */
+    static int period(byte lod) {
+        return 1 << (lod & 7);
+    }
+
+    /** Bytes per agent of every column this object added. */
+    int bytesPerAgent() {
+        int b = 2 + 1 + 1 + 2 + 4 + 4 + 2 + 4 + 1;
+        return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length;
+    }
+
+    /** Every column this object added to the table. */
+    List<Column> columns() {
+        List<Column> cols = new ArrayList<>(List.of(stateCol, runCol, lastCol, gateCol, gateValueCol, gateDueCol,
+                failedTaskCol, changesCol, lodCol));
+        cols.addAll(Arrays.asList(floatCols));
+        cols.addAll(Arrays.asList(intCols));
+        cols.addAll(Arrays.asList(boolCols));
+        return cols;
+    }
+}
