@@ -25,6 +25,10 @@ import java.util.Map;
  * {@code budgetSeconds} of measuring have passed (at least {@link #MIN_TICKS}); the bytes allocated by
  * all live threads (simulation thread and workers, {@code com.sun.management.ThreadMXBean}) over the
  * measured ticks, minus the cost of reading the counters, divided by the ticks.
+ *
+ * <p>Host events (sleepy variant): before each tick the run picks that tick's receivers
+ * ({@link Logic#hostEvents}, untimed) and sends them ({@link Population#sendEvent}) inside the timed
+ * part, so a tick's time includes taking the host's events in.
  */
 public final class CompareRun {
     /** Seconds per tick (30 Hz). */
@@ -86,9 +90,10 @@ public final class CompareRun {
             long warmupBudgetNs = (long) (warmupBudgetSeconds * 1e9);
             Map<String, int[]> snapshots = new LinkedHashMap<>();
             Map<String, String> hashes = new LinkedHashMap<>();
+            int[] events = new int[logic.hostEventsPerTick(agents)];
             boolean warmupLimited = false;
             for (; tick <= warmupTicks; tick++) {
-                pop.tick(tick, DT);
+                step(pop, events, logic.hostEvents(seed, tick, agents, events), tick, DT);
                 if (tick % SNAPSHOT_EVERY == 0) {
                     snapshot(pop, logic, agents, Long.toString(tick), snapshots, hashes);
                 }
@@ -122,8 +127,9 @@ public final class CompareRun {
             long alloc0 = allocated(threads, ids, before);
             long m0 = System.nanoTime();
             while (true) {
+                int k = logic.hostEvents(seed, tick, agents, events);
                 long s = System.nanoTime();
-                pop.tick(tick++, DT);
+                step(pop, events, k, tick++, DT);
                 long e = System.nanoTime();
                 hist.recordValue(Math.max(1, e - s));
                 measured++;
@@ -147,6 +153,14 @@ public final class CompareRun {
         } finally {
             pop.close();
         }
+    }
+
+    /** One host step: sends the {@code k} events of {@code events} (see {@link Logic#hostEvents}), then ticks. */
+    static void step(Population pop, int[] events, int k, long tick, float dt) {
+        for (int j = 0; j < k; j++) {
+            pop.sendEvent(events[j]);
+        }
+        pop.tick(tick, dt);
     }
 
     /**

@@ -20,6 +20,9 @@ final class Report {
     record Equivalence(String variant, int agents, int implementations, int tick, boolean identical, int[] occupancy) {
     }
 
+    /** Ticks {@code EquivalenceTest} runs the sleepy variant for (its delays are 3 to 60 s). */
+    static final int SLEEPY_TEST_TICKS = 4500;
+
     private final List<RunResult> results;
     private final List<String> failures;
     private final CompareHarness.Options options;
@@ -146,9 +149,11 @@ final class Report {
                 System.getProperty("java.version"), System.getProperty("java.vm.name"), loadBefore, loadAfter));
         b.append(String.format(Locale.ROOT, "Each run: %s, G1, heap 1 GiB + 5 KB per agent; start (tick 0), warm-up %d ticks (at most %.0f s), "
                         + "then %d measured ticks (a fast run measures more, until 2 s have passed, at most 20 times as many; "
-                        + "a slow run stops after %.0f s, with at least %d ticks) of dt = 1/30 s; seed %d.%n%n",
+                        + "a slow run stops after %.0f s, with at least %d ticks) of dt = 1/30 s; seed %d.%s%n%n",
                 options.fork ? "a fresh JVM" : "in-process", options.warmup, options.warmupBudget, options.ticks, options.budget,
-                CompareRun.MIN_TICKS, options.seed));
+                CompareRun.MIN_TICKS, options.seed, !options.variants.contains(Variant.SLEEPY) ? "" : " Sleepy variant: before each "
+                        + "tick the host sends the event `" + Logic.S_EVENT + "` to max(1, agents / 1000) agents drawn from `CounterRng` "
+                        + "(the same for every implementation); the sends are part of the timed tick."));
         b.append("Columns: ns/agent-tick = mean tick time / agents; p50/p99/max = tick time (HdrHistogram); "
                 + "B/agent = used heap after 3 full GCs with the population alive minus the same with an empty population, per agent; "
                 + "B/tick = bytes allocated by all live threads over the measured ticks, per tick; "
@@ -177,7 +182,8 @@ final class Report {
         }
         b.append("\n## Like for like\n\nAt the latest warm-up snapshot every run of a group reached, every implementation has the "
                 + "same per-state occupancy and the same hash of every agent's state (`EquivalenceTest` checks agent by agent "
-                + "at 5,000 agents for 300 ticks):\n\n");
+                + "at 5,000 agents, for 300 ticks, and for the sleepy variant " + String.format(Locale.ROOT, "%,d", SLEEPY_TEST_TICKS)
+                + " ticks, past every leaf and the wrap-around):\n\n");
         b.append("| variant | agents | implementations | tick | identical | occupancy (running agents per leaf) |\n|---|---:|---:|---:|---|---|\n");
         for (Equivalence e : equivalence) {
             b.append(String.format(Locale.ROOT, "| %s | %,d | %d | %d | %s | %s |%n", e.variant(), e.agents(), e.implementations(),

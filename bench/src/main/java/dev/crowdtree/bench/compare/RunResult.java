@@ -3,7 +3,7 @@ package dev.crowdtree.bench.compare;
 /**
  * What one (variant, implementation, agent count) run measured; one line of {@code compare.json}.
  *
- * @param variant               {@code hierarchical} or {@code flat}
+ * @param variant               {@code hierarchical}, {@code flat} or {@code sleepy}
  * @param impl                  implementation id ({@link Impl#id()})
  * @param label                 human-readable implementation name
  * @param agents                population size
