@@ -28,7 +28,8 @@ import java.util.Map;
  *
  * <p>Host events (sleepy variant): before each tick the run picks that tick's receivers
  * ({@link Logic#hostEvents}, untimed) and sends them ({@link Population#sendEvent}) inside the timed
- * part, so a tick's time includes taking the host's events in.
+ * part, so a tick's time includes taking the host's events in. After each measured tick, untimed,
+ * it reads {@link Population#awakeLastTick()} where the implementation tells: the awake share.
  */
 public final class CompareRun {
     /** Seconds per tick (30 Hz). */
@@ -124,6 +125,8 @@ public final class CompareRun {
             long budgetNs = (long) (budgetSeconds * 1e9);
             int measured = 0;
             boolean limited = false;
+            double awakeSum = 0;
+            boolean awakeKnown = pop.awakeLastTick() >= 0;
             long alloc0 = allocated(threads, ids, before);
             long m0 = System.nanoTime();
             while (true) {
@@ -133,6 +136,9 @@ public final class CompareRun {
                 long e = System.nanoTime();
                 hist.recordValue(Math.max(1, e - s));
                 measured++;
+                if (awakeKnown) {
+                    awakeSum += pop.awakeLastTick();
+                }
                 long elapsed = e - m0;
                 if (measured >= maxTicks && (elapsed >= MIN_MEASURE_NS || measured >= MAX_TICKS_FACTOR * maxTicks)) {
                     break; // enough ticks, and long enough to average out short disturbances
@@ -145,10 +151,11 @@ public final class CompareRun {
             long alloc1 = allocated(threads, ids, after);
             double allocPerTick = Math.max(0, alloc1 - alloc0 - overhead) / (double) measured;
             double mean = hist.getMean();
+            double awakeShare = awakeKnown && agents > 0 ? awakeSum / measured / agents : -1;
             return new RunResult(variant.id(), impl.id(), impl.label(variant), agents, warmedUp, warmupLimited, measured, limited,
                     mean, mean / agents, 1e9 / mean,
                     hist.getValueAtPercentile(50) / 1e6, hist.getValueAtPercentile(99) / 1e6, hist.getMaxValue() / 1e6,
-                    heapPerAgent, allocPerTick, pop.instanceBytesPerAgent(), occupancy, snapshots, hashes, setupSeconds,
+                    heapPerAgent, allocPerTick, pop.instanceBytesPerAgent(), awakeShare, occupancy, snapshots, hashes, setupSeconds,
                     (System.nanoTime() - runStart) / 1e9, Runtime.getRuntime().maxMemory() >> 20);
         } finally {
             pop.close();

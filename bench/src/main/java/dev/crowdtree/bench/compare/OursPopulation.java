@@ -30,6 +30,11 @@ final class OursPopulation implements Population {
     }
 
     @Override
+    public int awakeLastTick() {
+        return sys.awakeLastTick();
+    }
+
+    @Override
     public void states(int[] out) {
         for (int a = 0, n = sys.agentCount(); a < n; a++) {
             out[a] = sys.treeStatus(a) == RunStatus.RUNNING ? sys.activeState(a) : -1;

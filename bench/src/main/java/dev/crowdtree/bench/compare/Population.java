@@ -27,6 +27,14 @@ public interface Population extends AutoCloseable {
     }
 
     /**
+     * Agents that were awake in the last {@link #tick} ({@code StateTreeRuntime.awakeLastTick()}),
+     * for implementations that can tell; -1 for the others.
+     */
+    default int awakeLastTick() {
+        return -1;
+    }
+
+    /**
      * Writes each agent's active leaf as our compiled tree's state id into {@code out[agent]} (-1 for
      * an agent whose tree is not running), so every implementation can be compared state for state.
      */

@@ -37,6 +37,11 @@ final class ReferencePopulation implements Population {
     }
 
     @Override
+    public int awakeLastTick() {
+        return ri.awakeLastTick();
+    }
+
+    @Override
     public void states(int[] out) {
         for (int a = 0, n = ri.agentCount(); a < n; a++) {
             out[a] = ri.treeStatus(a) == RunStatus.RUNNING ? stateIds.get(ri.activePath(a)) : -1;

@@ -130,6 +130,11 @@ final class Report {
         return String.format(Locale.ROOT, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : "%.2f", x);
     }
 
+    /** An awake share as a percentage, or "-" when the implementation cannot tell (negative). */
+    static String awake(double share) {
+        return share < 0 ? "-" : fmt(100 * share) + "%";
+    }
+
     /** Bytes: with decimals below 100 (a few hundred bytes over thousands of ticks is not "1 B/tick"). */
     private static String bytes(double x) {
         return x < 100 ? fmt(x) : String.format(Locale.ROOT, "%,.0f", x);
@@ -157,14 +162,16 @@ final class Report {
         b.append("Columns: ns/agent-tick = mean tick time / agents; p50/p99/max = tick time (HdrHistogram); "
                 + "B/agent = used heap after 3 full GCs with the population alive minus the same with an empty population, per agent; "
                 + "B/tick = bytes allocated by all live threads over the measured ticks, per tick; "
+                + "awake = share of the agents awake per measured tick, mean of `awakeLastTick()` / agents "
+                + "(our runtimes only, - for the others); "
                 + "ticks = warm-up + measured (* = cut short by the time budget).\n\n");
-        b.append("| variant | implementation | agents | ns/agent-tick | ticks/s | p50 ms | p99 ms | max ms | B/agent | B/tick | ticks |\n");
-        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        b.append("| variant | implementation | agents | ns/agent-tick | ticks/s | p50 ms | p99 ms | max ms | B/agent | B/tick | awake | ticks |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : results) {
-            b.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %s | %.3f | %.3f | %.3f | %.0f | %s | %d%s + %d%s |%n",
+            b.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %s | %.3f | %.3f | %.3f | %.0f | %s | %s | %d%s + %d%s |%n",
                     r.variant(), r.label(), r.agents(), fmt(r.nsPerAgentTick()), fmt(r.ticksPerSecond()), r.p50Ms(), r.p99Ms(), r.maxMs(),
-                    r.heapBytesPerAgent(), bytes(r.allocatedBytesPerTick()), r.warmupTicks(), r.warmupLimited() ? "*" : "",
-                    r.measuredTicks(), r.budgetLimited() ? "*" : ""));
+                    r.heapBytesPerAgent(), bytes(r.allocatedBytesPerTick()), awake(r.awakeShare()), r.warmupTicks(),
+                    r.warmupLimited() ? "*" : "", r.measuredTicks(), r.budgetLimited() ? "*" : ""));
         }
         if (!skipped.isEmpty()) {
             b.append("\nNot run: ");

@@ -45,6 +45,13 @@ class CompareHarnessSmokeTest {
         Set<String> variants = new HashSet<>();
         for (JsonNode r : results) {
             variants.add(r.get("variant").asText());
+            // the awake share: our runtimes tell (every running agent while nothing sleeps, fewer once agents sleep), the floor cannot
+            double awake = r.get("awakeShare").asDouble();
+            if (r.get("impl").asText().equals("floor")) {
+                assertEquals(-1.0, awake, r.toString());
+            } else {
+                assertTrue(awake > 0 && awake <= 1, r.toString());
+            }
             assertEquals(2000, r.get("agents").asInt());
             int measured = r.get("measuredTicks").asInt();
             assertTrue(measured >= 10 && measured <= 200, "fast runs measure 10 ticks or more, for up to 2 s: " + measured);
@@ -77,9 +84,11 @@ class CompareHarnessSmokeTest {
         assertTrue(header >= 0, String.join("\n", md));
         int columns = md.get(header).split("\\|", -1).length;
         assertTrue(md.get(header + 1).startsWith("|---"));
+        assertTrue(md.get(header).contains("| awake |"), md.get(header));
         for (int i = header + 2; i < header + 11; i++) {
             assertEquals(columns, md.get(i).split("\\|", -1).length, md.get(i));
             assertTrue(md.get(i).contains("2,000"), md.get(i));
+            assertTrue(md.get(i).contains("floor") == md.get(i).contains("| - |"), "awake '-' exactly for the floor: " + md.get(i));
         }
         assertFalse(md.get(header + 11).startsWith("| "), "9 rows expected");
 
