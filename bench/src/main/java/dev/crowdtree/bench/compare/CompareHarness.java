@@ -61,10 +61,10 @@ public final class CompareHarness {
                 "usage: java -jar bench/target/benchmarks.jar compare [options]",
                 "Runs the same decision logic on every implementation side by side, one fresh JVM per run, and writes",
                 "compare.md, compare.json and compare.svg.",
-                "  --impls LIST        subset of " + Impl.ids(List.of(Impl.values())) + " (default: all; ours-allw only when",
-                "                      the machine has more than 2 cores)",
+                "  --impls LIST        subset of " + Impl.ids(List.of(Impl.values())),
+                "                      (default: all; ours-allw only when the machine has more than 2 cores)",
                 "  --agents LIST       agent counts, e.g. 10000,100000,1000000 or 10k,100k,1M (default 10k,100k,1M)",
-                "  --variants LIST     hierarchical,flat (default both)",
+                "  --variants LIST     subset of " + Variant.ids() + " (default: all)",
                 "  --ticks N           measured ticks per run (default 300); a fast run measures more, until 2 s have",
                 "                      passed (at most 20 x N)",
                 "  --budget S          seconds of measuring per run; a slow run stops earlier, after at least "
@@ -212,7 +212,7 @@ public final class CompareHarness {
             for (int agents : o.agents) {
                 for (Impl impl : o.impls) {
                     n++;
-                    out.printf(Locale.ROOT, "[%2d/%d] %-12s %-9s %,10d agents ...%n", n, total, v.id(), impl.id(), agents);
+                    out.printf(Locale.ROOT, "[%2d/%d] %-12s %-19s %,10d agents ...%n", n, total, v.id(), impl.id(), agents);
                     out.flush();
                     long t0 = System.nanoTime();
                     try {

@@ -25,6 +25,11 @@ import java.util.Map;
  * {@code budgetSeconds} of measuring have passed (at least {@link #MIN_TICKS}); the bytes allocated by
  * all live threads (simulation thread and workers, {@code com.sun.management.ThreadMXBean}) over the
  * measured ticks, minus the cost of reading the counters, divided by the ticks.
+ *
+ * <p>Host events (sleepy variant): before each tick the run picks that tick's receivers
+ * ({@link Logic#hostEvents}, untimed) and sends them ({@link Population#sendEvent}) inside the timed
+ * part, so a tick's time includes taking the host's events in. After each measured tick, untimed,
+ * it reads {@link Population#awakeLastTick()} where the implementation tells: the awake share.
  */
 public final class CompareRun {
     /** Seconds per tick (30 Hz). */
@@ -86,9 +91,10 @@ public final class CompareRun {
             long warmupBudgetNs = (long) (warmupBudgetSeconds * 1e9);
             Map<String, int[]> snapshots = new LinkedHashMap<>();
             Map<String, String> hashes = new LinkedHashMap<>();
+            int[] events = new int[logic.hostEventsPerTick(agents)];
             boolean warmupLimited = false;
             for (; tick <= warmupTicks; tick++) {
-                pop.tick(tick, DT);
+                step(pop, events, logic.hostEvents(seed, tick, agents, events), tick, DT);
                 if (tick % SNAPSHOT_EVERY == 0) {
                     snapshot(pop, logic, agents, Long.toString(tick), snapshots, hashes);
                 }
@@ -119,14 +125,20 @@ public final class CompareRun {
             long budgetNs = (long) (budgetSeconds * 1e9);
             int measured = 0;
             boolean limited = false;
+            double awakeSum = 0;
+            boolean awakeKnown = pop.awakeLastTick() >= 0;
             long alloc0 = allocated(threads, ids, before);
             long m0 = System.nanoTime();
             while (true) {
+                int k = logic.hostEvents(seed, tick, agents, events);
                 long s = System.nanoTime();
-                pop.tick(tick++, DT);
+                step(pop, events, k, tick++, DT);
                 long e = System.nanoTime();
                 hist.recordValue(Math.max(1, e - s));
                 measured++;
+                if (awakeKnown) {
+                    awakeSum += pop.awakeLastTick();
+                }
                 long elapsed = e - m0;
                 if (measured >= maxTicks && (elapsed >= MIN_MEASURE_NS || measured >= MAX_TICKS_FACTOR * maxTicks)) {
                     break; // enough ticks, and long enough to average out short disturbances
@@ -139,14 +151,23 @@ public final class CompareRun {
             long alloc1 = allocated(threads, ids, after);
             double allocPerTick = Math.max(0, alloc1 - alloc0 - overhead) / (double) measured;
             double mean = hist.getMean();
+            double awakeShare = awakeKnown && agents > 0 ? awakeSum / measured / agents : -1;
             return new RunResult(variant.id(), impl.id(), impl.label(variant), agents, warmedUp, warmupLimited, measured, limited,
                     mean, mean / agents, 1e9 / mean,
                     hist.getValueAtPercentile(50) / 1e6, hist.getValueAtPercentile(99) / 1e6, hist.getMaxValue() / 1e6,
-                    heapPerAgent, allocPerTick, pop.instanceBytesPerAgent(), occupancy, snapshots, hashes, setupSeconds,
+                    heapPerAgent, allocPerTick, pop.instanceBytesPerAgent(), awakeShare, occupancy, snapshots, hashes, setupSeconds,
                     (System.nanoTime() - runStart) / 1e9, Runtime.getRuntime().maxMemory() >> 20);
         } finally {
             pop.close();
         }
+    }
+
+    /** One host step: sends the {@code k} events of {@code events} (see {@link Logic#hostEvents}), then ticks. */
+    static void step(Population pop, int[] events, int k, long tick, float dt) {
+        for (int j = 0; j < k; j++) {
+            pop.sendEvent(events[j]);
+        }
+        pop.tick(tick, dt);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.crowdtree.bench.compare;
 
 import dev.dominion.ecs.api.Dominion;
+import dev.dominion.ecs.api.Entity;
 import dev.dominion.ecs.api.Results;
 
 import static dev.crowdtree.bench.compare.Logic.F_FLEE;
@@ -15,6 +16,10 @@ import static dev.crowdtree.bench.compare.Logic.H_HIDE;
 import static dev.crowdtree.bench.compare.Logic.H_IDLE;
 import static dev.crowdtree.bench.compare.Logic.H_SOCIALIZE;
 import static dev.crowdtree.bench.compare.Logic.H_WANDER;
+import static dev.crowdtree.bench.compare.Logic.S_BLINK;
+import static dev.crowdtree.bench.compare.Logic.S_DOZE;
+import static dev.crowdtree.bench.compare.Logic.S_NAP;
+import static dev.crowdtree.bench.compare.Logic.S_SLEEP;
 import static dev.crowdtree.bench.compare.Logic.THREAT_HIGH;
 import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
 
@@ -24,6 +29,10 @@ import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
  * fatigue), and a tick is two systems, each a plain for-each over a {@code findEntitiesWith} query:
  * the perception system, then the brain system (a {@code switch} on the leaf, the same cases as the
  * floor). Single-threaded, like the other peers.
+ *
+ * <p>Sleepy variant: one component, {@link Brain}, and one system, every entity every tick (count
+ * the delay down, then the completion, else the event, as the floor). The host sets the event flag
+ * through the agent's {@link Entity} handle ({@code entity.get(Brain.class)}).
  */
 final class DominionPopulation implements Population {
     /** The perception component: the threat evaluator's per-agent data and output. */
@@ -38,6 +47,8 @@ final class DominionPopulation implements Population {
         final int id;
         byte leaf;
         boolean gateArmed;
+        /** Sleepy: the host's event arrived since the last tick. */
+        boolean event;
         float remaining;
         float gateTime;
         float fatigue;
@@ -51,7 +62,10 @@ final class DominionPopulation implements Population {
     private final int n;
     private final long seed;
     private final boolean hierarchical;
+    private final boolean sleepy;
     private final Dominion dominion;
+    /** Sleepy: each agent's entity, by agent id, for the host's events. */
+    private final Entity[] entities;
     private long tick;
     private float dt;
 
@@ -60,17 +74,29 @@ final class DominionPopulation implements Population {
         this.n = agents;
         this.seed = seed;
         this.hierarchical = logic.variant == Variant.HIERARCHICAL;
+        this.sleepy = logic.variant == Variant.SLEEPY;
         System.setProperty("dominion.show-banner", "false");
         System.setProperty("dominion.logging-level", "WARNING");
         dominion = Dominion.create();
+        entities = new Entity[sleepy ? agents : 0];
         for (int i = 0; i < agents; i++) {
-            dominion.createEntity(new Perception(), new Brain(i));
+            if (sleepy) {
+                entities[i] = dominion.createEntity(new Brain(i));
+            } else {
+                dominion.createEntity(new Perception(), new Brain(i));
+            }
         }
     }
 
     @Override
     public void start() {
         tick = 0;
+        if (sleepy) {
+            for (Results.With1<Brain> r : dominion.findEntitiesWith(Brain.class)) {
+                enter(r.comp(), S_BLINK);
+            }
+            return;
+        }
         for (Results.With2<Perception, Brain> r : dominion.findEntitiesWith(Perception.class, Brain.class)) {
             Perception p = r.comp1();
             Brain b = r.comp2();
@@ -94,9 +120,21 @@ final class DominionPopulation implements Population {
     }
 
     @Override
+    public void sendEvent(int agent) {
+        if (!sleepy) {
+            throw new UnsupportedOperationException("the " + logic.variant.id() + " variant takes no host events");
+        }
+        entities[agent].get(Brain.class).event = true;
+    }
+
+    @Override
     public void tick(long tick, float dt) {
         this.tick = tick;
         this.dt = dt;
+        if (sleepy) {
+            brainSystemSleepy();
+            return;
+        }
         perceptionSystem();
         if (hierarchical) {
             brainSystemHierarchical();
@@ -206,6 +244,42 @@ final class DominionPopulation implements Population {
                         enter(b, F_WANDER);
                     }
             }
+        }
+    }
+
+    private void brainSystemSleepy() {
+        final float d = dt;
+        for (Results.With1<Brain> r : dominion.findEntitiesWith(Brain.class)) {
+            Brain b = r.comp();
+            float left = b.remaining - d;
+            b.remaining = left;
+            boolean done = left <= 0f;
+            boolean poked = b.event;
+            if (poked) {
+                b.event = false;
+            }
+            switch (b.leaf) {
+                case S_BLINK:
+                    sleepy(b, done, poked, S_NAP);
+                    break;
+                case S_NAP:
+                    sleepy(b, done, poked, S_DOZE);
+                    break;
+                case S_DOZE:
+                    sleepy(b, done, poked, S_SLEEP);
+                    break;
+                default:
+                    sleepy(b, done, poked, S_BLINK);
+            }
+        }
+    }
+
+    /** The leaf's completion transition first, then the root's event transition (leaf to root). */
+    private void sleepy(Brain b, boolean done, boolean poked, int next) {
+        if (done) {
+            enter(b, next);
+        } else if (poked) {
+            enter(b, S_BLINK);
         }
     }
 

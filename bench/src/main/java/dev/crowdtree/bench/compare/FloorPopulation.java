@@ -12,6 +12,10 @@ import static dev.crowdtree.bench.compare.Logic.H_HIDE;
 import static dev.crowdtree.bench.compare.Logic.H_IDLE;
 import static dev.crowdtree.bench.compare.Logic.H_SOCIALIZE;
 import static dev.crowdtree.bench.compare.Logic.H_WANDER;
+import static dev.crowdtree.bench.compare.Logic.S_BLINK;
+import static dev.crowdtree.bench.compare.Logic.S_DOZE;
+import static dev.crowdtree.bench.compare.Logic.S_NAP;
+import static dev.crowdtree.bench.compare.Logic.S_SLEEP;
 import static dev.crowdtree.bench.compare.Logic.THREAT_HIGH;
 import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
 
@@ -22,12 +26,17 @@ import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
  * completion, then the Peaceful threat transition; a danger leaf its completion, then the Danger
  * gate). Per agent: leaf (1 B), remaining, wave time and phase, gate time (4 B each), gate armed
  * (1 B), fatigue (4 B).
+ *
+ * <p>Sleepy variant: the obvious loop, every agent every tick: count the delay down, take the event
+ * flag the host set ({@link #sendEvent}), then the leaf's completion, else the event. Per agent: leaf
+ * and event flag (1 B each), remaining (4 B). No scheduling: that is what the comparison is about.
  */
 final class FloorPopulation implements Population {
     private final Logic logic;
     private final int n;
     private final long seed;
     private final boolean hierarchical;
+    private final boolean sleepy;
     private final byte[] leaf;
     private final float[] remaining;
     private final float[] time;
@@ -35,28 +44,43 @@ final class FloorPopulation implements Population {
     private final float[] gateTime;
     private final byte[] gateArmed;
     private final float[] fatigue;
+    private final byte[] event;
 
     FloorPopulation(Logic logic, int agents, long seed) {
         this.logic = logic;
         this.n = agents;
         this.seed = seed;
         this.hierarchical = logic.variant == Variant.HIERARCHICAL;
+        this.sleepy = logic.variant == Variant.SLEEPY;
         leaf = new byte[agents];
         remaining = new float[agents];
-        time = new float[agents];
-        phase = new float[agents];
+        time = new float[sleepy ? 0 : agents];
+        phase = new float[sleepy ? 0 : agents];
         gateTime = new float[hierarchical ? agents : 0];
         gateArmed = new byte[hierarchical ? agents : 0];
         fatigue = new float[hierarchical ? agents : 0];
+        event = new byte[sleepy ? agents : 0];
     }
 
     @Override
     public void start() {
         for (int i = 0; i < n; i++) {
+            if (sleepy) {
+                enter(i, S_BLINK, 0);
+                continue;
+            }
             time[i] = 0f;
             phase[i] = logic.phase(seed, i);
             enter(i, hierarchical ? H_WANDER : F_WANDER, 0);
         }
+    }
+
+    @Override
+    public void sendEvent(int agent) {
+        if (!sleepy) {
+            throw new UnsupportedOperationException("the " + logic.variant.id() + " variant takes no host events");
+        }
+        event[agent] = 1;
     }
 
     private void enter(int i, int l, long tick) {
@@ -75,6 +99,8 @@ final class FloorPopulation implements Population {
     public void tick(long tick, float dt) {
         if (hierarchical) {
             tickHierarchical(tick, dt);
+        } else if (sleepy) {
+            tickSleepy(tick, dt);
         } else {
             tickFlat(tick, dt);
         }
@@ -194,6 +220,43 @@ final class FloorPopulation implements Population {
                         enter(i, F_WANDER, tick);
                     }
             }
+        }
+    }
+
+    private void tickSleepy(long tick, float dt) {
+        final byte[] leaf = this.leaf;
+        final float[] remaining = this.remaining;
+        final byte[] event = this.event;
+        for (int i = 0; i < n; i++) {
+            float left = remaining[i] - dt;
+            remaining[i] = left;
+            boolean done = left <= 0f;
+            boolean poked = event[i] != 0;
+            if (poked) {
+                event[i] = 0;
+            }
+            switch (leaf[i]) {
+                case S_BLINK:
+                    sleepy(i, done, poked, S_NAP, tick);
+                    break;
+                case S_NAP:
+                    sleepy(i, done, poked, S_DOZE, tick);
+                    break;
+                case S_DOZE:
+                    sleepy(i, done, poked, S_SLEEP, tick);
+                    break;
+                default:
+                    sleepy(i, done, poked, S_BLINK, tick);
+            }
+        }
+    }
+
+    /** The leaf's completion transition first, then the root's event transition (leaf to root). */
+    private void sleepy(int i, boolean done, boolean poked, int next, long tick) {
+        if (done) {
+            enter(i, next, tick);
+        } else if (poked) {
+            enter(i, S_BLINK, tick);
         }
     }
 

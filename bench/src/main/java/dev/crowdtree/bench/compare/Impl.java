@@ -15,9 +15,17 @@ public enum Impl {
     OURS_2W("ours-2w"),
     /** Our batched {@link StateTreeSystem}, one worker per available core (skipped when that is 1 or 2). */
     OURS_ALL("ours-allw"),
-    /** Our per-agent {@link ReferenceInterpreter} (Unreal's one execution context per agent). */
+    /** Our per-agent {@link ReferenceInterpreter} (Unreal's one execution context per agent), every agent every tick. */
     REFERENCE("reference"),
-    /** gdx-ai: a {@code DefaultStateMachine} per agent (flat) or a {@code BehaviorTree} per agent (hierarchical). */
+    /**
+     * Our per-agent {@link ReferenceInterpreter} with {@link ReferenceInterpreter.TickMode#SCHEDULED}
+     * (Unreal 5.6's scheduled tick: an agent with nothing to do sleeps until its next wake-up).
+     */
+    REFERENCE_SCHEDULED("reference-scheduled"),
+    /**
+     * gdx-ai: a {@code DefaultStateMachine} per agent (flat, sleepy) or a {@code BehaviorTree} per
+     * agent (hierarchical).
+     */
     GDX_AI("gdx-ai"),
     /** Dominion ECS: per-agent state in components, systems iterate {@code findEntitiesWith}. */
     DOMINION("dominion"),
@@ -33,6 +41,7 @@ public enum Impl {
         this.id = id;
     }
 
+    /** The option value ({@code ours-1w}, {@code reference}, ...). */
     public String id() {
         return id;
     }
@@ -62,8 +71,10 @@ public enum Impl {
                 return "ours batched, " + workers() + " workers (all cores)";
             case REFERENCE:
                 return "ours reference interpreter";
+            case REFERENCE_SCHEDULED:
+                return "ours reference interpreter, scheduled tick";
             case GDX_AI:
-                return v == Variant.FLAT ? "gdx-ai DefaultStateMachine" : "gdx-ai BehaviorTree";
+                return v == Variant.HIERARCHICAL ? "gdx-ai BehaviorTree" : "gdx-ai DefaultStateMachine";
             case DOMINION:
                 return "Dominion ECS";
             default:
@@ -76,6 +87,7 @@ public enum Impl {
         return this != OURS_ALL || workers() > 2;
     }
 
+    /** The implementation with id {@code s} (case-insensitive). */
     public static Impl parse(String s) {
         String k = s.trim().toLowerCase(Locale.ROOT);
         for (Impl i : values()) {
@@ -86,6 +98,7 @@ public enum Impl {
         throw new IllegalArgumentException("unknown implementation '" + s + "'; known: " + ids(List.of(values())));
     }
 
+    /** The ids of {@code impls}, comma-separated. */
     public static String ids(List<Impl> impls) {
         List<String> s = new ArrayList<>();
         for (Impl i : impls) {
@@ -102,9 +115,18 @@ public enum Impl {
             case OURS_ALL:
                 return new OursPopulation(StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK));
             case REFERENCE:
-                return new ReferencePopulation(new ReferenceInterpreter(logic.tree, agents, seed));
+                return new ReferencePopulation(new ReferenceInterpreter(logic.tree, agents, seed, ReferenceInterpreter.TickMode.EVERY_TICK));
+            case REFERENCE_SCHEDULED:
+                return new ReferencePopulation(new ReferenceInterpreter(logic.tree, agents, seed, ReferenceInterpreter.TickMode.SCHEDULED));
             case GDX_AI:
-                return logic.variant == Variant.FLAT ? new GdxFsmPopulation(logic, agents, seed) : new GdxBtPopulation(logic, agents, seed);
+                switch (logic.variant) {
+                    case HIERARCHICAL:
+                        return new GdxBtPopulation(logic, agents, seed);
+                    case FLAT:
+                        return new GdxFsmPopulation(logic, agents, seed);
+                    default:
+                        return new GdxFsmSleepyPopulation(logic, agents, seed);
+                }
             case DOMINION:
                 return new DominionPopulation(logic, agents, seed);
             default:

@@ -1,5 +1,6 @@
 package dev.crowdtree.bench.compare;
 
+import dev.crowdtree.bench.SleepyTrees;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.nodes.DelayTask;
@@ -9,8 +10,10 @@ import java.util.Arrays;
 /**
  * The decision logic of one {@link Variant}, as the hand-written peers (floor, Dominion, gdx-ai)
  * implement it: the timed leaf states, where each goes on completion, which ones react to the threat,
- * the gate of the way back. The constants are copied from the tree definitions
- * ({@code CrowdTrees.crowd()}, {@link dev.crowdtree.bench.FlatTrees#flat()}); everything the
+ * the gate of the way back, and (sleepy) which agents the host sends the event to before a tick
+ * ({@link #hostEvents}). The constants are copied from the tree definitions
+ * ({@code CrowdTrees.crowd()}, {@link dev.crowdtree.bench.FlatTrees#flat()},
+ * {@link dev.crowdtree.bench.SleepyTrees#sleepy()}); everything the
  * compiler decides (state ids, random stream ids, the gate's transition index, delay and variance)
  * is read from the compiled tree, so that every peer draws exactly the random numbers our nodes
  * draw: {@code CounterRng.uniform(seed, agent, tick, stream)} keyed like {@link DelayTask} (the
@@ -34,12 +37,24 @@ public final class Logic {
     public static final int H_WANDER = 0, H_GRAZE = 1, H_SOCIALIZE = 2, H_IDLE = 3, H_FLEE = 4, H_HIDE = 5, H_ASSESS = 6;
     // Leaf indices of the flat variant (FlatTrees.flat()).
     public static final int F_WANDER = 0, F_GRAZE = 1, F_REST = 2, F_FLEE = 3, F_HIDE = 4;
+    // Leaf indices of the sleepy variant (SleepyTrees.sleepy()), in chain order: S_SLEEP goes back to S_BLINK.
+    public static final int S_BLINK = 0, S_NAP = 1, S_DOZE = 2, S_SLEEP = 3;
+    /** The sleepy variant's event, sent by the host ({@link #hostEvents}); fires the root's transition to Blink. */
+    public static final String S_EVENT = SleepyTrees.EVENT;
+    /**
+     * Random stream of the host's choice of event receivers (sleepy): draw {@code j} of tick {@code t}
+     * is {@code CounterRng.below(agents, seed, j, t, HOST_EVENT_STREAM, 0)}. The "agent" key is the
+     * draw index, so the choice is O(events) per tick and the same for every implementation.
+     */
+    static final int HOST_EVENT_STREAM = 0x504F4B45;
 
     private static final String[] H_PATHS = {"Root/Peaceful/Wander", "Root/Peaceful/Graze", "Root/Peaceful/Socialize",
         "Root/Peaceful/Idle", "Root/Danger/Flee", "Root/Danger/Hide", "Root/Danger/Assess"};
     private static final float[][] H_DELAYS = {{3f, 1f}, {4f, 2f}, {2f, 1f}, {3f, 1.5f}, {2f, 0.5f}, {3f, 1f}, {1f, 0f}};
     private static final String[] F_PATHS = {"Root/Wander", "Root/Graze", "Root/Rest", "Root/Flee", "Root/Hide"};
     private static final float[][] F_DELAYS = {{3f, 1f}, {4f, 2f}, {2f, 1f}, {2f, 0.5f}, {3f, 1f}};
+    private static final String[] S_PATHS = {"Root/Blink", "Root/Nap", "Root/Doze", "Root/Sleep"};
+    private static final float[][] S_DELAYS = {{5f, 2f}, {15f, 5f}, {30f, 10f}, {50f, 10f}};
 
     public final Variant variant;
     public final CompiledStateTree tree;
@@ -52,7 +67,7 @@ public final class Logic {
     final float[] delaySpan;
     /** Random stream of each leaf's delay task. */
     final int[] delayStream;
-    /** Stream of the wave evaluator (its per-agent phase). */
+    /** Stream of the wave evaluator (its per-agent phase); -1 for the sleepy variant, which has none. */
     final int waveStream;
     /** {@code 1f / period}, as the wave evaluator computes it. */
     final float waveInv;
@@ -65,8 +80,8 @@ public final class Logic {
         this.variant = variant;
         this.tree = tree;
         boolean h = variant == Variant.HIERARCHICAL;
-        String[] paths = h ? H_PATHS : F_PATHS;
-        float[][] delays = h ? H_DELAYS : F_DELAYS;
+        String[] paths = h ? H_PATHS : variant == Variant.FLAT ? F_PATHS : S_PATHS;
+        float[][] delays = h ? H_DELAYS : variant == Variant.FLAT ? F_DELAYS : S_DELAYS;
         leaves = paths.length;
         treeState = new int[leaves];
         delayLo = new float[leaves];
@@ -86,7 +101,7 @@ public final class Logic {
             delaySpan[l] = hi - lo;
             delayStream[l] = delayTaskStream(tree, s);
         }
-        waveStream = tree.evaluators[0].stream();
+        waveStream = variant == Variant.SLEEPY ? -1 : tree.evaluators[0].stream();
         waveInv = 1f / WAVE_PERIOD;
         if (h) {
             int danger = tree.stateByPath("Root/Danger");
@@ -126,6 +141,27 @@ public final class Logic {
     /** The wait drawn when {@code agent} enters leaf {@code l} at {@code tick} (DelayTask.enterState). */
     float delay(int l, long seed, int agent, long tick) {
         return delayLo[l] + delaySpan[l] * CounterRng.uniform(seed, agent, tick, delayStream[l]);
+    }
+
+    /**
+     * The events the host sends before {@code tick} (seen at that tick): for the sleepy variant,
+     * {@link #hostEventsPerTick} receivers of {@link #S_EVENT} chosen by {@link #HOST_EVENT_STREAM}
+     * (an agent may be drawn twice; a second copy changes nothing), written to {@code out}; none for
+     * the other variants. O(events), allocation-free.
+     *
+     * @return the number of receivers written to {@code out}
+     */
+    public int hostEvents(long seed, long tick, int agents, int[] out) {
+        int k = hostEventsPerTick(agents);
+        for (int j = 0; j < k; j++) {
+            out[j] = CounterRng.below(agents, seed, j, tick, HOST_EVENT_STREAM, 0);
+        }
+        return k;
+    }
+
+    /** How many events the host sends per tick to {@code agents} agents: {@code max(1, agents / 1000)} for sleepy, else 0. */
+    public int hostEventsPerTick(int agents) {
+        return variant != Variant.SLEEPY || agents == 0 ? 0 : Math.max(1, agents / 1000);
     }
 
     /** The agent's constant wave phase, drawn at tree start (WaveEvaluator.treeStart). */

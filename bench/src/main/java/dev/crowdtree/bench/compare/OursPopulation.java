@@ -3,7 +3,10 @@ package dev.crowdtree.bench.compare;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.node.RunStatus;
 
-/** Our batched runtime: the compiled tree itself, no hand-written logic. */
+/**
+ * Our batched runtime: the compiled tree itself, no hand-written logic. Host events go through
+ * {@link StateTreeSystem#sendEvent} on the calling (simulation) thread before the tick.
+ */
 final class OursPopulation implements Population {
     private final StateTreeSystem sys;
 
@@ -19,6 +22,16 @@ final class OursPopulation implements Population {
     @Override
     public void tick(long tick, float dt) {
         sys.tickAll(tick, dt);
+    }
+
+    @Override
+    public void sendEvent(int agent) {
+        sys.sendEvent(agent, Logic.S_EVENT, 0f, false);
+    }
+
+    @Override
+    public int awakeLastTick() {
+        return sys.awakeLastTick();
     }
 
     @Override

@@ -6,7 +6,10 @@ import dev.crowdtree.statetree.trace.ReferenceInterpreter;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Our per-agent reference interpreter: the compiled tree itself, one execution state per agent. */
+/**
+ * Our per-agent reference interpreter, in either tick mode ({@link ReferenceInterpreter.TickMode}):
+ * the compiled tree itself, one execution state per agent.
+ */
 final class ReferencePopulation implements Population {
     private final ReferenceInterpreter ri;
     private final Map<String, Integer> stateIds = new HashMap<>();
@@ -26,6 +29,16 @@ final class ReferencePopulation implements Population {
     @Override
     public void tick(long tick, float dt) {
         ri.tickAll(tick, dt);
+    }
+
+    @Override
+    public void sendEvent(int agent) {
+        ri.sendEvent(agent, Logic.S_EVENT, 0f, false);
+    }
+
+    @Override
+    public int awakeLastTick() {
+        return ri.awakeLastTick();
     }
 
     @Override

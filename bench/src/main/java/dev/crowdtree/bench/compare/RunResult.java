@@ -3,7 +3,7 @@ package dev.crowdtree.bench.compare;
 /**
  * What one (variant, implementation, agent count) run measured; one line of {@code compare.json}.
  *
- * @param variant               {@code hierarchical} or {@code flat}
+ * @param variant               {@code hierarchical}, {@code flat} or {@code sleepy}
  * @param impl                  implementation id ({@link Impl#id()})
  * @param label                 human-readable implementation name
  * @param agents                population size
@@ -20,6 +20,8 @@ package dev.crowdtree.bench.compare;
  * @param heapBytesPerAgent     used heap after full GCs with the population alive, minus the same with an empty population, per agent
  * @param allocatedBytesPerTick bytes allocated by all live threads over the measured ticks, per tick
  * @param instanceBytesPerAgent per-agent state-tree instance data the runtime reports ({@code StateTreeSystem.bytesPerAgent()}), -1 if none
+ * @param awakeShare            mean over the measured ticks of {@code awakeLastTick() / agents} (the share of agents a
+ *                              tick woke, {@code StateTreeRuntime}), -1 for implementations that cannot tell
  * @param occupancy             running agents per state id of our compiled tree, after the warm-up
  * @param occupancyAtTick       occupancy snapshots during the warm-up, by tick (every 25th)
  * @param stateHashAtTick       a hash of every agent's state id at the same ticks
@@ -31,6 +33,6 @@ public record RunResult(String variant, String impl, String label, int agents, i
                         int measuredTicks,
                         boolean budgetLimited, double meanTickNs, double nsPerAgentTick, double ticksPerSecond,
                         double p50Ms, double p99Ms, double maxMs, double heapBytesPerAgent, double allocatedBytesPerTick,
-                        int instanceBytesPerAgent, int[] occupancy, java.util.Map<String, int[]> occupancyAtTick,
+                        int instanceBytesPerAgent, double awakeShare, int[] occupancy, java.util.Map<String, int[]> occupancyAtTick,
                         java.util.Map<String, String> stateHashAtTick, double setupSeconds, double runSeconds, long maxHeapMb) {
 }

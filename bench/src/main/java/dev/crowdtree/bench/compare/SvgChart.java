@@ -33,6 +33,8 @@ final class SvgChart {
                 return "#9467bd";
             case "reference":
                 return "#ff7f0e";
+            case "reference-scheduled":
+                return "#bcbd22";
             case "gdx-ai":
                 return "#d62728";
             case "dominion":
@@ -45,7 +47,7 @@ final class SvgChart {
     static String legendLabel(String impl) {
         switch (impl) {
             case "gdx-ai":
-                return "gdx-ai (BehaviorTree: hierarchical, DefaultStateMachine: flat)";
+                return "gdx-ai (BehaviorTree: hierarchical, DefaultStateMachine: flat, sleepy)";
             default:
                 for (Impl i : Impl.values()) {
                     if (i.id().equals(impl)) {
@@ -104,7 +106,7 @@ final class SvgChart {
             int ox = LEFT + p * (PANEL_W + GAP);
             int oy = TOP;
             s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s variant</text>%n",
-                    ox, oy - 10, v == Variant.HIERARCHICAL ? "Hierarchical (CrowdTrees.crowd(), 13 states)" : "Flat (FlatTrees.flat(), 6 states)"));
+                    ox, oy - 10, v.title()));
             s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>%n",
                     ox, oy, PLOT_W, PLOT_H));
             // y grid: 1, 2, 5 per decade

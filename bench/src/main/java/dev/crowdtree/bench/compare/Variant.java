@@ -1,6 +1,7 @@
 package dev.crowdtree.bench.compare;
 
 import dev.crowdtree.bench.FlatTrees;
+import dev.crowdtree.bench.SleepyTrees;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
@@ -9,31 +10,67 @@ import dev.crowdtree.statetree.fixtures.CrowdTrees;
 
 import java.util.Locale;
 
-/** The two shapes of the same decision logic the harness compares. */
+/** The decision logics the harness compares, each run by every implementation. */
 public enum Variant {
     /** {@code CrowdTrees.crowd()}: 3 levels, 13 states, a gated OnTick transition, completion chains. */
     HIERARCHICAL,
     /** {@code FlatTrees.flat()}: root plus 5 timed states, what a plain FSM expresses. */
-    FLAT;
+    FLAT,
+    /**
+     * {@code SleepyTrees.sleepy()}: root plus 4 delay-only states of 5 to 60 s and an event the host
+     * sends to about 0.1% of the agents per tick ({@link Logic#hostEvents}): a crowd that mostly waits.
+     */
+    SLEEPY;
 
-    /** The option value ({@code hierarchical}, {@code flat}). */
+    /** The option value ({@code hierarchical}, {@code flat}, {@code sleepy}). */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** The variant with id {@code s} (case-insensitive). */
     public static Variant parse(String s) {
         for (Variant v : values()) {
             if (v.id().equals(s.trim().toLowerCase(Locale.ROOT))) {
                 return v;
             }
         }
-        throw new IllegalArgumentException("unknown variant '" + s + "' (hierarchical, flat)");
+        throw new IllegalArgumentException("unknown variant '" + s + "' (" + ids() + ")");
     }
 
+    /** Every variant's id, comma-separated. */
+    public static String ids() {
+        StringBuilder b = new StringBuilder();
+        for (Variant v : values()) {
+            b.append(b.length() == 0 ? "" : ",").append(v.id());
+        }
+        return b.toString();
+    }
+
+    /** The tree definition of this variant. */
     public TreeDef definition() {
-        return this == HIERARCHICAL ? CrowdTrees.crowd() : FlatTrees.flat();
+        switch (this) {
+            case HIERARCHICAL:
+                return CrowdTrees.crowd();
+            case FLAT:
+                return FlatTrees.flat();
+            default:
+                return SleepyTrees.sleepy();
+        }
     }
 
+    /** A short description for the chart: where the tree comes from and its size. */
+    public String title() {
+        switch (this) {
+            case HIERARCHICAL:
+                return "Hierarchical (CrowdTrees.crowd(), 13 states)";
+            case FLAT:
+                return "Flat (FlatTrees.flat(), 6 states)";
+            default:
+                return "Sleepy (SleepyTrees.sleepy(), 5 states, events)";
+        }
+    }
+
+    /** {@link #definition()} compiled with the built-in nodes. */
     public CompiledStateTree compile() {
         try {
             return StateTreeCompiler.withBuiltins().compile(definition());

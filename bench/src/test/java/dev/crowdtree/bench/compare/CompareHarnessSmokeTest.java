@@ -12,32 +12,46 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Runs {@code compare} for real (forked JVMs) on a tiny population and checks its three outputs. */
+/**
+ * Runs {@code compare} for real (forked JVMs) on a tiny population, every variant (sleepy with its
+ * host events), and checks its three outputs.
+ */
 class CompareHarnessSmokeTest {
     @Test
     void compareWritesWellFormedMarkdownJsonAndSvg(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         int status;
         try (PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8)) {
-            status = CompareHarness.main(new String[] {"--impls", "ours-1w,floor", "--agents", "2000", "--variants", "hierarchical,flat",
-                "--warmup", "50", "--ticks", "10", "--out", dir.toString()}, out);
+            status = CompareHarness.main(new String[] {"--impls", "ours-1w,reference-scheduled,floor", "--agents", "2000",
+                "--variants", "hierarchical,flat,sleepy", "--warmup", "50", "--ticks", "10", "--out", dir.toString()}, out);
         }
         String log = console.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, log);
-        assertTrue(log.contains(" 4/4]"), log);
+        assertTrue(log.contains(" 9/9]"), log);
 
         // JSON: one result per run, the like-for-like check passed, the aims evaluated
         JsonNode doc = new ObjectMapper().readTree(dir.resolve("compare.json").toFile());
         JsonNode results = doc.get("results");
-        assertEquals(4, results.size());
+        assertEquals(9, results.size());
+        Set<String> variants = new HashSet<>();
         for (JsonNode r : results) {
+            variants.add(r.get("variant").asText());
+            // the awake share: our runtimes tell (every running agent while nothing sleeps, fewer once agents sleep), the floor cannot
+            double awake = r.get("awakeShare").asDouble();
+            if (r.get("impl").asText().equals("floor")) {
+                assertEquals(-1.0, awake, r.toString());
+            } else {
+                assertTrue(awake > 0 && awake <= 1, r.toString());
+            }
             assertEquals(2000, r.get("agents").asInt());
             int measured = r.get("measuredTicks").asInt();
             assertTrue(measured >= 10 && measured <= 200, "fast runs measure 10 ticks or more, for up to 2 s: " + measured);
@@ -45,12 +59,17 @@ class CompareHarnessSmokeTest {
             assertTrue(r.get("p50Ms").asDouble() <= r.get("maxMs").asDouble());
             assertTrue(r.get("heapBytesPerAgent").asDouble() > 0, r.toString());
         }
-        assertEquals(2, doc.get("equivalence").size());
+        assertEquals(Set.of("hierarchical", "flat", "sleepy"), variants);
+        assertEquals(3, doc.get("equivalence").size());
         for (JsonNode e : doc.get("equivalence")) {
             assertTrue(e.get("identical").asBoolean(), e.toString());
             assertEquals(50, e.get("tick").asInt());
         }
-        assertTrue(doc.get("aims").size() >= 2);
+        Set<String> aimVariants = new HashSet<>();
+        for (JsonNode a : doc.get("aims")) {
+            aimVariants.add(a.get("variant").asText());
+        }
+        assertEquals(Set.of("hierarchical", "flat", "sleepy"), aimVariants, doc.get("aims").toString());
         assertEquals(0, doc.get("failures").size());
 
         // Markdown: the results table has a header, a separator and one row per run
@@ -65,20 +84,23 @@ class CompareHarnessSmokeTest {
         assertTrue(header >= 0, String.join("\n", md));
         int columns = md.get(header).split("\\|", -1).length;
         assertTrue(md.get(header + 1).startsWith("|---"));
-        for (int i = header + 2; i < header + 6; i++) {
+        assertTrue(md.get(header).contains("| awake |"), md.get(header));
+        for (int i = header + 2; i < header + 11; i++) {
             assertEquals(columns, md.get(i).split("\\|", -1).length, md.get(i));
             assertTrue(md.get(i).contains("2,000"), md.get(i));
+            assertTrue(md.get(i).contains("floor") == md.get(i).contains("| - |"), "awake '-' exactly for the floor: " + md.get(i));
         }
-        assertFalse(md.get(header + 6).startsWith("| "), "4 rows expected");
+        assertFalse(md.get(header + 11).startsWith("| "), "9 rows expected");
 
         // SVG: well-formed XML, one line per implementation and variant, a marker per result, labelled axes
         Document svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(dir.resolve("compare.svg").toFile());
         assertEquals("svg", svg.getDocumentElement().getTagName());
-        assertEquals(4, svg.getElementsByTagName("path").getLength());
-        assertEquals(4, svg.getElementsByTagName("circle").getLength());
+        assertEquals(9, svg.getElementsByTagName("path").getLength());
+        assertEquals(9, svg.getElementsByTagName("circle").getLength());
         String text = Files.readString(dir.resolve("compare.svg"));
         assertTrue(text.contains("ns per agent-tick (log scale)") && text.contains("agents (log scale)"));
         assertTrue(text.contains("floor (hand-written switch)"));
+        assertTrue(text.contains("Sleepy (SleepyTrees.sleepy()"), "a panel per variant");
     }
 
     @Test
@@ -88,6 +110,13 @@ class CompareHarnessSmokeTest {
         assertEquals(List.of(Impl.GDX_AI), o.impls);
         assertEquals(List.of(Variant.FLAT), o.variants);
         assertEquals(3.0, o.budget);
+        CompareHarness.Options d = CompareHarness.parse(new String[0]);
+        assertEquals(List.of(Variant.HIERARCHICAL, Variant.FLAT, Variant.SLEEPY), d.variants, "the default run covers every variant");
+        assertTrue(d.impls.contains(Impl.REFERENCE_SCHEDULED));
+        CompareHarness.Options s = CompareHarness.parse(new String[] {"--variants", "sleepy", "--impls", "reference-scheduled,floor"});
+        assertEquals(List.of(Variant.SLEEPY), s.variants);
+        assertEquals(List.of(Impl.REFERENCE_SCHEDULED, Impl.FLOOR), s.impls);
+        assertThrows(IllegalArgumentException.class, () -> CompareHarness.parse(new String[] {"--variants", "sleeping"}));
         assertEquals(null, CompareHarness.parse(new String[] {"--help"}));
         assertThrows(IllegalArgumentException.class, () -> CompareHarness.parse(new String[] {"--impls", "jbt"}));
         assertThrows(IllegalArgumentException.class, () -> CompareHarness.parse(new String[] {"--ticks"}));
