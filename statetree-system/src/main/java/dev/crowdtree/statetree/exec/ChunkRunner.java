@@ -107,6 +107,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
     private int[] lodOrder = new int[0];
     private final int[][] lodBegin;
     private final int[] histogram;
+    /** Per state, where its agents start in the state-sorted X of the pass ({@link #sliceX}). */
+    private final int[] xBegin;
     private final int[] one = new int[1];
     private final boolean[] oneOut = new boolean[1];
     private final int[] chain = new int[CompiledStateTree.MAX_DEPTH];
@@ -141,15 +143,12 @@ final class ChunkRunner implements EventOutbox, TimerService {
     private boolean tracing;
     private int traceAgent;
     private int awake;
-    private short[] state;
-    private byte[] run;
-    private byte[] last;
+    /** The packed execution state per row ({@link InstanceData#exec}). */
+    private long[] exec;
     private short[] gate;
     private float[] gateValue;
     private int[] gateDue;
-    private short[] failed;
     private int[] changes;
-    private byte[] lod;
     private int[] ids;
 
     ChunkRunner(StateTreeSystem sys, InstanceData data) {
@@ -159,6 +158,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         this.groups = t.awakeGroupCount;
         this.lodBegin = new int[PERIODS][groups + 1];
         this.histogram = new int[t.stateCount + 1];
+        this.xBegin = new int[t.stateCount + 1];
         ctx.setOutbox(this);
         ctx.setTimers(this);
     }
@@ -198,6 +198,51 @@ final class ChunkRunner implements EventOutbox, TimerService {
         ctx.ensureScratch(t.maxConditionDepth + 1, n);
     }
 
+    // ---- the packed execution state (InstanceData#exec): inlined by the JIT ----
+
+    /** Last active state + 1 (0: empty path). */
+    private int stateOf(int r) {
+        return (int) exec[r] & 0xFFFF;
+    }
+
+    private void setState(int r, int v) {
+        exec[r] = (exec[r] & ~0xFFFFL) | (v & 0xFFFF);
+    }
+
+    /** The task whose EnterState failed + 1 (0: none). */
+    private int failedOf(int r) {
+        return (int) (exec[r] >>> 16) & 0xFFFF;
+    }
+
+    private void setFailed(int r, int v) {
+        exec[r] = (exec[r] & ~(0xFFFFL << 16)) | ((long) (v & 0xFFFF) << 16);
+    }
+
+    private byte runOf(int r) {
+        return (byte) ((exec[r] >>> 32) & 7);
+    }
+
+    private void setRun(int r, byte v) {
+        exec[r] = (exec[r] & ~(7L << 32)) | ((long) v << 32);
+    }
+
+    private byte lastOf(int r) {
+        return (byte) ((exec[r] >>> 35) & 3);
+    }
+
+    private void setLast(int r, byte v) {
+        exec[r] = (exec[r] & ~(3L << 35)) | ((long) v << 35);
+    }
+
+    /** The tick period byte: log2 in bits 0-2, a requested log2 in bits 4-6, bit 7 while requested. */
+    private byte lodOf(int r) {
+        return (byte) (exec[r] >>> 40);
+    }
+
+    private void setLod(int r, byte v) {
+        exec[r] = (exec[r] & ~(0xFFL << 40)) | ((long) (v & 0xFF) << 40);
+    }
+
     /** Binds the columns and the chunk. */
     private void begin(ChunkSchedule schedule, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, int stepNumber) {
         cs = schedule;
@@ -208,15 +253,11 @@ final class ChunkRunner implements EventOutbox, TimerService {
         step = stepNumber;
         tracing = sys.tracing();
         traceAgent = sys.traceAgent();
-        state = d.state;
-        run = d.run;
-        last = d.last;
+        exec = d.exec;
         gate = d.gate;
         gateValue = d.gateValue;
         gateDue = d.gateDue;
-        failed = d.failedTask;
         changes = d.changes;
-        lod = d.lod;
         ids = d.ids;
         ctx.bindSlots(d.floats, d.ints, d.bools, ids);
         ctx.bindStatus(status, chunkBase);
@@ -240,6 +281,11 @@ final class ChunkRunner implements EventOutbox, TimerService {
         awake = 0;
         Arrays.fill(xCount, 0);
         collect(events, evBegin, evEnd);
+        for (int p = 0; p < PERIODS; p++) {
+            if (xCount[p] > 0) {
+                touch(x[p], 0, xCount[p]);
+            }
+        }
         final long t1 = phaseNanos != null ? System.nanoTime() : 0;
         if (cs.running > 0) {
             if (cs.periodAgents == 0) {
@@ -292,7 +338,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         }
         for (int i = evBegin; i < evEnd; i++) {
             int r = sys.eventRow(i);
-            if (run[r] != RunStatus.RUNNING) {
+            if (runOf(r) != RunStatus.RUNNING) {
                 continue; // dropped with the tree (Q-A15)
             }
             if (!takesPart(r)) {
@@ -307,7 +353,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             for (int i = 0; i < s.stickyCount; i++) {
                 int l = s.sticky[i];
                 int r = b + l;
-                if (run[r] != RunStatus.RUNNING || !sticky(r)) {
+                if (runOf(r) != RunStatus.RUNNING || !sticky(r)) {
                     s.flags[l] &= ~ChunkSchedule.STICKY;
                     continue;
                 }
@@ -322,7 +368,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             s.wakeAll = false;
             for (int l = 0; l < rows; l++) {
                 int r = b + l;
-                if (run[r] == RunStatus.RUNNING && s.pos[l] < 0 && takesPart(r)) {
+                if (runOf(r) == RunStatus.RUNNING && s.pos[l] < 0 && takesPart(r)) {
                     addX(l, (byte) 0);
                 }
             }
@@ -337,10 +383,10 @@ final class ChunkRunner implements EventOutbox, TimerService {
             int r = base + l;
             boolean wakeUp = (s.flags[l] & ChunkSchedule.WAKE) != 0;
             s.flags[l] &= ~(ChunkSchedule.REQUESTED | ChunkSchedule.WAKE);
-            if (run[r] != RunStatus.RUNNING) {
+            if (runOf(r) != RunStatus.RUNNING) {
                 continue;
             }
-            if ((lod[r] & InstanceData.LOD_PENDING) != 0) {
+            if ((lodOf(r) & InstanceData.LOD_PENDING) != 0) {
                 s.schedule(l, wakeStep(r, step));
             }
             if (wakeUp && takesPart(r)) {
@@ -354,7 +400,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
     private void addX(int l, byte flag) {
         byte f = xFlags[l];
         if ((f & X_IN) == 0) {
-            int p = lod[base + l] & 7;
+            int p = cs.periodAgents == 0 ? 0 : lodOf(base + l) & 7;
             x[p][xCount[p]++] = base + l;
             f |= X_IN;
         }
@@ -363,7 +409,34 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     /** Whether row {@code r} takes part in this step (docs/SEMANTICS.md section 12). */
     private boolean takesPart(int r) {
-        return ((step + ids[r]) & ((1 << (lod[r] & 7)) - 1)) == 0;
+        return cs.periodAgents == 0 || ((step + ids[r]) & ((1 << (lodOf(r) & 7)) - 1)) == 0;
+    }
+
+    /** Sink for {@link #touch}: keeps its loads alive. */
+    private long sink;
+
+    /**
+     * Loads the execution-state columns and schedule entries of {@code rs[from..to)} in one tight loop
+     * before the agents are processed one by one. The agents of a sparse set (due, evented, fired)
+     * are scattered over the table, so each column access is a cache miss; in a loop of independent
+     * loads the processor overlaps dozens of them, where the per-agent code (exit, enter, re-file)
+     * would wait for them one after another.
+     */
+    private void touch(int[] rs, int from, int to) {
+        final long[] ex = exec;
+        final short[] g = gate;
+        final int[] ch = changes;
+        final int[] id = ids;
+        final short[] ps = cs.pos;
+        final int[] wk = cs.wake;
+        final int b = base;
+        long acc = 0;
+        for (int i = from; i < to; i++) {
+            int r = rs[i];
+            int l = r - b;
+            acc += ex[r] + g[r] + ch[r] + id[r] + ps[l] + wk[l];
+        }
+        sink += acc;
     }
 
     /** Fills {@code into} with every running row of the chunk (the whole chunk when all run); returns the count. */
@@ -376,7 +449,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             return rows;
         }
         for (int r = base, end = base + rows; r < end; r++) {
-            if (run[r] == RunStatus.RUNNING) {
+            if (runOf(r) == RunStatus.RUNNING) {
                 into[n++] = r;
             }
         }
@@ -401,7 +474,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             for (int i = gb[g]; i < gb[g + 1]; i++) {
                 int r = ord[i];
                 if (takesPart(r)) {
-                    lb[lod[r] & 7][g]++;
+                    lb[lodOf(r) & 7][g]++;
                 }
             }
         }
@@ -418,7 +491,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             for (int i = gb[g]; i < gb[g + 1]; i++) {
                 int r = ord[i];
                 if (takesPart(r)) {
-                    lodOrder[lb[lod[r] & 7][g]++] = r;
+                    lodOrder[lb[lodOf(r) & 7][g]++] = r;
                 }
             }
         }
@@ -433,8 +506,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
         Arrays.fill(evalCount, 0);
         if (t.evaluatorsEveryTick.length > 0) {
             for (int r = base, end = base + rows; r < end; r++) {
-                if (run[r] == RunStatus.RUNNING && takesPart(r)) {
-                    int p = lod[r] & 7;
+                if (runOf(r) == RunStatus.RUNNING && takesPart(r)) {
+                    int p = lodOf(r) & 7;
                     evalRows[p][evalCount[p]++] = r;
                 }
             }
@@ -478,11 +551,12 @@ final class ChunkRunner implements EventOutbox, TimerService {
         }
         // X in state order, with the status each starts TickTasks with.
         int xn = sortByState(xs, xCount[log]);
+        sliceX(xs, xn);
         int doneInA = 0;
         for (int i = 0; i < xn; i++) {
             int r = xs[i];
             int l = r - base;
-            byte st = last[r];
+            byte st = lastOf(r);
             status[l] = st;
             if (st != RunStatus.RUNNING) {
                 doneAt[l] = DONE_BEFORE;
@@ -493,18 +567,21 @@ final class ChunkRunner implements EventOutbox, TimerService {
             }
         }
         tickTasks(aOrder, aBegin, xn, doneInA);
-        xn = xCount[log];
-        xn = sortByState(xs, xn);
+        if (xCount[log] != xn) {
+            xn = sortByState(xs, xCount[log]); // completed always-awake agents joined X
+            sliceX(xs, xn);
+        }
         afterTasks(xs, xn);
         final long t3 = phaseNanos != null ? System.nanoTime() : 0;
         fired = 0;
         detectTransitions(aOrder, aBegin, xs, xn);
         final long t4 = phaseNanos != null ? System.nanoTime() : 0;
         outboxMode = TO_P;
+        touch(firedRows, 0, fired);
         for (int i = 0; i < fired; i++) {
             int r = firedRows[i];
             int l = r - base;
-            oldLeaf[l] = state[r] - 1;
+            oldLeaf[l] = stateOf(r) - 1;
             applyTransitions(r);
             carryPending(r);
             addX(l, X_FIRED);
@@ -525,13 +602,12 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     /** Sorts rows[0..n) by last active state (counting sort, or insertion sort when short); returns n. */
     private int sortByState(int[] rowsToSort, int n) {
-        final short[] st = state;
         if (n <= 32) {
             for (int i = 1; i < n; i++) {
                 int r = rowsToSort[i];
-                int key = st[r];
+                int key = stateOf(r);
                 int j = i - 1;
-                while (j >= 0 && st[rowsToSort[j]] > key) {
+                while (j >= 0 && stateOf(rowsToSort[j]) > key) {
                     rowsToSort[j + 1] = rowsToSort[j];
                     j--;
                 }
@@ -542,7 +618,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         final int[] h = histogram;
         Arrays.fill(h, 0);
         for (int i = 0; i < n; i++) {
-            h[st[rowsToSort[i]]]++; // state + 1 in 1..stateCount: counts land one slot up
+            h[stateOf(rowsToSort[i])]++; // state + 1 in 1..stateCount: counts land one slot up
         }
         for (int s = 1; s < h.length; s++) {
             h[s] += h[s - 1];
@@ -550,27 +626,26 @@ final class ChunkRunner implements EventOutbox, TimerService {
         int[] sorted = cand;
         for (int i = 0; i < n; i++) {
             int r = rowsToSort[i];
-            sorted[h[st[r] - 1]++] = r;
+            sorted[h[stateOf(r) - 1]++] = r;
         }
         System.arraycopy(sorted, 0, rowsToSort, 0, n);
         return n;
     }
 
-    /** First index in the state-sorted {@code xs[0..n)} whose last active state is >= {@code s}. */
-    private int lowerBound(int[] xs, int n, int s) {
-        final short[] st = state;
-        int lo = 0;
-        int hi = n;
-        int key = s + 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (st[xs[mid]] < key) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+    /**
+     * Fills {@link #xBegin}: for every state s, the first index in the state-sorted {@code xs[0..n)}
+     * whose last active state is >= s, so that the X agents whose path contains s are
+     * {@code xs[xBegin[s] .. xBegin[stateSubtreeEnd[s]])}. One sweep over states and X together.
+     */
+    private void sliceX(int[] xs, int n) {
+        final int[] xb = xBegin;
+        int i = 0;
+        for (int s = 0; s <= t.stateCount; s++) {
+            while (i < n && stateOf(xs[i]) - 1 < s) {
+                i++;
             }
+            xb[s] = i;
         }
-        return lo;
     }
 
     /**
@@ -592,12 +667,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
             }
             int aLo = aBegin[groupsBegin[s]];
             int aHi = aBegin[groupsBegin[end[s]]];
-            int xLo = 0;
-            int xHi = 0;
-            if (xn > 0) {
-                xLo = lowerBound(xs, xn, s);
-                xHi = lowerBound(xs, xn, end[s]);
-            }
+            int xLo = xBegin[s];
+            int xHi = xBegin[end[s]];
             if (aLo == aHi && xLo == xHi) {
                 continue;
             }
@@ -678,7 +749,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             int l = r - base;
             byte st = status[l];
             if (st != RunStatus.RUNNING) {
-                int leaf = state[r] - 1;
+                int leaf = stateOf(r) - 1;
                 int from = doneAt[l];
                 for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
                     int k = t.pathTimerTasks[j];
@@ -691,7 +762,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                     }
                 }
             }
-            last[r] = st;
+            setLast(r, st);
         }
     }
 
@@ -715,12 +786,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
             }
             int aLo = aBegin[groupsBegin[s]];
             int aHi = aBegin[groupsBegin[end[s]]];
-            int xLo = 0;
-            int xHi = 0;
-            if (xn > 0) {
-                xLo = lowerBound(xs, xn, s);
-                xHi = lowerBound(xs, xn, end[s]);
-            }
+            int xLo = xBegin[s];
+            int xHi = xBegin[end[s]];
             if (aLo == aHi && xLo == xHi) {
                 continue;
             }
@@ -872,7 +939,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         if (trig == TRIGGER_EVENT) {
             return hasEvent(r - base, t.transitionEvent[tr]);
         }
-        byte l = last[r];
+        byte l = lastOf(r);
         byte completion = l == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : l == RunStatus.FAILED ? TRIGGER_FAILED : 0;
         return (trig & completion) != 0;
     }
@@ -949,19 +1016,19 @@ final class ChunkRunner implements EventOutbox, TimerService {
         final ChunkSchedule s = cs;
         final int l = r - base;
         final boolean firedNow = (xFlags[l] & X_FIRED) != 0;
-        if (run[r] != RunStatus.RUNNING) {
+        if (runOf(r) != RunStatus.RUNNING) {
             if (s.pos[l] >= 0) {
                 s.remove(l, t.stateAwakeGroup[oldLeaf[l]]);
             }
             s.unschedule(l);
             s.running--;
-            if ((lod[r] & 7) != 0) {
+            if ((lodOf(r) & 7) != 0) {
                 s.periodAgents--;
             }
             return;
         }
         if (firedNow) {
-            int gNew = t.stateAwakeGroup[state[r] - 1];
+            int gNew = t.stateAwakeGroup[stateOf(r) - 1];
             if (s.pos[l] >= 0) {
                 int gOld = t.stateAwakeGroup[oldLeaf[l]];
                 if (gNew >= 0) {
@@ -973,7 +1040,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 s.insert(l, gNew);
             }
         }
-        byte lv = lod[r];
+        byte lv = lodOf(r);
         if ((lv & InstanceData.LOD_PENDING) != 0) {
             int p = 1 << (lv & 7);
             int q = 1 << ((lv >> 4) & 7);
@@ -994,7 +1061,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
      * transition needs nothing more: only always-awake agents have one, and the order covers them.
      */
     private boolean sticky(int r) {
-        return last[r] != RunStatus.RUNNING || (gate[r] != 0 && t.transitionTrigger[gate[r] - 1] != TRIGGER_TICK);
+        return lastOf(r) != RunStatus.RUNNING || (gate[r] != 0 && t.transitionTrigger[gate[r] - 1] != TRIGGER_TICK);
     }
 
     /**
@@ -1002,7 +1069,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
      * the active path, or the step a requested period takes effect (>= {@code from}); 0 when none.
      */
     private int wakeStep(int r, int from) {
-        int leaf = state[r] - 1;
+        int leaf = stateOf(r) - 1;
         int w = NEVER;
         if (leaf >= 0) {
             for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
@@ -1012,7 +1079,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 }
             }
         }
-        byte lv = lod[r];
+        byte lv = lodOf(r);
         if ((lv & InstanceData.LOD_PENDING) != 0) {
             int m = Math.max(1 << (lv & 7), 1 << ((lv >> 4) & 7));
             int j = from + ((m - ((from + ids[r]) & (m - 1))) & (m - 1));
@@ -1024,7 +1091,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
     /** Applies row {@code r}'s pending period change at this step: rebases its timers and gate from p to q. */
     private void switchPeriod(int r, int p, int q) {
         rebaseRow(r, step, p, p * sys.timerDt(), q, q * sys.timerDt());
-        lod[r] = (byte) Integer.numberOfTrailingZeros(q);
+        setLod(r, (byte) Integer.numberOfTrailingZeros(q));
         if (p == 1) {
             cs.periodAgents++;
         } else if (q == 1) {
@@ -1038,7 +1105,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
      * part in), and count with {@code q} and {@code dNew} from there on.
      */
     void rebaseRow(int r, int j, int p, float dOld, int q, float dNew) {
-        int leaf = state[r] - 1;
+        int leaf = stateOf(r) - 1;
         if (leaf < 0) {
             return;
         }
@@ -1091,7 +1158,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     /** The last step at or before {@code s} that row {@code r} takes part in under its period. */
     private int lastPart(int r, int s) {
-        return s - ((s + ids[r]) & ((1 << (lod[r] & 7)) - 1));
+        return s - ((s + ids[r]) & ((1 << (lodOf(r) & 7)) - 1));
     }
 
     // =============================================================================================
@@ -1100,14 +1167,14 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     @Override
     public void startTimer(int task, int row, float seconds) {
-        int p = 1 << (lod[row] & 7);
+        int p = 1 << (lodOf(row) & 7);
         d.floats[t.taskTimerValueSlot[task]][row] = seconds;
         d.ints[t.taskTimerDueSlot[task]][row] = dueStep(lastPart(row, step), seconds, p);
     }
 
     @Override
     public void startTickTimer(int task, int row, int ticks) {
-        int p = 1 << (lod[row] & 7);
+        int p = 1 << (lodOf(row) & 7);
         d.ints[t.taskTimerDueSlot[task]][row] = clampDue(lastPart(row, step) + (long) ticks * p);
     }
 
@@ -1122,23 +1189,23 @@ final class ChunkRunner implements EventOutbox, TimerService {
         for (int l = 0; l < rows; l++) {
             int r = base + l;
             groupOf[l] = -1;
-            if (run[r] == RunStatus.RUNNING) {
+            if (runOf(r) == RunStatus.RUNNING) {
                 s.running++;
-                if ((lod[r] & 7) != 0) {
+                if ((lodOf(r) & 7) != 0) {
                     s.periodAgents++;
                 }
-                int leaf = state[r] - 1;
+                int leaf = stateOf(r) - 1;
                 if (leaf >= 0) {
                     groupOf[l] = t.stateAwakeGroup[leaf];
                 }
-            } else if ((lod[r] & InstanceData.LOD_PENDING) != 0) {
-                lod[r] = (byte) ((lod[r] >> 4) & 7); // not running: a requested period applies at once
+            } else if ((lodOf(r) & InstanceData.LOD_PENDING) != 0) {
+                setLod(r, (byte) ((lodOf(r) >> 4) & 7)); // not running: a requested period applies at once
             }
         }
         s.buildOrder(groupOf);
         for (int l = 0; l < rows; l++) {
             int r = base + l;
-            if (run[r] == RunStatus.RUNNING) {
+            if (runOf(r) == RunStatus.RUNNING) {
                 s.schedule(l, wakeStep(r, nowStep + 1));
                 if (sticky(r)) {
                     s.addSticky(l);
@@ -1153,16 +1220,14 @@ final class ChunkRunner implements EventOutbox, TimerService {
      * {@code k}: re-derive every running timer and gate of the chunk's rows {@code [from, to)}.
      */
     void rebaseChunk(int from, int to, int k, float oldDt, float newDt) {
-        state = d.state;
-        run = d.run;
+        exec = d.exec;
         gate = d.gate;
         gateValue = d.gateValue;
         gateDue = d.gateDue;
-        lod = d.lod;
         ids = d.ids;
         for (int r = from; r < to; r++) {
-            if (run[r] == RunStatus.RUNNING) {
-                int p = 1 << (lod[r] & 7);
+            if (runOf(r) == RunStatus.RUNNING) {
+                int p = 1 << (lodOf(r) & 7);
                 rebaseRow(r, lastPart(r, k - 1), p, p * oldDt, p, p * newDt);
             }
         }
@@ -1181,7 +1246,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             if (!fire(r, tr, leaf)) {
                 return; // tree finished
             }
-            if (last[r] == RunStatus.RUNNING || round == 5) {
+            if (lastOf(r) == RunStatus.RUNNING || round == 5) {
                 break;
             }
             movePendingToE(l);
@@ -1192,7 +1257,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             tr = (int) (found >> 32);
             leaf = (int) found;
         }
-        if (state[r] == 0) {
+        if (stateOf(r) == 0) {
             failTree(r);
         }
     }
@@ -1204,7 +1269,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
      * outcome. Returns false when the tree finished.
      */
     private boolean fire(int r, int tr, int leaf) {
-        final int cur = state[r] - 1;
+        final int cur = stateOf(r) - 1;
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT) {
             consumeEvent(r - base, t.transitionEvent[tr]);
         }
@@ -1215,22 +1280,22 @@ final class ChunkRunner implements EventOutbox, TimerService {
         if (terminal || (tr == RESTART && leaf < 0)) {
             // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
             exitState(r, cur, -1, -1, true);
-            state[r] = 0;
-            run[r] = terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
+            setState(r, 0);
+            setRun(r, terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED);
             if (traced(r)) {
-                trace(r, TraceFormat.tree(tick, RunStatus.name(run[r])));
+                trace(r, TraceFormat.tree(tick, RunStatus.name(runOf(r))));
             }
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget[tr] : 0;
         exitState(r, cur, target, leaf, false);
-        last[r] = enterState(r, cur, target, leaf);
+        setLast(r, enterState(r, cur, target, leaf));
         return true;
     }
 
     /** TriggerTransitions for one agent (rounds two to five). Returns (transition << 32 | leaf) or NONE. */
     private long triggerScalar(int r) {
-        int cur = state[r] - 1;
+        int cur = stateOf(r) - 1;
         for (int s = cur; s >= 0; s = t.stateParent[s]) {
             for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
                 boolean ok = shouldCheck(tr, r);
@@ -1252,7 +1317,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 }
             }
         }
-        if (last[r] != RunStatus.RUNNING) {
+        if (lastOf(r) != RunStatus.RUNNING) {
             return ((long) RESTART << 32) | (selectInternal(r, 0) & 0xFFFFFFFFL);
         }
         return NONE;
@@ -1270,14 +1335,14 @@ final class ChunkRunner implements EventOutbox, TimerService {
     /** EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at {@code leaf}. */
     byte enterState(int r, int cur, int target, int leaf) {
         changes[r]++;
-        failed[r] = 0;
+        setFailed(r, 0);
         byte result = RunStatus.RUNNING;
         boolean succeeded = false;
         boolean onTarget = false;
         int len = chainOf(leaf);
         for (int i = 0; i < len; i++) {
             int s = chain[i];
-            state[r] = (short) (s + 1);
+            setState(r, (short) (s + 1));
             boolean wasActive = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
             onTarget |= s == target;
             byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
@@ -1302,7 +1367,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                             trace(r, TraceFormat.taskEnter(tick, t, k, st == RunStatus.FAILED));
                         }
                         if (st == RunStatus.FAILED) {
-                            failed[r] = (short) (k + 1);
+                            setFailed(r, (short) (k + 1));
                             result = RunStatus.FAILED;
                             break;
                         }
@@ -1331,7 +1396,9 @@ final class ChunkRunner implements EventOutbox, TimerService {
         if (cur < 0) {
             return;
         }
-        clearGate(r);
+        if (gate[r] != 0) {
+            clearGate(r);
+        }
         int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);
         System.arraycopy(chain, 0, nextPath, 0, nextLen); // the next path, root first
         int len = chainOf(cur);
@@ -1348,7 +1415,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 count++;
             }
         }
-        int failedTask = failed[r] - 1;
+        int failedTask = failedOf(r) - 1;
         for (int j = count - 1; j >= 0; j--) {
             int s = exited[j];
             byte change = exitedChange[j];
@@ -1368,7 +1435,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
     }
 
     private void failTree(int r) {
-        run[r] = RunStatus.FAILED;
+        setRun(r, RunStatus.FAILED);
         if (traced(r)) {
             trace(r, TraceFormat.tree(tick, "failed"));
         }
@@ -1388,7 +1455,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         ctx.setTime(sys.seed(), tick, 0f);
         for (int i = 0; i < n; i++) {
             int r = rs[i];
-            if (run[r] == RunStatus.RUNNING) {
+            if (runOf(r) == RunStatus.RUNNING) {
                 stopRow(r);
             }
             if (traced(r)) {
@@ -1403,14 +1470,14 @@ final class ChunkRunner implements EventOutbox, TimerService {
         }
         for (int i = 0; i < n; i++) {
             int r = rs[i];
-            run[r] = RunStatus.RUNNING;
-            state[r] = 0;
-            last[r] = RunStatus.UNSET;
+            setRun(r, RunStatus.RUNNING);
+            setState(r, 0);
+            setLast(r, RunStatus.UNSET);
             int leaf = selectInternal(r, 0);
             if (leaf >= 0) {
-                last[r] = enterState(r, -1, 0, leaf);
+                setLast(r, enterState(r, -1, 0, leaf));
             }
-            if (state[r] == 0) {
+            if (stateOf(r) == 0) {
                 failTree(r);
             }
             carryPending(r);
@@ -1424,7 +1491,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         begin(schedule, chunkBase, chunkEnd, output, tickNumber, stepNumber);
         int n = 0;
         for (int r = chunkBase; r < chunkEnd; r++) {
-            if (all || run[r] == RunStatus.UNSET) {
+            if (all || runOf(r) == RunStatus.UNSET) {
                 cand[n++] = r;
             }
         }
@@ -1440,7 +1507,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         outboxMode = TO_P;
         ctx.setTime(sys.seed(), tick, 0f);
         for (int r = from; r < to; r++) {
-            if (run[r] == RunStatus.RUNNING) {
+            if (runOf(r) == RunStatus.RUNNING) {
                 stopRow(r);
             }
         }
@@ -1449,13 +1516,13 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     /** Stop (section 7) of one running row; its pending events are dropped with the tree. */
     private void stopRow(int r) {
-        exitState(r, state[r] - 1, -1, -1, true);
+        exitState(r, stateOf(r) - 1, -1, -1, true);
         one[0] = r;
         for (Evaluator e : t.evaluators) {
             e.treeStop(ctx, one, 0, 1);
         }
-        run[r] = RunStatus.STOPPED;
-        state[r] = 0;
+        setRun(r, RunStatus.STOPPED);
+        setState(r, 0);
         pHead[r - base] = -1;
         if (traced(r)) {
             trace(r, TraceFormat.tree(tick, "stopped"));

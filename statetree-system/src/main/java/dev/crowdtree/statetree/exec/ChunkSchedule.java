@@ -17,10 +17,11 @@ import java.util.Arrays;
  *       swaps it across the |a - b| boundaries between them (O(|a - b|), no sort). Positions past
  *       {@code groupBegin[groups]} are free.</li>
  *   <li><b>Timer wheel</b>: each agent with a wake-up step (its earliest running timer, or a tick
- *       period switch) is linked into the slot {@code step & (slots - 1)} of a single-level wheel if
- *       the step is less than {@code slots} steps ahead, else into an overflow list that is re-examined
- *       every {@code slots / 2} steps. Intrusive doubly linked lists (per-row next/prev) make insert
- *       and remove O(1); a step pops exactly the agents due at it.</li>
+ *       period switch) has one entry in a hierarchical wheel: 256 slots of one step for the next
+ *       256 steps, 256 slots of 256 steps beyond, and an overflow list past that, filed again every
+ *       32,768 steps. Slots are chains of 16-row blocks from a fixed per-chunk pool, so a step reads
+ *       its due agents sequentially (no pointer chase per agent), and moving or removing an entry is
+ *       O(1). A level-1 slot is spread over level 0 once, when its 256 steps begin.</li>
  *   <li><b>Sticky list</b>: agents that must be looked at every step they take part in although
  *       they may not be always awake: a completed state (lastTickStatus != RUNNING) or a pending gate.
  *       It may hold agents no longer sticky; the runner drops them when it passes over the list.</li>
@@ -31,16 +32,16 @@ import java.util.Arrays;
  * chunks are rebuilt from them before their next tick (after rows moved, agents started or stopped),
  * so this state never has to be saved or moved with rows.
  *
- * <p>Allocation: none after construction, except the sticky and request lists growing to their
- * high-water marks. THREADING: a chunk's schedule is touched only by the worker running that chunk in
+ * <p>Allocation: none after construction (the wheel's pool has a hard bound), except the sticky and
+ * request lists growing to their high-water marks. THREADING: a chunk's schedule is touched only by the worker running that chunk in
  * a phase, or by the simulation thread between phases (requests, marking dirty).
  */
 final class ChunkSchedule {
     /** Largest chunk the schedule supports (local rows are 16-bit). */
     static final int MAX_ROWS = 1 << 15;
     static final short NONE = -1;
-    /** {@link #flags}: in the sticky list / in the request list / linked into the overflow list / wake requested. */
-    static final byte STICKY = 1, REQUESTED = 2, OVERFLOW = 4, WAKE = 8;
+    /** {@link #flags}: in the sticky list / in the request list / wake requested. */
+    static final byte STICKY = 1, REQUESTED = 2, WAKE = 8;
 
     final int index;
     final int capacity;
@@ -61,12 +62,31 @@ final class ChunkSchedule {
     final int[] groupBegin;
     private final int[] cursor;
 
-    // ---- timer wheel ----
-    private final int slots;
-    private final short[] head;
-    private short overflowHead = NONE;
-    private final short[] next;
-    private final short[] prev;
+    // ---- timer wheel: two levels of 256 slots (1 step, 256 steps) plus an overflow list ----
+    private static final int L0 = 256;
+    private static final int L1 = 256;
+    private static final int SPAN1 = L0 * L1;
+    /** List ids: level-0 slots, then level-1 slots, then the overflow list. */
+    private static final int OVERFLOW_LIST = L0 + L1;
+    private static final int LISTS = OVERFLOW_LIST + 1;
+    private static final int BLOCK = 16;
+    /**
+     * Every list is a doubly linked chain of blocks of {@value #BLOCK} local rows from one pool per
+     * chunk. A row has at most one entry ({@link #entryAt}, {@link #entryList}); deleting it moves the
+     * list's last entry into its place. So at most {@code rows} entries live, in at most
+     * {@code ceil(rows / BLOCK)} full blocks plus one partly filled block per non-empty list: the pool
+     * is allocated at that size once and never grows.
+     */
+    private final short[] pool;
+    private final int[] blockNext;
+    private final int[] blockPrev;
+    private int freeBlock;
+    private final int[] listHead = new int[LISTS];
+    private final int[] listTail = new int[LISTS];
+    private final int[] listFill = new int[LISTS];
+    /** Pool index of each local row's entry, -1 when none; and the list it is in. */
+    private final int[] entryAt;
+    private final short[] entryList;
     /** Wake-up step per local row, 0 when none. */
     final int[] wake;
     /** The last step the wheel advanced to. */
@@ -86,13 +106,14 @@ final class ChunkSchedule {
         pos = new short[capacity];
         groupBegin = new int[groups + 2];
         cursor = new int[groups + 1];
-        int s = Integer.highestOneBit(Math.max(64, Math.min(4096, capacity)) * 2 - 1);
-        slots = s;
-        head = new short[s];
-        next = new short[capacity];
-        prev = new short[capacity];
         wake = new int[capacity];
         flags = new byte[capacity];
+        int blocks = (capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1); // + a list being refiled
+        pool = new short[blocks * BLOCK];
+        blockNext = new int[blocks];
+        blockPrev = new int[blocks];
+        entryAt = new int[capacity];
+        entryList = new short[capacity];
     }
 
     /** Empties every structure for rows {@code [base, base + rows)}; the wheel stands at {@code step}. */
@@ -104,8 +125,14 @@ final class ChunkSchedule {
         Arrays.fill(flags, 0, chunkRows, (byte) 0);
         Arrays.fill(groupBegin, 0);
         groupBegin[groups + 1] = capacity;
-        Arrays.fill(head, NONE);
-        overflowHead = NONE;
+        Arrays.fill(listHead, -1);
+        Arrays.fill(listTail, -1);
+        Arrays.fill(listFill, 0);
+        Arrays.fill(entryAt, 0, chunkRows, -1);
+        for (int b = 0; b < blockNext.length; b++) {
+            blockNext[b] = b + 1 < blockNext.length ? b + 1 : -1;
+        }
+        freeBlock = 0;
         now = step;
         stickyCount = 0;
         requestCount = 0;
@@ -213,91 +240,168 @@ final class ChunkSchedule {
 
     /** Sets local row {@code l}'s wake-up step ({@code 0} or {@link InstanceData#NEVER}: none). */
     void schedule(int l, int step) {
+        if (step == InstanceData.NEVER) {
+            step = 0;
+        }
         if (wake[l] == step) {
             return;
         }
-        unschedule(l);
-        if (step == 0 || step == InstanceData.NEVER) {
-            return;
-        }
+        delete(l);
         wake[l] = step;
-        if ((long) step - now < slots) {
-            link(l, step & (slots - 1));
-        } else {
-            flags[l] |= OVERFLOW;
-            prev[l] = NONE;
-            next[l] = overflowHead;
-            if (overflowHead != NONE) {
-                prev[overflowHead] = (short) l;
-            }
-            overflowHead = (short) l;
+        if (step != 0) {
+            file(l, step);
         }
     }
 
     void unschedule(int l) {
-        if (wake[l] == 0) {
-            return;
-        }
-        short p = prev[l];
-        short n = next[l];
-        if (p != NONE) {
-            next[p] = n;
-        } else if ((flags[l] & OVERFLOW) != 0) {
-            overflowHead = n;
-        } else {
-            head[wake[l] & (slots - 1)] = n;
-        }
-        if (n != NONE) {
-            prev[n] = p;
-        }
-        flags[l] &= ~OVERFLOW;
+        delete(l);
         wake[l] = 0;
     }
 
-    private void link(int l, int slot) {
-        short h = head[slot];
-        prev[l] = NONE;
-        next[l] = h;
-        if (h != NONE) {
-            prev[h] = (short) l;
+    /** Puts the entry of {@code l}, due at {@code step} (> {@link #now}), in the level that covers it. */
+    private void file(int l, int step) {
+        long ahead = (long) step - now;
+        if (ahead < L0) {
+            append(step & (L0 - 1), l);
+        } else if (ahead < SPAN1 - L0) {
+            append(L0 + ((step >>> 8) & (L1 - 1)), l);
+        } else {
+            append(OVERFLOW_LIST, l);
         }
-        head[slot] = (short) l;
     }
+
+    private void append(int list, int l) {
+        int b = listTail[list];
+        int fill = listFill[list];
+        if (b < 0 || fill == BLOCK) {
+            int nb = freeBlock;
+            freeBlock = blockNext[nb]; // never exhausted: see the pool's bound
+            blockNext[nb] = -1;
+            blockPrev[nb] = b;
+            if (b < 0) {
+                listHead[list] = nb;
+            } else {
+                blockNext[b] = nb;
+            }
+            listTail[list] = nb;
+            b = nb;
+            fill = 0;
+        }
+        int at = b * BLOCK + fill;
+        pool[at] = (short) l;
+        entryAt[l] = at;
+        entryList[l] = (short) list;
+        listFill[list] = fill + 1;
+    }
+
+    /** Removes {@code l}'s entry, if any, moving its list's last entry into the hole. */
+    private void delete(int l) {
+        int at = entryAt[l];
+        if (at < 0) {
+            return;
+        }
+        int list = entryList[l];
+        int t = listTail[list];
+        int fill = listFill[list] - 1;
+        int lastAt = t * BLOCK + fill;
+        int moved = pool[lastAt];
+        pool[at] = (short) moved;
+        entryAt[moved] = at;
+        entryAt[l] = -1;
+        if (fill > 0) {
+            listFill[list] = fill;
+            return;
+        }
+        int p = blockPrev[t];
+        blockNext[t] = freeBlock;
+        freeBlock = t;
+        listTail[list] = p;
+        if (p < 0) {
+            listHead[list] = -1;
+            listFill[list] = 0;
+        } else {
+            blockNext[p] = -1;
+            listFill[list] = BLOCK;
+        }
+    }
+
+    /** Detaches list {@code list}: returns its first block (-1 if empty); {@link #detachedTail}/{@link #detachedFill} say where it ends. */
+    private int detach(int list) {
+        int b = listHead[list];
+        detachedTail = listTail[list];
+        detachedFill = listFill[list];
+        listHead[list] = -1;
+        listTail[list] = -1;
+        listFill[list] = 0;
+        return b;
+    }
+
+    private int detachedTail;
+    private int detachedFill;
 
     /**
      * Advances the wheel to {@code step} (the next one after {@link #now}) and appends the local rows
      * due at it to {@code out} from {@code n}; their wake-up is cleared. Returns the new count.
+     * Every 256 steps the level-1 slot whose steps begin is spread over level 0, and every 32,768
+     * steps the overflow list is filed again (often enough that an entry reaches level 1 before its
+     * slot comes due).
      */
     int advance(int step, int[] out, int n) {
         now = step;
-        if ((step & (slots / 2 - 1)) == 0 && overflowHead != NONE) {
-            rescanOverflow();
+        if ((step & (L0 - 1)) == 0) {
+            if ((step & (SPAN1 / 2 - 1)) == 0 && listHead[OVERFLOW_LIST] >= 0) {
+                refile(OVERFLOW_LIST);
+            }
+            int slot1 = L0 + ((step >>> 8) & (L1 - 1));
+            if (listHead[slot1] >= 0) {
+                refile(slot1);
+            }
         }
-        int slot = step & (slots - 1);
-        short l = head[slot];
-        while (l != NONE) {
-            short nx = next[l];
-            out[n++] = l;
-            wake[l] = 0;
-            l = nx;
+        int b = detach(step & (L0 - 1));
+        int tail = detachedTail;
+        int fill = detachedFill;
+        final short[] p = pool;
+        while (b >= 0) {
+            int size = b == tail ? fill : BLOCK;
+            for (int i = b * BLOCK, e = i + size; i < e; i++) {
+                int l = p[i];
+                entryAt[l] = -1;
+                wake[l] = 0;
+                out[n++] = l;
+            }
+            int nb = blockNext[b];
+            blockNext[b] = freeBlock;
+            freeBlock = b;
+            b = nb;
         }
-        head[slot] = NONE;
         return n;
     }
 
-    /** Moves the overflow entries that are now less than a revolution ahead into the wheel. */
-    private void rescanOverflow() {
-        short l = overflowHead;
-        while (l != NONE) {
-            short nx = next[l];
-            int w = wake[l];
-            if ((long) w - now < slots) {
-                unschedule(l);
-                schedule(l, w);
+    /** Files the entries of {@code list} again, each in the level that now covers its step. */
+    private void refile(int list) {
+        int b = detach(list);
+        int tail = detachedTail;
+        int fill = detachedFill;
+        while (b >= 0) {
+            int size = b == tail ? fill : BLOCK;
+            int nb = blockNext[b];
+            // entries read before the block is freed: filing may take it next
+            for (int i = b * BLOCK, e = i + size; i < e; i++) {
+                int l = pool[i];
+                entryAt[l] = -1;
+                blockSpare[i - b * BLOCK] = l;
             }
-            l = nx;
+            blockNext[b] = freeBlock;
+            freeBlock = b;
+            for (int i = 0; i < size; i++) {
+                int l = blockSpare[i];
+                file(l, wake[l]);
+            }
+            b = nb;
         }
     }
+
+    private final int[] blockSpare = new int[BLOCK];
 
     // =============================================================================================
     // Sticky and request lists

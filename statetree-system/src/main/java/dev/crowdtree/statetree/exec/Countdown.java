@@ -64,13 +64,13 @@ public final class Countdown {
         long n = 0;
         while (true) {
             if (x >= Float.MIN_NORMAL) {
-                long skip = skippable(x, d);
+                long skip = skip(x, d, Long.MAX_VALUE);
                 if (skip < 0) {
                     return NEVER;
                 }
                 if (skip > 0) {
-                    x = skipped(x, d, skip); // every skipped value stays in x's binade, above zero
-                    n += skip;
+                    x = Float.intBitsToFloat((int) skip); // every skipped value stays in x's binade, above zero
+                    n += skip >>> 32;
                 }
             } else if (x > 0f) {
                 return n + subnormalSteps(x, d);
@@ -96,14 +96,13 @@ public final class Countdown {
         long left = n;
         while (left > 0) {
             if (x >= Float.MIN_NORMAL) {
-                long skip = skippable(x, d);
+                long skip = skip(x, d, left);
                 if (skip < 0) {
                     return x - d; // stuck after one more step
                 }
                 if (skip > 0) {
-                    skip = Math.min(skip, left);
-                    x = skipped(x, d, skip);
-                    left -= skip;
+                    x = Float.intBitsToFloat((int) skip);
+                    left -= skip >>> 32;
                     continue;
                 }
             }
@@ -118,45 +117,46 @@ public final class Countdown {
     }
 
     /**
-     * How many subtractions of {@code d} from the normal, positive {@code x} {@link #skipped} may
-     * apply at once while every intermediate value provably stays in {@code x}'s binade (0 when
-     * fewer than three), or -1 when the countdown is stuck there.
+     * Skips through the binade of the normal, positive {@code x}: returns {@code (k << 32) | bits}
+     * where k (3 <= k <= max) subtractions of {@code d} take x to the float with those bits, every
+     * intermediate value provably staying in the binade; 0 when fewer than three can be skipped; -1
+     * when the countdown is stuck. Integer arithmetic on the mantissas: within the binade every float
+     * is 2^e + m * u, and after a possible tie the literal step is a constant number s of units u,
+     * measured from two literal steps. From y2 = x - d - d, m2 / s further steps keep m >= 0; the
+     * last of the skipped ones starts at least 3s above 2^e, so its exact difference is still in the
+     * binade and rounds on its grid like the others (steps near the edge are left to the caller).
      */
-    private static long skippable(float x, float d) {
-        int e = Math.getExponent(x);
-        if (e > Float.MAX_EXPONENT) {
+    private static long skip(float x, float d, long max) {
+        int bx = Float.floatToRawIntBits(x);
+        int ex = bx >>> 23;
+        if (ex == 0xFF) {
             return -1; // infinity
         }
         float y1 = x - d;
         float y2 = y1 - d;
-        if (!(y2 > 0f) || Math.getExponent(y1) != e || Math.getExponent(y2) != e) {
+        if (!(y2 > 0f)) {
+            return 0;
+        }
+        int b1 = Float.floatToRawIntBits(y1);
+        int b2 = Float.floatToRawIntBits(y2);
+        if ((b1 >>> 23) != ex || (b2 >>> 23) != ex) {
             return 0; // leaves the binade within two steps: the literal loop handles it
         }
-        float s = y1 - y2; // exact: both on the binade's grid
-        if (s == 0f) {
+        int m2 = b2 & 0x7FFFFF;
+        int s = (b1 & 0x7FFFFF) - m2;
+        if (s == 0) {
             return -1; // y1 - d == y1: stuck at y1 > 0 for good
         }
-        float lo = Math.scalb(1f, e);
-        float ulp = Math.ulp(lo);
-        long a = (long) ((y2 - lo) / ulp); // exact integers below 2^24
-        long b = (long) (s / ulp);
-        // y1, y2, then m - 2 steps of s from y2: the last one starts at least 3s above lo, so the
-        // exact difference stays above lo and rounds on this binade's grid like the others.
-        long m = a / b;
-        return m >= 3 ? m : 0;
-    }
-
-    /** {@code x} after {@code k >= 2} steps as {@link #skippable} measured them. */
-    private static float skipped(float x, float d, long k) {
-        int e = Math.getExponent(x);
-        float y1 = x - d;
-        float y2 = y1 - d;
-        float s = y1 - y2;
-        float lo = Math.scalb(1f, e);
-        float ulp = Math.ulp(lo);
-        long a = (long) ((y2 - lo) / ulp);
-        long b = (long) (s / ulp);
-        return lo + (float) (a - (k - 2) * b) * ulp; // the integer is below 2^24, so exact
+        if (s < 0 || max < 3) {
+            return 0;
+        }
+        int m = m2 / s;
+        if (m < 3) {
+            return 0;
+        }
+        long k = Math.min(m, max);
+        int mant = m2 - (int) (k - 2) * s;
+        return (k << 32) | ((ex << 23) | mant);
     }
 
     /** Steps for a subnormal {@code x > 0}: subnormal subtraction is exact fixed-point arithmetic. */

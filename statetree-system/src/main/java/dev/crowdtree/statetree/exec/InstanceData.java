@@ -4,6 +4,7 @@ import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.Column;
 import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
+import dev.crowdtree.core.storage.LongColumn;
 import dev.crowdtree.core.storage.ShortColumn;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
@@ -20,14 +21,18 @@ import java.util.List;
  * instance: the runtime's per-chunk schedules are derived from it and can be rebuilt from it at any
  * time (after rows move, for example).
  *
- * <p>Encodings (a zeroed row is a fresh, not-started instance): {@code state} = last active state
- * + 1 (0: empty path); {@code gate} = gated transition + 1 (0: none); {@code failedTask} = the task
- * whose EnterState failed + 1 (0: none); {@code gateDue} = the step at which the pending gate opens
- * (0: already open, {@link #NEVER}: never) with {@code gateValue} the gate time it was computed
- * from; {@code lod} = log2 of the tick period in bits 0-2, a requested log2 in bits 4-6 and bit 7 set
- * while a request is pending. A timer's int slot holds its due step (0: stopped, {@link #NEVER}:
- * never runs out) and, for a SECONDS timer, its float slot the remaining time at the last step it
- * was counted from (see {@code ChunkRunner}).
+ * <p>The fields the runtime reads and writes for one agent at a time (when it wakes, when it
+ * transitions) are packed into one {@code long} per agent, {@link #exec}, so that an agent the
+ * runtime visits alone costs one cache line rather than one per field: bits 0-15 the last active
+ * state + 1 (0: empty path), 16-31 the task whose EnterState failed + 1 (0: none), 32-34 the tree's
+ * run status, 35-36 the last tick status, 40-47 the tick period byte (log2 of the period in bits
+ * 0-2, a requested log2 in bits 4-6, bit 7 while a request is pending). A zeroed row is a fresh,
+ * not-started instance. Separate columns: {@code gate} = gated transition + 1 (0: none; read by the
+ * dense onTick loops), {@code gateDue} = the step at which the pending gate opens (0: already open,
+ * {@link #NEVER}: never) with {@code gateValue} the gate time it was computed from, and
+ * {@code changes} (Unreal's StateChangeCount). A timer's int slot holds its due step (0: stopped,
+ * {@link #NEVER}: never runs out) and, for a SECONDS timer, its float slot the remaining time at the
+ * last step it was counted from (see {@code ChunkRunner}).
  *
  * <p>THREADING: column arrays are replaced when the table grows; {@link #refresh()} re-reads them on
  * the simulation thread before every phase, and kernels use the arrays read then.
@@ -40,29 +45,21 @@ final class InstanceData {
     final CompiledStateTree tree;
     final SoaTable table;
 
-    final ShortColumn stateCol;
-    final ByteColumn runCol;
-    final ByteColumn lastCol;
+    final LongColumn execCol;
     final ShortColumn gateCol;
     final FloatColumn gateValueCol;
     final IntColumn gateDueCol;
-    final ShortColumn failedTaskCol;
     final IntColumn changesCol;
-    final ByteColumn lodCol;
     private final FloatColumn[] floatCols;
     private final IntColumn[] intCols;
     private final ByteColumn[] boolCols;
 
     // arrays as of the last refresh()
-    short[] state;
-    byte[] run;
-    byte[] last;
+    long[] exec;
     short[] gate;
     float[] gateValue;
     int[] gateDue;
-    short[] failedTask;
     int[] changes;
-    byte[] lod;
     int[] ids;
     final float[][] floats;
     final int[][] ints;
@@ -72,15 +69,11 @@ final class InstanceData {
         this.table = table;
         this.tree = tree;
         String p = "st." + tree.name + ".";
-        stateCol = table.addShort(p + "state");
-        runCol = table.addByte(p + "run");
-        lastCol = table.addByte(p + "last");
+        execCol = table.addLong(p + "exec");
         gateCol = table.addShort(p + "gate");
         gateValueCol = table.addFloat(p + "gateValue");
         gateDueCol = table.addInt(p + "gateDue");
-        failedTaskCol = table.addShort(p + "failedTask");
         changesCol = table.addInt(p + "changes");
-        lodCol = table.addByte(p + "lod");
         floatCols = new FloatColumn[tree.floatSlots];
         intCols = new IntColumn[tree.intSlots];
         boolCols = new ByteColumn[tree.boolSlots];
@@ -101,15 +94,11 @@ final class InstanceData {
 
     /** Re-reads every column array (the table may have grown). Simulation thread. */
     void refresh() {
-        state = stateCol.data();
-        run = runCol.data();
-        last = lastCol.data();
+        exec = execCol.data();
         gate = gateCol.data();
         gateValue = gateValueCol.data();
         gateDue = gateDueCol.data();
-        failedTask = failedTaskCol.data();
         changes = changesCol.data();
-        lod = lodCol.data();
         ids = table.agentIds().data();
         for (int i = 0; i < floatCols.length; i++) {
             floats[i] = floatCols[i].data();
@@ -136,21 +125,40 @@ final class InstanceData {
         }
     }
 
-    /** The tick period of {@code row} in effect. */
+    // ---- readers and writers of the packed execution state for the simulation thread ----
+
+    /** Last active state of {@code row}, or -1. */
+    int stateOfRow(int row) {
+        return ((int) execCol.data()[row] & 0xFFFF) - 1;
+    }
+
+    byte runOfRow(int row) {
+        return (byte) ((execCol.data()[row] >>> 32) & 7);
+    }
+
+    byte lodOfRow(int row) {
+        return (byte) (execCol.data()[row] >>> 40);
+    }
+
+    void setLodOfRow(int row, byte v) {
+        long[] e = execCol.data();
+        e[row] = (e[row] & ~(0xFFL << 40)) | ((long) (v & 0xFF) << 40);
+    }
+
+    /** The tick period of a period byte. */
     static int period(byte lod) {
         return 1 << (lod & 7);
     }
 
     /** Bytes per agent of every column this object added. */
     int bytesPerAgent() {
-        int b = 2 + 1 + 1 + 2 + 4 + 4 + 2 + 4 + 1;
+        int b = 8 + 2 + 4 + 4 + 4;
         return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length;
     }
 
     /** Every column this object added to the table. */
     List<Column> columns() {
-        List<Column> cols = new ArrayList<>(List.of(stateCol, runCol, lastCol, gateCol, gateValueCol, gateDueCol,
-                failedTaskCol, changesCol, lodCol));
+        List<Column> cols = new ArrayList<>(List.of(execCol, gateCol, gateValueCol, gateDueCol, changesCol));
         cols.addAll(Arrays.asList(floatCols));
         cols.addAll(Arrays.asList(intCols));
         cols.addAll(Arrays.asList(boolCols));

@@ -529,18 +529,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Records period {@code 1 << log} for {@code row}: at once for a tree that is not running, else pending. */
     private void requestPeriod(int row, int log) {
-        byte[] lod = data.lodCol.data();
-        byte[] run = data.runCol.data();
-        int cur = lod[row] & 7;
-        if (run[row] != RunStatus.RUNNING) {
-            lod[row] = (byte) log;
+        byte lod = data.lodOfRow(row);
+        int cur = lod & 7;
+        if (data.runOfRow(row) != RunStatus.RUNNING) {
+            data.setLodOfRow(row, (byte) log);
             return;
         }
         byte next = log == cur ? (byte) cur : (byte) (cur | (log << 4) | InstanceData.LOD_PENDING);
-        if (next == lod[row]) {
+        if (next == lod) {
             return;
         }
-        lod[row] = next;
+        data.setLodOfRow(row, next);
         ChunkSchedule s = scheduleOf(row);
         if (s != null) {
             s.addRequest(row - s.index * world.chunkSize());
@@ -553,7 +552,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         if (row < 0) {
             throw new IllegalArgumentException("no agent " + agent + " in table '" + table.name() + "'");
         }
-        return InstanceData.period(data.lodCol.data()[row]);
+        return InstanceData.period(data.lodOfRow(row));
     }
 
     @Override
@@ -582,13 +581,13 @@ public final class StateTreeSystem implements StateTreeRuntime {
     @Override
     public byte treeStatus(int agent) {
         int row = rowOf(agent);
-        return row < 0 ? RunStatus.UNSET : data.runCol.data()[row];
+        return row < 0 ? RunStatus.UNSET : data.runOfRow(row);
     }
 
     /** The agent's last active state, or -1. */
     public int activeState(int agent) {
         int row = rowOf(agent);
-        return row < 0 ? -1 : data.stateCol.data()[row] - 1;
+        return row < 0 ? -1 : data.stateOfRow(row);
     }
 
     @Override
@@ -599,17 +598,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** The active last state of {@code row}, or -1 (for kernels and viewers). */
     public int activeStateOfRow(int row) {
-        return data.stateCol.data()[row] - 1;
+        return data.stateOfRow(row);
     }
 
     /** Counts running agents per active last state into {@code counts} (length >= stateCount). */
     public void countActiveStates(int[] counts) {
         Arrays.fill(counts, 0, tree.stateCount, 0);
-        short[] st = data.stateCol.data();
-        byte[] run = data.runCol.data();
+        long[] ex = data.execCol.data();
         for (int r = 0, n = table.size(); r < n; r++) {
-            if (run[r] == RunStatus.RUNNING) {
-                counts[st[r] - 1]++;
+            long e = ex[r];
+            if (((e >>> 32) & 7) == RunStatus.RUNNING) {
+                counts[((int) e & 0xFFFF) - 1]++;
             }
         }
     }

@@ -142,6 +142,40 @@ class SchedulingTest {
         }
     }
 
+    @Test
+    void longTimersRunOutOnTheExactTickAcrossEveryLevelOfTheWheel() throws Exception {
+        // due steps from a few to ~100,000 ahead: level 0 (< 256), level 1 (< 65,280) and overflow
+        CompiledStateTree tree = compile(tree("Long")
+                .root(state("Root")
+                        .child(state("A").task(node("delay").with("duration", 150.0).with("randomDeviation", 148.0))
+                                .transition(on("onStateCompleted").to("Root/B")))
+                        .child(state("B").task(node("delay").with("duration", 20000.0).with("randomDeviation", 19000.0))
+                                .transition(on("onStateCompleted").to("Root/C")))
+                        .child(state("C").task(node("delay").with("duration", 70000.0).with("randomDeviation", 30000.0))
+                                .transition(on("onStateCompleted").to("Root/A"))))
+                .build());
+        int agents = 48;
+        int ticks = 140_000;
+        List<String> expected = new ArrayList<>();
+        List<String> actual = new ArrayList<>();
+        try (ReferenceInterpreter ref = new ReferenceInterpreter(tree, agents, 4);
+             StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, 4, 2, 8)) {
+            ref.setTrace((a, l) -> expected.add(a + " " + l));
+            sys.setTrace((a, l) -> actual.add(a + " " + l));
+            ref.startAll(0);
+            sys.startAll(0);
+            for (int k = 1; k <= ticks; k++) {
+                ref.tickAll(k, 1f);
+                sys.tickAll(k, 1f);
+            }
+        }
+        assertTrue(expected.stream().filter(l -> l.contains("transition Root/C")).count() > 10,
+                "timers beyond the wheel's 65,280-step reach must have run out: " + expected.size());
+        expected.sort(null);
+        actual.sort(null);
+        assertEquals(expected, actual);
+    }
+
     /** A world of our own: the table can be reordered and rows despawned. */
     private static final class Sim implements AutoCloseable {
         final World world;
