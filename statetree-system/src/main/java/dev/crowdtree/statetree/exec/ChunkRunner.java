@@ -336,6 +336,13 @@ final class ChunkRunner implements EventOutbox, TimerService {
         for (int i = 0; i < np; i++) {
             addX(popped[i], X_DUE);
         }
+        if (evEnd > evBegin) {
+            long acc = 0;
+            for (int i = evBegin; i < evEnd; i++) {
+                acc += exec[sys.eventRow(i)]; // independent loads first: see touch
+            }
+            sink += acc;
+        }
         for (int i = evBegin; i < evEnd; i++) {
             int r = sys.eventRow(i);
             if (runOf(r) != RunStatus.RUNNING) {
@@ -429,12 +436,26 @@ final class ChunkRunner implements EventOutbox, TimerService {
         final int[] id = ids;
         final short[] ps = cs.pos;
         final int[] wk = cs.wake;
+        final int[] ea = cs.entryAt;
         final int b = base;
         long acc = 0;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - b;
-            acc += ex[r] + g[r] + ch[r] + id[r] + ps[l] + wk[l];
+            long e = ex[r];
+            acc += e + g[r] + ch[r] + id[r] + ps[l] + wk[l] + ea[l];
+        }
+        // the due steps of the timers on each agent's path (known once its state is loaded)
+        if (t.pathTimerTasks.length > 0) {
+            for (int i = from; i < to; i++) {
+                int r = rs[i];
+                int leaf = ((int) ex[r] & 0xFFFF) - 1;
+                if (leaf >= 0) {
+                    for (int j = t.statePathTimersBegin[leaf], end = t.statePathTimersBegin[leaf + 1]; j < end; j++) {
+                        acc += d.ints[t.taskTimerDueSlot[t.pathTimerTasks[j]]][r];
+                    }
+                }
+            }
         }
         sink += acc;
     }

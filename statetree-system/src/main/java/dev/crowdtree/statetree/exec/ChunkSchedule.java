@@ -71,22 +71,23 @@ final class ChunkSchedule {
     private static final int LISTS = OVERFLOW_LIST + 1;
     private static final int BLOCK = 16;
     /**
-     * Every list is a doubly linked chain of blocks of {@value #BLOCK} local rows from one pool per
-     * chunk. A row has at most one entry ({@link #entryAt}, {@link #entryList}); deleting it moves the
-     * list's last entry into its place. So at most {@code rows} entries live, in at most
-     * {@code ceil(rows / BLOCK)} full blocks plus one partly filled block per non-empty list: the pool
-     * is allocated at that size once and never grows.
+     * Every list is a chain of blocks of {@value #BLOCK} local rows from one pool per chunk. A row has
+     * at most one live entry ({@link #entryAt}); removing it leaves a hole ({@link #HOLE}), a single
+     * store with nothing to look up, so rescheduling a scattered agent costs no extra cache misses.
+     * At most {@code rows} entries live, in at most {@code ceil(rows / BLOCK)} full blocks plus one
+     * partly filled block per non-empty list (and one more for a list being refiled); the pool has
+     * twice that, and when holes exhaust it, {@link #compact} squeezes them out, which frees at least
+     * half of it. So the pool never grows and compaction costs O(1) per entry filed, amortized.
      */
+    private static final short HOLE = -1;
     private final short[] pool;
     private final int[] blockNext;
-    private final int[] blockPrev;
     private int freeBlock;
     private final int[] listHead = new int[LISTS];
     private final int[] listTail = new int[LISTS];
     private final int[] listFill = new int[LISTS];
-    /** Pool index of each local row's entry, -1 when none; and the list it is in. */
-    private final int[] entryAt;
-    private final short[] entryList;
+    /** Pool index of each local row's live entry, -1 when none. */
+    final int[] entryAt;
     /** Wake-up step per local row, 0 when none. */
     final int[] wake;
     /** The last step the wheel advanced to. */
@@ -108,12 +109,10 @@ final class ChunkSchedule {
         cursor = new int[groups + 1];
         wake = new int[capacity];
         flags = new byte[capacity];
-        int blocks = (capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1); // + a list being refiled
+        int blocks = 2 * ((capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1));
         pool = new short[blocks * BLOCK];
         blockNext = new int[blocks];
-        blockPrev = new int[blocks];
         entryAt = new int[capacity];
-        entryList = new short[capacity];
     }
 
     /** Empties every structure for rows {@code [base, base + rows)}; the wheel stands at {@code step}. */
@@ -274,54 +273,92 @@ final class ChunkSchedule {
         int b = listTail[list];
         int fill = listFill[list];
         if (b < 0 || fill == BLOCK) {
-            int nb = freeBlock;
-            freeBlock = blockNext[nb]; // never exhausted: see the pool's bound
-            blockNext[nb] = -1;
-            blockPrev[nb] = b;
-            if (b < 0) {
-                listHead[list] = nb;
-            } else {
-                blockNext[b] = nb;
+            if (freeBlock < 0) {
+                compact();
+                b = listTail[list];
+                fill = listFill[list];
             }
-            listTail[list] = nb;
-            b = nb;
-            fill = 0;
+            if (b < 0 || fill == BLOCK) {
+                int nb = freeBlock;
+                freeBlock = blockNext[nb];
+                blockNext[nb] = -1;
+                if (b < 0) {
+                    listHead[list] = nb;
+                } else {
+                    blockNext[b] = nb;
+                }
+                listTail[list] = nb;
+                b = nb;
+                fill = 0;
+            }
         }
         int at = b * BLOCK + fill;
         pool[at] = (short) l;
         entryAt[l] = at;
-        entryList[l] = (short) list;
         listFill[list] = fill + 1;
     }
 
-    /** Removes {@code l}'s entry, if any, moving its list's last entry into the hole. */
+    /** Removes {@code l}'s live entry, if any, leaving a hole. */
     private void delete(int l) {
         int at = entryAt[l];
-        if (at < 0) {
-            return;
+        if (at >= 0) {
+            pool[at] = HOLE;
+            entryAt[l] = -1;
         }
-        int list = entryList[l];
-        int t = listTail[list];
-        int fill = listFill[list] - 1;
-        int lastAt = t * BLOCK + fill;
-        int moved = pool[lastAt];
-        pool[at] = (short) moved;
-        entryAt[moved] = at;
-        entryAt[l] = -1;
-        if (fill > 0) {
-            listFill[list] = fill;
-            return;
-        }
-        int p = blockPrev[t];
-        blockNext[t] = freeBlock;
-        freeBlock = t;
-        listTail[list] = p;
-        if (p < 0) {
-            listHead[list] = -1;
-            listFill[list] = 0;
-        } else {
-            blockNext[p] = -1;
-            listFill[list] = BLOCK;
+    }
+
+    /** How many times {@link #compact} ran (for tests). */
+    int compactions;
+
+    /** Squeezes the holes out of every list, in place, and frees the blocks left over. */
+    private void compact() {
+        compactions++;
+        for (int list = 0; list < LISTS; list++) {
+            int b = listHead[list];
+            if (b < 0) {
+                continue;
+            }
+            int tail = listTail[list];
+            int fill = listFill[list];
+            int wb = b;   // block written to
+            int wf = 0;   // entries in it
+            while (b >= 0) {
+                int size = b == tail ? fill : BLOCK;
+                int nb = blockNext[b];
+                for (int i = b * BLOCK, e = i + size; i < e; i++) {
+                    short l = pool[i];
+                    if (l != HOLE) {
+                        if (wf == BLOCK) {
+                            wb = blockNext[wb];
+                            wf = 0;
+                        }
+                        int at = wb * BLOCK + wf++;
+                        pool[at] = l;
+                        entryAt[l] = at;
+                    }
+                }
+                b = nb;
+            }
+            // the write position never passes the read position, so wb is on the chain: free after it
+            int rest = blockNext[wb];
+            blockNext[wb] = -1;
+            while (rest >= 0) {
+                int nb = blockNext[rest];
+                blockNext[rest] = freeBlock;
+                freeBlock = rest;
+                rest = nb;
+            }
+            if (wf == 0) {
+                // the list emptied entirely (only its first block is left): free it too
+                blockNext[wb] = freeBlock;
+                freeBlock = wb;
+                listHead[list] = -1;
+                listTail[list] = -1;
+                listFill[list] = 0;
+            } else {
+                listTail[list] = wb;
+                listFill[list] = wf;
+            }
         }
     }
 
@@ -365,9 +402,11 @@ final class ChunkSchedule {
             int size = b == tail ? fill : BLOCK;
             for (int i = b * BLOCK, e = i + size; i < e; i++) {
                 int l = p[i];
-                entryAt[l] = -1;
-                wake[l] = 0;
-                out[n++] = l;
+                if (l != HOLE) {
+                    entryAt[l] = -1;
+                    wake[l] = 0;
+                    out[n++] = l;
+                }
             }
             int nb = blockNext[b];
             blockNext[b] = freeBlock;
@@ -386,14 +425,17 @@ final class ChunkSchedule {
             int size = b == tail ? fill : BLOCK;
             int nb = blockNext[b];
             // entries read before the block is freed: filing may take it next
+            int kept = 0;
             for (int i = b * BLOCK, e = i + size; i < e; i++) {
                 int l = pool[i];
-                entryAt[l] = -1;
-                blockSpare[i - b * BLOCK] = l;
+                if (l != HOLE) {
+                    entryAt[l] = -1;
+                    blockSpare[kept++] = l;
+                }
             }
             blockNext[b] = freeBlock;
             freeBlock = b;
-            for (int i = 0; i < size; i++) {
+            for (int i = 0; i < kept; i++) {
                 int l = blockSpare[i];
                 file(l, wake[l]);
             }

@@ -70,6 +70,7 @@ class ChunkScheduleTest {
             assertEquals(0, model[l], "row " + l + " still waits");
         }
         assertTrue(popped > 50_000, "popped " + popped);
+        assertTrue(s.compactions > 0, "rescheduling must have filled the pool with holes at least once");
     }
 
     @Test
