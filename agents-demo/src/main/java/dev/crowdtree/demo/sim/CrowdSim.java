@@ -27,9 +27,9 @@ import java.nio.file.Path;
  * <p>One tick ({@link #tick()}), in phases separated by barriers:
  * <ol>
  *   <li>threats (simulation thread): predators move, fires ignite; an ignition alarms nearby agents;</li>
- *   <li>grid (parallel, then a counting sort on the simulation thread): each agent's cell and a
- *       snapshot of its position; every 32 ticks the table's rows are reordered by cell (columns in
- *       parallel), so that a chunk's agents are neighbours in space;</li>
+ *   <li>grid (parallel): each agent's cell and a snapshot of its position, then a counting sort of
+ *       the rows by cell in parallel phases ({@link GridSort}); every 32 ticks the table's rows are
+ *       reordered by cell (columns in parallel), so that a chunk's agents are neighbours in space;</li>
  *   <li>statetree (parallel): perception, tasks (desired velocities, claims, shouts), transitions;</li>
  *   <li>movement (parallel): steering toward the desired velocity, separation from cell mates
  *       (read from the snapshot), integration, the danger flag for next tick's perception;</li>
@@ -119,6 +119,7 @@ public final class CrowdSim implements AutoCloseable {
         }
         world.sync();
         data.ensureClaimBuffers(data.table.chunkCount(world.chunkSize()));
+        data.prepareGrid();
         world.runPhase(data.table, gridKernel);
         data.sortGrid();
         world.reorder(data.table, data.cellRows);
@@ -136,6 +137,7 @@ public final class CrowdSim implements AutoCloseable {
             alarmAround(data.threats.x[ignited], data.threats.y[ignited]);
         }
         long t1 = System.nanoTime();
+        data.prepareGrid();
         world.runPhase(data.table, gridKernel);
         data.sortGrid();
         if (tick % REORDER_EVERY == 0) {
@@ -243,7 +245,10 @@ public final class CrowdSim implements AutoCloseable {
 
     // ---- kernels ------------------------------------------------------------------------------
 
-    /** Grid phase: each agent's cell, and the position snapshot that other agents read this tick. */
+    /**
+     * Grid phase: each agent's cell, the position snapshot that other agents read this tick, and the
+     * chunk's part of the sort by cell.
+     */
     private final class GridKernel implements ChunkKernel {
         @Override
         public void execute(Chunk c) {
@@ -259,6 +264,7 @@ public final class CrowdSim implements AutoCloseable {
                 sy[r] = py;
                 cell[r] = data.cellOf(px, py);
             }
+            data.countGridChunk(c.index(), c.begin(), c.end());
         }
 
         @Override
