@@ -16,6 +16,10 @@ import dev.crowdtree.statetree.node.NodeContext;
  * consecutive rows of one cell (the table is kept sorted by cell) reuse the panic value of the
  * first: the same result with one scan per run of rows instead of one per agent.
  *
+ * <p>With LOD on, it also clears the agent's desired velocity at each of its steps (evaluators run
+ * before tasks), since the movement phase keeps the desired velocity of agents that do not tick
+ * every step: the moving tasks set it again in the same step, the others leave it at zero.
+ *
  * <p>Reads: threats, the grid, last tick's danger flags and the position snapshot (none written in
  * this phase). Outputs: {@code threatDistance}, {@code awayX}, {@code awayY}, {@code panic}.
  * Allocation: none.
@@ -61,10 +65,17 @@ public final class PerceptionEvaluator extends Evaluator {
         final float[] trad = th.radius;
         final boolean[] tact = th.active;
         final byte[] tkind = th.kind;
+        final float[] desiredVx = data.desiredVx.data();
+        final float[] desiredVy = data.desiredVy.data();
+        final boolean lod = data.lodBand() != null;
         int lastCell = -1;
         float lastPanic = 0f;
         for (int i = from; i < to; i++) {
             int r = rows[i];
+            if (lod) {
+                desiredVx[r] = 0f;
+                desiredVy[r] = 0f;
+            }
             float x = px[r];
             float y = py[r];
             float best = range;

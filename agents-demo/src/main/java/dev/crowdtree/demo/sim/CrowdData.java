@@ -34,6 +34,14 @@ public final class CrowdData {
     public final IntColumn claimObject;
     public final ByteColumn claimState;
     public final IntColumn claimEpoch;
+    /**
+     * With LOD on: each agent's LOD band + 1 (0: none yet), written by the grid phase; null when
+     * LOD is off. An agent whose band has a period above 1 keeps its desired velocity between its
+     * StateTree steps (the movement phase does not clear it; perception clears it at each step).
+     */
+    ByteColumn lodBand;
+    /** With LOD on: 1 for the bands whose period is 1, by band + 1 (index 0: no band yet). */
+    byte[] clearsEveryTick;
     public final Threats threats;
     public final SmartObjects objects;
 
@@ -87,6 +95,11 @@ public final class CrowdData {
         int cx = Math.max(0, Math.min(side - 1, (int) (px / cellSize)));
         int cy = Math.max(0, Math.min(side - 1, (int) (py / cellSize)));
         return cy * side + cx;
+    }
+
+    /** The LOD band column (band + 1 per row), or null when LOD is off. */
+    public ByteColumn lodBand() {
+        return lodBand;
     }
 
     public int[] cellStart() {

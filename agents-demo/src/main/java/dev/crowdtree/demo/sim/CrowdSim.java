@@ -174,6 +174,12 @@ public final class CrowdSim implements AutoCloseable {
         LodBands inEffect = lodWanted != null && periods == null ? probePeriods(lodWanted) : lodWanted;
         if (inEffect != null) {
             lodBand = data.table.addByte("lodBand");
+            data.lodBand = lodBand;
+            data.clearsEveryTick = new byte[inEffect.count() + 1];
+            data.clearsEveryTick[0] = 1;
+            for (int b = 0; b < inEffect.count(); b++) {
+                data.clearsEveryTick[b + 1] = (byte) (inEffect.periodOfBand(b) == 1 ? 1 : 0);
+            }
         }
         gridKernel.lod = inEffect;
         data.ensureClaimBuffers(data.table.chunkCount(world.chunkSize()));
@@ -466,7 +472,8 @@ public final class CrowdSim implements AutoCloseable {
     }
 
     /**
-     * Movement phase: steer toward the desired velocity the tasks set (then clear it), push away
+     * Movement phase: steer toward the desired velocity the tasks set (then clear it, except for
+     * agents whose LOD period is above 1: they walk on between their StateTree steps), push away
      * from up to {@value #SEPARATION_MATES} cell mates closer than {@value #SEPARATION_RADIUS} m
      * (positions from the snapshot), integrate, bounce off the world's edges, and record whether
      * the agent is in danger for the next tick's perception.
@@ -489,11 +496,15 @@ public final class CrowdSim implements AutoCloseable {
             final int[] start = data.cellStart;
             final int[] rows = data.cellRows;
             final byte[] danger = data.danger.data();
+            final byte[] band = lodBand == null ? null : lodBand.data();
+            final byte[] clears = data.clearsEveryTick;
             for (int r = c.begin(), e = c.end(); r < e; r++) {
                 float nvx = vx[r] + (dvx[r] - vx[r]) * follow;
                 float nvy = vy[r] + (dvy[r] - vy[r]) * follow;
-                dvx[r] = 0f;
-                dvy[r] = 0f;
+                if (band == null || clears[band[r]] != 0) {
+                    dvx[r] = 0f;
+                    dvy[r] = 0f;
+                }
                 float px = sx[r];
                 float py = sy[r];
                 float pushX = 0f;

@@ -142,6 +142,36 @@ public final class CrowdLodTest {
     }
 
     @Test
+    void whileTheRuntimeTicksEveryoneLodChangesNoAgentsBehaviour() throws Exception {
+        // The recorder does not slow anyone down, so the crowd must move exactly as without LOD,
+        // even though desired velocities of agents in coarse bands now persist between ticks.
+        int agents = 8000;
+        try (CrowdSim plain = new CrowdSim(config(agents, 2), null);
+             CrowdSim lod = withRecorder(config(agents, 2), 700f, 900f, new Recorder[1])) {
+            for (int t = 0; t < 150; t++) {
+                plain.tick();
+                lod.tick();
+            }
+            assertArrayEquals(plain.occupancy(), lod.occupancy());
+            for (int id = 0; id < agents; id++) {
+                int a = plain.world().agent(id).row();
+                int b = lod.world().agent(id).row();
+                assertEquals(a, b, "row of agent " + id);
+                for (FloatColumnPair p : new FloatColumnPair[] {
+                        new FloatColumnPair(plain.data().x.data(), lod.data().x.data()),
+                        new FloatColumnPair(plain.data().y.data(), lod.data().y.data()),
+                        new FloatColumnPair(plain.data().vx.data(), lod.data().vx.data()),
+                        new FloatColumnPair(plain.data().vy.data(), lod.data().vy.data())}) {
+                    assertEquals(Float.floatToIntBits(p.a[a]), Float.floatToIntBits(p.b[b]), "agent " + id);
+                }
+            }
+        }
+    }
+
+    private record FloatColumnPair(float[] a, float[] b) {
+    }
+
+    @Test
     void theSelectedAgentsNeighbourhoodTicksEveryStep() throws Exception {
         Recorder[] rec = new Recorder[1];
         try (CrowdSim sim = withRecorder(config(5000, 2), 1000f, 1000f, rec)) {
