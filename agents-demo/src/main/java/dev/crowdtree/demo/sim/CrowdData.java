@@ -116,7 +116,7 @@ public final class CrowdData {
         if (cellRows.length < n) {
             cellRows = new int[table.capacity()];
         }
-        gridSort.prepare(n, world.chunkSize());
+        gridSort.prepare(n, world.chunkSize(), world.workers());
     }
 
     /** The grid phase's per-chunk part of the sort, after the chunk's cells were written. Kernel of that chunk. */

@@ -17,7 +17,8 @@ import java.util.Arrays;
  *       histogram of its cells over that window only. The table is reordered by cell every few
  *       ticks, so a chunk's rows stay within a narrow window of cells and the windows together are
  *       about the size of the grid; a chunk whose window is wider than a limit marks the whole sort
- *       sequential (after the first reorder that does not happen with the crowd's movement);</li>
+ *       sequential (after the first reorder that does not happen with the crowd's movement; with
+ *       one worker the sequential sort is used too, being cheaper there);</li>
  *   <li>per cell range (parallel): for each cell, the chunks' counts in chunk order are replaced by
  *       their exclusive prefix (where that chunk's rows of the cell start among the cell's rows), the
  *       cell's total count is turned into the range-local exclusive prefix, and the range's total is
@@ -54,6 +55,8 @@ final class GridSort {
     private final int[] rangeTotal;
     private final int[] rangeBase;
     private boolean lastParallel;
+    /** Whether this tick counts per chunk (more than one worker). */
+    private boolean counting;
 
     // the arrays the phases work on, set by finish() for its duration
     private int[] cell;
@@ -76,9 +79,11 @@ final class GridSort {
 
     /**
      * Before the phase that calls {@link #countChunk}: sizes the per-chunk arrays for {@code rows}
-     * rows in chunks of {@code chunkSize}. Simulation thread; allocates only when the chunk count grew.
+     * rows in chunks of {@code chunkSize}, to be sorted by {@code workers} workers. Simulation
+     * thread; allocates only when the chunk count grew.
      */
-    void prepare(int rows, int chunkSize) {
+    void prepare(int rows, int chunkSize, int workers) {
+        this.counting = workers > 1;
         this.rows = rows;
         this.chunkSize = chunkSize;
         this.chunks = ChunkExecutor.chunkCount(rows, chunkSize);
@@ -105,6 +110,9 @@ final class GridSort {
      * written: its window of cells and its histogram over the window. Kernel of that chunk.
      */
     void countChunk(int chunk, int[] cell, int begin, int end) {
+        if (!counting) {
+            return;
+        }
         int lo = Integer.MAX_VALUE;
         int hi = -1;
         for (int r = begin; r < end; r++) {
@@ -138,7 +146,7 @@ final class GridSort {
      * counting sort would write them. Simulation thread, between phases.
      */
     void finish(ChunkExecutor executor, int[] cell, int[] cellStart, int[] cellRows) {
-        boolean parallel = rows > 0;
+        boolean parallel = rows > 0 && counting;
         for (int j = 0; j < chunks && parallel; j++) {
             parallel = wide[j] == 0;
         }
