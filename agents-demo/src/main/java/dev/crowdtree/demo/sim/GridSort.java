@@ -13,18 +13,17 @@ import java.util.Arrays;
  * <p>Algorithm, for {@code n} rows in the executor's chunks of rows and the grid's cells cut into
  * fixed ranges of {@value #RANGE} cells:
  * <ol>
- *   <li>per chunk (in the grid phase, {@link #countChunk}): the chunk's lowest and highest cell, and a
- *       histogram of its cells over that window only. The table is reordered by cell every few
- *       ticks, so a chunk's rows stay within a narrow window of cells and the windows together are
- *       about the size of the grid; a chunk whose window is wider than a limit marks the whole sort
+ *   <li>per chunk (in the grid phase, {@link #countChunk}): the chunk's lowest and highest cell, a
+ *       histogram of its cells over that window only, and its rows per cell range. The table is
+ *       reordered by cell every few ticks, so a chunk's rows stay within a narrow window of cells and
+ *       the windows together are about the size of the grid; a chunk whose window is wider than a limit marks the whole sort
  *       sequential (after the first reorder that does not happen with the crowd's movement; with
  *       one worker the sequential sort is used too, being cheaper there);</li>
+ *   <li>simulation thread: each range's first row (the prefix over ranges of the chunks' rows per
+ *       range);</li>
  *   <li>per cell range (parallel): for each cell, the chunks' counts in chunk order are replaced by
- *       their exclusive prefix (where that chunk's rows of the cell start among the cell's rows), the
- *       cell's total count is turned into the range-local exclusive prefix, and the range's total is
- *       kept;</li>
- *   <li>simulation thread: the ranges' exclusive prefix; then per cell range (parallel) the range's
- *       offset is added to its cells' starts;</li>
+ *       their exclusive prefix (where that chunk's rows of the cell start among the cell's rows), and
+ *       the cells' starts follow from the range's first row;</li>
  *   <li>per chunk (parallel): every row goes to {@code cellStart[cell] + chunkOffset(cell)++}, its
  *       chunk's rows in row order.</li>
  * </ol>
@@ -36,7 +35,7 @@ import java.util.Arrays;
  * {@link #countChunk} from a kernel, for its own chunk.
  */
 final class GridSort {
-    /** Cells per range of the prefix phases. */
+    /** Cells per range of the prefix phase. */
     static final int RANGE = 4096;
 
     private final int cells;
@@ -49,6 +48,8 @@ final class GridSort {
     private int[] chunkMin = new int[0];
     private int[] chunkMax = new int[0];
     private int[][] hist = new int[0][];
+    /** Per chunk: its rows per cell range ({@link #ranges} entries), summed from its histogram. */
+    private int[][] rangeCount = new int[0][];
     /** 1 when the chunk's window was wider than {@link #limit} this tick. */
     private byte[] wide = new byte[0];
     private final int ranges;
@@ -64,7 +65,6 @@ final class GridSort {
     private int[] cellRows;
 
     private final ChunkKernel prefixKernel = new PrefixKernel();
-    private final ChunkKernel offsetKernel = new OffsetKernel();
     private final ChunkKernel scatterKernel = new ScatterKernel();
     private final ChunkKernel identityKernel = new IdentityKernel();
 
@@ -93,10 +93,13 @@ final class GridSort {
             chunkMax = Arrays.copyOf(chunkMax, n);
             wide = Arrays.copyOf(wide, n);
             int[][] next = Arrays.copyOf(hist, n);
+            int[][] nextRanges = Arrays.copyOf(rangeCount, n);
             for (int i = hist.length; i < n; i++) {
                 next[i] = new int[0];
+                nextRanges[i] = new int[ranges];
             }
             hist = next;
+            rangeCount = nextRanges;
         }
         // A chunk of a table sorted by cell spans about cells * chunkSize / rows cells, plus the cells
         // its agents walked to since the last reorder (a few grid rows up or down).
@@ -138,6 +141,17 @@ final class GridSort {
         for (int r = begin; r < end; r++) {
             h[cell[r] - lo]++;
         }
+        // the chunk's rows per cell range, for the ranges' offsets
+        int[] rc = rangeCount[chunk];
+        for (int g = lo / RANGE, gEnd = hi / RANGE; g <= gEnd; g++) {
+            int a = Math.max(lo, g * RANGE);
+            int b = Math.min(hi + 1, (g + 1) * RANGE);
+            int sum = 0;
+            for (int c = a; c < b; c++) {
+                sum += h[c - lo];
+            }
+            rc[g] = sum;
+        }
     }
 
     /**
@@ -159,14 +173,20 @@ final class GridSort {
         this.cellStart = cellStart;
         this.cellRows = cellRows;
         try {
-            executor.run(prefixKernel, ranges, 1);
+            Arrays.fill(rangeTotal, 0);
+            for (int j = 0; j < chunks; j++) {
+                int[] rc = rangeCount[j];
+                for (int g = chunkMin[j] / RANGE, gEnd = chunkMax[j] / RANGE; g <= gEnd; g++) {
+                    rangeTotal[g] += rc[g];
+                }
+            }
             int base = 0;
             for (int g = 0; g < ranges; g++) {
                 rangeBase[g] = base;
                 base += rangeTotal[g];
             }
             cellStart[cells] = base;
-            executor.run(offsetKernel, ranges, 1);
+            executor.run(prefixKernel, ranges, 1);
             executor.run(scatterKernel, rows, chunkSize);
         } finally {
             this.cell = null;
@@ -210,7 +230,7 @@ final class GridSort {
         start[0] = 0;
     }
 
-    /** Per cell range: chunk offsets within each cell, range-local cell starts, the range's total. */
+    /** Per cell range: chunk offsets within each cell, and the cells' starts. */
     private final class PrefixKernel implements ChunkKernel {
         @Override
         public void execute(Chunk c) {
@@ -230,40 +250,18 @@ final class GridSort {
                         start[cl] += v;
                     }
                 }
-                int running = 0;
+                int running = rangeBase[g];
                 for (int cl = a; cl < b; cl++) {
                     int count = start[cl];
                     start[cl] = running;
                     running += count;
                 }
-                rangeTotal[g] = running;
             }
         }
 
         @Override
         public String kernelName() {
             return "grid sort: prefix";
-        }
-    }
-
-    /** Per cell range: adds the range's offset to its cells' starts. */
-    private final class OffsetKernel implements ChunkKernel {
-        @Override
-        public void execute(Chunk c) {
-            final int[] start = cellStart;
-            for (int g = c.begin(); g < c.end(); g++) {
-                int base = rangeBase[g];
-                if (base != 0) {
-                    for (int cl = g * RANGE, b = Math.min(cells, cl + RANGE); cl < b; cl++) {
-                        start[cl] += base;
-                    }
-                }
-            }
-        }
-
-        @Override
-        public String kernelName() {
-            return "grid sort: offsets";
         }
     }
 
