@@ -208,6 +208,28 @@ public final class CrowdLodTest {
     }
 
     @Test
+    void withTheRuntimesPeriodsTheWorldIsTheSameForOneAndThreeWorkers() throws Exception {
+        // In a branch whose runtime refuses periods, LOD is off here and this compares plain runs;
+        // with tick periods in the runtime it checks LOD end to end.
+        long[] hash = new long[2];
+        int[] workers = {1, 3};
+        for (int i = 0; i < 2; i++) {
+            try (CrowdSim sim = new CrowdSim(config(12_000, workers[i]), null, LodBands.defaults(), 900f, 1100f)) {
+                for (int t = 0; t < 120; t++) {
+                    sim.tick();
+                }
+                hash[i] = sim.worldHash();
+                if (sim.lod() != null) {
+                    // ~80% of the world is beyond 500 m (period 8): most agents skip most steps
+                    assertTrue(sim.awakeMean() < 0.5 * sim.runningAgents(),
+                            "awake " + sim.awakeMean() + " of " + sim.runningAgents());
+                }
+            }
+        }
+        assertEquals(hash[0], hash[1]);
+    }
+
+    @Test
     void steadyTicksWithLodAllocateNothing() throws Exception {
         try (CrowdSim sim = withRecorder(config(30_000, 2), 1000f, 1000f, new Recorder[1])) {
             // the observer walks in circles: bands change every tick
