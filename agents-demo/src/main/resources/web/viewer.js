@@ -91,6 +91,27 @@
     requestAnimationFrame(loop);
     // Fallback when animation frames do not come (some headless modes): keep pulling and drawing.
     setInterval(() => { if (performance.now() - lastLoop > 200) step(performance.now()); }, 100);
+    loadStats();
+  }
+
+  // Awake share and LOD bands, once a second from /stats.
+  function loadStats() {
+    fetch('stats', { cache: 'no-store' })
+      .then(r => r.json())
+      .then(j => {
+        if (j.error) throw new Error(j.error);
+        $('awake').textContent = (100 * j.awakeShare).toFixed(1) + '% of running';
+        const lod = j.lod;
+        if (!lod.enabled) {
+          $('lod').textContent = lod.unavailable ? 'off (runtime has no tick periods)' : 'off';
+        } else {
+          $('lod').textContent = lod.bands.map(b => b.period + '\u00d7 ' + b.agents.toLocaleString('en')).join(' \u00b7 ')
+            + ' (at ' + lod.observer.at + ')';
+          $('lod').title = lod.bands.map(b => b.label + ': ' + b.agents.toLocaleString('en') + ' agents').join('\n');
+        }
+      })
+      .catch(() => {})
+      .finally(() => setTimeout(loadStats, 1000));
   }
 
   function resize() {

@@ -2,6 +2,7 @@ package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import picocli.CommandLine.Option;
 
@@ -25,6 +26,10 @@ public final class CrowdOptions {
     @Option(names = "--tree", description = "A StateTree asset to use instead of the embedded crowd tree.")
     Path tree;
 
+    @Option(names = "--observer", paramLabel = "X,Y",
+            description = "Where the LOD observer stands, in metres (default: the world's centre).")
+    String observer;
+
     /**
      * The configuration these options describe, with seconds per tick {@code dt}.
      *
@@ -35,18 +40,50 @@ public final class CrowdOptions {
         return d.withAgents(agents).withSeed(seed).withDt(dt).withWorkers(workers == null ? d.workers() : workers);
     }
 
+    /**
+     * The observer point {@code --observer} names, or the centre of a world of side {@code worldSize}.
+     *
+     * @throws IllegalArgumentException naming the option, the value and the valid range
+     */
+    public float[] observer(float worldSize) {
+        if (observer == null) {
+            return new float[] {worldSize / 2, worldSize / 2};
+        }
+        String[] xy = observer.split(",", -1);
+        float[] p = new float[2];
+        boolean ok = xy.length == 2;
+        for (int i = 0; ok && i < 2; i++) {
+            try {
+                p[i] = Float.parseFloat(xy[i].strip());
+                ok = p[i] >= 0 && p[i] <= worldSize;
+            } catch (NumberFormatException e) {
+                ok = false;
+            }
+        }
+        if (!ok) {
+            throw new IllegalArgumentException("--observer = " + observer + " is not a point of the world; give X,Y"
+                    + " in metres, each in 0.." + (int) worldSize);
+        }
+        return p;
+    }
+
     /** The tree in use, for messages. */
     public String treeName() {
         return tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree.toString();
     }
 
     /**
-     * Builds the simulation, or prints the tree's compile errors to {@code err} and returns null
-     * (the caller exits with 2).
+     * Builds the simulation, with LOD by {@code lod} (null: off) around {@code observer} (x, y), or
+     * prints the tree's compile errors to {@code err} and returns null (the caller exits with 2).
+     * When LOD was asked for but the runtime cannot do it, warns on {@code err} and runs without.
      */
-    public CrowdSim open(CrowdConfig config, PrintStream err) {
+    public CrowdSim open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err) {
         try {
-            return new CrowdSim(config, tree);
+            CrowdSim sim = new CrowdSim(config, tree, lod, observer[0], observer[1]);
+            if (sim.lodUnavailable() != null) {
+                err.println("warning: LOD is off: " + sim.lodUnavailable());
+            }
+            return sim;
         } catch (StateTreeCompileException e) {
             err.println("error: the tree " + (tree == null ? CrowdSim.EMBEDDED_TREE : tree) + " does not compile:");
             e.errors().forEach(x -> err.println("  " + x));

@@ -3,6 +3,7 @@ package dev.crowdtree.demo.cli;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.render.FrameWriter;
 import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
@@ -16,8 +17,10 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code run}: the crowd, headless. Prints a progress line every second (ticks/s, agent-ticks/s,
- * p99 tick time, share of agents per state) and, at the end, the summary: tick-time percentiles,
- * per-phase times, state occupancy and the world hash (same seed, same hash, whatever --workers).
+ * p99 tick time, share of running agents awake in the StateTree phase, share of agents per state)
+ * and, at the end, the summary: tick-time percentiles, per-phase times, the awake share, the LOD
+ * bands (with {@code --lod}), state occupancy and the world hash (same seed, same hash, whatever
+ * --workers).
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = "Run the crowd simulation headless and print its results (the default command).")
@@ -40,11 +43,17 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress lines; only the summary.")
     boolean quiet;
 
+    @Option(names = "--lod", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = "Level of detail: StateTree tick periods by distance to the observer (--observer), "
+                    + "period 1 within 100 m, 2 within 250 m, 4 within 500 m, 8 beyond (default: off).")
+    boolean lod;
+
     @Override
     public Integer call() {
         PrintStream out = System.out;
         PrintStream err = System.err;
         CrowdConfig config;
+        float[] observer;
         try {
             if (ticks < 0) {
                 throw new IllegalArgumentException("--ticks = " + ticks + " is out of range; valid range is 0..2147483647");
@@ -53,12 +62,13 @@ public final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
             }
             config = crowd.config(dt);
+            observer = crowd.observer(config.worldSize());
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return 2;
         }
         long setup0 = System.nanoTime();
-        CrowdSim sim = crowd.open(config, err);
+        CrowdSim sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
         if (sim == null) {
             return 2;
         }
@@ -67,6 +77,10 @@ public final class RunCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %d workers, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
                     config.agents(), config.workers(), ticks, config.dt(), config.seed(),
                     crowd.treeName(), sim.tree().stateCount);
+            if (sim.lod() != null) {
+                out.printf(Locale.ROOT, "lod: tick periods by distance to the observer at (%s, %s): %s%n",
+                        metres(sim.observerX()), metres(sim.observerY()), bandList(sim.lod()));
+            }
             out.printf(Locale.ROOT, "setup: %.2f s%n", (System.nanoTime() - setup0) / 1e9);
             if (frames != null) {
                 frames.write();
@@ -108,9 +122,10 @@ public final class RunCommand implements Callable<Integer> {
         Histogram h = sim.metrics().intervalTicks();
         int width = 20;
         int filled = ticks == 0 ? width : (int) ((long) done * width / ticks);
-        err.printf(Locale.ROOT, "[%s%s] %5.1f%% tick %d/%d | %.1f ticks/s | %.2fM agent-ticks/s | p99 %.2f ms | %s%n",
+        err.printf(Locale.ROOT, "[%s%s] %5.1f%% tick %d/%d | %.1f ticks/s | %.2fM agent-ticks/s | p99 %.2f ms | awake %.1f%% | %s%n",
                 "#".repeat(filled), ".".repeat(width - filled), 100.0 * done / Math.max(1, ticks), done, ticks, tps,
-                tps * sim.config().agents() / 1e6, h.getValueAtPercentile(99) / 1e6, shares(sim, 4));
+                tps * sim.config().agents() / 1e6, h.getValueAtPercentile(99) / 1e6,
+                100.0 * sim.awakeLastTick() / Math.max(1, sim.runningAgents()), shares(sim, 4));
     }
 
     /** The most populated states as "Name 41.2%", at most {@code limit} of them. */
@@ -134,6 +149,36 @@ public final class RunCommand implements Callable<Integer> {
         return sb.toString();
     }
 
+    /** The bands as "period 1 within 100 m, period 2 100-250 m, ...". */
+    static String bandList(LodBands bands) {
+        StringBuilder sb = new StringBuilder();
+        for (int b = 0; b < bands.count(); b++) {
+            sb.append(b == 0 ? "" : ", ").append(bands.describe(b).replace(":", ""));
+        }
+        return sb.toString();
+    }
+
+    /** Agents per LOD band, one indented line per band. */
+    static String lodTable(CrowdSim sim) {
+        LodBands bands = sim.lod();
+        int[] counts = new int[bands.count()];
+        sim.countLodBands(counts);
+        int total = 0;
+        for (int c : counts) {
+            total += c;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int b = 0; b < counts.length; b++) {
+            sb.append(String.format(Locale.ROOT, "  %-40s %9d %6.1f%%%n", bands.describe(b), counts[b],
+                    100.0 * counts[b] / Math.max(1, total)));
+        }
+        return sb.toString();
+    }
+
+    static String metres(float v) {
+        return v == Math.rint(v) ? Integer.toString((int) v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
     private static void summary(PrintStream out, CrowdSim sim, int ticks, long wall) {
         double secs = wall / 1e9;
         out.println("== summary ==");
@@ -142,6 +187,15 @@ public final class RunCommand implements Callable<Integer> {
                 wall / Math.max(1.0, (double) ticks * sim.config().agents()));
         out.println("tick and phase times:");
         out.print(sim.metrics().summary().indent(2));
+        int running = sim.runningAgents();
+        out.printf(Locale.ROOT, "  awake in the statetree phase: mean %.1f%% of %,d running agents (min %.1f%%, max %.1f%%)%n",
+                100.0 * sim.awakeMean() / Math.max(1, running), running, 100.0 * sim.awakeMin() / Math.max(1, running),
+                100.0 * sim.awakeMax() / Math.max(1, running));
+        if (sim.lod() != null) {
+            out.printf(Locale.ROOT, "LOD bands at the end (observer at %s, %s):%n", metres(sim.observerX()),
+                    metres(sim.observerY()));
+            out.print(lodTable(sim));
+        }
         out.println("state occupancy at the end (active state, running agents):");
         int[] occ = sim.occupancy();
         CompiledStateTree t = sim.tree();

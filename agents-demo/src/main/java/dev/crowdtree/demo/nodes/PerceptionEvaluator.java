@@ -12,6 +12,18 @@ import dev.crowdtree.statetree.node.NodeContext;
  * cell mates (at most 16 looked at) that were in danger at the end of the last tick. Sends the
  * agent itself a {@code hitTag} event when a predator touches it.
  *
+ * <p>Threats are read from {@link Threats#packed()} (the active ones, in index order, one cache
+ * line for the default nine), which is about a quarter cheaper than indexing five arrays and
+ * skipping the inactive ones, with the same results.
+ *
+ * <p>Cell mates are the first rows of the agent's cell, the same for every agent of the cell, so
+ * consecutive rows of one cell (the table is kept sorted by cell) reuse the panic value of the
+ * first: the same result with one scan per run of rows instead of one per agent.
+ *
+ * <p>With LOD on, it also clears the agent's desired velocity at each of its steps (evaluators run
+ * before tasks), since the movement phase keeps the desired velocity of agents that do not tick
+ * every step: the moving tasks set it again in the same step, the others leave it at zero.
+ *
  * <p>Reads: threats, the grid, last tick's danger flags and the position snapshot (none written in
  * this phase). Outputs: {@code threatDistance}, {@code awayX}, {@code awayY}, {@code panic}.
  * Allocation: none.
@@ -51,52 +63,59 @@ public final class PerceptionEvaluator extends Evaluator {
         final int[] cellStart = data.cellStart();
         final int[] cellRows = data.cellRows();
         final Threats th = data.threats;
-        final int nt = th.count();
-        final float[] tx = th.x;
-        final float[] ty = th.y;
-        final float[] trad = th.radius;
-        final boolean[] tact = th.active;
-        final byte[] tkind = th.kind;
+        final float[] tp = th.packed(); // active threats in index order: x, y, radius, kind
+        final int end4 = 4 * th.activeCount();
+        final float[] desiredVx = data.desiredVx.data();
+        final float[] desiredVy = data.desiredVy.data();
+        final boolean lod = data.lodBand() != null;
+        int lastCell = -1;
+        float lastPanic = 0f;
         for (int i = from; i < to; i++) {
             int r = rows[i];
+            if (lod) {
+                desiredVx[r] = 0f;
+                desiredVy[r] = 0f;
+            }
             float x = px[r];
             float y = py[r];
             float best = range;
             float bx = 0f;
             float by = 0f;
             boolean hit = false;
-            for (int k = 0; k < nt; k++) {
-                if (!tact[k]) {
-                    continue;
-                }
-                float dx = x - tx[k];
-                float dy = y - ty[k];
+            for (int k = 0; k < end4; k += 4) {
+                float tr = tp[k + 2];
+                float dx = x - tp[k];
+                float dy = y - tp[k + 1];
                 float d2 = dx * dx + dy * dy;
-                float reach = best + trad[k];
+                float reach = best + tr;
                 if (d2 >= reach * reach) {
                     continue; // farther than the best so far: no square root needed
                 }
                 float d = (float) Math.sqrt(d2);
-                float edge = Math.max(0f, d - trad[k]);
+                float edge = Math.max(0f, d - tr);
                 if (edge < best) {
                     best = edge;
                     float inv = d > 1e-4f ? 1f / d : 0f;
                     bx = dx * inv;
                     by = dy * inv;
                 }
-                hit |= tkind[k] == Threats.PREDATOR && d < Threats.TOUCH_RADIUS + trad[k] * 0.25f;
+                hit |= tp[k + 3] == Threats.PREDATOR && d < Threats.TOUCH_RADIUS + tr * 0.25f;
             }
             dist[r] = best;
             awayX[r] = bx;
             awayY[r] = by;
             int c = cell[r];
-            int begin = cellStart[c];
-            int end = Math.min(cellStart[c + 1], begin + MAX_MATES);
-            int scared = 0;
-            for (int k = begin; k < end; k++) {
-                scared += danger[cellRows[k]];
+            if (c != lastCell) {
+                int begin = cellStart[c];
+                int end = Math.min(cellStart[c + 1], begin + MAX_MATES);
+                int scared = 0;
+                for (int k = begin; k < end; k++) {
+                    scared += danger[cellRows[k]];
+                }
+                lastPanic = end > begin ? (float) scared / (end - begin) : 0f;
+                lastCell = c;
             }
-            panic[r] = end > begin ? (float) scared / (end - begin) : 0f;
+            panic[r] = lastPanic;
             if (hit) {
                 ctx.sendEvent(r, hitTag, 0f, false);
             }

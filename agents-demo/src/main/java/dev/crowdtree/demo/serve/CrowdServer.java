@@ -35,7 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code POST /control}: {@code play}, {@code pause}, {@code speed=x}, {@code deselect}
  *       (form body or query, several joined with {@code &});</li>
  *   <li>{@code GET /agent?x=&y=} selects the agent nearest to a world position, {@code GET /agent?id=}
- *       selects or polls one: JSON with its active path, position and last trace lines.</li>
+ *       selects or polls one: JSON with its active path, position and last trace lines;</li>
+ *   <li>{@code GET /stats}: JSON with running agents, the share awake in the StateTree phase, the LOD
+ *       observer and the agents per LOD band.</li>
  * </ul>
  * Bound to loopback by default; then requests must name a loopback host (against DNS rebinding), and
  * a {@code POST} from a page of another origin is refused.
@@ -231,6 +233,12 @@ public final class CrowdServer implements AutoCloseable {
                 case "/agent":
                     if (allow(ex, method, "GET")) {
                         agent(ex);
+                    }
+                    break;
+                case "/stats":
+                    if (allow(ex, method, "GET")) {
+                        send(ex, 200, "application/json",
+                                loop.call(loop::statsJson).getBytes(StandardCharsets.UTF_8));
                     }
                     break;
                 default:

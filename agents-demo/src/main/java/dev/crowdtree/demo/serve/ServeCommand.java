@@ -3,6 +3,7 @@ package dev.crowdtree.demo.serve;
 import dev.crowdtree.demo.cli.CrowdOptions;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.LodBands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,6 +44,11 @@ public final class ServeCommand implements Callable<Integer> {
             defaultValue = "1.0")
     double speed;
 
+    @Option(names = "--lod", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Level of detail: StateTree tick periods by distance to the observer, who stands at the "
+                    + "selected agent, or at --observer while none is selected (default: on; --no-lod to switch off).")
+    boolean lod;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -60,6 +66,7 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CrowdConfig config;
+        float[] observer;
         InetAddress address;
         try {
             if (port < 0 || port > 65535) {
@@ -70,6 +77,7 @@ public final class ServeCommand implements Callable<Integer> {
                         + SimLoop.MIN_SPEED + ".." + (int) SimLoop.MAX_SPEED);
             }
             config = crowd.config(CrowdConfig.defaults().dt());
+            observer = crowd.observer(config.worldSize());
             address = InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
             err.println("error: --bind " + bind + " is not a known host or address");
@@ -99,7 +107,7 @@ public final class ServeCommand implements Callable<Integer> {
         Thread hook = new Thread(server::close, "crowd-serve-shutdown");
         try {
             long setup0 = System.nanoTime();
-            CrowdSim sim = crowd.open(config, err);
+            CrowdSim sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
             if (sim == null) {
                 return 2;
             }
@@ -111,10 +119,11 @@ public final class ServeCommand implements Callable<Integer> {
                 return 2;
             }
             Runtime.getRuntime().addShutdownHook(hook);
-            out.printf(Locale.ROOT, "crowdtree serve: %,d agents, %d workers, seed %d, tree %s (%d states), speed %s, setup %.2f s%n",
+            out.printf(Locale.ROOT, "crowdtree serve: %,d agents, %d workers, seed %d, tree %s (%d states), speed %s, "
+                            + "LOD %s, setup %.2f s%n",
                     config.agents(), config.workers(), config.seed(),
                     crowd.treeName(), sim.tree().stateCount,
-                    Json.number(speed), (System.nanoTime() - setup0) / 1e9);
+                    Json.number(speed), sim.lod() == null ? "off" : "on", (System.nanoTime() - setup0) / 1e9);
             if (!address.isLoopbackAddress()) {
                 err.println("warning: --bind " + bind + " is not a loopback address: anyone who can reach this machine "
                         + "can watch and control the simulation");

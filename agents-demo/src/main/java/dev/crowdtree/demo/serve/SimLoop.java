@@ -5,6 +5,7 @@ import dev.crowdtree.core.world.AgentHandle;
 import dev.crowdtree.demo.serve.FrameBuffers.Frame;
 import dev.crowdtree.demo.sim.CrowdData;
 import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.demo.sim.SmartObjects;
 import dev.crowdtree.demo.sim.Threats;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
@@ -73,6 +74,9 @@ final class SimLoop implements Runnable {
     private long windowTickNanos;
     private float ticksPerSecond;
     private float tickMillis;
+    /** The observer while no agent is selected (--observer, or the world's centre). */
+    private final float pointX;
+    private final float pointY;
 
     // THREADING: written by stop() on any thread, read by the sim thread each loop.
     private volatile boolean stopping;
@@ -87,6 +91,8 @@ final class SimLoop implements Runnable {
         this.speed = initialSpeed;
         this.occupancy = new int[sim.tree().stateCount];
         this.quant = FrameFormat.QMAX / data.worldSize;
+        this.pointX = sim.observerX();
+        this.pointY = sim.observerY();
         int capacity = FrameFormat.frameBytes(data.table.capacity(), sim.tree().stateCount, data.threats.count(),
                 data.objects.count());
         this.frames = new FrameBuffers(readers + 2, capacity);
@@ -167,6 +173,7 @@ final class SimLoop implements Runnable {
                 int steps = paused ? 0 : clock.stepsFor(real * speed, maxSteps);
                 for (int i = 0; i < steps && !stopping && (i == 0 || System.nanoTime() - now < BATCH_NANOS); i++) {
                     long t0 = System.nanoTime();
+                    followObserver();
                     sim.tick();
                     windowTickNanos += System.nanoTime() - t0;
                     windowTicks++;
@@ -197,6 +204,16 @@ final class SimLoop implements Runnable {
             while ((r = requests.poll()) != null) {
                 r.fail(new IllegalStateException("the simulation has stopped"));
             }
+        }
+    }
+
+    /** The LOD observer stands at the selected agent (where the viewer looks), else at the point. */
+    private void followObserver() {
+        int row = selected < 0 ? -1 : rowOf(selected);
+        if (row >= 0) {
+            sim.setObserver(data.x.data()[row], data.y.data()[row]);
+        } else {
+            sim.setObserver(pointX, pointY);
         }
     }
 
@@ -329,6 +346,39 @@ final class SimLoop implements Runnable {
     String controlJson() {
         return String.format(Locale.ROOT, "{\"paused\":%b,\"speed\":%s,\"tick\":%d,\"selected\":%d}", paused,
                 Json.number(speed), sim.tickNumber(), selected);
+    }
+
+    /**
+     * Statistics as JSON: running agents, the share awake in the StateTree phase of the last tick,
+     * the LOD observer and the agents per LOD band. Sim thread.
+     */
+    String statsJson() {
+        int running = sim.runningAgents();
+        int awake = sim.awakeLastTick();
+        StringBuilder sb = new StringBuilder(512);
+        sb.append("{\"tick\":").append(sim.tickNumber())
+                .append(",\"running\":").append(running)
+                .append(",\"awake\":").append(awake)
+                .append(",\"awakeShare\":").append(Json.number(running == 0 ? 0 : (double) awake / running))
+                .append(",\"ticksPerSecond\":").append(Json.number(paused ? 0 : ticksPerSecond))
+                .append(",\"tickMillis\":").append(Json.number(tickMillis));
+        LodBands bands = sim.lod();
+        sb.append(",\"lod\":{\"enabled\":").append(bands != null)
+                .append(",\"unavailable\":").append(sim.lodUnavailable() == null ? "null" : Json.string(sim.lodUnavailable()))
+                .append(",\"observer\":{\"x\":").append(Json.number(sim.observerX()))
+                .append(",\"y\":").append(Json.number(sim.observerY()))
+                .append(",\"at\":").append(Json.string(selected >= 0 && rowOf(selected) >= 0 ? "selected agent" : "point"))
+                .append("},\"bands\":[");
+        if (bands != null) {
+            int[] counts = new int[bands.count()];
+            sim.countLodBands(counts);
+            for (int b = 0; b < counts.length; b++) {
+                sb.append(b == 0 ? "" : ",").append("{\"period\":").append(bands.periodOfBand(b))
+                        .append(",\"label\":").append(Json.string(bands.describe(b)))
+                        .append(",\"agents\":").append(counts[b]).append('}');
+            }
+        }
+        return sb.append("]}}").toString();
     }
 
     /** Selects the agent nearest to world position (wx, wy) and describes it; null when there are no agents. Sim thread. */

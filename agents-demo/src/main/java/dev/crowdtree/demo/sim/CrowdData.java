@@ -14,7 +14,7 @@ import java.util.Arrays;
  * spatial hash grid, the threats, the smart objects and the per-chunk claim buffers.
  *
  * <p>Data flow per tick (see {@link CrowdSim#tick()}): the grid phase writes each agent's cell and
- * a snapshot of its position; the grid is sorted on the simulation thread; the StateTree phase
+ * a snapshot of its position, and the grid is sorted in parallel phases; the StateTree phase
  * reads the grid, the snapshot, the threats and last tick's danger flags, and writes desired
  * velocities and claim requests; the movement phase reads the snapshot for separation and writes
  * positions, velocities and danger flags; the sync point resolves claims. No phase reads what
@@ -34,6 +34,14 @@ public final class CrowdData {
     public final IntColumn claimObject;
     public final ByteColumn claimState;
     public final IntColumn claimEpoch;
+    /**
+     * With LOD on: each agent's LOD band + 1 (0: none yet), written by the grid phase; null when
+     * LOD is off. An agent whose band has a period above 1 keeps its desired velocity between its
+     * StateTree steps (the movement phase does not clear it; perception clears it at each step).
+     */
+    ByteColumn lodBand;
+    /** With LOD on: 1 for the bands whose period is 1, by band + 1 (index 0: no band yet). */
+    byte[] clearsEveryTick;
     public final Threats threats;
     public final SmartObjects objects;
 
@@ -43,6 +51,7 @@ public final class CrowdData {
     /** Grid: rows of cell c are {@code cellRows[cellStart[c] .. cellStart[c+1])}. */
     int[] cellStart;
     int[] cellRows = new int[0];
+    final GridSort gridSort;
 
     /** Per-chunk claim requests (agent, object, epoch) and releases (object). */
     private ClaimBuffer[] claims = new ClaimBuffer[0];
@@ -70,6 +79,7 @@ public final class CrowdData {
         cellSize = config.cellSize();
         side = config.cellsPerSide();
         cellStart = new int[side * side + 1];
+        gridSort = new GridSort(side);
     }
 
     /**
@@ -87,6 +97,11 @@ public final class CrowdData {
         return cy * side + cx;
     }
 
+    /** The LOD band column (band + 1 per row), or null when LOD is off. */
+    public ByteColumn lodBand() {
+        return lodBand;
+    }
+
     public int[] cellStart() {
         return cellStart;
     }
@@ -95,37 +110,31 @@ public final class CrowdData {
         return cellRows;
     }
 
-    /**
-     * Sorts the rows by the cells the grid phase wrote (counting sort, stable: rows ascend within a
-     * cell). Simulation thread.
-     */
-    void sortGrid() {
+    /** Before the grid phase: sizes the sort's per-chunk buffers. Simulation thread. */
+    void prepareGrid() {
         int n = table.size();
-        int[] start = cellStart;
-        Arrays.fill(start, 0);
-        int[] c = cell.data();
-        for (int r = 0; r < n; r++) {
-            start[c[r] + 1]++;
-        }
-        for (int i = 1; i < start.length; i++) {
-            start[i] += start[i - 1];
-        }
         if (cellRows.length < n) {
             cellRows = new int[table.capacity()];
         }
-        // place using start[c] as a cursor, then shift back (no second array needed)
-        for (int r = 0; r < n; r++) {
-            cellRows[start[c[r]]++] = r;
-        }
-        System.arraycopy(start, 0, start, 1, start.length - 1);
-        start[0] = 0;
+        gridSort.prepare(n, world.chunkSize(), world.workers());
+    }
+
+    /** The grid phase's per-chunk part of the sort, after the chunk's cells were written. Kernel of that chunk. */
+    void countGridChunk(int chunk, int begin, int end) {
+        gridSort.countChunk(chunk, cell.data(), begin, end);
+    }
+
+    /**
+     * Sorts the rows by the cells the grid phase wrote (counting sort, stable: rows ascend within a
+     * cell), chunk-parallel on the world's workers ({@link GridSort}). Simulation thread.
+     */
+    void sortGrid() {
+        gridSort.finish(world.executor(), cell.data(), cellStart, cellRows);
     }
 
     /** After the table was reordered by {@link #cellRows}: row k is now the k-th agent in grid order. */
     void gridRowsAreNowInOrder() {
-        for (int k = 0, n = table.size(); k < n; k++) {
-            cellRows[k] = k;
-        }
+        gridSort.identity(world.executor(), cellRows, table.size());
     }
 
     /** The claim buffer of the chunk holding {@code row} (chunks are fixed row ranges). */

@@ -4,6 +4,7 @@ import dev.crowdtree.core.metrics.TickMetrics;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.core.schedule.Chunk;
 import dev.crowdtree.core.schedule.ChunkKernel;
+import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.demo.nodes.DemoNodes;
@@ -18,6 +19,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.Function;
 
 /**
  * The crowd simulation: agents in a bounded square world whose behaviour is a StateTree asset,
@@ -27,15 +30,20 @@ import java.nio.file.Path;
  * <p>One tick ({@link #tick()}), in phases separated by barriers:
  * <ol>
  *   <li>threats (simulation thread): predators move, fires ignite; an ignition alarms nearby agents;</li>
- *   <li>grid (parallel, then a counting sort on the simulation thread): each agent's cell and a
- *       snapshot of its position; every 32 ticks the table's rows are reordered by cell (columns in
- *       parallel), so that a chunk's agents are neighbours in space;</li>
+ *   <li>grid (parallel): each agent's cell and a snapshot of its position, then a counting sort of
+ *       the rows by cell in parallel phases ({@link GridSort}); every 32 ticks the table's rows are
+ *       reordered by cell (columns in parallel), so that a chunk's agents are neighbours in space;</li>
  *   <li>statetree (parallel): perception, tasks (desired velocities, claims, shouts), transitions;</li>
  *   <li>movement (parallel): steering toward the desired velocity, separation from cell mates
  *       (read from the snapshot), integration, the danger flag for next tick's perception;</li>
  *   <li>sync (simulation thread): smart-object claims resolved in chunk order.</li>
  * </ol>
  * Same seed, same hash, whatever the number of workers. A steady tick allocates nothing.
+ *
+ * <p>LOD (optional, {@link LodBands}): in the grid phase each agent's distance to the observer
+ * ({@link #setObserver}) picks its band, and agents whose band changed get the band's tick period
+ * through {@link TickPeriods} (the runtime's {@code setTickPeriodOfRow}). The band is kept in a
+ * {@code lodBand} column that exists only with LOD on, so runs without LOD hash as before.
  */
 public final class CrowdSim implements AutoCloseable {
     /** Phase names, in order, for {@link #metrics()}. */
@@ -60,16 +68,58 @@ public final class CrowdSim implements AutoCloseable {
     private final int dangerBegin;
     private final int dangerEnd;
     private final String alarmTag;
+    private final LodBands lod;
+    private ByteColumn lodBand;
+    private TickPeriods periods;
+    private String lodUnavailable;
+    // THREADING: written on the simulation thread between phases, read by the grid kernels.
+    private float observerX;
+    private float observerY;
     private long tick;
     private long alarms;
+    private long awakeSum;
+    private long awakeTicks;
+    private int awakeMin = Integer.MAX_VALUE;
+    private int awakeMax;
 
     /**
      * Builds the world, compiles the tree ({@code treeFile}, or the embedded asset when null) with
-     * the crowd's node types, spawns the agents and starts their trees (tick 0).
+     * the crowd's node types, spawns the agents and starts their trees (tick 0). No LOD.
      *
      * @throws StateTreeCompileException when the tree has errors
      */
     public CrowdSim(CrowdConfig config, Path treeFile) throws StateTreeCompileException {
+        this(config, treeFile, null, config.worldSize() / 2, config.worldSize() / 2, null);
+    }
+
+    /**
+     * As {@link #CrowdSim(CrowdConfig, Path)}, with LOD by {@code lod} (null: off) around an observer
+     * at the world's centre until {@link #setObserver} moves it. When the StateTree runtime does not
+     * support tick periods, LOD stays off and {@link #lodUnavailable()} says why.
+     *
+     * @throws StateTreeCompileException when the tree has errors
+     */
+    public CrowdSim(CrowdConfig config, Path treeFile, LodBands lod) throws StateTreeCompileException {
+        this(config, treeFile, lod, config.worldSize() / 2, config.worldSize() / 2, null);
+    }
+
+    /**
+     * As {@link #CrowdSim(CrowdConfig, Path, LodBands)}, with the observer at ({@code observerX},
+     * {@code observerY}) from the start.
+     *
+     * @throws StateTreeCompileException when the tree has errors
+     */
+    public CrowdSim(CrowdConfig config, Path treeFile, LodBands lod, float observerX, float observerY)
+            throws StateTreeCompileException {
+        this(config, treeFile, lod, observerX, observerY, null);
+    }
+
+    /**
+     * With LOD periods handed to what {@code periods} makes of the crowd's data instead of the
+     * runtime (tests; null: the runtime).
+     */
+    CrowdSim(CrowdConfig config, Path treeFile, LodBands lod, float observerX, float observerY,
+             Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
         this.config = config;
         this.world = World.builder().workers(config.workers()).chunkSize(4096).seed(config.seed()).dt(config.dt())
                 .maxAgents(config.agents()).initialCapacity(config.agents()).build();
@@ -85,7 +135,9 @@ public final class CrowdSim implements AutoCloseable {
             this.dangerBegin = danger;
             this.dangerEnd = danger < 0 ? -1 : tree.stateSubtreeEnd[danger];
             this.alarmTag = tree.tagId("Alarm") >= 0 ? "Alarm" : null;
-            spawn();
+            setObserver(observerX, observerY);
+            this.periods = periods == null ? null : periods.apply(data);
+            this.lod = spawn(lod);
             ok = true;
         } finally {
             if (!ok) {
@@ -106,7 +158,8 @@ public final class CrowdSim implements AutoCloseable {
         }
     }
 
-    private void spawn() {
+    /** Spawns and starts the agents; returns the LOD bands in effect (null: off). */
+    private LodBands spawn(LodBands lodWanted) {
         final long seed = config.seed();
         final float size = config.worldSize();
         SpawnInitializer place = (t, row, id, arg) -> {
@@ -118,13 +171,43 @@ public final class CrowdSim implements AutoCloseable {
             world.commands().spawn(data.table, init, 0);
         }
         world.sync();
+        LodBands inEffect = lodWanted != null && periods == null ? probePeriods(lodWanted) : lodWanted;
+        if (inEffect != null) {
+            lodBand = data.table.addByte("lodBand");
+            data.lodBand = lodBand;
+            data.clearsEveryTick = new byte[inEffect.count() + 1];
+            data.clearsEveryTick[0] = 1;
+            for (int b = 0; b < inEffect.count(); b++) {
+                data.clearsEveryTick[b + 1] = (byte) (inEffect.periodOfBand(b) == 1 ? 1 : 0);
+            }
+        }
+        gridKernel.lod = inEffect;
         data.ensureClaimBuffers(data.table.chunkCount(world.chunkSize()));
+        data.prepareGrid();
         world.runPhase(data.table, gridKernel);
         data.sortGrid();
         world.reorder(data.table, data.cellRows);
         data.gridRowsAreNowInOrder();
         system.startAll(0);
         data.resolveClaims();
+        return inEffect;
+    }
+
+    /**
+     * Whether the runtime takes tick periods: asks for period 2 for row 0 and at once for period 1
+     * again, which cancels the pending change (docs/SEMANTICS.md, section 12). Returns the bands, or
+     * null with {@link #lodUnavailable} set when the runtime refuses.
+     */
+    private LodBands probePeriods(LodBands bands) {
+        try {
+            system.setTickPeriodOfRow(0, 2);
+            system.setTickPeriodOfRow(0, 1);
+        } catch (UnsupportedOperationException e) {
+            lodUnavailable = "the StateTree runtime does not support tick periods (" + e.getMessage() + ")";
+            return null;
+        }
+        periods = system::setTickPeriodOfRow;
+        return bands;
     }
 
     /** Runs one tick. */
@@ -136,6 +219,7 @@ public final class CrowdSim implements AutoCloseable {
             alarmAround(data.threats.x[ignited], data.threats.y[ignited]);
         }
         long t1 = System.nanoTime();
+        data.prepareGrid();
         world.runPhase(data.table, gridKernel);
         data.sortGrid();
         if (tick % REORDER_EVERY == 0) {
@@ -147,6 +231,11 @@ public final class CrowdSim implements AutoCloseable {
         long t2 = System.nanoTime();
         system.tickAll(tick, config.dt());
         long t3 = System.nanoTime();
+        int awake = system.awakeLastTick();
+        awakeSum += awake;
+        awakeTicks++;
+        awakeMin = Math.min(awakeMin, awake);
+        awakeMax = Math.max(awakeMax, awake);
         world.runPhase(data.table, movementKernel);
         long t4 = System.nanoTime();
         data.resolveClaims();
@@ -224,6 +313,88 @@ public final class CrowdSim implements AutoCloseable {
         return alarms;
     }
 
+    /** Agents awake in the StateTree phase of the last tick ({@link StateTreeSystem#awakeLastTick()}). */
+    public int awakeLastTick() {
+        return system.awakeLastTick();
+    }
+
+    /** Mean of {@link #awakeLastTick()} over the ticks run (0 before the first). */
+    public double awakeMean() {
+        return awakeTicks == 0 ? 0 : (double) awakeSum / awakeTicks;
+    }
+
+    /** Fewest agents awake in one tick so far (0 before the first tick). */
+    public int awakeMin() {
+        return awakeTicks == 0 ? 0 : awakeMin;
+    }
+
+    /** Most agents awake in one tick so far. */
+    public int awakeMax() {
+        return awakeMax;
+    }
+
+    /** Running agents (trees started and not finished). */
+    public int runningAgents() {
+        int n = 0;
+        for (int c : occupancy()) {
+            n += c;
+        }
+        return n;
+    }
+
+    /** The LOD bands in effect, or null when LOD is off. */
+    public LodBands lod() {
+        return lod;
+    }
+
+    /** Why LOD was asked for but is off (the runtime lacks tick periods), or null. */
+    public String lodUnavailable() {
+        return lodUnavailable;
+    }
+
+    /**
+     * Moves the LOD observer; agents' bands follow from the next tick's grid phase. Simulation
+     * thread, between ticks.
+     */
+    public void setObserver(float x, float y) {
+        if (!Float.isFinite(x) || !Float.isFinite(y)) {
+            throw new IllegalArgumentException("observer = " + x + "," + y + " must be finite");
+        }
+        observerX = x;
+        observerY = y;
+    }
+
+    public float observerX() {
+        return observerX;
+    }
+
+    public float observerY() {
+        return observerY;
+    }
+
+    /**
+     * Agents per LOD band into {@code counts} (length >= the bands' count), from the bands the last
+     * grid phase gave them; all zero when LOD is off. Simulation thread.
+     */
+    public void countLodBands(int[] counts) {
+        Arrays.fill(counts, 0);
+        if (lod == null) {
+            return;
+        }
+        byte[] band = lodBand.data();
+        for (int r = 0, n = data.table.size(); r < n; r++) {
+            int b = band[r] - 1;
+            if (b >= 0) {
+                counts[b]++;
+            }
+        }
+    }
+
+    /** The LOD band of {@code row} from the last grid phase (-1: none; LOD off). Tests. */
+    int lodBandOfRow(int row) {
+        return lodBand == null ? -1 : lodBand.data()[row] - 1;
+    }
+
     /** Running agents per active (last) state, indexed by state id. */
     public int[] occupancy() {
         int[] counts = new int[tree.stateCount];
@@ -243,8 +414,14 @@ public final class CrowdSim implements AutoCloseable {
 
     // ---- kernels ------------------------------------------------------------------------------
 
-    /** Grid phase: each agent's cell, and the position snapshot that other agents read this tick. */
+    /**
+     * Grid phase: each agent's cell, the position snapshot that other agents read this tick, and the
+     * chunk's part of the sort by cell.
+     */
     private final class GridKernel implements ChunkKernel {
+        /** The bands in effect, or null; set once before the first grid phase. */
+        LodBands lod;
+
         @Override
         public void execute(Chunk c) {
             final float[] x = data.x.data();
@@ -259,6 +436,33 @@ public final class CrowdSim implements AutoCloseable {
                 sy[r] = py;
                 cell[r] = data.cellOf(px, py);
             }
+            data.countGridChunk(c.index(), c.begin(), c.end());
+            if (lod != null) {
+                lodChunk(c.begin(), c.end(), lod);
+            }
+        }
+
+        /** Each agent's LOD band; the runtime hears of the agents whose band changed. */
+        private void lodChunk(int begin, int end, LodBands bands) {
+            final float[] x = data.x.data();
+            final float[] y = data.y.data();
+            final byte[] band = lodBand.data();
+            final float ox = observerX;
+            final float oy = observerY;
+            final TickPeriods sink = periods;
+            for (int r = begin; r < end; r++) {
+                float dx = x[r] - ox;
+                float dy = y[r] - oy;
+                int current = band[r] - 1; // -1: no band yet, the runtime's default period 1
+                int b = bands.band(dx * dx + dy * dy, current);
+                if (b != current) {
+                    band[r] = (byte) (b + 1);
+                    int p = bands.periodOfBand(b);
+                    if (current >= 0 || p != 1) {
+                        sink.setTickPeriodOfRow(r, p);
+                    }
+                }
+            }
         }
 
         @Override
@@ -268,7 +472,8 @@ public final class CrowdSim implements AutoCloseable {
     }
 
     /**
-     * Movement phase: steer toward the desired velocity the tasks set (then clear it), push away
+     * Movement phase: steer toward the desired velocity the tasks set (then clear it, except for
+     * agents whose LOD period is above 1: they walk on between their StateTree steps), push away
      * from up to {@value #SEPARATION_MATES} cell mates closer than {@value #SEPARATION_RADIUS} m
      * (positions from the snapshot), integrate, bounce off the world's edges, and record whether
      * the agent is in danger for the next tick's perception.
@@ -291,11 +496,15 @@ public final class CrowdSim implements AutoCloseable {
             final int[] start = data.cellStart;
             final int[] rows = data.cellRows;
             final byte[] danger = data.danger.data();
+            final byte[] band = lodBand == null ? null : lodBand.data();
+            final byte[] clears = data.clearsEveryTick;
             for (int r = c.begin(), e = c.end(); r < e; r++) {
                 float nvx = vx[r] + (dvx[r] - vx[r]) * follow;
                 float nvy = vy[r] + (dvy[r] - vy[r]) * follow;
-                dvx[r] = 0f;
-                dvy[r] = 0f;
+                if (band == null || clears[band[r]] != 0) {
+                    dvx[r] = 0f;
+                    dvy[r] = 0f;
+                }
                 float px = sx[r];
                 float py = sy[r];
                 float pushX = 0f;

@@ -25,6 +25,9 @@ public final class Threats {
     public final byte[] kind;
     public final boolean[] active;
     private final int[] timer;
+    /** The active threats in index order, 4 floats each: x, y, radius, kind; see {@link #packed()}. */
+    private final float[] packed;
+    private int activeCount;
     private final float worldSize;
     private final long seed;
 
@@ -48,6 +51,37 @@ public final class Threats {
             active[i] = kind[i] == PREDATOR;
             timer[i] = kind[i] == FIRE ? (int) CounterRng.range(60, 900, seed, -1 - i, 0, 3, 0) : 0;
         }
+        packed = new float[4 * count];
+        pack();
+    }
+
+    /**
+     * The active threats in index order, packed for the perception kernels: threat j of
+     * {@link #activeCount()} is {@code x, y, radius, kind} at {@code 4j .. 4j+3}. Rebuilt at the end of
+     * {@link #update} (so a position set by hand before a tick is seen in that tick); read-only
+     * during the parallel phases.
+     */
+    public float[] packed() {
+        return packed;
+    }
+
+    /** Number of active threats in {@link #packed()}. */
+    public int activeCount() {
+        return activeCount;
+    }
+
+    private void pack() {
+        int j = 0;
+        for (int i = 0; i < count; i++) {
+            if (active[i]) {
+                packed[j] = x[i];
+                packed[j + 1] = y[i];
+                packed[j + 2] = radius[i];
+                packed[j + 3] = kind[i];
+                j += 4;
+            }
+        }
+        activeCount = j / 4;
     }
 
     public int count() {
@@ -88,6 +122,7 @@ public final class Threats {
                 }
             }
         }
+        pack();
         return ignited;
     }
 

@@ -1,6 +1,9 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.Main;
+import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.CrowdLodTest;
+import dev.crowdtree.demo.sim.CrowdSim;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,6 +148,8 @@ class CliTest {
         String o = out();
         assertTrue(o.contains("== summary ==") && o.contains("p99.9") && o.contains("statetree"), o);
         assertTrue(o.contains("Root/Peaceful/Wander"), o);
+        assertTrue(o.matches("(?s).*awake in the statetree phase: mean \\d+\\.\\d% of 3,000 running agents.*"), o);
+        assertTrue(!o.contains("LOD bands"), "no LOD unless asked for");
         assertTrue(o.matches("(?s).*world hash: [0-9a-f]{16}.*"), o);
         List<Path> pngs;
         try (Stream<Path> s = Files.list(frames)) {
@@ -153,6 +158,48 @@ class CliTest {
         assertEquals(3, pngs.size(), pngs.toString()); // ticks 0, 10, 20
         BufferedImage img = ImageIO.read(pngs.get(2).toFile());
         assertTrue(img.getWidth() > 900 && img.getHeight() >= 900);
+    }
+
+    @Test
+    void runWithLodPrintsTheBandsOrSaysWhyItIsOff() {
+        assertEquals(0, Main.execute("--agents", "3000", "--ticks", "10", "--workers", "2", "--lod",
+                "--observer", "500,700.5", "--quiet"));
+        String o = out();
+        if (err().contains("warning: LOD is off")) { // a runtime without tick periods
+            assertTrue(err().contains("tick periods"), err());
+            assertTrue(!o.contains("LOD bands"), o);
+        } else {
+            assertTrue(o.contains("lod: tick periods by distance to the observer at (500, 700.5): period 1 within 100 m, "
+                    + "period 2 100-250 m, period 4 250-500 m, period 8 beyond 500 m"), o);
+            assertTrue(o.contains("LOD bands at the end (observer at 500, 700.5):"), o);
+            assertTrue(o.contains("period 8: beyond 500 m"), o);
+        }
+    }
+
+    @Test
+    void theLodTableCountsTheAgentsOfEachBand() throws Exception {
+        try (CrowdSim sim = CrowdLodTest.withRecorder(CrowdConfig.defaults().withAgents(4000).withWorkers(2))) {
+            sim.tick();
+            String table = RunCommand.lodTable(sim);
+            String[] lines = table.split("\n");
+            assertEquals(4, lines.length, table);
+            int sum = 0;
+            for (String line : lines) {
+                assertTrue(line.matches("  period \\d+: .* +\\d+ +\\d+\\.\\d%"), line);
+                sum += Integer.parseInt(line.substring(42, 52).strip());
+            }
+            assertEquals(4000, sum, table);
+            assertTrue(lines[3].startsWith("  period 8: beyond 500 m"), table);
+        }
+    }
+
+    @Test
+    void aBadObserverExitsTwo() {
+        assertEquals(2, Main.execute("run", "--observer", "3000,1", "--quiet"));
+        assertTrue(err().contains("--observer = 3000,1 is not a point of the world; give X,Y in metres, each in 0..2000"),
+                err());
+        assertEquals(2, Main.execute("run", "--observer", "10", "--quiet"));
+        assertEquals(2, Main.execute("run", "--observer", "a,b", "--quiet"));
     }
 
     @Test

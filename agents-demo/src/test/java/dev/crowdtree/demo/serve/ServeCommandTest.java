@@ -249,6 +249,48 @@ class ServeCommandTest {
     }
 
     @Test
+    void statsShowTheAwakeShareAndTheLodBands() throws Exception {
+        HttpResponse<String> r = get("stats");
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals("application/json", r.headers().firstValue("Content-Type").orElse(""));
+        JsonNode s = JSON.readTree(r.body());
+        assertEquals(AGENTS, s.get("running").asInt(), s.toString());
+        double share = s.get("awakeShare").asDouble();
+        assertTrue(share >= 0 && share <= 1, s.toString());
+        assertTrue(s.get("awake").asInt() <= AGENTS);
+        JsonNode lod = s.get("lod");
+        assertTrue(lod.get("observer").get("x").isNumber() && lod.get("observer").get("y").isNumber(), lod.toString());
+        if (lod.get("enabled").asBoolean()) { // on by default
+            int sum = 0;
+            for (JsonNode b : lod.get("bands")) {
+                sum += b.get("agents").asInt();
+                assertTrue(b.get("label").asText().startsWith("period " + b.get("period").asInt()), b.toString());
+            }
+            assertEquals(4, lod.get("bands").size(), lod.toString());
+            assertEquals(AGENTS, sum, lod.toString());
+            assertTrue(OUT.toString(StandardCharsets.UTF_8).contains(", LOD on,"));
+        } else { // a runtime without tick periods: said at the start, and here
+            assertTrue(lod.get("unavailable").asText().contains("tick periods"), lod.toString());
+            assertTrue(ERR.toString(StandardCharsets.UTF_8).contains("warning: LOD is off"));
+        }
+        assertEquals(405, http.send(HttpRequest.newBuilder(URI.create(base + "stats")).timeout(Duration.ofSeconds(10))
+                .POST(HttpRequest.BodyPublishers.ofString("")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+
+    @Test
+    void lodIsOnByDefaultAndNoLodSwitchesItOff() {
+        ServeCommand c = new ServeCommand();
+        new CommandLine(c).parseArgs();
+        assertTrue(c.lod);
+        c = new ServeCommand();
+        new CommandLine(c).parseArgs("--no-lod");
+        assertFalse(c.lod);
+        c = new ServeCommand();
+        new CommandLine(c).parseArgs("--lod");
+        assertTrue(c.lod);
+    }
+
+    @Test
     void loopbackHostsOnly() {
         assertTrue(CrowdServer.loopbackHost("127.0.0.1:8080"));
         assertTrue(CrowdServer.loopbackHost("localhost:1"));
@@ -379,6 +421,9 @@ class ServeCommandTest {
         assertTrue(r.err.contains("--port = 70000 is out of range"), r.err);
         r = serve("--agents", "0", "--port", "0");
         assertEquals(2, r.code);
+        r = serve("--observer", "2500,10", "--port", "0");
+        assertEquals(2, r.code);
+        assertTrue(r.err.contains("--observer = 2500,10 is not a point of the world"), r.err);
         r = serve("--bind", "no-such-host.invalid", "--port", "0");
         assertEquals(2, r.code);
         assertTrue(r.err.contains("is not a known host"), r.err);

@@ -65,25 +65,52 @@ class CrowdSimTest {
 
     @Test
     void steadyTicksAllocateNothing() throws Exception {
+        try (CrowdSim sim = new CrowdSim(config(30_000, 2), null)) {
+            assertSteadyTicksAllocateNothing(sim, t -> { });
+        }
+    }
+
+    /**
+     * After 1200 warm-up ticks, a window of 300 ticks in which no thread of the simulation allocates.
+     * Up to four windows are tried: the runtime's per-worker scratch buffers grow the first time a
+     * worker runs a chunk with more events than it has seen, and which worker that is depends on
+     * thread timing, so such a one-off growth can land late; an allocation in every tick (or in
+     * every window) still fails.
+     */
+    static void assertSteadyTicksAllocateNothing(CrowdSim sim, java.util.function.IntConsumer beforeTick) {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(mx.isThreadAllocatedMemorySupported());
         mx.setThreadAllocatedMemoryEnabled(true);
-        try (CrowdSim sim = new CrowdSim(config(30_000, 2), null)) {
-            for (int i = 0; i < 1200; i++) {
-                sim.tick();
-            }
-            long[] ids = sim.world().executor().workerThreadIds();
+        int t = 0;
+        for (; t < 1200; t++) {
+            beforeTick.accept(t);
+            sim.tick();
+        }
+        long[] ids = sim.world().executor().workerThreadIds();
+        String last = "";
+        for (int window = 0; window < 4; window++) {
             long[] before = mx.getThreadAllocatedBytes(ids);
             long self = mx.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < 300; i++) {
+            for (int i = 0; i < 300; i++, t++) {
+                beforeTick.accept(t);
                 sim.tick();
             }
             long selfAfter = mx.getCurrentThreadAllocatedBytes();
             long[] after = mx.getThreadAllocatedBytes(ids);
-            assertEquals(0, selfAfter - self, "simulation thread allocated");
-            for (int w = 0; w < ids.length; w++) {
-                assertEquals(0, after[w] - before[w], "worker " + (w + 1) + " allocated");
+            StringBuilder sb = new StringBuilder();
+            if (selfAfter != self) {
+                sb.append("simulation thread allocated ").append(selfAfter - self).append(" B; ");
             }
+            for (int w = 0; w < ids.length; w++) {
+                if (after[w] != before[w]) {
+                    sb.append("worker ").append(w + 1).append(" allocated ").append(after[w] - before[w]).append(" B; ");
+                }
+            }
+            if (sb.length() == 0) {
+                return;
+            }
+            last = "window " + window + " (ticks " + (t - 300) + ".." + t + "): " + sb;
         }
+        assertEquals("", last, "no window of 300 steady ticks without allocation");
     }
 }
