@@ -178,8 +178,8 @@ public final class Logic {
     /** The triangle wave at {@code time} for {@code phase} (WaveEvaluator.tick, triangle branch). */
     static float wave(float time, float inv, float phase) {
         float x = time * inv + phase + 0.25f;
-        x -= (float) Math.floor(x);
-        return WAVE_OFFSET + WAVE_AMPLITUDE * (1f - 4f * Math.abs(x - 0.5f));
+        float y = x - ((x + 0x1.8p23f) - 0x1.8p23f);
+        return WAVE_OFFSET + WAVE_AMPLITUDE * (4f * Math.abs(y) - 1f);
     }
 
     /** Fills {@code out} (length {@code tree.stateCount}) with the occupancy from per-agent leaf indices. */

@@ -123,6 +123,8 @@ public final class CompiledStateTree {
     public final float[] transitionDelay;
     /** Gate variance in seconds: the delay is {@code delay + variance * u}, u uniform in [-1, 1), at least 0. */
     public final float[] transitionDelayVariance;
+    /** Whether each transition is gated: a delay or a variance above 0. */
+    private final boolean[] transitionGated;
 
     // ---- nodes --------------------------------------------------------------------------------
     /** Top-level conditions, referenced by enter-condition and transition-condition ranges (ANDed). */
@@ -200,6 +202,10 @@ public final class CompiledStateTree {
         transitionConditionsNum = p.transitionConditionsNum;
         transitionDelay = p.transitionDelay;
         transitionDelayVariance = p.transitionDelayVariance;
+        transitionGated = new boolean[transitionCount];
+        for (int t = 0; t < transitionCount; t++) {
+            transitionGated[t] = transitionDelay[t] > 0f || transitionDelayVariance[t] > 0f;
+        }
         conditions = p.conditions;
         tasks = p.tasks;
         taskState = p.taskState;
@@ -290,7 +296,7 @@ public final class CompiledStateTree {
 
     /** Whether transition {@code t} is gated (a delay or a variance): the one definition of "gated". */
     public boolean isGated(int t) {
-        return transitionDelay[t] > 0f || transitionDelayVariance[t] > 0f;
+        return transitionGated[t];
     }
 
     /** Whether {@code a} is {@code s} or one of its ancestors (O(1), from the DFS ranges). */

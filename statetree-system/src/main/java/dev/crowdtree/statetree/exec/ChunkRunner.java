@@ -290,8 +290,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
         if (cs.running > 0) {
             if (cs.periodAgents == 0) {
                 int n = 0;
-                if (t.evaluatorsEveryTick.length > 0) {
-                    n = allRunningRows(evalRows[0]);
+                if (t.evaluatorsEveryTick.length > 0 && cs.running < rows) {
+                    n = allRunningRows(evalRows[0]); // else every row runs: the evaluators take the range
                 }
                 pass(0, cs.order, cs.groupBegin, evalRows[0], n, phaseNanos);
             } else {
@@ -570,8 +570,14 @@ final class ChunkRunner implements EventOutbox, TimerService {
         outboxMode = TO_E;
         final int aFrom = aBegin[0];
         final int aTo = aBegin[groups];
-        for (Evaluator e : t.evaluatorsEveryTick) {
-            e.tick(ctx, evals, 0, evalN);
+        if (cs.periodAgents == 0 && cs.running == rows) {
+            for (Evaluator e : t.evaluatorsEveryTick) {
+                e.tickRange(ctx, base, base + rows); // every row of the chunk: a plain range
+            }
+        } else {
+            for (Evaluator e : t.evaluatorsEveryTick) {
+                e.tick(ctx, evals, 0, evalN);
+            }
         }
         int[] xs = x[log];
         int sleepersAwake = 0;

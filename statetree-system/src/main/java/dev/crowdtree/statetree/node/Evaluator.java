@@ -42,6 +42,17 @@ public abstract class Evaluator extends Node {
 
     public abstract void tick(NodeContext ctx, int[] rows, int from, int to);
 
+    /**
+     * {@link #tick} for the contiguous rows {@code [rowFrom, rowTo)}: the runtime calls this instead
+     * when the agents to tick are exactly a range of rows (a chunk in which every agent runs). The
+     * default builds the row list and calls {@link #tick}; an evaluator whose work is a plain loop
+     * over its columns should override it with a counted loop over the rows, which the JIT can
+     * unroll and vectorize.
+     */
+    public void tickRange(NodeContext ctx, int rowFrom, int rowTo) {
+        tick(ctx, ctx.rowsBetween(rowFrom, rowTo), 0, rowTo - rowFrom);
+    }
+
     public void treeStop(NodeContext ctx, int[] rows, int from, int to) {
     }
 }

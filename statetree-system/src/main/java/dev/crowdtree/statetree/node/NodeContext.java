@@ -34,6 +34,7 @@ public final class NodeContext {
     private int statusBase;
     private int completions;
 
+    private int[] rowList = new int[0];
     private boolean[][] scratch = new boolean[0][];
     private int scratchTop;
     private int scratchSize;
@@ -183,6 +184,21 @@ public final class NodeContext {
         return currentTask;
     }
 
+    /**
+     * The rows {@code rowFrom .. rowTo-1} as a list (index 0 holds {@code rowFrom}), in a scratch
+     * array valid until the next call; for default implementations of range kernels.
+     */
+    public int[] rowsBetween(int rowFrom, int rowTo) {
+        int n = rowTo - rowFrom;
+        if (rowList.length < n) {
+            rowList = new int[n]; // sized by the runtime's ensureScratch; only a misuse grows it here
+        }
+        for (int i = 0; i < n; i++) {
+            rowList[i] = rowFrom + i;
+        }
+        return rowList;
+    }
+
     /** Borrows a temporary result array of at least the batch size; release with {@link #popScratch()}. */
     public boolean[] pushScratch() {
         if (scratchTop == scratch.length) {
@@ -254,6 +270,9 @@ public final class NodeContext {
 
     /** Makes sure {@code depth} scratch arrays of at least {@code size} exist (runtime use). */
     public void ensureScratch(int depth, int size) {
+        if (rowList.length < size) {
+            rowList = new int[size];
+        }
         if (scratch.length < depth || scratchSize < size) {
             int d = Math.max(depth, scratch.length);
             int s = Math.max(size, scratchSize);

@@ -38,37 +38,54 @@ public final class CompareCondition extends Condition {
         }
     }
 
-    /** The common case, a float slot against a constant, with the comparison hoisted out of the loop. */
+    /**
+     * The common case, a float slot against a constant, with the comparison hoisted out of the loop
+     * and done in float: for a float {@code a} and a double {@code b}, with {@code lo} the largest
+     * float {@code <= b} and {@code hi} the smallest float {@code >= b} (equal when b is a float),
+     * {@code a > b} is {@code a > lo}, {@code a >= b} is {@code a >= hi}, {@code a < b} is
+     * {@code a < hi}, {@code a <= b} is {@code a <= lo}, and {@code a == b} needs b to be a float:
+     * no float lies strictly between lo and hi. So the results are those of the double comparison.
+     */
     private void testFloatSlot(float[] a, double b, int[] rows, int from, int to, boolean[] out) {
+        if (b != b) {
+            for (int i = from; i < to; i++) {
+                out[i] = compare(a[rows[i]], b); // NaN constant: only != holds
+            }
+            return;
+        }
+        float f = (float) b;
+        boolean exact = (double) f == b;
+        final float lo = exact || (double) f < b ? f : Math.nextDown(f);
+        final float hi = exact || (double) f > b ? f : Math.nextUp(f);
         switch (op) {
             case 0:
                 for (int i = from; i < to; i++) {
-                    out[i] = a[rows[i]] == b;
+                    out[i] = exact && a[rows[i]] == f;
                 }
                 break;
             case 1:
                 for (int i = from; i < to; i++) {
-                    out[i] = a[rows[i]] != b;
+                    out[i] = !exact || a[rows[i]] != f;
                 }
                 break;
             case 2:
                 for (int i = from; i < to; i++) {
-                    out[i] = a[rows[i]] < b;
+                    out[i] = a[rows[i]] < hi;
                 }
                 break;
             case 3:
                 for (int i = from; i < to; i++) {
-                    out[i] = a[rows[i]] <= b;
+                    out[i] = a[rows[i]] <= lo;
                 }
                 break;
             case 4:
                 for (int i = from; i < to; i++) {
-                    out[i] = a[rows[i]] > b;
+                    out[i] = a[rows[i]] > lo;
                 }
                 break;
             default:
                 for (int i = from; i < to; i++) {
-                    out[i] = a[rows[i]] >= b;
+                    out[i] = a[rows[i]] >= hi;
                 }
         }
     }

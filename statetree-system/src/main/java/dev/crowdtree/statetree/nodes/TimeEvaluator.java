@@ -22,6 +22,15 @@ public final class TimeEvaluator extends Evaluator {
     }
 
     @Override
+    public void tickRange(NodeContext ctx, int rowFrom, int rowTo) {
+        final float[] e = ctx.floats(elapsedSlot);
+        final float dt = ctx.dt();
+        for (int r = rowFrom; r < rowTo; r++) {
+            e[r] += dt;
+        }
+    }
+
+    @Override
     public void tick(NodeContext ctx, int[] rows, int from, int to) {
         final float[] e = ctx.floats(elapsedSlot);
         final float dt = ctx.dt();

@@ -1,0 +1,107 @@
+package dev.crowdtree.statetree.nodes;
+
+import dev.crowdtree.statetree.definition.ValueType;
+import dev.crowdtree.statetree.node.NodeConfig;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.ValueInput;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The built-in kernels' fast paths give exactly the results of their plain definitions. */
+class BuiltinKernelsTest {
+    private static final int N = 4096;
+
+    @Test
+    void compareOnAFloatSlotEqualsTheDoubleComparison() {
+        SplittableRandom rnd = new SplittableRandom(3);
+        float[] a = new float[N];
+        int[] rows = new int[N];
+        boolean[] out = new boolean[N];
+        NodeContext ctx = new NodeContext();
+        ctx.bindSlots(new float[][] {a}, new int[0][], new byte[0][], rows);
+        for (int round = 0; round < 400; round++) {
+            double b = switch (round % 6) {
+                case 0 -> rnd.nextInt(21) / 10.0;           // decimal constants, mostly not floats
+                case 1 -> (double) (float) rnd.nextDouble(-5, 5); // exactly a float
+                case 2 -> rnd.nextDouble(-1e40, 1e40);      // beyond float range too
+                case 3 -> Double.NaN;
+                case 4 -> rnd.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+                default -> Math.nextUp((double) (float) rnd.nextDouble(-2, 2));
+            };
+            float bf = (float) b;
+            for (int i = 0; i < N; i++) {
+                rows[i] = i;
+                a[i] = switch (rnd.nextInt(5)) {
+                    case 0 -> bf;
+                    case 1 -> Math.nextUp(bf);
+                    case 2 -> Math.nextDown(bf);
+                    case 3 -> rnd.nextInt(50) == 0 ? Float.NaN : (float) rnd.nextDouble(-3, 3);
+                    default -> Float.intBitsToFloat(rnd.nextInt());
+                };
+            }
+            for (String op : CompareCondition.OPS) {
+                Map<String, Object> values = new HashMap<>();
+                values.put("input", ValueInput.slot(ValueType.FLOAT, 0, "a"));
+                values.put("op", op);
+                values.put("value", ValueInput.constant(ValueType.FLOAT, b));
+                CompareCondition c = new CompareCondition(new NodeConfig("compare", "c", 0, values, Map.of()));
+                c.test(ctx, rows, 0, N, out);
+                for (int i = 0; i < N; i++) {
+                    double x = a[i];
+                    boolean expected = switch (op) {
+                        case "==" -> x == b;
+                        case "!=" -> x != b;
+                        case "<" -> x < b;
+                        case "<=" -> x <= b;
+                        case ">" -> x > b;
+                        default -> x >= b;
+                    };
+                    if (out[i] != expected) {
+                        assertEquals(expected, out[i], a[i] + " " + op + " " + b);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void waveRangeAndRowListGiveTheSameBits() {
+        Map<String, Object> values = new HashMap<>();
+        values.put("period", 20.0);
+        values.put("amplitude", 1.5);
+        values.put("offset", -0.25);
+        values.put("shape", "triangle");
+        Map<String, Integer> fields = Map.of("value", 0, "t", 1, "phase", 2);
+        WaveEvaluator w = new WaveEvaluator(new NodeConfig("wave", "w", 5, values, fields));
+        float[][] a = new float[3][N];
+        float[][] b = new float[3][N];
+        int[] ids = new int[N];
+        int[] rows = new int[N];
+        for (int i = 0; i < N; i++) {
+            ids[i] = i;
+            rows[i] = i;
+        }
+        NodeContext ca = new NodeContext();
+        NodeContext cb = new NodeContext();
+        ca.ensureScratch(1, N);
+        ca.bindSlots(a, new int[0][], new byte[0][], ids);
+        cb.bindSlots(b, new int[0][], new byte[0][], ids);
+        w.treeStart(ca, rows, 0, N);
+        w.treeStart(cb, rows, 0, N);
+        for (int k = 1; k <= 3000; k++) {
+            ca.setTime(1, k, 1f / 30f);
+            cb.setTime(1, k, 1f / 30f);
+            w.tickRange(ca, 0, N);
+            w.tick(cb, rows, 0, N);
+        }
+        for (int i = 0; i < N; i++) {
+            assertEquals(Float.floatToIntBits(b[0][i]), Float.floatToIntBits(a[0][i]), "value of row " + i);
+            assertEquals(Float.floatToIntBits(b[1][i]), Float.floatToIntBits(a[1][i]), "time of row " + i);
+        }
+    }
+}
