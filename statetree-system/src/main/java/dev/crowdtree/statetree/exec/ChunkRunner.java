@@ -200,6 +200,9 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     // ---- the packed execution state (InstanceData#exec): inlined by the JIT ----
 
+    /** Set while a gate is pending: the gate column is read only then (it is another cache line). */
+    private static final long GATE_BIT = 1L << 37;
+
     /** Last active state + 1 (0: empty path). */
     private int stateOf(int r) {
         return (int) exec[r] & 0xFFFF;
@@ -361,7 +364,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 int l = s.sticky[i];
                 int r = b + l;
                 if (runOf(r) != RunStatus.RUNNING || !sticky(r)) {
-                    s.flags[l] &= ~ChunkSchedule.STICKY;
+                    s.clearFlags(l, ChunkSchedule.STICKY);
                     continue;
                 }
                 s.sticky[kept++] = (short) l;
@@ -375,7 +378,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             s.wakeAll = false;
             for (int l = 0; l < rows; l++) {
                 int r = b + l;
-                if (runOf(r) == RunStatus.RUNNING && s.pos[l] < 0 && takesPart(r)) {
+                if (runOf(r) == RunStatus.RUNNING && !s.isListed(l) && takesPart(r)) {
                     addX(l, (byte) 0);
                 }
             }
@@ -388,8 +391,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
         for (int i = 0; i < s.requestCount; i++) {
             int l = s.requests[i];
             int r = base + l;
-            boolean wakeUp = (s.flags[l] & ChunkSchedule.WAKE) != 0;
-            s.flags[l] &= ~(ChunkSchedule.REQUESTED | ChunkSchedule.WAKE);
+            boolean wakeUp = (s.flagsOf(l) & ChunkSchedule.WAKE) != 0;
+            s.clearFlags(l, ChunkSchedule.REQUESTED | ChunkSchedule.WAKE);
             if (runOf(r) != RunStatus.RUNNING) {
                 continue;
             }
@@ -453,19 +456,14 @@ final class ChunkRunner implements EventOutbox, TimerService {
      */
     private void touch(int[] rs, int from, int to) {
         final long[] ex = exec;
-        final short[] g = gate;
         final int[] ch = changes;
         final int[] id = ids;
-        final short[] ps = cs.pos;
-        final int[] wk = cs.wake;
-        final int[] ea = cs.entryAt;
+        final long[] mt = cs.meta;
         final int b = base;
         long acc = 0;
         for (int i = from; i < to; i++) {
             int r = rs[i];
-            int l = r - b;
-            long e = ex[r];
-            acc += e + g[r] + ch[r] + id[r] + ps[l] + wk[l] + ea[l];
+            acc += ex[r] + ch[r] + id[r] + mt[r - b];
         }
         // the due steps of the timers on each agent's path (known once its state is loaded)
         if (t.pathTimerTasks.length > 0) {
@@ -474,7 +472,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 int leaf = ((int) ex[r] & 0xFFFF) - 1;
                 if (leaf >= 0) {
                     for (int j = t.statePathTimersBegin[leaf], end = t.statePathTimersBegin[leaf + 1]; j < end; j++) {
-                        acc += d.ints[t.taskTimerDueSlot[t.pathTimerTasks[j]]][r];
+                        int k = t.pathTimerTasks[j];
+                        acc += d.ints[t.taskTimerDueSlot[k]][r] + (long) d.floats[t.taskTimerValueSlot[k]][r];
                     }
                 }
             }
@@ -582,7 +581,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         int[] xs = x[log];
         int sleepersAwake = 0;
         for (int i = 0, n = xCount[log]; i < n; i++) {
-            if (cs.pos[xs[i] - base] < 0) {
+            if (!cs.isListed(xs[i] - base)) {
                 cand[sleepersAwake++] = xs[i];
             }
         }
@@ -610,7 +609,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             if (st != RunStatus.RUNNING) {
                 doneAt[l] = DONE_BEFORE;
                 xFlags[l] |= X_DONE;
-                if (cs.pos[l] >= 0) {
+                if (cs.isListed(l)) {
                     doneInA++;
                 }
             }
@@ -780,7 +779,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             if (status[l] != RunStatus.RUNNING && doneAt[l] == NOT_DONE) {
                 doneAt[l] = k;
                 addX(l, X_DONE);
-                if (cs.pos[l] >= 0) {
+                if (cs.isListed(l)) {
                     inA++;
                 }
             }
@@ -958,6 +957,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         if (t.isGated(tr)) {
             if (gate[r] != tr + 1) {
                 gate[r] = (short) (tr + 1);
+                exec[r] |= GATE_BIT;
                 float u = CounterRng.uniform(sys.seed(), ids[r], tick, GATE_STREAM_BASE + tr);
                 float g = Math.max(0f, t.transitionDelay[tr] + t.transitionDelayVariance[tr] * (2f * u - 1f));
                 gateValue[r] = g;
@@ -1004,6 +1004,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     private void clearGate(int r) {
         gate[r] = 0;
+        exec[r] &= ~GATE_BIT;
         gateValue[r] = 0f;
         gateDue[r] = 0;
     }
@@ -1069,7 +1070,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         final int l = r - base;
         final boolean firedNow = (xFlags[l] & X_FIRED) != 0;
         if (runOf(r) != RunStatus.RUNNING) {
-            if (s.pos[l] >= 0) {
+            if (s.isListed(l)) {
                 s.remove(l, t.stateAwakeGroup[oldLeaf[l]]);
             }
             s.unschedule(l);
@@ -1081,7 +1082,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         }
         if (firedNow) {
             int gNew = t.stateAwakeGroup[stateOf(r) - 1];
-            if (s.pos[l] >= 0) {
+            if (s.isListed(l)) {
                 int gOld = t.stateAwakeGroup[oldLeaf[l]];
                 if (gNew >= 0) {
                     s.move(l, gOld, gNew);
@@ -1113,7 +1114,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
      * transition needs nothing more: only always-awake agents have one, and the order covers them.
      */
     private boolean sticky(int r) {
-        return lastOf(r) != RunStatus.RUNNING || (gate[r] != 0 && t.transitionTrigger[gate[r] - 1] != TRIGGER_TICK);
+        return lastOf(r) != RunStatus.RUNNING
+                || ((exec[r] & GATE_BIT) != 0 && t.transitionTrigger[gate[r] - 1] != TRIGGER_TICK);
     }
 
     /**
@@ -1448,7 +1450,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         if (cur < 0) {
             return;
         }
-        if (gate[r] != 0) {
+        if ((exec[r] & GATE_BIT) != 0) {
             clearGate(r);
         }
         int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);

@@ -40,8 +40,8 @@ final class ChunkSchedule {
     /** Largest chunk the schedule supports (local rows are 16-bit). */
     static final int MAX_ROWS = 1 << 15;
     static final short NONE = -1;
-    /** {@link #flags}: in the sticky list / in the request list / wake requested. */
-    static final byte STICKY = 1, REQUESTED = 2, WAKE = 8;
+    /** Flags of a row ({@link #flagsOf}): in the sticky list / in the request list / wake requested / in the order. */
+    static final int STICKY = 1, REQUESTED = 2, WAKE = 8, LISTED = 16;
 
     final int index;
     final int capacity;
@@ -72,7 +72,7 @@ final class ChunkSchedule {
     private static final int BLOCK = 16;
     /**
      * Every list is a chain of blocks of {@value #BLOCK} local rows from one pool per chunk. A row has
-     * at most one live entry ({@link #entryAt}); removing it leaves a hole ({@link #HOLE}), a single
+     * at most one live entry (its index is in {@link #meta}); removing it leaves a hole ({@link #HOLE}), a single
      * store with nothing to look up, so rescheduling a scattered agent costs no extra cache misses.
      * At most {@code rows} entries live, in at most {@code ceil(rows / BLOCK)} full blocks plus one
      * partly filled block per non-empty list (and one more for a list being refiled); the pool has
@@ -83,17 +83,18 @@ final class ChunkSchedule {
     private final short[] pool;
     private final int[] blockNext;
     private int freeBlock;
-    private final int[] listHead = new int[LISTS];
-    private final int[] listTail = new int[LISTS];
-    private final int[] listFill = new int[LISTS];
-    /** Pool index of each local row's live entry, -1 when none. */
-    final int[] entryAt;
-    /** Wake-up step per local row, 0 when none. */
-    final int[] wake;
+    /** Per list, interleaved so that one cache line holds all three: first block, last block, entries in the last. */
+    private final int[] listMeta = new int[3 * LISTS];
+
+    /**
+     * Per local row, everything the wheel and the lists keep about it in one word, so that visiting a
+     * scattered agent costs one cache line: bits 0-31 its wake-up step (0: none), bits 32-55 its live
+     * entry's pool index + 1 (0: none), bits 56-63 its flags.
+     */
+    final long[] meta;
     /** The last step the wheel advanced to. */
     int now;
 
-    final byte[] flags;
     short[] sticky = new short[16];
     int stickyCount;
     short[] requests = new short[16];
@@ -107,12 +108,10 @@ final class ChunkSchedule {
         pos = new short[capacity];
         groupBegin = new int[groups + 2];
         cursor = new int[groups + 1];
-        wake = new int[capacity];
-        flags = new byte[capacity];
+        meta = new long[capacity];
         int blocks = 2 * ((capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1));
         pool = new short[blocks * BLOCK];
         blockNext = new int[blocks];
-        entryAt = new int[capacity];
     }
 
     /** Empties every structure for rows {@code [base, base + rows)}; the wheel stands at {@code step}. */
@@ -120,14 +119,14 @@ final class ChunkSchedule {
         base = chunkBase;
         rows = chunkRows;
         Arrays.fill(pos, 0, chunkRows, NONE);
-        Arrays.fill(wake, 0, chunkRows, 0);
-        Arrays.fill(flags, 0, chunkRows, (byte) 0);
+        Arrays.fill(meta, 0, chunkRows, 0L);
         Arrays.fill(groupBegin, 0);
         groupBegin[groups + 1] = capacity;
-        Arrays.fill(listHead, -1);
-        Arrays.fill(listTail, -1);
-        Arrays.fill(listFill, 0);
-        Arrays.fill(entryAt, 0, chunkRows, -1);
+        for (int list = 0; list < LISTS; list++) {
+            listMeta[3 * list] = -1;
+            listMeta[3 * list + 1] = -1;
+            listMeta[3 * list + 2] = 0;
+        }
         for (int b = 0; b < blockNext.length; b++) {
             blockNext[b] = b + 1 < blockNext.length ? b + 1 : -1;
         }
@@ -138,6 +137,42 @@ final class ChunkSchedule {
         running = 0;
         periodAgents = 0;
         wakeAll = false;
+    }
+
+    // ---- the packed per-row word ----
+
+    int wakeOf(int l) {
+        return (int) meta[l];
+    }
+
+    private void setWake(int l, int step) {
+        meta[l] = (meta[l] & ~0xFFFFFFFFL) | (step & 0xFFFFFFFFL);
+    }
+
+    /** Pool index of the row's live wheel entry, or -1. */
+    private int entryOf(int l) {
+        return (int) ((meta[l] >>> 32) & 0xFFFFFF) - 1;
+    }
+
+    private void setEntry(int l, int at) {
+        meta[l] = (meta[l] & ~(0xFFFFFFL << 32)) | ((long) (at + 1) << 32);
+    }
+
+    int flagsOf(int l) {
+        return (int) (meta[l] >>> 56);
+    }
+
+    void addFlags(int l, int f) {
+        meta[l] |= (long) f << 56;
+    }
+
+    void clearFlags(int l, int f) {
+        meta[l] &= ~((long) f << 56);
+    }
+
+    /** Whether local row {@code l} is in the always-awake order. */
+    boolean isListed(int l) {
+        return (flagsOf(l) & LISTED) != 0;
     }
 
     // =============================================================================================
@@ -172,12 +207,14 @@ final class ChunkSchedule {
                 int at = cursor[g]++;
                 order[at] = base + l;
                 pos[l] = (short) at;
+                addFlags(l, LISTED);
             }
         }
     }
 
     /** Adds local row {@code l} (not listed) to group {@code g}. */
     void insert(int l, int g) {
+        addFlags(l, LISTED);
         int at = groupBegin[groups];
         order[at] = base + l;
         pos[l] = (short) at;
@@ -188,6 +225,7 @@ final class ChunkSchedule {
     void remove(int l, int g) {
         moveUp(l, g, groups);
         pos[l] = NONE;
+        clearFlags(l, LISTED);
     }
 
     /** Moves listed local row {@code l} from group {@code from} to group {@code to}. */
@@ -242,11 +280,11 @@ final class ChunkSchedule {
         if (step == InstanceData.NEVER) {
             step = 0;
         }
-        if (wake[l] == step) {
+        if (wakeOf(l) == step) {
             return;
         }
         delete(l);
-        wake[l] = step;
+        setWake(l, step);
         if (step != 0) {
             file(l, step);
         }
@@ -254,7 +292,7 @@ final class ChunkSchedule {
 
     void unschedule(int l) {
         delete(l);
-        wake[l] = 0;
+        setWake(l, 0);
     }
 
     /** Puts the entry of {@code l}, due at {@code step} (> {@link #now}), in the level that covers it. */
@@ -270,40 +308,40 @@ final class ChunkSchedule {
     }
 
     private void append(int list, int l) {
-        int b = listTail[list];
-        int fill = listFill[list];
+        int b = listMeta[3 * (list) + 1];
+        int fill = listMeta[3 * (list) + 2];
         if (b < 0 || fill == BLOCK) {
             if (freeBlock < 0) {
                 compact();
-                b = listTail[list];
-                fill = listFill[list];
+                b = listMeta[3 * (list) + 1];
+                fill = listMeta[3 * (list) + 2];
             }
             if (b < 0 || fill == BLOCK) {
                 int nb = freeBlock;
                 freeBlock = blockNext[nb];
                 blockNext[nb] = -1;
                 if (b < 0) {
-                    listHead[list] = nb;
+                    listMeta[3 * (list)] = nb;
                 } else {
                     blockNext[b] = nb;
                 }
-                listTail[list] = nb;
+                listMeta[3 * (list) + 1] = nb;
                 b = nb;
                 fill = 0;
             }
         }
         int at = b * BLOCK + fill;
         pool[at] = (short) l;
-        entryAt[l] = at;
-        listFill[list] = fill + 1;
+        setEntry(l, at);
+        listMeta[3 * (list) + 2] = fill + 1;
     }
 
     /** Removes {@code l}'s live entry, if any, leaving a hole. */
     private void delete(int l) {
-        int at = entryAt[l];
+        int at = entryOf(l);
         if (at >= 0) {
             pool[at] = HOLE;
-            entryAt[l] = -1;
+            setEntry(l, -1);
         }
     }
 
@@ -314,12 +352,12 @@ final class ChunkSchedule {
     private void compact() {
         compactions++;
         for (int list = 0; list < LISTS; list++) {
-            int b = listHead[list];
+            int b = listMeta[3 * (list)];
             if (b < 0) {
                 continue;
             }
-            int tail = listTail[list];
-            int fill = listFill[list];
+            int tail = listMeta[3 * (list) + 1];
+            int fill = listMeta[3 * (list) + 2];
             int wb = b;   // block written to
             int wf = 0;   // entries in it
             while (b >= 0) {
@@ -334,7 +372,7 @@ final class ChunkSchedule {
                         }
                         int at = wb * BLOCK + wf++;
                         pool[at] = l;
-                        entryAt[l] = at;
+                        setEntry(l, at);
                     }
                 }
                 b = nb;
@@ -352,24 +390,24 @@ final class ChunkSchedule {
                 // the list emptied entirely (only its first block is left): free it too
                 blockNext[wb] = freeBlock;
                 freeBlock = wb;
-                listHead[list] = -1;
-                listTail[list] = -1;
-                listFill[list] = 0;
+                listMeta[3 * (list)] = -1;
+                listMeta[3 * (list) + 1] = -1;
+                listMeta[3 * (list) + 2] = 0;
             } else {
-                listTail[list] = wb;
-                listFill[list] = wf;
+                listMeta[3 * (list) + 1] = wb;
+                listMeta[3 * (list) + 2] = wf;
             }
         }
     }
 
     /** Detaches list {@code list}: returns its first block (-1 if empty); {@link #detachedTail}/{@link #detachedFill} say where it ends. */
     private int detach(int list) {
-        int b = listHead[list];
-        detachedTail = listTail[list];
-        detachedFill = listFill[list];
-        listHead[list] = -1;
-        listTail[list] = -1;
-        listFill[list] = 0;
+        int b = listMeta[3 * (list)];
+        detachedTail = listMeta[3 * (list) + 1];
+        detachedFill = listMeta[3 * (list) + 2];
+        listMeta[3 * (list)] = -1;
+        listMeta[3 * (list) + 1] = -1;
+        listMeta[3 * (list) + 2] = 0;
         return b;
     }
 
@@ -386,11 +424,11 @@ final class ChunkSchedule {
     int advance(int step, int[] out, int n) {
         now = step;
         if ((step & (L0 - 1)) == 0) {
-            if ((step & (SPAN1 / 2 - 1)) == 0 && listHead[OVERFLOW_LIST] >= 0) {
+            if ((step & (SPAN1 / 2 - 1)) == 0 && listMeta[3 * (OVERFLOW_LIST)] >= 0) {
                 refile(OVERFLOW_LIST);
             }
             int slot1 = L0 + ((step >>> 8) & (L1 - 1));
-            if (listHead[slot1] >= 0) {
+            if (listMeta[3 * (slot1)] >= 0) {
                 refile(slot1);
             }
         }
@@ -403,8 +441,7 @@ final class ChunkSchedule {
             for (int i = b * BLOCK, e = i + size; i < e; i++) {
                 int l = p[i];
                 if (l != HOLE) {
-                    entryAt[l] = -1;
-                    wake[l] = 0;
+                    meta[l] &= ~0xFFFFFFFFFFFFFFL; // no wake-up, no entry; flags kept
                     out[n++] = l;
                 }
             }
@@ -429,7 +466,7 @@ final class ChunkSchedule {
             for (int i = b * BLOCK, e = i + size; i < e; i++) {
                 int l = pool[i];
                 if (l != HOLE) {
-                    entryAt[l] = -1;
+                    setEntry(l, -1);
                     blockSpare[kept++] = l;
                 }
             }
@@ -437,7 +474,7 @@ final class ChunkSchedule {
             freeBlock = b;
             for (int i = 0; i < kept; i++) {
                 int l = blockSpare[i];
-                file(l, wake[l]);
+                file(l, wakeOf(l));
             }
             b = nb;
         }
@@ -451,10 +488,10 @@ final class ChunkSchedule {
 
     /** Adds local row {@code l} to the sticky list unless it is there. */
     void addSticky(int l) {
-        if ((flags[l] & STICKY) != 0) {
+        if ((flagsOf(l) & STICKY) != 0) {
             return;
         }
-        flags[l] |= STICKY;
+        addFlags(l, STICKY);
         if (stickyCount == sticky.length) {
             sticky = Arrays.copyOf(sticky, stickyCount * 2);
         }
@@ -463,10 +500,10 @@ final class ChunkSchedule {
 
     /** Records a request for local row {@code l} (simulation thread, or the chunk's own kernel). */
     void addRequest(int l) {
-        if ((flags[l] & REQUESTED) != 0) {
+        if ((flagsOf(l) & REQUESTED) != 0) {
             return;
         }
-        flags[l] |= REQUESTED;
+        addFlags(l, REQUESTED);
         if (requestCount == requests.length) {
             requests = Arrays.copyOf(requests, requestCount * 2);
         }

@@ -25,7 +25,7 @@ import java.util.List;
  * transitions) are packed into one {@code long} per agent, {@link #exec}, so that an agent the
  * runtime visits alone costs one cache line rather than one per field: bits 0-15 the last active
  * state + 1 (0: empty path), 16-31 the task whose EnterState failed + 1 (0: none), 32-34 the tree's
- * run status, 35-36 the last tick status, 40-47 the tick period byte (log2 of the period in bits
+ * run status, 35-36 the last tick status, 37 set while a gate is pending, 40-47 the tick period byte (log2 of the period in bits
  * 0-2, a requested log2 in bits 4-6, bit 7 while a request is pending). A zeroed row is a fresh,
  * not-started instance. Separate columns: {@code gate} = gated transition + 1 (0: none; read by the
  * dense onTick loops), {@code gateDue} = the step at which the pending gate opens (0: already open,

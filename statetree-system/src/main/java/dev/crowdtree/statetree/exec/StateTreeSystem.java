@@ -432,7 +432,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
             ChunkSchedule s = scheduleOf(row);
             if (s != null) {
                 int l = row - s.index * world.chunkSize();
-                s.flags[l] |= ChunkSchedule.WAKE;
+                s.addFlags(l, ChunkSchedule.WAKE);
                 s.addRequest(l);
             }
         }
