@@ -62,6 +62,10 @@ class ConfigValidationTest {
                 w.commands().spawn(t, (tb, row, id, arg) -> { }, 0);
                 w.sync();
                 assertEquals(1, w.agentCount());
+                assertEquals(0, w.dominion().findEntitiesWith(dev.crowdtree.core.world.AgentHandle.class).stream().count(),
+                        "entities are created on first use only");
+                int id = t.agentAt(0);
+                assertEquals(id, w.entity(id).get(dev.crowdtree.core.world.AgentHandle.class).id());
                 assertEquals(1, w.dominion().findEntitiesWith(dev.crowdtree.core.world.AgentHandle.class).stream().count());
             }
         }

@@ -49,7 +49,7 @@ class StorageModelTest {
             SplittableRandom rnd = new SplittableRandom(77);
             try (World world = World.builder().workers(workers).initialCapacity(0).maxAgents(10_000).build()) {
                 SoaTable a = world.createTable("a");
-                Stamped sa = new Stamped(a);
+                Stamped sa = new Stamped(world, a);
                 Map<Integer, Object[]> model = new HashMap<>();
                 for (int round = 0; round < 30; round++) {
                     for (int k = 0; k < 200; k++) {
@@ -92,8 +92,8 @@ class StorageModelTest {
         try (World world = World.builder().workers(1).initialCapacity(0).maxAgents(10_000).build()) {
             SoaTable a = world.createTable("a");
             SoaTable b = world.createTable("b");
-            Stamped sa = new Stamped(a);
-            Stamped sb = new Stamped(b);
+            Stamped sa = new Stamped(world, a);
+            Stamped sb = new Stamped(world, b);
             // The model: live agent id -> (table, generation).
             Map<Integer, Object[]> model = new HashMap<>();
             List<Integer> live = new ArrayList<>();
@@ -142,14 +142,14 @@ class StorageModelTest {
                 int id = t.agentAt(row);
                 AgentHandle h = world.agent(id);
                 assertNotNull(h, "row " + row + " of " + t.name() + " names dead agent " + id);
-                assertSame(h, t.refAt(row));
+                assertEquals(row, world.rowOf(id));
                 assertEquals(row, h.row());
                 assertSame(t, h.table());
                 Object[] m = model.get(id);
                 assertNotNull(m, "agent " + id + " not in model");
                 assertSame(t, m[0]);
                 assertEquals((int) m[1], h.generation());
-                assertSame(h, h.entity().get(AgentHandle.class));
+                assertEquals(h, world.entity(h.id()).get(AgentHandle.class));
                 long v = stamp(id, h.generation());
                 assertEquals((float) v, ((FloatColumn) t.column("f")).get(row));
                 assertEquals((int) v, ((IntColumn) t.column("i")).get(row));
@@ -179,7 +179,10 @@ class StorageModelTest {
         final ObjectColumn<Long> o;
         private final List<int[]> spawned = new ArrayList<>();
 
-        Stamped(SoaTable table) {
+        final World world;
+
+        Stamped(World world, SoaTable table) {
+            this.world = world;
             this.table = table;
             f = table.addFloat("f");
             i = table.addInt("i");
@@ -191,15 +194,15 @@ class StorageModelTest {
 
         @Override
         public void initialize(SoaTable t, int row, int agentId, long arg) {
-            AgentHandle h = (AgentHandle) t.refAt(row);
-            long v = stamp(agentId, h.generation());
+            int generation = world.generationOf(agentId);
+            long v = stamp(agentId, generation);
             f.set(row, v);
             i.set(row, (int) v);
             l.set(row, v);
             s.set(row, (short) v);
             b.set(row, (byte) v);
             o.set(row, v);
-            spawned.add(new int[] {agentId, h.generation()});
+            spawned.add(new int[] {agentId, generation});
         }
 
         List<int[]> drain() {

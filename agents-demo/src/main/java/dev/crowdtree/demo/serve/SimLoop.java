@@ -1,7 +1,6 @@
 package dev.crowdtree.demo.serve;
 
 import dev.crowdtree.core.time.FixedStepClock;
-import dev.crowdtree.core.world.AgentHandle;
 import dev.crowdtree.demo.serve.FrameBuffers.Frame;
 import dev.crowdtree.demo.sim.CrowdData;
 import dev.crowdtree.demo.sim.CrowdSim;
@@ -320,8 +319,7 @@ final class SimLoop implements Runnable {
     }
 
     private int rowOf(int agentId) {
-        AgentHandle h = sim.world().agent(agentId);
-        return h == null || h.table() != data.table ? -1 : h.row();
+        return sim.world().tableOf(agentId) == data.table ? sim.world().rowOf(agentId) : -1;
     }
 
     // ---- requests (run on the sim thread through call()) ----------------------------------------

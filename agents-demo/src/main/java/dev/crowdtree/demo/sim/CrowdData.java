@@ -4,7 +4,6 @@ import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
 import dev.crowdtree.core.storage.SoaTable;
-import dev.crowdtree.core.world.AgentHandle;
 import dev.crowdtree.core.world.World;
 
 import java.util.Arrays;
@@ -169,11 +168,10 @@ public final class CrowdData {
         int[] epoch = claimEpoch.data();
         for (ClaimBuffer b : claims) {
             for (int i = 0; i < b.requests; i++) {
-                AgentHandle h = world.agent(b.agent[i]);
-                if (h == null) {
+                int r = world.rowOf(b.agent[i]);
+                if (r < 0) {
                     continue;
                 }
-                int r = h.row();
                 if (state[r] != CLAIM_PENDING || epoch[r] != b.epoch[i]) {
                     continue; // the agent gave up before the claim was resolved
                 }

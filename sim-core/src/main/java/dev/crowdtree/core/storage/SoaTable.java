@@ -12,10 +12,11 @@ import java.util.Map;
 /**
  * A struct-of-arrays table: typed primitive columns with dense rows {@code 0 .. size-1}.
  *
- * <p>Every row carries two built-in values: the owning agent's id (an {@code int} column named
- * {@value #AGENT_ID_COLUMN}, for kernels) and its {@link RowRef} handle (for bookkeeping). Removing
- * a row moves the last row into the hole (swap-remove) and updates the moved row's handle, so rows
- * stay dense and handles stay right. Columns may be added at any time on the simulation thread; a
+ * <p>Every row carries the owning agent's id (an {@code int} column named
+ * {@value #AGENT_ID_COLUMN}). Removing a row moves the last row into the hole (swap-remove), so rows
+ * stay dense; whoever maps agents to rows (the {@code World}) hears of every move through a
+ * {@link RowListener} and reads the moved row's agent id. No per-row objects: an agent costs its
+ * columns only. Columns may be added at any time on the simulation thread; a
  * new column starts zeroed for the existing rows.
  *
  * <p>Capacity doubles on demand up to {@code maxCapacity}; asking for more fails with an
@@ -36,8 +37,6 @@ public final class SoaTable {
     private final Map<String, Column> columnsByName = new LinkedHashMap<>();
     private final List<Column> columns = new ArrayList<>();
     private final IntColumn agentIds;
-    private RowRef[] refs;
-    private RowRef[] spareRefs;
     private RowListener[] listeners = new RowListener[0];
     private int size;
     private int capacity;
@@ -51,7 +50,6 @@ public final class SoaTable {
         this.name = Checks.notBlank("table name", name);
         this.maxCapacity = Checks.inRange("maxCapacity", maxCapacity, 1, MAX_CAPACITY);
         this.capacity = Checks.inRange("initialCapacity", initialCapacity, 0, maxCapacity);
-        this.refs = new RowRef[capacity];
         this.agentIds = addInt(AGENT_ID_COLUMN);
     }
 
@@ -90,11 +88,6 @@ public final class SoaTable {
     /** The agent id stored in {@code row}. */
     public int agentAt(int row) {
         return agentIds.data()[row];
-    }
-
-    /** The handle stored in {@code row}. */
-    public RowRef refAt(int row) {
-        return refs[row];
     }
 
     public FloatColumn addFloat(String columnName) {
@@ -140,7 +133,8 @@ public final class SoaTable {
     public interface RowListener {
         /**
          * Rows {@code [from, to)} were added, removed, overwritten by a moved row, or permuted. Called
-         * on the simulation thread at the end of the structural operation.
+         * on the simulation thread at the end of the structural operation; a row below
+         * {@link #size()} holds its (new) agent's id in {@link #agentIds()}.
          */
         void rowsChanged(int from, int to);
     }
@@ -175,62 +169,43 @@ public final class SoaTable {
         for (Column c : columns) {
             c.resize(next);
         }
-        RowRef[] nextRefs = new RowRef[next];
-        System.arraycopy(refs, 0, nextRefs, 0, size);
-        refs = nextRefs;
-        spareRefs = null;
         capacity = next;
     }
 
     /**
-     * Appends a zeroed row owned by {@code agentId} and binds {@code ref} to it.
+     * Appends a zeroed row owned by {@code agentId}.
      *
      * @return the new row
-     * @throws IllegalStateException when {@code ref} is already in a table
      */
-    public int add(int agentId, RowRef ref) {
-        if (ref.table != null) {
-            throw new IllegalStateException("handle of agent " + agentId + " is already in table '"
-                    + ref.table.name + "' at row " + ref.row);
-        }
+    public int add(int agentId) {
         ensureCapacity(size + 1);
         int row = size++;
         for (int i = 0, n = columns.size(); i < n; i++) {
             columns.get(i).clear(row);
         }
         agentIds.data()[row] = agentId;
-        refs[row] = ref;
-        ref.table = this;
-        ref.row = row;
         fire(row, row + 1);
         return row;
     }
 
     /**
-     * Removes the row of {@code ref} by moving the last row into it; the moved row's handle is
-     * updated. Afterwards {@code ref} is in no table.
+     * Removes {@code row} by moving the last row into it.
      *
-     * @return the agent id that now occupies the freed row, or -1 if the removed row was the last
+     * @return the agent id that now occupies {@code row}, or -1 if the removed row was the last
      */
-    public int remove(RowRef ref) {
-        if (ref.table != this) {
-            throw new IllegalStateException("handle is not in table '" + name + "'");
+    public int remove(int row) {
+        if (row < 0 || row >= size) {
+            throw new IllegalArgumentException("row " + row + " is not a live row of table '" + name
+                    + "'; valid rows are 0.." + (size - 1));
         }
-        int row = ref.row;
         int last = --size;
         int moved = -1;
         if (row != last) {
             for (int i = 0, n = columns.size(); i < n; i++) {
                 columns.get(i).move(last, row);
             }
-            RowRef movedRef = refs[last];
-            refs[row] = movedRef;
-            movedRef.row = row;
             moved = agentIds.data()[row];
         }
-        refs[last] = null;
-        ref.table = null;
-        ref.row = -1;
         fire(row, row + 1);
         if (last != row) {
             fire(last, last + 1);
@@ -239,8 +214,7 @@ public final class SoaTable {
     }
 
     /**
-     * Reorders the live rows: new row {@code i} takes old row {@code order[i]}, for every column and
-     * handle. {@code order} must be a permutation of {@code 0 .. size-1} (not checked). Used to keep
+     * Reorders the live rows: new row {@code i} takes old row {@code order[i]}, for every column. {@code order} must be a permutation of {@code 0 .. size-1} (not checked). Used to keep
      * rows spatially coherent (sort by grid cell), so chunk kernels touch nearby memory.
      * Allocation: none after the first call (each column keeps a spare array).
      */
@@ -264,17 +238,8 @@ public final class SoaTable {
         columns.get(column).gather(order, size);
     }
 
-    /** The second half of {@link #reorder}: moves the handles and fixes their rows. Simulation thread. */
+    /** The second half of {@link #reorder}: tells the listeners that every row changed. Simulation thread. */
     public void finishReorder(int[] order) {
-        RowRef[] dst = spareRefs == null || spareRefs.length != refs.length ? new RowRef[refs.length] : spareRefs;
-        for (int i = 0; i < size; i++) {
-            RowRef ref = refs[order[i]];
-            dst[i] = ref;
-            ref.row = i;
-        }
-        Arrays.fill(refs, null);
-        spareRefs = refs;
-        refs = dst;
         fire(0, size);
     }
 

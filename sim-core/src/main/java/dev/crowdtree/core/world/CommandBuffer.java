@@ -14,7 +14,8 @@ import java.util.Arrays;
  * already gone when the command is applied (two chunks despawned the same agent), the command is
  * skipped and counted in {@link World#skippedCommands()}.
  *
- * <p>Allocation: none once the buffer has grown to its high-water mark. THREADING: a buffer is
+ * <p>Allocation: none once the buffer has grown to its high-water mark (a buffer left mostly
+ * unused for 16 syncs after a burst shrinks, see {@link #clear()}). THREADING: a buffer is
  * written by one thread at a time (the worker running its chunk, or the simulation thread).
  */
 public final class CommandBuffer {
@@ -58,19 +59,39 @@ public final class CommandBuffer {
 
     private int next() {
         if (size == ops.length) {
-            int n = size * 2;
-            ops = Arrays.copyOf(ops, n);
-            ints = Arrays.copyOf(ints, n);
-            longs = Arrays.copyOf(longs, n);
-            tables = Arrays.copyOf(tables, n);
-            inits = Arrays.copyOf(inits, n);
+            resize(size * 2);
         }
         return size++;
     }
 
     void clear() {
-        Arrays.fill(tables, 0, size, null);
-        Arrays.fill(inits, 0, size, null);
+        Arrays.fill(tables, 0, Math.min(size, tables.length), null);
+        Arrays.fill(inits, 0, Math.min(size, inits.length), null);
+        // A burst (spawning a whole population in one sync) must not pin its buffers (~21 bytes per
+        // command) for good: a buffer that just applied more than 65,536 commands shrinks at once,
+        // and one left mostly unused for 16 syncs after growing shrinks then. Steady use keeps its
+        // high-water mark and allocates nothing.
+        if (size > 65_536) {
+            resize(4096);
+            quietSyncs = 0;
+        } else if (ops.length > 4096 && size < ops.length / 8) {
+            if (++quietSyncs >= 16) {
+                resize(Math.max(16, ops.length / 8));
+                quietSyncs = 0;
+            }
+        } else {
+            quietSyncs = 0;
+        }
         size = 0;
+    }
+
+    private int quietSyncs;
+
+    private void resize(int n) {
+        ops = Arrays.copyOf(ops, n);
+        ints = Arrays.copyOf(ints, n);
+        longs = Arrays.copyOf(longs, n);
+        tables = Arrays.copyOf(tables, n);
+        inits = Arrays.copyOf(inits, n);
     }
 }

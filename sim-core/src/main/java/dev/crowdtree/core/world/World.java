@@ -12,7 +12,9 @@ import dev.dominion.ecs.api.Entity;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -26,7 +28,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * structural changes are not thread-safe) and results do not depend on the number of workers.
  *
  * <p>Agent ids are small dense integers taken from a LIFO free list (deterministic); a despawned
- * id is reused by a later spawn with a higher generation.
+ * id is reused by a later spawn with a higher generation. Where an agent lives is kept in arrays by
+ * id (its table and row, updated through each table's {@link SoaTable.RowListener} when rows move),
+ * not in per-agent objects: {@link #rowOf} and {@link #tableOf} are allocation-free, and
+ * {@link #agent} returns a view for code that wants one. An agent's Dominion entity exists only once
+ * {@link #entity} asked for it (cold data).
  *
  * <p>THREADING: every method is for the simulation thread, except {@link #commands(Chunk)},
  * {@link #generationOf(int)}, {@link #seed()} and the getters of immutable configuration, which
@@ -44,8 +50,11 @@ public final class World implements AutoCloseable {
     private final CommandBuffer commands;
     private CommandBuffer[] chunkCommands = new CommandBuffer[0];
 
-    private AgentHandle[] agents = new AgentHandle[0];
+    /** Per agent id: table index + 1 (0: no live agent), row, generation; Dominion entities once created. */
+    private short[] tableById = new short[0];
+    private int[] rowById = new int[0];
     private int[] generations = new int[0];
+    private final Map<Integer, Entity> entities = new HashMap<>();
     private int[] freeIds = new int[0];
     private int freeCount;
     private int nextId;
@@ -105,8 +114,18 @@ public final class World implements AutoCloseable {
                 throw new IllegalArgumentException("world already has a table named '" + name + "'");
             }
         }
+        if (tables.size() == Short.MAX_VALUE) {
+            throw new IllegalArgumentException("a world holds at most " + Short.MAX_VALUE + " tables");
+        }
         SoaTable t = new SoaTable(name, initialCapacity, maxAgents);
         tables.add(t);
+        t.addRowListener((from, to) -> {
+            // rows added or moved (swap-remove, reorder): the agents now in them live there
+            int[] agentIds = t.agentIds().data();
+            for (int r = from, end = Math.min(to, t.size()); r < end; r++) {
+                rowById[agentIds[r]] = r;
+            }
+        });
         return t;
     }
 
@@ -189,30 +208,30 @@ public final class World implements AutoCloseable {
                     + " agents (raise World.Builder.maxAgents)");
         }
         int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
-        if (id >= agents.length) {
-            int n = Math.max(16, Math.max(id + 1, agents.length * 2));
-            agents = Arrays.copyOf(agents, n);
+        if (id >= rowById.length) {
+            int n = Math.max(16, Math.max(id + 1, rowById.length * 2));
+            tableById = Arrays.copyOf(tableById, n);
+            rowById = Arrays.copyOf(rowById, n);
             generations = Arrays.copyOf(generations, n);
         }
-        AgentHandle h = new AgentHandle(id, generations[id]);
-        int row = table.add(id, h);
-        h.entity = dominion.createEntity(h);
-        agents[id] = h;
+        tableById[id] = (short) (tables.indexOf(table) + 1);
+        int row = table.add(id); // the table's listener records the row
         agentCount++;
         init.initialize(table, row, id, arg);
     }
 
     private boolean despawn(int id, int generation) {
-        if (id < 0 || id >= agents.length) {
+        if (!isLive(id) || generations[id] != generation) {
             return false;
         }
-        AgentHandle h = agents[id];
-        if (h == null || h.generation() != generation) {
-            return false;
+        SoaTable t = tables.get(tableById[id] - 1);
+        tableById[id] = 0;
+        t.remove(rowById[id]);
+        rowById[id] = -1;
+        Entity e = entities.remove(id);
+        if (e != null) {
+            dominion.deleteEntity(e);
         }
-        h.table().remove(h);
-        dominion.deleteEntity(h.entity);
-        agents[id] = null;
         generations[id]++;
         if (freeCount == freeIds.length) {
             freeIds = Arrays.copyOf(freeIds, Math.max(16, freeIds.length * 2));
@@ -257,15 +276,42 @@ public final class World implements AutoCloseable {
         }
     }
 
-    /** The live agent with this id, or null. */
-    public AgentHandle agent(int id) {
-        return id >= 0 && id < agents.length ? agents[id] : null;
+    /** Whether an agent with this id is alive. */
+    public boolean isLive(int id) {
+        return id >= 0 && id < tableById.length && tableById[id] != 0;
     }
 
-    /** The live agent's Dominion entity, or null. */
+    /** The row of the live agent with this id, or -1. Allocation-free; valid until the next sync point. */
+    public int rowOf(int id) {
+        return isLive(id) ? rowById[id] : -1;
+    }
+
+    /** The table of the live agent with this id, or null. */
+    public SoaTable tableOf(int id) {
+        return isLive(id) ? tables.get(tableById[id] - 1) : null;
+    }
+
+    /** A view of the live agent with this id (its current incarnation), or null. Allocates the view. */
+    public AgentHandle agent(int id) {
+        return isLive(id) ? new AgentHandle(this, id, generations[id]) : null;
+    }
+
+    /**
+     * The live agent's Dominion entity, or null when there is no such agent. Entities are created on
+     * first use, here: Dominion holds cold data only, and an entity costs about 40 bytes of heap that
+     * an agent without cold data need not pay. Its component is an {@link AgentHandle} view of the
+     * agent. Simulation thread, outside phases (a structural change).
+     */
     public Entity entity(int id) {
-        AgentHandle h = agent(id);
-        return h == null ? null : h.entity;
+        if (!isLive(id)) {
+            return null;
+        }
+        Entity e = entities.get(id);
+        if (e == null) {
+            e = dominion.createEntity(new AgentHandle(this, id, generations[id]));
+            entities.put(id, e);
+        }
+        return e;
     }
 
     /** The generation the next (or current) incarnation of {@code id} has. Safe during phases. */
@@ -331,12 +377,11 @@ public final class World implements AutoCloseable {
         }
         closed = true;
         executor.close();
-        for (AgentHandle h : agents) {
-            if (h != null) {
-                dominion.deleteEntity(h.entity);
-            }
+        for (Entity e : entities.values()) {
+            dominion.deleteEntity(e);
         }
-        Arrays.fill(agents, null);
+        entities.clear();
+        Arrays.fill(tableById, (short) 0);
         agentCount = 0;
         IDLE_DOMINIONS.offer(dominion);
     }

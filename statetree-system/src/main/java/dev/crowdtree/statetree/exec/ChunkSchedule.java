@@ -19,7 +19,7 @@ import java.util.Arrays;
  *   <li><b>Timer wheel</b>: each agent with a wake-up step (its earliest running timer, or a tick
  *       period switch) has one entry in a hierarchical wheel: 256 slots of one step for the next
  *       256 steps, 256 slots of 256 steps beyond, and an overflow list past that, filed again every
- *       32,768 steps. Slots are chains of 16-row blocks from a fixed per-chunk pool, so a step reads
+ *       32,768 steps. Slots are chains of 8-row blocks from a fixed per-chunk pool, so a step reads
  *       its due agents sequentially (no pointer chase per agent), and moving or removing an entry is
  *       O(1). A level-1 slot is spread over level 0 once, when its 256 steps begin.</li>
  *   <li><b>Sticky list</b>: agents that must be looked at every step they take part in although
@@ -69,15 +69,16 @@ final class ChunkSchedule {
     /** List ids: level-0 slots, then level-1 slots, then the overflow list. */
     private static final int OVERFLOW_LIST = L0 + L1;
     private static final int LISTS = OVERFLOW_LIST + 1;
-    private static final int BLOCK = 16;
+    private static final int BLOCK = 8;
     /**
      * Every list is a chain of blocks of {@value #BLOCK} local rows from one pool per chunk. A row has
      * at most one live entry (its index is in {@link #meta}); removing it leaves a hole ({@link #HOLE}), a single
      * store with nothing to look up, so rescheduling a scattered agent costs no extra cache misses.
      * At most {@code rows} entries live, in at most {@code ceil(rows / BLOCK)} full blocks plus one
-     * partly filled block per non-empty list (and one more for a list being refiled); the pool has
-     * twice that, and when holes exhaust it, {@link #compact} squeezes them out, which frees at least
-     * half of it. So the pool never grows and compaction costs O(1) per entry filed, amortized.
+     * partly filled block per non-empty list (and one more for a list being refiled); the pool has a
+     * quarter more than that, and when holes exhaust it, {@link #compact} squeezes them out, which
+     * frees at least a fifth of it. So the pool never grows and compaction costs O(1) per entry
+     * filed, amortized.
      */
     private static final short HOLE = -1;
     private final short[] pool;
@@ -109,7 +110,8 @@ final class ChunkSchedule {
         groupBegin = new int[groups + 2];
         cursor = new int[groups + 1];
         meta = new long[capacity];
-        int blocks = 2 * ((capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1));
+        int bound = (capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1);
+        int blocks = bound + bound / 4 + 1;
         pool = new short[blocks * BLOCK];
         blockNext = new int[blocks];
     }

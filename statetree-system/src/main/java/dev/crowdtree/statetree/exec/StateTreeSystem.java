@@ -8,7 +8,6 @@ import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
 import dev.crowdtree.core.storage.ShortColumn;
 import dev.crowdtree.core.storage.SoaTable;
-import dev.crowdtree.core.world.AgentHandle;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
@@ -403,8 +402,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     }
 
     private int rowOf(int agentId) {
-        AgentHandle h = world.agent(agentId);
-        return h == null || h.table() != table ? -1 : h.row();
+        return world.tableOf(agentId) == table ? world.rowOf(agentId) : -1;
     }
 
     // ---- inputs ---------------------------------------------------------------------------------
