@@ -1076,8 +1076,9 @@ final class ChunkRunner implements EventOutbox, TimerService {
             s.unschedule(l);
             s.running--;
             if ((lodOf(r) & 7) != 0) {
-                s.periodAgents--;
+                s.periodAgents--; // counted among the running agents by the period they ran with
             }
+            applyPendingPeriod(r);
             return;
         }
         if (firedNow) {
@@ -1140,6 +1141,14 @@ final class ChunkRunner implements EventOutbox, TimerService {
             w = Math.min(w, j);
         }
         return w == NEVER ? 0 : w;
+    }
+
+    /** A tree that no longer runs has no timers to keep exact: a requested period applies at once. */
+    private void applyPendingPeriod(int r) {
+        byte lv = lodOf(r);
+        if ((lv & InstanceData.LOD_PENDING) != 0) {
+            setLod(r, (byte) ((lv >> 4) & 7));
+        }
     }
 
     /** Applies row {@code r}'s pending period change at this step: rebases its timers and gate from p to q. */
@@ -1252,8 +1261,8 @@ final class ChunkRunner implements EventOutbox, TimerService {
                 if (leaf >= 0) {
                     groupOf[l] = t.stateAwakeGroup[leaf];
                 }
-            } else if ((lodOf(r) & InstanceData.LOD_PENDING) != 0) {
-                setLod(r, (byte) ((lodOf(r) >> 4) & 7)); // not running: a requested period applies at once
+            } else {
+                applyPendingPeriod(r);
             }
         }
         s.buildOrder(groupOf);
@@ -1577,6 +1586,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
         }
         setRun(r, RunStatus.STOPPED);
         setState(r, 0);
+        applyPendingPeriod(r);
         pHead[r - base] = -1;
         if (traced(r)) {
             trace(r, TraceFormat.tree(tick, "stopped"));

@@ -15,7 +15,12 @@ import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.TimerService;
 import dev.crowdtree.statetree.node.ValueInput;
 
+import dev.crowdtree.statetree.exec.Countdown;
+import dev.crowdtree.statetree.node.Evaluator;
+
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.PriorityQueue;
 import java.util.List;
 
 /**
@@ -100,6 +105,9 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     private final TickMode tickMode;
     private int awakeLastTick;
+    /** Steps run so far (tickAll calls), and the dt of the last one. */
+    private int step;
+    private float lastDt = Float.NaN;
 
     /**
      * @param tree   the compiled tree
@@ -115,6 +123,13 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         this.tickMode = tickMode;
         if (agents < 0) {
             throw new IllegalArgumentException("agents must be >= 0, got " + agents);
+        }
+        if (tickMode == TickMode.SCHEDULED) {
+            awake = new int[agents];
+            for (int a = 0; a < agents; a++) {
+                awake[a] = a; // everyone is awake until its first tick decides otherwise
+            }
+            awakeCount = agents;
         }
         this.tree = tree;
         this.agents = agents;
@@ -226,7 +241,18 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         final List<Event> eventsToProcess = new ArrayList<>();
         /** Events sent to self during the current round's ExitState/EnterState. */
         final List<Event> enterExitEvents = new ArrayList<>();
+        /** Tick period in effect (log2), and a requested one (-1: none); SEMANTICS.md section 12. */
+        int periodLog;
+        int pendingLog = -1;
+        /** Scheduled mode: asleep until this step (0: awake; {@link #SLEEP_FOREVER}: until something happens). */
+        int sleepUntil;
+        /** The last step the agent ran (took part and ticked past its evaluators), and the dt it slept with. */
+        int lastStep;
+        float sleptDt;
     }
+
+    /** {@link ExecutionState#sleepUntil} of an agent that sleeps until an event or a request wakes it. */
+    static final int SLEEP_FOREVER = Integer.MAX_VALUE;
 
     /** {@code FStateTreeTransitionResult}, plus which transition fired (for the trace and event consumption). */
     static final class TransitionResult {
@@ -258,21 +284,69 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         for (int a = 0; a < agents; a++) {
             bindAgent(a, tickNumber, 0f);
             start(execs[a]);
+            ExecutionState exec = execs[a];
+            exec.lastStep = step - ((step + a) & ((1 << exec.periodLog) - 1)); // its last step at or before now
+            decideSleep(a, exec, lastDt);
         }
         deliverOutgoing();
     }
 
     @Override
     public void tickAll(long tickNumber, float dt) {
+        step++;
         awakeLastTick = 0;
-        for (int a = 0; a < agents; a++) {
-            bindAgent(a, tickNumber, dt);
-            if (execs[a].treeRunStatus == RunStatus.RUNNING) {
-                awakeLastTick++;
+        if (tickMode == TickMode.SCHEDULED && Float.floatToIntBits(dt) != Float.floatToIntBits(lastDt)) {
+            // Sleepers chose their wake-up step for the old dt: wake them all (they catch up first).
+            for (int a = 0; a < agents; a++) {
+                wakeUp(a);
             }
-            tick(execs[a], dt);
+        }
+        lastDt = dt;
+        if (tickMode == TickMode.EVERY_TICK) {
+            for (int a = 0; a < agents; a++) {
+                tickAgent(a, tickNumber, dt);
+            }
+        } else {
+            tickScheduled(tickNumber, dt);
         }
         deliverOutgoing();
+    }
+
+    /** One agent's tick at this step, if it takes part (SEMANTICS.md section 12). */
+    private void tickAgent(int a, long tickNumber, float dt) {
+        ExecutionState exec = execs[a];
+        int period = 1 << exec.periodLog;
+        if (((step + a) & (period - 1)) != 0) {
+            return; // not its step: nothing happens, its events wait
+        }
+        float agentDt = period * dt;
+        bindAgent(a, tickNumber, agentDt);
+        if (exec.treeRunStatus == RunStatus.RUNNING) {
+            awakeLastTick++;
+        }
+        tick(exec, agentDt);
+        exec.lastStep = step;
+        switchPeriodIfDue(exec, a);
+        applyPeriodIfNotRunning(exec);
+    }
+
+    /** A tree that no longer runs has no timers to keep exact: a requested period applies at once. */
+    private static void applyPeriodIfNotRunning(ExecutionState exec) {
+        if (exec.pendingLog >= 0 && exec.treeRunStatus != RunStatus.RUNNING) {
+            exec.periodLog = exec.pendingLog;
+            exec.pendingLog = -1;
+        }
+    }
+
+    /** A requested period takes effect at a step aligned to both periods, after that step ran. */
+    private void switchPeriodIfDue(ExecutionState exec, int a) {
+        if (exec.pendingLog >= 0) {
+            int m = 1 << Math.max(exec.periodLog, exec.pendingLog);
+            if (((step + a) & (m - 1)) == 0) {
+                exec.periodLog = exec.pendingLog;
+                exec.pendingLog = -1;
+            }
+        }
     }
 
     /** The tick mode this interpreter was created with. */
@@ -282,21 +356,242 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void setTickPeriod(int agentId, int period) {
-        // TODO(issue 8): tick periods and the scheduled mode in the reference interpreter
-        if (period != 1) {
-            throw new UnsupportedOperationException("tick periods are not implemented in the reference interpreter yet");
+        if (period < 1 || period > MAX_TICK_PERIOD || Integer.bitCount(period) != 1) {
+            throw new IllegalArgumentException("tick period " + period + (agentId >= 0 ? " for agent " + agentId : "")
+                    + " is not valid; valid periods are 1, 2, 4, 8, 16, 32, " + MAX_TICK_PERIOD);
         }
+        int log = Integer.numberOfTrailingZeros(period);
+        if (agentId == ALL) {
+            for (int a = 0; a < agents; a++) {
+                requestPeriod(a, log);
+            }
+        } else {
+            checkAgent(agentId);
+            requestPeriod(agentId, log);
+        }
+    }
+
+    private void requestPeriod(int a, int log) {
+        ExecutionState exec = execs[a];
+        if (exec.treeRunStatus != RunStatus.RUNNING) {
+            exec.periodLog = log; // nothing to keep exact: at once
+            exec.pendingLog = -1;
+            return;
+        }
+        exec.pendingLog = log == exec.periodLog ? -1 : log;
+        if (exec.pendingLog >= 0 && exec.sleepUntil != 0) {
+            sleepUntil(a, exec, Math.min(exec.sleepUntil, switchStep(exec, a, step + 1)));
+        }
+    }
+
+    /** The first step at or after {@code from} aligned to both the current and the requested period. */
+    private static int switchStep(ExecutionState exec, int a, int from) {
+        int m = 1 << Math.max(exec.periodLog, exec.pendingLog);
+        return from + ((m - ((from + a) & (m - 1))) & (m - 1));
     }
 
     @Override
     public int tickPeriod(int agentId) {
         checkAgent(agentId);
-        return 1;
+        return 1 << execs[agentId].periodLog;
     }
 
     @Override
     public int awakeLastTick() {
         return awakeLastTick;
+    }
+
+    // ---- the scheduled tick (SEMANTICS.md section 11) ------------------------------------------
+
+    /** Sleeping agents by wake-up step ({@code step << 32 | agent}); stale entries are skipped. */
+    private final PriorityQueue<Long> wakeQueue = new PriorityQueue<>();
+    /** Awake agents in ascending order, and those woken since the last tick. */
+    private int[] awake = new int[0];
+    private int awakeCount;
+    private final List<Integer> woken = new ArrayList<>();
+
+    private void tickScheduled(long tickNumber, float dt) {
+        while (!wakeQueue.isEmpty() && (int) (wakeQueue.peek() >>> 32) <= step) {
+            long e = wakeQueue.poll();
+            int a = (int) e;
+            if (execs[a].sleepUntil == (int) (e >>> 32)) {
+                wakeUp(a);
+            }
+        }
+        // this tick's awake agents, ascending: those awake before, and those woken since
+        int[] run = Arrays.copyOf(awake, awakeCount + woken.size());
+        int n = awakeCount;
+        for (int a : woken) {
+            run[n++] = a;
+        }
+        woken.clear();
+        Arrays.sort(run, 0, n);
+        awakeCount = 0;
+        boolean everyTickEvaluators = tree.evaluatorsEveryTick.length > 0;
+        int next = 0;
+        for (int a = 0; a < agents; a++) {
+            boolean isAwake = next < n && run[next] == a;
+            if (isAwake) {
+                while (next < n && run[next] == a) {
+                    next++; // (an agent woken twice is listed twice)
+                }
+                ExecutionState exec = execs[a];
+                catchUp(a, exec);
+                tickAgent(a, tickNumber, dt);
+                if (decideSleep(a, exec, dt) == 0) {
+                    keepAwake(a);
+                }
+            } else if (everyTickEvaluators) {
+                tickAsleep(a, tickNumber, dt);
+            } else if (next < n) {
+                a = run[next] - 1; // skip the sleepers
+            } else {
+                break;
+            }
+        }
+    }
+
+    private void keepAwake(int a) {
+        if (awakeCount == awake.length) {
+            awake = Arrays.copyOf(awake, Math.max(16, awakeCount * 2));
+        }
+        awake[awakeCount++] = a;
+    }
+
+    /**
+     * A sleeping agent at a step it takes part in: only its EVERY_TICK evaluators run. If one of them
+     * sent the agent an event, the agent wakes in this very tick and runs the rest of it.
+     */
+    private void tickAsleep(int a, long tickNumber, float dt) {
+        ExecutionState exec = execs[a];
+        int period = 1 << exec.periodLog;
+        if (((step + a) & (period - 1)) != 0 || exec.treeRunStatus != RunStatus.RUNNING) {
+            return;
+        }
+        float agentDt = period * dt;
+        bindAgent(a, tickNumber, agentDt);
+        exec.eventsToProcess.clear();
+        selfEventWindow = WINDOW_EVENTS_TO_PROCESS;
+        tickEvaluators(agentDt, tree.evaluatorsEveryTick);
+        if (exec.eventsToProcess.isEmpty()) {
+            return; // still asleep: this step counts among those its timers catch up on
+        }
+        catchUp(a, exec);
+        tickEvaluators(agentDt, tree.evaluatorsWhenAwake);
+        awakeLastTick++;
+        tickAfterEvaluators(exec, agentDt);
+        exec.lastStep = step;
+        switchPeriodIfDue(exec, a);
+        applyPeriodIfNotRunning(exec);
+        decideSleep(a, exec, dt); // awake again: listed for the next tick by stayAwake
+    }
+
+    /**
+     * After an agent ran at this step (or started): it sleeps when nothing in its next tick could be
+     * observed (SEMANTICS.md section 11), until the step its first timer runs out or its requested
+     * period takes effect. Returns its {@code sleepUntil} (0: awake).
+     */
+    private int decideSleep(int a, ExecutionState exec, float dt) {
+        if (tickMode != TickMode.SCHEDULED) {
+            return 0;
+        }
+        if (!(dt > 0f)) {
+            return stayAwake(a, exec); // before the first tick the dt of the coming steps is unknown
+        }
+        if (exec.treeRunStatus != RunStatus.RUNNING) {
+            return sleepUntil(a, exec, SLEEP_FOREVER); // nothing to do until an event or a start
+        }
+        if (exec.lastTickStatus != RunStatus.RUNNING || exec.gatedTransitionIndex != INVALID
+                || !exec.events.isEmpty() || exec.activeStates.isEmpty()
+                || tree.stateAlwaysAwake[exec.activeStates.last()]) {
+            return stayAwake(a, exec);
+        }
+        int period = 1 << exec.periodLog;
+        float agentDt = period * dt;
+        long wake = exec.pendingLog >= 0 ? switchStep(exec, a, exec.lastStep + 1) : Long.MAX_VALUE;
+        for (int index = 0; index < exec.activeStates.num; index++) {
+            int state = exec.activeStates.get(index);
+            int tasksBegin = tree.stateTasksBegin[state];
+            for (int k = tasksBegin; k < tasksBegin + tree.stateTasksNum[state]; k++) {
+                long ticks = timerTicksLeft(a, k, agentDt);
+                if (ticks != Countdown.NEVER) {
+                    wake = Math.min(wake, exec.lastStep + ticks * period);
+                }
+            }
+        }
+        exec.sleptDt = dt;
+        return sleepUntil(a, exec, wake >= SLEEP_FOREVER ? SLEEP_FOREVER : (int) wake);
+    }
+
+    /** Keeps (or makes) the agent awake; one that was asleep joins the next tick's awake agents. */
+    private int stayAwake(int a, ExecutionState exec) {
+        if (exec.sleepUntil != 0) {
+            exec.sleepUntil = 0;
+            woken.add(a);
+        }
+        return 0;
+    }
+
+    private int sleepUntil(int a, ExecutionState exec, int wakeStep) {
+        exec.sleepUntil = wakeStep;
+        if (wakeStep != SLEEP_FOREVER) {
+            wakeQueue.add(((long) wakeStep << 32) | a);
+        }
+        return wakeStep;
+    }
+
+    /** Wakes a sleeping agent: it runs at its next step (something happened, or its time came). */
+    private void wakeUp(int a) {
+        if (tickMode == TickMode.SCHEDULED && execs[a].sleepUntil != 0) {
+            execs[a].sleepUntil = 0;
+            woken.add(a);
+        }
+    }
+
+    /** The ticks (of the agent) task {@code k}'s running timer needs to run out, or NEVER. */
+    private long timerTicksLeft(int a, int k, float agentDt) {
+        TimerKind kind = tree.taskTimer[k];
+        if (kind == TimerKind.NONE || ints[tree.taskTimerDueSlot[k]][a] == 0) {
+            return Countdown.NEVER;
+        }
+        if (kind == TimerKind.TICKS) {
+            return ints[tree.taskTimerDueSlot[k]][a];
+        }
+        return Countdown.steps(floats[tree.taskTimerValueSlot[k]][a], agentDt);
+    }
+
+    /**
+     * A sleeping agent about to run again: its timers count down the steps it slept through, as a
+     * plain tick would have (TickTasks reaches every task of a sleeping agent at each of its steps).
+     */
+    private void catchUp(int a, ExecutionState exec) {
+        int period = 1 << exec.periodLog;
+        if (exec.treeRunStatus != RunStatus.RUNNING || ((step + a) & (period - 1)) != 0) {
+            return; // not running, or not its step: it catches up at its next step
+        }
+        // lastStep and this step are both its steps (its period did not change while it slept)
+        long skipped = (step - exec.lastStep) / period - 1;
+        if (skipped <= 0) {
+            return;
+        }
+        float agentDt = period * exec.sleptDt;
+        for (int index = 0; index < exec.activeStates.num; index++) {
+            int state = exec.activeStates.get(index);
+            int tasksBegin = tree.stateTasksBegin[state];
+            for (int k = tasksBegin; k < tasksBegin + tree.stateTasksNum[state]; k++) {
+                TimerKind kind = tree.taskTimer[k];
+                if (kind == TimerKind.NONE || ints[tree.taskTimerDueSlot[k]][a] == 0) {
+                    continue;
+                }
+                if (kind == TimerKind.TICKS) {
+                    ints[tree.taskTimerDueSlot[k]][a] -= (int) skipped;
+                } else {
+                    float[] remaining = floats[tree.taskTimerValueSlot[k]];
+                    remaining[a] = Countdown.after(remaining[a], agentDt, skipped);
+                }
+            }
+        }
+        exec.lastStep = step - period; // caught up to its previous step
     }
 
     @Override
@@ -324,10 +619,12 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         if (agentId == ALL) {
             for (int a = 0; a < agents; a++) {
                 ctx.write(tree.paramType[p], tree.paramSlot[p], a, value);
+                wakeUp(a);
             }
         } else {
             checkAgent(agentId);
             ctx.write(tree.paramType[p], tree.paramSlot[p], agentId, value);
+            wakeUp(agentId);
         }
     }
 
@@ -337,10 +634,12 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         if (agentId == ALL) {
             for (int a = 0; a < agents; a++) {
                 execs[a].events.add(e);
+                wakeUp(a);
             }
         } else {
             checkAgent(agentId);
             execs[agentId].events.add(e);
+            wakeUp(agentId);
         }
     }
 
@@ -456,7 +755,11 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         // Events sent by evaluators and tasks during their tick are seen by this tick's transitions.
         selfEventWindow = WINDOW_EVENTS_TO_PROCESS;
         tickEvaluators(deltaTime);
+        tickAfterEvaluators(exec, deltaTime);
+    }
 
+    /** Tick steps 5 to 8 (SEMANTICS.md section 3): TickTasks and the transition rounds. */
+    private void tickAfterEvaluators(ExecutionState exec, float deltaTime) {
         if (exec.lastTickStatus == RunStatus.RUNNING) {
             exec.lastTickStatus = tickTasks(exec, deltaTime);
         }
@@ -548,6 +851,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         stopEvaluators();
         exec.treeRunStatus = RunStatus.STOPPED;
         exec.activeStates.reset();
+        applyPeriodIfNotRunning(exec);
         trace(TraceFormat.tree(tick, "stopped"));
         selfEventWindow = previousWindow;
     }
@@ -867,9 +1171,13 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     }
 
     private void tickEvaluators(float deltaTime) {
+        tickEvaluators(deltaTime, tree.evaluators);
+    }
+
+    private void tickEvaluators(float deltaTime, Evaluator[] which) {
         ctx.setTime(seed, tick, deltaTime);
-        for (int e = 0; e < tree.evaluators.length; e++) {
-            tree.evaluators[e].tick(ctx, rows, 0, 1);
+        for (Evaluator e : which) {
+            e.tick(ctx, rows, 0, 1);
         }
     }
 
@@ -1002,6 +1310,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     private void deliverOutgoing() {
         for (Outgoing o : outgoing) {
             execs[o.target()].events.add(o.event());
+            wakeUp(o.target());
         }
         outgoing.clear();
     }

@@ -28,13 +28,15 @@ import java.util.Map;
  *  "inputs": [{"tick": 3, "set": {"threat": 0.9}},
  *             {"tick": 5, "event": "Alarm"},
  *             {"tick": 6, "event": {"tag": "Hit", "payload": 2}, "agent": 0},
+ *             {"tick": 7, "period": 4, "agent": 0},
  *             {"tick": 9, "stop": true}]}
  * }</pre>
  *
  * <p>{@code tree} is relative to the scenario file. Tick 0 is the start, ticks 1..{@code ticks}
  * are ticks of {@code dt} seconds; the inputs of tick k apply just before tick k runs, in the
- * order listed: {@code set} sets parameters, {@code event} queues an event, {@code stop} stops the
- * tree, for the given {@code agent} or for every agent. Defaults: dt 0.1, seed 1, agents 1,
+ * order listed: {@code set} sets parameters, {@code event} queues an event, {@code period} requests
+ * a tick period (1, 2, 4, ..., 64; docs/SEMANTICS.md section 12), {@code stop} stops the tree, for
+ * the given {@code agent} or for every agent. Defaults: dt 0.1, seed 1, agents 1,
  * workers 1, no inputs; {@code ticks} is required.
  *
  * <p>Parsing is strict: unknown fields, wrong types, duplicate keys and out-of-range ticks or agents
@@ -46,7 +48,7 @@ public final class Scenario {
     public static final long DEFAULT_SEED = 1;
 
     private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs");
-    private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "stop");
+    private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "period", "stop");
     private static final List<String> EVENT_FIELDS = List.of("tag", "payload");
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -54,7 +56,7 @@ public final class Scenario {
             .build();
 
     /** Something that happens from outside just before a tick. */
-    public sealed interface Input permits SetInput, EventInput, StopInput {
+    public sealed interface Input permits SetInput, EventInput, PeriodInput, StopInput {
         /** Position in the {@code inputs} list (for error messages). */
         int index();
 
@@ -79,6 +81,10 @@ public final class Scenario {
     /** Queues an event. */
     public record EventInput(int index, int tick, int agent, String tag, float payload, boolean hasPayload)
             implements Input {
+    }
+
+    /** Requests a tick period. */
+    public record PeriodInput(int index, int tick, int agent, int period) implements Input {
     }
 
     /** Stops the tree. */
@@ -232,10 +238,20 @@ public final class Scenario {
             }
             agent = an.asInt();
         }
-        int kinds = (n.has("set") ? 1 : 0) + (n.has("event") ? 1 : 0) + (n.has("stop") ? 1 : 0);
+        int kinds = (n.has("set") ? 1 : 0) + (n.has("event") ? 1 : 0) + (n.has("period") ? 1 : 0)
+                + (n.has("stop") ? 1 : 0);
         if (kinds != 1) {
-            throw new ScenarioException(src, f, "an input needs exactly one of 'set', 'event', 'stop'"
+            throw new ScenarioException(src, f, "an input needs exactly one of 'set', 'event', 'period', 'stop'"
                     + (kinds == 0 ? "" : ", not several"));
+        }
+        if (n.has("period")) {
+            JsonNode pn = n.get("period");
+            long p = pn.isIntegralNumber() && pn.canConvertToLong() ? pn.asLong() : -1;
+            if (p < 1 || p > 64 || Long.bitCount(p) != 1) {
+                throw new ScenarioException(src, f + ".period", "expected a tick period 1, 2, 4, 8, 16, 32 or 64, got "
+                        + describe(pn));
+            }
+            return new PeriodInput(index, tick, agent, (int) p);
         }
         if (n.has("set")) {
             JsonNode s = n.get("set");

@@ -27,6 +27,10 @@ public final class ScenarioRunner {
     public static final RuntimeFactory REFERENCE = (tree, agents, seed, workers) ->
             new ReferenceInterpreter(tree, agents, seed);
 
+    /** The reference interpreter with Unreal 5.6's scheduled tick (sleeping agents are skipped). */
+    public static final RuntimeFactory REFERENCE_SCHEDULED = (tree, agents, seed, workers) ->
+            new ReferenceInterpreter(tree, agents, seed, ReferenceInterpreter.TickMode.SCHEDULED);
+
     private ScenarioRunner() {
     }
 
@@ -106,6 +110,8 @@ public final class ScenarioRunner {
         } else if (input instanceof Scenario.EventInput) {
             Scenario.EventInput e = (Scenario.EventInput) input;
             runtime.sendEvent(e.agent(), e.tag(), e.payload(), e.hasPayload());
+        } else if (input instanceof Scenario.PeriodInput) {
+            runtime.setTickPeriod(input.agent(), ((Scenario.PeriodInput) input).period());
         } else {
             runtime.stop(input.agent(), tick);
         }

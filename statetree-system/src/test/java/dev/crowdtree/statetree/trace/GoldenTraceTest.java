@@ -43,6 +43,7 @@ class GoldenTraceTest {
     /** Every runtime must reproduce every golden trace. */
     static final List<NamedRuntime> RUNTIMES = List.of(
             new NamedRuntime("reference", ScenarioRunner.REFERENCE),
+            new NamedRuntime("reference-scheduled", ScenarioRunner.REFERENCE_SCHEDULED),
             // The batched runtime, with the scenario's worker count and with 3 workers.
             new NamedRuntime("batched", StateTreeSystem::create),
             new NamedRuntime("batched-3-workers", (tree, agents, seed, workers) ->

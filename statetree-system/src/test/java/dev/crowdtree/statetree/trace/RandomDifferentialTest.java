@@ -22,24 +22,29 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * At least {@value #TREES} random trees (built-in nodes only) with random inputs through the
- * reference interpreter and the batched runtime, with default chunking and with one-row chunks on
- * 1, 2 and 8 workers: the traces must be identical.
+ * reference interpreter (the oracle: every agent ticks every tick), the reference interpreter with
+ * the scheduled tick (sleeping agents skipped) and the batched runtime, with default chunking and
+ * with one-row chunks on 1, 2 and 8 workers: the traces must be identical. The trees include
+ * delay-only states chained by completion transitions (agents there sleep between their timers),
+ * and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
     private static final int TREES = 1000;
-    private static final String[] RUNTIMES = {"batched", "batched(1 worker, chunks of 1)",
+    private static final String[] RUNTIMES = {"reference(scheduled tick)", "batched", "batched(1 worker, chunks of 1)",
         "batched(2 workers, chunks of 1)", "batched(8 workers, chunks of 1)"};
     private static final String[] TAGS = {"E1", "E2", "E3"};
 
     @Test
     void randomTreesGiveIdenticalTracesOnEveryRuntime() {
-        List<RuntimeFactory> others = List.of(StateTreeSystem::create,
+        List<RuntimeFactory> others = List.of(ScenarioRunner.REFERENCE_SCHEDULED, StateTreeSystem::create,
                 (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 1, 1),
                 (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 2, 1),
                 (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 8, 1));
         int compiled = 0;
         int attempts = 0;
+        int withPeriods = 0;
+        int sleepyStates = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             TreeDef def = new Gen(rnd).tree("Random" + n);
@@ -50,7 +55,12 @@ class RandomDifferentialTest {
                 continue; // the generator may produce an invalid combination; skip it
             }
             compiled++;
-            String scenario = scenario(rnd, tree);
+            boolean periods = n % 2 == 1;
+            withPeriods += periods ? 1 : 0;
+            for (int st = 0; st < tree.stateCount; st++) {
+                sleepyStates += tree.stateAlwaysAwake[st] ? 0 : 1;
+            }
+            String scenario = scenario(rnd, tree, periods);
             List<String> reference = TestNodes.run(tree, scenario, ScenarioRunner.REFERENCE);
             for (int k = 0; k < others.size(); k++) {
                 List<String> other = TestNodes.run(tree, scenario, others.get(k));
@@ -62,10 +72,12 @@ class RandomDifferentialTest {
             }
         }
         assertTrue(compiled >= TREES, "only " + compiled + " of " + attempts + " random trees compiled; need " + TREES);
+        assertTrue(withPeriods >= TREES / 3, "scenarios with tick periods: " + withPeriods);
+        assertTrue(sleepyStates >= TREES, "states where agents may sleep: " + sleepyStates);
     }
 
-    private static String scenario(SplittableRandom rnd, CompiledStateTree tree) {
-        int ticks = 30;
+    private static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
+        int ticks = periods ? 60 : 30;
         int agents = 4;
         StringBuilder in = new StringBuilder();
         for (int k = 0; k <= ticks; k++) {
@@ -83,6 +95,11 @@ class RandomDifferentialTest {
                 String agent = rnd.nextBoolean() ? "" : ", \"agent\": " + rnd.nextInt(agents);
                 in.append(in.length() == 0 ? "" : ", ").append("{\"tick\": ").append(k).append(", \"set\": {")
                         .append(set).append("}").append(agent).append("}");
+            }
+            if (periods && (k == 0 || rnd.nextInt(100) < 12)) {
+                String agent = rnd.nextInt(4) == 0 ? "" : ", \"agent\": " + rnd.nextInt(agents);
+                in.append(in.length() == 0 ? "" : ", ").append("{\"tick\": ").append(k).append(", \"period\": ")
+                        .append(1 << rnd.nextInt(4)).append(agent).append("}");
             }
             if (k > 0 && rnd.nextInt(100) < 2) {
                 in.append(in.length() == 0 ? "" : ", ").append("{\"tick\": ").append(k).append(", \"stop\": true, \"agent\": ")
@@ -160,6 +177,20 @@ class RandomDifferentialTest {
                 if (chance(50)) {
                     st.linkedParam("p", chance(50) ? 0.25 : Binding.param("f"));
                 }
+            } else if (s.children().isEmpty() && next > 1 && chance(30)) {
+                // a delay-only state chained by completion: agents here sleep until the delay runs out
+                StateTreeBuilder.Node delay = node("delay").with("duration", 0.25 * (1 + rnd.nextInt(6)));
+                if (chance(40)) {
+                    delay.with("randomDeviation", 0.25 * rnd.nextInt(3));
+                }
+                st.task(delay);
+                st.transition(on(chance(70) ? "onStateCompleted" : "onStateSucceeded")
+                        .to(nextSibling != null && chance(60) ? "@next" : names.get(rnd.nextInt(names.size()))));
+                if (chance(30)) {
+                    st.transition(on("onEvent").event(TAGS[rnd.nextInt(TAGS.length)])
+                            .to(names.get(rnd.nextInt(names.size()))));
+                }
+                return st;
             } else {
                 if (!s.children().isEmpty() && chance(15)) {
                     st.tryEnter();
