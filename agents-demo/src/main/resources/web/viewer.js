@@ -103,7 +103,7 @@
         $('awake').textContent = (100 * j.awakeShare).toFixed(1) + '% of running';
         const lod = j.lod;
         if (!lod.enabled) {
-          $('lod').textContent = lod.unavailable ? 'off (runtime has no tick periods)' : 'off';
+          $('lod').textContent = 'off';
         } else {
           $('lod').textContent = lod.bands.map(b => b.period + '\u00d7 ' + b.agents.toLocaleString('en')).join(' \u00b7 ')
             + ' (at ' + lod.observer.at + ')';

@@ -79,11 +79,7 @@ public final class CrowdOptions {
      */
     public CrowdSim open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err) {
         try {
-            CrowdSim sim = new CrowdSim(config, tree, lod, observer[0], observer[1]);
-            if (sim.lodUnavailable() != null) {
-                err.println("warning: LOD is off: " + sim.lodUnavailable());
-            }
-            return sim;
+            return new CrowdSim(config, tree, lod, observer[0], observer[1]);
         } catch (StateTreeCompileException e) {
             err.println("error: the tree " + (tree == null ? CrowdSim.EMBEDDED_TREE : tree) + " does not compile:");
             e.errors().forEach(x -> err.println("  " + x));

@@ -362,7 +362,6 @@ final class SimLoop implements Runnable {
                 .append(",\"tickMillis\":").append(Json.number(tickMillis));
         LodBands bands = sim.lod();
         sb.append(",\"lod\":{\"enabled\":").append(bands != null)
-                .append(",\"unavailable\":").append(sim.lodUnavailable() == null ? "null" : Json.string(sim.lodUnavailable()))
                 .append(",\"observer\":{\"x\":").append(Json.number(sim.observerX()))
                 .append(",\"y\":").append(Json.number(sim.observerY()))
                 .append(",\"at\":").append(Json.string(selected >= 0 && rowOf(selected) >= 0 ? "selected agent" : "point"))

@@ -71,7 +71,6 @@ public final class CrowdSim implements AutoCloseable {
     private final LodBands lod;
     private ByteColumn lodBand;
     private TickPeriods periods;
-    private String lodUnavailable;
     // THREADING: written on the simulation thread between phases, read by the grid kernels.
     private float observerX;
     private float observerY;
@@ -94,8 +93,7 @@ public final class CrowdSim implements AutoCloseable {
 
     /**
      * As {@link #CrowdSim(CrowdConfig, Path)}, with LOD by {@code lod} (null: off) around an observer
-     * at the world's centre until {@link #setObserver} moves it. When the StateTree runtime does not
-     * support tick periods, LOD stays off and {@link #lodUnavailable()} says why.
+     * at the world's centre until {@link #setObserver} moves it.
      *
      * @throws StateTreeCompileException when the tree has errors
      */
@@ -171,7 +169,10 @@ public final class CrowdSim implements AutoCloseable {
             world.commands().spawn(data.table, init, 0);
         }
         world.sync();
-        LodBands inEffect = lodWanted != null && periods == null ? probePeriods(lodWanted) : lodWanted;
+        if (lodWanted != null && periods == null) {
+            periods = system::setTickPeriodOfRow;
+        }
+        LodBands inEffect = lodWanted;
         if (inEffect != null) {
             lodBand = data.table.addByte("lodBand");
             data.lodBand = lodBand;
@@ -191,23 +192,6 @@ public final class CrowdSim implements AutoCloseable {
         system.startAll(0);
         data.resolveClaims();
         return inEffect;
-    }
-
-    /**
-     * Whether the runtime takes tick periods: asks for period 2 for row 0 and at once for period 1
-     * again, which cancels the pending change (docs/SEMANTICS.md, section 12). Returns the bands, or
-     * null with {@link #lodUnavailable} set when the runtime refuses.
-     */
-    private LodBands probePeriods(LodBands bands) {
-        try {
-            system.setTickPeriodOfRow(0, 2);
-            system.setTickPeriodOfRow(0, 1);
-        } catch (UnsupportedOperationException e) {
-            lodUnavailable = "the StateTree runtime does not support tick periods (" + e.getMessage() + ")";
-            return null;
-        }
-        periods = system::setTickPeriodOfRow;
-        return bands;
     }
 
     /** Runs one tick. */
@@ -345,11 +329,6 @@ public final class CrowdSim implements AutoCloseable {
     /** The LOD bands in effect, or null when LOD is off. */
     public LodBands lod() {
         return lod;
-    }
-
-    /** Why LOD was asked for but is off (the runtime lacks tick periods), or null. */
-    public String lodUnavailable() {
-        return lodUnavailable;
     }
 
     /**

@@ -260,19 +260,15 @@ class ServeCommandTest {
         assertTrue(s.get("awake").asInt() <= AGENTS);
         JsonNode lod = s.get("lod");
         assertTrue(lod.get("observer").get("x").isNumber() && lod.get("observer").get("y").isNumber(), lod.toString());
-        if (lod.get("enabled").asBoolean()) { // on by default
-            int sum = 0;
-            for (JsonNode b : lod.get("bands")) {
-                sum += b.get("agents").asInt();
-                assertTrue(b.get("label").asText().startsWith("period " + b.get("period").asInt()), b.toString());
-            }
-            assertEquals(4, lod.get("bands").size(), lod.toString());
-            assertEquals(AGENTS, sum, lod.toString());
-            assertTrue(OUT.toString(StandardCharsets.UTF_8).contains(", LOD on,"));
-        } else { // a runtime without tick periods: said at the start, and here
-            assertTrue(lod.get("unavailable").asText().contains("tick periods"), lod.toString());
-            assertTrue(ERR.toString(StandardCharsets.UTF_8).contains("warning: LOD is off"));
+        assertTrue(lod.get("enabled").asBoolean(), "LOD is on by default in serve: " + lod);
+        int sum = 0;
+        for (JsonNode b : lod.get("bands")) {
+            sum += b.get("agents").asInt();
+            assertTrue(b.get("label").asText().startsWith("period " + b.get("period").asInt()), b.toString());
         }
+        assertEquals(4, lod.get("bands").size(), lod.toString());
+        assertEquals(AGENTS, sum, lod.toString());
+        assertTrue(OUT.toString(StandardCharsets.UTF_8).contains(", LOD on,"));
         assertEquals(405, http.send(HttpRequest.newBuilder(URI.create(base + "stats")).timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofString("")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
     }
