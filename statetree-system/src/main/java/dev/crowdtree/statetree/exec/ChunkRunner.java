@@ -332,9 +332,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
     private void collect(EventBuffer events, int evBegin, int evEnd) {
         final ChunkSchedule s = cs;
         final int b = base;
-        if (s.requestCount > 0) {
-            drainRequests();
-        }
+        drainRequests();
         int np = s.advance(step, popped, 0);
         for (int i = 0; i < np; i++) {
             addX(popped[i], X_DUE);
@@ -385,25 +383,38 @@ final class ChunkRunner implements EventOutbox, TimerService {
         }
     }
 
-    /** Requests recorded since the last tick: tick period changes (wheel) and parameter wake-ups. */
+    /**
+     * Requests recorded since the last tick, in the lists of the world chunks this chunk covers:
+     * tick period changes (the wheel learns the switch step) and parameter wake-ups.
+     */
     private void drainRequests() {
         final ChunkSchedule s = cs;
-        for (int i = 0; i < s.requestCount; i++) {
-            int l = s.requests[i];
-            int r = base + l;
-            boolean wakeUp = (s.flagsOf(l) & ChunkSchedule.WAKE) != 0;
-            s.clearFlags(l, ChunkSchedule.REQUESTED | ChunkSchedule.WAKE);
-            if (runOf(r) != RunStatus.RUNNING) {
+        final int wc = sys.world().chunkSize();
+        for (int c = base / wc, last = (base + rows - 1) / wc; c <= last; c++) {
+            StateTreeSystem.RequestList list = sys.requestList(c);
+            if (list == null || list.size == 0) {
                 continue;
             }
-            if ((lodOf(r) & InstanceData.LOD_PENDING) != 0) {
-                s.schedule(l, wakeStep(r, step));
+            for (int i = 0; i < list.size; i++) {
+                int r = list.rows[i];
+                int l = r - base;
+                if (l < 0 || l >= rows) {
+                    continue; // a row beyond the table's end since (it was removed)
+                }
+                boolean wakeUp = (s.flagsOf(l) & ChunkSchedule.WAKE) != 0;
+                s.clearFlags(l, ChunkSchedule.REQUESTED | ChunkSchedule.WAKE);
+                if (runOf(r) != RunStatus.RUNNING) {
+                    continue;
+                }
+                if ((lodOf(r) & InstanceData.LOD_PENDING) != 0) {
+                    s.schedule(l, wakeStep(r, step));
+                }
+                if (wakeUp && takesPart(r)) {
+                    addX(l, (byte) 0);
+                }
             }
-            if (wakeUp && takesPart(r)) {
-                addX(l, (byte) 0);
-            }
+            list.size = 0;
         }
-        s.requestCount = 0;
     }
 
     /** Adds local row {@code l} to X (of its period) with {@code flag}; a row is in X at most once. */

@@ -98,8 +98,6 @@ final class ChunkSchedule {
 
     short[] sticky = new short[16];
     int stickyCount;
-    short[] requests = new short[16];
-    int requestCount;
 
     ChunkSchedule(int index, int capacity, int groups) {
         this.index = index;
@@ -135,7 +133,6 @@ final class ChunkSchedule {
         freeBlock = 0;
         now = step;
         stickyCount = 0;
-        requestCount = 0;
         running = 0;
         periodAgents = 0;
         wakeAll = false;
@@ -498,17 +495,5 @@ final class ChunkSchedule {
             sticky = Arrays.copyOf(sticky, stickyCount * 2);
         }
         sticky[stickyCount++] = (short) l;
-    }
-
-    /** Records a request for local row {@code l} (simulation thread, or the chunk's own kernel). */
-    void addRequest(int l) {
-        if ((flagsOf(l) & REQUESTED) != 0) {
-            return;
-        }
-        addFlags(l, REQUESTED);
-        if (requestCount == requests.length) {
-            requests = Arrays.copyOf(requests, requestCount * 2);
-        }
-        requests[requestCount++] = (short) l;
     }
 }

@@ -59,7 +59,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final CompiledStateTree tree;
     private final InstanceData data;
 
+    /**
+     * Rows per chunk of this runtime's phases: the world's chunk, or four of them (at most 16,384
+     * rows) when the world's chunks have 1,024 rows or more. Per chunk and tick the runtime touches a
+     * few dozen cold cache lines (its schedule's headers, the wheel's slot) whatever happens in it, so
+     * fewer, larger chunks make a tick in which few agents wake cheaper; results do not depend on the
+     * chunking at all (every chunk writes only its rows, outputs merge in row order).
+     */
+    private final int chunkRows;
     private final ChunkRunner[] runners;
+    /** Requests (parameters set, periods asked for) per world chunk: a host kernel records into its own. */
+    private RequestList[] requestLists = new RequestList[0];
     private ChunkSchedule[] schedules = new ChunkSchedule[0];
     private ChunkOutput[] outputs = new ChunkOutput[0];
     private final long[][] phaseNanos;
@@ -112,6 +122,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.table = table;
         this.tree = tree;
         this.data = new InstanceData(table, tree);
+        int wc = world.chunkSize();
+        this.chunkRows = wc < 1024 ? wc : Math.max(wc, Math.min(ChunkSchedule.MAX_ROWS / 2, wc * 4));
         this.timerDt = world.clock().dt();
         runners = new ChunkRunner[world.workers()];
         phaseNanos = new long[world.workers()][PHASES.size()];
@@ -126,7 +138,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Rows moved or changed owner: their chunks' schedules are rebuilt before the next tick. */
     private void rowsChanged(int from, int to) {
-        int cs = world.chunkSize();
+        int cs = chunkRows;
         for (int c = from / cs, last = Math.min(schedules.length - 1, (to - 1) / cs); c <= last; c++) {
             schedules[c].dirty = true;
         }
@@ -224,17 +236,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
         prepare();
         if (Float.floatToIntBits(dt) != Float.floatToIntBits(timerDt)) {
             rebaseKernel.oldDt = timerDt;
-            world.runPhase(table, rebaseKernel);
+            world.executor().run(rebaseKernel, table.size(), chunkRows);
             timerDt = dt;
             for (ChunkSchedule s : schedules) {
                 s.dirty = true;
             }
         }
         distributeEvents();
-        world.runPhase(table, tickKernel);
+        world.executor().run(tickKernel, table.size(), chunkRows);
         finish();
         int n = 0;
-        for (int c = 0, chunks = table.chunkCount(world.chunkSize()); c < chunks; c++) {
+        for (int c = 0, chunks = table.chunkCount(chunkRows); c < chunks; c++) {
             n += outputs[c].awake;
         }
         awakeLastTick = n;
@@ -254,7 +266,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         currentTick = tick;
         prepare();
         startKernel.all = all;
-        world.runPhase(table, startKernel);
+        world.executor().run(startKernel, table.size(), chunkRows);
         finish();
     }
 
@@ -263,11 +275,11 @@ public final class StateTreeSystem implements StateTreeRuntime {
         currentTick = tick;
         prepare();
         if (agent == ALL) {
-            world.runPhase(table, stopKernel);
+            world.executor().run(stopKernel, table.size(), chunkRows);
         } else {
             int row = rowOf(agent);
             if (row >= 0) {
-                int cs = world.chunkSize();
+                int cs = chunkRows;
                 int c = row / cs;
                 runners[0].stopRange(schedules[c], c * cs, Math.min(table.size(), (c + 1) * cs), row, row + 1,
                         outputs[c], tick, steps);
@@ -278,7 +290,15 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     private void prepare() {
         data.refresh();
-        int cs = world.chunkSize();
+        int worldChunks = table.chunkCount(world.chunkSize());
+        if (requestLists.length < worldChunks) {
+            RequestList[] next = Arrays.copyOf(requestLists, Math.max(worldChunks, requestLists.length * 2));
+            for (int i = requestLists.length; i < next.length; i++) {
+                next[i] = new RequestList();
+            }
+            requestLists = next;
+        }
+        int cs = chunkRows;
         int chunks = table.chunkCount(cs);
         if (outputs.length < chunks) {
             ChunkOutput[] next = Arrays.copyOf(outputs, Math.max(chunks, outputs.length * 2));
@@ -326,7 +346,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
             }
             drained.clear();
         }
-        int cs = world.chunkSize();
+        int cs = chunkRows;
         int chunks = table.chunkCount(cs);
         if (chunkEventBegin.length < chunks + 1) {
             chunkEventBegin = new int[Math.max(chunks + 1, chunkEventBegin.length * 2)];
@@ -373,7 +393,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Merges chunk outputs in chunk order and delivers trace lines sorted by agent. */
     private void finish() {
-        int chunks = table.chunkCount(world.chunkSize());
+        int chunks = table.chunkCount(chunkRows);
         for (int c = 0; c < chunks; c++) {
             incoming.addAll(outputs[c].carried);
         }
@@ -427,20 +447,56 @@ public final class StateTreeSystem implements StateTreeRuntime {
                 throw new IllegalArgumentException("no agent " + agent + " in table '" + table.name() + "'");
             }
             data.writeSlot(tree.paramType[p], tree.paramSlot[p], row, value);
-            ChunkSchedule s = scheduleOf(row);
-            if (s != null) {
-                int l = row - s.index * world.chunkSize();
-                s.addFlags(l, ChunkSchedule.WAKE);
-                s.addRequest(l);
-            }
+            request(row, ChunkSchedule.WAKE);
         }
     }
 
     /** The schedule of {@code row}'s chunk, or null when it does not exist yet (it will be built). */
     private ChunkSchedule scheduleOf(int row) {
-        int c = row / world.chunkSize();
+        int c = row / chunkRows;
         ChunkSchedule[] ss = schedules;
         return c < ss.length ? ss[c] : null;
+    }
+
+    /**
+     * Records a request for {@code row} (with {@code flag} set in its schedule, e.g. a wake-up) in
+     * the list of the row's world chunk, once per row until drained. Skipped when the row's chunk
+     * has no schedule yet: it will be built from the columns anyway.
+     * THREADING: the simulation thread, or the kernel owning the row's world chunk.
+     */
+    private void request(int row, int flag) {
+        ChunkSchedule s = scheduleOf(row);
+        int wc = row / world.chunkSize();
+        RequestList[] lists = requestLists;
+        if (s == null || wc >= lists.length) {
+            return;
+        }
+        int l = row - s.index * chunkRows;
+        if ((s.flagsOf(l) & ChunkSchedule.REQUESTED) == 0) {
+            s.addFlags(l, ChunkSchedule.REQUESTED);
+            lists[wc].add(row);
+        }
+        if (flag != 0) {
+            s.addFlags(l, flag);
+        }
+    }
+
+    /** The requests recorded for world chunk {@code c} (runner use). */
+    RequestList requestList(int c) {
+        return c < requestLists.length ? requestLists[c] : null;
+    }
+
+    /** A growable list of rows. THREADING: written by one thread at a time (see {@link #request}). */
+    static final class RequestList {
+        int[] rows = new int[16];
+        int size;
+
+        void add(int row) {
+            if (size == rows.length) {
+                rows = Arrays.copyOf(rows, size * 2);
+            }
+            rows[size++] = row;
+        }
     }
 
     @Override
@@ -538,10 +594,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
             return;
         }
         data.setLodOfRow(row, next);
-        ChunkSchedule s = scheduleOf(row);
-        if (s != null) {
-            s.addRequest(row - s.index * world.chunkSize());
-        }
+        request(row, 0);
     }
 
     @Override

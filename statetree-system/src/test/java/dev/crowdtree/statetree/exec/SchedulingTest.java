@@ -311,6 +311,62 @@ class SchedulingTest {
     }
 
     @Test
+    void periodsRequestedFromTheHostsOwnKernelsEqualRequestsFromTheSimulationThread() throws Exception {
+        CompiledStateTree tree = compile(CrowdTrees.everything());
+        int agents = 20_000;
+        long[] hashes = new long[2];
+        for (int variant = 0; variant < 2; variant++) {
+            boolean fromKernels = variant == 0;
+            // world chunks of 1024 rows: the runtime schedules four of them per chunk of its own
+            World world = World.builder().workers(fromKernels ? 3 : 1).chunkSize(1024).seed(5)
+                    .maxAgents(agents).initialCapacity(agents).build();
+            try {
+                SoaTable table = world.createTable("agents");
+                StateTreeSystem sys = new StateTreeSystem(world, table, tree);
+                SpawnInitializer init = sys.spawnInitializer(SpawnInitializer.NONE);
+                for (int i = 0; i < agents; i++) {
+                    world.commands().spawn(table, init, 0);
+                }
+                world.sync();
+                sys.startAll(0);
+                for (int k = 1; k <= 120; k++) {
+                    final int tick = k;
+                    if (k % 15 == 1) {
+                        if (fromKernels) {
+                            world.runPhase(table, new dev.crowdtree.core.schedule.ChunkKernel() {
+                                @Override
+                                public void execute(dev.crowdtree.core.schedule.Chunk c) {
+                                    int[] ids = table.agentIds().data();
+                                    for (int r = c.begin(); r < c.end(); r++) {
+                                        sys.setTickPeriodOfRow(r, 1 << (int) (CounterRng.bits(9, ids[r], tick, 0) & 3));
+                                    }
+                                }
+
+                                @Override
+                                public String kernelName() {
+                                    return "periods";
+                                }
+                            });
+                        } else {
+                            for (int a = 0; a < agents; a++) {
+                                sys.setTickPeriod(a, 1 << (int) (CounterRng.bits(9, a, tick, 0) & 3));
+                            }
+                        }
+                    }
+                    if (k % 7 == 0) {
+                        sys.sendEvent(k * 13 % agents, "Alarm", 0f, false);
+                    }
+                    sys.tickAll(k, 0.1f);
+                }
+                hashes[variant] = world.contentHash();
+            } finally {
+                world.close();
+            }
+        }
+        assertEquals(hashes[1], hashes[0]);
+    }
+
+    @Test
     void badPeriodsAndChunksAreRejectedWithTheValidValues() throws Exception {
         CompiledStateTree tree = compile(napper());
         try (StateTreeSystem sys = StateTreeSystem.standalone(tree, 2, 1, 1, 64)) {
