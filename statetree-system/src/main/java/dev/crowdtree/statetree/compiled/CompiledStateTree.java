@@ -84,13 +84,15 @@ public final class CompiledStateTree {
      * of its ancestors is {@link #stateTicking}. Otherwise the agent may sleep.
      */
     public final boolean[] stateAlwaysAwake;
-    /** Number of {@link #stateAlwaysAwake} states: the runtime's groups of always-awake agents. */
+    /** Number of {@link #stateTicking} states among the always-awake ones: the runtime's groups of always-awake agents. */
     public final int awakeGroupCount;
     /**
-     * Rank of each {@link #stateAlwaysAwake} state among them in id order (-1 for the others); and,
-     * for s in {@code 0..stateCount}, the number of always-awake states with an id below s, so that
-     * the always-awake states of the subtree of s are the ranks
-     * {@code [stateAwakeGroupsBegin[s], stateAwakeGroupsBegin[stateSubtreeEnd[s]])}.
+     * Group of each {@link #stateAlwaysAwake} state (-1 for the others): a ticking state has a group of
+     * its own, numbered in id order; a state awake only through a ticking ancestor shares its parent's
+     * group (its agents need nothing the ancestor's do not, so a transition between such siblings
+     * moves no agent between groups). And, for s in {@code 0..stateCount}, the number of groups of
+     * the ticking states with an id below s, so that for a ticking state s the agents whose path
+     * contains s are the groups {@code [stateAwakeGroupsBegin[s], stateAwakeGroupsBegin[stateSubtreeEnd[s]])}.
      */
     public final int[] stateAwakeGroup;
     public final int[] stateAwakeGroupsBegin;
@@ -266,7 +268,8 @@ public final class CompiledStateTree {
         int groups = 0;
         for (int s = 0; s < stateCount; s++) {
             stateAwakeGroupsBegin[s] = groups;
-            stateAwakeGroup[s] = stateAlwaysAwake[s] ? groups++ : -1;
+            stateAwakeGroup[s] = stateTicking[s] ? groups++
+                    : stateAlwaysAwake[s] ? stateAwakeGroup[stateParent[s]] : -1;
         }
         stateAwakeGroupsBegin[stateCount] = groups;
         awakeGroupCount = groups;

@@ -10,9 +10,10 @@ import java.util.Arrays;
  * <ul>
  *   <li><b>Always-awake order</b>: the running agents whose active path has a ticking state (a
  *       ticking task or an onTick transition), grouped by their last active state's awake group
- *       (its rank among the always-awake states, {@code CompiledStateTree.stateAwakeGroup}). Groups
- *       are contiguous in {@link #order} ({@code [groupBegin[g], groupBegin[g+1])}), so the agents
- *       whose path contains state s are one slice, and every kernel runs once per slice. The order is
+ *       ({@code CompiledStateTree.stateAwakeGroup}: one per ticking state; a state awake only through
+ *       a ticking ancestor is in its parent's group). Groups are contiguous in {@link #order}
+ *       ({@code [groupBegin[g], groupBegin[g+1])}), so the agents whose path contains a ticking
+ *       state s are one slice, and every kernel runs once per slice. The order is
  *       a permutation patched per agent that changes group: moving an agent from group a to group b
  *       swaps it across the |a - b| boundaries between them (O(|a - b|), no sort). Positions past
  *       {@code groupBegin[groups]} are free.</li>
