@@ -467,14 +467,13 @@ final class ChunkRunner implements EventOutbox, TimerService {
      */
     private void touch(int[] rs, int from, int to) {
         final long[] ex = exec;
-        final int[] ch = changes;
         final int[] id = ids;
         final long[] mt = cs.meta;
         final int b = base;
         long acc = 0;
         for (int i = from; i < to; i++) {
             int r = rs[i];
-            acc += ex[r] + ch[r] + id[r] + mt[r - b];
+            acc += ex[r] + id[r] + mt[r - b];
         }
         // the due steps of the timers on each agent's path (known once its state is loaded)
         if (t.pathTimerTasks.length > 0) {
@@ -878,10 +877,14 @@ final class ChunkRunner implements EventOutbox, TimerService {
                     }
                     for (int i = aLo; i < aHi; i++) {
                         int r = aOrder[i];
+                        boolean held = gt[r] == mine;
+                        if (!held && !ok[i]) {
+                            continue; // the common case: nothing to do, decided or not
+                        }
                         if (stamp[r - b] == ep) {
                             continue;
                         }
-                        if (gt[r] == mine) {
+                        if (held) {
                             if (!ok[i]) {
                                 clearGate(r); // cancelled: the condition no longer holds
                                 continue;
@@ -891,8 +894,6 @@ final class ChunkRunner implements EventOutbox, TimerService {
                                 stamp[r - b] = ep; // waiting at the closed gate (Q-A5: blocks the scan)
                                 continue;
                             }
-                        } else if (!ok[i]) {
-                            continue;
                         }
                         decide(r, tr, true, true);
                     }
@@ -1408,7 +1409,11 @@ final class ChunkRunner implements EventOutbox, TimerService {
 
     /** EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at {@code leaf}. */
     byte enterState(int r, int cur, int target, int leaf) {
-        changes[r]++;
+        long e = exec[r] + (1L << InstanceData.CHANGES_SHIFT);
+        exec[r] = e;
+        if (e >>> InstanceData.CHANGES_SHIFT == 0) {
+            changes[r]++; // the low 16 bits wrapped
+        }
         setFailed(r, 0);
         byte result = RunStatus.RUNNING;
         boolean succeeded = false;

@@ -25,12 +25,15 @@ import java.util.List;
  * transitions) are packed into one {@code long} per agent, {@link #exec}, so that an agent the
  * runtime visits alone costs one cache line rather than one per field: bits 0-15 the last active
  * state + 1 (0: empty path), 16-31 the task whose EnterState failed + 1 (0: none), 32-34 the tree's
- * run status, 35-36 the last tick status, 37 set while a gate is pending, 40-47 the tick period byte (log2 of the period in bits
- * 0-2, a requested log2 in bits 4-6, bit 7 while a request is pending). A zeroed row is a fresh,
- * not-started instance. Separate columns: {@code gate} = gated transition + 1 (0: none; read by the
- * dense onTick loops), {@code gateDue} = the step at which the pending gate opens (0: already open,
- * {@link #NEVER}: never) with {@code gateValue} the gate time it was computed from, and
- * {@code changes} (Unreal's StateChangeCount). A timer's int slot holds its due step (0: stopped,
+ * run status, 35-36 the last tick status, 37 set while a gate is pending, 40-47 the tick period
+ * byte (log2 of the period in bits 0-2, a requested log2 in bits 4-6, bit 7 while a request is
+ * pending), 48-63 the low 16 bits of the state-change count (Unreal's StateChangeCount). A zeroed
+ * row is a fresh, not-started instance. Separate columns: {@code gate} = gated transition + 1 (0:
+ * none; read by the dense onTick loops), {@code gateDue} = the step at which the pending gate opens
+ * (0: already open, {@link #NEVER}: never) with {@code gateValue} the gate time it was computed
+ * from, and {@code changes}, the state-change count above its low 16 bits (written once per 65,536
+ * changes, so a transition costs no extra cache line for it; {@link #stateChangeCount}). A timer's
+ * int slot holds its due step (0: stopped,
  * {@link #NEVER}: never runs out) and, for a SECONDS timer, its float slot the remaining time at the
  * last step it was counted from (see {@code ChunkRunner}).
  *
@@ -59,7 +62,7 @@ final class InstanceData {
     short[] gate;
     float[] gateValue;
     int[] gateDue;
-    int[] changes;
+    int[] changes; // the state-change count >>> 16
     int[] ids;
     final float[][] floats;
     final int[][] ints;
@@ -143,6 +146,14 @@ final class InstanceData {
     void setLodOfRow(int row, byte v) {
         long[] e = execCol.data();
         e[row] = (e[row] & ~(0xFFL << 40)) | ((long) (v & 0xFF) << 40);
+    }
+
+    /** The low 16 bits of the state-change count sit at bit 48 of {@link #exec}. */
+    static final int CHANGES_SHIFT = 48;
+
+    /** The state-change count of {@code row}: the {@code changes} column holds the bits above the 16 in {@link #exec}. */
+    int stateChangeCount(int row) {
+        return (changesCol.data()[row] << 16) | (int) (execCol.data()[row] >>> CHANGES_SHIFT);
     }
 
     /** The tick period of a period byte. */

@@ -667,7 +667,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     /** The state-change count of an agent (Unreal's {@code StateChangeCount}). */
     public int stateChangeCount(int agent) {
         int row = rowOf(agent);
-        return row < 0 ? 0 : data.changesCol.data()[row];
+        return row < 0 ? 0 : data.stateChangeCount(row);
     }
 
     /** Bytes of per-agent data this system adds to each row (execution state plus slots). */

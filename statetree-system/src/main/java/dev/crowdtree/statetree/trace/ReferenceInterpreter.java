@@ -680,7 +680,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         return execs[agentId].gatedTransitionTime;
     }
 
-    int stateChangeCount(int agentId) {
+    public int stateChangeCount(int agentId) {
         return execs[agentId].stateChangeCount;
     }
 

@@ -253,6 +253,34 @@ class SchedulingTest {
         }
     }
 
+    /**
+     * The state-change count keeps its low 16 bits in the packed execution word and the rest in a
+     * column written only when they wrap: past 65,536 changes it must still equal the reference's
+     * plain int count, for every agent.
+     */
+    @Test
+    void stateChangeCountsStayExactPastSixteenBits() throws Exception {
+        CompiledStateTree t = compile(tree("PingPong").root(state("Root")
+                .child(state("A").task(node("succeed").with("afterTicks", 1)).transition(on("onStateCompleted").to("Root/B")))
+                .child(state("B").task(node("succeed").with("afterTicks", 1)).transition(on("onStateCompleted").to("Root/A"))))
+                .build());
+        int agents = 3;
+        try (Sim sim = new Sim(t, agents, 1, 64)) {
+            ReferenceInterpreter ref = new ReferenceInterpreter(t, agents, 11);
+            sim.sys.startAll(0);
+            ref.startAll(0);
+            int ticks = 70_000;
+            for (int k = 1; k <= ticks; k++) {
+                sim.sys.tickAll(k, 0.1f);
+                ref.tickAll(k, 0.1f);
+            }
+            for (int id = 0; id < agents; id++) {
+                assertTrue(ref.stateChangeCount(id) > 65_536, "the test reaches past 16 bits: " + ref.stateChangeCount(id));
+                assertEquals(ref.stateChangeCount(id), sim.sys.stateChangeCount(id), "agent " + id);
+            }
+        }
+    }
+
     @Test
     void anAgentWithPeriodPTakesPartEveryPthStepWithPTimesDt() throws Exception {
         CompiledStateTree tree = compile(tree("Counter")
