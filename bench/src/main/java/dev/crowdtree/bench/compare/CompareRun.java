@@ -6,6 +6,7 @@ import org.HdrHistogram.Histogram;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -22,9 +23,12 @@ import java.util.Map;
  * population alive: the difference to (1) per agent is the heap per agent; (4) measured ticks, each
  * timed with {@code System.nanoTime} into an HdrHistogram: {@code maxTicks} ticks, more for a fast
  * run until 2 s have passed (at most 20 times {@code maxTicks}), fewer for a slow run once
- * {@code budgetSeconds} of measuring have passed (at least {@link #MIN_TICKS}); the bytes allocated by
- * all live threads (simulation thread and workers, {@code com.sun.management.ThreadMXBean}) over the
- * measured ticks, minus the cost of reading the counters, divided by the ticks.
+ * {@code budgetSeconds} of measuring have passed (at least {@link #MIN_TICKS}); the bytes allocated
+ * ({@code com.sun.management.ThreadMXBean}) by the simulation thread inside the timed ticks, plus by
+ * every other live thread (workers, the JVM's own) over the measured ticks, minus the cost of reading
+ * the counters, divided by the ticks. The harness's own work between ticks on the simulation thread
+ * (picking the host's events, recording times) is not charged: it is the same for every
+ * implementation, about 0.1-1 B per tick, and would hide whether a tick allocates.
  *
  * <p>Host events (sleepy variant): before each tick the run picks that tick's receivers
  * ({@link Logic#hostEvents}, untimed) and sends them ({@link Population#sendEvent}) inside the timed
@@ -113,7 +117,8 @@ public final class CompareRun {
                     setupSeconds, warmedUp, warmupSeconds, warmupLimited ? " (time budget)" : "", heapPerAgent);
 
             // (4) measured ticks
-            long[] ids = threads.getAllThreadIds();
+            long self = Thread.currentThread().getId();
+            long[] ids = Arrays.stream(threads.getAllThreadIds()).filter(id -> id != self).toArray();
             long[] before = new long[ids.length];
             long[] after = new long[ids.length];
             long overhead = Long.MAX_VALUE;
@@ -127,13 +132,16 @@ public final class CompareRun {
             boolean limited = false;
             double awakeSum = 0;
             boolean awakeKnown = pop.awakeLastTick() >= 0;
+            long selfAlloc = 0;
             long alloc0 = allocated(threads, ids, before);
             long m0 = System.nanoTime();
             while (true) {
                 int k = logic.hostEvents(seed, tick, agents, events);
+                long a = threads.getCurrentThreadAllocatedBytes();
                 long s = System.nanoTime();
                 step(pop, events, k, tick++, DT);
                 long e = System.nanoTime();
+                selfAlloc += threads.getCurrentThreadAllocatedBytes() - a;
                 hist.recordValue(Math.max(1, e - s));
                 measured++;
                 if (awakeKnown) {
@@ -149,7 +157,7 @@ public final class CompareRun {
                 }
             }
             long alloc1 = allocated(threads, ids, after);
-            double allocPerTick = Math.max(0, alloc1 - alloc0 - overhead) / (double) measured;
+            double allocPerTick = (Math.max(0, alloc1 - alloc0 - overhead) + selfAlloc) / (double) measured;
             double mean = hist.getMean();
             double awakeShare = awakeKnown && agents > 0 ? awakeSum / measured / agents : -1;
             return new RunResult(variant.id(), impl.id(), impl.label(variant), agents, warmedUp, warmupLimited, measured, limited,

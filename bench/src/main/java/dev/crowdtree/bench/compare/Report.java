@@ -220,7 +220,7 @@ final class Report {
                         + "(the same for every implementation); the sends are part of the timed tick."));
         b.append("Columns: ns/agent-tick = mean tick time / agents; p50/p99/max = tick time (HdrHistogram); "
                 + "B/agent = used heap after 3 full GCs with the population alive minus the same with an empty population, per agent; "
-                + "B/tick = bytes allocated by all live threads over the measured ticks, per tick; "
+                + "B/tick = bytes allocated per measured tick: by the simulation thread inside the timed ticks, by every other thread (workers, the JVM's) throughout; "
                 + "awake = share of the agents awake per measured tick, mean of `awakeLastTick()` / agents "
                 + "(our runtimes only, - for the others); "
                 + "ticks = warm-up + measured (* = cut short by the time budget).\n\n");

@@ -18,7 +18,7 @@ package dev.crowdtree.bench.compare;
  * @param p99Ms                 tick-time 99th percentile
  * @param maxMs                 longest tick
  * @param heapBytesPerAgent     used heap after full GCs with the population alive, minus the same with an empty population, per agent
- * @param allocatedBytesPerTick bytes allocated by all live threads over the measured ticks, per tick
+ * @param allocatedBytesPerTick bytes allocated per measured tick by the simulation thread inside the timed ticks and by every other thread throughout
  * @param instanceBytesPerAgent per-agent state-tree instance data the runtime reports ({@code StateTreeSystem.bytesPerAgent()}), -1 if none
  * @param awakeShare            mean over the measured ticks of {@code awakeLastTick() / agents} (the share of agents a
  *                              tick woke, {@code StateTreeRuntime}), -1 for implementations that cannot tell

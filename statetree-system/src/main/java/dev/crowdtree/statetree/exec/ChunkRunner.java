@@ -72,6 +72,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
     /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
     private static final int NOT_DONE = -2, DONE_BEFORE = -1;
     private static final int PERIODS = 7;
+    private static final int EV_INITIAL = 1024;
 
     private final StateTreeSystem sys;
     private final CompiledStateTree t;
@@ -121,11 +122,12 @@ final class ChunkRunner implements EventOutbox, TimerService {
     private int[] eTail = new int[0];
     private int[] pHead = new int[0];
     private int[] pTail = new int[0];
-    private int[] evTag = new int[64];
-    private float[] evPayload = new float[64];
-    private boolean[] evHas = new boolean[64];
-    private boolean[] evDead = new boolean[64];
-    private int[] evNext = new int[64];
+    // the chunk's events this tick, a linked list per row; room for 1,024 before the first growth
+    private int[] evTag = new int[EV_INITIAL];
+    private float[] evPayload = new float[EV_INITIAL];
+    private boolean[] evHas = new boolean[EV_INITIAL];
+    private boolean[] evDead = new boolean[EV_INITIAL];
+    private int[] evNext = new int[EV_INITIAL];
     private int evSize;
 
     // ---- the chunk being processed ----

@@ -33,8 +33,8 @@ import java.util.Arrays;
  * chunks are rebuilt from them before their next tick (after rows moved, agents started or stopped),
  * so this state never has to be saved or moved with rows.
  *
- * <p>Allocation: none after construction (the wheel's pool has a hard bound), except the sticky and
- * request lists growing to their high-water marks. THREADING: a chunk's schedule is touched only by the worker running that chunk in
+ * <p>Allocation: none after construction (the wheel's pool has a hard bound; the sticky list holds
+ * each row at most once and is sized for the chunk). THREADING: a chunk's schedule is touched only by the worker running that chunk in
  * a phase, or by the simulation thread between phases (requests, marking dirty).
  */
 final class ChunkSchedule {
@@ -97,7 +97,8 @@ final class ChunkSchedule {
     /** The last step the wheel advanced to. */
     int now;
 
-    short[] sticky = new short[16];
+    /** At most one entry per row (the STICKY flag), so sized once for the chunk: it never grows in a tick. */
+    final short[] sticky;
     int stickyCount;
 
     ChunkSchedule(int index, int capacity, int groups) {
@@ -109,6 +110,7 @@ final class ChunkSchedule {
         groupBegin = new int[groups + 2];
         cursor = new int[groups + 1];
         meta = new long[capacity];
+        sticky = new short[capacity];
         int bound = (capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1);
         int blocks = bound + bound / 4 + 1;
         pool = new short[blocks * BLOCK];
@@ -492,9 +494,6 @@ final class ChunkSchedule {
             return;
         }
         addFlags(l, STICKY);
-        if (stickyCount == sticky.length) {
-            sticky = Arrays.copyOf(sticky, stickyCount * 2);
-        }
         sticky[stickyCount++] = (short) l;
     }
 }
