@@ -1,0 +1,129 @@
+package dev.crowdtree.statetree.readme;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.definition.ValueType;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeConfig;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.node.NodeType;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.TimerKind;
+import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.nodes.BuiltinNodes;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The two node examples of README.md's "Adding a task", verbatim: they compile against the API and
+ * do what the README says (CountTask succeeds after n ticks; TimeoutTask fails when its timer runs
+ * out, with the agent asleep meanwhile).
+ */
+class ReadmeNodesTest {
+    public static final class CountTask extends Task {
+        private final int n;
+        private final int countSlot;
+
+        public CountTask(NodeConfig c) {
+            super(c, true);                       // true: this task has a tick
+            this.n = c.intValue("n");
+            this.countSlot = c.field("count");    // the column the compiler assigned
+        }
+
+        @Override
+        public byte enterState(NodeContext ctx, int row) {
+            ctx.ints(countSlot)[row] = 0;
+            return RunStatus.RUNNING;
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            final int[] count = ctx.ints(countSlot);
+            for (int i = from; i < to; i++) {
+                int r = rows[i];
+                if (++count[r] >= n) {
+                    ctx.succeed(r);
+                }
+            }
+        }
+    }
+
+    public static final class TimeoutTask extends Task {
+        private final ValueInput seconds;
+
+        public TimeoutTask(NodeConfig c) {
+            super(c, false);                      // no tick: the agent may sleep
+            this.seconds = c.input("seconds");
+        }
+
+        @Override
+        public byte enterState(NodeContext ctx, int row) {
+            ctx.startTimer(row, seconds.getFloat(ctx, row));
+            return RunStatus.RUNNING;
+        }
+
+        @Override
+        public void onTimer(NodeContext ctx, int[] rows, int from, int to) {
+            for (int i = from; i < to; i++) {
+                ctx.fail(rows[i]);                // timed out
+            }
+        }
+    }
+
+    private static CompiledStateTree compile(String json) throws Exception {
+        NodeRegistry registry = BuiltinNodes.registry();
+        registry.register(NodeType.task("count")
+                .constant("n", ValueType.INT, true, null, 1, Integer.MAX_VALUE)
+                .field("count", ValueType.INT)
+                .factory(CountTask::new)
+                .build());
+        registry.register(NodeType.task("timeout")
+                .input("seconds", ValueType.FLOAT, true, null, 0, Double.POSITIVE_INFINITY)
+                .timer("remaining", TimerKind.SECONDS)
+                .factory(TimeoutTask::new)
+                .build());
+        return StateTreeJson.compile("readme.json", json, new StateTreeCompiler(registry));
+    }
+
+    @Test
+    void countTaskSucceedsAfterNTicks() throws Exception {
+        CompiledStateTree tree = compile("{\"name\": \"C\", \"root\": {\"name\": \"Root\", \"children\": ["
+                + "{\"name\": \"Count\", \"tasks\": [{\"type\": \"count\", \"n\": 3}],"
+                + " \"transitions\": [{\"trigger\": \"onStateSucceeded\", \"to\": \"Root/Done\"}]},"
+                + "{\"name\": \"Done\", \"tasks\": [{\"type\": \"run\"}]}]}}");
+        try (StateTreeRuntime rt = StateTreeSystem.create(tree, 2, 1, 1)) {
+            rt.startAll(0);
+            for (int k = 1; k <= 3; k++) {
+                assertEquals("Root/Count", rt.activePath(0), "tick " + k);
+                rt.tickAll(k, 0.1f);
+            }
+            rt.tickAll(4, 0.1f);
+            assertEquals("Root/Done", rt.activePath(0));
+        }
+    }
+
+    @Test
+    void timeoutTaskFailsWhenItsTimerRunsOutAndTheAgentSleepsMeanwhile() throws Exception {
+        CompiledStateTree tree = compile("{\"name\": \"T\", \"root\": {\"name\": \"Root\", \"children\": ["
+                + "{\"name\": \"Wait\", \"tasks\": [{\"type\": \"timeout\", \"seconds\": 1.0}],"
+                + " \"transitions\": [{\"trigger\": \"onStateFailed\", \"to\": \"Root/TimedOut\"}]},"
+                + "{\"name\": \"TimedOut\", \"tasks\": [{\"type\": \"run\"}]}]}}");
+        try (StateTreeSystem sys = StateTreeSystem.standalone(tree, 4, 1, 1, 64)) {
+            sys.startAll(0);
+            // the float countdown 1.0 - 0.1f - 0.1f ... is 0.09999993 after nine steps, -7.4e-8 after ten
+            for (int k = 1; k <= 9; k++) {
+                sys.tickAll(k, 0.1f);
+                assertEquals("Root/Wait", sys.activePath(0), "tick " + k);
+                assertEquals(0, sys.awakeLastTick(), "asleep at tick " + k);
+            }
+            sys.tickAll(10, 0.1f);
+            assertEquals(4, sys.awakeLastTick(), "every agent's timer ran out at tick 10");
+            assertEquals("Root/TimedOut", sys.activePath(0));
+        }
+    }
+}
