@@ -59,23 +59,10 @@ import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
  * crowd tree's leaves always complete into a sibling, which the Sequence order expresses.
  */
 final class GdxBtPopulation implements Population {
-    /** Shared by all agents: logic, seed, current tick and dt. */
-    static final class Clock {
-        final Logic logic;
-        final long seed;
-        long tick = -1;
-        float dt;
-
-        Clock(Logic logic, long seed) {
-            this.logic = logic;
-            this.seed = seed;
-        }
-    }
-
     /** The blackboard: the per-agent object the tree's tasks read and write. */
     static final class Agent {
         final int id;
-        final Clock clock;
+        final PeerClock clock;
         float time;
         float phase;
         float threat;
@@ -86,7 +73,7 @@ final class GdxBtPopulation implements Population {
         long enterTick = -1;
         BehaviorTree<Agent> tree;
 
-        Agent(int id, Clock clock) {
+        Agent(int id, PeerClock clock) {
             this.id = id;
             this.clock = clock;
         }
@@ -129,7 +116,7 @@ final class GdxBtPopulation implements Population {
         @Override
         public void start() {
             Agent a = getObject();
-            Clock c = a.clock;
+            PeerClock c = a.clock;
             remaining = c.logic.delay(leaf, c.seed, a.id, c.tick);
             entered = true;
             a.state = c.logic.treeState[leaf];
@@ -203,7 +190,7 @@ final class GdxBtPopulation implements Population {
         @Override
         public Status execute() {
             Agent a = getObject();
-            Clock c = a.clock;
+            PeerClock c = a.clock;
             if (armed) {
                 gateTime -= c.dt;
             }
@@ -252,14 +239,14 @@ final class GdxBtPopulation implements Population {
         return new BehaviorTree<>(root, agent);
     }
 
-    private final Clock clock;
+    private final PeerClock clock;
     private final Agent[] agents;
 
     GdxBtPopulation(Logic logic, int n, long seed) {
         if (logic.variant != Variant.HIERARCHICAL) {
             throw new IllegalArgumentException("the gdx-ai behavior tree runs the hierarchical variant");
         }
-        clock = new Clock(logic, seed);
+        clock = new PeerClock(logic, seed, -1);
         agents = new Agent[n];
         for (int i = 0; i < n; i++) {
             Agent a = new Agent(i, clock);

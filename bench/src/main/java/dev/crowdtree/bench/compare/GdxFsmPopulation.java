@@ -20,30 +20,17 @@ import static dev.crowdtree.bench.compare.Logic.THREAT_HIGH;
  * plain FSM has no hierarchy.
  */
 final class GdxFsmPopulation implements Population {
-    /** What every agent's states read: the logic, the seed and the current tick. */
-    static final class Clock {
-        final Logic logic;
-        final long seed;
-        long tick;
-        float dt;
-
-        Clock(Logic logic, long seed) {
-            this.logic = logic;
-            this.seed = seed;
-        }
-    }
-
     /** The per-agent object (gdx-ai's "owner" / "entity"). */
     static final class Agent {
         final int id;
-        final Clock clock;
+        final PeerClock clock;
         final DefaultStateMachine<Agent, FlatState> fsm;
         float time;
         float phase;
         float threat;
         float remaining;
 
-        Agent(int id, Clock clock) {
+        Agent(int id, PeerClock clock) {
             this.id = id;
             this.clock = clock;
             this.fsm = new DefaultStateMachine<>(this, null, FlatState.PERCEIVE);
@@ -137,14 +124,14 @@ final class GdxFsmPopulation implements Population {
         }
     }
 
-    private final Clock clock;
+    private final PeerClock clock;
     private final Agent[] agents;
 
     GdxFsmPopulation(Logic logic, int n, long seed) {
         if (logic.variant != Variant.FLAT) {
             throw new IllegalArgumentException("the gdx-ai state machine runs the flat variant");
         }
-        clock = new Clock(logic, seed);
+        clock = new PeerClock(logic, seed, 0);
         agents = new Agent[n];
         for (int i = 0; i < n; i++) {
             agents[i] = new Agent(i, clock);

@@ -27,28 +27,15 @@ final class GdxFsmSleepyPopulation implements Population {
     /** The telegram's message code for the host's event. */
     static final int POKE = 1;
 
-    /** What every agent's states read: the logic, the seed and the current tick. */
-    static final class Clock {
-        final Logic logic;
-        final long seed;
-        long tick;
-        float dt;
-
-        Clock(Logic logic, long seed) {
-            this.logic = logic;
-            this.seed = seed;
-        }
-    }
-
     /** The per-agent object (gdx-ai's "owner" / "entity"). */
     static final class Agent {
         final int id;
-        final Clock clock;
+        final PeerClock clock;
         final DefaultStateMachine<Agent, SleepyState> fsm;
         float remaining;
         boolean poked;
 
-        Agent(int id, Clock clock) {
+        Agent(int id, PeerClock clock) {
             this.id = id;
             this.clock = clock;
             this.fsm = new DefaultStateMachine<>(this);
@@ -122,7 +109,7 @@ final class GdxFsmSleepyPopulation implements Population {
         }
     }
 
-    private final Clock clock;
+    private final PeerClock clock;
     private final Agent[] agents;
     private final Telegram poke = new Telegram();
 
@@ -130,7 +117,7 @@ final class GdxFsmSleepyPopulation implements Population {
         if (logic.variant != Variant.SLEEPY) {
             throw new IllegalArgumentException("this gdx-ai state machine runs the sleepy variant");
         }
-        clock = new Clock(logic, seed);
+        clock = new PeerClock(logic, seed, 0);
         agents = new Agent[n];
         for (int i = 0; i < n; i++) {
             agents[i] = new Agent(i, clock);

@@ -35,22 +35,9 @@ class SchedulingTest {
         return StateTreeCompiler.withBuiltins().compile(def);
     }
 
-    /** Two delay-only states chained by completion, a root event transition and a parameter. */
-    private static TreeDef napper() {
-        return tree("Napper")
-                .param("p", "float", 0.0)
-                .root(state("Root")
-                        .transition(on("onEvent").event("Poke").to("Root/B"))
-                        .child(state("A").task(node("delay").with("duration", 1.0))
-                                .transition(on("onStateCompleted").to("Root/B")))
-                        .child(state("B").task(node("delay").with("duration", 2.0))
-                                .transition(on("onStateCompleted").to("Root/A"))))
-                .build();
-    }
-
     @Test
     void delayOnlyAgentsAreAwakeOnlyWhenTheirTimerRunsOutOrSomethingHappens() throws Exception {
-        CompiledStateTree tree = compile(napper());
+        CompiledStateTree tree = compile(CrowdTrees.napper());
         long due = Countdown.steps(1f, 0.1f); // the tick A's delay runs out on (counting from 1)
         try (StateTreeSystem sys = StateTreeSystem.standalone(tree, 1000, 1, 2, 64)) {
             sys.startAll(0);
@@ -396,7 +383,7 @@ class SchedulingTest {
 
     @Test
     void badPeriodsAndChunksAreRejectedWithTheValidValues() throws Exception {
-        CompiledStateTree tree = compile(napper());
+        CompiledStateTree tree = compile(CrowdTrees.napper());
         try (StateTreeSystem sys = StateTreeSystem.standalone(tree, 2, 1, 1, 64)) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> sys.setTickPeriod(1, 3));
             assertEquals("tick period 3 for agent 1 is not valid; valid periods are 1, 2, 4, 8, 16, 32, 64", e.getMessage());

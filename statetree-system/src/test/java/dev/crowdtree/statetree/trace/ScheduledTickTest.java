@@ -3,12 +3,9 @@ package dev.crowdtree.statetree.trace;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.Countdown;
+import dev.crowdtree.statetree.fixtures.CrowdTrees;
 import org.junit.jupiter.api.Test;
 
-import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
-import static dev.crowdtree.statetree.definition.StateTreeBuilder.on;
-import static dev.crowdtree.statetree.definition.StateTreeBuilder.state;
-import static dev.crowdtree.statetree.definition.StateTreeBuilder.tree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,15 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The reference interpreter's scheduled tick skips sleeping agents; its tick periods are validated. */
 class ScheduledTickTest {
     private static CompiledStateTree napper() throws Exception {
-        return StateTreeCompiler.withBuiltins().compile(tree("Napper")
-                .param("p", "float", 0.0)
-                .root(state("Root")
-                        .transition(on("onEvent").event("Poke").to("Root/B"))
-                        .child(state("A").task(node("delay").with("duration", 1.0))
-                                .transition(on("onStateCompleted").to("Root/B")))
-                        .child(state("B").task(node("delay").with("duration", 2.0))
-                                .transition(on("onStateCompleted").to("Root/A"))))
-                .build());
+        return StateTreeCompiler.withBuiltins().compile(CrowdTrees.napper());
     }
 
     @Test
