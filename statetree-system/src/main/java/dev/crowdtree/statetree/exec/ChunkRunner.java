@@ -877,12 +877,18 @@ final class ChunkRunner implements EventOutbox, TimerService {
                     if (aHi - aLo > rows >> 3) {
                         streamGates();
                     }
+                    // Branch-free first pass: the positions whose agent holds this gate or passes
+                    // (unpredictable, so a branch per agent would stall the gathers behind it).
+                    final int[] c = cand;
+                    int m = 0;
                     for (int i = aLo; i < aHi; i++) {
+                        c[m] = i;
+                        m += (gt[aOrder[i]] == mine | ok[i]) ? 1 : 0;
+                    }
+                    for (int j = 0; j < m; j++) {
+                        int i = c[j];
                         int r = aOrder[i];
                         boolean held = gt[r] == mine;
-                        if (!held && !ok[i]) {
-                            continue; // the common case: nothing to do, decided or not
-                        }
                         if (stamp[r - b] == ep) {
                             continue;
                         }
