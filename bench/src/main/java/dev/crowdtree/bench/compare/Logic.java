@@ -72,9 +72,8 @@ public final class Logic {
     /** {@code 1f / period}, as the wave evaluator computes it. */
     final float waveInv;
     /** Hierarchical only: the gated Danger -> Peaceful transition. */
-    final int gateStream;
-    final float gateDelay;
-    final float gateVariance;
+    /** The gated transition of the hierarchical variant (Danger -> Peaceful), or -1. */
+    final int gate;
 
     private Logic(Variant variant, CompiledStateTree tree) {
         this.variant = variant;
@@ -105,22 +104,18 @@ public final class Logic {
         waveInv = 1f / WAVE_PERIOD;
         if (h) {
             int danger = tree.stateByPath("Root/Danger");
-            int gate = -1;
+            int g = -1;
             for (int t = tree.stateTransitionsBegin[danger]; t < tree.stateTransitionsBegin[danger] + tree.stateTransitionsNum[danger]; t++) {
-                if (tree.transitionDelay[t] > 0f || tree.transitionDelayVariance[t] > 0f) {
-                    gate = t;
+                if (tree.isGated(t)) {
+                    g = t;
                 }
             }
-            if (gate < 0) {
+            if (g < 0) {
                 throw new IllegalStateException("no gated transition on Root/Danger");
             }
-            gateStream = CompiledStateTree.GATE_STREAM_BASE + gate;
-            gateDelay = tree.transitionDelay[gate];
-            gateVariance = tree.transitionDelayVariance[gate];
+            gate = g;
         } else {
-            gateStream = -1;
-            gateDelay = 0f;
-            gateVariance = 0f;
+            gate = -1;
         }
     }
 
@@ -171,8 +166,7 @@ public final class Logic {
 
     /** The gate time drawn when the gated transition is armed for {@code agent} at {@code tick}. */
     float gateTime(long seed, int agent, long tick) {
-        float u = CounterRng.uniform(seed, agent, tick, gateStream);
-        return Math.max(0f, gateDelay + gateVariance * (2f * u - 1f));
+        return tree.gateTime(gate, seed, agent, tick);
     }
 
     /** The triangle wave at {@code time} for {@code phase} (WaveEvaluator.tick, triangle branch). */

@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.compiled;
 
+import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
@@ -295,6 +296,17 @@ public final class CompiledStateTree {
         for (int i = 0; i < pathTimerTasks.length; i++) {
             pathTimerTasks[i] = pathTimers.get(i);
         }
+    }
+
+    /**
+     * The gate time of gated transition {@code t} for an agent whose gate is armed at {@code tick}:
+     * {@code max(0, delay + variance * (2u - 1))} with u in [0, 1) from the agent's counter-based
+     * stream {@code GATE_STREAM_BASE + t} (docs/SEMANTICS.md, deviation Q-A1). The one definition of
+     * the gate rule: both runtimes and the benchmark's peers call it.
+     */
+    public float gateTime(int t, long seed, int agentId, long tick) {
+        float u = CounterRng.uniform(seed, agentId, tick, GATE_STREAM_BASE + t);
+        return Math.max(0f, transitionDelay[t] + transitionDelayVariance[t] * (2f * u - 1f));
     }
 
     /** Whether transition {@code t} is gated (a delay or a variance): the one definition of "gated". */

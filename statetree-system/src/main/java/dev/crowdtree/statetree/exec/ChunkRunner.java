@@ -14,7 +14,6 @@ import dev.crowdtree.statetree.node.TimerService;
 
 import java.util.Arrays;
 
-import static dev.crowdtree.statetree.compiled.CompiledStateTree.GATE_STREAM_BASE;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.GOTO;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.NOT_SET;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_FAILED;
@@ -978,8 +977,7 @@ final class ChunkRunner implements EventOutbox, TimerService {
             if (gate[r] != tr + 1) {
                 gate[r] = (short) (tr + 1);
                 exec[r] |= GATE_BIT;
-                float u = CounterRng.uniform(sys.seed(), ids[r], tick, GATE_STREAM_BASE + tr);
-                float g = Math.max(0f, t.transitionDelay[tr] + t.transitionDelayVariance[tr] * (2f * u - 1f));
+                float g = t.gateTime(tr, sys.seed(), ids[r], tick);
                 gateValue[r] = g;
                 gateDue[r] = g > 0f ? dueStep(lastPart(r, step), g, period) : 0;
                 if (t.transitionTrigger[tr] != TRIGGER_TICK) {

@@ -966,12 +966,10 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
                 if (shouldCheck && testAllConditions(tree.transitionConditionsBegin[transitionIndex],
                         tree.transitionConditionsNum[transitionIndex])) {
-                    float delay = tree.transitionDelay[transitionIndex];
-                    float variance = tree.transitionDelayVariance[transitionIndex];
-                    if (delay > 0f || variance > 0f) {
+                    if (tree.isGated(transitionIndex)) {
                         if (exec.gatedTransitionIndex != transitionIndex) {
                             exec.gatedTransitionIndex = transitionIndex;
-                            exec.gatedTransitionTime = gateDelay(delay, variance, transitionIndex);
+                            exec.gatedTransitionTime = tree.gateTime(transitionIndex, seed, agent, tick);
                         }
                         if (exec.gatedTransitionTime > 0f) {
                             // Keep ticking the current state until the gate opens (Q-A5: blocks the rest of the scan).
@@ -1032,11 +1030,6 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         return false;
     }
 
-    /** {@code max(0, delay + variance * (2u - 1))}, u from the agent's gate stream (deviation Q-A1). */
-    private float gateDelay(float delay, float variance, int transitionIndex) {
-        float u = CounterRng.uniform(seed, agent, tick, CompiledStateTree.GATE_STREAM_BASE + transitionIndex);
-        return Math.max(0f, delay + variance * (2f * u - 1f));
-    }
 
     // =============================================================================================
     // EnterState / ExitState (SEMANTICS.md section 6)
