@@ -6,7 +6,7 @@ import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.fixtures.CrowdTrees;
-import dev.crowdtree.statetree.trace.ReferenceInterpreter;
+import dev.crowdtree.statetree.reference.ReferenceInterpreter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

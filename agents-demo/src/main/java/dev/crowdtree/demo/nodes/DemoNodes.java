@@ -1,9 +1,9 @@
 package dev.crowdtree.demo.nodes;
 
 import dev.crowdtree.demo.sim.CrowdData;
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
+import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 
 /**

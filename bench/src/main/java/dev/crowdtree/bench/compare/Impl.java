@@ -1,7 +1,7 @@
 package dev.crowdtree.bench.compare;
 
 import dev.crowdtree.statetree.exec.StateTreeSystem;
-import dev.crowdtree.statetree.trace.ReferenceInterpreter;
+import dev.crowdtree.statetree.reference.ReferenceInterpreter;
 
 import java.util.ArrayList;
 import java.util.List;

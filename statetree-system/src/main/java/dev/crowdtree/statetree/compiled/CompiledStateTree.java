@@ -1,12 +1,12 @@
 package dev.crowdtree.statetree.compiled;
 
 import dev.crowdtree.core.random.CounterRng;
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.Arrays;
 import java.util.Collections;

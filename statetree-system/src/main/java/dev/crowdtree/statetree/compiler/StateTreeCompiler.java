@@ -7,7 +7,6 @@ import dev.crowdtree.statetree.definition.ParameterDef;
 import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TransitionDef;
 import dev.crowdtree.statetree.definition.TreeDef;
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
 import dev.crowdtree.statetree.node.FieldSpec;
@@ -19,6 +18,7 @@ import dev.crowdtree.statetree.node.ParamRef;
 import dev.crowdtree.statetree.node.PropertySpec;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 
 import java.util.ArrayList;

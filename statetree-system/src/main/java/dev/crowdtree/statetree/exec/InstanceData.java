@@ -8,7 +8,7 @@ import dev.crowdtree.core.storage.LongColumn;
 import dev.crowdtree.core.storage.ShortColumn;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.definition.ValueType;
+import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -7,7 +7,7 @@ import dev.crowdtree.statetree.exec.TraceSink;
  * What the scenario runner, the command line and the tests drive: a population of agents
  * {@code 0 .. agentCount()-1}, each running one instance of a compiled tree. Implemented by the
  * batched {@link StateTreeSystem} and by the per-agent
- * {@link dev.crowdtree.statetree.trace.ReferenceInterpreter}; both must produce identical traces.
+ * {@link dev.crowdtree.statetree.reference.ReferenceInterpreter}; both must produce identical traces.
  *
  * <p>Tick numbers are given by the caller: 0 for the initial start, then 1, 2, ...; they key the
  * random streams and prefix trace lines. THREADING: call from one thread.

@@ -1,6 +1,5 @@
 package dev.crowdtree.statetree.node;
 
-import dev.crowdtree.statetree.definition.ValueType;
 
 /**
  * A per-agent field a node type declares. Private fields are the node's instance data (Unreal's

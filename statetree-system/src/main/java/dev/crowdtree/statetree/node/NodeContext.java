@@ -1,7 +1,6 @@
 package dev.crowdtree.statetree.node;
 
 import dev.crowdtree.core.random.CounterRng;
-import dev.crowdtree.statetree.definition.ValueType;
 
 /**
  * What a node kernel sees of the world: the per-agent slot arrays assigned by the compiler, the

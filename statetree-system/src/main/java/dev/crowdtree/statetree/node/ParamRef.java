@@ -1,6 +1,5 @@
 package dev.crowdtree.statetree.node;
 
-import dev.crowdtree.statetree.definition.ValueType;
 
 /** A resolved reference to a parameter slot, for nodes that write parameters. */
 public record ParamRef(String name, ValueType type, int slot) {

@@ -1,6 +1,5 @@
 package dev.crowdtree.statetree.node;
 
-import dev.crowdtree.statetree.definition.ValueType;
 
 import java.util.List;
 

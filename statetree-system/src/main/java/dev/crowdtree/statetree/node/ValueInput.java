@@ -1,6 +1,5 @@
 package dev.crowdtree.statetree.node;
 
-import dev.crowdtree.statetree.definition.ValueType;
 
 /**
  * A node input: either a constant or a per-agent slot (a parameter, an evaluator output or an

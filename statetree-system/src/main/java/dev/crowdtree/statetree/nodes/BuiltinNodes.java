@@ -1,10 +1,10 @@
 package dev.crowdtree.statetree.nodes;
 
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.TimerKind;
+import dev.crowdtree.statetree.node.ValueType;
 
 /** The built-in tasks, conditions and evaluators, and a registry holding them. */
 public final class BuiltinNodes {

@@ -4,7 +4,7 @@ import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.fixtures.CrowdTrees;
-import dev.crowdtree.statetree.trace.ReferenceInterpreter;
+import dev.crowdtree.statetree.reference.ReferenceInterpreter;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

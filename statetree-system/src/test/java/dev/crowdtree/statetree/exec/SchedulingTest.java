@@ -10,7 +10,7 @@ import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.TreeDef;
 import dev.crowdtree.statetree.fixtures.CrowdTrees;
 import dev.crowdtree.statetree.node.RunStatus;
-import dev.crowdtree.statetree.trace.ReferenceInterpreter;
+import dev.crowdtree.statetree.reference.ReferenceInterpreter;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.ParameterDef;
 import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TreeDef;
-import dev.crowdtree.statetree.definition.ValueType;
+import dev.crowdtree.statetree.node.ValueType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

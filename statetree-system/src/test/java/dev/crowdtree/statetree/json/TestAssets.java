@@ -1,10 +1,10 @@
 package dev.crowdtree.statetree.json;
 
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 
 import java.io.IOException;

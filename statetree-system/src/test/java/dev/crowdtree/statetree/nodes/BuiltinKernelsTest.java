@@ -1,9 +1,9 @@
 package dev.crowdtree.statetree.nodes;
 
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;

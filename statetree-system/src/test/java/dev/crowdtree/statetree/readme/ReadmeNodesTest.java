@@ -2,7 +2,6 @@ package dev.crowdtree.statetree.readme;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
@@ -14,6 +13,7 @@ import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 import org.junit.jupiter.api.Test;
 

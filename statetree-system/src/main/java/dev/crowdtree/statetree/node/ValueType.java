@@ -1,4 +1,4 @@
-package dev.crowdtree.statetree.definition;
+package dev.crowdtree.statetree.node;
 
 import java.util.Locale;
 

@@ -1,16 +1,16 @@
-package dev.crowdtree.statetree.trace;
+package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.TreeDef;
-import dev.crowdtree.statetree.definition.ValueType;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 
 import java.util.List;

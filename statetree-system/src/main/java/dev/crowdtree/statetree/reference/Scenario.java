@@ -1,4 +1,4 @@
-package dev.crowdtree.statetree.trace;
+package dev.crowdtree.statetree.reference;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;

@@ -1,4 +1,4 @@
-package dev.crowdtree.statetree.trace;
+package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;

@@ -1,4 +1,4 @@
-package dev.crowdtree.statetree.trace;
+package dev.crowdtree.statetree.reference;
 
 /**
  * A scenario file is malformed or does not fit its tree: names the scenario (its file), the field

@@ -1,4 +1,4 @@
-package dev.crowdtree.statetree.trace;
+package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;

@@ -1,10 +1,10 @@
-package dev.crowdtree.statetree.trace;
+package dev.crowdtree.statetree.reference;
 
-import dev.crowdtree.statetree.exec.TraceFormat;
-import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.exec.TraceFormat;
+import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.EventOutbox;
@@ -20,8 +20,8 @@ import dev.crowdtree.statetree.node.Evaluator;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.PriorityQueue;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * The per-agent reference interpreter: the oracle the batched runtime is differentially tested
