@@ -8,6 +8,6 @@
  * also takes the usual JMH options, for example {@code java -jar bench/target/benchmarks.jar PosVel -prof gc}.
  * Benchmarks such as {@link dev.crowdtree.bench.PosVelBenchmark} compare the sim-core chunk executor
  * with a plain Dominion query and with bare arrays (the floor) on the same per-agent work.
- * {@link dev.crowdtree.bench.FlatTrees} is the flat, FSM-shaped variant of the benchmark logic.
+ * {@link dev.crowdtree.bench.trees.FlatTrees} is the flat, FSM-shaped variant of the benchmark logic.
  */
 package dev.crowdtree.bench;

@@ -1,6 +1,6 @@
 package dev.crowdtree.bench.compare;
 
-import dev.crowdtree.bench.SleepyTrees;
+import dev.crowdtree.bench.trees.SleepyTrees;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.nodes.DelayTask;
@@ -12,8 +12,8 @@ import java.util.Arrays;
  * implement it: the timed leaf states, where each goes on completion, which ones react to the threat,
  * the gate of the way back, and (sleepy) which agents the host sends the event to before a tick
  * ({@link #hostEvents}). The constants are copied from the tree definitions
- * ({@code CrowdTrees.crowd()}, {@link dev.crowdtree.bench.FlatTrees#flat()},
- * {@link dev.crowdtree.bench.SleepyTrees#sleepy()}); everything the
+ * ({@code CrowdTrees.crowd()}, {@link dev.crowdtree.bench.trees.FlatTrees#flat()},
+ * {@link dev.crowdtree.bench.trees.SleepyTrees#sleepy()}); everything the
  * compiler decides (state ids, random stream ids, the gate's transition index, delay and variance)
  * is read from the compiled tree, so that every peer draws exactly the random numbers our nodes
  * draw: {@code CounterRng.uniform(seed, agent, tick, stream)} keyed like {@link DelayTask} (the

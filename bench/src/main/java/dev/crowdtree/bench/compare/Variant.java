@@ -1,7 +1,7 @@
 package dev.crowdtree.bench.compare;
 
-import dev.crowdtree.bench.FlatTrees;
-import dev.crowdtree.bench.SleepyTrees;
+import dev.crowdtree.bench.trees.FlatTrees;
+import dev.crowdtree.bench.trees.SleepyTrees;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;

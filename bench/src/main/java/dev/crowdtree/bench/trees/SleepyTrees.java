@@ -1,4 +1,4 @@
-package dev.crowdtree.bench;
+package dev.crowdtree.bench.trees;
 
 import dev.crowdtree.statetree.definition.StateTreeBuilder;
 import dev.crowdtree.statetree.definition.TreeDef;
