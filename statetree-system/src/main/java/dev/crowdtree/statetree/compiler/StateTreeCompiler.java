@@ -7,6 +7,7 @@ import dev.crowdtree.statetree.definition.ParameterDef;
 import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TransitionDef;
 import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.definition.Values;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
 import dev.crowdtree.statetree.node.FieldSpec;
@@ -1336,25 +1337,7 @@ public final class StateTreeCompiler {
     }
 
     static String describe(Object raw) {
-        if (raw == null) {
-            return "null";
-        }
-        if (raw instanceof String) {
-            return "\"" + raw + "\" (a string)";
-        }
-        if (raw instanceof Boolean) {
-            return raw + " (a boolean)";
-        }
-        if (raw instanceof Number) {
-            return raw + " (a number)";
-        }
-        if (raw instanceof List) {
-            return "a list";
-        }
-        if (raw instanceof Map || raw instanceof NodeDef) {
-            return "an object";
-        }
-        return raw.getClass().getSimpleName();
+        return Values.describe(raw);
     }
 
     /** Growable outputs of a compilation. */

@@ -6,6 +6,7 @@ import dev.crowdtree.statetree.definition.ParameterDef;
 import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TransitionDef;
 import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.definition.Values;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -351,25 +352,9 @@ final class AssetReader {
         return ("aeiou".indexOf(word.charAt(0)) >= 0 ? "an " : "a ") + word;
     }
 
-    /** A short description of a JSON value for error messages. */
+    /** A short description of a JSON value for error messages ({@link Values#describe}). */
     static String describe(Object v) {
-        if (v == null) {
-            return "null";
-        }
-        if (v instanceof String) {
-            String s = (String) v;
-            return "\"" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "\" (a string)";
-        }
-        if (v instanceof Boolean) {
-            return v + " (a boolean)";
-        }
-        if (v instanceof Number) {
-            return v + " (a number)";
-        }
-        if (v instanceof List) {
-            return "a list";
-        }
-        return "an object";
+        return Values.describe(v);
     }
 
     // ---- locating a parse failure ----------------------------------------------------------------

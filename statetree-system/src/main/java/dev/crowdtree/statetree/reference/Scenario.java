@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.crowdtree.statetree.definition.Values;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -330,23 +331,21 @@ public final class Scenario {
         return v;
     }
 
+    /** {@link Values#describe} of a JSON node. */
     static String describe(JsonNode n) {
         if (n == null || n.isNull()) {
-            return "null";
+            return Values.describe(null);
         }
         if (n.isTextual()) {
-            return "\"" + n.asText() + "\" (a string)";
+            return Values.describe(n.asText());
         }
         if (n.isBoolean()) {
-            return n.asText() + " (a boolean)";
+            return Values.describe(n.asBoolean());
         }
         if (n.isNumber()) {
-            return n.asText() + " (a number)";
+            return Values.describe(n.numberValue());
         }
-        if (n.isArray()) {
-            return "a list";
-        }
-        return "an object";
+        return Values.describe(n.isArray() ? List.of() : Map.of());
     }
 
     /** The file name or label used in error messages. */
