@@ -1,7 +1,6 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.exec.TraceSink;
 
 /**
  * What the scenario runner, the command line and the tests drive: a population of agents
