@@ -612,7 +612,7 @@ public final class StateTreeCompiler {
                     if (r instanceof Boolean) {
                         reselect = (Boolean) r;
                     } else {
-                        error(s.path, where + ".reselect", "expected a boolean, got " + describe(r));
+                        error(s.path, where + ".reselect", "expected a boolean, got " + Values.describe(r));
                     }
                 }
                 if (n != null) {
@@ -924,7 +924,7 @@ public final class StateTreeCompiler {
             } else if (raw instanceof Map) {
                 nd = NodeDef.fromMap((Map<?, ?>) raw);
             } else {
-                error(path, field, "expected a condition object, got " + describe(raw));
+                error(path, field, "expected a condition object, got " + Values.describe(raw));
                 return null;
             }
             NodeType type = nodeType(nd, NodeType.Category.CONDITION, path, field);
@@ -947,7 +947,7 @@ public final class StateTreeCompiler {
             if (nd.type() == null) {
                 Object raw = nd.properties().get("type");
                 error(path, field + ".type", (raw == null ? "missing 'type'" : "'type' must be a string, got "
-                        + describe(raw)) + "; valid " + category.word() + " types are " + typeNames(category));
+                        + Values.describe(raw)) + "; valid " + category.word() + " types are " + typeNames(category));
                 return null;
             }
             NodeType type = registry.get(nd.type());
@@ -980,7 +980,7 @@ public final class StateTreeCompiler {
             Map<String, Object> props = nd.properties();
             Object rawName = props.get("name");
             if (rawName != null) {
-                error(path, field + ".name", "'name' must be a string, got " + describe(rawName));
+                error(path, field + ".name", "'name' must be a string, got " + Values.describe(rawName));
             }
             if (nd.name() != null && nd.name().isBlank()) {
                 error(path, field + ".name", "'name' must not be empty");
@@ -1049,7 +1049,7 @@ public final class StateTreeCompiler {
             switch (spec.kind()) {
                 case CONSTANT: {
                     if (spec.valueType() == null && !(raw instanceof Number)) {
-                        error(path, f, "expected " + spec.expected() + ", got " + describe(raw));
+                        error(path, f, "expected " + spec.expected() + ", got " + Values.describe(raw));
                         return null;
                     }
                     ValueType t = spec.valueType() == null ? numericType(raw) : spec.valueType();
@@ -1070,7 +1070,7 @@ public final class StateTreeCompiler {
                 case STRING:
                 case CHOICE:
                     if (!(raw instanceof String)) {
-                        error(path, f, "expected " + spec.expected() + ", got " + describe(raw));
+                        error(path, f, "expected " + spec.expected() + ", got " + Values.describe(raw));
                         return null;
                     }
                     if (spec.kind() == PropertySpec.Kind.CHOICE && !spec.choices().contains(raw)) {
@@ -1080,13 +1080,13 @@ public final class StateTreeCompiler {
                     return raw;
                 case TAG:
                     if (!(raw instanceof String) || ((String) raw).isEmpty()) {
-                        error(path, f, "expected " + spec.expected() + ", got " + describe(raw));
+                        error(path, f, "expected " + spec.expected() + ", got " + Values.describe(raw));
                         return null;
                     }
                     return tagId((String) raw);
                 case PARAM: {
                     if (!(raw instanceof String)) {
-                        error(path, f, "expected the name of a parameter, got " + describe(raw));
+                        error(path, f, "expected the name of a parameter, got " + Values.describe(raw));
                         return null;
                     }
                     Param p = lookupParam((String) raw, scope);
@@ -1107,7 +1107,7 @@ public final class StateTreeCompiler {
                 }
                 default: {
                     if (!(raw instanceof List)) {
-                        error(path, f, "expected a list of condition objects, got " + describe(raw));
+                        error(path, f, "expected a list of condition objects, got " + Values.describe(raw));
                         return null;
                     }
                     List<?> list = (List<?>) raw;
@@ -1154,13 +1154,13 @@ public final class StateTreeCompiler {
             Binding b = asBinding(raw);
             if (b == null && raw instanceof Map) {
                 error(path, f, "expected a value or a binding with exactly one of \"param\", \"eval\", \"task\" "
-                        + "naming a string, got " + describe(raw));
+                        + "naming a string, got " + Values.describe(raw));
                 return null;
             }
             if (b == null) {
                 ValueType t = type == null ? numericType(raw) : type;
                 if (type == null && !(raw instanceof Number)) {
-                    error(path, f, "expected a number, got " + describe(raw));
+                    error(path, f, "expected a number, got " + Values.describe(raw));
                     return null;
                 }
                 Double d = literal(raw, t, min, max, path, f);
@@ -1297,11 +1297,11 @@ public final class StateTreeCompiler {
                 if (raw instanceof Boolean) {
                     return (Boolean) raw ? 1.0 : 0.0;
                 }
-                error(path, f, "expected a boolean, got " + describe(raw));
+                error(path, f, "expected a boolean, got " + Values.describe(raw));
                 return null;
             }
             if (!(raw instanceof Number)) {
-                error(path, f, "expected " + (type == ValueType.INT ? "an integer" : "a number") + ", got " + describe(raw));
+                error(path, f, "expected " + (type == ValueType.INT ? "an integer" : "a number") + ", got " + Values.describe(raw));
                 return null;
             }
             double d = ((Number) raw).doubleValue();
@@ -1336,9 +1336,6 @@ public final class StateTreeCompiler {
         return s == null ? "null" : "\"" + s + "\"";
     }
 
-    static String describe(Object raw) {
-        return Values.describe(raw);
-    }
 
     /** Growable outputs of a compilation. */
     private static final class Parts {

@@ -101,7 +101,7 @@ final class AssetReader {
     /** The tree, or null when the document is not an object at all. */
     TreeDef tree(Object doc) {
         if (!(doc instanceof Map)) {
-            error(null, null, "an asset is a JSON object {\"name\": ..., \"root\": {...}}, got " + describe(doc));
+            error(null, null, "an asset is a JSON object {\"name\": ..., \"root\": {...}}, got " + Values.describe(doc));
             return null;
         }
         Map<String, Object> m = asMap(doc);
@@ -115,7 +115,7 @@ final class AssetReader {
             if (r instanceof Map) {
                 root = state(asMap(r), null, "root");
             } else {
-                error(null, "root", "expected a state object {\"name\": ...}, got " + describe(r));
+                error(null, "root", "expected a state object {\"name\": ...}, got " + Values.describe(r));
             }
         }
         List<StateDef> subtrees = new ArrayList<>();
@@ -132,12 +132,12 @@ final class AssetReader {
                         inSubtree = false;
                     } else {
                         error(null, where, "expected a subtree state object {\"name\": ..., \"type\": \"subtree\"}, got "
-                                + describe(e));
+                                + Values.describe(e));
                         subtrees.add(placeholderState());
                     }
                 }
             } else {
-                error(null, "subtrees", "expected a list of subtree states, got " + describe(st));
+                error(null, "subtrees", "expected a list of subtree states, got " + Values.describe(st));
             }
         }
         return new TreeDef(source, name, params, evaluators, root, subtrees);
@@ -177,7 +177,7 @@ final class AssetReader {
                 }
             } else {
                 error(path, pre + "linkedParameters", "expected an object mapping subtree parameter names to "
-                        + "values or bindings, got " + describe(lp));
+                        + "values or bindings, got " + Values.describe(lp));
             }
         }
         List<ParameterDef> params = parameters(m, path, pre);
@@ -191,7 +191,7 @@ final class AssetReader {
             if (t instanceof Map) {
                 transitions.add(transition(asMap(t), path, f + "."));
             } else {
-                error(path, f, "expected a transition object {\"trigger\": ..., \"to\": ...}, got " + describe(t));
+                error(path, f, "expected a transition object {\"trigger\": ..., \"to\": ...}, got " + Values.describe(t));
                 transitions.add(new TransitionDef(null, null, null, null, null, null));
             }
         }
@@ -203,7 +203,7 @@ final class AssetReader {
             if (c instanceof Map) {
                 children.add(state(asMap(c), path, pre + f));
             } else {
-                error(path, pre + f, "expected a state object {\"name\": ...}, got " + describe(c));
+                error(path, pre + f, "expected a state object {\"name\": ...}, got " + Values.describe(c));
                 children.add(placeholderState());
             }
         }
@@ -238,7 +238,7 @@ final class AssetReader {
         Object raw = m.get("parameters");
         if (!(raw instanceof Map)) {
             error(path, pre + "parameters", "expected an object mapping parameter names to "
-                    + "{\"type\": \"bool\"|\"int\"|\"float\", \"default\": value}, got " + describe(raw));
+                    + "{\"type\": \"bool\"|\"int\"|\"float\", \"default\": value}, got " + Values.describe(raw));
             return out;
         }
         for (Map.Entry<String, Object> e : asMap(raw).entrySet()) {
@@ -246,7 +246,7 @@ final class AssetReader {
             Object v = e.getValue();
             if (!(v instanceof Map)) {
                 error(path, f, "expected a parameter object {\"type\": \"bool\"|\"int\"|\"float\", \"default\": value}, got "
-                        + describe(v));
+                        + Values.describe(v));
                 out.add(new ParameterDef(e.getKey(), null, null));
                 continue;
             }
@@ -271,7 +271,7 @@ final class AssetReader {
                 Object v = value(e, path, f);
                 out.add(NodeDef.fromMap((Map<?, ?>) v));
             } else {
-                error(path, f, "expected " + article(what) + " object {\"type\": ...}, got " + describe(e));
+                error(path, f, "expected " + article(what) + " object {\"type\": ...}, got " + Values.describe(e));
                 out.add(new NodeDef(null, null, Map.of()));
             }
         }
@@ -327,7 +327,7 @@ final class AssetReader {
         if (v instanceof String) {
             return (String) v;
         }
-        error(path, pre + key, "expected a string, got " + describe(v));
+        error(path, pre + key, "expected a string, got " + Values.describe(v));
         return null;
     }
 
@@ -339,7 +339,7 @@ final class AssetReader {
         if (v instanceof List) {
             return (List<?>) v;
         }
-        error(path, pre + key, "expected a list of " + what + ", got " + describe(v));
+        error(path, pre + key, "expected a list of " + what + ", got " + Values.describe(v));
         return List.of();
     }
 
@@ -352,10 +352,6 @@ final class AssetReader {
         return ("aeiou".indexOf(word.charAt(0)) >= 0 ? "an " : "a ") + word;
     }
 
-    /** A short description of a JSON value for error messages ({@link Values#describe}). */
-    static String describe(Object v) {
-        return Values.describe(v);
-    }
 
     // ---- locating a parse failure ----------------------------------------------------------------
 
