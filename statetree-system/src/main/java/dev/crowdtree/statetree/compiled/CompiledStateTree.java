@@ -363,6 +363,19 @@ public final class CompiledStateTree {
         return Arrays.asList(paramName).indexOf(name);
     }
 
+    /**
+     * {@link #paramIndex} for a runtime's {@code setParameter}: the same error in both runtimes when
+     * the tree has no such parameter, naming the ones it has.
+     */
+    public int requireParam(String name) {
+        int p = paramIndex(name);
+        if (p < 0) {
+            throw new IllegalArgumentException("tree '" + this.name + "' has no parameter '" + name
+                    + "'; its parameters are " + Arrays.toString(paramName));
+        }
+        return p;
+    }
+
     /** Human-readable target of transition {@code t}: a state path or {@code @none/@succeeded/@failed}. */
     public String transitionTargetName(int t) {
         switch (transitionType[t]) {

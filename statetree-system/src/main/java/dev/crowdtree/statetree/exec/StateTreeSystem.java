@@ -428,11 +428,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public void setParameter(int agent, String name, double value) {
-        int p = tree.paramIndex(name);
-        if (p < 0) {
-            throw new IllegalArgumentException("tree '" + tree.name + "' has no parameter '" + name
-                    + "'; its parameters are " + Arrays.toString(tree.paramName));
-        }
+        int p = tree.requireParam(name);
         if (agent == ALL) {
             for (int r = 0; r < table.size(); r++) {
                 data.writeSlot(tree.paramType[p], tree.paramSlot[p], r, value);

@@ -611,11 +611,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void setParameter(int agentId, String name, double value) {
-        int p = tree.paramIndex(name);
-        if (p < 0) {
-            throw new IllegalArgumentException("tree '" + tree.name + "' has no parameter '" + name
-                    + "'; parameters are " + List.of(tree.paramName));
-        }
+        int p = tree.requireParam(name);
         if (agentId == ALL) {
             for (int a = 0; a < agents; a++) {
                 ctx.write(tree.paramType[p], tree.paramSlot[p], a, value);

@@ -15,6 +15,7 @@ import static dev.crowdtree.statetree.definition.StateTreeBuilder.on;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.state;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.tree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -580,5 +581,19 @@ class ReferenceInterpreterTest {
                 "6 tree stopped",
                 "6 start", "6 enter Root changed", "6 task-enter Root:r", "6 enter Root/A changed",
                 "6 task-enter Root/A:run");
+    }
+
+    @Test
+    void anUnknownParameterIsTheSameErrorInBothRuntimes() throws Exception {
+        CompiledStateTree t = dev.crowdtree.statetree.compiler.StateTreeCompiler.withBuiltins()
+                .compile(dev.crowdtree.statetree.fixtures.CrowdTrees.napper());
+        String expected = "tree 'Napper' has no parameter 'q'; its parameters are [p]";
+        try (ReferenceInterpreter ref = new ReferenceInterpreter(t, 2, 1);
+             StateTreeRuntime batched = dev.crowdtree.statetree.exec.StateTreeSystem.create(t, 2, 1, 1)) {
+            for (StateTreeRuntime rt : List.of(ref, batched)) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> rt.setParameter(0, "q", 1.0));
+                assertEquals(expected, e.getMessage(), rt.getClass().getSimpleName());
+            }
+        }
     }
 }
