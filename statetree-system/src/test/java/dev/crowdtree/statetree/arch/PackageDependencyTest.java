@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The layering, read from the import lines of the main sources. In statetree-system the runtime side
+ * The layering, read from the main sources: every reference to a package of the module in code (an
+ * import or a fully qualified name; comments, where javadoc links live, do not count). In statetree-system the runtime side
  * (node contracts, built-in node kernels, the compiled tree, the batched runtime) imports nothing
  * from the authoring side (definitions, JSON, the compiler) nor from the reference interpreter and
  * scenarios on top of both. In every module (sim-core, statetree-system, agents-demo, bench) no two
@@ -44,7 +45,7 @@ class PackageDependencyTest {
             byFile.get(p).forEach((file, deps) -> {
                 for (String d : deps) {
                     if (ABOVE_RUNTIME.contains(d)) {
-                        wrong.add(p + "/" + file + " imports " + BASE + "." + d);
+                        wrong.add(p + "/" + file + " refers to " + BASE + "." + d);
                     }
                 }
             });
@@ -92,7 +93,7 @@ class PackageDependencyTest {
 
     /** Package -> file -> packages under {@code base} it imports (itself excluded), for the packages below {@code root}. */
     private static Map<String, Map<String, Set<String>>> importsByPackage(Path root, String base) throws IOException {
-        Pattern imports = Pattern.compile("^import (?:static )?" + Pattern.quote(base) + "\\.(\\w+)", Pattern.MULTILINE);
+        Pattern imports = Pattern.compile("(?<![\\w.])" + Pattern.quote(base) + "\\.(\\w+)");
         Map<String, Map<String, Set<String>>> out = new TreeMap<>();
         List<Path> dirs = new ArrayList<>();
         dirs.add(root); // classes directly in the base package count as the package ROOT
@@ -105,7 +106,7 @@ class PackageDependencyTest {
             try (Stream<Path> srcs = Files.list(dir)) {
                 for (Path f : (Iterable<Path>) srcs.filter(x -> x.toString().endsWith(".java")).sorted()::iterator) {
                     Set<String> deps = new TreeSet<>();
-                    Matcher m = imports.matcher(Files.readString(f));
+                    Matcher m = imports.matcher(code(Files.readString(f)));
                     while (m.find()) {
                         String token = m.group(1);
                         String d = Character.isUpperCase(token.charAt(0)) ? ROOT : token;
@@ -121,6 +122,14 @@ class PackageDependencyTest {
             }
         }
         return out;
+    }
+
+    /** The source without comments, string literals and the package line. */
+    private static String code(String src) {
+        return src.replaceAll("(?s)/\\*.*?\\*/", " ")
+                .replaceAll("//[^\\n]*", " ")
+                .replaceAll("\"(?:[^\"\\\\\\n]|\\\\.)*\"", "\"\"")
+                .replaceAll("(?m)^package [^;]*;", " ");
     }
 
     private static Map<String, Set<String>> graph(Map<String, Map<String, Set<String>>> byFile) {
