@@ -172,60 +172,65 @@ public final class CompiledStateTree {
     private final String[] tagNames;
     private final Map<String, Integer> tagIds;
 
-    /** Compiler use: builds the tree from its parts (arrays are taken, not copied). */
-    public CompiledStateTree(Parts p) {
-        name = p.name;
-        source = p.source;
-        stateCount = p.stateName.length;
-        stateName = p.stateName;
-        statePath = p.statePath;
-        stateParent = p.stateParent;
-        stateDepth = p.stateDepth;
-        stateSubtreeEnd = p.stateSubtreeEnd;
-        stateType = p.stateType;
-        stateSelection = p.stateSelection;
-        stateEnterConditionsBegin = p.stateEnterConditionsBegin;
-        stateEnterConditionsNum = p.stateEnterConditionsNum;
-        stateTransitionsBegin = p.stateTransitionsBegin;
-        stateTransitionsNum = p.stateTransitionsNum;
-        stateTasksBegin = p.stateTasksBegin;
-        stateTasksNum = p.stateTasksNum;
-        stateLinkedParamsBegin = p.stateLinkedParamsBegin;
-        stateLinkedParamsNum = p.stateLinkedParamsNum;
-        linkedParamType = p.linkedParamType;
-        linkedParamSlot = p.linkedParamSlot;
-        linkedParamValue = p.linkedParamValue;
-        transitionCount = p.transitionSource.length;
-        transitionSource = p.transitionSource;
-        transitionTrigger = p.transitionTrigger;
-        transitionEvent = p.transitionEvent;
-        transitionType = p.transitionType;
-        transitionTarget = p.transitionTarget;
-        transitionConditionsBegin = p.transitionConditionsBegin;
-        transitionConditionsNum = p.transitionConditionsNum;
-        transitionDelay = p.transitionDelay;
-        transitionDelayVariance = p.transitionDelayVariance;
+    /** A builder for a new tree; the compiler's assembly pass is its one user. */
+    public static CompiledTreeBuilder builder(String name, String source) {
+        return new CompiledTreeBuilder(name, source);
+    }
+
+    /** Freezes what {@code b} collected (see {@link CompiledTreeBuilder#build}). */
+    CompiledStateTree(CompiledTreeBuilder b) {
+        name = b.name;
+        source = b.source;
+        stateCount = b.stateName.size();
+        stateName = b.stateName.toArray(new String[0]);
+        statePath = b.statePath.toArray(new String[0]);
+        stateParent = CompiledTreeBuilder.shorts(b.stateParent);
+        stateDepth = CompiledTreeBuilder.bytes(b.stateDepth);
+        stateSubtreeEnd = CompiledTreeBuilder.shorts(b.stateSubtreeEnd);
+        stateType = CompiledTreeBuilder.bytes(b.stateType);
+        stateSelection = CompiledTreeBuilder.bytes(b.stateSelection);
+        stateEnterConditionsBegin = CompiledTreeBuilder.shorts(b.stateEnterConditionsBegin);
+        stateEnterConditionsNum = CompiledTreeBuilder.shorts(b.stateEnterConditionsNum);
+        stateTransitionsBegin = CompiledTreeBuilder.shorts(b.stateTransitionsBegin);
+        stateTransitionsNum = CompiledTreeBuilder.counts(b.stateTransitionsBegin, b.transitionSource.size());
+        stateTasksBegin = CompiledTreeBuilder.shorts(b.stateTasksBegin);
+        stateTasksNum = CompiledTreeBuilder.counts(b.stateTasksBegin, b.tasks.size());
+        stateLinkedParamsBegin = CompiledTreeBuilder.shorts(b.stateLinkedParamsBegin);
+        stateLinkedParamsNum = CompiledTreeBuilder.counts(b.stateLinkedParamsBegin, b.linkedParamType.size());
+        linkedParamType = b.linkedParamType.toArray(new ValueType[0]);
+        linkedParamSlot = CompiledTreeBuilder.ints(b.linkedParamSlot);
+        linkedParamValue = b.linkedParamValue.toArray(new ValueInput[0]);
+        transitionCount = b.transitionSource.size();
+        transitionSource = CompiledTreeBuilder.shorts(b.transitionSource);
+        transitionTrigger = CompiledTreeBuilder.bytes(b.transitionTrigger);
+        transitionEvent = CompiledTreeBuilder.ints(b.transitionEvent);
+        transitionType = CompiledTreeBuilder.bytes(b.transitionType);
+        transitionTarget = CompiledTreeBuilder.shorts(b.transitionTarget);
+        transitionConditionsBegin = CompiledTreeBuilder.shorts(b.transitionConditionsBegin);
+        transitionConditionsNum = CompiledTreeBuilder.shorts(b.transitionConditionsNum);
+        transitionDelay = CompiledTreeBuilder.floats(b.transitionDelay);
+        transitionDelayVariance = CompiledTreeBuilder.floats(b.transitionDelayVariance);
         transitionGated = new boolean[transitionCount];
         for (int t = 0; t < transitionCount; t++) {
             transitionGated[t] = transitionDelay[t] > 0f || transitionDelayVariance[t] > 0f;
         }
-        conditions = p.conditions;
-        tasks = p.tasks;
-        taskState = p.taskState;
-        taskName = p.taskName;
-        taskReselect = p.taskReselect;
-        evaluators = p.evaluators;
-        paramName = p.paramName;
-        paramType = p.paramType;
-        paramDefault = p.paramDefault;
-        paramSlot = p.paramSlot;
-        floatSlotNames = p.floatSlotNames;
-        intSlotNames = p.intSlotNames;
-        boolSlotNames = p.boolSlotNames;
+        conditions = b.conditions.toArray(new Condition[0]);
+        tasks = b.tasks.toArray(new Task[0]);
+        taskState = CompiledTreeBuilder.shorts(b.taskState);
+        taskName = b.taskName.toArray(new String[0]);
+        taskReselect = CompiledTreeBuilder.booleans(b.taskReselect);
+        evaluators = b.evaluators.toArray(new Evaluator[0]);
+        paramName = b.paramName.toArray(new String[0]);
+        paramType = b.paramType.toArray(new ValueType[0]);
+        paramDefault = CompiledTreeBuilder.doubles(b.paramDefault);
+        paramSlot = CompiledTreeBuilder.ints(b.paramSlot);
+        floatSlotNames = b.slotNames.get(ValueType.FLOAT.ordinal()).toArray(new String[0]);
+        intSlotNames = b.slotNames.get(ValueType.INT.ordinal()).toArray(new String[0]);
+        boolSlotNames = b.slotNames.get(ValueType.BOOL.ordinal()).toArray(new String[0]);
         floatSlots = floatSlotNames.length;
         intSlots = intSlotNames.length;
         boolSlots = boolSlotNames.length;
-        tagNames = p.tagNames;
+        tagNames = b.tags.keySet().toArray(new String[0]);
         Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < tagNames.length; i++) {
             ids.put(tagNames[i], i);
@@ -248,7 +253,7 @@ public final class CompiledStateTree {
                 .toArray(Evaluator[]::new);
         evaluatorsWhenAwake = Arrays.stream(evaluators).filter(e -> e.schedule() == Evaluator.Schedule.WHEN_AWAKE)
                 .toArray(Evaluator[]::new);
-        int depth = Math.max(1, p.maxConditionDepth);
+        int depth = Math.max(1, b.maxConditionDepth);
         for (Condition c : conditions) {
             depth = Math.max(depth, c.depth());
         }
@@ -378,70 +383,13 @@ public final class CompiledStateTree {
 
     /** Human-readable target of transition {@code t}: a state path or {@code @none/@succeeded/@failed}. */
     public String transitionTargetName(int t) {
-        switch (transitionType[t]) {
-            case NOT_SET:
-                return "@none";
-            case TO_SUCCEEDED:
-                return "@succeeded";
-            case TO_FAILED:
-                return "@failed";
-            default:
-                return statePath[transitionTarget[t]];
-        }
+        Vocabulary.Target special = Vocabulary.Target.ofType(transitionType[t]);
+        return special != null ? special.keyword() : statePath[transitionTarget[t]];
     }
 
     @Override
     public String toString() {
         return "CompiledStateTree[" + name + ", " + stateCount + " states, " + transitionCount + " transitions, "
                 + tasks.length + " tasks, " + evaluators.length + " evaluators]";
-    }
-
-    /** Mutable holder the compiler fills. */
-    public static final class Parts {
-        public String name;
-        public String source;
-        public String[] stateName;
-        public String[] statePath;
-        public short[] stateParent;
-        public byte[] stateDepth;
-        public short[] stateSubtreeEnd;
-        public byte[] stateType;
-        public byte[] stateSelection;
-        public short[] stateEnterConditionsBegin;
-        public short[] stateEnterConditionsNum;
-        public short[] stateTransitionsBegin;
-        public short[] stateTransitionsNum;
-        public short[] stateTasksBegin;
-        public short[] stateTasksNum;
-        public short[] stateLinkedParamsBegin;
-        public short[] stateLinkedParamsNum;
-        public ValueType[] linkedParamType;
-        public int[] linkedParamSlot;
-        public ValueInput[] linkedParamValue;
-        public short[] transitionSource;
-        public byte[] transitionTrigger;
-        public int[] transitionEvent;
-        public byte[] transitionType;
-        public short[] transitionTarget;
-        public short[] transitionConditionsBegin;
-        public short[] transitionConditionsNum;
-        public float[] transitionDelay;
-        public float[] transitionDelayVariance;
-        public Condition[] conditions;
-        public Task[] tasks;
-        public short[] taskState;
-        public String[] taskName;
-        public boolean[] taskReselect;
-        public Evaluator[] evaluators;
-        public String[] paramName;
-        public ValueType[] paramType;
-        public double[] paramDefault;
-        public int[] paramSlot;
-        public String[] floatSlotNames;
-        public String[] intSlotNames;
-        public String[] boolSlotNames;
-        public String[] tagNames;
-        /** Deepest condition anywhere in the tree, including conditions held by tasks. */
-        public int maxConditionDepth;
     }
 }

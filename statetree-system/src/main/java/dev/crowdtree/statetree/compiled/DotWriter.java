@@ -87,21 +87,11 @@ public final class DotWriter {
         List<String> lines = new ArrayList<>();
         lines.add(t.stateName[s]);
         List<String> kind = new ArrayList<>();
-        switch (t.stateType[s]) {
-            case CompiledStateTree.GROUP:
-                kind.add("group");
-                break;
-            case CompiledStateTree.LINKED:
-                kind.add("linked");
-                break;
-            case CompiledStateTree.SUBTREE:
-                kind.add("subtree");
-                break;
-            default:
-                break;
+        if (t.stateType[s] != CompiledStateTree.STATE) {
+            kind.add(Vocabulary.StateType.of(t.stateType[s]).assetName());
         }
-        if (t.stateSelection[s] == CompiledStateTree.TRY_ENTER) {
-            kind.add("tryEnterState");
+        if (t.stateSelection[s] != CompiledStateTree.SELECT_CHILDREN_IN_ORDER) {
+            kind.add(Vocabulary.Selection.of(t.stateSelection[s]).assetName());
         }
         if (!kind.isEmpty()) {
             lines.add("(" + String.join(", ", kind) + ")");
@@ -122,21 +112,10 @@ public final class DotWriter {
 
     private static String transitionLabel(CompiledStateTree t, int tr, int indexInState) {
         StringBuilder sb = new StringBuilder("#").append(indexInState).append(' ');
-        switch (t.transitionTrigger[tr]) {
-            case CompiledStateTree.TRIGGER_SUCCEEDED:
-                sb.append("onStateSucceeded");
-                break;
-            case CompiledStateTree.TRIGGER_FAILED:
-                sb.append("onStateFailed");
-                break;
-            case CompiledStateTree.TRIGGER_COMPLETED:
-                sb.append("onStateCompleted");
-                break;
-            case CompiledStateTree.TRIGGER_TICK:
-                sb.append("onTick");
-                break;
-            default:
-                sb.append("onEvent ").append(t.transitionEvent[tr] >= 0 ? t.tagName(t.transitionEvent[tr]) : "?");
+        Vocabulary.Trigger trigger = Vocabulary.Trigger.of(t.transitionTrigger[tr]);
+        sb.append(trigger.assetName());
+        if (trigger == Vocabulary.Trigger.ON_EVENT) {
+            sb.append(' ').append(t.transitionEvent[tr] >= 0 ? t.tagName(t.transitionEvent[tr]) : "?");
         }
         int conditions = t.transitionConditionsNum[tr];
         if (conditions > 0) {

@@ -1,5 +1,9 @@
 package dev.crowdtree.statetree.definition;
 
+import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
+import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
+import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +53,11 @@ public final class StateTreeBuilder {
         return new Transition(trigger);
     }
 
+    /** A transition with the given trigger, named by its constant ({@code on(Trigger.ON_TICK)}). */
+    public static Transition on(Trigger trigger) {
+        return new Transition(trigger.assetName());
+    }
+
     /** Label used in compile errors (default {@code <builder>}). */
     public StateTreeBuilder source(String label) {
         this.source = label;
@@ -73,7 +82,7 @@ public final class StateTreeBuilder {
 
     /** A subtree a {@code linked} state can point at; its type is set to {@code subtree}. */
     public StateTreeBuilder subtree(State state) {
-        subtrees.add(state.type("subtree").build());
+        subtrees.add(state.type(StateType.SUBTREE.assetName()).build());
         return this;
     }
 
@@ -115,12 +124,12 @@ public final class StateTreeBuilder {
         }
 
         public State group() {
-            return type("group");
+            return type(StateType.GROUP.assetName());
         }
 
         /** Selection behaviour {@code tryEnterState}. */
         public State tryEnter() {
-            this.selection = "tryEnterState";
+            this.selection = Selection.TRY_ENTER_STATE.assetName();
             return this;
         }
 
@@ -131,7 +140,7 @@ public final class StateTreeBuilder {
 
         /** Makes this a {@code linked} state pointing at {@code subtreeName}. */
         public State linked(String subtreeName) {
-            this.type = "linked";
+            this.type = StateType.LINKED.assetName();
             this.linkedSubtree = subtreeName;
             return this;
         }

@@ -1,0 +1,281 @@
+package dev.crowdtree.statetree.compiled;
+
+import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * The one write path into a {@link CompiledStateTree}: the compiler's assembly pass adds slots,
+ * parameters, evaluators, then states in id order (DFS pre-order), each state followed by its tasks,
+ * enter conditions, linked parameters and transitions; {@link #build} checks the 16-bit limits and
+ * freezes everything into the tree's arrays. Per-state ranges ({@code stateTasksBegin/Num}, ...) are
+ * derived here from that order, so a caller never computes an index into the flat arrays.
+ *
+ * <p>Nothing of the builder's state is visible outside this package; a builder is obtained from
+ * {@link CompiledStateTree#builder} and used once. THREADING: confined to one thread.
+ */
+public final class CompiledTreeBuilder {
+    final String name;
+    final String source;
+
+    // states, in id order
+    final List<String> stateName = new ArrayList<>();
+    final List<String> statePath = new ArrayList<>();
+    final List<Short> stateParent = new ArrayList<>();
+    final List<Byte> stateDepth = new ArrayList<>();
+    final List<Short> stateSubtreeEnd = new ArrayList<>();
+    final List<Byte> stateType = new ArrayList<>();
+    final List<Byte> stateSelection = new ArrayList<>();
+    final List<Integer> stateTasksBegin = new ArrayList<>();
+    final List<Integer> stateEnterConditionsBegin = new ArrayList<>();
+    final List<Integer> stateEnterConditionsNum = new ArrayList<>();
+    final List<Integer> stateLinkedParamsBegin = new ArrayList<>();
+    final List<Integer> stateTransitionsBegin = new ArrayList<>();
+
+    final List<ValueType> linkedParamType = new ArrayList<>();
+    final List<Integer> linkedParamSlot = new ArrayList<>();
+    final List<ValueInput> linkedParamValue = new ArrayList<>();
+
+    final List<Short> transitionSource = new ArrayList<>();
+    final List<Byte> transitionTrigger = new ArrayList<>();
+    final List<Integer> transitionEvent = new ArrayList<>();
+    final List<Byte> transitionType = new ArrayList<>();
+    final List<Short> transitionTarget = new ArrayList<>();
+    final List<Integer> transitionConditionsBegin = new ArrayList<>();
+    final List<Integer> transitionConditionsNum = new ArrayList<>();
+    final List<Float> transitionDelay = new ArrayList<>();
+    final List<Float> transitionDelayVariance = new ArrayList<>();
+
+    final List<Condition> conditions = new ArrayList<>();
+    final List<Task> tasks = new ArrayList<>();
+    final List<Short> taskState = new ArrayList<>();
+    final List<String> taskName = new ArrayList<>();
+    final List<Boolean> taskReselect = new ArrayList<>();
+    final List<Evaluator> evaluators = new ArrayList<>();
+
+    final List<String> paramName = new ArrayList<>();
+    final List<ValueType> paramType = new ArrayList<>();
+    final List<Double> paramDefault = new ArrayList<>();
+    final List<Integer> paramSlot = new ArrayList<>();
+    /** Slot names per {@link ValueType} ordinal. */
+    final List<List<String>> slotNames = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    final LinkedHashMap<String, Integer> tags = new LinkedHashMap<>();
+    int maxConditionDepth = 1;
+    private boolean built;
+
+    CompiledTreeBuilder(String name, String source) {
+        this.name = name;
+        this.source = source;
+    }
+
+    // ---- slots, tags, parameters, evaluators ---------------------------------------------------
+
+    /** Adds a per-agent slot of {@code type} named {@code slotName} and returns its index. */
+    public int addSlot(ValueType type, String slotName) {
+        List<String> names = slotNames.get(type.ordinal());
+        names.add(slotName);
+        return names.size() - 1;
+    }
+
+    /** Number of slots of {@code type} so far. */
+    public int slotCount(ValueType type) {
+        return slotNames.get(type.ordinal()).size();
+    }
+
+    /** The id of an event tag, assigned in order of first use. */
+    public int tagId(String tag) {
+        return tags.computeIfAbsent(tag, t -> tags.size());
+    }
+
+    /** A tree parameter, stored in slot {@code slot} of its type. */
+    public void addParameter(String paramName, ValueType type, double defaultValue, int slot) {
+        this.paramName.add(paramName);
+        paramType.add(type);
+        paramDefault.add(defaultValue);
+        paramSlot.add(slot);
+    }
+
+    public void addEvaluator(Evaluator evaluator) {
+        evaluators.add(evaluator);
+    }
+
+    /** Records a condition nesting depth seen anywhere (also inside task properties), for scratch sizing. */
+    public void noteConditionDepth(int depth) {
+        maxConditionDepth = Math.max(maxConditionDepth, depth);
+    }
+
+    // ---- states and what belongs to them -------------------------------------------------------
+
+    /**
+     * Adds the next state (ids are given in order: 0, 1, ...); the tasks, enter conditions, linked
+     * parameters and transitions added until the next {@code addState} belong to it.
+     */
+    public int addState(String stateName, String path, int parent, int depth, int subtreeEnd,
+                        Vocabulary.StateType type, Vocabulary.Selection selection) {
+        int id = this.stateName.size();
+        this.stateName.add(stateName);
+        statePath.add(path);
+        stateParent.add((short) parent);
+        stateDepth.add((byte) depth);
+        stateSubtreeEnd.add((short) subtreeEnd);
+        stateType.add(type.code());
+        stateSelection.add(selection.code());
+        stateTasksBegin.add(tasks.size());
+        stateEnterConditionsBegin.add(conditions.size());
+        stateEnterConditionsNum.add(0);
+        stateLinkedParamsBegin.add(linkedParamType.size());
+        stateTransitionsBegin.add(transitionSource.size());
+        return id;
+    }
+
+    /** Adds a task of the current state (tasks are in DFS order: a state's after its ancestors'). */
+    public void addTask(Task task, String displayName, boolean reselect) {
+        tasks.add(task);
+        taskState.add((short) current());
+        taskName.add(displayName);
+        taskReselect.add(reselect);
+    }
+
+    /** Sets the enter conditions of the current state (ANDed, in order). */
+    public void setEnterConditions(List<Condition> enterConditions) {
+        int s = current();
+        stateEnterConditionsBegin.set(s, conditions.size());
+        stateEnterConditionsNum.set(s, enterConditions.size());
+        conditions.addAll(enterConditions);
+    }
+
+    /** A parameter value the current (linked) state copies into its subtree copy's slot on enter. */
+    public void addLinkedParameter(ValueType type, int slot, ValueInput value) {
+        linkedParamType.add(type);
+        linkedParamSlot.add(slot);
+        linkedParamValue.add(value);
+    }
+
+    /**
+     * Adds a transition of the current state.
+     *
+     * @param trigger    a {@link Vocabulary.Trigger} flag
+     * @param event      the event tag id for {@code onEvent}, else -1
+     * @param type       a transition type ({@link CompiledStateTree#GOTO}, ...)
+     * @param target     the target state for {@link CompiledStateTree#GOTO}, else -1
+     * @param guards     the transition's conditions (ANDed, in order)
+     * @param delay      gate delay in seconds (0: not gated)
+     * @param variance   gate delay variance in seconds
+     */
+    public void addTransition(Vocabulary.Trigger trigger, int event, byte type, int target, List<Condition> guards,
+                              float delay, float variance) {
+        transitionSource.add((short) current());
+        transitionTrigger.add(trigger.flag());
+        transitionEvent.add(event);
+        transitionType.add(type);
+        transitionTarget.add((short) target);
+        transitionConditionsBegin.add(conditions.size());
+        transitionConditionsNum.add(guards.size());
+        conditions.addAll(guards);
+        transitionDelay.add(delay);
+        transitionDelayVariance.add(variance);
+    }
+
+    public int taskCount() {
+        return tasks.size();
+    }
+
+    public int conditionCount() {
+        return conditions.size();
+    }
+
+    public int transitionCount() {
+        return transitionSource.size();
+    }
+
+    /** Whether the tasks, conditions and transitions fit the compiled tree's 16-bit indices. */
+    public boolean fitsIndices() {
+        return tasks.size() <= Short.MAX_VALUE && conditions.size() <= Short.MAX_VALUE
+                && transitionSource.size() <= Short.MAX_VALUE && linkedParamType.size() <= Short.MAX_VALUE;
+    }
+
+    /** Freezes the tree; the builder cannot be used afterwards. */
+    public CompiledStateTree build() {
+        if (built) {
+            throw new IllegalStateException("this builder has already built its tree");
+        }
+        if (!fitsIndices() || stateName.size() > CompiledStateTree.MAX_STATES) {
+            throw new IllegalStateException("the tree does not fit 16-bit indices");
+        }
+        built = true;
+        return new CompiledStateTree(this);
+    }
+
+    private int current() {
+        if (stateName.isEmpty()) {
+            throw new IllegalStateException("add a state first");
+        }
+        return stateName.size() - 1;
+    }
+
+    // ---- conversions used by CompiledStateTree's constructor -----------------------------------
+
+    /** The count per state of items whose per-state begins are {@code begins} out of {@code total}. */
+    static short[] counts(List<Integer> begins, int total) {
+        short[] out = new short[begins.size()];
+        for (int s = 0; s < out.length; s++) {
+            int end = s + 1 < out.length ? begins.get(s + 1) : total;
+            out[s] = (short) (end - begins.get(s));
+        }
+        return out;
+    }
+
+    static short[] shorts(List<? extends Number> l) {
+        short[] a = new short[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i).shortValue();
+        }
+        return a;
+    }
+
+    static byte[] bytes(List<Byte> l) {
+        byte[] a = new byte[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
+    }
+
+    static int[] ints(List<Integer> l) {
+        int[] a = new int[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
+    }
+
+    static float[] floats(List<Float> l) {
+        float[] a = new float[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
+    }
+
+    static double[] doubles(List<Double> l) {
+        double[] a = new double[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
+    }
+
+    static boolean[] booleans(List<Boolean> l) {
+        boolean[] a = new boolean[l.size()];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = l.get(i);
+        }
+        return a;
+    }
+}

@@ -1,0 +1,209 @@
+package dev.crowdtree.statetree.compiled;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The words of the asset format that name runtime behaviour, in one place: state types,
+ * selection modes, transition triggers and the special transition targets. Each word maps to the
+ * byte code the compiled tree stores ({@link CompiledStateTree#STATE}, ...); the compiler parses
+ * with {@code parse}, error messages list {@code validNames}, and writers (DOT, JSON) print
+ * {@code assetName}, so a new word is added here and nowhere else is spelled out.
+ *
+ * <p>docs/ASSET_FORMAT.md lists the same words with their meaning; docs/SEMANTICS.md defines what
+ * each does at run time.
+ */
+public final class Vocabulary {
+    private Vocabulary() {
+    }
+
+    /** The type of a state ({@code "type"} of a state object). */
+    public enum StateType {
+        STATE("state", CompiledStateTree.STATE),
+        GROUP("group", CompiledStateTree.GROUP),
+        LINKED("linked", CompiledStateTree.LINKED),
+        SUBTREE("subtree", CompiledStateTree.SUBTREE);
+
+        private final String assetName;
+        private final byte code;
+
+        StateType(String assetName, byte code) {
+            this.assetName = assetName;
+            this.code = code;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        public byte code() {
+            return code;
+        }
+
+        /** The type with this asset name, or null. */
+        public static StateType parse(String name) {
+            return Vocabulary.parse(values(), name, StateType::assetName);
+        }
+
+        /** The type stored as {@code code}. */
+        public static StateType of(byte code) {
+            return values()[code];
+        }
+
+        /** "state, group, linked, subtree". */
+        public static String validNames() {
+            return Vocabulary.names(values(), StateType::assetName);
+        }
+    }
+
+    /** How a state picks an active child ({@code "selection"}). */
+    public enum Selection {
+        TRY_SELECT_CHILDREN_IN_ORDER("trySelectChildrenInOrder", CompiledStateTree.SELECT_CHILDREN_IN_ORDER),
+        TRY_ENTER_STATE("tryEnterState", CompiledStateTree.TRY_ENTER);
+
+        private final String assetName;
+        private final byte code;
+
+        Selection(String assetName, byte code) {
+            this.assetName = assetName;
+            this.code = code;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        public byte code() {
+            return code;
+        }
+
+        /** The mode with this asset name, or null. */
+        public static Selection parse(String name) {
+            return Vocabulary.parse(values(), name, Selection::assetName);
+        }
+
+        /** The mode stored as {@code code}. */
+        public static Selection of(byte code) {
+            return values()[code];
+        }
+
+        /** "trySelectChildrenInOrder, tryEnterState". */
+        public static String validNames() {
+            return Vocabulary.names(values(), Selection::assetName);
+        }
+    }
+
+    /** What fires a transition ({@code "trigger"}); {@link #flag} is the trigger bit set the runtimes test. */
+    public enum Trigger {
+        ON_STATE_COMPLETED("onStateCompleted", CompiledStateTree.TRIGGER_COMPLETED),
+        ON_STATE_SUCCEEDED("onStateSucceeded", CompiledStateTree.TRIGGER_SUCCEEDED),
+        ON_STATE_FAILED("onStateFailed", CompiledStateTree.TRIGGER_FAILED),
+        ON_TICK("onTick", CompiledStateTree.TRIGGER_TICK),
+        ON_EVENT("onEvent", CompiledStateTree.TRIGGER_EVENT);
+
+        private final String assetName;
+        private final byte flag;
+
+        Trigger(String assetName, byte flag) {
+            this.assetName = assetName;
+            this.flag = flag;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        public byte flag() {
+            return flag;
+        }
+
+        /** The trigger with this asset name, or null. */
+        public static Trigger parse(String name) {
+            return Vocabulary.parse(values(), name, Trigger::assetName);
+        }
+
+        /** The trigger stored as {@code flag}, or null. */
+        public static Trigger of(byte flag) {
+            for (Trigger t : values()) {
+                if (t.flag == flag) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
+        /** "onStateCompleted, onStateSucceeded, onStateFailed, onTick, onEvent". */
+        public static String validNames() {
+            return Vocabulary.names(values(), Trigger::assetName);
+        }
+    }
+
+    /**
+     * The special targets of a transition ({@code "to"} starting with {@code @}); any other target
+     * names a state. {@link #NEXT} resolves to a state at compile time; the others are stored as
+     * transition types ({@link CompiledStateTree#NOT_SET}, ...).
+     */
+    public enum Target {
+        NEXT("@next", CompiledStateTree.GOTO),
+        SUCCEEDED("@succeeded", CompiledStateTree.TO_SUCCEEDED),
+        FAILED("@failed", CompiledStateTree.TO_FAILED),
+        NONE("@none", CompiledStateTree.NOT_SET);
+
+        /** Every special target starts with this character; state names may not. */
+        public static final String PREFIX = "@";
+
+        private final String keyword;
+        private final byte type;
+
+        Target(String keyword, byte type) {
+            this.keyword = keyword;
+            this.type = type;
+        }
+
+        public String keyword() {
+            return keyword;
+        }
+
+        /** The transition type stored for this target. */
+        public byte type() {
+            return type;
+        }
+
+        /** The target with this keyword, or null. */
+        public static Target parse(String keyword) {
+            return Vocabulary.parse(values(), keyword, Target::keyword);
+        }
+
+        /** The special target stored as transition type {@code type}, or null for a state target. */
+        public static Target ofType(byte type) {
+            for (Target t : values()) {
+                if (t != NEXT && t.type == type) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
+        /** "@next, @succeeded, @failed, @none". */
+        public static String validNames() {
+            return Vocabulary.names(values(), Target::keyword);
+        }
+    }
+
+    private static <E> E parse(E[] values, String name, java.util.function.Function<E, String> word) {
+        for (E e : values) {
+            if (word.apply(e).equals(name)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private static <E> String names(E[] values, java.util.function.Function<E, String> word) {
+        List<String> names = new ArrayList<>();
+        for (E e : values) {
+            names.add(word.apply(e));
+        }
+        return String.join(", ", names);
+    }
+}

@@ -1,0 +1,245 @@
+package dev.crowdtree.statetree.compiler;
+
+import dev.crowdtree.statetree.compiler.Model.EvalInfo;
+import dev.crowdtree.statetree.compiler.Model.Param;
+import dev.crowdtree.statetree.compiler.Model.Scope;
+import dev.crowdtree.statetree.compiler.Model.Slot;
+import dev.crowdtree.statetree.compiler.Model.StateNode;
+import dev.crowdtree.statetree.compiler.Model.SubtreeCopy;
+import dev.crowdtree.statetree.compiler.Model.TaskInfo;
+import dev.crowdtree.statetree.definition.Binding;
+import dev.crowdtree.statetree.definition.Values;
+import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static dev.crowdtree.statetree.compiler.Compilation.fmt;
+
+/**
+ * Values and bindings: checks literals against a value type and range, and resolves
+ * {@code {"param"|"eval"|"task": ...}} bindings to slots under the scope rules of {@link Scope}
+ * (parameters of the enclosing subtree copies, then the tree's; evaluators listed earlier; tasks of
+ * the state and its ancestors). Every failure is reported on the compilation and returns null.
+ */
+final class Bindings {
+    private final Compilation c;
+
+    Bindings(Compilation c) {
+        this.c = c;
+    }
+
+    Double optionalSeconds(Object raw, String path, String field) {
+        if (raw == null) {
+            return 0.0;
+        }
+        return literal(raw, ValueType.FLOAT, 0, 1e9, path, field);
+    }
+
+    static ValueType numericType(Object raw) {
+        return raw instanceof Double ? ValueType.FLOAT : ValueType.INT;
+    }
+
+    Param paramOf(Object raw, Scope scope) {
+        return raw instanceof String ? lookupParam((String) raw, scope) : null;
+    }
+
+    Param lookupParam(String name, Scope scope) {
+        for (SubtreeCopy i = scope.state() == null ? null : scope.state().copy; i != null; i = i.outer) {
+            Param p = i.params.get(name);
+            if (p != null) {
+                return p;
+            }
+        }
+        return c.params.get(name);
+    }
+
+    List<String> paramNames(Scope scope) {
+        List<String> names = new ArrayList<>();
+        for (SubtreeCopy i = scope.state() == null ? null : scope.state().copy; i != null; i = i.outer) {
+            names.addAll(i.params.keySet());
+        }
+        names.addAll(c.params.keySet());
+        return names;
+    }
+
+    /** A literal or binding of {@code type} (null: any number). */
+    ValueInput input(Object raw, ValueType type, double min, double max, Scope scope, String path, String f) {
+        Binding b = asBinding(raw);
+        if (b == null && raw instanceof Map) {
+            c.error(path, f, "expected a value or a binding with exactly one of \"param\", \"eval\", \"task\" "
+                    + "naming a string, got " + Values.describe(raw));
+            return null;
+        }
+        if (b == null) {
+            ValueType t = type == null ? numericType(raw) : type;
+            if (type == null && !(raw instanceof Number)) {
+                c.error(path, f, "expected a number, got " + Values.describe(raw));
+                return null;
+            }
+            Double d = literal(raw, t, min, max, path, f);
+            return d == null ? null : ValueInput.constant(t, d);
+        }
+        Slot slot = null;
+        String desc = b.kind().key() + ":" + b.ref();
+        switch (b.kind()) {
+            case PARAM: {
+                Param p = lookupParam(b.ref(), scope);
+                if (p == null) {
+                    c.error(path, f, "binding to unknown parameter '" + b.ref() + "'; parameters in scope are "
+                            + paramNames(scope));
+                    return null;
+                }
+                slot = p.slot();
+                break;
+            }
+            case EVAL:
+                slot = evalOutput(b.ref(), scope, path, f);
+                break;
+            default:
+                slot = taskOutput(b.ref(), scope, path, f);
+        }
+        if (slot == null) {
+            return null;
+        }
+        boolean ok = type == null ? slot.type() != ValueType.BOOL : type.accepts(slot.type());
+        if (!ok) {
+            c.error(path, f, "binding " + b + " is " + slot.type().assetName() + " but this field needs "
+                    + (type == null ? "a number" : type.assetName()));
+            return null;
+        }
+        return ValueInput.slot(slot.type(), slot.index(), desc);
+    }
+
+    Slot evalOutput(String ref, Scope scope, String path, String f) {
+        int dot = ref.lastIndexOf('.');
+        if (dot <= 0 || dot == ref.length() - 1) {
+            c.error(path, f, "evaluator binding '" + ref + "' must be written <evaluator>.<output>");
+            return null;
+        }
+        String ev = ref.substring(0, dot);
+        String out = ref.substring(dot + 1);
+        for (int i = 0; i < c.evalInfos.size(); i++) {
+            EvalInfo e = c.evalInfos.get(i);
+            if (e.name().equals(ev)) {
+                if (i >= scope.evaluatorLimit()) {
+                    c.error(path, f, "evaluator '" + ev + "' is out of scope for " + scope.what()
+                            + " (an evaluator may only bind to evaluators listed before it)");
+                    return null;
+                }
+                Slot s = e.outputs().get(out);
+                if (s == null) {
+                    c.error(path, f, "evaluator '" + ev + "' has no output '" + out + "'; its outputs are "
+                            + e.outputs().keySet());
+                }
+                return s;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (EvalInfo e : c.evalInfos) {
+            names.add(e.name());
+        }
+        c.error(path, f, "unknown evaluator '" + ev + "'; evaluators are " + names);
+        return null;
+    }
+
+    Slot taskOutput(String ref, Scope scope, String path, String f) {
+        if (!scope.tasks() || scope.state() == null) {
+            c.error(path, f, "binding {\"task\": \"" + ref + "\"} is out of scope: " + scope.what()
+                    + " can bind to parameters and evaluators only");
+            return null;
+        }
+        String qualifier = null;
+        String rest = ref;
+        int colon = ref.lastIndexOf(':');
+        if (colon >= 0) {
+            qualifier = ref.substring(0, colon);
+            rest = ref.substring(colon + 1);
+        }
+        int dot = rest.lastIndexOf('.');
+        if (dot <= 0 || dot == rest.length() - 1) {
+            c.error(path, f, "task binding '" + ref + "' must be written <task>.<output> or <state path>:<task>.<output>");
+            return null;
+        }
+        String task = rest.substring(0, dot);
+        String out = rest.substring(dot + 1);
+        for (StateNode s = scope.state(); s != null; s = s.parent) {
+            if (qualifier != null && !s.path.equals(qualifier) && !s.path.endsWith("/" + qualifier)
+                    && !s.name.equals(qualifier)) {
+                continue;
+            }
+            int limit = s == scope.state() ? scope.ownTaskLimit() : s.tasks.size();
+            for (int k = 0; k < limit; k++) {
+                TaskInfo ti = s.tasks.get(k);
+                if (ti.displayName.equals(task)) {
+                    Slot slot = ti.outputs.containsKey(out) ? ti.fieldSlots.get(out) : null;
+                    if (slot == null) {
+                        c.error(path, f, "task '" + task + "' of state '" + s.path + "' has no output '" + out
+                                + "'; its outputs are " + ti.outputs.keySet());
+                    }
+                    return slot;
+                }
+            }
+        }
+        c.error(path, f, "no task '" + task + "'" + (qualifier == null ? "" : " in state '" + qualifier + "'")
+                + " is in scope for " + scope.what() + " (visible: "
+                + (scope.what().equals("task inputs") ? "earlier tasks of this state and " : "tasks of this state and ")
+                + "the tasks of its ancestor states)");
+        return null;
+    }
+
+    static Binding asBinding(Object raw) {
+        if (raw instanceof Binding) {
+            return (Binding) raw;
+        }
+        if (raw instanceof Map && ((Map<?, ?>) raw).size() == 1) {
+            Map.Entry<?, ?> e = ((Map<?, ?>) raw).entrySet().iterator().next();
+            if (e.getValue() instanceof String) {
+                for (Binding.Kind k : Binding.Kind.values()) {
+                    if (k.key().equals(e.getKey())) {
+                        return new Binding(k, (String) e.getValue());
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Checks a literal of {@code type} and returns it as a double (bool: 0/1), or null after an error. */
+    Double literal(Object raw, ValueType type, double min, double max, String path, String f) {
+        if (type == ValueType.BOOL) {
+            if (raw instanceof Boolean) {
+                return (Boolean) raw ? 1.0 : 0.0;
+            }
+            c.error(path, f, "expected a boolean, got " + Values.describe(raw));
+            return null;
+        }
+        if (!(raw instanceof Number)) {
+            c.error(path, f, "expected " + (type == ValueType.INT ? "an integer" : "a number") + ", got " + Values.describe(raw));
+            return null;
+        }
+        double d = ((Number) raw).doubleValue();
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            c.error(path, f, "expected a finite number, got " + raw);
+            return null;
+        }
+        if (type == ValueType.INT) {
+            if (d != Math.rint(d)) {
+                c.error(path, f, "expected an integer, got " + raw);
+                return null;
+            }
+            min = Math.max(min, Integer.MIN_VALUE);
+            max = Math.min(max, Integer.MAX_VALUE);
+        } else {
+            min = Math.max(min, -Float.MAX_VALUE);
+            max = Math.min(max, Float.MAX_VALUE);
+        }
+        if (d < min || d > max) {
+            c.error(path, f, "value " + raw + " is out of range; valid range is " + fmt(min) + ".." + fmt(max));
+            return null;
+        }
+        return d;
+    }
+}

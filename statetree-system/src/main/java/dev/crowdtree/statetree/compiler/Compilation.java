@@ -1,0 +1,78 @@
+package dev.crowdtree.statetree.compiler;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.CompiledTreeBuilder;
+import dev.crowdtree.statetree.compiler.Model.EvalInfo;
+import dev.crowdtree.statetree.compiler.Model.Param;
+import dev.crowdtree.statetree.compiler.Model.Slot;
+import dev.crowdtree.statetree.compiler.Model.StateNode;
+import dev.crowdtree.statetree.definition.StateDef;
+import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The state of one compilation, shared by its passes: the input, the errors found so far (in the
+ * order found; every pass goes on after an error so that one run reports them all), the
+ * intermediate {@link Model} the passes fill in turn, and the {@link CompiledTreeBuilder} that
+ * receives the output. One instance per {@link StateTreeCompiler#compile} call.
+ */
+final class Compilation {
+    final TreeDef def;
+    final NodeRegistry registry;
+    final String source;
+    final Set<CompileError> errors = new LinkedHashSet<>();
+    final CompiledTreeBuilder out;
+
+    // ---- declarations (DeclarationPass) --------------------------------------------------------
+    final Map<String, Param> params = new LinkedHashMap<>();
+    final List<EvalInfo> evalInfos = new ArrayList<>();
+    final Map<String, StateDef> subtrees = new LinkedHashMap<>();
+    /** State name -> where it is authored ("tree" or "subtree X"), for target errors. */
+    final Map<String, List<String>> authoredNames = new HashMap<>();
+
+    // ---- the expanded tree (ExpansionPass) -----------------------------------------------------
+    /** States in id order (DFS pre-order). */
+    final List<StateNode> order = new ArrayList<>();
+    /** States by name, in DFS order, for resolving targets without scanning every state per transition. */
+    final Map<String, List<StateNode>> statesByName = new HashMap<>();
+    final Map<String, StateNode> statesByPath = new HashMap<>();
+    int expanded;
+    boolean tooManyStates;
+
+    /** A probe compilation checks one unlinked subtree and must not probe others in turn. */
+    boolean probe;
+    /** Random stream id of the next node. */
+    int stream = 1;
+
+    Compilation(TreeDef def, NodeRegistry registry) {
+        this.def = def;
+        this.registry = registry;
+        this.source = def == null || def.source() == null ? "<tree>" : def.source();
+        this.out = CompiledStateTree.builder(def == null ? null : def.name(), source);
+    }
+
+    void error(String statePath, String field, String message) {
+        errors.add(new CompileError(source, statePath, field, message));
+    }
+
+    Slot newSlot(ValueType type, String name) {
+        return new Slot(type, out.addSlot(type, name));
+    }
+
+    static String fmt(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? String.valueOf((long) d) : String.valueOf(d);
+    }
+
+    static String quote(String s) {
+        return s == null ? "null" : "\"" + s + "\"";
+    }
+}

@@ -1,0 +1,159 @@
+package dev.crowdtree.statetree.compiler;
+
+import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.compiler.Model.EvalInfo;
+import dev.crowdtree.statetree.compiler.Model.Param;
+import dev.crowdtree.statetree.compiler.Model.Scope;
+import dev.crowdtree.statetree.compiler.Model.Slot;
+import dev.crowdtree.statetree.compiler.Model.SubtreeCopy;
+import dev.crowdtree.statetree.definition.NodeDef;
+import dev.crowdtree.statetree.definition.ParameterDef;
+import dev.crowdtree.statetree.definition.StateDef;
+import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.FieldSpec;
+import dev.crowdtree.statetree.node.Node;
+import dev.crowdtree.statetree.node.NodeType;
+import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static dev.crowdtree.statetree.compiler.Compilation.quote;
+
+/**
+ * Pass 1, declarations: the tree's parameters (each gets a slot), its evaluators (each built, with
+ * slots for its fields; an evaluator's inputs see parameters and earlier evaluators), and the
+ * top-level subtrees with the names authored in them (so that a target naming a state inside a
+ * subtree gets a precise error later). Subtree parameters are declared per copy, by the expansion pass.
+ */
+final class DeclarationPass {
+    private final Compilation c;
+    private final Bindings bindings;
+    private final NodeFactory nodes;
+
+    DeclarationPass(Compilation c, Bindings bindings, NodeFactory nodes) {
+        this.c = c;
+        this.bindings = bindings;
+        this.nodes = nodes;
+    }
+
+    void run() {
+        compileParameters(c.def.parameters(), c.params, null, "parameters");
+        compileEvaluators();
+        collectSubtrees();
+    }
+
+    void compileParameters(List<ParameterDef> defs, Map<String, Param> into, SubtreeCopy inst, String field) {
+        for (int i = 0; i < defs.size(); i++) {
+            ParameterDef p = defs.get(i);
+            String where = field + "[" + i + "]";
+            String statePath = inst == null ? null : inst.root == null ? null : inst.root.path;
+            if (p == null) {
+                c.error(statePath, where, "expected a parameter object");
+                continue;
+            }
+            if (p.name() == null || p.name().isBlank()) {
+                c.error(statePath, where, "a parameter needs a non-empty name");
+                continue;
+            }
+            where = field + "." + p.name();
+            if (into.containsKey(p.name())) {
+                c.error(statePath, where, "duplicate parameter '" + p.name() + "'");
+                continue;
+            }
+            ValueType t = ValueType.parse(p.type());
+            if (t == null) {
+                c.error(statePath, where + ".type", "unknown parameter type " + quote(p.type())
+                        + "; valid types are bool, int, float");
+                continue;
+            }
+            double dflt = 0;
+            if (p.defaultValue() != null) {
+                Double d = bindings.literal(p.defaultValue(), t, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
+                        statePath, where + ".default");
+                // A bad default is reported above; the parameter still exists, so that its uses are
+                // not also reported as "unknown parameter".
+                if (d != null) {
+                    dflt = d;
+                }
+            }
+            String slotName = (inst == null ? "" : inst.subtree + "@" + statePath + ".") + "param." + p.name();
+            into.put(p.name(), new Param(p.name(), t, dflt, c.newSlot(t, slotName)));
+        }
+    }
+
+    void compileEvaluators() {
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < c.def.evaluators().size(); i++) {
+            NodeDef nd = c.def.evaluators().get(i);
+            String where = "evaluators[" + i + "]";
+            if (nd == null) {
+                c.error(null, where, "expected an evaluator object");
+                continue;
+            }
+            NodeType type = nodes.nodeType(nd, NodeType.Category.EVALUATOR, null, where);
+            if (type == null) {
+                continue;
+            }
+            String name = nd.name() != null ? nd.name() : type.name();
+            if (!names.add(name)) {
+                c.error(null, where + ".name", "duplicate evaluator name '" + name
+                        + "'; give each evaluator a unique 'name'");
+                continue;
+            }
+            Map<String, Integer> fieldSlots = new LinkedHashMap<>();
+            Map<String, Slot> outputs = new LinkedHashMap<>();
+            for (FieldSpec f : type.fields()) {
+                Slot s = c.newSlot(f.type(), "eval." + name + "." + f.name());
+                fieldSlots.put(f.name(), s.index());
+                if (f.output()) {
+                    outputs.put(f.name(), s);
+                }
+            }
+            Scope scope = new Scope(null, false, 0, c.evalInfos.size(), "evaluator inputs");
+            Node n = nodes.createNode(nd, type, name, scope, fieldSlots, null, where, 0);
+            c.evalInfos.add(new EvalInfo(name, outputs));
+            if (n != null) {
+                c.out.addEvaluator((Evaluator) n);
+            }
+        }
+    }
+
+    void collectSubtrees() {
+        for (int i = 0; i < c.def.subtrees().size(); i++) {
+            StateDef s = c.def.subtrees().get(i);
+            String where = "subtrees[" + i + "]";
+            if (s == null || s.name() == null || s.name().isBlank()) {
+                c.error(null, where, "a subtree needs a non-empty 'name'");
+                continue;
+            }
+            if (!Vocabulary.StateType.SUBTREE.assetName().equals(s.type())) {
+                c.error(s.name(), "type", "states in 'subtrees' must have \"type\": \"subtree\", got "
+                        + quote(s.type()));
+            }
+            if (c.subtrees.putIfAbsent(s.name(), s) != null) {
+                c.error(null, where + ".name", "duplicate subtree name '" + s.name() + "'");
+            }
+            collectNames(s, "subtree " + s.name(), 0);
+        }
+        if (c.def.root() != null) {
+            collectNames(c.def.root(), "tree", 0);
+        }
+    }
+
+    void collectNames(StateDef s, String owner, int depth) {
+        if (s == null || depth > 64) {
+            return;
+        }
+        if (s.name() != null) {
+            c.authoredNames.computeIfAbsent(s.name(), k -> new ArrayList<>()).add(owner);
+        }
+        for (StateDef c : s.children()) {
+            collectNames(c, owner, depth + 1);
+        }
+    }
+}

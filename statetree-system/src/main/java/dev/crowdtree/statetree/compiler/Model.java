@@ -1,0 +1,110 @@
+package dev.crowdtree.statetree.compiler;
+
+import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.definition.NodeDef;
+import dev.crowdtree.statetree.definition.StateDef;
+import dev.crowdtree.statetree.node.NodeType;
+import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The compiler's intermediate form, handed from pass to pass: expanded states (one per state of the
+ * final tree, linked subtrees copied in), their laid-out tasks, parameters and evaluator outputs with
+ * their slots, and the scopes bindings are resolved in.
+ */
+final class Model {
+    private Model() {
+    }
+
+    /** A per-agent value slot: its type and index among the slots of that type. */
+    record Slot(ValueType type, int index) {
+    }
+
+    /** A parameter of the tree or of a subtree copy. */
+    record Param(String name, ValueType type, double defaultValue, Slot slot) {
+    }
+
+    /** A compiled evaluator's name and outputs. */
+    record EvalInfo(String name, Map<String, Slot> outputs) {
+    }
+
+    /** One copy of a subtree under a linked state, with the parameters of that copy. */
+    static final class SubtreeCopy {
+        final String subtree;
+        final SubtreeCopy outer;
+        final Map<String, Param> params = new LinkedHashMap<>();
+        StateNode root;
+
+        SubtreeCopy(String subtree, SubtreeCopy outer) {
+            this.subtree = subtree;
+            this.outer = outer;
+        }
+
+        /** Whether {@code s} lies inside this copy (directly or in a copy nested in it). */
+        boolean contains(StateNode s) {
+            for (SubtreeCopy i = s.copy; i != null; i = i.outer) {
+                if (i == this) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** A task as laid out: its display name, type and field slots. */
+    static final class TaskInfo {
+        final NodeDef def;
+        final int index;
+        final NodeType type;
+        String displayName;
+        /** Field name -> {type ordinal, offset within the state's block}. */
+        final Map<String, int[]> fieldOffsets = new LinkedHashMap<>();
+        final Map<String, Slot> fieldSlots = new LinkedHashMap<>();
+        final Map<String, ValueType> outputs = new LinkedHashMap<>();
+
+        TaskInfo(NodeDef def, int index, NodeType type) {
+            this.def = def;
+            this.index = index;
+            this.type = type;
+        }
+    }
+
+    /** A state of the expanded tree. */
+    static final class StateNode {
+        final StateDef def;
+        final String name;
+        final String path;
+        final StateNode parent;
+        final int depth;
+        /** The subtree copy this state belongs to, null for the tree's own states. */
+        final SubtreeCopy copy;
+        final List<StateNode> children = new ArrayList<>();
+        Vocabulary.StateType type;
+        Vocabulary.Selection selection;
+        int id;
+        int subtreeEnd;
+        final List<TaskInfo> tasks = new ArrayList<>();
+
+        StateNode(StateDef def, String name, StateNode parent, SubtreeCopy copy) {
+            this.def = def;
+            this.name = name;
+            this.parent = parent;
+            this.depth = parent == null ? 0 : parent.depth + 1;
+            this.path = parent == null ? name : parent.path + "/" + name;
+            this.copy = copy;
+        }
+    }
+
+    /**
+     * What a binding may refer to at a given place (Unreal's binding scopes, rule A16 in
+     * docs/SEMANTICS.md section 13; the rules are in docs/ASSET_FORMAT.md): parameters in scope always; evaluators listed before {@code evaluatorLimit}; with
+     * {@code tasks}, the first {@code ownTaskLimit} tasks of {@code state} and all tasks of its
+     * ancestors. {@code what} names the place in error messages.
+     */
+    record Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what) {
+    }
+}

@@ -1,0 +1,256 @@
+package dev.crowdtree.statetree.compiler;
+
+import dev.crowdtree.statetree.compiler.Model.Param;
+import dev.crowdtree.statetree.compiler.Model.Scope;
+import dev.crowdtree.statetree.definition.NodeDef;
+import dev.crowdtree.statetree.definition.Values;
+import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.Node;
+import dev.crowdtree.statetree.node.NodeConfig;
+import dev.crowdtree.statetree.node.NodeType;
+import dev.crowdtree.statetree.node.ParamRef;
+import dev.crowdtree.statetree.node.PropertySpec;
+import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.crowdtree.statetree.compiler.Compilation.quote;
+
+/**
+ * Node construction: finds a node's type in the registry (by category), checks its properties
+ * against the type's schema (unknown fields, one-of groups, required fields, ranges), resolves
+ * bindings through {@link Bindings}, compiles nested conditions, and calls the type's factory with
+ * the per-agent field slots the layout pass gave it.
+ */
+final class NodeFactory {
+    private final Compilation c;
+    private final Bindings bindings;
+
+    NodeFactory(Compilation c, Bindings bindings) {
+        this.c = c;
+        this.bindings = bindings;
+    }
+
+    /** The conditions of a list ({@code enterConditions}, a transition's {@code conditions}) that compiled. */
+    List<Condition> compileConditionList(List<NodeDef> defs, Scope scope, String path, String field) {
+        List<Condition> out = new ArrayList<>();
+        for (int i = 0; i < defs.size(); i++) {
+            Condition cond = compileCondition(defs.get(i), scope, path, field + "[" + i + "]", 1);
+            if (cond != null) {
+                out.add(cond);
+            }
+        }
+        return out;
+    }
+
+    Condition compileCondition(Object raw, Scope scope, String path, String field, int nesting) {
+        if (nesting > StateTreeCompiler.MAX_CONDITION_NESTING) {
+            c.error(path, field, "conditions nested deeper than " + StateTreeCompiler.MAX_CONDITION_NESTING);
+            return null;
+        }
+        NodeDef nd;
+        if (raw instanceof NodeDef) {
+            nd = (NodeDef) raw;
+        } else if (raw instanceof Map) {
+            nd = NodeDef.fromMap((Map<?, ?>) raw);
+        } else {
+            c.error(path, field, "expected a condition object, got " + Values.describe(raw));
+            return null;
+        }
+        NodeType type = nodeType(nd, NodeType.Category.CONDITION, path, field);
+        if (type == null) {
+            return null;
+        }
+        if (!type.fields().isEmpty()) {
+            c.error(path, field, "condition type '" + type.name() + "' declares per-agent fields; conditions must be pure");
+            return null;
+        }
+        String name = nd.name() != null ? nd.name() : type.name();
+        Condition cond = (Condition) createNode(nd, type, name, scope, Map.of(), path, field, nesting);
+        if (cond != null) {
+            c.out.noteConditionDepth(cond.depth());
+        }
+        return cond;
+    }
+
+    NodeType nodeType(NodeDef nd, NodeType.Category category, String path, String field) {
+        if (nd.type() == null) {
+            Object raw = nd.properties().get("type");
+            c.error(path, field + ".type", (raw == null ? "missing 'type'" : "'type' must be a string, got "
+                    + Values.describe(raw)) + "; valid " + category.word() + " types are " + typeNames(category));
+            return null;
+        }
+        NodeType type = c.registry.get(nd.type());
+        if (type == null) {
+            c.error(path, field + ".type", "unknown " + category.word() + " type " + quote(nd.type())
+                    + "; valid " + category.word() + " types are " + typeNames(category));
+            return null;
+        }
+        if (type.category() != category) {
+            c.error(path, field + ".type", "'" + nd.type() + "' is a " + type.category().word() + " type, not a "
+                    + category.word() + " type; valid " + category.word() + " types are " + typeNames(category));
+            return null;
+        }
+        return type;
+    }
+
+    String typeNames(NodeType.Category category) {
+        List<String> names = new ArrayList<>();
+        for (NodeType t : c.registry.types().values()) {
+            if (t.category() == category) {
+                names.add(t.name());
+            }
+        }
+        return String.join(", ", names);
+    }
+
+    Node createNode(NodeDef nd, NodeType type, String name, Scope scope, Map<String, Integer> fieldSlots,
+                    String path, String field, int nesting) {
+        int before = c.errors.size();
+        Map<String, Object> props = nd.properties();
+        Object rawName = props.get("name");
+        if (rawName != null) {
+            c.error(path, field + ".name", "'name' must be a string, got " + Values.describe(rawName));
+        }
+        if (nd.name() != null && nd.name().isBlank()) {
+            c.error(path, field + ".name", "'name' must not be empty");
+        }
+        for (String key : props.keySet()) {
+            if (key.equals("name") || key.equals("type")) {
+                continue;
+            }
+            if (key.equals("reselect") && type.category() == NodeType.Category.TASK) {
+                continue;
+            }
+            if (!type.properties().containsKey(key)) {
+                List<String> valid = new ArrayList<>(type.properties().keySet());
+                valid.add("name");
+                if (type.category() == NodeType.Category.TASK) {
+                    valid.add("reselect");
+                }
+                c.error(path, field + "." + key, "unknown field '" + key + "' for " + type.category().word()
+                        + " type '" + type.name() + "'; valid fields are " + valid);
+            }
+        }
+        for (List<String> group : type.oneOf()) {
+            int given = 0;
+            for (String g : group) {
+                if (props.containsKey(g)) {
+                    given++;
+                }
+            }
+            if (given != 1) {
+                c.error(path, field, type.category().word() + " '" + type.name() + "' needs exactly one of "
+                        + group + (given == 0 ? "" : ", not several"));
+            }
+        }
+        Map<String, Object> values = new HashMap<>();
+        for (PropertySpec spec : type.properties().values()) {
+            Object raw = props.get(spec.name());
+            String f = field + "." + spec.name();
+            if (raw == null) {
+                if (spec.required()) {
+                    c.error(path, f, "missing required field '" + spec.name() + "' (" + spec.expected() + ")");
+                } else if (spec.defaultValue() != null) {
+                    values.put(spec.name(), spec.kind() == PropertySpec.Kind.INPUT
+                            ? ValueInput.constant(spec.valueType() == null ? ValueType.FLOAT : spec.valueType(),
+                            ((Number) spec.defaultValue()).doubleValue()) : spec.defaultValue());
+                }
+                continue;
+            }
+            Object v = resolveProperty(spec, raw, props, scope, path, f, nesting);
+            if (v != null) {
+                values.put(spec.name(), v);
+            }
+        }
+        if (c.errors.size() != before) {
+            return null;
+        }
+        try {
+            return type.create(new NodeConfig(type.name(), name, c.stream++, values, fieldSlots, type.timer(), type.timerField()));
+        } catch (RuntimeException e) {
+            c.error(path, field, type.category().word() + " type '" + type.name() + "' rejected its configuration: " + e);
+            return null;
+        }
+    }
+
+    Object resolveProperty(PropertySpec spec, Object raw, Map<String, Object> props, Scope scope, String path,
+                           String f, int nesting) {
+        switch (spec.kind()) {
+            case CONSTANT: {
+                if (spec.valueType() == null && !(raw instanceof Number)) {
+                    c.error(path, f, "expected " + spec.expected() + ", got " + Values.describe(raw));
+                    return null;
+                }
+                ValueType t = spec.valueType() == null ? Bindings.numericType(raw) : spec.valueType();
+                Double d = bindings.literal(raw, t, spec.min(), spec.max(), path, f);
+                return d == null ? null : t == ValueType.BOOL ? (Object) (d != 0) : d;
+            }
+            case INPUT: {
+                ValueType t = spec.valueType();
+                if (spec.typeFrom() != null) {
+                    Param p = bindings.paramOf(props.get(spec.typeFrom()), scope);
+                    if (p == null) {
+                        return null; // reported on the parameter property
+                    }
+                    t = p.type();
+                }
+                return bindings.input(raw, t, spec.min(), spec.max(), scope, path, f);
+            }
+            case STRING:
+            case CHOICE:
+                if (!(raw instanceof String)) {
+                    c.error(path, f, "expected " + spec.expected() + ", got " + Values.describe(raw));
+                    return null;
+                }
+                if (spec.kind() == PropertySpec.Kind.CHOICE && !spec.choices().contains(raw)) {
+                    c.error(path, f, "expected " + spec.expected() + ", got " + quote((String) raw));
+                    return null;
+                }
+                return raw;
+            case TAG:
+                if (!(raw instanceof String) || ((String) raw).isEmpty()) {
+                    c.error(path, f, "expected " + spec.expected() + ", got " + Values.describe(raw));
+                    return null;
+                }
+                return c.out.tagId((String) raw);
+            case PARAM: {
+                if (!(raw instanceof String)) {
+                    c.error(path, f, "expected the name of a parameter, got " + Values.describe(raw));
+                    return null;
+                }
+                Param p = bindings.lookupParam((String) raw, scope);
+                if (p == null) {
+                    c.error(path, f, "unknown parameter '" + raw + "'; parameters in scope are " + bindings.paramNames(scope));
+                    return null;
+                }
+                if (spec.valueType() != null && !spec.valueType().accepts(p.type())) {
+                    c.error(path, f, "parameter '" + raw + "' is " + p.type().assetName() + "; expected "
+                            + spec.valueType().assetName());
+                    return null;
+                }
+                return new ParamRef(p.name(), p.type(), p.slot().index());
+            }
+            case CONDITION:
+                return compileCondition(raw, scope, path, f, nesting + 1);
+            default: {
+                if (!(raw instanceof List)) {
+                    c.error(path, f, "expected a list of condition objects, got " + Values.describe(raw));
+                    return null;
+                }
+                List<?> list = (List<?>) raw;
+                Condition[] out = new Condition[list.size()];
+                boolean ok = true;
+                for (int i = 0; i < list.size(); i++) {
+                    out[i] = compileCondition(list.get(i), scope, path, f + "[" + i + "]", nesting + 1);
+                    ok &= out[i] != null;
+                }
+                return ok ? out : null;
+            }
+        }
+    }
+}

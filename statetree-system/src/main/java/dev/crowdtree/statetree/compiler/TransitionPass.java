@@ -1,0 +1,187 @@
+package dev.crowdtree.statetree.compiler;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary.Target;
+import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
+import dev.crowdtree.statetree.compiler.Model.Scope;
+import dev.crowdtree.statetree.compiler.Model.StateNode;
+import dev.crowdtree.statetree.definition.TransitionDef;
+import dev.crowdtree.statetree.node.Condition;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import static dev.crowdtree.statetree.compiler.Compilation.quote;
+
+/**
+ * Pass 5, transitions and targets: checks a transition's trigger (and event tag), resolves its
+ * target (a special {@code @} target, a state path, or a state name unique among the states visible
+ * from the source: its own subtree copy first, then the tree's own states; the states inside a
+ * subtree are reached only through the linked state), its gate delays and its conditions (which also
+ * see the tasks of the state and its ancestors), and adds it to the output.
+ */
+final class TransitionPass {
+    private final Compilation c;
+    private final Bindings bindings;
+    private final NodeFactory nodes;
+
+    TransitionPass(Compilation c, Bindings bindings, NodeFactory nodes) {
+        this.c = c;
+        this.bindings = bindings;
+        this.nodes = nodes;
+    }
+
+    /**
+     * Checks and adds one transition of {@code s}. Trigger, event, target, delays and conditions are
+     * checked independently, so one bad field does not hide the errors of the others; the transition
+     * is added only when all of them are valid.
+     */
+    void compile(StateNode s, TransitionDef t, String where) {
+        if (t == null) {
+            c.error(s.path, where, "expected a transition object");
+            return;
+        }
+        boolean ok = true;
+        String trig = t.trigger();
+        Trigger trigger = trig == null ? null : Trigger.parse(trig);
+        if (trig == null) {
+            c.error(s.path, where + ".trigger", "a transition needs a 'trigger': onStateCompleted, "
+                    + "onStateSucceeded, onStateFailed, onTick or onEvent");
+            ok = false;
+        } else if (trigger == null) {
+            c.error(s.path, where + ".trigger", "unknown trigger " + quote(trig) + "; valid triggers are "
+                    + Trigger.validNames());
+            ok = false;
+        }
+        int event = -1;
+        if (trigger == Trigger.ON_EVENT) {
+            if (t.event() == null || t.event().isEmpty()) {
+                c.error(s.path, where + ".event", "an onEvent transition needs an 'event' tag");
+                ok = false;
+            } else {
+                event = c.out.tagId(t.event());
+            }
+        } else if (t.event() != null && trig != null && ok) {
+            c.error(s.path, where + ".event", "'event' is only valid with trigger onEvent (trigger is " + trig + ")");
+        }
+        byte type = CompiledStateTree.GOTO;
+        int target = -1;
+        String to = t.to();
+        if (to == null) {
+            c.error(s.path, where + ".to", "a transition needs a target 'to': a state path, a unique state "
+                    + "name, @next, @succeeded, @failed or @none");
+            ok = false;
+        } else if (to.startsWith(Target.PREFIX)) {
+            Target special = Target.parse(to);
+            if (special == null) {
+                c.error(s.path, where + ".to", "unknown target " + quote(to)
+                        + "; valid special targets are " + Target.validNames());
+                ok = false;
+            } else if (special == Target.NEXT) {
+                target = nextSibling(s, where);
+                ok &= target >= 0;
+            } else {
+                type = special.type();
+            }
+        } else {
+            target = resolveTarget(s, to, where + ".to");
+            ok &= target >= 0;
+        }
+        Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
+        Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
+        ok &= delay != null && variance != null;
+        int errorsBefore = c.errors.size();
+        Scope scope = new Scope(s, true, s.tasks.size(), c.evalInfos.size(), "transition conditions");
+        List<Condition> guards = nodes.compileConditionList(t.conditions(), scope, s.path, where + ".conditions");
+        if (!ok || c.errors.size() != errorsBefore) {
+            return; // errors reported; the whole compilation fails, nothing is emitted
+        }
+        c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue());
+    }
+
+    /** The id of {@code s}'s next sibling ({@code @next}), or -1 after reporting that it has none. */
+    private int nextSibling(StateNode s, String where) {
+        int at = s.parent == null ? -1 : s.parent.children.indexOf(s);
+        if (s.parent == null || at == s.parent.children.size() - 1) {
+            c.error(s.path, where + ".to", "@next: state '" + s.name + "' has no next sibling");
+            return -1;
+        }
+        return s.parent.children.get(at + 1).id;
+    }
+
+    /** Resolves a target path or name as seen from state {@code s}; -1 after reporting an error. */
+    int resolveTarget(StateNode s, String to, String field) {
+        List<StateNode> candidates = new ArrayList<>();
+        if (to.contains("/")) {
+            // Inside a subtree copy, a path starting with the subtree root's name is relative to the copy.
+            if (s.copy != null && to.startsWith(s.copy.root.name + "/")) {
+                String full = s.copy.root.path + to.substring(s.copy.root.name.length());
+                findByPath(full, candidates);
+            } else {
+                findByPath(to, candidates);
+            }
+            if (candidates.isEmpty()) {
+                c.error(s.path, field, "unknown target state path '" + to + "'" + suggest(to));
+                return -1;
+            }
+        } else {
+            List<StateNode> named = c.statesByName.getOrDefault(to, List.of());
+            for (StateNode n : named) {
+                if (n.copy == s.copy) {
+                    candidates.add(n);
+                }
+            }
+            if (candidates.isEmpty() && s.copy != null) {
+                for (StateNode n : named) {
+                    if (n.copy == null) {
+                        candidates.add(n);
+                    }
+                }
+            }
+            if (candidates.isEmpty()) {
+                List<String> owners = c.authoredNames.get(to);
+                if (owners != null) {
+                    c.error(s.path, field, "state '" + to + "' is inside " + owners.get(0)
+                            + "; states of a subtree are reached only through a linked state");
+                } else {
+                    c.error(s.path, field, "unknown target state '" + to + "'" + suggest(to));
+                }
+                return -1;
+            }
+            if (candidates.size() > 1) {
+                List<String> paths = new ArrayList<>();
+                for (StateNode candidate : candidates) {
+                    paths.add(candidate.path);
+                }
+                c.error(s.path, field, "ambiguous target '" + to + "': " + paths + "; use a full path");
+                return -1;
+            }
+        }
+        StateNode target = candidates.get(0);
+        if (target.copy != null && target.copy != s.copy && !target.copy.contains(s)) {
+            c.error(s.path, field, "state '" + target.path + "' is inside subtree '" + target.copy.subtree
+                    + "'; states of a subtree are reached only through its linked state");
+            return -1;
+        }
+        return target.id;
+    }
+
+    void findByPath(String path, List<StateNode> out) {
+        StateNode n = c.statesByPath.get(path);
+        if (n != null) {
+            out.add(n); // paths are unique: duplicate sibling names are not expanded
+        }
+    }
+
+    String suggest(String to) {
+        String last = to.contains("/") ? to.substring(to.lastIndexOf('/') + 1) : to;
+        TreeSet<String> similar = new TreeSet<>();
+        for (StateNode n : c.order) {
+            if (n.name.equalsIgnoreCase(last) || n.path.endsWith("/" + last)) {
+                similar.add(n.path);
+            }
+        }
+        return similar.isEmpty() ? "" : "; did you mean " + similar + "?";
+    }
+}
