@@ -156,114 +156,12 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         ctx.ensureScratch(tree.maxConditionDepth, 1);
     }
 
-    // =============================================================================================
-    // Per-agent state: FStateTreeActiveStates, FStateTreeEvent, FStateTreeExecutionState,
-    // FStateTreeTransitionResult.
-    // =============================================================================================
-
-    /** {@code FStateTreeActiveStates}: a fixed-capacity array of state handles. */
-    static final class ActiveStates {
-        final short[] states = new short[CompiledStateTree.MAX_DEPTH];
-        int num;
-
-        boolean push(int state) {
-            if (num == states.length) {
-                return false;
-            }
-            states[num++] = (short) state;
-            return true;
-        }
-
-        void pop() {
-            num--;
-        }
-
-        int last() {
-            return states[num - 1];
-        }
-
-        int get(int index) {
-            return states[index];
-        }
-
-        /** The handle at {@code index}, or {@link #INVALID} when out of range. */
-        int getStateSafe(int index) {
-            return index < num ? states[index] : INVALID;
-        }
-
-        int indexOfReverse(int state) {
-            for (int i = num - 1; i >= 0; i--) {
-                if (states[i] == state) {
-                    return i;
-                }
-            }
-            return INDEX_NONE;
-        }
-
-        boolean isEmpty() {
-            return num == 0;
-        }
-
-        void reset() {
-            num = 0;
-        }
-
-        void setNum(int n) {
-            num = n;
-        }
-
-        void copyFrom(ActiveStates other) {
-            System.arraycopy(other.states, 0, states, 0, other.num);
-            num = other.num;
-        }
-    }
-
-    /** {@code FStateTreeEvent}: a tag id (-1 for a tag no node uses) and an optional payload. */
-    record Event(int tag, float payload, boolean hasPayload) {
-    }
-
     /** An event on its way to another agent. */
     private record Outgoing(int target, Event event) {
     }
 
-    /** {@code FStateTreeExecutionState} plus the agent's event lists. */
-    static final class ExecutionState {
-        byte treeRunStatus = RunStatus.UNSET;
-        byte lastTickStatus = RunStatus.UNSET;
-        final ActiveStates activeStates = new ActiveStates();
-        int gatedTransitionIndex = INVALID;
-        float gatedTransitionTime;
-        int enterStateFailedTaskIndex = INVALID_TASK_INDEX;
-        int stateChangeCount;
-        /** {@code InstanceData.GetEvents()}: queued for the next tick. */
-        final List<Event> events = new ArrayList<>();
-        /** {@code EventsToProcess}: what this tick's transitions see. */
-        final List<Event> eventsToProcess = new ArrayList<>();
-        /** Events sent to self during the current round's ExitState/EnterState. */
-        final List<Event> enterExitEvents = new ArrayList<>();
-        /** Tick period in effect (log2), and a requested one (-1: none); SEMANTICS.md section 12. */
-        int periodLog;
-        int pendingLog = -1;
-        /** Scheduled mode: asleep until this step (0: awake; {@link #SLEEP_FOREVER}: until something happens). */
-        int sleepUntil;
-        /** The last step the agent ran (took part and ticked past its evaluators), and the dt it slept with. */
-        int lastStep;
-        float sleptDt;
-    }
-
     /** {@link ExecutionState#sleepUntil} of an agent that sleeps until an event or a request wakes it. */
     static final int SLEEP_FOREVER = Integer.MAX_VALUE;
-
-    /** {@code FStateTreeTransitionResult}, plus which transition fired (for the trace and event consumption). */
-    static final class TransitionResult {
-        final ActiveStates currentActiveStates = new ActiveStates();
-        final ActiveStates nextActiveStates = new ActiveStates();
-        int targetState = INVALID;
-        /** The transition that fired, or -1 for the restart from root. */
-        int transitionIndex = INVALID;
-        /** The restart from root could not select a state (SEMANTICS.md section 4, deviation Q-A9). */
-        boolean restartFailed;
-    }
 
     // =============================================================================================
     // StateTreeRuntime
@@ -327,15 +225,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         tick(exec, agentDt);
         exec.lastStep = step;
         switchPeriodIfDue(exec, a);
-        applyPeriodIfNotRunning(exec);
-    }
-
-    /** A tree that no longer runs has no timers to keep exact: a requested period applies at once. */
-    private static void applyPeriodIfNotRunning(ExecutionState exec) {
-        if (exec.pendingLog >= 0 && exec.treeRunStatus != RunStatus.RUNNING) {
-            exec.periodLog = exec.pendingLog;
-            exec.pendingLog = -1;
-        }
+        exec.applyPeriodIfNotRunning();
     }
 
     /** A requested period takes effect at a step aligned to both periods, after that step ran. */
@@ -482,7 +372,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         tickAfterEvaluators(exec, agentDt);
         exec.lastStep = step;
         switchPeriodIfDue(exec, a);
-        applyPeriodIfNotRunning(exec);
+        exec.applyPeriodIfNotRunning();
         decideSleep(a, exec, dt); // awake again: listed for the next tick by stayAwake
     }
 
@@ -847,7 +737,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         stopEvaluators();
         exec.treeRunStatus = RunStatus.STOPPED;
         exec.activeStates.reset();
-        applyPeriodIfNotRunning(exec);
+        exec.applyPeriodIfNotRunning();
         trace(TraceFormat.tree(tick, "stopped"));
         selfEventWindow = previousWindow;
     }
