@@ -30,7 +30,7 @@ final class ExecutionState {
     /** Tick period in effect (log2), and a requested one (-1: none); SEMANTICS.md section 12. */
     int periodLog;
     int pendingLog = -1;
-    /** Scheduled mode: asleep until this step (0: awake; {@link ReferenceInterpreter#SLEEP_FOREVER}: until something happens). */
+    /** Scheduled mode: asleep until this step (0: awake; {@link TickScheduler#SLEEP_FOREVER}: until something happens). */
     int sleepUntil;
     /** The last step the agent ran (took part and ticked past its evaluators), and the dt it slept with. */
     int lastStep;
