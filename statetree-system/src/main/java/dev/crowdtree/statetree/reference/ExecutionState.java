@@ -1,0 +1,46 @@
+package dev.crowdtree.statetree.reference;
+
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID_TASK_INDEX;
+
+import dev.crowdtree.statetree.node.RunStatus;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One agent's {@code FStateTreeExecutionState} (docs/SEMANTICS.md section 1: run statuses, active
+ * path, gate, {@code EnterStateFailedTaskIndex}, {@code StateChangeCount}), plus its event lists
+ * (section 8), its tick period (section 12) and its sleep (section 11).
+ */
+final class ExecutionState {
+    byte treeRunStatus = RunStatus.UNSET;
+    byte lastTickStatus = RunStatus.UNSET;
+    final ActiveStates activeStates = new ActiveStates();
+    int gatedTransitionIndex = INVALID;
+    float gatedTransitionTime;
+    int enterStateFailedTaskIndex = INVALID_TASK_INDEX;
+    int stateChangeCount;
+    /** {@code InstanceData.GetEvents()}: queued for the next tick. */
+    final List<Event> events = new ArrayList<>();
+    /** {@code EventsToProcess}: what this tick's transitions see. */
+    final List<Event> eventsToProcess = new ArrayList<>();
+    /** Events sent to self during the current round's ExitState/EnterState. */
+    final List<Event> enterExitEvents = new ArrayList<>();
+    /** Tick period in effect (log2), and a requested one (-1: none); SEMANTICS.md section 12. */
+    int periodLog;
+    int pendingLog = -1;
+    /** Scheduled mode: asleep until this step (0: awake; {@link TickScheduler#SLEEP_FOREVER}: until something happens). */
+    int sleepUntil;
+    /** The last step the agent ran (took part and ticked past its evaluators), and the dt it slept with. */
+    int lastStep;
+    float sleptDt;
+
+    /** A tree that no longer runs has no timers to keep exact: a requested period applies at once (section 12). */
+    void applyPeriodIfNotRunning() {
+        if (pendingLog >= 0 && treeRunStatus != RunStatus.RUNNING) {
+            periodLog = pendingLog;
+            pendingLog = -1;
+        }
+    }
+}

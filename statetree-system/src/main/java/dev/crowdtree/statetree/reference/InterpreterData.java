@@ -1,0 +1,122 @@
+package dev.crowdtree.statetree.reference;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.TraceSink;
+import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.EventOutbox;
+import dev.crowdtree.statetree.node.NodeContext;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What every phase of the {@link ReferenceInterpreter} works on: the compiled tree, each agent's
+ * {@link ExecutionState}, the node instance data (one array per slot, indexed by agent: row ==
+ * agent index) with the {@link NodeContext} bound to it, and the binding of the agent being run
+ * (its id, its tick, the trace). It also routes the events that agent's nodes send
+ * (docs/SEMANTICS.md section 8): to itself, into the window {@link #selfEventWindow} names; to
+ * other agents, into {@link #outgoing} until the end of the API call.
+ */
+final class InterpreterData {
+    /** Where an event an agent sends to itself goes (SEMANTICS.md section 8). */
+    static final int WINDOW_QUEUE = 0;
+    static final int WINDOW_EVENTS_TO_PROCESS = 1;
+    static final int WINDOW_ENTER_EXIT = 2;
+
+    final CompiledStateTree tree;
+    final int agents;
+    final long seed;
+    final ExecutionState[] execs;
+
+    // Node instance data: one array per slot, indexed by agent (row == agent index).
+    final float[][] floats;
+    final int[][] ints;
+    final byte[][] bools;
+    final int[] agentIds;
+
+    final NodeContext ctx = new NodeContext();
+    /** The one row nodes are called with: the agent being run. */
+    final int[] rows = new int[1];
+
+    /** Events sent to other agents during the current API call, delivered at its end. */
+    final List<Outgoing> outgoing = new ArrayList<>();
+
+    TraceSink sink;
+    // The agent being run and its time, for the outbox and traces.
+    int agent;
+    long tick;
+    int selfEventWindow = WINDOW_QUEUE;
+
+    /** An event on its way to another agent. */
+    record Outgoing(int target, Event event) {
+    }
+
+    /** Per-agent state and instance data for {@code agents} agents, parameters at their defaults. */
+    InterpreterData(CompiledStateTree tree, int agents, long seed) {
+        this.tree = tree;
+        this.agents = agents;
+        this.seed = seed;
+        this.execs = new ExecutionState[agents];
+        for (int a = 0; a < agents; a++) {
+            execs[a] = new ExecutionState();
+        }
+        this.floats = new float[tree.floatSlots][agents];
+        this.ints = new int[tree.intSlots][agents];
+        this.bools = new byte[tree.boolSlots][agents];
+        this.agentIds = new int[agents];
+        for (int a = 0; a < agents; a++) {
+            agentIds[a] = a;
+        }
+        ctx.bindSlots(floats, ints, bools, agentIds);
+        for (int p = 0; p < tree.paramName.length; p++) {
+            for (int a = 0; a < agents; a++) {
+                ctx.write(tree.paramType[p], tree.paramSlot[p], a, tree.paramDefault[p]);
+            }
+        }
+        ctx.setOutbox(new Outbox());
+        ctx.ensureScratch(tree.maxConditionDepth, 1);
+    }
+
+    /** Makes {@code agentId} the agent being run, at {@code tickNumber} with {@code dt}. */
+    void bindAgent(int agentId, long tickNumber, float dt) {
+        this.agent = agentId;
+        this.tick = tickNumber;
+        rows[0] = agentId;
+        ctx.setTime(seed, tickNumber, dt);
+        ctx.setChange(ChangeType.CHANGED, -1, -1);
+    }
+
+    /** Traces a line for the agent being run, if tracing is on. */
+    void trace(String line) {
+        if (sink != null) {
+            sink.line(agent, line);
+        }
+    }
+
+    /** Routes events sent by nodes of the agent being run. */
+    private final class Outbox implements EventOutbox {
+        @Override
+        public void sendToSelf(int row, int tag, float payload, boolean hasPayload) {
+            ExecutionState exec = execs[agent];
+            Event e = new Event(tag, payload, hasPayload);
+            switch (selfEventWindow) {
+                case WINDOW_EVENTS_TO_PROCESS:
+                    exec.eventsToProcess.add(e);
+                    break;
+                case WINDOW_ENTER_EXIT:
+                    exec.enterExitEvents.add(e);
+                    break;
+                default:
+                    exec.events.add(e);
+            }
+        }
+
+        @Override
+        public void sendToAgent(int agentId, int tag, float payload, boolean hasPayload) {
+            if (agentId < 0 || agentId >= agents) {
+                return; // no such agent
+            }
+            outgoing.add(new Outgoing(agentId, new Event(tag, payload, hasPayload)));
+        }
+    }
+}

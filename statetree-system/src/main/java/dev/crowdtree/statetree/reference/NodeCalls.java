@@ -1,0 +1,103 @@
+package dev.crowdtree.statetree.reference;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.TimerKind;
+
+/**
+ * Calls the tree's evaluators, conditions and task ticks for the agent being run, with one-row
+ * batches: evaluators' {@code treeStart}/{@code tick}/{@code treeStop} (docs/SEMANTICS.md sections
+ * 2, 3 step 4 and 7), {@code TestAllConditions} for enter and transition conditions (sections 4 and
+ * 5), and {@code TickTasks} with its timers and completion (section 3 step 5, section 3.1).
+ */
+final class NodeCalls {
+    private final InterpreterData data;
+    private final CompiledStateTree tree;
+    private final NodeContext ctx;
+    private final int[] rows;
+    private final TaskTimers timers;
+    private final boolean[] conditionResult = new boolean[1];
+    private final byte[] taskStatus = new byte[1];
+
+    NodeCalls(InterpreterData data, TaskTimers timers) {
+        this.data = data;
+        this.tree = data.tree;
+        this.ctx = data.ctx;
+        this.rows = data.rows;
+        this.timers = timers;
+    }
+
+    void startEvaluators() {
+        for (int e = 0; e < tree.evaluators.length; e++) {
+            tree.evaluators[e].treeStart(ctx, rows, 0, 1);
+        }
+    }
+
+    void tickEvaluators(float deltaTime) {
+        tickEvaluators(deltaTime, tree.evaluators);
+    }
+
+    void tickEvaluators(float deltaTime, Evaluator[] which) {
+        ctx.setTime(data.seed, data.tick, deltaTime);
+        for (Evaluator e : which) {
+            e.tick(ctx, rows, 0, 1);
+        }
+    }
+
+    void stopEvaluators() {
+        for (int e = 0; e < tree.evaluators.length; e++) {
+            tree.evaluators[e].treeStop(ctx, rows, 0, 1);
+        }
+    }
+
+    /** {@code TestAllConditions}: all conditions of the range must pass (AND). */
+    boolean testAllConditions(int begin, int num) {
+        for (int c = begin; c < begin + num; c++) {
+            Condition condition = tree.conditions[c];
+            conditionResult[0] = false;
+            condition.test(ctx, rows, 0, 1, conditionResult);
+            if (!conditionResult[0]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Ticks the tasks of the active states root to leaf, in declared order; the first task that
+     * completes decides the result and the tasks after it are not reached. A task that is reached
+     * first counts its running timer down (SEMANTICS.md section 3) and, if it ran out, gets
+     * {@code onTimer}; then, if it has a tick and nothing completed, its tick.
+     */
+    byte tickTasks(ExecutionState exec, float deltaTime) {
+        taskStatus[0] = RunStatus.RUNNING;
+        ctx.bindStatus(taskStatus, data.agent);
+        for (int index = 0; index < exec.activeStates.num; index++) {
+            int state = exec.activeStates.get(index);
+            int tasksBegin = tree.stateTasksBegin[state];
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
+                Task task = tree.tasks[taskIndex];
+                if (timers.countDownTimer(taskIndex, deltaTime)) {
+                    ctx.setTask(taskIndex, task.timer());
+                    task.onTimer(ctx, rows, 0, 1);
+                    ctx.setTask(-1, TimerKind.NONE);
+                    if (taskStatus[0] != RunStatus.RUNNING) {
+                        return taskStatus[0];
+                    }
+                }
+                if (!task.ticks()) {
+                    continue;
+                }
+                task.tick(ctx, rows, 0, 1);
+                if (taskStatus[0] != RunStatus.RUNNING) {
+                    return taskStatus[0];
+                }
+            }
+        }
+        return RunStatus.RUNNING;
+    }
+}

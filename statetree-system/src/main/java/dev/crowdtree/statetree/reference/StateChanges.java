@@ -1,0 +1,156 @@
+package dev.crowdtree.statetree.reference;
+
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID_TASK_INDEX;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.TraceFormat;
+import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.TimerKind;
+import dev.crowdtree.statetree.node.ValueInput;
+
+/**
+ * {@code EnterState} and {@code ExitState} (docs/SEMANTICS.md section 6): applies a selected
+ * transition to the agent being run. ExitState cancels the gate and exits the states that change
+ * (or sit on the target branch), leaf to root, calling their tasks' {@code exitState} in reverse
+ * order up to {@code EnterStateFailedTaskIndex}. EnterState makes the next path active root to leaf,
+ * copies a linked state's parameters into its subtree copy, and calls the entering states' tasks'
+ * {@code enterState} in declared order (stopping their timers first, section 3.1); a task that fails
+ * stops the entering, one that succeeds completes the state at once (Q-A2).
+ */
+final class StateChanges {
+    private final InterpreterData data;
+    private final CompiledStateTree tree;
+    private final NodeContext ctx;
+    private final TaskTimers timers;
+
+    StateChanges(InterpreterData data, TaskTimers timers) {
+        this.data = data;
+        this.tree = data.tree;
+        this.ctx = data.ctx;
+        this.timers = timers;
+    }
+
+    /** EnterState: returns the state's status after entering (RUNNING, SUCCEEDED or FAILED). */
+    byte enterState(ExecutionState exec, TransitionResult transition) {
+        if (transition.nextActiveStates.isEmpty()) {
+            return RunStatus.FAILED;
+        }
+        exec.stateChangeCount++;
+
+        boolean onTargetBranch = false;
+        byte result = RunStatus.RUNNING;
+
+        exec.enterStateFailedTaskIndex = INVALID_TASK_INDEX;
+        exec.activeStates.reset();
+
+        for (int index = 0; index < transition.nextActiveStates.num && result != RunStatus.FAILED; index++) {
+            int currentHandle = transition.nextActiveStates.get(index);
+            int previousHandle = transition.currentActiveStates.getStateSafe(index);
+
+            if (!exec.activeStates.push(currentHandle)) {
+                // "Reached max execution depth when trying to enter state"
+                break;
+            }
+            if (tree.stateType[currentHandle] == CompiledStateTree.LINKED) {
+                updateLinkedStateParameters(currentHandle);
+            }
+
+            onTargetBranch = onTargetBranch || currentHandle == transition.targetState;
+            boolean wasActive = previousHandle == currentHandle;
+            boolean isEnteringState = !wasActive || onTargetBranch;
+            byte changeType = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+
+            if (isEnteringState) {
+                data.trace(TraceFormat.enter(data.tick, tree, currentHandle, changeType));
+            }
+
+            int tasksBegin = tree.stateTasksBegin[currentHandle];
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[currentHandle]; taskIndex++) {
+                if (isEnteringState && shouldCallStateChange(changeType, taskIndex)) {
+                    ctx.setChange(changeType, currentHandle, transition.targetState);
+                    Task task = tree.tasks[taskIndex];
+                    timers.stopTimer(taskIndex); // entering clears a timer left from before
+                    ctx.setTask(taskIndex, task.timer());
+                    byte status = task.enterState(ctx, data.agent);
+                    ctx.setTask(-1, TimerKind.NONE);
+                    data.trace(TraceFormat.taskEnter(data.tick, tree, taskIndex, status == RunStatus.FAILED));
+                    if (status == RunStatus.FAILED) {
+                        exec.enterStateFailedTaskIndex = taskIndex;
+                        result = status;
+                        break;
+                    }
+                    if (status == RunStatus.SUCCEEDED) {
+                        // Deviation Q-A2: a task may complete its state on enter.
+                        result = RunStatus.SUCCEEDED;
+                    }
+                }
+            }
+        }
+        return result;
+    }
+
+    /** ExitState: exits the states of the current path the transition leaves or re-enters. */
+    void exitState(ExecutionState exec, TransitionResult transition) {
+        ActiveStates current = transition.currentActiveStates;
+        ActiveStates next = transition.nextActiveStates;
+        if (current.isEmpty()) {
+            return;
+        }
+        exec.gatedTransitionIndex = INVALID;
+        exec.gatedTransitionTime = 0f;
+
+        boolean onTargetBranch = false;
+        int[] exitedStates = new int[CompiledStateTree.MAX_DEPTH];
+        byte[] exitedStateChangeType = new byte[CompiledStateTree.MAX_DEPTH];
+        int numExitedStates = 0;
+
+        for (int index = 0; index < current.num; index++) {
+            int currentHandle = current.get(index);
+            int nextHandle = next.getStateSafe(index);
+
+            boolean remainsActive = nextHandle == currentHandle;
+            onTargetBranch = onTargetBranch || (nextHandle != INVALID && nextHandle == transition.targetState);
+            byte changeType = remainsActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+
+            if (!remainsActive || onTargetBranch) {
+                exitedStates[numExitedStates] = currentHandle;
+                exitedStateChangeType[numExitedStates] = changeType;
+                numExitedStates++;
+            }
+        }
+
+        for (int index = numExitedStates - 1; index >= 0; index--) {
+            int currentHandle = exitedStates[index];
+            byte changeType = exitedStateChangeType[index];
+            data.trace(TraceFormat.exit(data.tick, tree, currentHandle, changeType));
+
+            int tasksBegin = tree.stateTasksBegin[currentHandle];
+            for (int taskIndex = tasksBegin + tree.stateTasksNum[currentHandle] - 1; taskIndex >= tasksBegin; taskIndex--) {
+                if (taskIndex <= exec.enterStateFailedTaskIndex && shouldCallStateChange(changeType, taskIndex)) {
+                    ctx.setChange(changeType, currentHandle, transition.targetState < 0 ? -1 : transition.targetState);
+                    tree.tasks[taskIndex].exitState(ctx, data.agent);
+                    data.trace(TraceFormat.taskExit(data.tick, tree, taskIndex));
+                }
+            }
+        }
+    }
+
+    /** A task sees a state change when its state changed, or when it was sustained and the task reselects. */
+    private boolean shouldCallStateChange(byte changeType, int taskIndex) {
+        return changeType == ChangeType.CHANGED
+                || (changeType == ChangeType.SUSTAINED && tree.taskReselect[taskIndex]);
+    }
+
+    /** Copies the linked state's {@code linkedParameters} into its subtree copy's parameter slots. */
+    private void updateLinkedStateParameters(int linkedState) {
+        int begin = tree.stateLinkedParamsBegin[linkedState];
+        for (int p = begin; p < begin + tree.stateLinkedParamsNum[linkedState]; p++) {
+            ValueInput value = tree.linkedParamValue[p];
+            ctx.write(tree.linkedParamType[p], tree.linkedParamSlot[p], data.agent, value.getDouble(ctx, data.agent));
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.crowdtree.statetree.reference;
+
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INDEX_NONE;
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+
+/**
+ * {@code SelectState} and {@code SelectStateInternal} (docs/SEMANTICS.md section 5): which path of
+ * states a transition to a state (or the start, or the restart from root) would make active. It
+ * keeps the active path down to the common ancestor, pushes the states between it and the target
+ * without their enter conditions (Q-A6), then selects down from the target: enter conditions, a
+ * {@code tryEnterState} state ends the path (Q-A10), otherwise the first child that can be selected
+ * (a linked state's only child is its private subtree copy, Q-A7).
+ */
+final class StateSelection {
+    private final CompiledStateTree tree;
+    private final NodeCalls nodes;
+
+    StateSelection(InterpreterData data, NodeCalls nodes) {
+        this.tree = data.tree;
+        this.nodes = nodes;
+    }
+
+    /**
+     * Selects {@code nextState}: keeps the active path down to the first active state found
+     * walking up from {@code nextState} (the common ancestor), pushes the states between it and
+     * {@code nextState} without testing their enter conditions (Q-A6), then runs
+     * {@link #selectStateInternal}.
+     */
+    boolean selectState(ExecutionState exec, int nextState, ActiveStates outNewActiveState) {
+        if (nextState == INVALID) {
+            return false;
+        }
+        outNewActiveState.copyFrom(exec.activeStates);
+
+        int[] inBetweenStates = new int[CompiledStateTree.MAX_DEPTH];
+        int numInBetweenStates = 0;
+        int commonActiveAncestorIndex = INDEX_NONE;
+
+        int currState = nextState;
+        while (currState != INVALID) {
+            inBetweenStates[numInBetweenStates++] = currState;
+            commonActiveAncestorIndex = outNewActiveState.indexOfReverse(currState);
+            if (commonActiveAncestorIndex != INDEX_NONE) {
+                break;
+            }
+            if (numInBetweenStates == inBetweenStates.length) {
+                // "Too many parent states when selecting state"
+                return false;
+            }
+            currState = tree.stateParent[currState];
+        }
+
+        outNewActiveState.setNum(Math.max(0, commonActiveAncestorIndex));
+
+        boolean activeStatesOverflow = false;
+        for (int index = numInBetweenStates - 1; index > 0; index--) {
+            activeStatesOverflow |= !outNewActiveState.push(inBetweenStates[index]);
+        }
+        if (activeStatesOverflow) {
+            // "Reached max execution depth when trying to select state"
+            return false;
+        }
+        return selectStateInternal(nextState, outNewActiveState);
+    }
+
+    /**
+     * If {@code nextState}'s enter conditions pass, pushes it; a {@code tryEnterState} state or a
+     * leaf is selected; otherwise its children (first child {@code s + 1}, next sibling
+     * {@code stateSubtreeEnd[child]}; a linked state's only child is its subtree copy) are tried in
+     * order and the first that can be selected wins; if none can, it is popped.
+     */
+    private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState) {
+        if (nextState == INVALID) {
+            return false;
+        }
+        if (nodes.testAllConditions(tree.stateEnterConditionsBegin[nextState],
+                tree.stateEnterConditionsNum[nextState])) {
+            if (!outNewActiveState.push(nextState)) {
+                // "Reached max execution depth when trying to select state"
+                return false;
+            }
+            boolean hasChildren = tree.stateSubtreeEnd[nextState] > nextState + 1;
+            if (tree.stateSelection[nextState] == CompiledStateTree.TRY_ENTER || !hasChildren) {
+                // Select this state (deviation Q-A10: tryEnterState ends the path here).
+                return true;
+            }
+            if (tree.stateType[nextState] == CompiledStateTree.LINKED) {
+                int linkedState = nextState + 1; // the private copy of the linked subtree
+                if (selectStateInternal(linkedState, outNewActiveState)) {
+                    return true;
+                }
+            } else {
+                for (int childState = nextState + 1; childState < tree.stateSubtreeEnd[nextState];
+                     childState = tree.stateSubtreeEnd[childState]) {
+                    if (selectStateInternal(childState, outNewActiveState)) {
+                        return true;
+                    }
+                }
+            }
+            outNewActiveState.pop();
+        }
+        return false;
+    }
+}

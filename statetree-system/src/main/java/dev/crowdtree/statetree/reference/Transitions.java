@@ -1,0 +1,129 @@
+package dev.crowdtree.statetree.reference;
+
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.FAILED_HANDLE;
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.SUCCEEDED_HANDLE;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.RunStatus;
+
+/**
+ * {@code TriggerTransitions} (docs/SEMANTICS.md section 4): scans the transitions of the active
+ * states leaf to root for the first one to fire. A transition is checked when its trigger matches
+ * the completion of the last tick, is {@code onTick}, or is {@code onEvent} with its event in this
+ * tick's {@code EventsToProcess} (section 8); its conditions must pass; a gated one arms its gate
+ * and blocks the scan while the gate is closed (Q-A5); {@code @none} masks the ancestors'
+ * transitions (Q-A4). A completed state with nothing to fire restarts from the root (failing
+ * cleanly when no state can be selected, Q-A9). Also consumes the event of an {@code onEvent}
+ * transition that fired.
+ */
+final class Transitions {
+    private final InterpreterData data;
+    private final CompiledStateTree tree;
+    private final NodeCalls nodes;
+    private final StateSelection selection;
+
+    Transitions(InterpreterData data, NodeCalls nodes, StateSelection selection) {
+        this.data = data;
+        this.tree = data.tree;
+        this.nodes = nodes;
+        this.selection = selection;
+    }
+
+    /** Fills {@code outTransition} and returns true when a transition fires (or the tree restarts). */
+    boolean triggerTransitions(ExecutionState exec, TransitionResult outTransition) {
+        int completionTrigger = 0;
+        if (exec.lastTickStatus == RunStatus.SUCCEEDED) {
+            completionTrigger = CompiledStateTree.TRIGGER_SUCCEEDED;
+        } else if (exec.lastTickStatus == RunStatus.FAILED) {
+            completionTrigger = CompiledStateTree.TRIGGER_FAILED;
+        }
+
+        for (int stateIndex = exec.activeStates.num - 1; stateIndex >= 0; stateIndex--) {
+            int state = exec.activeStates.get(stateIndex);
+            int begin = tree.stateTransitionsBegin[state];
+            for (int i = 0; i < tree.stateTransitionsNum[state]; i++) {
+                int transitionIndex = begin + i;
+                int trigger = tree.transitionTrigger[transitionIndex];
+                boolean shouldCheck = (trigger & completionTrigger) != 0
+                        || trigger == CompiledStateTree.TRIGGER_TICK
+                        || (trigger == CompiledStateTree.TRIGGER_EVENT
+                        && hasEvent(exec, tree.transitionEvent[transitionIndex]));
+
+                if (shouldCheck && nodes.testAllConditions(tree.transitionConditionsBegin[transitionIndex],
+                        tree.transitionConditionsNum[transitionIndex])) {
+                    if (tree.isGated(transitionIndex)) {
+                        if (exec.gatedTransitionIndex != transitionIndex) {
+                            exec.gatedTransitionIndex = transitionIndex;
+                            exec.gatedTransitionTime = tree.gateTime(transitionIndex, data.seed, data.agent, data.tick);
+                        }
+                        if (exec.gatedTransitionTime > 0f) {
+                            // Keep ticking the current state until the gate opens (Q-A5: blocks the rest of the scan).
+                            return false;
+                        }
+                    }
+
+                    byte type = tree.transitionType[transitionIndex];
+                    if (type == CompiledStateTree.GOTO) {
+                        outTransition.currentActiveStates.copyFrom(exec.activeStates);
+                        outTransition.targetState = tree.transitionTarget[transitionIndex];
+                        outTransition.nextActiveStates.reset();
+                        if (selection.selectState(exec, outTransition.targetState, outTransition.nextActiveStates)) {
+                            outTransition.transitionIndex = transitionIndex;
+                            return true;
+                        }
+                    } else if (type == CompiledStateTree.NOT_SET) {
+                        // Masks the transitions of ancestors (and the restart from root: Q-A4).
+                        return false;
+                    } else {
+                        short handle = type == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
+                        outTransition.currentActiveStates.copyFrom(exec.activeStates);
+                        outTransition.targetState = handle;
+                        outTransition.nextActiveStates.reset();
+                        outTransition.nextActiveStates.push(handle);
+                        outTransition.transitionIndex = transitionIndex;
+                        return true;
+                    }
+                } else if (exec.gatedTransitionIndex == transitionIndex) {
+                    exec.gatedTransitionIndex = INVALID;
+                    exec.gatedTransitionTime = 0f;
+                }
+            }
+        }
+
+        if (exec.lastTickStatus != RunStatus.RUNNING) {
+            // Restart the tree from the root.
+            final int rootState = 0;
+            outTransition.currentActiveStates.copyFrom(exec.activeStates);
+            outTransition.targetState = rootState;
+            outTransition.nextActiveStates.reset();
+            outTransition.transitionIndex = -1;
+            if (!selection.selectState(exec, rootState, outTransition.nextActiveStates)) {
+                outTransition.restartFailed = true;
+                outTransition.nextActiveStates.reset();
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean hasEvent(ExecutionState exec, int tag) {
+        for (Event e : exec.eventsToProcess) {
+            if (e.tag() == tag) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Removes the first event with {@code tag} from {@code EventsToProcess}. */
+    static void consumeEvent(ExecutionState exec, int tag) {
+        for (int i = 0; i < exec.eventsToProcess.size(); i++) {
+            if (exec.eventsToProcess.get(i).tag() == tag) {
+                exec.eventsToProcess.remove(i);
+                return;
+            }
+        }
+        throw new IllegalStateException("an onEvent transition fired without its event");
+    }
+}
