@@ -31,6 +31,12 @@ import java.util.regex.Pattern;
  */
 final class AssetReader {
     static final List<String> TOP_KEYS = List.of("name", "parameters", "evaluators", "root", "subtrees");
+    /**
+     * The top-level key through which editors find the asset's JSON Schema
+     * ({@code docs/statetree-asset.schema.json}): a string, accepted and otherwise ignored. It is not
+     * listed among the valid keys in errors, which name the keys that describe the tree.
+     */
+    static final String SCHEMA_KEY = "$schema";
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", "linkedParameters",
             "parameters", "enterConditions", "tasks", "transitions", "children");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
@@ -105,7 +111,10 @@ final class AssetReader {
             return null;
         }
         Map<String, Object> m = asMap(doc);
-        checkKeys(m, TOP_KEYS, null, "", "at the top level");
+        Map<String, Object> keys = new LinkedHashMap<>(m);
+        keys.remove(SCHEMA_KEY);
+        checkKeys(keys, TOP_KEYS, null, "", "at the top level");
+        string(m, SCHEMA_KEY, null, ""); // only its JSON type is checked; the value is not used
         String name = string(m, "name", null, "");
         List<ParameterDef> params = parameters(m, null, "");
         List<NodeDef> evaluators = nodes(m, "evaluators", null, "", "evaluator");

@@ -25,10 +25,12 @@ import java.util.Set;
  *
  * <p>Reading is strict about structure: JSON syntax (reported with line and column), duplicate keys,
  * unknown keys at the top level and in states, transitions and parameter objects, the JSON types of
- * structural fields, and {@code null} anywhere. Each problem is a {@link CompileError} naming the
- * source, the state path (state names from the root joined by '/', as far as known) and the field
- * ({@code transitions[1].to}, {@code children[2]}, {@code parameters.ammo.default}). Reading keeps
- * going after an error and reports everything it found at once. Node properties are not checked
+ * structural fields, and {@code null} anywhere. A top-level {@code "$schema"} string (through which
+ * editors find {@code docs/statetree-asset.schema.json}) is accepted and ignored. Each problem is a
+ * {@link CompileError} naming the source, the state path (state names from the root joined by '/',
+ * as far as known) and the field ({@code transitions[1].to}, {@code children[2]},
+ * {@code parameters.ammo.default}). Reading keeps going after an error and reports everything it
+ * found at once. Node properties are not checked
  * here; they are converted to plain values ({@link String}, {@link Boolean}, {@link Long} for integer
  * literals that fit in a long, {@link Double} for every other number, {@link java.util.List},
  * {@link java.util.LinkedHashMap} in file order) for the compiler to check against the node schemas.

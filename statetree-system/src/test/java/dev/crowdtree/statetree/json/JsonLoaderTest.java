@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.json;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.DotWriter;
 import dev.crowdtree.statetree.compiler.CompileError;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.definition.Binding;
@@ -279,6 +280,47 @@ class JsonLoaderTest {
             "Root/Life/Wander/Gaze"}, t.statePath);
         DefEquivalence.assertEquivalent(StateTreeJson.read("a", example),
                 StateTreeJson.read("b", StateTreeJson.write(StateTreeJson.read("a", example))));
+    }
+
+    @Test
+    void aSchemaKeyAtTheTopLevelIsAcceptedAndIgnored() throws Exception {
+        String without = TestAssets.text("soldier.json");
+        assertTrue(without.startsWith("{"), "soldier.json is an object");
+        String with = "{\n  \"$schema\": \"../docs/statetree-asset.schema.json\"," + without.substring(1);
+
+        DefEquivalence.assertEquivalent(StateTreeJson.read("soldier.json", without),
+                StateTreeJson.read("soldier.json", with));
+        CompiledStateTree a = StateTreeJson.compile("soldier.json", without, TestAssets.compiler());
+        CompiledStateTree b = StateTreeJson.compile("soldier.json", with, TestAssets.compiler());
+        assertArrayEquals(a.statePath, b.statePath);
+        assertEquals(DotWriter.toDot(a), DotWriter.toDot(b));
+        // ignored: writing the tree back leaves it out
+        assertEquals(StateTreeJson.write(StateTreeJson.read("a", without)),
+                StateTreeJson.write(StateTreeJson.read("b", with)));
+    }
+
+    @Test
+    void theSchemaKeyMustBeAStringAndIsOnlyAcceptedAtTheTopLevel() {
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.read("a.json", json("{'$schema': 7, 'name': 'T', 'root': {'name': 'R'}}")));
+        assertEquals(1, e.errors().size(), e.getMessage());
+        assertEquals("$schema", e.errors().get(0).field());
+        assertEquals("expected a string, got 7 (a number)", e.errors().get(0).message());
+
+        e = assertThrows(StateTreeCompileException.class, () -> StateTreeJson.read("a.json",
+                json("{'name': 'T', 'root': {'name': 'R', '$schema': 'x.json'}}")));
+        assertEquals(1, e.errors().size(), e.getMessage());
+        assertEquals("R", e.errors().get(0).statePath());
+        assertTrue(e.errors().get(0).message().startsWith("unknown key '$schema' in a state; valid keys are name, "),
+                e.getMessage());
+
+        // other unknown top-level keys keep their error, which does not list $schema
+        e = assertThrows(StateTreeCompileException.class, () -> StateTreeJson.read("a.json",
+                json("{'$schema': 'x.json', 'name': 'T', 'root': {'name': 'R'}, 'schema': 'x.json'}")));
+        assertEquals(1, e.errors().size(), e.getMessage());
+        assertEquals("schema", e.errors().get(0).field());
+        assertEquals("unknown key 'schema' at the top level; valid keys are name, parameters, evaluators, root, subtrees",
+                e.errors().get(0).message());
     }
 
     @Test
