@@ -28,6 +28,8 @@ final class SchedulePhase {
     private final InstanceData d;
     private final ChunkEvents events;
     private final ChunkTimers timers;
+    private final EventRouter router;
+    private final HostRequests requests;
 
     SchedulePhase(ChunkState state, ChunkEvents events, ChunkTimers timers) {
         this.st = state;
@@ -35,6 +37,8 @@ final class SchedulePhase {
         this.d = state.d;
         this.events = events;
         this.timers = timers;
+        this.router = state.sys.events();
+        this.requests = state.sys.requests();
     }
 
     /**
@@ -47,7 +51,7 @@ final class SchedulePhase {
         final ChunkSchedule s = c.cs;
         final int b = c.base;
         final long[] exec = c.exec;
-        final StateTreeSystem sys = c.sys;
+        final EventRouter router = this.router;
         drainRequests();
         int np = s.advance(c.step, c.popped, 0);
         for (int i = 0; i < np; i++) {
@@ -56,12 +60,12 @@ final class SchedulePhase {
         if (evEnd > evBegin) {
             long acc = 0;
             for (int i = evBegin; i < evEnd; i++) {
-                acc += exec[sys.eventRow(i)]; // independent loads first: see touch
+                acc += exec[router.eventRow(i)]; // independent loads first: see touch
             }
             c.sink += acc;
         }
         for (int i = evBegin; i < evEnd; i++) {
-            int r = sys.eventRow(i);
+            int r = router.eventRow(i);
             if (c.runOf(r) != RunStatus.RUNNING) {
                 continue; // dropped with the tree (Q-A15)
             }
@@ -111,7 +115,7 @@ final class SchedulePhase {
         final int step = c.step;
         final int wc = c.sys.world().chunkSize();
         for (int ch = base / wc, last = (base + rows - 1) / wc; ch <= last; ch++) {
-            StateTreeSystem.RequestList list = c.sys.requestList(ch);
+            HostRequests.RequestList list = requests.requestList(ch);
             if (list == null || list.size == 0) {
                 continue;
             }
