@@ -35,7 +35,7 @@ import java.util.List;
  * changes, so a transition costs no extra cache line for it; {@link #stateChangeCount}). A timer's
  * int slot holds its due step (0: stopped,
  * {@link #NEVER}: never runs out) and, for a SECONDS timer, its float slot the remaining time at the
- * last step it was counted from (see {@code ChunkRunner}).
+ * last step it was counted from (see {@code ChunkTimers}).
  *
  * <p>THREADING: column arrays are replaced when the table grows; {@link #refresh()} re-reads them on
  * the simulation thread before every phase, and kernels use the arrays read then.

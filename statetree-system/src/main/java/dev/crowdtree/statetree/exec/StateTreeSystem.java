@@ -16,7 +16,6 @@ import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.ValueType;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -39,6 +38,8 @@ import java.util.List;
  * <p>Events: {@link #sendEvent} (simulation thread) and {@link #externalEvents()} (any thread, a
  * JCTools MPSC queue drained at the start of the next tick, sorted by a stable key) queue events
  * for the next tick; tasks send events through their {@code NodeContext}. See docs/SEMANTICS.md.
+ * {@code EventRouter} routes them and merges the chunks' outputs; {@code HostRequests} records
+ * parameters and tick periods set by the host.
  *
  * <p>Steps: the runtime counts its {@link #tickAll} calls (steps 1, 2, ...); timers and periods are
  * in steps, so at most {@code Integer.MAX_VALUE - 1} ticks per runtime. A tick with a different dt
@@ -67,8 +68,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
      */
     private final int chunkRows;
     private final ChunkRunner[] runners;
-    /** Requests (parameters set, periods asked for) per world chunk: a host kernel records into its own. */
-    private RequestList[] requestLists = new RequestList[0];
+    private final EventRouter events;
+    private final HostRequests requests;
     private ChunkSchedule[] schedules = new ChunkSchedule[0];
     private ChunkOutput[] outputs = new ChunkOutput[0];
     private final long[][] phaseNanos;
@@ -78,17 +79,6 @@ public final class StateTreeSystem implements StateTreeRuntime {
     /** The host dt every running timer's due step was derived with. */
     private float timerDt;
     private int awakeLastTick;
-
-    // events waiting for the next tick, and the current tick's events grouped by chunk
-    private final EventBuffer incoming = new EventBuffer();
-    private final EventBuffer byChunk = new EventBuffer();
-    private int[] byChunkRow = new int[16];
-    private int[] incomingRow = new int[16];
-    private int[] chunkEventBegin = new int[2];
-    private int[] cursor = new int[2];
-    private final MpscUnboundedArrayQueue<ExternalEvent> external = new MpscUnboundedArrayQueue<>(1024);
-    private final List<ExternalEvent> drained = new ArrayList<>();
-    private long droppedEvents;
 
     private TraceSink trace;
     private int traceAgent = -1;
@@ -124,6 +114,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
         int wc = world.chunkSize();
         this.chunkRows = wc < 1024 ? wc : Math.max(wc, Math.min(ChunkSchedule.MAX_ROWS / 2, wc * 4));
         this.timerDt = world.clock().dt();
+        this.events = new EventRouter(this, table, tree);
+        this.requests = new HostRequests(this, data, chunkRows);
         runners = new ChunkRunner[world.workers()];
         phaseNanos = new long[world.workers()][PHASES.size()];
         for (int w = 0; w < runners.length; w++) {
@@ -167,9 +159,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Sets the parameter defaults of {@code row} (a freshly spawned, zeroed row). */
     public void initializeRow(int row) {
-        for (int i = 0; i < tree.paramName.length; i++) {
-            data.writeSlot(tree.paramType[i], tree.paramSlot[i], row, tree.paramDefault[i]);
-        }
+        requests.initializeRow(row);
     }
 
     /** A spawn initializer that initializes the tree's columns, then calls {@code next}. */
@@ -213,8 +203,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
         return timerDt;
     }
 
-    int eventRow(int i) {
-        return byChunkRow[i];
+    EventRouter events() {
+        return events;
+    }
+
+    HostRequests requests() {
+        return requests;
+    }
+
+    /** The chunks' schedules (replaced when the table grows). */
+    ChunkSchedule[] schedules() {
+        return schedules;
     }
 
     // ---- ticking --------------------------------------------------------------------------------
@@ -241,7 +240,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
                 s.dirty = true;
             }
         }
-        distributeEvents();
+        events.distribute(chunkRows);
         world.executor().run(tickKernel, table.size(), chunkRows);
         finish();
         int n = 0;
@@ -289,14 +288,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     private void prepare() {
         data.refresh();
-        int worldChunks = table.chunkCount(world.chunkSize());
-        if (requestLists.length < worldChunks) {
-            RequestList[] next = Arrays.copyOf(requestLists, Math.max(worldChunks, requestLists.length * 2));
-            for (int i = requestLists.length; i < next.length; i++) {
-                next[i] = new RequestList();
-            }
-            requestLists = next;
-        }
+        requests.ensureLists();
         int cs = chunkRows;
         int chunks = table.chunkCount(cs);
         if (outputs.length < chunks) {
@@ -322,193 +314,35 @@ public final class StateTreeSystem implements StateTreeRuntime {
         }
     }
 
-    /**
-     * Drains the external queue (sorted by a stable key, since arrival order across threads is not
-     * deterministic), then groups the queued events by chunk with a stable counting sort. Events for
-     * agents that no longer exist are dropped and counted.
-     */
-    private void distributeEvents() {
-        if (!external.isEmpty()) {
-            drained.clear();
-            ExternalEvent e;
-            while ((e = external.poll()) != null) {
-                drained.add(e);
-            }
-            drained.sort(null);
-            for (ExternalEvent x : drained) {
-                int tag = tree.tagId(x.tag());
-                if (tag < 0) {
-                    droppedEvents++;
-                } else {
-                    incoming.add(x.agentId(), tag, x.payload(), x.hasPayload());
-                }
-            }
-            drained.clear();
-        }
-        int cs = chunkRows;
-        int chunks = table.chunkCount(cs);
-        if (chunkEventBegin.length < chunks + 1) {
-            chunkEventBegin = new int[Math.max(chunks + 1, chunkEventBegin.length * 2)];
-            cursor = new int[chunkEventBegin.length];
-        }
-        Arrays.fill(chunkEventBegin, 0, chunks + 1, 0);
-        int n = incoming.size;
-        if (incomingRow.length < n) {
-            incomingRow = new int[Math.max(n, incomingRow.length * 2)];
-        }
-        for (int i = 0; i < n; i++) {
-            int row = rowOf(incoming.agent[i]);
-            incomingRow[i] = row;
-            if (row < 0) {
-                droppedEvents++;
-            } else {
-                chunkEventBegin[row / cs + 1]++;
-            }
-        }
-        for (int c = 1; c <= chunks; c++) {
-            chunkEventBegin[c] += chunkEventBegin[c - 1];
-        }
-        int kept = chunkEventBegin[chunks];
-        byChunk.clear();
-        byChunk.ensureCapacity(kept);
-        if (byChunkRow.length < kept) {
-            byChunkRow = new int[Math.max(kept, byChunkRow.length * 2)];
-        }
-        System.arraycopy(chunkEventBegin, 0, cursor, 0, chunks);
-        for (int i = 0; i < n; i++) {
-            int row = incomingRow[i];
-            if (row >= 0) {
-                int at = cursor[row / cs]++;
-                byChunk.agent[at] = incoming.agent[i];
-                byChunk.tag[at] = incoming.tag[i];
-                byChunk.payload[at] = incoming.payload[i];
-                byChunk.hasPayload[at] = incoming.hasPayload[i];
-                byChunkRow[at] = row;
-            }
-        }
-        byChunk.size = kept;
-        incoming.clear();
-    }
-
     /** Merges chunk outputs in chunk order and delivers trace lines sorted by agent. */
     private void finish() {
-        int chunks = table.chunkCount(chunkRows);
-        for (int c = 0; c < chunks; c++) {
-            incoming.addAll(outputs[c].carried);
-        }
-        for (int c = 0; c < chunks; c++) {
-            incoming.addAll(outputs[c].toOthers);
-        }
-        if (trace != null) {
-            deliverTrace(chunks);
-        }
+        events.merge(outputs, table.chunkCount(chunkRows), trace);
     }
 
-    private void deliverTrace(int chunks) {
-        List<int[]> keys = new ArrayList<>();
-        List<String> lines = new ArrayList<>();
-        for (int c = 0; c < chunks; c++) {
-            ChunkOutput o = outputs[c];
-            for (int i = 0; i < o.traceLines.size(); i++) {
-                keys.add(new int[] {o.traceAgents.data[i], lines.size()});
-                lines.add(o.traceLines.get(i));
-            }
-        }
-        keys.sort((a, b) -> a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(a[1], b[1]));
-        for (int[] k : keys) {
-            trace.line(k[0], lines.get(k[1]));
-        }
-    }
-
-    private int rowOf(int agentId) {
+    /** The row of agent {@code agentId} in this system's table, or -1. */
+    int rowOf(int agentId) {
         return world.tableOf(agentId) == table ? world.rowOf(agentId) : -1;
+    }
+
+    /** The row of agent {@code agentId}; throws when it is not in this system's table. */
+    int requireRow(int agentId) {
+        int row = rowOf(agentId);
+        if (row < 0) {
+            throw new IllegalArgumentException("no agent " + agentId + " in table '" + table.name() + "'");
+        }
+        return row;
     }
 
     // ---- inputs ---------------------------------------------------------------------------------
 
     @Override
     public void setParameter(int agent, String name, double value) {
-        int p = tree.requireParam(name);
-        if (agent == ALL) {
-            for (int r = 0; r < table.size(); r++) {
-                data.writeSlot(tree.paramType[p], tree.paramSlot[p], r, value);
-            }
-            for (ChunkSchedule s : schedules) {
-                s.wakeAll = true;
-            }
-        } else {
-            int row = rowOf(agent);
-            if (row < 0) {
-                throw new IllegalArgumentException("no agent " + agent + " in table '" + table.name() + "'");
-            }
-            data.writeSlot(tree.paramType[p], tree.paramSlot[p], row, value);
-            request(row, ChunkSchedule.WAKE);
-        }
-    }
-
-    /** The schedule of {@code row}'s chunk, or null when it does not exist yet (it will be built). */
-    private ChunkSchedule scheduleOf(int row) {
-        int c = row / chunkRows;
-        ChunkSchedule[] ss = schedules;
-        return c < ss.length ? ss[c] : null;
-    }
-
-    /**
-     * Records a request for {@code row} (with {@code flag} set in its schedule, e.g. a wake-up) in
-     * the list of the row's world chunk, once per row until drained. Skipped when the row's chunk
-     * has no schedule yet: it will be built from the columns anyway.
-     * THREADING: the simulation thread, or the kernel owning the row's world chunk.
-     */
-    private void request(int row, int flag) {
-        ChunkSchedule s = scheduleOf(row);
-        int wc = row / world.chunkSize();
-        RequestList[] lists = requestLists;
-        if (s == null || wc >= lists.length) {
-            return;
-        }
-        int l = row - s.index * chunkRows;
-        if ((s.flagsOf(l) & ChunkSchedule.REQUESTED) == 0) {
-            s.addFlags(l, ChunkSchedule.REQUESTED);
-            lists[wc].add(row);
-        }
-        if (flag != 0) {
-            s.addFlags(l, flag);
-        }
-    }
-
-    /** The requests recorded for world chunk {@code c} (runner use). */
-    RequestList requestList(int c) {
-        return c < requestLists.length ? requestLists[c] : null;
-    }
-
-    /** A growable list of rows. THREADING: written by one thread at a time (see {@link #request}). */
-    static final class RequestList {
-        int[] rows = new int[16];
-        int size;
-
-        void add(int row) {
-            if (size == rows.length) {
-                rows = Arrays.copyOf(rows, size * 2);
-            }
-            rows[size++] = row;
-        }
+        requests.setParameter(agent, name, value);
     }
 
     @Override
     public void sendEvent(int agent, String tag, float payload, boolean hasPayload) {
-        int id = tree.tagId(tag);
-        if (id < 0) {
-            droppedEvents++;
-            return;
-        }
-        if (agent == ALL) {
-            int[] ids = table.agentIds().data();
-            for (int r = 0; r < table.size(); r++) {
-                incoming.add(ids[r], id, payload, hasPayload);
-            }
-        } else {
-            incoming.add(agent, id, payload, hasPayload);
-        }
+        events.send(agent, tag, payload, hasPayload);
     }
 
     /** An event for the next tick, queued from any thread. */
@@ -533,28 +367,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
      * order in which threads raced.
      */
     public MpscUnboundedArrayQueue<ExternalEvent> externalEvents() {
-        return external;
+        return events.external;
     }
 
     /** Events dropped because their agent was gone or their tag is used by no transition or node. */
     public long droppedEvents() {
-        return droppedEvents;
+        return events.droppedEvents;
     }
 
     @Override
     public void setTickPeriod(int agent, int period) {
-        int log = periodLog(period, agent);
-        if (agent == ALL) {
-            for (int r = 0; r < table.size(); r++) {
-                requestPeriod(r, log);
-            }
-        } else {
-            int row = rowOf(agent);
-            if (row < 0) {
-                throw new IllegalArgumentException("no agent " + agent + " in table '" + table.name() + "'");
-            }
-            requestPeriod(row, log);
-        }
+        requests.setTickPeriod(agent, period);
     }
 
     /**
@@ -565,40 +388,12 @@ public final class StateTreeSystem implements StateTreeRuntime {
      * @throws IllegalArgumentException for a period that is not a power of two in 1..{@value #MAX_TICK_PERIOD}
      */
     public void setTickPeriodOfRow(int row, int period) {
-        requestPeriod(row, periodLog(period, -1));
-    }
-
-    private static int periodLog(int period, int agent) {
-        if (period < 1 || period > MAX_TICK_PERIOD || Integer.bitCount(period) != 1) {
-            throw new IllegalArgumentException("tick period " + period + (agent >= 0 ? " for agent " + agent : "")
-                    + " is not valid; valid periods are 1, 2, 4, 8, 16, 32, " + MAX_TICK_PERIOD);
-        }
-        return Integer.numberOfTrailingZeros(period);
-    }
-
-    /** Records period {@code 1 << log} for {@code row}: at once for a tree that is not running, else pending. */
-    private void requestPeriod(int row, int log) {
-        byte lod = data.lodOfRow(row);
-        int cur = lod & 7;
-        if (data.runOfRow(row) != RunStatus.RUNNING) {
-            data.setLodOfRow(row, (byte) log);
-            return;
-        }
-        byte next = log == cur ? (byte) cur : (byte) (cur | (log << 4) | InstanceData.LOD_PENDING);
-        if (next == lod) {
-            return;
-        }
-        data.setLodOfRow(row, next);
-        request(row, 0);
+        requests.setTickPeriodOfRow(row, period);
     }
 
     @Override
     public int tickPeriod(int agent) {
-        int row = rowOf(agent);
-        if (row < 0) {
-            throw new IllegalArgumentException("no agent " + agent + " in table '" + table.name() + "'");
-        }
-        return InstanceData.period(data.lodOfRow(row));
+        return InstanceData.period(data.lodOfRow(requireRow(agent)));
     }
 
     @Override
@@ -710,8 +505,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
         @Override
         public void execute(Chunk c) {
             runners[c.worker()].tickChunk(schedules[c.index()], c.begin(), c.end(), outputs[c.index()], currentTick,
-                    steps, currentDt, byChunk, chunkEventBegin[c.index()], chunkEventBegin[c.index() + 1],
-                    timing ? phaseNanos[c.worker()] : null);
+                    steps, currentDt, events.byChunk, events.chunkEventBegin[c.index()],
+                    events.chunkEventBegin[c.index() + 1], timing ? phaseNanos[c.worker()] : null);
         }
 
         @Override

@@ -1,0 +1,275 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+
+import java.util.Arrays;
+
+/**
+ * The state one worker's phases share while they run a chunk: the chunk being processed (its rows,
+ * step, tick, bound columns), the chunk-sized scratch indexed by local row, the set X of extra agents
+ * of the step, and the readers and writers of the packed execution state ({@link InstanceData#exec})
+ * that every phase uses (docs/SEMANTICS.md section 1, the per-agent execution state). One per
+ * {@link ChunkRunner}, created with it; the phase objects hold a final reference to it.
+ *
+ * <p>Allocation: only in {@link #ensureCapacity}. THREADING: confined to its worker.
+ */
+final class ChunkState {
+    /** {@link #firedTransition} value for the restart from root. */
+    static final int RESTART = -2;
+    /** {@link #xFlags}: in X / a timer is due / has events / completed / fired. */
+    static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16;
+    /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
+    static final int NOT_DONE = -2, DONE_BEFORE = -1;
+    static final int PERIODS = 7;
+
+    final StateTreeSystem sys;
+    final CompiledStateTree t;
+    final InstanceData d;
+    final NodeContext ctx = new NodeContext();
+    final int groups;
+
+    // ---- chunk-sized scratch, indexed by local row unless said otherwise ----
+    int capacity;
+    /** X per period (log2), global rows; sorted by last active state before TickTasks. */
+    final int[][] x = new int[PERIODS][0];
+    final int[] xCount = new int[PERIODS];
+    byte[] xFlags = new byte[0];
+    byte[] status = new byte[0];
+    int[] doneAt = new int[0];
+    /** Decided in this pass (fired or blocked) when equal to {@link #epoch}. */
+    int[] decStamp = new int[0];
+    int epoch;
+    int[] firedTransition = new int[0];
+    int[] nextLeaf = new int[0];
+    int[] oldLeaf = new int[0];
+    int[] firedRows = new int[0];
+    int fired;
+    int[] cand = new int[0];
+    boolean[] pass = new boolean[0];
+    boolean[] tmp = new boolean[0];
+    int[] popped = new int[0];
+    int[] groupOf = new int[0];
+    /** Rows for EVERY_TICK evaluators per period, and their counts. */
+    final int[][] evalRows = new int[PERIODS][0];
+    final int[] evalCount = new int[PERIODS];
+    /** Per-step order of the always-awake agents that take part, by (period, group), for chunks with periods. */
+    int[] lodOrder = new int[0];
+    final int[][] lodBegin;
+    final int[] histogram;
+    /** Per state, where its agents start in the state-sorted X of the pass ({@link SchedulePhase#sliceX}). */
+    final int[] xBegin;
+    final int[] one = new int[1];
+    final boolean[] oneOut = new boolean[1];
+    final int[] chain = new int[CompiledStateTree.MAX_DEPTH];
+    final int[] exited = new int[CompiledStateTree.MAX_DEPTH];
+    final int[] nextPath = new int[CompiledStateTree.MAX_DEPTH];
+    final byte[] exitedChange = new byte[CompiledStateTree.MAX_DEPTH];
+
+    // ---- the chunk being processed ----
+    ChunkSchedule cs;
+    int base;
+    int rows;
+    int step;
+    long tick;
+    float hostDt;
+    /** The period of the pass being run (1 outside tick passes: start and stop). */
+    int period = 1;
+    int listLog;
+    ChunkOutput out;
+    boolean tracing;
+    int traceAgent;
+    int awake;
+    /** The packed execution state per row ({@link InstanceData#exec}). */
+    long[] exec;
+    short[] gate;
+    float[] gateValue;
+    int[] gateDue;
+    int[] changes;
+    int[] ids;
+
+    /** Sink for {@link #touch} and the other prefetching loops: keeps their loads alive. */
+    long sink;
+
+    ChunkState(StateTreeSystem sys, InstanceData data) {
+        this.sys = sys;
+        this.t = data.tree;
+        this.d = data;
+        this.groups = t.awakeGroupCount;
+        this.lodBegin = new int[PERIODS][groups + 1];
+        this.histogram = new int[t.stateCount + 1];
+        this.xBegin = new int[t.stateCount + 1];
+    }
+
+    /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases); the caller checked {@code n > capacity}. */
+    void ensureCapacity(int n) {
+        capacity = n;
+        for (int p = 0; p < PERIODS; p++) {
+            x[p] = new int[n];
+            evalRows[p] = new int[n];
+        }
+        xFlags = new byte[n];
+        status = new byte[n];
+        Arrays.fill(status, RunStatus.RUNNING);
+        doneAt = new int[n];
+        Arrays.fill(doneAt, NOT_DONE);
+        decStamp = new int[n];
+        firedTransition = new int[n];
+        nextLeaf = new int[n];
+        oldLeaf = new int[n];
+        firedRows = new int[n];
+        cand = new int[n];
+        pass = new boolean[n];
+        tmp = new boolean[n];
+        popped = new int[n];
+        groupOf = new int[n];
+        lodOrder = new int[n];
+        ctx.ensureScratch(t.maxConditionDepth + 1, n);
+    }
+
+    /** Binds the chunk and the columns. */
+    void bind(ChunkSchedule schedule, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, int stepNumber) {
+        cs = schedule;
+        base = chunkBase;
+        rows = chunkEnd - chunkBase;
+        out = output;
+        tick = tickNumber;
+        step = stepNumber;
+        tracing = sys.tracing();
+        traceAgent = sys.traceAgent();
+        bindColumns();
+        ctx.bindSlots(d.floats, d.ints, d.bools, ids);
+        ctx.bindStatus(status, chunkBase);
+        period = 1;
+    }
+
+    /** Reads the execution-state column arrays as of the last {@link InstanceData#refresh}. */
+    void bindColumns() {
+        exec = d.exec;
+        gate = d.gate;
+        gateValue = d.gateValue;
+        gateDue = d.gateDue;
+        changes = d.changes;
+        ids = d.ids;
+    }
+
+    // ---- the packed execution state (InstanceData#exec): inlined by the JIT ----
+
+    /** Set while a gate is pending: the gate column is read only then (it is another cache line). */
+    static final long GATE_BIT = 1L << 37;
+
+    /** Last active state + 1 (0: empty path). */
+    int stateOf(int r) {
+        return (int) exec[r] & 0xFFFF;
+    }
+
+    void setState(int r, int v) {
+        exec[r] = (exec[r] & ~0xFFFFL) | (v & 0xFFFF);
+    }
+
+    /** The task whose EnterState failed + 1 (0: none). */
+    int failedOf(int r) {
+        return (int) (exec[r] >>> 16) & 0xFFFF;
+    }
+
+    void setFailed(int r, int v) {
+        exec[r] = (exec[r] & ~(0xFFFFL << 16)) | ((long) (v & 0xFFFF) << 16);
+    }
+
+    byte runOf(int r) {
+        return (byte) ((exec[r] >>> 32) & 7);
+    }
+
+    void setRun(int r, byte v) {
+        exec[r] = (exec[r] & ~(7L << 32)) | ((long) v << 32);
+    }
+
+    byte lastOf(int r) {
+        return (byte) ((exec[r] >>> 35) & 3);
+    }
+
+    void setLast(int r, byte v) {
+        exec[r] = (exec[r] & ~(3L << 35)) | ((long) v << 35);
+    }
+
+    /** The tick period byte: log2 in bits 0-2, a requested log2 in bits 4-6, bit 7 while requested. */
+    byte lodOf(int r) {
+        return (byte) (exec[r] >>> 40);
+    }
+
+    void setLod(int r, byte v) {
+        exec[r] = (exec[r] & ~(0xFFL << 40)) | ((long) (v & 0xFF) << 40);
+    }
+
+    /** Cancels row {@code r}'s pending gate. */
+    void clearGate(int r) {
+        gate[r] = 0;
+        exec[r] &= ~GATE_BIT;
+        gateValue[r] = 0f;
+        gateDue[r] = 0;
+    }
+
+    // ---- X, the extra agents of the step ----
+
+    /** Adds local row {@code l} to X (of its period) with {@code flag}; a row is in X at most once. */
+    void addX(int l, byte flag) {
+        byte f = xFlags[l];
+        if ((f & X_IN) == 0) {
+            int p = cs.periodAgents == 0 ? 0 : lodOf(base + l) & 7;
+            x[p][xCount[p]++] = base + l;
+            f |= X_IN;
+        }
+        xFlags[l] = (byte) (f | flag);
+    }
+
+    /** Whether row {@code r} takes part in this step (docs/SEMANTICS.md section 12). */
+    boolean takesPart(int r) {
+        return cs.periodAgents == 0 || ((step + ids[r]) & ((1 << (lodOf(r) & 7)) - 1)) == 0;
+    }
+
+    /**
+     * Loads the execution-state columns and schedule entries of {@code rs[from..to)} in one tight loop
+     * before the agents are processed one by one. The agents of a sparse set (due, evented, fired)
+     * are scattered over the table, so each column access is a cache miss; in a loop of independent
+     * loads the processor overlaps dozens of them, where the per-agent code (exit, enter, re-file)
+     * would wait for them one after another.
+     */
+    void touch(int[] rs, int from, int to) {
+        final long[] ex = exec;
+        final int[] id = ids;
+        final long[] mt = cs.meta;
+        final int b = base;
+        long acc = 0;
+        for (int i = from; i < to; i++) {
+            int r = rs[i];
+            acc += ex[r] + id[r] + mt[r - b];
+        }
+        // the due steps of the timers on each agent's path (known once its state is loaded)
+        if (t.pathTimerTasks.length > 0) {
+            for (int i = from; i < to; i++) {
+                int r = rs[i];
+                int leaf = ((int) ex[r] & 0xFFFF) - 1;
+                if (leaf >= 0) {
+                    for (int j = t.statePathTimersBegin[leaf], end = t.statePathTimersBegin[leaf + 1]; j < end; j++) {
+                        int k = t.pathTimerTasks[j];
+                        acc += d.ints[t.taskTimerDueSlot[k]][r] + (long) d.floats[t.taskTimerValueSlot[k]][r];
+                    }
+                }
+            }
+        }
+        sink += acc;
+    }
+
+    // ---- trace ----
+
+    /** Whether lines of row {@code r} are wanted (tracing on, and no filter or this agent). */
+    boolean traced(int r) {
+        return tracing && (traceAgent < 0 || ids[r] == traceAgent);
+    }
+
+    void trace(int r, String line) {
+        out.traceAgents.add(ids[r]);
+        out.traceLines.add(line);
+    }
+}

@@ -1,0 +1,78 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.NodeContext;
+
+/**
+ * The evaluators of a chunk (docs/SEMANTICS.md section 3 step 4, section 11 for sleeping agents,
+ * sections 2 and 7 for Start and Stop): in a pass, EVERY_TICK evaluators over every running agent
+ * that takes part (sleeping or not) and WHEN_AWAKE ones over the always-awake agents and the
+ * sleeping ones woken into X; at Start {@code treeStart} and a tick with dt 0; at Stop
+ * {@code treeStop}. One call per (evaluator, batch of agents).
+ *
+ * <p>THREADING: confined to its worker.
+ */
+final class EvaluatorPhase {
+    private final ChunkState st;
+    private final CompiledStateTree t;
+    private final NodeContext ctx;
+
+    EvaluatorPhase(ChunkState state) {
+        this.st = state;
+        this.t = state.t;
+        this.ctx = state.ctx;
+    }
+
+    /**
+     * The evaluators of the pass for period {@code 1 << log}: always-awake agents
+     * {@code aOrder[aFrom..aTo)}, extra agents in X, every running one that takes part in
+     * {@code evals[0..evalN)}. Counts the awake agents into {@link ChunkState#awake}.
+     */
+    void tick(int log, int[] aOrder, int aFrom, int aTo, int[] evals, int evalN) {
+        final ChunkState c = st;
+        final ChunkSchedule cs = c.cs;
+        final int base = c.base;
+        if (cs.periodAgents == 0 && cs.running == c.rows) {
+            for (Evaluator e : t.evaluatorsEveryTick) {
+                e.tickRange(ctx, base, base + c.rows); // every row of the chunk: a plain range
+            }
+        } else {
+            for (Evaluator e : t.evaluatorsEveryTick) {
+                e.tick(ctx, evals, 0, evalN);
+            }
+        }
+        final int[] xs = c.x[log];
+        final int[] cand = c.cand;
+        int sleepersAwake = 0;
+        for (int i = 0, n = c.xCount[log]; i < n; i++) {
+            if (!cs.isListed(xs[i] - base)) {
+                cand[sleepersAwake++] = xs[i];
+            }
+        }
+        for (Evaluator e : t.evaluatorsWhenAwake) {
+            e.tick(ctx, aOrder, aFrom, aTo);
+            e.tick(ctx, cand, 0, sleepersAwake);
+        }
+        c.awake += aTo - aFrom + sleepersAwake;
+    }
+
+    /** Start's evaluators for rows {@code rs[0..n)}: {@code treeStart}, then a tick (the context's dt is 0). */
+    void start(int[] rs, int n) {
+        for (Evaluator e : t.evaluators) {
+            e.treeStart(ctx, rs, 0, n);
+        }
+        for (Evaluator e : t.evaluators) {
+            e.tick(ctx, rs, 0, n);
+        }
+    }
+
+    /** Stop's evaluators for one row. */
+    void stop(int r) {
+        final int[] one = st.one;
+        one[0] = r;
+        for (Evaluator e : t.evaluators) {
+            e.treeStop(ctx, one, 0, 1);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.core.storage.SoaTable;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import org.jctools.queues.MpscUnboundedArrayQueue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Where events go between ticks (docs/SEMANTICS.md section 8) and how the chunks' outputs merge
+ * after a phase: events queued by the host ({@link StateTreeSystem#sendEvent}, the external MPSC
+ * queue of other threads, drained at tick start and sorted by a stable key), grouped by chunk for the
+ * tick with a stable counting sort (events for agents that no longer exist are dropped and counted);
+ * after the barrier, the events every chunk carried to its agents' next tick and sent to other agents
+ * join the queue in chunk order, and trace lines are delivered sorted by agent. So the result does not
+ * depend on which worker ran a chunk, nor on arrival order across threads.
+ *
+ * <p>THREADING: the simulation thread, except {@link #external} (any thread) and {@link #eventRow},
+ * {@link #byChunk} and {@link #chunkEventBegin} (read by the workers during the tick).
+ */
+final class EventRouter {
+    private final StateTreeSystem sys;
+    private final CompiledStateTree tree;
+    private final SoaTable table;
+
+    // events waiting for the next tick, and the current tick's events grouped by chunk
+    private final EventBuffer incoming = new EventBuffer();
+    final EventBuffer byChunk = new EventBuffer();
+    private int[] byChunkRow = new int[16];
+    private int[] incomingRow = new int[16];
+    /** Per chunk, where its events start in {@link #byChunk} (one more entry: the end). */
+    int[] chunkEventBegin = new int[2];
+    private int[] cursor = new int[2];
+    final MpscUnboundedArrayQueue<StateTreeSystem.ExternalEvent> external = new MpscUnboundedArrayQueue<>(1024);
+    private final List<StateTreeSystem.ExternalEvent> drained = new ArrayList<>();
+    long droppedEvents;
+
+    EventRouter(StateTreeSystem sys, SoaTable table, CompiledStateTree tree) {
+        this.sys = sys;
+        this.table = table;
+        this.tree = tree;
+    }
+
+    /** The row of the agent of event {@code i} of {@link #byChunk}. */
+    int eventRow(int i) {
+        return byChunkRow[i];
+    }
+
+    /** Queues an event for the next tick: for one agent or {@link StateTreeRuntime#ALL}; an unknown tag is dropped. */
+    void send(int agent, String tag, float payload, boolean hasPayload) {
+        int id = tree.tagId(tag);
+        if (id < 0) {
+            droppedEvents++;
+            return;
+        }
+        if (agent == StateTreeRuntime.ALL) {
+            int[] ids = table.agentIds().data();
+            for (int r = 0; r < table.size(); r++) {
+                incoming.add(ids[r], id, payload, hasPayload);
+            }
+        } else {
+            incoming.add(agent, id, payload, hasPayload);
+        }
+    }
+
+    /**
+     * Drains the external queue (sorted by a stable key, since arrival order across threads is not
+     * deterministic), then groups the queued events by chunk of {@code cs} rows with a stable counting
+     * sort. Events for agents that no longer exist are dropped and counted.
+     */
+    void distribute(int cs) {
+        if (!external.isEmpty()) {
+            drained.clear();
+            StateTreeSystem.ExternalEvent e;
+            while ((e = external.poll()) != null) {
+                drained.add(e);
+            }
+            drained.sort(null);
+            for (StateTreeSystem.ExternalEvent x : drained) {
+                int tag = tree.tagId(x.tag());
+                if (tag < 0) {
+                    droppedEvents++;
+                } else {
+                    incoming.add(x.agentId(), tag, x.payload(), x.hasPayload());
+                }
+            }
+            drained.clear();
+        }
+        int chunks = table.chunkCount(cs);
+        if (chunkEventBegin.length < chunks + 1) {
+            chunkEventBegin = new int[Math.max(chunks + 1, chunkEventBegin.length * 2)];
+            cursor = new int[chunkEventBegin.length];
+        }
+        Arrays.fill(chunkEventBegin, 0, chunks + 1, 0);
+        int n = incoming.size;
+        if (incomingRow.length < n) {
+            incomingRow = new int[Math.max(n, incomingRow.length * 2)];
+        }
+        for (int i = 0; i < n; i++) {
+            int row = sys.rowOf(incoming.agent[i]);
+            incomingRow[i] = row;
+            if (row < 0) {
+                droppedEvents++;
+            } else {
+                chunkEventBegin[row / cs + 1]++;
+            }
+        }
+        for (int c = 1; c <= chunks; c++) {
+            chunkEventBegin[c] += chunkEventBegin[c - 1];
+        }
+        int kept = chunkEventBegin[chunks];
+        byChunk.clear();
+        byChunk.ensureCapacity(kept);
+        if (byChunkRow.length < kept) {
+            byChunkRow = new int[Math.max(kept, byChunkRow.length * 2)];
+        }
+        System.arraycopy(chunkEventBegin, 0, cursor, 0, chunks);
+        for (int i = 0; i < n; i++) {
+            int row = incomingRow[i];
+            if (row >= 0) {
+                int at = cursor[row / cs]++;
+                byChunk.agent[at] = incoming.agent[i];
+                byChunk.tag[at] = incoming.tag[i];
+                byChunk.payload[at] = incoming.payload[i];
+                byChunk.hasPayload[at] = incoming.hasPayload[i];
+                byChunkRow[at] = row;
+            }
+        }
+        byChunk.size = kept;
+        incoming.clear();
+    }
+
+    /** Merges the outputs of chunks {@code [0, chunks)} in chunk order and delivers trace lines sorted by agent. */
+    void merge(ChunkOutput[] outputs, int chunks, TraceSink trace) {
+        for (int c = 0; c < chunks; c++) {
+            incoming.addAll(outputs[c].carried);
+        }
+        for (int c = 0; c < chunks; c++) {
+            incoming.addAll(outputs[c].toOthers);
+        }
+        if (trace != null) {
+            deliverTrace(outputs, chunks, trace);
+        }
+    }
+
+    private static void deliverTrace(ChunkOutput[] outputs, int chunks, TraceSink trace) {
+        List<int[]> keys = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        for (int c = 0; c < chunks; c++) {
+            ChunkOutput o = outputs[c];
+            for (int i = 0; i < o.traceLines.size(); i++) {
+                keys.add(new int[] {o.traceAgents.data[i], lines.size()});
+                lines.add(o.traceLines.get(i));
+            }
+        }
+        keys.sort((a, b) -> a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(a[1], b[1]));
+        for (int[] k : keys) {
+            trace.line(k[0], lines.get(k[1]));
+        }
+    }
+}

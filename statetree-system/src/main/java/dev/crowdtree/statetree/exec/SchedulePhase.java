@@ -1,0 +1,416 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.RunStatus;
+
+import java.util.Arrays;
+
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
+import static dev.crowdtree.statetree.exec.ChunkState.PERIODS;
+import static dev.crowdtree.statetree.exec.ChunkState.X_DUE;
+import static dev.crowdtree.statetree.exec.ChunkState.X_EVENT;
+import static dev.crowdtree.statetree.exec.ChunkState.X_FIRED;
+import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
+
+/**
+ * Which agents a chunk's step touches, and keeping its {@link ChunkSchedule} right
+ * (docs/SEMANTICS.md section 11, sleeping agents, and section 12, tick periods). Before the step:
+ * the extra agents X (due in the timer wheel, with events, sticky, with requests) per period, the
+ * always-awake order split by period, X sorted and sliced by state. After it: every agent looked at
+ * is re-filed (its awake group, its wake-up step in the wheel, its stickiness, a period switch),
+ * and a dirty schedule is rebuilt from the columns.
+ *
+ * <p>THREADING: confined to its worker.
+ */
+final class SchedulePhase {
+    private final ChunkState st;
+    private final CompiledStateTree t;
+    private final InstanceData d;
+    private final ChunkEvents events;
+    private final ChunkTimers timers;
+    private final EventRouter router;
+    private final HostRequests requests;
+
+    SchedulePhase(ChunkState state, ChunkEvents events, ChunkTimers timers) {
+        this.st = state;
+        this.t = state.t;
+        this.d = state.d;
+        this.events = events;
+        this.timers = timers;
+        this.router = state.sys.events();
+        this.requests = state.sys.requests();
+    }
+
+    /**
+     * Step 1: requests, due agents, events, sticky agents and wake-all into X (per period), and
+     * events into the per-row lists. Events for agents that do not take part in this step wait: they
+     * are carried to the next tick.
+     */
+    void collect(EventBuffer evs, int evBegin, int evEnd) {
+        final ChunkState c = st;
+        final ChunkSchedule s = c.cs;
+        final int b = c.base;
+        final long[] exec = c.exec;
+        final EventRouter router = this.router;
+        drainRequests();
+        int np = s.advance(c.step, c.popped, 0);
+        for (int i = 0; i < np; i++) {
+            c.addX(c.popped[i], X_DUE);
+        }
+        if (evEnd > evBegin) {
+            long acc = 0;
+            for (int i = evBegin; i < evEnd; i++) {
+                acc += exec[router.eventRow(i)]; // independent loads first: see touch
+            }
+            c.sink += acc;
+        }
+        for (int i = evBegin; i < evEnd; i++) {
+            int r = router.eventRow(i);
+            if (c.runOf(r) != RunStatus.RUNNING) {
+                continue; // dropped with the tree (Q-A15)
+            }
+            if (!c.takesPart(r)) {
+                c.out.carried.add(c.ids[r], evs.tag[i], evs.payload[i], evs.hasPayload[i]);
+                continue;
+            }
+            events.append(r - b, evs.tag[i], evs.payload[i], evs.hasPayload[i], true);
+            c.addX(r - b, X_EVENT);
+        }
+        if (s.stickyCount > 0) {
+            int kept = 0;
+            for (int i = 0; i < s.stickyCount; i++) {
+                int l = s.sticky[i];
+                int r = b + l;
+                if (c.runOf(r) != RunStatus.RUNNING || !sticky(r)) {
+                    s.clearFlags(l, ChunkSchedule.STICKY);
+                    continue;
+                }
+                s.sticky[kept++] = (short) l;
+                if (c.takesPart(r)) {
+                    c.addX(l, (byte) 0);
+                }
+            }
+            s.stickyCount = kept;
+        }
+        if (s.wakeAll) {
+            s.wakeAll = false;
+            for (int l = 0, rows = c.rows; l < rows; l++) {
+                int r = b + l;
+                if (c.runOf(r) == RunStatus.RUNNING && !s.isListed(l) && c.takesPart(r)) {
+                    c.addX(l, (byte) 0);
+                }
+            }
+        }
+    }
+
+    /**
+     * Requests recorded since the last tick, in the lists of the world chunks this chunk covers:
+     * tick period changes (the wheel learns the switch step) and parameter wake-ups.
+     */
+    private void drainRequests() {
+        final ChunkState c = st;
+        final ChunkSchedule s = c.cs;
+        final int base = c.base;
+        final int rows = c.rows;
+        final int step = c.step;
+        final int wc = c.sys.world().chunkSize();
+        for (int ch = base / wc, last = (base + rows - 1) / wc; ch <= last; ch++) {
+            HostRequests.RequestList list = requests.requestList(ch);
+            if (list == null || list.size == 0) {
+                continue;
+            }
+            for (int i = 0; i < list.size; i++) {
+                int r = list.rows[i];
+                int l = r - base;
+                if (l < 0 || l >= rows) {
+                    continue; // a row beyond the table's end since (it was removed)
+                }
+                boolean wakeUp = (s.flagsOf(l) & ChunkSchedule.WAKE) != 0;
+                s.clearFlags(l, ChunkSchedule.REQUESTED | ChunkSchedule.WAKE);
+                if (c.runOf(r) != RunStatus.RUNNING) {
+                    continue;
+                }
+                if ((c.lodOf(r) & InstanceData.LOD_PENDING) != 0) {
+                    s.schedule(l, wakeStep(r, step));
+                }
+                if (wakeUp && c.takesPart(r)) {
+                    c.addX(l, (byte) 0);
+                }
+            }
+            list.size = 0;
+        }
+    }
+
+    /** Fills {@code into} with every running row of the chunk (the whole chunk when all run); returns the count. */
+    int allRunningRows(int[] into) {
+        final ChunkState c = st;
+        final int base = c.base;
+        final int rows = c.rows;
+        int n = 0;
+        if (c.cs.running == rows) {
+            for (int l = 0; l < rows; l++) {
+                into[l] = base + l;
+            }
+            return rows;
+        }
+        for (int r = base, end = base + rows; r < end; r++) {
+            if (c.runOf(r) == RunStatus.RUNNING) {
+                into[n++] = r;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * For chunks with agents of several periods: the always-awake agents taking part in this step by
+     * (period, group) into {@link ChunkState#lodOrder} with {@link ChunkState#lodBegin}, and the running
+     * agents taking part by period into {@link ChunkState#evalRows} (when EVERY_TICK evaluators need them).
+     */
+    void splitByPeriod() {
+        final ChunkState c = st;
+        final ChunkSchedule s = c.cs;
+        final int groups = c.groups;
+        final int[] ord = s.order;
+        final int[] gb = s.groupBegin;
+        int[][] lb = c.lodBegin;
+        for (int p = 0; p < PERIODS; p++) {
+            Arrays.fill(lb[p], 0);
+        }
+        // count (period, group), then prefix over periods-major order, then place
+        for (int g = 0; g < groups; g++) {
+            for (int i = gb[g]; i < gb[g + 1]; i++) {
+                int r = ord[i];
+                if (c.takesPart(r)) {
+                    lb[c.lodOf(r) & 7][g]++;
+                }
+            }
+        }
+        int at = 0;
+        for (int p = 0; p < PERIODS; p++) {
+            for (int g = 0; g < groups; g++) {
+                int n = lb[p][g];
+                lb[p][g] = at;
+                at += n;
+            }
+            lb[p][groups] = at;
+        }
+        final int[] lodOrder = c.lodOrder;
+        for (int g = 0; g < groups; g++) {
+            for (int i = gb[g]; i < gb[g + 1]; i++) {
+                int r = ord[i];
+                if (c.takesPart(r)) {
+                    lodOrder[lb[c.lodOf(r) & 7][g]++] = r;
+                }
+            }
+        }
+        // placing advanced each start to the next group's start: shift back
+        for (int p = PERIODS - 1; p >= 0; p--) {
+            int[] b = lb[p];
+            for (int g = groups - 1; g >= 1; g--) {
+                b[g] = b[g - 1];
+            }
+            b[0] = p == 0 ? 0 : lb[p - 1][groups];
+        }
+        final int[] evalCount = c.evalCount;
+        Arrays.fill(evalCount, 0);
+        if (t.evaluatorsEveryTick.length > 0) {
+            for (int r = c.base, end = c.base + c.rows; r < end; r++) {
+                if (c.runOf(r) == RunStatus.RUNNING && c.takesPart(r)) {
+                    int p = c.lodOf(r) & 7;
+                    c.evalRows[p][evalCount[p]++] = r;
+                }
+            }
+        }
+    }
+
+    /** Sorts rows[0..n) by last active state (counting sort, or insertion sort when short); returns n. */
+    int sortByState(int[] rowsToSort, int n) {
+        final ChunkState c = st;
+        if (n <= 32) {
+            for (int i = 1; i < n; i++) {
+                int r = rowsToSort[i];
+                int key = c.stateOf(r);
+                int j = i - 1;
+                while (j >= 0 && c.stateOf(rowsToSort[j]) > key) {
+                    rowsToSort[j + 1] = rowsToSort[j];
+                    j--;
+                }
+                rowsToSort[j + 1] = r;
+            }
+            return n;
+        }
+        final int[] h = c.histogram;
+        Arrays.fill(h, 0);
+        for (int i = 0; i < n; i++) {
+            h[c.stateOf(rowsToSort[i])]++; // state + 1 in 1..stateCount: counts land one slot up
+        }
+        for (int s = 1; s < h.length; s++) {
+            h[s] += h[s - 1];
+        }
+        int[] sorted = c.cand;
+        for (int i = 0; i < n; i++) {
+            int r = rowsToSort[i];
+            sorted[h[c.stateOf(r) - 1]++] = r;
+        }
+        System.arraycopy(sorted, 0, rowsToSort, 0, n);
+        return n;
+    }
+
+    /**
+     * Fills {@link ChunkState#xBegin}: for every state s, the first index in the state-sorted
+     * {@code xs[0..n)} whose last active state is >= s, so that the X agents whose path contains s are
+     * {@code xs[xBegin[s] .. xBegin[stateSubtreeEnd[s]])}. One sweep over states and X together.
+     */
+    void sliceX(int[] xs, int n) {
+        final ChunkState c = st;
+        final int[] xb = c.xBegin;
+        int i = 0;
+        for (int s = 0; s <= t.stateCount; s++) {
+            while (i < n && c.stateOf(xs[i]) - 1 < s) {
+                i++;
+            }
+            xb[s] = i;
+        }
+    }
+
+    // ---- re-filing agents: group in the order, wake-up in the wheel, stickiness, period switch ----
+
+    /** Re-files row {@code r}, looked at in this step, in its chunk's schedule. */
+    void refile(int r) {
+        final ChunkState c = st;
+        final ChunkSchedule s = c.cs;
+        final int l = r - c.base;
+        final boolean firedNow = (c.xFlags[l] & X_FIRED) != 0;
+        if (c.runOf(r) != RunStatus.RUNNING) {
+            if (s.isListed(l)) {
+                s.remove(l, t.stateAwakeGroup[c.oldLeaf[l]]);
+            }
+            s.unschedule(l);
+            s.running--;
+            if ((c.lodOf(r) & 7) != 0) {
+                s.periodAgents--; // counted among the running agents by the period they ran with
+            }
+            applyPendingPeriod(r);
+            return;
+        }
+        if (firedNow) {
+            int gNew = t.stateAwakeGroup[c.stateOf(r) - 1];
+            if (s.isListed(l)) {
+                int gOld = t.stateAwakeGroup[c.oldLeaf[l]];
+                if (gNew >= 0) {
+                    s.move(l, gOld, gNew);
+                } else {
+                    s.remove(l, gOld);
+                }
+            } else if (gNew >= 0) {
+                s.insert(l, gNew);
+            }
+        }
+        byte lv = c.lodOf(r);
+        if ((lv & InstanceData.LOD_PENDING) != 0) {
+            int p = 1 << (lv & 7);
+            int q = 1 << ((lv >> 4) & 7);
+            if (((c.step + c.ids[r]) & (Math.max(p, q) - 1)) == 0) {
+                switchPeriod(r, p, q);
+            }
+        }
+        s.schedule(l, wakeStep(r, c.step + 1));
+        if (sticky(r)) {
+            s.addSticky(l);
+        }
+    }
+
+    /**
+     * Whether running row {@code r} must be looked at in every step it takes part in, beyond the
+     * always-awake order: its state completed (the scan repeats every tick), or a gate is pending on
+     * an event or completion transition (re-checked, maybe cancelled, every tick). A gate on an onTick
+     * transition needs nothing more: only always-awake agents have one, and the order covers them.
+     */
+    private boolean sticky(int r) {
+        final ChunkState c = st;
+        return c.lastOf(r) != RunStatus.RUNNING
+                || ((c.exec[r] & ChunkState.GATE_BIT) != 0 && t.transitionTrigger[c.gate[r] - 1] != TRIGGER_TICK);
+    }
+
+    /**
+     * The step row {@code r} must next be looked at for its own sake: its earliest running timer on
+     * the active path, or the step a requested period takes effect (>= {@code from}); 0 when none.
+     */
+    private int wakeStep(int r, int from) {
+        final ChunkState c = st;
+        int leaf = c.stateOf(r) - 1;
+        int w = NEVER;
+        if (leaf >= 0) {
+            for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
+                int due = d.ints[t.taskTimerDueSlot[t.pathTimerTasks[j]]][r];
+                if (due != 0 && due < w) {
+                    w = due;
+                }
+            }
+        }
+        byte lv = c.lodOf(r);
+        if ((lv & InstanceData.LOD_PENDING) != 0) {
+            int m = Math.max(1 << (lv & 7), 1 << ((lv >> 4) & 7));
+            int j = from + ((m - ((from + c.ids[r]) & (m - 1))) & (m - 1));
+            w = Math.min(w, j);
+        }
+        return w == NEVER ? 0 : w;
+    }
+
+    /** A tree that no longer runs has no timers to keep exact: a requested period applies at once. */
+    void applyPendingPeriod(int r) {
+        byte lv = st.lodOf(r);
+        if ((lv & InstanceData.LOD_PENDING) != 0) {
+            st.setLod(r, (byte) ((lv >> 4) & 7));
+        }
+    }
+
+    /** Applies row {@code r}'s pending period change at this step: rebases its timers and gate from p to q. */
+    private void switchPeriod(int r, int p, int q) {
+        final ChunkState c = st;
+        timers.rebaseRow(r, c.step, p, p * c.sys.timerDt(), q, q * c.sys.timerDt());
+        c.setLod(r, (byte) Integer.numberOfTrailingZeros(q));
+        if (p == 1) {
+            c.cs.periodAgents++;
+        } else if (q == 1) {
+            c.cs.periodAgents--;
+        }
+    }
+
+    /** Rebuilds the bound chunk's schedule from the columns; the wheel stands at {@code nowStep}. */
+    void rebuild(int nowStep) {
+        final ChunkState c = st;
+        final ChunkSchedule s = c.cs;
+        final int base = c.base;
+        final int rows = c.rows;
+        final int[] groupOf = c.groupOf;
+        s.clear(base, rows, nowStep);
+        for (int l = 0; l < rows; l++) {
+            int r = base + l;
+            groupOf[l] = -1;
+            if (c.runOf(r) == RunStatus.RUNNING) {
+                s.running++;
+                if ((c.lodOf(r) & 7) != 0) {
+                    s.periodAgents++;
+                }
+                int leaf = c.stateOf(r) - 1;
+                if (leaf >= 0) {
+                    groupOf[l] = t.stateAwakeGroup[leaf];
+                }
+            } else {
+                applyPendingPeriod(r);
+            }
+        }
+        s.buildOrder(groupOf);
+        for (int l = 0; l < rows; l++) {
+            int r = base + l;
+            if (c.runOf(r) == RunStatus.RUNNING) {
+                s.schedule(l, wakeStep(r, nowStep + 1));
+                if (sticky(r)) {
+                    s.addSticky(l);
+                }
+            }
+        }
+        s.dirty = false;
+    }
+}

@@ -1,0 +1,188 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.TimerKind;
+
+import static dev.crowdtree.statetree.exec.ChunkState.DONE_BEFORE;
+import static dev.crowdtree.statetree.exec.ChunkState.NOT_DONE;
+import static dev.crowdtree.statetree.exec.ChunkState.X_DONE;
+import static dev.crowdtree.statetree.exec.ChunkState.X_DUE;
+import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
+
+/**
+ * TickTasks for a pass of a chunk (docs/SEMANTICS.md section 3 step 5, timers of section 3.1):
+ * states in ascending id order, so root to leaf for every agent; per task, {@code onTimer} for the X
+ * agents whose timer is due now, then its tick over the state's slice of the always-awake agents. An
+ * agent leaves the batches once a task completed it, and the timers it did not reach pause (their due
+ * steps move one period later). Completed agents join X for the transition scan.
+ *
+ * <p>THREADING: confined to its worker.
+ */
+final class TaskPhase {
+    private final ChunkState st;
+    private final CompiledStateTree t;
+    private final InstanceData d;
+    private final NodeContext ctx;
+
+    TaskPhase(ChunkState state) {
+        this.st = state;
+        this.t = state.t;
+        this.d = state.d;
+        this.ctx = state.ctx;
+    }
+
+    /**
+     * Gives the state-sorted X agents {@code xs[0..xn)} the status they start TickTasks with (their
+     * last tick status); returns how many of the completed ones are always awake.
+     */
+    int startStatuses(int[] xs, int xn) {
+        final ChunkState c = st;
+        final int base = c.base;
+        int doneInA = 0;
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            int l = r - base;
+            byte s = c.lastOf(r);
+            c.status[l] = s;
+            if (s != RunStatus.RUNNING) {
+                c.doneAt[l] = DONE_BEFORE;
+                c.xFlags[l] |= X_DONE;
+                if (c.cs.isListed(l)) {
+                    doneInA++;
+                }
+            }
+        }
+        return doneInA;
+    }
+
+    /**
+     * TickTasks: states in ascending id order; per task, onTimer for the due X agents of the state's
+     * subtree whose timer is due now, then the tick over the state's slice of A. An agent leaves the
+     * batches once something completed it.
+     */
+    void tickTasks(int[] aOrder, int[] aBegin, int xn, int doneInAStart) {
+        final ChunkState c = st;
+        final int[] xs = c.x[c.listLog];
+        final byte[] status = c.status;
+        final byte[] xFlags = c.xFlags;
+        final int[] cand = c.cand;
+        final int[] xBegin = c.xBegin;
+        final int step = c.step;
+        final int b = c.base;
+        final short[] end = t.stateSubtreeEnd;
+        final int[] groupsBegin = t.stateAwakeGroupsBegin;
+        int doneInA = doneInAStart;
+        for (int s = 0; s < t.stateCount; s++) {
+            int numTasks = t.stateTasksNum[s];
+            if (numTasks == 0) {
+                continue;
+            }
+            int aLo = aBegin[groupsBegin[s]];
+            int aHi = aBegin[groupsBegin[end[s]]];
+            int xLo = xBegin[s];
+            int xHi = xBegin[end[s]];
+            if (aLo == aHi && xLo == xHi) {
+                continue;
+            }
+            for (int k = t.stateTasksBegin[s], kEnd = k + numTasks; k < kEnd; k++) {
+                Task task = t.tasks[k];
+                if (t.taskTimer[k] != TimerKind.NONE && xLo < xHi) {
+                    final int[] due = d.ints[t.taskTimerDueSlot[k]];
+                    int m = 0;
+                    for (int i = xLo; i < xHi; i++) {
+                        int r = xs[i];
+                        int l = r - b;
+                        if ((xFlags[l] & X_DUE) != 0 && status[l] == RunStatus.RUNNING && due[r] == step) {
+                            due[r] = 0; // ran out: stopped (onTimer may start it again)
+                            cand[m++] = r;
+                        }
+                    }
+                    if (m > 0) {
+                        ctx.resetCompletions();
+                        ctx.setTask(k, t.taskTimer[k]);
+                        task.onTimer(ctx, cand, 0, m);
+                        ctx.setTask(-1, TimerKind.NONE);
+                        if (ctx.completions() > 0) {
+                            doneInA += recordCompletions(cand, 0, m, k);
+                        }
+                    }
+                }
+                if (task.ticks() && aLo < aHi) {
+                    ctx.resetCompletions();
+                    if (doneInA == 0) {
+                        task.tick(ctx, aOrder, aLo, aHi);
+                        if (ctx.completions() > 0) {
+                            doneInA += recordCompletions(aOrder, aLo, aHi, k);
+                        }
+                    } else {
+                        int m = 0;
+                        for (int i = aLo; i < aHi; i++) {
+                            int r = aOrder[i];
+                            if (status[r - b] == RunStatus.RUNNING) {
+                                cand[m++] = r;
+                            }
+                        }
+                        if (m > 0) {
+                            task.tick(ctx, cand, 0, m);
+                            if (ctx.completions() > 0) {
+                                doneInA += recordCompletions(cand, 0, m, k);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Rows of {@code rs[from..to)} that a call of task {@code k} completed: noted, and added to X. Returns how many are in A. */
+    private int recordCompletions(int[] rs, int from, int to, int k) {
+        final ChunkState c = st;
+        final int base = c.base;
+        int inA = 0;
+        for (int i = from; i < to; i++) {
+            int r = rs[i];
+            int l = r - base;
+            if (c.status[l] != RunStatus.RUNNING && c.doneAt[l] == NOT_DONE) {
+                c.doneAt[l] = k;
+                c.addX(l, X_DONE);
+                if (c.cs.isListed(l)) {
+                    inA++;
+                }
+            }
+        }
+        return inA;
+    }
+
+    /**
+     * After TickTasks: the timers of completed agents that TickTasks did not reach pause (due one
+     * step later), and the statuses are written back.
+     */
+    void afterTasks(int[] xs, int xn) {
+        final ChunkState c = st;
+        final int base = c.base;
+        final int period = c.period;
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            int l = r - base;
+            byte s = c.status[l];
+            if (s != RunStatus.RUNNING) {
+                int leaf = c.stateOf(r) - 1;
+                int from = c.doneAt[l];
+                for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
+                    int k = t.pathTimerTasks[j];
+                    if (k > from) {
+                        int[] due = d.ints[t.taskTimerDueSlot[k]];
+                        int dv = due[r];
+                        if (dv != 0 && dv != NEVER) {
+                            due[r] = dv + period;
+                        }
+                    }
+                }
+            }
+            c.setLast(r, s);
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.TimerKind;
+
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_FAILED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_SUCCEEDED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
+import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
+import static dev.crowdtree.statetree.exec.ChunkState.X_FIRED;
+
+/**
+ * Applies the transitions the scan decided, per agent (docs/SEMANTICS.md section 3 step 6 and
+ * section 4's restart from the root): consume the firing event, ExitState and EnterState (section 6,
+ * with the linked states' parameters), or the terminal outcome; then up to four more rounds with the
+ * events sent meanwhile (section 8). Also the ExitState and EnterState of Start and Stop.
+ *
+ * <p>THREADING: confined to its worker.
+ */
+final class TransitionApply {
+    private final ChunkState st;
+    private final CompiledStateTree t;
+    private final InstanceData d;
+    private final NodeContext ctx;
+    private final ChunkEvents events;
+    private final TransitionScan scan;
+
+    TransitionApply(ChunkState state, ChunkEvents events, TransitionScan scan) {
+        this.st = state;
+        this.t = state.t;
+        this.d = state.d;
+        this.ctx = state.ctx;
+        this.events = events;
+        this.scan = scan;
+    }
+
+    /** Applies the transitions of the rows the scan fired ({@link ChunkState#firedRows}); they join X as fired. */
+    void applyFired() {
+        final ChunkState c = st;
+        final int[] firedRows = c.firedRows;
+        final int fired = c.fired;
+        final int base = c.base;
+        c.touch(firedRows, 0, fired);
+        for (int i = 0; i < fired; i++) {
+            int r = firedRows[i];
+            int l = r - base;
+            c.oldLeaf[l] = c.stateOf(r) - 1;
+            applyTransitions(r);
+            events.carryPending(r);
+            c.addX(l, X_FIRED);
+        }
+    }
+
+    /** Applies the transition detected for row {@code r} and up to four more rounds (A4 step 9). */
+    private void applyTransitions(int r) {
+        final int l = r - st.base;
+        int tr = st.firedTransition[l];
+        int leaf = st.nextLeaf[l];
+        for (int round = 1; ; round++) {
+            if (!fire(r, tr, leaf)) {
+                return; // tree finished
+            }
+            if (st.lastOf(r) == RunStatus.RUNNING || round == 5) {
+                break;
+            }
+            events.movePendingToE(l);
+            long found = scan.triggerScalar(r);
+            if (found == TransitionScan.NONE) {
+                break;
+            }
+            tr = (int) (found >> 32);
+            leaf = (int) found;
+        }
+        if (st.stateOf(r) == 0) {
+            failTree(r);
+        }
+    }
+
+    /**
+     * Fires one transition: consume its event, trace, ExitState, then EnterState or the terminal
+     * outcome. Returns false when the tree finished.
+     */
+    private boolean fire(int r, int tr, int leaf) {
+        final ChunkState c = st;
+        final int cur = c.stateOf(r) - 1;
+        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT) {
+            events.consumeEvent(r - c.base, t.transitionEvent[tr]);
+        }
+        if (c.traced(r)) {
+            c.trace(r, TraceFormat.transition(c.tick, t, cur, tr));
+        }
+        boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
+        if (terminal || (tr == RESTART && leaf < 0)) {
+            // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
+            exitState(r, cur, -1, -1, true);
+            c.setState(r, 0);
+            c.setRun(r, terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED);
+            if (c.traced(r)) {
+                c.trace(r, TraceFormat.tree(c.tick, RunStatus.name(c.runOf(r))));
+            }
+            return false;
+        }
+        int target = tr >= 0 ? t.transitionTarget[tr] : 0;
+        exitState(r, cur, target, leaf, false);
+        c.setLast(r, enterState(r, cur, target, leaf));
+        return true;
+    }
+
+    /** Fills {@link ChunkState#chain} with the path ending at {@code leaf}, root first; returns its length. */
+    private int chainOf(int leaf) {
+        final int[] chain = st.chain;
+        int len = t.stateDepth[leaf] + 1;
+        for (int s = leaf, i = len - 1; i >= 0; s = t.stateParent[s], i--) {
+            chain[i] = s;
+        }
+        return len;
+    }
+
+    /** EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at {@code leaf}. */
+    byte enterState(int r, int cur, int target, int leaf) {
+        final ChunkState c = st;
+        final long[] exec = c.exec;
+        long e = exec[r] + (1L << InstanceData.CHANGES_SHIFT);
+        exec[r] = e;
+        if (e >>> InstanceData.CHANGES_SHIFT == 0) {
+            c.changes[r]++; // the low 16 bits wrapped
+        }
+        c.setFailed(r, 0);
+        byte result = RunStatus.RUNNING;
+        boolean succeeded = false;
+        boolean onTarget = false;
+        int len = chainOf(leaf);
+        for (int i = 0; i < len; i++) {
+            int s = c.chain[i];
+            c.setState(r, (short) (s + 1));
+            boolean wasActive = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
+            onTarget |= s == target;
+            byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+            if (t.stateType[s] == CompiledStateTree.LINKED) {
+                copyLinkedParameters(r, s);
+            }
+            if (!wasActive || onTarget) {
+                if (c.traced(r)) {
+                    c.trace(r, TraceFormat.enter(c.tick, t, s, change));
+                }
+                ctx.setChange(change, s, target);
+                for (int k = t.stateTasksBegin[s], end = k + t.stateTasksNum[s]; k < end; k++) {
+                    if (change == ChangeType.CHANGED || t.taskReselect[k]) {
+                        TimerKind timer = t.taskTimer[k];
+                        if (timer != TimerKind.NONE) {
+                            d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
+                        }
+                        ctx.setTask(k, timer);
+                        byte taskStatus = t.tasks[k].enterState(ctx, r);
+                        ctx.setTask(-1, TimerKind.NONE);
+                        if (c.traced(r)) {
+                            c.trace(r, TraceFormat.taskEnter(c.tick, t, k, taskStatus == RunStatus.FAILED));
+                        }
+                        if (taskStatus == RunStatus.FAILED) {
+                            c.setFailed(r, (short) (k + 1));
+                            result = RunStatus.FAILED;
+                            break;
+                        }
+                        succeeded |= taskStatus == RunStatus.SUCCEEDED;
+                    }
+                }
+                if (result == RunStatus.FAILED) {
+                    break;
+                }
+            }
+        }
+        return result == RunStatus.RUNNING && succeeded ? RunStatus.SUCCEEDED : result;
+    }
+
+    private void copyLinkedParameters(int r, int s) {
+        for (int i = t.stateLinkedParamsBegin[s], end = i + t.stateLinkedParamsNum[s]; i < end; i++) {
+            ctx.write(t.linkedParamType[i], t.linkedParamSlot[i], r, t.linkedParamValue[i].getDouble(ctx, r));
+        }
+    }
+
+    /**
+     * ExitState (A11) of the path ending at {@code cur}; {@code all} exits every state as changed
+     * (terminal transitions, failed restarts, Stop).
+     */
+    void exitState(int r, int cur, int target, int leaf, boolean all) {
+        if (cur < 0) {
+            return;
+        }
+        final ChunkState c = st;
+        if ((c.exec[r] & ChunkState.GATE_BIT) != 0) {
+            c.clearGate(r);
+        }
+        final int[] chain = c.chain;
+        final int[] nextPath = c.nextPath;
+        final int[] exited = c.exited;
+        final byte[] exitedChange = c.exitedChange;
+        int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);
+        System.arraycopy(chain, 0, nextPath, 0, nextLen); // the next path, root first
+        int len = chainOf(cur);
+        int count = 0;
+        boolean onTarget = all;
+        for (int i = 0; i < len; i++) {
+            int s = chain[i];
+            int next = i < nextLen ? nextPath[i] : -1;
+            boolean remains = next == s;
+            onTarget |= next == target && next >= 0;
+            if (!remains || onTarget) {
+                exited[count] = s;
+                exitedChange[count] = remains ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+                count++;
+            }
+        }
+        int failedTask = c.failedOf(r) - 1;
+        for (int j = count - 1; j >= 0; j--) {
+            int s = exited[j];
+            byte change = exitedChange[j];
+            if (c.traced(r)) {
+                c.trace(r, TraceFormat.exit(c.tick, t, s, change));
+            }
+            ctx.setChange(change, s, target);
+            for (int k = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1; k >= t.stateTasksBegin[s]; k--) {
+                if ((failedTask < 0 || k <= failedTask) && (change == ChangeType.CHANGED || t.taskReselect[k])) {
+                    t.tasks[k].exitState(ctx, r);
+                    if (c.traced(r)) {
+                        c.trace(r, TraceFormat.taskExit(c.tick, t, k));
+                    }
+                }
+            }
+        }
+    }
+
+    /** The tree failed: no state left on the path. */
+    void failTree(int r) {
+        st.setRun(r, RunStatus.FAILED);
+        if (st.traced(r)) {
+            st.trace(r, TraceFormat.tree(st.tick, "failed"));
+        }
+    }
+}

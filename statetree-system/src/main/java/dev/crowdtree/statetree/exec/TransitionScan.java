@@ -1,0 +1,358 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+
+import java.util.Arrays;
+
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.GOTO;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.NOT_SET;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_FAILED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_SUCCEEDED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRY_ENTER;
+import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
+
+/**
+ * TriggerTransitions (docs/SEMANTICS.md section 4) with SelectState (section 5). Round one runs
+ * batched over a pass ({@link #detectTransitions}): states from the highest id down, so leaf to root
+ * for every agent; onTick transitions test their condition kernels over the state's slice of the
+ * always-awake agents into a mask, event and completion transitions look only at X (only X agents can
+ * have events or a completed state); the first transition that passes decides, gates included, and
+ * completed agents that found none restart from the root. Rounds two to five run per agent
+ * ({@link #triggerScalar}). The decisions go to {@link ChunkState#firedRows} for {@link TransitionApply}.
+ *
+ * <p>THREADING: confined to its worker.
+ */
+final class TransitionScan {
+    /** {@link #onPassed} results beside a selected leaf. */
+    private static final int CONTINUE = -3, STOP = -4, TERMINAL = -5;
+    /** {@link #triggerScalar}: no transition. */
+    static final long NONE = Long.MIN_VALUE;
+
+    private final ChunkState st;
+    private final CompiledStateTree t;
+    private final NodeContext ctx;
+    private final ChunkEvents events;
+    private final ChunkTimers timers;
+    private int gatesStreamed;
+
+    TransitionScan(ChunkState state, ChunkEvents events, ChunkTimers timers) {
+        this.st = state;
+        this.t = state.t;
+        this.ctx = state.ctx;
+        this.events = events;
+        this.timers = timers;
+    }
+
+    /**
+     * Round one of TriggerTransitions for the pass: states from the highest id down, so every
+     * agent's states are visited leaf to root; per transition, onTick ones test the state's slice of
+     * A in place (conditions are pure, so testing decided agents too changes nothing) and the others
+     * the state's slice of X whose trigger matches. The first transition that passes decides. Then
+     * the completed X agents that found no transition restart from the root.
+     */
+    void detectTransitions(int[] aOrder, int[] aBegin, int[] xs, int xn) {
+        final ChunkState c = st;
+        final int b = c.base;
+        final int ep = c.epoch;
+        final int[] stamp = c.decStamp;
+        final int[] xBegin = c.xBegin;
+        final int[] cand = c.cand;
+        final boolean[] pass = c.pass;
+        final int rows = c.rows;
+        final short[] end = t.stateSubtreeEnd;
+        final int[] groupsBegin = t.stateAwakeGroupsBegin;
+        for (int s = t.stateCount - 1; s >= 0; s--) {
+            int num = t.stateTransitionsNum[s];
+            if (num == 0) {
+                continue;
+            }
+            int aLo = aBegin[groupsBegin[s]];
+            int aHi = aBegin[groupsBegin[end[s]]];
+            int xLo = xBegin[s];
+            int xHi = xBegin[end[s]];
+            if (aLo == aHi && xLo == xHi) {
+                continue;
+            }
+            for (int tr = t.stateTransitionsBegin[s], trEnd = tr + num; tr < trEnd; tr++) {
+                boolean gatedTr = t.isGated(tr);
+                if (t.transitionTrigger[tr] == TRIGGER_TICK) {
+                    if (aLo == aHi) {
+                        continue;
+                    }
+                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], aOrder, aLo, aHi, pass);
+                    final boolean[] ok = pass;
+                    if (!gatedTr) {
+                        for (int i = aLo; i < aHi; i++) {
+                            if (ok[i]) {
+                                int r = aOrder[i];
+                                if (stamp[r - b] != ep) {
+                                    decide(r, tr, true, false);
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    final short mine = (short) (tr + 1);
+                    final short[] gt = c.gate;
+                    final int[] gdue = c.gateDue;
+                    final int now = c.step;
+                    if (aHi - aLo > rows >> 3) {
+                        streamGates();
+                    }
+                    // Branch-free first pass: the positions whose agent holds this gate or passes
+                    // (unpredictable, so a branch per agent would stall the gathers behind it).
+                    int m = 0;
+                    for (int i = aLo; i < aHi; i++) {
+                        cand[m] = i;
+                        m += (gt[aOrder[i]] == mine | ok[i]) ? 1 : 0;
+                    }
+                    for (int j = 0; j < m; j++) {
+                        int i = cand[j];
+                        int r = aOrder[i];
+                        boolean held = gt[r] == mine;
+                        if (stamp[r - b] == ep) {
+                            continue;
+                        }
+                        if (held) {
+                            if (!ok[i]) {
+                                c.clearGate(r); // cancelled: the condition no longer holds
+                                continue;
+                            }
+                            int due = gdue[r];
+                            if (due != 0 && now < due) {
+                                stamp[r - b] = ep; // waiting at the closed gate (Q-A5: blocks the scan)
+                                continue;
+                            }
+                        }
+                        decide(r, tr, true, true);
+                    }
+                    continue;
+                }
+                int m = 0;
+                for (int i = xLo; i < xHi; i++) {
+                    int r = xs[i];
+                    if (stamp[r - b] == ep) {
+                        continue;
+                    }
+                    if (shouldCheck(tr, r)) {
+                        cand[m++] = r;
+                    } else if (gatedTr) {
+                        cancelGate(r, tr); // the pending gate's trigger no longer matches
+                    }
+                }
+                if (m == 0) {
+                    continue;
+                }
+                testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], cand, 0, m, pass);
+                for (int j = 0; j < m; j++) {
+                    decide(cand[j], tr, pass[j], gatedTr);
+                }
+            }
+        }
+        // Restart from root when a completed state found no transition (A8.5).
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            int l = r - b;
+            if (c.status[l] != RunStatus.RUNNING && stamp[l] != ep) {
+                stamp[l] = ep;
+                c.firedTransition[l] = RESTART;
+                c.nextLeaf[l] = selectInternal(r, 0);
+                c.firedRows[c.fired++] = r;
+            }
+        }
+    }
+
+    /**
+     * Reads the chunk's gate columns front to back. The always-awake order is grouped by state but
+     * not by row, so a gated onTick transition's loop reads gates in scattered order; when it covers
+     * a good part of the chunk, streaming the columns in first (which the hardware prefetcher does at
+     * full bandwidth) turns its misses into cache hits. Once per chunk and tick.
+     */
+    private void streamGates() {
+        final ChunkState c = st;
+        if (gatesStreamed == c.epoch) {
+            return;
+        }
+        gatesStreamed = c.epoch;
+        final short[] g = c.gate;
+        final int[] due = c.gateDue;
+        long acc = 0;
+        for (int r = c.base, end = c.base + c.rows; r < end; r += 16) {
+            acc += g[r] + due[r];
+        }
+        c.sink += acc;
+    }
+
+    /**
+     * Transition {@code tr}'s trigger matched for the undecided row {@code r} and its conditions
+     * gave {@code passed}: cancel its gate on failure, otherwise record the decision.
+     */
+    private void decide(int r, int tr, boolean passed, boolean gatedTr) {
+        if (!passed) {
+            if (gatedTr) {
+                cancelGate(r, tr);
+            }
+            return;
+        }
+        int leaf = onPassed(r, tr);
+        if (leaf == CONTINUE) {
+            return;
+        }
+        final ChunkState c = st;
+        int l = r - c.base;
+        c.decStamp[l] = c.epoch;
+        if (leaf != STOP) {
+            c.firedTransition[l] = tr;
+            c.nextLeaf[l] = leaf;
+            c.firedRows[c.fired++] = r;
+        }
+    }
+
+    /**
+     * Transition {@code tr} passed its trigger and conditions for row {@code r}: handle the gate and
+     * the type. Returns the selected leaf, {@link #TERMINAL} for @succeeded/@failed, {@link #STOP}
+     * when the scan must stop without a transition (gate waiting, @none), or {@link #CONTINUE} when
+     * the target could not be selected.
+     */
+    private int onPassed(int r, int tr) {
+        if (t.isGated(tr)) {
+            final ChunkState c = st;
+            final short[] gate = c.gate;
+            final int[] gateDue = c.gateDue;
+            if (gate[r] != tr + 1) {
+                gate[r] = (short) (tr + 1);
+                c.exec[r] |= ChunkState.GATE_BIT;
+                float g = t.gateTime(tr, c.sys.seed(), c.ids[r], c.tick);
+                c.gateValue[r] = g;
+                gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;
+                if (t.transitionTrigger[tr] != TRIGGER_TICK) {
+                    c.cs.addSticky(r - c.base);
+                }
+            }
+            int due = gateDue[r];
+            if (due != 0 && c.step < due) {
+                return STOP; // the gate is still closed (Q-A5: blocks the rest of the scan)
+            }
+        }
+        switch (t.transitionType[tr]) {
+            case GOTO: {
+                int leaf = selectInternal(r, t.transitionTarget[tr]);
+                return leaf >= 0 ? leaf : CONTINUE;
+            }
+            case NOT_SET:
+                return STOP;
+            default:
+                return TERMINAL;
+        }
+    }
+
+    private boolean shouldCheck(int tr, int r) {
+        byte trig = t.transitionTrigger[tr];
+        if (trig == TRIGGER_TICK) {
+            return true;
+        }
+        if (trig == TRIGGER_EVENT) {
+            return events.hasEvent(r - st.base, t.transitionEvent[tr]);
+        }
+        byte l = st.lastOf(r);
+        byte completion = l == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : l == RunStatus.FAILED ? TRIGGER_FAILED : 0;
+        return (trig & completion) != 0;
+    }
+
+    private void cancelGate(int r, int tr) {
+        if (st.gate[r] == tr + 1) {
+            st.clearGate(r);
+        }
+    }
+
+    /**
+     * ANDs the conditions {@code [begin, begin+num)} over {@code rows[from..to)} into
+     * {@code result[from..to)}.
+     */
+    private void testConditions(int begin, int num, int[] rowsToTest, int from, int to, boolean[] result) {
+        if (num == 0) {
+            Arrays.fill(result, from, to, true);
+            return;
+        }
+        Condition[] conds = t.conditions;
+        conds[begin].test(ctx, rowsToTest, from, to, result);
+        final boolean[] tmp = st.tmp;
+        for (int c = begin + 1; c < begin + num; c++) {
+            conds[c].test(ctx, rowsToTest, from, to, tmp);
+            for (int i = from; i < to; i++) {
+                result[i] &= tmp[i];
+            }
+        }
+    }
+
+    /** Tests one row's conditions {@code [begin, begin+num)}. */
+    private boolean conditionsPass(int r, int begin, int num) {
+        final ChunkState c = st;
+        c.one[0] = r;
+        testConditions(begin, num, c.one, 0, 1, c.oneOut);
+        return c.oneOut[0];
+    }
+
+    private boolean enterConditionsPass(int r, int s) {
+        int num = t.stateEnterConditionsNum[s];
+        if (num == 0) {
+            return true;
+        }
+        return conditionsPass(r, t.stateEnterConditionsBegin[s], num);
+    }
+
+    /**
+     * SelectState(target) (A5, A6). The kept prefix and the in-between ancestors are not tested
+     * (Q-A6), and the resulting path is the parent chain of the selected state, so the result only
+     * depends on SelectStateInternal(target). Returns the selected last state, or -1.
+     */
+    int selectInternal(int r, int s) {
+        if (!enterConditionsPass(r, s)) {
+            return -1;
+        }
+        int end = t.stateSubtreeEnd[s];
+        if (t.stateSelection[s] == TRY_ENTER || end == s + 1) {
+            return s;
+        }
+        for (int c = s + 1; c < end; c = t.stateSubtreeEnd[c]) {
+            int leaf = selectInternal(r, c);
+            if (leaf >= 0) {
+                return leaf;
+            }
+        }
+        return -1;
+    }
+
+    /** TriggerTransitions for one agent (rounds two to five). Returns (transition << 32 | leaf) or NONE. */
+    long triggerScalar(int r) {
+        int cur = st.stateOf(r) - 1;
+        for (int s = cur; s >= 0; s = t.stateParent[s]) {
+            for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
+                boolean ok = shouldCheck(tr, r);
+                if (ok) {
+                    ok = conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                }
+                if (!ok) {
+                    cancelGate(r, tr);
+                    continue;
+                }
+                int leaf = onPassed(r, tr);
+                if (leaf == STOP) {
+                    return NONE;
+                }
+                if (leaf != CONTINUE) {
+                    return ((long) tr << 32) | (leaf & 0xFFFFFFFFL);
+                }
+            }
+        }
+        if (st.lastOf(r) != RunStatus.RUNNING) {
+            return ((long) RESTART << 32) | (selectInternal(r, 0) & 0xFFFFFFFFL);
+        }
+        return NONE;
+    }
+}
