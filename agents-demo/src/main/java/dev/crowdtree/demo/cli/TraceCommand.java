@@ -44,7 +44,8 @@ public final class TraceCommand implements Callable<Integer> {
                 return 2;
         }
         try {
-            List<String> lines = ScenarioRunner.run(Scenario.load(scenario), TreeFiles.compiler(), factory);
+            List<String> lines = ScenarioRunner.run(Scenario.load(scenario), TreeFiles.compiler(),
+                    TreeFiles.withEmptyCrowd(factory));
             lines.forEach(System.out::println);
             return 0;
         } catch (ScenarioException e) {

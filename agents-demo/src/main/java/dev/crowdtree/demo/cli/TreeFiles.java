@@ -1,23 +1,32 @@
 package dev.crowdtree.demo.cli;
 
-import dev.crowdtree.core.world.World;
+import dev.crowdtree.demo.nodes.CrowdWorld;
 import dev.crowdtree.demo.nodes.DemoNodes;
-import dev.crowdtree.demo.sim.CrowdConfig;
-import dev.crowdtree.demo.sim.CrowdData;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.reference.RuntimeFactory;
 
 /** The compiler the command line uses: the built-in node types plus the crowd's. */
 final class TreeFiles {
     private TreeFiles() {
     }
 
-    /**
-     * A compiler that knows the crowd's node types. The nodes it builds are bound to a small,
-     * unused crowd: enough to validate, draw and trace assets, never ticked as a crowd.
-     */
+    /** A compiler that knows the crowd's node types; it needs no world (the nodes bind to columns). */
     static StateTreeCompiler compiler() {
-        World w = World.builder().workers(1).maxAgents(1).initialCapacity(1).build();
-        CrowdConfig c = CrowdConfig.defaults().withAgents(1).withWorkers(1);
-        return new StateTreeCompiler(DemoNodes.registry(CrowdData.detached(c, w)));
+        return new StateTreeCompiler(DemoNodes.registry());
+    }
+
+    /**
+     * {@code factory}, with the crowd's external bound to an empty crowd when the tree needs it, so
+     * that a tree using the crowd's node types can be traced outside a simulation.
+     */
+    static RuntimeFactory withEmptyCrowd(RuntimeFactory factory) {
+        return (tree, agents, seed, workers) -> {
+            StateTreeRuntime runtime = factory.create(tree, agents, seed, workers);
+            if (tree.externals.stream().anyMatch(e -> e.name().equals(CrowdWorld.EXTERNAL))) {
+                runtime.bindExternal(CrowdWorld.EXTERNAL, CrowdWorld.empty(1000f));
+            }
+            return runtime;
+        };
     }
 }

@@ -1,14 +1,32 @@
 package dev.crowdtree.demo.nodes;
 
-import dev.crowdtree.demo.sim.CrowdData;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 
+import static dev.crowdtree.demo.nodes.CrowdWorld.CELL;
+import static dev.crowdtree.demo.nodes.CrowdWorld.CLAIM_EPOCH;
+import static dev.crowdtree.demo.nodes.CrowdWorld.CLAIM_OBJECT;
+import static dev.crowdtree.demo.nodes.CrowdWorld.CLAIM_STATE;
+import static dev.crowdtree.demo.nodes.CrowdWorld.DANGER;
+import static dev.crowdtree.demo.nodes.CrowdWorld.DESIRED_VX;
+import static dev.crowdtree.demo.nodes.CrowdWorld.DESIRED_VY;
+import static dev.crowdtree.demo.nodes.CrowdWorld.SNAP_X;
+import static dev.crowdtree.demo.nodes.CrowdWorld.SNAP_Y;
+import static dev.crowdtree.demo.nodes.CrowdWorld.VX;
+import static dev.crowdtree.demo.nodes.CrowdWorld.VY;
+import static dev.crowdtree.demo.nodes.CrowdWorld.X;
+import static dev.crowdtree.demo.nodes.CrowdWorld.Y;
+import static dev.crowdtree.statetree.node.HostColumn.Type.BYTE;
+import static dev.crowdtree.statetree.node.HostColumn.Type.FLOAT;
+import static dev.crowdtree.statetree.node.HostColumn.Type.INT;
+
 /**
  * The crowd's node types, registered next to the built-ins: the {@code perception} evaluator and
- * the {@code wander}, {@code moveTo}, {@code flee}, {@code shout} and {@code claimSlot} tasks.
+ * the {@code wander}, {@code moveTo}, {@code flee}, {@code shout} and {@code claimSlot} tasks. Each
+ * declares the host columns it reads and writes and, where it needs more, the {@link CrowdWorld}
+ * external; the registry holds no world, so trees can be compiled, checked and drawn without one.
  */
 public final class DemoNodes {
     private static final double INF = Double.POSITIVE_INFINITY;
@@ -16,8 +34,8 @@ public final class DemoNodes {
     private DemoNodes() {
     }
 
-    /** The built-ins plus the crowd's types, bound to {@code data}. */
-    public static NodeRegistry registry(CrowdData data) {
+    /** The built-ins plus the crowd's types. */
+    public static NodeRegistry registry() {
         NodeRegistry r = BuiltinNodes.registry();
         r.register(NodeType.evaluator("perception")
                 .tag("hitTag", true)
@@ -26,34 +44,51 @@ public final class DemoNodes {
                 .output("awayX", ValueType.FLOAT)
                 .output("awayY", ValueType.FLOAT)
                 .output("panic", ValueType.FLOAT)
-                .factory(c -> new PerceptionEvaluator(c, data)).build());
-        r.register(NodeType.task("wander")
+                .reads(SNAP_X, FLOAT).reads(SNAP_Y, FLOAT).reads(CELL, INT).reads(DANGER, BYTE)
+                .writes(DESIRED_VX, FLOAT).writes(DESIRED_VY, FLOAT)
+                .external(CrowdWorld.EXTERNAL, CrowdWorld.class)
+                .factory(PerceptionEvaluator::new).build());
+        r.register(moving(NodeType.task("wander"))
                 .constant("radius", ValueType.FLOAT, true, null, 1, 10_000)
                 .input("speed", ValueType.FLOAT, true, null, 0, 100)
                 .field("targetX", ValueType.FLOAT)
                 .field("targetY", ValueType.FLOAT)
-                .factory(c -> new WanderTask(c, data)).build());
-        r.register(NodeType.task("moveTo")
+                .reads(X, FLOAT).reads(Y, FLOAT)
+                .external(CrowdWorld.EXTERNAL, CrowdWorld.class)
+                .factory(WanderTask::new).build());
+        r.register(moving(NodeType.task("moveTo"))
                 .input("x", ValueType.FLOAT, true, null, -INF, INF)
                 .input("y", ValueType.FLOAT, true, null, -INF, INF)
                 .input("speed", ValueType.FLOAT, true, null, 0, 100)
                 .constant("arriveDistance", ValueType.FLOAT, false, 1.0, 0.01, 1000)
-                .factory(c -> new MoveToTask(c, data)).build());
-        r.register(NodeType.task("flee")
+                .reads(X, FLOAT).reads(Y, FLOAT)
+                .factory(MoveToTask::new).build());
+        r.register(moving(NodeType.task("flee"))
                 .input("speed", ValueType.FLOAT, true, null, 0, 100)
                 .input("awayX", ValueType.FLOAT, true, null, -INF, INF)
                 .input("awayY", ValueType.FLOAT, true, null, -INF, INF)
-                .factory(c -> new FleeTask(c, data)).build());
+                .reads(VX, FLOAT).reads(VY, FLOAT)
+                .factory(FleeTask::new).build());
         r.register(NodeType.task("shout")
                 .tag("tag", true)
                 .constant("maxTargets", ValueType.INT, false, 8L, 0, 1000)
-                .factory(c -> new ShoutTask(c, data)).build());
+                .reads(CELL, INT)
+                .external(CrowdWorld.EXTERNAL, CrowdWorld.class)
+                .factory(ShoutTask::new).build());
         r.register(NodeType.task("claimSlot")
                 .constant("searchRadius", ValueType.FLOAT, false, 60.0, 1, 10_000)
                 .output("granted", ValueType.BOOL)
                 .output("slotX", ValueType.FLOAT)
                 .output("slotY", ValueType.FLOAT)
-                .factory(c -> new ClaimSlotTask(c, data)).build());
+                .reads(X, FLOAT).reads(Y, FLOAT)
+                .writes(CLAIM_OBJECT, INT).writes(CLAIM_STATE, BYTE).writes(CLAIM_EPOCH, INT)
+                .external(CrowdWorld.EXTERNAL, CrowdWorld.class)
+                .factory(ClaimSlotTask::new).build());
         return r;
+    }
+
+    /** A task that steers: it writes the desired velocity. */
+    private static NodeType.Builder moving(NodeType.Builder b) {
+        return b.writes(DESIRED_VX, FLOAT).writes(DESIRED_VY, FLOAT);
     }
 }

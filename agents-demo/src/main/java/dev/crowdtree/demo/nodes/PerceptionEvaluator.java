@@ -1,8 +1,7 @@
 package dev.crowdtree.demo.nodes;
 
-import dev.crowdtree.demo.sim.CrowdData;
-import dev.crowdtree.demo.sim.Threats;
 import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.External;
 import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.NodeContext;
 
@@ -12,7 +11,7 @@ import dev.crowdtree.statetree.node.NodeContext;
  * cell mates (at most 16 looked at) that were in danger at the end of the last tick. Sends the
  * agent itself a {@code hitTag} event when a predator touches it.
  *
- * <p>Threats are read from {@link Threats#packed()} (the active ones, in index order, one cache
+ * <p>Threats are read from {@link CrowdWorld#packedThreats()} (the active ones, in index order, one cache
  * line for the default nine), which is about a quarter cheaper than indexing five arrays and
  * skipping the inactive ones, with the same results.
  *
@@ -24,30 +23,43 @@ import dev.crowdtree.statetree.node.NodeContext;
  * before tasks), since the movement phase keeps the desired velocity of agents that do not tick
  * every step: the moving tasks set it again in the same step, the others leave it at zero.
  *
- * <p>Reads: threats, the grid, last tick's danger flags and the position snapshot (none written in
- * this phase). Outputs: {@code threatDistance}, {@code awayX}, {@code awayY}, {@code panic}.
+ * <p>Reads: threats and the grid (the {@link CrowdWorld} external), the {@code danger},
+ * {@code snapX}, {@code snapY} and {@code cell} columns (none written in this phase); writes the
+ * desired velocity (with LOD on). Outputs: {@code threatDistance}, {@code awayX}, {@code awayY}, {@code panic}.
  * Allocation: none.
  */
 public final class PerceptionEvaluator extends Evaluator {
     private static final int MAX_MATES = 16;
 
-    private final CrowdData data;
+    private final External<CrowdWorld> crowd;
     private final int distSlot;
     private final int awayXSlot;
     private final int awayYSlot;
     private final int panicSlot;
     private final int hitTag;
     private final float range;
+    private final int snapXCol;
+    private final int snapYCol;
+    private final int cellCol;
+    private final int dangerCol;
+    private final int dvxCol;
+    private final int dvyCol;
 
-    public PerceptionEvaluator(NodeConfig c, CrowdData data) {
+    public PerceptionEvaluator(NodeConfig c) {
         super(c);
-        this.data = data;
+        this.crowd = c.external(CrowdWorld.EXTERNAL, CrowdWorld.class);
         this.distSlot = c.field("threatDistance");
         this.awayXSlot = c.field("awayX");
         this.awayYSlot = c.field("awayY");
         this.panicSlot = c.field("panic");
         this.hitTag = c.tag("hitTag");
         this.range = c.floatValue("range");
+        this.snapXCol = c.column(CrowdWorld.SNAP_X);
+        this.snapYCol = c.column(CrowdWorld.SNAP_Y);
+        this.cellCol = c.column(CrowdWorld.CELL);
+        this.dangerCol = c.column(CrowdWorld.DANGER);
+        this.dvxCol = c.column(CrowdWorld.DESIRED_VX);
+        this.dvyCol = c.column(CrowdWorld.DESIRED_VY);
     }
 
     @Override
@@ -56,18 +68,18 @@ public final class PerceptionEvaluator extends Evaluator {
         final float[] awayX = ctx.floats(awayXSlot);
         final float[] awayY = ctx.floats(awayYSlot);
         final float[] panic = ctx.floats(panicSlot);
-        final float[] px = data.snapX.data();
-        final float[] py = data.snapY.data();
-        final int[] cell = data.cell.data();
-        final byte[] danger = data.danger.data();
-        final int[] cellStart = data.cellStart();
-        final int[] cellRows = data.cellRows();
-        final Threats th = data.threats;
-        final float[] tp = th.packed(); // active threats in index order: x, y, radius, kind
-        final int end4 = 4 * th.activeCount();
-        final float[] desiredVx = data.desiredVx.data();
-        final float[] desiredVy = data.desiredVy.data();
-        final boolean lod = data.lodBand() != null;
+        final CrowdWorld w = ctx.external(crowd);
+        final float[] px = ctx.hostFloats(snapXCol);
+        final float[] py = ctx.hostFloats(snapYCol);
+        final int[] cell = ctx.hostInts(cellCol);
+        final byte[] danger = ctx.hostBytes(dangerCol);
+        final int[] cellStart = w.cellStart();
+        final int[] cellRows = w.cellRows();
+        final float[] tp = w.packedThreats(); // active threats in index order: x, y, radius, kind
+        final int end4 = 4 * w.activeThreats();
+        final float[] desiredVx = ctx.hostFloats(dvxCol);
+        final float[] desiredVy = ctx.hostFloats(dvyCol);
+        final boolean lod = w.lodOn();
         int lastCell = -1;
         float lastPanic = 0f;
         for (int i = from; i < to; i++) {
@@ -99,7 +111,7 @@ public final class PerceptionEvaluator extends Evaluator {
                     bx = dx * inv;
                     by = dy * inv;
                 }
-                hit |= tp[k + 3] == Threats.PREDATOR && d < Threats.TOUCH_RADIUS + tr * 0.25f;
+                hit |= tp[k + 3] == CrowdWorld.PREDATOR && d < CrowdWorld.TOUCH_RADIUS + tr * 0.25f;
             }
             dist[r] = best;
             awayX[r] = bx;

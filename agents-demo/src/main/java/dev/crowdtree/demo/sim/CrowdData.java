@@ -5,6 +5,7 @@ import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.World;
+import dev.crowdtree.demo.nodes.CrowdWorld;
 
 import java.util.Arrays;
 
@@ -19,9 +20,7 @@ import java.util.Arrays;
  * positions, velocities and danger flags; the sync point resolves claims. No phase reads what
  * another chunk writes in the same phase, so results do not depend on the number of workers.
  */
-public final class CrowdData {
-    /** Claim states. */
-    public static final byte CLAIM_NONE = 0, CLAIM_PENDING = 1, CLAIM_GRANTED = 2, CLAIM_REJECTED = 3;
+public final class CrowdData implements CrowdWorld {
 
     final CrowdConfig config;
     public final World world;
@@ -59,19 +58,19 @@ public final class CrowdData {
         this.config = config;
         this.world = world;
         this.table = world.createTable("agents");
-        x = table.addFloat("x");
-        y = table.addFloat("y");
-        vx = table.addFloat("vx");
-        vy = table.addFloat("vy");
-        desiredVx = table.addFloat("desiredVx");
-        desiredVy = table.addFloat("desiredVy");
-        snapX = table.addFloat("snapX");
-        snapY = table.addFloat("snapY");
-        cell = table.addInt("cell");
-        danger = table.addByte("danger");
-        claimObject = table.addInt("claimObject");
-        claimState = table.addByte("claimState");
-        claimEpoch = table.addInt("claimEpoch");
+        x = table.addFloat(X);
+        y = table.addFloat(Y);
+        vx = table.addFloat(VX);
+        vy = table.addFloat(VY);
+        desiredVx = table.addFloat(DESIRED_VX);
+        desiredVy = table.addFloat(DESIRED_VY);
+        snapX = table.addFloat(SNAP_X);
+        snapY = table.addFloat(SNAP_Y);
+        cell = table.addInt(CELL);
+        danger = table.addByte(DANGER);
+        claimObject = table.addInt(CLAIM_OBJECT);
+        claimState = table.addByte(CLAIM_STATE);
+        claimEpoch = table.addInt(CLAIM_EPOCH);
         threats = new Threats(config.predators(), config.fires(), config.worldSize(), config.seed());
         objects = new SmartObjects(config.smartObjects(), config.slotsPerObject(), config.worldSize(), config.seed());
         worldSize = config.worldSize();
@@ -79,14 +78,6 @@ public final class CrowdData {
         side = config.cellsPerSide();
         cellStart = new int[side * side + 1];
         gridSort = new GridSort(side);
-    }
-
-    /**
-     * Crowd data with no agents, for compiling and checking trees that use the crowd's node types
-     * outside a running simulation (the command line's validate, dot and trace).
-     */
-    public static CrowdData detached(CrowdConfig config, World world) {
-        return new CrowdData(config, world);
     }
 
     /** The grid cell of a position (clamped to the world). */
@@ -101,10 +92,12 @@ public final class CrowdData {
         return lodBand;
     }
 
+    @Override
     public int[] cellStart() {
         return cellStart;
     }
 
+    @Override
     public int[] cellRows() {
         return cellRows;
     }
@@ -137,8 +130,55 @@ public final class CrowdData {
     }
 
     /** The claim buffer of the chunk holding {@code row} (chunks are fixed row ranges). */
-    public ClaimBuffer claimsOfRow(int row) {
+    private ClaimBuffer claimsOfRow(int row) {
         return claims[row / world.chunkSize()];
+    }
+
+    // ---- CrowdWorld: what the crowd's node types read beyond columns -------------------------
+
+    @Override
+    public float worldSize() {
+        return worldSize;
+    }
+
+    @Override
+    public float[] packedThreats() {
+        return threats.packed();
+    }
+
+    @Override
+    public int activeThreats() {
+        return threats.activeCount();
+    }
+
+    @Override
+    public boolean lodOn() {
+        return lodBand != null;
+    }
+
+    @Override
+    public int findFreeObject(float px, float py, float radius) {
+        return objects.findFree(px, py, radius);
+    }
+
+    @Override
+    public float objectX(int object) {
+        return objects.x[object];
+    }
+
+    @Override
+    public float objectY(int object) {
+        return objects.y[object];
+    }
+
+    @Override
+    public void requestClaim(int row, int agentId, int object, int claimEpoch) {
+        claimsOfRow(row).request(agentId, object, claimEpoch);
+    }
+
+    @Override
+    public void releaseClaim(int row, int object) {
+        claimsOfRow(row).release(object);
     }
 
     void ensureClaimBuffers(int chunks) {

@@ -7,6 +7,7 @@ import dev.crowdtree.core.schedule.ChunkKernel;
 import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
+import dev.crowdtree.demo.nodes.CrowdWorld;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
@@ -124,11 +125,12 @@ public final class CrowdSim implements AutoCloseable {
         boolean ok = false;
         try {
             this.data = new CrowdData(config, world);
-            StateTreeCompiler compiler = new StateTreeCompiler(DemoNodes.registry(data));
+            StateTreeCompiler compiler = new StateTreeCompiler(DemoNodes.registry());
             this.tree = treeFile == null
                     ? StateTreeJson.compile(EMBEDDED_TREE, embeddedTreeText(), compiler)
                     : StateTreeJson.compile(treeFile, compiler);
             this.system = new StateTreeSystem(world, data.table, tree);
+            system.bindExternal(CrowdWorld.EXTERNAL, data);
             int danger = tree.stateByPath(tree.stateName[0] + "/Danger");
             this.dangerBegin = danger;
             this.dangerEnd = danger < 0 ? -1 : tree.stateSubtreeEnd[danger];

@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.sim;
 
 import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.demo.nodes.CrowdWorld;
 
 /**
  * The threats: predators that roam the world and fires that ignite at random places and burn out.
@@ -9,10 +10,10 @@ import dev.crowdtree.core.random.CounterRng;
  * collides with an agent's streams.
  */
 public final class Threats {
-    public static final byte PREDATOR = 0;
-    public static final byte FIRE = 1;
+    public static final byte PREDATOR = CrowdWorld.PREDATOR;
+    public static final byte FIRE = CrowdWorld.FIRE;
     /** Distance within which a predator touches (hits) an agent. */
-    public static final float TOUCH_RADIUS = 2.5f;
+    public static final float TOUCH_RADIUS = CrowdWorld.TOUCH_RADIUS;
 
     private static final float PREDATOR_SPEED = 5f;
     private static final float FIRE_RADIUS = 35f;

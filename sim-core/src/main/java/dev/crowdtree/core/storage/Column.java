@@ -41,6 +41,14 @@ public abstract class Column {
         return store.getClass().getComponentType().getSimpleName();
     }
 
+    /**
+     * The current primitive array ({@code float[]}, {@code int[]}, ...), for code that binds columns
+     * by name without knowing their type at compile time. Same validity rules as {@code data()}.
+     */
+    public final Object array() {
+        return store;
+    }
+
     final void resize(int capacity) {
         Object next = Array.newInstance(store.getClass().getComponentType(), capacity);
         System.arraycopy(store, 0, next, 0, Math.min(capacity, Array.getLength(store)));

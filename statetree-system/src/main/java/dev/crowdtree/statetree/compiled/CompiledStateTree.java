@@ -3,6 +3,8 @@ package dev.crowdtree.statetree.compiled;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.External;
+import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.ValueInput;
@@ -168,6 +170,12 @@ public final class CompiledStateTree {
     public final String[] intSlotNames;
     public final String[] boolSlotNames;
 
+    // ---- host data ----------------------------------------------------------------------------
+    /** The host table columns the tree's nodes read or write; a node's column handle is a position here. */
+    public final List<HostColumn> hostColumns;
+    /** The host objects the tree's nodes need; {@link External#index} is the position here. */
+    public final List<External<?>> externals;
+
     // ---- event tags ---------------------------------------------------------------------------
     private final String[] tagNames;
     private final Map<String, Integer> tagIds;
@@ -231,6 +239,8 @@ public final class CompiledStateTree {
         intSlots = intSlotNames.length;
         boolSlots = boolSlotNames.length;
         tagNames = b.tags.keySet().toArray(new String[0]);
+        hostColumns = List.copyOf(b.hostColumns);
+        externals = List.copyOf(b.externals);
         Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < tagNames.length; i++) {
             ids.put(tagNames[i], i);
@@ -379,6 +389,35 @@ public final class CompiledStateTree {
                     + "'; its parameters are " + Arrays.toString(paramName));
         }
         return p;
+    }
+
+    /**
+     * The index of the external {@code name} for a runtime's {@code bindExternal}, after checking
+     * that {@code value} has the declared type: the same errors in both runtimes.
+     */
+    public int requireExternal(String externalName, Object value) {
+        for (External<?> e : externals) {
+            if (e.name().equals(externalName)) {
+                if (!e.type().isInstance(value)) {
+                    throw new IllegalArgumentException("external '" + externalName + "' of tree '" + name
+                            + "' must be a " + e.type().getName() + ", got "
+                            + (value == null ? "null" : value.getClass().getName()));
+                }
+                return e.index();
+            }
+        }
+        throw new IllegalArgumentException("tree '" + name + "' needs no external '" + externalName
+                + "'; it needs " + externals);
+    }
+
+    /** Fails naming the first external in {@code bound} (by index) that is still null. */
+    public void requireExternalsBound(Object[] bound) {
+        for (External<?> e : externals) {
+            if (bound[e.index()] == null) {
+                throw new IllegalStateException("tree '" + name + "' needs external " + e
+                        + "; bind it with bindExternal(\"" + e.name() + "\", ...) before ticking");
+            }
+        }
     }
 
     /** Human-readable target of transition {@code t}: a state path or {@code @none/@succeeded/@failed}. */

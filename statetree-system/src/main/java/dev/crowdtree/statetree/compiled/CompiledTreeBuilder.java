@@ -2,6 +2,8 @@ package dev.crowdtree.statetree.compiled;
 
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.External;
+import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.ValueInput;
 import dev.crowdtree.statetree.node.ValueType;
@@ -65,6 +67,8 @@ public final class CompiledTreeBuilder {
     final List<Integer> paramSlot = new ArrayList<>();
     /** Slot names per {@link ValueType} ordinal. */
     final List<List<String>> slotNames = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    final List<HostColumn> hostColumns = new ArrayList<>();
+    final List<External<?>> externals = new ArrayList<>();
     final LinkedHashMap<String, Integer> tags = new LinkedHashMap<>();
     int maxConditionDepth = 1;
     private boolean built;
@@ -103,6 +107,20 @@ public final class CompiledTreeBuilder {
 
     public void addEvaluator(Evaluator evaluator) {
         evaluators.add(evaluator);
+    }
+
+    /** The next host column the nodes declared (its handle is its position). */
+    public void addHostColumn(HostColumn column) {
+        hostColumns.add(column);
+    }
+
+    /** The next host object the nodes need (its {@link External#index} is its position). */
+    public void addExternal(External<?> external) {
+        if (external.index() != externals.size()) {
+            throw new IllegalArgumentException("external " + external + " has index " + external.index()
+                    + ", expected " + externals.size());
+        }
+        externals.add(external);
     }
 
     /** Records a condition nesting depth seen anywhere (also inside task properties), for scratch sizing. */

@@ -8,6 +8,8 @@ import dev.crowdtree.statetree.compiler.Model.Slot;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
 import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.node.External;
+import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.ValueType;
 
@@ -47,6 +49,15 @@ final class Compilation {
     final Map<String, StateNode> statesByPath = new HashMap<>();
     int expanded;
     boolean tooManyStates;
+
+    // ---- host data the nodes declare (NodeFactory) --------------------------------------------
+    /** Host columns by name, in order of first declaration (the handle is the position). */
+    final Map<String, HostColumn> hostColumns = new LinkedHashMap<>();
+    /** The node type that first declared each host column, for conflict errors. */
+    final Map<String, String> hostColumnOwner = new HashMap<>();
+    final Map<String, Integer> hostColumnHandle = new HashMap<>();
+    final Map<String, External<?>> externals = new LinkedHashMap<>();
+    final Map<String, String> externalOwner = new HashMap<>();
 
     /** A probe compilation checks one unlinked subtree and must not probe others in turn. */
     boolean probe;

@@ -5,6 +5,8 @@ import dev.crowdtree.statetree.compiler.Model.Scope;
 import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.Values;
 import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.External;
+import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.Node;
 import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.NodeType;
@@ -170,8 +172,14 @@ final class NodeFactory {
         if (c.errors.size() != before) {
             return null;
         }
+        Map<String, Integer> columns = hostColumns(type, path, field);
+        Map<String, External<?>> externals = externals(type, path, field);
+        if (columns == null || externals == null) {
+            return null;
+        }
         try {
-            return type.create(new NodeConfig(type.name(), name, c.stream++, values, fieldSlots, type.timer(), type.timerField()));
+            return type.create(new NodeConfig(type.name(), name, c.stream++, values, fieldSlots, type.timer(),
+                    type.timerField(), columns, externals));
         } catch (RuntimeException e) {
             c.error(path, field, type.category().word() + " type '" + type.name() + "' rejected its configuration: " + e);
             return null;
@@ -252,5 +260,51 @@ final class NodeFactory {
                 return ok ? out : null;
             }
         }
+    }
+
+    /**
+     * Registers the host columns of {@code type} in the tree's list (one entry per name, the wider
+     * access wins) and returns their handles; null after reporting a column whose element type
+     * differs from another node type's.
+     */
+    private Map<String, Integer> hostColumns(NodeType type, String path, String field) {
+        Map<String, Integer> handles = new HashMap<>();
+        for (HostColumn col : type.columns().values()) {
+            HostColumn known = c.hostColumns.get(col.name());
+            if (known != null && known.type() != col.type()) {
+                c.error(path, field + ".type", "node type '" + type.name() + "' declares host column '" + col.name()
+                        + "' as " + col.type().word() + " but node type '" + c.hostColumnOwner.get(col.name())
+                        + "' declares it as " + known.type().word() + "; one tree reads one column with one type");
+                return null;
+            }
+            if (known == null) {
+                c.hostColumnHandle.put(col.name(), c.hostColumns.size());
+                c.hostColumnOwner.put(col.name(), type.name());
+            }
+            c.hostColumns.put(col.name(), known == null ? col : known.merge(col));
+            handles.put(col.name(), c.hostColumnHandle.get(col.name()));
+        }
+        return handles;
+    }
+
+    /** Like {@link #hostColumns}, for the host objects of {@code type}. */
+    private Map<String, External<?>> externals(NodeType type, String path, String field) {
+        Map<String, External<?>> handles = new HashMap<>();
+        for (Map.Entry<String, Class<?>> e : type.externals().entrySet()) {
+            External<?> known = c.externals.get(e.getKey());
+            if (known != null && known.type() != e.getValue()) {
+                c.error(path, field + ".type", "node type '" + type.name() + "' needs external '" + e.getKey()
+                        + "' of type " + e.getValue().getName() + " but node type '" + c.externalOwner.get(e.getKey())
+                        + "' needs it as " + known.type().getName());
+                return null;
+            }
+            if (known == null) {
+                known = new External<>(e.getKey(), e.getValue(), c.externals.size());
+                c.externals.put(e.getKey(), known);
+                c.externalOwner.put(e.getKey(), type.name());
+            }
+            handles.put(e.getKey(), known);
+        }
+        return handles;
     }
 }

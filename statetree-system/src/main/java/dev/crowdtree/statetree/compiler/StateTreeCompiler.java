@@ -104,7 +104,7 @@ public final class StateTreeCompiler {
         return assemble(c);
     }
 
-    /** The last pass: the tree's parameters into the output, then the frozen tree. */
+    /** The last pass: the tree's parameters and host data into the output, then the frozen tree. */
     private static CompiledStateTree assemble(Compilation c) {
         if (!c.out.fitsIndices()) {
             c.error(null, null, StatePass.TOO_MANY_NODES);
@@ -113,6 +113,8 @@ public final class StateTreeCompiler {
         for (Param p : c.params.values()) {
             c.out.addParameter(p.name(), p.type(), p.defaultValue(), p.slot().index());
         }
+        c.hostColumns.values().forEach(c.out::addHostColumn);
+        c.externals.values().forEach(c.out::addExternal);
         return c.out.build();
     }
 

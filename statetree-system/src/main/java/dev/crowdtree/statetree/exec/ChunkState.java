@@ -93,6 +93,7 @@ final class ChunkState {
     long sink;
 
     ChunkState(StateTreeSystem sys, InstanceData data) {
+        ctx.bindHost(sys.host().arrays, sys.host().externals);
         this.sys = sys;
         this.t = data.tree;
         this.d = data;

@@ -58,6 +58,12 @@ public interface StateTreeRuntime extends AutoCloseable {
     /** Turns tracing on (non-null) or off. */
     void setTrace(TraceSink sink);
 
+    /**
+     * Binds the host object the tree's nodes need under {@code name} (see
+     * {@code CompiledStateTree.externals}); every external must be bound before the first tick.
+     */
+    void bindExternal(String name, Object value);
+
     /** The agent's tree run status ({@link dev.crowdtree.statetree.node.RunStatus}). */
     byte treeStatus(int agent);
 

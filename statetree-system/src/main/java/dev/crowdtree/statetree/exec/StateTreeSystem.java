@@ -58,6 +58,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final SoaTable table;
     private final CompiledStateTree tree;
     private final InstanceData data;
+    private final HostBinding host;
+    private boolean accessChecks;
 
     /**
      * Rows per chunk of this runtime's phases: the world's chunk, or four of them (at most 16,384
@@ -110,6 +112,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.ownsWorld = ownsWorld;
         this.table = table;
         this.tree = tree;
+        this.host = new HostBinding(tree, table, ownsWorld);
         this.data = new InstanceData(table, tree);
         int wc = world.chunkSize();
         this.chunkRows = wc < 1024 ? wc : Math.max(wc, Math.min(ChunkSchedule.MAX_ROWS / 2, wc * 4));
@@ -287,6 +290,11 @@ public final class StateTreeSystem implements StateTreeRuntime {
     }
 
     private void prepare() {
+        host.requireExternals();
+        host.refresh();
+        if (accessChecks) {
+            host.checkBefore(data.columns());
+        }
         data.refresh();
         requests.ensureLists();
         int cs = chunkRows;
@@ -317,6 +325,29 @@ public final class StateTreeSystem implements StateTreeRuntime {
     /** Merges chunk outputs in chunk order and delivers trace lines sorted by agent. */
     private void finish() {
         events.merge(outputs, table.chunkCount(chunkRows), trace);
+        if (accessChecks) {
+            host.checkAfter();
+        }
+    }
+
+    /** The host columns and externals the tree's nodes use, bound to this system's table. */
+    HostBinding host() {
+        return host;
+    }
+
+    @Override
+    public void bindExternal(String name, Object value) {
+        host.bindExternal(name, value);
+    }
+
+    /**
+     * With checks on, every start, tick and stop fails if it changed a column of the table that no
+     * node of the tree declares as written (the runtime's own columns aside): the nodes' declared
+     * accesses are the tree's access set. Costs a hash of those columns twice per call; for tests
+     * and debugging.
+     */
+    public void setAccessChecks(boolean on) {
+        accessChecks = on;
     }
 
     /** The row of agent {@code agentId} in this system's table, or -1. */

@@ -14,6 +14,8 @@ public final class NodeConfig {
     private final Map<String, Integer> fieldSlots;
     private final TimerKind timer;
     private final String timerField;
+    private final Map<String, Integer> columns;
+    private final Map<String, External<?>> externals;
 
     /** Compiler use. */
     public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots) {
@@ -23,6 +25,18 @@ public final class NodeConfig {
     /** Compiler use: {@code timerField} names the float field of the type's timer (null when none). */
     public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots,
                       TimerKind timer, String timerField) {
+        this(type, name, stream, values, fieldSlots, timer, timerField, Map.of(), Map.of());
+    }
+
+    /**
+     * Compiler use: {@code columns} maps the type's host columns to the tree's column handles,
+     * {@code externals} its externals to the tree's handles.
+     */
+    public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots,
+                      TimerKind timer, String timerField, Map<String, Integer> columns,
+                      Map<String, External<?>> externals) {
+        this.columns = columns;
+        this.externals = externals;
         this.type = type;
         this.name = name;
         this.stream = stream;
@@ -124,5 +138,26 @@ public final class NodeConfig {
             throw new IllegalStateException("node '" + name + "' (" + type + ") declares no field '" + fieldName + "'");
         }
         return s;
+    }
+
+    /** The handle of a host column the type declared ({@link NodeType.Builder#reads}/{@code writes}). */
+    public int column(String columnName) {
+        Integer h = columns.get(columnName);
+        if (h == null) {
+            throw new IllegalStateException("node '" + name + "' (" + type + ") declares no host column '"
+                    + columnName + "'");
+        }
+        return h;
+    }
+
+    /** The handle of a host object the type declared ({@link NodeType.Builder#external}). */
+    @SuppressWarnings("unchecked")
+    public <T> External<T> external(String externalName, Class<T> expected) {
+        External<?> e = externals.get(externalName);
+        if (e == null || e.type() != expected) {
+            throw new IllegalStateException("node '" + name + "' (" + type + ") declares no external '"
+                    + externalName + "' of type " + expected.getName());
+        }
+        return (External<T>) e;
     }
 }

@@ -18,6 +18,9 @@ public final class NodeContext {
     int[][] ints;
     byte[][] bools;
     int[] agentIds;
+    /** Host column arrays by column handle ({@code float[]}, {@code int[]} or {@code byte[]}). */
+    Object[] hostColumns = new Object[0];
+    Object[] externals = new Object[0];
     long seed;
     long tick;
     float dt;
@@ -38,6 +41,10 @@ public final class NodeContext {
     private int scratchTop;
     private int scratchSize;
 
+    /** Runtime use: a context for one worker. */
+    public NodeContext() {
+    }
+
     /** The float slot {@code slot}, indexed by row. */
     public float[] floats(int slot) {
         return floats[slot];
@@ -51,6 +58,26 @@ public final class NodeContext {
     /** The bool slot {@code slot} (0 or 1 per row). */
     public byte[] bools(int slot) {
         return bools[slot];
+    }
+
+    /** The host column with handle {@code column} ({@link NodeConfig#column}), a float column, indexed by row. */
+    public float[] hostFloats(int column) {
+        return (float[]) hostColumns[column];
+    }
+
+    /** The host int column with handle {@code column}, indexed by row. */
+    public int[] hostInts(int column) {
+        return (int[]) hostColumns[column];
+    }
+
+    /** The host byte column with handle {@code column}, indexed by row. */
+    public byte[] hostBytes(int column) {
+        return (byte[]) hostColumns[column];
+    }
+
+    /** The host object bound for {@code ref} ({@link NodeConfig#external}); call once per batch. */
+    public <T> T external(External<T> ref) {
+        return ref.type().cast(externals[ref.index()]);
     }
 
     /**
@@ -213,6 +240,12 @@ public final class NodeContext {
     // ---- runtime side -------------------------------------------------------------------------
 
     /** Sets the slot arrays (runtime use). */
+    /** Runtime use: the host's column arrays by handle and the bound externals by index. */
+    public void bindHost(Object[] columnArrays, Object[] externalObjects) {
+        this.hostColumns = columnArrays;
+        this.externals = externalObjects;
+    }
+
     public void bindSlots(float[][] floatSlots, int[][] intSlots, byte[][] boolSlots, int[] ids) {
         this.floats = floatSlots;
         this.ints = intSlots;

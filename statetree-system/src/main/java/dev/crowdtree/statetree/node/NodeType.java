@@ -46,6 +46,8 @@ public final class NodeType {
     private final List<List<String>> oneOf;
     private final TimerKind timer;
     private final String timerField;
+    private final Map<String, HostColumn> columns;
+    private final Map<String, Class<?>> externals;
     private final Function<NodeConfig, ? extends Node> factory;
 
     private NodeType(Builder b) {
@@ -56,6 +58,8 @@ public final class NodeType {
         this.oneOf = List.copyOf(b.oneOf);
         this.timer = b.timer;
         this.timerField = b.timerField;
+        this.columns = Collections.unmodifiableMap(new LinkedHashMap<>(b.columns));
+        this.externals = Collections.unmodifiableMap(new LinkedHashMap<>(b.externals));
         this.factory = Objects.requireNonNull(b.factory, "factory of node type " + b.name);
     }
 
@@ -102,6 +106,16 @@ public final class NodeType {
         return timerField;
     }
 
+    /** The host table columns the type's kernels read or write, by name. */
+    public Map<String, HostColumn> columns() {
+        return columns;
+    }
+
+    /** The host objects the type needs, by name. */
+    public Map<String, Class<?>> externals() {
+        return externals;
+    }
+
     /** Builds the node; the compiler calls this with a fully validated configuration. */
     public Node create(NodeConfig config) {
         return factory.apply(config);
@@ -116,6 +130,8 @@ public final class NodeType {
         private final List<List<String>> oneOf = new ArrayList<>();
         private TimerKind timer = TimerKind.NONE;
         private String timerField;
+        private final Map<String, HostColumn> columns = new LinkedHashMap<>();
+        private final Map<String, Class<?>> externals = new LinkedHashMap<>();
         private Function<NodeConfig, ? extends Node> factory;
 
         private Builder(String name, Category category) {
@@ -214,6 +230,43 @@ public final class NodeType {
             timerField = n;
             fields.add(new FieldSpec(n, ValueType.FLOAT, false));
             fields.add(new FieldSpec(n + TimerKind.DUE_SUFFIX, ValueType.INT, false));
+            return this;
+        }
+
+        /**
+         * A column of the host's agent table the kernels read ({@link NodeConfig#column} gives its
+         * handle, {@link NodeContext#hostFloats} etc. its array). A runtime cannot be created on a
+         * table without it.
+         */
+        public Builder reads(String column, HostColumn.Type type) {
+            return column(new HostColumn(column, type, HostColumn.Access.READ));
+        }
+
+        /** A column of the host's agent table the kernels write (and may read); see {@link #reads}. */
+        public Builder writes(String column, HostColumn.Type type) {
+            return column(new HostColumn(column, type, HostColumn.Access.WRITE));
+        }
+
+        private Builder column(HostColumn c) {
+            HostColumn old = columns.get(c.name());
+            if (old != null && old.type() != c.type()) {
+                throw new IllegalArgumentException("node type '" + name + "': host column '" + c.name()
+                        + "' declared as " + old.type().word() + " and as " + c.type().word());
+            }
+            columns.put(c.name(), old == null ? c : old.merge(c));
+            return this;
+        }
+
+        /**
+         * A host object the kernels need, bound on the runtime under {@code externalName}
+         * ({@link NodeConfig#external} gives its handle, {@link NodeContext#external} the object).
+         */
+        public Builder external(String externalName, Class<?> type) {
+            Class<?> old = externals.putIfAbsent(externalName, Objects.requireNonNull(type));
+            if (old != null && old != type) {
+                throw new IllegalArgumentException("node type '" + name + "': external '" + externalName
+                        + "' declared as " + old.getName() + " and as " + type.getName());
+            }
             return this;
         }
 

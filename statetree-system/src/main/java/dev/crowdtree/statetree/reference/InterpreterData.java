@@ -34,6 +34,11 @@ final class InterpreterData {
     final byte[][] bools;
     final int[] agentIds;
 
+    /** The tree's host columns, one zeroed array per column (the interpreter owns no host table). */
+    final Object[] hostColumns;
+    /** The externals the host bound, by index. */
+    final Object[] externals;
+
     final NodeContext ctx = new NodeContext();
     /** The one row nodes are called with: the agent being run. */
     final int[] rows = new int[1];
@@ -68,6 +73,12 @@ final class InterpreterData {
             agentIds[a] = a;
         }
         ctx.bindSlots(floats, ints, bools, agentIds);
+        this.hostColumns = new Object[tree.hostColumns.size()];
+        for (int c = 0; c < hostColumns.length; c++) {
+            hostColumns[c] = tree.hostColumns.get(c).type().newArray(agents);
+        }
+        this.externals = new Object[tree.externals.size()];
+        ctx.bindHost(hostColumns, externals);
         for (int p = 0; p < tree.paramName.length; p++) {
             for (int a = 0; a < agents; a++) {
                 ctx.write(tree.paramType[p], tree.paramSlot[p], a, tree.paramDefault[p]);

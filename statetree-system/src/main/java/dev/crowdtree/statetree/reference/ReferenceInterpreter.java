@@ -111,6 +111,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void startAll(long tickNumber) {
+        data.tree.requireExternalsBound(data.externals);
         for (int a = 0; a < data.agents; a++) {
             data.bindAgent(a, tickNumber, 0f);
             lifecycle.start(execs[a]);
@@ -121,6 +122,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void tickAll(long tickNumber, float dt) {
+        data.tree.requireExternalsBound(data.externals);
         scheduler.tickAll(tickNumber, dt);
         deliverOutgoing();
     }
@@ -200,6 +202,11 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
             checkAgent(agentId);
             queueEvent(agentId, e);
         }
+    }
+
+    @Override
+    public void bindExternal(String name, Object value) {
+        data.externals[data.tree.requireExternal(name, value)] = value;
     }
 
     @Override

@@ -25,9 +25,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (node contracts, built-in node kernels, the compiled tree, the batched runtime) imports nothing
  * from the authoring side (definitions, JSON, the compiler) nor from the reference interpreter and
  * scenarios on top of both. In every module (sim-core, statetree-system, agents-demo, bench) no two
- * packages import each other, directly or through others; the one known exception, agents-demo's
- * {@code sim -> nodes} (the crowd's node registry closes over its data), is listed and must
- * disappear when nodes bind to columns instead of worlds.
+ * packages import each other, directly or through others. agents-demo's node types bind to host
+ * columns and an external, not to the simulation: its {@code nodes} package refers neither to
+ * {@code sim} nor to a world, and the commands that only read a tree ({@code validate}, {@code dot})
+ * build no world.
  */
 class PackageDependencyTest {
     private static final String BASE = "dev.crowdtree.statetree";
@@ -66,13 +67,27 @@ class PackageDependencyTest {
             Path root = moduleDir().resolve("../" + module[0] + "/src/main/java/" + module[1].replace('.', '/')).normalize();
             assertTrue(Files.isDirectory(root), "sources of " + module[0] + " at " + root);
             Map<String, Set<String>> graph = graph(importsByPackage(root, module[1]));
-            if (module[0].equals("agents-demo")) {
-                assertTrue(graph.get("sim").contains("nodes"), "the known sim -> nodes edge is gone: remove this exception");
-                Set<String> sim = new TreeSet<>(graph.get("sim"));
-                sim.remove("nodes");
-                graph.put("sim", sim);
-            }
             assertEquals(List.of(), cycle(graph), module[0] + ": package cycle in " + graph);
+        }
+    }
+
+    @Test
+    void theDemoNodesAndTheReadOnlyCommandsNeedNoWorld() throws IOException {
+        Path demo = moduleDir().resolve("../agents-demo/src/main/java/dev/crowdtree/demo").normalize();
+        Map<String, Set<String>> graph = graph(importsByPackage(demo, "dev.crowdtree.demo"));
+        assertTrue(graph.containsKey("nodes") && graph.containsKey("sim"), "demo packages: " + graph.keySet());
+        assertFalse(graph.get("nodes").contains("sim"), "the crowd's node types refer to the simulation: " + graph);
+        List<Path> worldFree = new ArrayList<>();
+        try (var files = Files.list(demo.resolve("nodes"))) {
+            files.forEach(worldFree::add);
+        }
+        for (String f : List.of("TreeFiles.java", "ValidateCommand.java", "DotCommand.java")) {
+            worldFree.add(demo.resolve("cli").resolve(f));
+        }
+        for (Path f : worldFree) {
+            String code = Files.readString(f);
+            assertFalse(code.contains("dev.crowdtree.core.world") || code.contains("dev.crowdtree.demo.sim"),
+                    f.getFileName() + " refers to a world or the simulation");
         }
     }
 

@@ -1,0 +1,22 @@
+/**
+ * StateTrees for very large crowds: author a tree ({@code definition}, {@code json}), compile it
+ * ({@code compiler} into {@code compiled}), run it for every agent of a SoA table
+ * ({@code exec}), write node types ({@code node}; the built-ins are in {@code nodes}), and check a
+ * runtime against the literal reference interpreter with scenarios ({@code reference}).
+ * docs/ARCHITECTURE.md maps the packages.
+ */
+module dev.crowdtree.statetree {
+    requires transitive dev.crowdtree.core;
+    requires transitive org.jctools.core;
+    requires com.fasterxml.jackson.databind;
+
+    exports dev.crowdtree.statetree.definition;
+    exports dev.crowdtree.statetree.json;
+    exports dev.crowdtree.statetree.compiler;
+    exports dev.crowdtree.statetree.compiled;
+    exports dev.crowdtree.statetree.node;
+    exports dev.crowdtree.statetree.nodes;
+    exports dev.crowdtree.statetree.exec;
+    exports dev.crowdtree.statetree.reference;
+    // dev.crowdtree.statetree.fixtures (the trees of the tests and benchmarks) is not exported.
+}
