@@ -205,7 +205,7 @@ final class DominionPopulation implements Population {
         } else if (threat < THREAT_LOW) {
             if (!b.gateArmed) {
                 b.gateArmed = true;
-                b.gateTime = logic.gateTime(seed, b.id, tick);
+                b.gateTime = logic.gateDelay(seed, b.id, tick);
             }
             if (b.gateTime <= 0f) {
                 b.gateArmed = false;

@@ -164,7 +164,7 @@ final class FloorPopulation implements Population {
         } else if (threat < THREAT_LOW) {
             if (gateArmed[i] == 0) {
                 gateArmed[i] = 1;
-                gateTime[i] = logic.gateTime(seed, i, tick);
+                gateTime[i] = logic.gateDelay(seed, i, tick);
             }
             if (gateTime[i] <= 0f) {
                 gateArmed[i] = 0;

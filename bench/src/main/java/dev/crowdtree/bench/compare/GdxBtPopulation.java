@@ -201,7 +201,7 @@ final class GdxBtPopulation implements Population {
             if (a.threat < THREAT_LOW) {
                 if (!armed) {
                     armed = true;
-                    gateTime = c.logic.gateTime(c.seed, a.id, c.tick);
+                    gateTime = c.logic.gateDelay(c.seed, a.id, c.tick);
                 }
                 return gateTime > 0f ? Status.RUNNING : Status.SUCCEEDED;
             }

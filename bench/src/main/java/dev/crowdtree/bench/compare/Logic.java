@@ -165,8 +165,8 @@ public final class Logic {
     }
 
     /** The gate time drawn when the gated transition is armed for {@code agent} at {@code tick}. */
-    float gateTime(long seed, int agent, long tick) {
-        return tree.gateTime(gate, seed, agent, tick);
+    float gateDelay(long seed, int agent, long tick) {
+        return tree.gateDelay(gate, seed, agent, tick);
     }
 
     /** The triangle wave at {@code time} for {@code phase} (WaveEvaluator.tick, triangle branch). */

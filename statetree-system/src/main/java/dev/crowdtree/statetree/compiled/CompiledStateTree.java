@@ -319,7 +319,7 @@ public final class CompiledStateTree {
      * stream {@code GATE_STREAM_BASE + t} (docs/SEMANTICS.md, deviation Q-A1). The one definition of
      * the gate rule: both runtimes and the benchmark's peers call it.
      */
-    public float gateTime(int t, long seed, int agentId, long tick) {
+    public float gateDelay(int t, long seed, int agentId, long tick) {
         float u = CounterRng.uniform(seed, agentId, tick, GATE_STREAM_BASE + t);
         return Math.max(0f, transitionDelay[t] + transitionDelayVariance[t] * (2f * u - 1f));
     }

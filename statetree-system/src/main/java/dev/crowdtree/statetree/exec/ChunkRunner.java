@@ -67,8 +67,8 @@ final class ChunkRunner {
         tasks = new TaskPhase(st);
         scan = new TransitionScan(st, events, timers);
         apply = new TransitionApply(st, events, scan);
-        st.ctx.setOutbox(events);
-        st.ctx.setTimers(timers);
+        st.control.setOutbox(events);
+        st.control.setTimers(timers);
     }
 
     /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases). */
@@ -158,7 +158,7 @@ final class ChunkRunner {
         final ChunkState c = st;
         c.listLog = log;
         c.period = 1 << log;
-        c.ctx.setTime(c.sys.seed(), c.tick, c.period * c.hostDt);
+        c.control.setTime(c.sys.seed(), c.tick, c.period * c.hostDt);
         events.outboxMode = ChunkEvents.TO_E;
         final int aFrom = aBegin[0];
         final int aTo = aBegin[c.groups];
@@ -221,7 +221,7 @@ final class ChunkRunner {
     private void startRows(int[] rs, int n) {
         final ChunkState c = st;
         events.outboxMode = ChunkEvents.TO_P;
-        c.ctx.setTime(c.sys.seed(), c.tick, 0f);
+        c.control.setTime(c.sys.seed(), c.tick, 0f);
         for (int i = 0; i < n; i++) {
             int r = rs[i];
             if (c.runOf(r) == RunStatus.RUNNING) {
@@ -270,7 +270,7 @@ final class ChunkRunner {
                    long tickNumber, int stepNumber) {
         begin(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
         events.outboxMode = ChunkEvents.TO_P;
-        st.ctx.setTime(st.sys.seed(), st.tick, 0f);
+        st.control.setTime(st.sys.seed(), st.tick, 0f);
         for (int r = from; r < to; r++) {
             if (st.runOf(r) == RunStatus.RUNNING) {
                 stopRow(r);

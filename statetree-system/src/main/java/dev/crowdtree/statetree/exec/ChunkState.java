@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 
@@ -27,7 +28,8 @@ final class ChunkState {
     final StateTreeSystem sys;
     final CompiledStateTree t;
     final InstanceData d;
-    final NodeContext ctx = new NodeContext();
+    final ContextControl control = new ContextControl();
+    final NodeContext ctx = control.context();
     final int groups;
 
     // ---- chunk-sized scratch, indexed by local row unless said otherwise ----
@@ -93,7 +95,7 @@ final class ChunkState {
     long sink;
 
     ChunkState(StateTreeSystem sys, InstanceData data) {
-        ctx.bindHost(sys.host().arrays, sys.host().externals);
+        control.bindHost(sys.host().arrays, sys.host().externals);
         this.sys = sys;
         this.t = data.tree;
         this.d = data;
@@ -126,7 +128,7 @@ final class ChunkState {
         popped = new int[n];
         groupOf = new int[n];
         lodOrder = new int[n];
-        ctx.ensureScratch(t.maxConditionDepth + 1, n);
+        control.ensureScratch(t.maxConditionDepth + 1, n);
     }
 
     /** Binds the chunk and the columns. */
@@ -140,8 +142,8 @@ final class ChunkState {
         tracing = sys.tracing();
         traceAgent = sys.traceAgent();
         bindColumns();
-        ctx.bindSlots(d.floats, d.ints, d.bools, ids);
-        ctx.bindStatus(status, chunkBase);
+        control.bindSlots(d.floats, d.ints, d.bools, ids);
+        control.bindStatus(status, chunkBase);
         period = 1;
     }
 

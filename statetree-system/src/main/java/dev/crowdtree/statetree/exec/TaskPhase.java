@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
@@ -26,12 +27,14 @@ final class TaskPhase {
     private final CompiledStateTree t;
     private final InstanceData d;
     private final NodeContext ctx;
+    private final ContextControl control;
 
     TaskPhase(ChunkState state) {
         this.st = state;
         this.t = state.t;
         this.d = state.d;
         this.ctx = state.ctx;
+        this.control = state.control;
     }
 
     /**
@@ -101,20 +104,20 @@ final class TaskPhase {
                         }
                     }
                     if (m > 0) {
-                        ctx.resetCompletions();
-                        ctx.setTask(k, t.taskTimer[k]);
+                        control.resetCompletions();
+                        control.setTask(k, t.taskTimer[k]);
                         task.onTimer(ctx, cand, 0, m);
-                        ctx.setTask(-1, TimerKind.NONE);
-                        if (ctx.completions() > 0) {
+                        control.setTask(-1, TimerKind.NONE);
+                        if (control.completions() > 0) {
                             doneInA += recordCompletions(cand, 0, m, k);
                         }
                     }
                 }
                 if (task.ticks() && aLo < aHi) {
-                    ctx.resetCompletions();
+                    control.resetCompletions();
                     if (doneInA == 0) {
                         task.tick(ctx, aOrder, aLo, aHi);
-                        if (ctx.completions() > 0) {
+                        if (control.completions() > 0) {
                             doneInA += recordCompletions(aOrder, aLo, aHi, k);
                         }
                     } else {
@@ -127,7 +130,7 @@ final class TaskPhase {
                         }
                         if (m > 0) {
                             task.tick(ctx, cand, 0, m);
-                            if (ctx.completions() > 0) {
+                            if (control.completions() > 0) {
                                 doneInA += recordCompletions(cand, 0, m, k);
                             }
                         }

@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.TimerKind;
@@ -25,6 +26,7 @@ final class TransitionApply {
     private final CompiledStateTree t;
     private final InstanceData d;
     private final NodeContext ctx;
+    private final ContextControl control;
     private final ChunkEvents events;
     private final TransitionScan scan;
 
@@ -33,6 +35,7 @@ final class TransitionApply {
         this.t = state.t;
         this.d = state.d;
         this.ctx = state.ctx;
+        this.control = state.control;
         this.events = events;
         this.scan = scan;
     }
@@ -146,16 +149,16 @@ final class TransitionApply {
                 if (c.traced(r)) {
                     c.trace(r, TraceFormat.enter(c.tick, t, s, change));
                 }
-                ctx.setChange(change, s, target);
+                control.setChange(change, s, target);
                 for (int k = t.stateTasksBegin[s], end = k + t.stateTasksNum[s]; k < end; k++) {
                     if (change == ChangeType.CHANGED || t.taskReselect[k]) {
                         TimerKind timer = t.taskTimer[k];
                         if (timer != TimerKind.NONE) {
                             d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
                         }
-                        ctx.setTask(k, timer);
+                        control.setTask(k, timer);
                         byte taskStatus = t.tasks[k].enterState(ctx, r);
-                        ctx.setTask(-1, TimerKind.NONE);
+                        control.setTask(-1, TimerKind.NONE);
                         if (c.traced(r)) {
                             c.trace(r, TraceFormat.taskEnter(c.tick, t, k, taskStatus == RunStatus.FAILED));
                         }
@@ -220,7 +223,7 @@ final class TransitionApply {
             if (c.traced(r)) {
                 c.trace(r, TraceFormat.exit(c.tick, t, s, change));
             }
-            ctx.setChange(change, s, target);
+            control.setChange(change, s, target);
             for (int k = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1; k >= t.stateTasksBegin[s]; k--) {
                 if ((failedTask < 0 || k <= failedTask) && (change == ChangeType.CHANGED || t.taskReselect[k])) {
                     t.tasks[k].exitState(ctx, r);

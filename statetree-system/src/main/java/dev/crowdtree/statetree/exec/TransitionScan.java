@@ -227,7 +227,7 @@ final class TransitionScan {
             if (gate[r] != tr + 1) {
                 gate[r] = (short) (tr + 1);
                 c.exec[r] |= ChunkState.GATE_BIT;
-                float g = t.gateTime(tr, c.sys.seed(), c.ids[r], c.tick);
+                float g = t.gateDelay(tr, c.sys.seed(), c.ids[r], c.tick);
                 c.gateValue[r] = g;
                 gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;
                 if (t.transitionTrigger[tr] != TRIGGER_TICK) {

@@ -41,8 +41,8 @@ public final class NodeContext {
     private int scratchTop;
     private int scratchSize;
 
-    /** Runtime use: a context for one worker. */
-    public NodeContext() {
+    /** Created by a {@link ContextControl}, which the runtime keeps; node authors only receive contexts. */
+    NodeContext() {
     }
 
     /** The float slot {@code slot}, indexed by row. */
@@ -237,16 +237,15 @@ public final class NodeContext {
         scratchTop--;
     }
 
-    // ---- runtime side -------------------------------------------------------------------------
+    // ---- runtime side: reached only through ContextControl ------------------------------------
 
-    /** Sets the slot arrays (runtime use). */
-    /** Runtime use: the host's column arrays by handle and the bound externals by index. */
-    public void bindHost(Object[] columnArrays, Object[] externalObjects) {
+    /** See {@link ContextControl#bindHost}. */
+    void bindHost(Object[] columnArrays, Object[] externalObjects) {
         this.hostColumns = columnArrays;
         this.externals = externalObjects;
     }
 
-    public void bindSlots(float[][] floatSlots, int[][] intSlots, byte[][] boolSlots, int[] ids) {
+    void bindSlots(float[][] floatSlots, int[][] intSlots, byte[][] boolSlots, int[] ids) {
         this.floats = floatSlots;
         this.ints = intSlots;
         this.bools = boolSlots;
@@ -254,30 +253,30 @@ public final class NodeContext {
     }
 
     /** Sets time (runtime use). */
-    public void setTime(long seed, long tick, float dt) {
+    void setTime(long seed, long tick, float dt) {
         this.seed = seed;
         this.tick = tick;
         this.dt = dt;
     }
 
     /** Sets the enter/exit description (runtime use). */
-    public void setChange(byte changeType, int currentState, int targetState) {
+    void setChange(byte changeType, int currentState, int targetState) {
         this.changeType = changeType;
         this.currentState = currentState;
         this.targetState = targetState;
     }
 
-    public void setOutbox(EventOutbox outbox) {
+    void setOutbox(EventOutbox outbox) {
         this.outbox = outbox;
     }
 
     /** Sets where timers go (runtime use). */
-    public void setTimers(TimerService timers) {
+    void setTimers(TimerService timers) {
         this.timers = timers;
     }
 
     /** The task whose enterState or onTimer runs next, or -1 (runtime use). */
-    public void setTask(int task, TimerKind timer) {
+    void setTask(int task, TimerKind timer) {
         this.currentTask = task;
         this.currentTimer = timer;
     }
@@ -286,22 +285,22 @@ public final class NodeContext {
      * Directs task completions to {@code statusByRow[row - base]} (runtime use); entries must be
      * {@link RunStatus#RUNNING} for rows that may still complete.
      */
-    public void bindStatus(byte[] statusByRow, int base) {
+    void bindStatus(byte[] statusByRow, int base) {
         this.status = statusByRow;
         this.statusBase = base;
     }
 
     /** Number of completions reported since the last {@link #resetCompletions()}. */
-    public int completions() {
+    int completions() {
         return completions;
     }
 
-    public void resetCompletions() {
+    void resetCompletions() {
         completions = 0;
     }
 
     /** Makes sure {@code depth} scratch arrays of at least {@code size} exist (runtime use). */
-    public void ensureScratch(int depth, int size) {
+    void ensureScratch(int depth, int size) {
         if (rowList.length < size) {
             rowList = new int[size];
         }

@@ -4,6 +4,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.EventOutbox;
+import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 
 import java.util.ArrayList;
@@ -39,7 +40,8 @@ final class InterpreterData {
     /** The externals the host bound, by index. */
     final Object[] externals;
 
-    final NodeContext ctx = new NodeContext();
+    final ContextControl control = new ContextControl();
+    final NodeContext ctx = control.context();
     /** The one row nodes are called with: the agent being run. */
     final int[] rows = new int[1];
 
@@ -72,20 +74,20 @@ final class InterpreterData {
         for (int a = 0; a < agents; a++) {
             agentIds[a] = a;
         }
-        ctx.bindSlots(floats, ints, bools, agentIds);
+        control.bindSlots(floats, ints, bools, agentIds);
         this.hostColumns = new Object[tree.hostColumns.size()];
         for (int c = 0; c < hostColumns.length; c++) {
             hostColumns[c] = tree.hostColumns.get(c).type().newArray(agents);
         }
         this.externals = new Object[tree.externals.size()];
-        ctx.bindHost(hostColumns, externals);
+        control.bindHost(hostColumns, externals);
         for (int p = 0; p < tree.paramName.length; p++) {
             for (int a = 0; a < agents; a++) {
                 ctx.write(tree.paramType[p], tree.paramSlot[p], a, tree.paramDefault[p]);
             }
         }
-        ctx.setOutbox(new Outbox());
-        ctx.ensureScratch(tree.maxConditionDepth, 1);
+        control.setOutbox(new Outbox());
+        control.ensureScratch(tree.maxConditionDepth, 1);
     }
 
     /** Makes {@code agentId} the agent being run, at {@code tickNumber} with {@code dt}. */
@@ -93,8 +95,8 @@ final class InterpreterData {
         this.agent = agentId;
         this.tick = tickNumber;
         rows[0] = agentId;
-        ctx.setTime(seed, tickNumber, dt);
-        ctx.setChange(ChangeType.CHANGED, -1, -1);
+        control.setTime(seed, tickNumber, dt);
+        control.setChange(ChangeType.CHANGED, -1, -1);
     }
 
     /** Traces a line for the agent being run, if tracing is on. */

@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.reference;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
+import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
@@ -18,6 +19,7 @@ final class NodeCalls {
     private final InterpreterData data;
     private final CompiledStateTree tree;
     private final NodeContext ctx;
+    private final ContextControl control;
     private final int[] rows;
     private final TaskTimers timers;
     private final boolean[] conditionResult = new boolean[1];
@@ -27,6 +29,7 @@ final class NodeCalls {
         this.data = data;
         this.tree = data.tree;
         this.ctx = data.ctx;
+        this.control = data.control;
         this.rows = data.rows;
         this.timers = timers;
     }
@@ -42,7 +45,7 @@ final class NodeCalls {
     }
 
     void tickEvaluators(float deltaTime, Evaluator[] which) {
-        ctx.setTime(data.seed, data.tick, deltaTime);
+        control.setTime(data.seed, data.tick, deltaTime);
         for (Evaluator e : which) {
             e.tick(ctx, rows, 0, 1);
         }
@@ -75,16 +78,16 @@ final class NodeCalls {
      */
     byte tickTasks(ExecutionState exec, float deltaTime) {
         taskStatus[0] = RunStatus.RUNNING;
-        ctx.bindStatus(taskStatus, data.agent);
+        control.bindStatus(taskStatus, data.agent);
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
             int tasksBegin = tree.stateTasksBegin[state];
             for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
                 Task task = tree.tasks[taskIndex];
                 if (timers.countDownTimer(taskIndex, deltaTime)) {
-                    ctx.setTask(taskIndex, task.timer());
+                    control.setTask(taskIndex, task.timer());
                     task.onTimer(ctx, rows, 0, 1);
-                    ctx.setTask(-1, TimerKind.NONE);
+                    control.setTask(-1, TimerKind.NONE);
                     if (taskStatus[0] != RunStatus.RUNNING) {
                         return taskStatus[0];
                     }

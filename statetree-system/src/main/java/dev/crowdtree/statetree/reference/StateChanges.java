@@ -6,6 +6,7 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID_TAS
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
@@ -25,12 +26,14 @@ final class StateChanges {
     private final InterpreterData data;
     private final CompiledStateTree tree;
     private final NodeContext ctx;
+    private final ContextControl control;
     private final TaskTimers timers;
 
     StateChanges(InterpreterData data, TaskTimers timers) {
         this.data = data;
         this.tree = data.tree;
         this.ctx = data.ctx;
+        this.control = data.control;
         this.timers = timers;
     }
 
@@ -71,12 +74,12 @@ final class StateChanges {
             int tasksBegin = tree.stateTasksBegin[currentHandle];
             for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[currentHandle]; taskIndex++) {
                 if (isEnteringState && shouldCallStateChange(changeType, taskIndex)) {
-                    ctx.setChange(changeType, currentHandle, transition.targetState);
+                    control.setChange(changeType, currentHandle, transition.targetState);
                     Task task = tree.tasks[taskIndex];
                     timers.stopTimer(taskIndex); // entering clears a timer left from before
-                    ctx.setTask(taskIndex, task.timer());
+                    control.setTask(taskIndex, task.timer());
                     byte status = task.enterState(ctx, data.agent);
-                    ctx.setTask(-1, TimerKind.NONE);
+                    control.setTask(-1, TimerKind.NONE);
                     data.trace(TraceFormat.taskEnter(data.tick, tree, taskIndex, status == RunStatus.FAILED));
                     if (status == RunStatus.FAILED) {
                         exec.enterStateFailedTaskIndex = taskIndex;
@@ -131,7 +134,7 @@ final class StateChanges {
             int tasksBegin = tree.stateTasksBegin[currentHandle];
             for (int taskIndex = tasksBegin + tree.stateTasksNum[currentHandle] - 1; taskIndex >= tasksBegin; taskIndex--) {
                 if (taskIndex <= exec.enterStateFailedTaskIndex && shouldCallStateChange(changeType, taskIndex)) {
-                    ctx.setChange(changeType, currentHandle, transition.targetState < 0 ? -1 : transition.targetState);
+                    control.setChange(changeType, currentHandle, transition.targetState < 0 ? -1 : transition.targetState);
                     tree.tasks[taskIndex].exitState(ctx, data.agent);
                     data.trace(TraceFormat.taskExit(data.tick, tree, taskIndex));
                 }

@@ -24,7 +24,7 @@ final class TaskTimers {
         this.tree = data.tree;
         this.floats = data.floats;
         this.ints = data.ints;
-        data.ctx.setTimers(new Timers());
+        data.control.setTimers(new Timers());
     }
 
     /** One tick of task {@code k}'s timer, if it runs; true when it ran out (and stopped). */

@@ -55,7 +55,7 @@ final class Transitions {
                     if (tree.isGated(transitionIndex)) {
                         if (exec.gatedTransitionIndex != transitionIndex) {
                             exec.gatedTransitionIndex = transitionIndex;
-                            exec.gatedTransitionTime = tree.gateTime(transitionIndex, data.seed, data.agent, data.tick);
+                            exec.gatedTransitionTime = tree.gateDelay(transitionIndex, data.seed, data.agent, data.tick);
                         }
                         if (exec.gatedTransitionTime > 0f) {
                             // Keep ticking the current state until the gate opens (Q-A5: blocks the rest of the scan).

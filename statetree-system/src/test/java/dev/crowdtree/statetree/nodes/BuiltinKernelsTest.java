@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.nodes;
 
 import dev.crowdtree.statetree.node.NodeConfig;
+import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.ValueInput;
 import dev.crowdtree.statetree.node.ValueType;
@@ -22,8 +23,9 @@ class BuiltinKernelsTest {
         float[] a = new float[N];
         int[] rows = new int[N];
         boolean[] out = new boolean[N];
-        NodeContext ctx = new NodeContext();
-        ctx.bindSlots(new float[][] {a}, new int[0][], new byte[0][], rows);
+        ContextControl control = new ContextControl();
+        NodeContext ctx = control.context();
+        control.bindSlots(new float[][] {a}, new int[0][], new byte[0][], rows);
         for (int round = 0; round < 400; round++) {
             double b = switch (round % 6) {
                 case 0 -> rnd.nextInt(21) / 10.0;           // decimal constants, mostly not floats
@@ -86,16 +88,18 @@ class BuiltinKernelsTest {
             ids[i] = i;
             rows[i] = i;
         }
-        NodeContext ca = new NodeContext();
-        NodeContext cb = new NodeContext();
-        ca.ensureScratch(1, N);
-        ca.bindSlots(a, new int[0][], new byte[0][], ids);
-        cb.bindSlots(b, new int[0][], new byte[0][], ids);
+        ContextControl controlA = new ContextControl();
+        ContextControl controlB = new ContextControl();
+        NodeContext ca = controlA.context();
+        NodeContext cb = controlB.context();
+        controlA.ensureScratch(1, N);
+        controlA.bindSlots(a, new int[0][], new byte[0][], ids);
+        controlB.bindSlots(b, new int[0][], new byte[0][], ids);
         w.treeStart(ca, rows, 0, N);
         w.treeStart(cb, rows, 0, N);
         for (int k = 1; k <= 3000; k++) {
-            ca.setTime(1, k, 1f / 30f);
-            cb.setTime(1, k, 1f / 30f);
+            controlA.setTime(1, k, 1f / 30f);
+            controlB.setTime(1, k, 1f / 30f);
             w.tickRange(ca, 0, N);
             w.tick(cb, rows, 0, N);
         }
