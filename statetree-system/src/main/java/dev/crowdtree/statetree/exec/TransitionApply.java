@@ -196,30 +196,26 @@ final class TransitionApply {
         if ((c.exec[r] & ChunkState.GATE_BIT) != 0) {
             c.clearGate(r);
         }
-        final int[] chain = c.chain;
-        final int[] nextPath = c.nextPath;
-        final int[] exited = c.exited;
-        final byte[] exitedChange = c.exitedChange;
         int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);
-        System.arraycopy(chain, 0, nextPath, 0, nextLen); // the next path, root first
+        System.arraycopy(c.chain, 0, c.nextPath, 0, nextLen); // the next path, root first
         int len = chainOf(cur);
         int count = 0;
         boolean onTarget = all;
         for (int i = 0; i < len; i++) {
-            int s = chain[i];
-            int next = i < nextLen ? nextPath[i] : -1;
+            int s = c.chain[i];
+            int next = i < nextLen ? c.nextPath[i] : -1;
             boolean remains = next == s;
             onTarget |= next == target && next >= 0;
             if (!remains || onTarget) {
-                exited[count] = s;
-                exitedChange[count] = remains ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+                c.exited[count] = s;
+                c.exitedChange[count] = remains ? ChangeType.SUSTAINED : ChangeType.CHANGED;
                 count++;
             }
         }
         int failedTask = c.failedOf(r) - 1;
         for (int j = count - 1; j >= 0; j--) {
-            int s = exited[j];
-            byte change = exitedChange[j];
+            int s = c.exited[j];
+            byte change = c.exitedChange[j];
             if (c.traced(r)) {
                 c.trace(r, TraceFormat.exit(c.tick, t, s, change));
             }
