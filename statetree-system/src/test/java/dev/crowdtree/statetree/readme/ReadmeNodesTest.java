@@ -1,10 +1,14 @@
 package dev.crowdtree.statetree.readme;
 
+import dev.crowdtree.core.storage.FloatColumn;
+import dev.crowdtree.core.storage.SoaTable;
+import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.NodeRegistry;
@@ -20,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The two node examples of README.md's "Adding a task", verbatim: they compile against the API and
- * do what the README says (CountTask succeeds after n ticks; TimeoutTask fails when its timer runs
- * out, with the agent asleep meanwhile).
+ * The node examples of README.md's "Adding a task", verbatim: they compile against the API and do
+ * what the README says (CountTask succeeds after n ticks; TimeoutTask fails when its timer runs out,
+ * with the agent asleep meanwhile; DriftTask moves agents along the host's x column).
  */
 class ReadmeNodesTest {
     public static final class CountTask extends Task {
@@ -75,6 +79,28 @@ class ReadmeNodesTest {
         }
     }
 
+    public static final class DriftTask extends Task {
+        private final int x;
+        private final int speed;
+
+        public DriftTask(NodeConfig c) {
+            super(c, true);
+            this.x = c.column("x");               // handles of the declared columns
+            this.speed = c.column("speed");
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            final float[] xs = ctx.hostFloats(x);  // the table's arrays, bound by the runtime
+            final float[] v = ctx.hostFloats(speed);
+            final float dt = ctx.dt();
+            for (int i = from; i < to; i++) {
+                int r = rows[i];
+                xs[r] += v[r] * dt;
+            }
+        }
+    }
+
     private static CompiledStateTree compile(String json) throws Exception {
         NodeRegistry registry = BuiltinNodes.registry();
         registry.register(NodeType.task("count")
@@ -86,6 +112,11 @@ class ReadmeNodesTest {
                 .input("seconds", ValueType.FLOAT, true, null, 0, Double.POSITIVE_INFINITY)
                 .timer("remaining", TimerKind.SECONDS)
                 .factory(TimeoutTask::new)
+                .build());
+        registry.register(NodeType.task("drift")
+                .reads("speed", HostColumn.Type.FLOAT)
+                .writes("x", HostColumn.Type.FLOAT)
+                .factory(DriftTask::new)
                 .build());
         return StateTreeJson.compile("readme.json", json, new StateTreeCompiler(registry));
     }
@@ -124,6 +155,30 @@ class ReadmeNodesTest {
             sys.tickAll(10, 0.1f);
             assertEquals(4, sys.awakeLastTick(), "every agent's timer ran out at tick 10");
             assertEquals("Root/TimedOut", sys.activePath(0));
+        }
+    }
+
+    @Test
+    void driftTaskMovesAgentsAlongTheHostsColumnsOnAnyTableThatHasThem() throws Exception {
+        CompiledStateTree tree = compile("{\"name\": \"D\", \"root\": {\"name\": \"Root\","
+                + " \"tasks\": [{\"type\": \"drift\"}]}}");
+        try (World world = World.builder().workers(1).maxAgents(8).initialCapacity(8).build()) {
+            SoaTable agents = world.createTable("agents");
+            FloatColumn x = agents.addFloat("x");
+            FloatColumn speed = agents.addFloat("speed");
+            StateTreeSystem brains = new StateTreeSystem(world, agents, tree);
+            for (int i = 0; i < 3; i++) {
+                world.commands().spawn(agents, brains.spawnInitializer((t, row, id, arg) -> speed.set(row, id + 1)), 0);
+            }
+            world.sync();
+            brains.setAccessChecks(true);
+            brains.startAll(0);
+            for (int k = 1; k <= 4; k++) {
+                brains.tickAll(k, 0.5f);
+            }
+            for (int id = 0; id < 3; id++) {
+                assertEquals(2f * (id + 1), x.get(world.rowOf(id)), "agent " + id);
+            }
         }
     }
 }
