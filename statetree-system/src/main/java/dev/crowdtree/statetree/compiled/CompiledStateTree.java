@@ -128,6 +128,13 @@ public final class CompiledStateTree {
     public final float[] transitionDelay;
     /** Gate variance in seconds: the delay is {@code delay + variance * u}, u uniform in [-1, 1), at least 0. */
     public final float[] transitionDelayVariance;
+    /**
+     * Priority of each transition ({@link Vocabulary.Priority#code}: a higher code outranks a lower
+     * one); normal for completion transitions.
+     */
+    public final byte[] transitionPriority;
+    /** Whether any transition has a priority other than normal (the runtimes' scan must rank them). */
+    public final boolean hasPriorities;
     /** Whether each transition is gated: a delay or a variance above 0. */
     private final boolean[] transitionGated;
 
@@ -218,6 +225,12 @@ public final class CompiledStateTree {
         transitionConditionsNum = CompiledTreeBuilder.shorts(b.transitionConditionsNum);
         transitionDelay = CompiledTreeBuilder.floats(b.transitionDelay);
         transitionDelayVariance = CompiledTreeBuilder.floats(b.transitionDelayVariance);
+        transitionPriority = CompiledTreeBuilder.bytes(b.transitionPriority);
+        boolean ranked = false;
+        for (byte p : transitionPriority) {
+            ranked |= p != Vocabulary.Priority.NORMAL.code();
+        }
+        hasPriorities = ranked;
         transitionGated = new boolean[transitionCount];
         for (int t = 0; t < transitionCount; t++) {
             transitionGated[t] = transitionDelay[t] > 0f || transitionDelayVariance[t] > 0f;

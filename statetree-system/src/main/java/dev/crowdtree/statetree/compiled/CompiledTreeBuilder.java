@@ -53,6 +53,7 @@ public final class CompiledTreeBuilder {
     final List<Integer> transitionConditionsNum = new ArrayList<>();
     final List<Float> transitionDelay = new ArrayList<>();
     final List<Float> transitionDelayVariance = new ArrayList<>();
+    final List<Byte> transitionPriority = new ArrayList<>();
 
     final List<Condition> conditions = new ArrayList<>();
     final List<Task> tasks = new ArrayList<>();
@@ -185,9 +186,10 @@ public final class CompiledTreeBuilder {
      * @param guards     the transition's conditions (ANDed, in order)
      * @param delay      gate delay in seconds (0: not gated)
      * @param variance   gate delay variance in seconds
+     * @param priority   its priority in the leaf-to-root scan
      */
     public void addTransition(Vocabulary.Trigger trigger, int event, byte type, int target, List<Condition> guards,
-                              float delay, float variance) {
+                              float delay, float variance, Vocabulary.Priority priority) {
         transitionSource.add((short) current());
         transitionTrigger.add(trigger.flag());
         transitionEvent.add(event);
@@ -198,6 +200,7 @@ public final class CompiledTreeBuilder {
         conditions.addAll(guards);
         transitionDelay.add(delay);
         transitionDelayVariance.add(variance);
+        transitionPriority.add(priority.code());
     }
 
     public int taskCount() {

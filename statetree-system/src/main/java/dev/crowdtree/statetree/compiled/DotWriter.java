@@ -117,6 +117,9 @@ public final class DotWriter {
         if (trigger == Vocabulary.Trigger.ON_EVENT) {
             sb.append(' ').append(t.transitionEvent[tr] >= 0 ? t.tagName(t.transitionEvent[tr]) : "?");
         }
+        if (t.transitionPriority[tr] != Vocabulary.Priority.NORMAL.code()) {
+            sb.append(" [").append(Vocabulary.Priority.of(t.transitionPriority[tr]).assetName()).append(']');
+        }
         int conditions = t.transitionConditionsNum[tr];
         if (conditions > 0) {
             sb.append("\nif ").append(conditions).append(conditions == 1 ? " condition" : " conditions");

@@ -139,6 +139,45 @@ public final class Vocabulary {
     }
 
     /**
+     * How much a tick or event transition outranks others ({@code "priority"}); the leaf-to-root
+     * scan skips a transition whose priority is not above the best one found so far
+     * (docs/SEMANTICS.md section 4). Completion transitions are always {@link #NORMAL}.
+     */
+    public enum Priority {
+        LOW("low"), NORMAL("normal"), MEDIUM("medium"), HIGH("high"), CRITICAL("critical");
+
+        private final String assetName;
+
+        Priority(String assetName) {
+            this.assetName = assetName;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        /** The stored code: the ordinal, so a higher code is a higher priority. */
+        public byte code() {
+            return (byte) ordinal();
+        }
+
+        /** The priority with this asset name, or null. */
+        public static Priority parse(String name) {
+            return Vocabulary.parse(values(), name, Priority::assetName);
+        }
+
+        /** The priority stored as {@code code}. */
+        public static Priority of(byte code) {
+            return values()[code];
+        }
+
+        /** "low, normal, medium, high, critical". */
+        public static String validNames() {
+            return Vocabulary.names(values(), Priority::assetName);
+        }
+    }
+
+    /**
      * The special targets of a transition ({@code "to"} starting with {@code @}); any other target
      * names a state. {@link #NEXT} resolves to a state at compile time; the others are stored as
      * transition types ({@link CompiledStateTree#NOT_SET}, ...).

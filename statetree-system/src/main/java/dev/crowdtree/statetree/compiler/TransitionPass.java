@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary.Priority;
 import dev.crowdtree.statetree.compiled.Vocabulary.Target;
 import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
 import dev.crowdtree.statetree.compiler.Model.Scope;
@@ -88,6 +89,19 @@ final class TransitionPass {
             target = resolveTarget(s, to, where + ".to");
             ok &= target >= 0;
         }
+        Priority priority = Priority.NORMAL;
+        if (t.priority() != null) {
+            priority = Priority.parse(t.priority());
+            if (priority == null) {
+                c.error(s.path, where + ".priority", "unknown priority " + quote(t.priority())
+                        + "; valid priorities are " + Priority.validNames());
+                ok = false;
+            } else if (trigger != null && trigger != Trigger.ON_TICK && trigger != Trigger.ON_EVENT) {
+                c.error(s.path, where + ".priority", "'priority' is only valid on onTick and onEvent transitions "
+                        + "(trigger is " + trig + "); completion transitions are scanned at priority normal");
+                ok = false;
+            }
+        }
         Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
@@ -97,7 +111,7 @@ final class TransitionPass {
         if (!ok || c.errors.size() != errorsBefore) {
             return; // errors reported; the whole compilation fails, nothing is emitted
         }
-        c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue());
+        c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority);
     }
 
     /** The id of {@code s}'s next sibling ({@code @next}), or -1 after reporting that it has none. */

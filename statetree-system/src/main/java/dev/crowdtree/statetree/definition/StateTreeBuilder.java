@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.definition;
 
+import dev.crowdtree.statetree.compiled.Vocabulary.Priority;
 import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
 import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
 import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
@@ -236,6 +237,7 @@ public final class StateTreeBuilder {
         private final List<NodeDef> conditions = new ArrayList<>();
         private Object delay;
         private Object delayVariance;
+        private String priority;
 
         private Transition(String trigger) {
             this.trigger = trigger;
@@ -265,8 +267,18 @@ public final class StateTreeBuilder {
             return this;
         }
 
+        /** {@code low}, {@code normal} (the default), {@code medium}, {@code high} or {@code critical}. */
+        public Transition priority(String level) {
+            this.priority = level;
+            return this;
+        }
+
+        public Transition priority(Priority level) {
+            return priority(level.assetName());
+        }
+
         public TransitionDef build() {
-            return new TransitionDef(trigger, event, to, conditions, delay, delayVariance);
+            return new TransitionDef(trigger, event, to, conditions, delay, delayVariance, priority);
         }
     }
 }

@@ -6,11 +6,18 @@ import java.util.List;
  * A transition as authored. {@code trigger} is one of {@code onStateCompleted},
  * {@code onStateSucceeded}, {@code onStateFailed}, {@code onTick}, {@code onEvent}; {@code to} is a
  * state path, a unique state name, or {@code @next}, {@code @succeeded}, {@code @failed},
- * {@code @none}. {@code delay} and {@code delayVariance} are seconds (null = 0).
+ * {@code @none}. {@code delay} and {@code delayVariance} are seconds (null = 0). {@code priority} is
+ * {@code low}, {@code normal}, {@code medium}, {@code high} or {@code critical} (null = normal).
  */
 public record TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
-                            Object delay, Object delayVariance) {
+                            Object delay, Object delayVariance, String priority) {
     public TransitionDef {
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    }
+
+    /** A transition of normal priority. */
+    public TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
+                         Object delay, Object delayVariance) {
+        this(trigger, event, to, conditions, delay, delayVariance, null);
     }
 }

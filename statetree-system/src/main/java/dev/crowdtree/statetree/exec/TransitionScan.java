@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
@@ -23,7 +24,8 @@ import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
  * always-awake agents into a mask, event and completion transitions look only at X (only X agents can
  * have events or a completed state); the first transition that passes decides, gates included, and
  * completed agents that found none restart from the root. Rounds two to five run per agent
- * ({@link #triggerScalar}). The decisions go to {@link ChunkState#firedRows} for {@link TransitionApply}.
+ * ({@link #triggerScalar}), and so does round one of a tree with transition priorities, where what
+ * is found is ranked instead of deciding at once. The decisions go to {@link ChunkState#firedRows} for {@link TransitionApply}.
  *
  * <p>THREADING: confined to its worker.
  */
@@ -32,6 +34,7 @@ final class TransitionScan {
     private static final int CONTINUE = -3, STOP = -4, TERMINAL = -5;
     /** {@link #triggerScalar}: no transition. */
     static final long NONE = Long.MIN_VALUE;
+    private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
 
     private final ChunkState st;
     private final CompiledStateTree t;
@@ -56,6 +59,10 @@ final class TransitionScan {
      * the completed X agents that found no transition restart from the root.
      */
     void detectTransitions(int[] aOrder, int[] aBegin, int[] xs, int xn) {
+        if (t.hasPriorities) {
+            detectRanked(aOrder, aBegin[0], aBegin[t.awakeGroupCount], xs, xn);
+            return;
+        }
         final ChunkState c = st;
         final int b = c.base;
         final int ep = c.epoch;
@@ -164,6 +171,36 @@ final class TransitionScan {
                 c.nextLeaf[l] = selectInternal(r, 0);
                 c.firedRows[c.fired++] = r;
             }
+        }
+    }
+
+    /**
+     * Round one for a tree with transition priorities: every agent of the pass (the always-awake
+     * {@code aOrder[aLo..aHi)} and X) runs the per-agent scan {@link #triggerScalar}, which ranks
+     * what it finds. Slower than the state-batched scan, which relies on "the first found decides";
+     * trees whose transitions are all of normal priority never come here.
+     */
+    private void detectRanked(int[] aOrder, int aLo, int aHi, int[] xs, int xn) {
+        final ChunkState c = st;
+        for (int i = aLo; i < aHi; i++) {
+            detectOne(c, aOrder[i]);
+        }
+        for (int i = 0; i < xn; i++) {
+            detectOne(c, xs[i]);
+        }
+    }
+
+    private void detectOne(ChunkState c, int r) {
+        int l = r - c.base;
+        if (c.decStamp[l] == c.epoch) {
+            return; // in both A and X
+        }
+        c.decStamp[l] = c.epoch;
+        long found = triggerScalar(r);
+        if (found != NONE) {
+            c.firedTransition[l] = (int) (found >> 32);
+            c.nextLeaf[l] = (int) found;
+            c.firedRows[c.fired++] = r;
         }
     }
 
@@ -328,11 +365,22 @@ final class TransitionScan {
         return -1;
     }
 
-    /** TriggerTransitions for one agent (rounds two to five). Returns (transition << 32 | leaf) or NONE. */
+    /**
+     * TriggerTransitions for one agent (rounds two to five, and round one of trees with priorities).
+     * A transition whose priority is not above the best found so far is skipped unevaluated (a gate
+     * it holds keeps running); the best found decides. Returns (transition << 32 | leaf) or NONE.
+     */
     long triggerScalar(int r) {
+        final byte[] priority = t.transitionPriority;
+        int best = -1;
+        long result = NONE;
         int cur = st.stateOf(r) - 1;
+        scan:
         for (int s = cur; s >= 0; s = t.stateParent[s]) {
             for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
+                if (priority[tr] <= best) {
+                    continue;
+                }
                 boolean ok = shouldCheck(tr, r);
                 if (ok) {
                     ok = conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
@@ -342,13 +390,18 @@ final class TransitionScan {
                     continue;
                 }
                 int leaf = onPassed(r, tr);
-                if (leaf == STOP) {
-                    return NONE;
+                if (leaf == CONTINUE) {
+                    continue;
                 }
-                if (leaf != CONTINUE) {
-                    return ((long) tr << 32) | (leaf & 0xFFFFFFFFL);
+                best = priority[tr];
+                result = leaf == STOP ? NONE : ((long) tr << 32) | (leaf & 0xFFFFFFFFL);
+                if (best == MAX_PRIORITY) {
+                    break scan;
                 }
             }
+        }
+        if (best >= 0) {
+            return result;
         }
         if (st.lastOf(r) != RunStatus.RUNNING) {
             return ((long) RESTART << 32) | (selectInternal(r, 0) & 0xFFFFFFFFL);

@@ -40,7 +40,7 @@ final class AssetReader {
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", "linkedParameters",
             "parameters", "enterConditions", "tasks", "transitions", "children");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
-            "delayVariance");
+            "delayVariance", "priority");
     static final List<String> PARAMETER_KEYS = List.of("type", "default");
 
     /** A loader error and whether it is inside a subtree (whose compiled paths are prefixed). */
@@ -234,7 +234,8 @@ final class AssetReader {
         Object delay = m.containsKey("delay") ? value(m.get("delay"), path, pre + "delay") : null;
         Object variance = m.containsKey("delayVariance") ? value(m.get("delayVariance"), path, pre + "delayVariance")
                 : null;
-        return new TransitionDef(trigger, event, to, conditions, delay, variance);
+        String priority = string(m, "priority", path, pre);
+        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority);
     }
 
     // ---- parameters ------------------------------------------------------------------------------

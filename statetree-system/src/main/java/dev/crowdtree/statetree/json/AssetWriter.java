@@ -113,6 +113,7 @@ final class AssetWriter {
             g.writeFieldName("delayVariance");
             value(g, t.delayVariance());
         }
+        stringField(g, "priority", t.priority());
         g.writeEndObject();
     }
 

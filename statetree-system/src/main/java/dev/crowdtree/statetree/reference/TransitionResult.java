@@ -14,4 +14,13 @@ final class TransitionResult {
     int transitionIndex = INVALID;
     /** The restart from root could not select a state (SEMANTICS.md section 4, deviation Q-A9). */
     boolean restartFailed;
+
+    /** Makes this a copy of {@code other}. */
+    void copyFrom(TransitionResult other) {
+        currentActiveStates.copyFrom(other.currentActiveStates);
+        nextActiveStates.copyFrom(other.nextActiveStates);
+        targetState = other.targetState;
+        transitionIndex = other.transitionIndex;
+        restartFailed = other.restartFailed;
+    }
 }

@@ -5,6 +5,7 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.SUCCEEDED_HANDLE;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.RunStatus;
 
 /**
@@ -13,7 +14,9 @@ import dev.crowdtree.statetree.node.RunStatus;
  * the completion of the last tick, is {@code onTick}, or is {@code onEvent} with its event in this
  * tick's {@code EventsToProcess} (section 8); its conditions must pass; a gated one arms its gate
  * and blocks the scan while the gate is closed (Q-A5); {@code @none} masks the ancestors'
- * transitions (Q-A4). A completed state with nothing to fire restarts from the root (failing
+ * transitions (Q-A4). Blocking and masking hold only against transitions of no higher priority: the
+ * scan skips a transition whose priority is not above the best found so far, and the best found
+ * decides. A completed state with nothing to fire restarts from the root (failing
  * cleanly when no state can be selected, Q-A9). Also consumes the event of an {@code onEvent}
  * transition that fired.
  */
@@ -22,6 +25,9 @@ final class Transitions {
     private final CompiledStateTree tree;
     private final NodeCalls nodes;
     private final StateSelection selection;
+    /** A candidate GOTO transition while its target is selected (the best one so far stays in the result). */
+    private final TransitionResult trial = new TransitionResult();
+    private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
 
     Transitions(InterpreterData data, NodeCalls nodes, StateSelection selection) {
         this.data = data;
@@ -39,11 +45,20 @@ final class Transitions {
             completionTrigger = CompiledStateTree.TRIGGER_FAILED;
         }
 
+        // The best transition found so far, by priority (section 4): a later one counts only when its
+        // priority is strictly higher, so with every priority normal the first one found decides.
+        int best = -1;
+        boolean fires = false;
+        scan:
         for (int stateIndex = exec.activeStates.num - 1; stateIndex >= 0; stateIndex--) {
             int state = exec.activeStates.get(stateIndex);
             int begin = tree.stateTransitionsBegin[state];
             for (int i = 0; i < tree.stateTransitionsNum[state]; i++) {
                 int transitionIndex = begin + i;
+                int priority = tree.transitionPriority[transitionIndex];
+                if (priority <= best) {
+                    continue; // not evaluated; a gate it holds keeps running
+                }
                 int trigger = tree.transitionTrigger[transitionIndex];
                 boolean shouldCheck = (trigger & completionTrigger) != 0
                         || trigger == CompiledStateTree.TRIGGER_TICK
@@ -58,23 +73,30 @@ final class Transitions {
                             exec.gatedTransitionTime = tree.gateDelay(transitionIndex, data.seed, data.agent, data.tick);
                         }
                         if (exec.gatedTransitionTime > 0f) {
-                            // Keep ticking the current state until the gate opens (Q-A5: blocks the rest of the scan).
-                            return false;
+                            // Keep ticking the current state until the gate opens (Q-A5: found, no transition).
+                            best = priority;
+                            fires = false;
+                            if (best == MAX_PRIORITY) {
+                                break scan;
+                            }
+                            continue;
                         }
                     }
 
                     byte type = tree.transitionType[transitionIndex];
                     if (type == CompiledStateTree.GOTO) {
-                        outTransition.currentActiveStates.copyFrom(exec.activeStates);
-                        outTransition.targetState = tree.transitionTarget[transitionIndex];
-                        outTransition.nextActiveStates.reset();
-                        if (selection.selectState(exec, outTransition.targetState, outTransition.nextActiveStates)) {
-                            outTransition.transitionIndex = transitionIndex;
-                            return true;
+                        trial.currentActiveStates.copyFrom(exec.activeStates);
+                        trial.targetState = tree.transitionTarget[transitionIndex];
+                        trial.nextActiveStates.reset();
+                        if (!selection.selectState(exec, trial.targetState, trial.nextActiveStates)) {
+                            continue;
                         }
+                        trial.transitionIndex = transitionIndex;
+                        outTransition.copyFrom(trial);
+                        fires = true;
                     } else if (type == CompiledStateTree.NOT_SET) {
-                        // Masks the transitions of ancestors (and the restart from root: Q-A4).
-                        return false;
+                        // Masks the transitions of ancestors of no higher priority (and the restart from root: Q-A4).
+                        fires = false;
                     } else {
                         short handle = type == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
                         outTransition.currentActiveStates.copyFrom(exec.activeStates);
@@ -82,13 +104,20 @@ final class Transitions {
                         outTransition.nextActiveStates.reset();
                         outTransition.nextActiveStates.push(handle);
                         outTransition.transitionIndex = transitionIndex;
-                        return true;
+                        fires = true;
+                    }
+                    best = priority;
+                    if (best == MAX_PRIORITY) {
+                        break scan;
                     }
                 } else if (exec.gatedTransitionIndex == transitionIndex) {
                     exec.gatedTransitionIndex = INVALID;
                     exec.gatedTransitionTime = 0f;
                 }
             }
+        }
+        if (best >= 0) {
+            return fires;
         }
 
         if (exec.lastTickStatus != RunStatus.RUNNING) {

@@ -25,8 +25,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * reference interpreter (the oracle: every agent ticks every tick), the reference interpreter with
  * the scheduled tick (sleeping agents skipped) and the batched runtime, with default chunking and
  * with one-row chunks on 1, 2 and 8 workers: the traces must be identical. The trees include
- * delay-only states chained by completion transitions (agents there sleep between their timers),
- * and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
+ * transition priorities (a third of the trees) and delay-only states chained by completion
+ * transitions (agents there sleep between their timers), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -45,9 +45,10 @@ class RandomDifferentialTest {
         int attempts = 0;
         int withPeriods = 0;
         int sleepyStates = 0;
+        int ranked = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
-            TreeDef def = new Gen(rnd).tree("Random" + n);
+            TreeDef def = new Gen(rnd, n % 3 == 2).tree("Random" + n);
             CompiledStateTree tree;
             try {
                 tree = StateTreeCompiler.withBuiltins().compile(def);
@@ -55,6 +56,7 @@ class RandomDifferentialTest {
                 continue; // the generator may produce an invalid combination; skip it
             }
             compiled++;
+            ranked += tree.hasPriorities ? 1 : 0;
             boolean periods = n % 2 == 1;
             withPeriods += periods ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
@@ -74,6 +76,7 @@ class RandomDifferentialTest {
         assertTrue(compiled >= TREES, "only " + compiled + " of " + attempts + " random trees compiled; need " + TREES);
         assertTrue(withPeriods >= TREES / 3, "scenarios with tick periods: " + withPeriods);
         assertTrue(sleepyStates >= TREES, "states where agents may sleep: " + sleepyStates);
+        assertTrue(ranked >= TREES / 5, "trees with transition priorities: " + ranked);
     }
 
     private static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
@@ -112,12 +115,16 @@ class RandomDifferentialTest {
 
     /** A random tree generator. */
     private static final class Gen {
+        private static final String[] PRIORITIES = {"low", "normal", "medium", "high", "critical"};
         private final SplittableRandom rnd;
+        /** Whether tick and event transitions get random priorities (a third of the trees). */
+        private final boolean ranked;
         private final List<String> names = new ArrayList<>();
         private int next;
 
-        Gen(SplittableRandom rnd) {
+        Gen(SplittableRandom rnd, boolean ranked) {
             this.rnd = rnd;
+            this.ranked = ranked;
         }
 
         private boolean chance(int percent) {
@@ -301,6 +308,9 @@ class RandomDifferentialTest {
             }
             if (chance(15)) {
                 t.delay(0.25 * (1 + rnd.nextInt(3)), chance(50) ? 0.0 : 0.2);
+            }
+            if (ranked && (trigger.equals("onTick") || trigger.equals("onEvent")) && chance(50)) {
+                t.priority(PRIORITIES[rnd.nextInt(PRIORITIES.length)]);
             }
             return t;
         }
