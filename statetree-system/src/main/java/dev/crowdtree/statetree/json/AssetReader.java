@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.json;
 
+import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.compiler.CompileError;
 import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.ParameterDef;
@@ -37,8 +38,8 @@ final class AssetReader {
      * listed among the valid keys in errors, which name the keys that describe the tree.
      */
     static final String SCHEMA_KEY = "$schema";
-    static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", "linkedParameters",
-            "parameters", "enterConditions", "tasks", "transitions", "children");
+    static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", LinkedAssets.KEY,
+            "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
             "delayVariance", "priority");
     static final List<String> PARAMETER_KEYS = List.of("type", "default");
@@ -79,8 +80,16 @@ final class AssetReader {
     private boolean inSubtree;
     private int dropped;
 
+    private final LinkedAssets links;
+
     AssetReader(String source) {
+        this(source, new LinkedAssets(null));
+    }
+
+    /** A reader whose {@code linkedAsset} states are included through {@code links}. */
+    AssetReader(String source, LinkedAssets links) {
         this.source = source;
+        this.links = links;
     }
 
     /** The errors found, with a last one counting those beyond {@link #MAX_ISSUES}. */
@@ -92,6 +101,15 @@ final class AssetReader {
         out.add(new Issue(new CompileError(source, null, null, "... and " + dropped
                 + " more errors of the same kinds (only the first " + MAX_ISSUES + " are listed)"), false));
         return out;
+    }
+
+    /** An error found in another file (an included asset), kept as it is. */
+    void issue(CompileError e) {
+        if (issues.size() >= MAX_ISSUES) {
+            dropped++;
+            return;
+        }
+        issues.add(new Issue(e, false));
     }
 
     void error(String statePath, String field, String message) {
@@ -149,6 +167,7 @@ final class AssetReader {
                 error(null, "subtrees", "expected a list of subtree states, got " + Values.describe(st));
             }
         }
+        subtrees.addAll(links.subtrees());
         return new TreeDef(source, name, params, evaluators, root, subtrees);
     }
 
@@ -174,6 +193,14 @@ final class AssetReader {
         String type = string(m, "type", path, pre);
         String selection = string(m, "selection", path, pre);
         String linkedSubtree = string(m, "linkedSubtree", path, pre);
+        String asset = string(m, LinkedAssets.KEY, path, pre);
+        if (LinkedAssets.TYPE.equals(type)) {
+            linkedSubtree = links.include(this, asset, path, pre + LinkedAssets.KEY);
+            // a state that cannot be included stays a plain state: its error is the loader's
+            type = linkedSubtree == null ? null : Vocabulary.StateType.LINKED.assetName();
+        } else if (m.containsKey(LinkedAssets.KEY)) {
+            error(path, pre + LinkedAssets.KEY, "'asset' is only valid with \"type\": \"linkedAsset\"");
+        }
         Map<String, Object> linkedParameters = new LinkedHashMap<>();
         if (m.containsKey("linkedParameters")) {
             Object lp = m.get("linkedParameters");

@@ -59,7 +59,7 @@ public final class StateTreeJson {
      * @throws StateTreeCompileException with every structural error found
      */
     public static TreeDef read(String sourceName, String text) throws StateTreeCompileException {
-        Loaded l = load(sourceName, text);
+        Loaded l = load(sourceName, text, new LinkedAssets(null));
         if (!l.issues.isEmpty() || l.def == null) {
             throw new StateTreeCompileException(loaderErrors(l));
         }
@@ -72,14 +72,27 @@ public final class StateTreeJson {
      */
     public static TreeDef read(Path file) throws StateTreeCompileException {
         String source = sourceOf(file);
-        return read(source, readFile(file, source));
+        Loaded l = load(source, readFile(file, source), new LinkedAssets(file));
+        if (!l.issues.isEmpty() || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l));
+        }
+        return l.def;
+    }
+
+    /** An included asset (see {@link LinkedAssets}): its tree, or every error found in it. */
+    static TreeDef readIncluded(String source, String text, LinkedAssets links) throws StateTreeCompileException {
+        Loaded l = load(source, text, links);
+        if (!l.issues.isEmpty() || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l));
+        }
+        return l.def;
     }
 
     /** Reads and compiles an asset file; see {@link #compile(String, String, StateTreeCompiler)}. */
     public static CompiledStateTree compile(Path file, StateTreeCompiler compiler) throws StateTreeCompileException {
         Objects.requireNonNull(compiler, "compiler");
         String source = sourceOf(file);
-        return compile(source, readFile(file, source), compiler);
+        return compile(load(source, readFile(file, source), new LinkedAssets(file)), compiler);
     }
 
     /**
@@ -92,7 +105,10 @@ public final class StateTreeJson {
     public static CompiledStateTree compile(String sourceName, String text, StateTreeCompiler compiler)
             throws StateTreeCompileException {
         Objects.requireNonNull(compiler, "compiler");
-        Loaded l = load(sourceName, text);
+        return compile(load(sourceName, text, new LinkedAssets(null)), compiler);
+    }
+
+    private static CompiledStateTree compile(Loaded l, StateTreeCompiler compiler) throws StateTreeCompileException {
         List<CompileError> errors = loaderErrors(l);
         if (l.def == null) {
             throw new StateTreeCompileException(errors);
@@ -135,9 +151,9 @@ public final class StateTreeJson {
     private record Loaded(String source, TreeDef def, List<AssetReader.Issue> issues) {
     }
 
-    private static Loaded load(String sourceName, String text) {
+    private static Loaded load(String sourceName, String text, LinkedAssets links) {
         String source = sourceName == null ? UNNAMED : sourceName;
-        AssetReader reader = new AssetReader(source);
+        AssetReader reader = new AssetReader(source, links);
         if (text == null) {
             reader.error(null, null, "no JSON text given");
             return new Loaded(source, null, reader.issues());
@@ -179,7 +195,7 @@ public final class StateTreeJson {
     }
 
     /** The file's text, or an exception with one error saying why it cannot be read. */
-    private static String readFile(Path file, String source) throws StateTreeCompileException {
+    static String readFile(Path file, String source) throws StateTreeCompileException {
         String why;
         try {
             if (file == null) {

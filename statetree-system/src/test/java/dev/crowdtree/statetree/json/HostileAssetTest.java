@@ -43,12 +43,12 @@ class HostileAssetTest {
 
     private static final String[] KEYS = {"name", "type", "selection", "linkedSubtree", "linkedParameters",
         "parameters", "enterConditions", "tasks", "transitions", "children", "trigger", "event", "to",
-        "conditions", "delay", "delayVariance", "priority", "root", "subtrees", "evaluators", "default", "param", "eval",
+        "conditions", "delay", "delayVariance", "priority", "asset", "root", "subtrees", "evaluators", "default", "param", "eval",
         "task", "input", "value", "op", "duration", "condition", "reselect", "afterTicks", "probability", ""};
     private static final String[] STRINGS = {"", " ", "Root", "Idle", "Danger", "Root/Danger/Flee", "Root//X",
         "@next", "@none", "@succeeded", "@failed", "@bogus", "onTick", "onEvent", "onStateCompleted", "group",
         "linked", "subtree", "tryEnterState", "bool", "int", "float", "delay", "compare", "not", "and", "time",
-        "low", "normal", "high", "critical", "urgent",
+        "low", "normal", "high", "critical", "urgent", "linkedAsset", "../x.json", "/etc/passwd",
         "claim.slotX", "perception.value", "a/b", "x:y", "\"quoted\\\"", "ünïcödé", "\u0000", "\ud800"};
     private static final Object[] NUMBERS = {0, -1, 1, 2, 1e308, -1e308, new BigInteger("9223372036854775808"),
         new BigInteger("-9223372036854775809"), Long.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE + 1L, 0.5,

@@ -1,0 +1,135 @@
+package dev.crowdtree.statetree.json;
+
+import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.CompileError;
+import dev.crowdtree.statetree.definition.StateDef;
+import dev.crowdtree.statetree.definition.TreeDef;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Linked assets: a state {@code {"type": "linkedAsset", "asset": "flee.json"}} runs another asset
+ * file as its subtree. The loader reads the file (its path is relative to the including file and
+ * may not leave that file's directory; absolute paths and cycles are errors), turns its root into a
+ * subtree named after the included tree (its top-level parameters become the subtree's, set with
+ * {@code linkedParameters}; its own subtrees join the including tree's), and makes the state a
+ * plain {@code linked} state pointing at it. So the compiler and both runtimes see nothing new: a
+ * linked asset is a linked subtree that lives in a file of its own. An included asset may not
+ * declare evaluators (they would tick for the whole tree): move them to the including tree.
+ *
+ * <p>One instance per top-level read: it remembers the assets already included (a file linked
+ * twice becomes one subtree) and the chain of files being read, for cycles.
+ */
+final class LinkedAssets {
+    static final String TYPE = "linkedAsset";
+    static final String KEY = "asset";
+
+    /** The file being read, or null when the asset came as text. */
+    private final Path file;
+    /** The files from the top-level asset to this one (for cycles). */
+    private final List<Path> chain;
+    /** Subtrees contributed by included assets, by name, in order of first inclusion. */
+    private final Map<String, StateDef> subtrees;
+    /** The file each subtree came from. */
+    private final Map<String, Path> subtreeFiles;
+
+    LinkedAssets(Path file) {
+        this(file, file == null ? List.of() : List.of(file.toAbsolutePath().normalize()), new LinkedHashMap<>(),
+                new LinkedHashMap<>());
+    }
+
+    private LinkedAssets(Path file, List<Path> chain, Map<String, StateDef> subtrees, Map<String, Path> subtreeFiles) {
+        this.file = file;
+        this.chain = chain;
+        this.subtrees = subtrees;
+        this.subtreeFiles = subtreeFiles;
+    }
+
+    /** The subtrees the included assets contributed, to append to the including tree's. */
+    List<StateDef> subtrees() {
+        return new ArrayList<>(subtrees.values());
+    }
+
+    /**
+     * Includes {@code asset} for the linked-asset state at {@code path} and returns the name of the
+     * subtree it became, or null after reporting why it cannot be included.
+     */
+    String include(AssetReader reader, String asset, String path, String field) {
+        if (asset == null || asset.isBlank()) {
+            reader.error(path, field, "a linkedAsset state needs \"asset\": the path of an asset file, relative to this file");
+            return null;
+        }
+        if (file == null) {
+            reader.error(path, field, "linked asset \"" + asset + "\": this asset was not read from a file, so a "
+                    + "relative path has nothing to be relative to; load it with StateTreeJson.compile(Path, ...)");
+            return null;
+        }
+        Path rel;
+        try {
+            rel = Path.of(asset);
+        } catch (RuntimeException e) {
+            reader.error(path, field, "linked asset \"" + asset + "\" is not a valid path");
+            return null;
+        }
+        Path dir = chain.get(chain.size() - 1).getParent();
+        Path target = dir.resolve(rel).normalize();
+        if (rel.isAbsolute() || !target.startsWith(dir)) {
+            reader.error(path, field, "linked asset \"" + asset + "\" must be a path inside the directory of "
+                    + file.getFileName() + " (no absolute paths, no '..' out of it)");
+            return null;
+        }
+        if (chain.contains(target)) {
+            List<String> names = new ArrayList<>();
+            for (Path p : chain.subList(chain.indexOf(target), chain.size())) {
+                names.add(p.getFileName().toString());
+            }
+            names.add(target.getFileName().toString());
+            reader.error(path, field, "cycle of linked assets: " + String.join(" -> ", names));
+            return null;
+        }
+        for (Map.Entry<String, Path> e : subtreeFiles.entrySet()) {
+            if (e.getValue().equals(target)) {
+                return e.getKey(); // linked before: the same subtree
+            }
+        }
+        String source = file.resolveSibling(rel).normalize().toString();
+        TreeDef included;
+        try {
+            String text = StateTreeJson.readFile(target, source);
+            List<Path> longer = new ArrayList<>(chain);
+            longer.add(target);
+            included = StateTreeJson.readIncluded(source, text, new LinkedAssets(target, longer, subtrees, subtreeFiles));
+        } catch (StateTreeCompileException e) {
+            for (CompileError ce : e.errors()) {
+                reader.issue(ce);
+            }
+            reader.error(path, field, "linked asset \"" + asset + "\" has errors (listed above)");
+            return null;
+        }
+        if (!included.evaluators().isEmpty()) {
+            reader.error(path, field, "linked asset \"" + asset + "\" declares evaluators; a linked asset cannot "
+                    + "have its own (they would run for the whole tree): move them to the including tree");
+            return null;
+        }
+        String name = included.name() == null || included.name().isBlank() ? target.getFileName().toString()
+                : included.name();
+        if (subtrees.containsKey(name)) {
+            reader.error(path, field, "linked asset \"" + asset + "\" is named '" + name + "', like "
+                    + subtreeFiles.get(name).getFileName() + "; linked assets need distinct tree names");
+            return null;
+        }
+        for (StateDef s : included.subtrees()) {
+            subtrees.putIfAbsent(s.name(), s);
+        }
+        StateDef root = included.root();
+        subtrees.put(name, new StateDef(name, Vocabulary.StateType.SUBTREE.assetName(), root.selection(), null, null,
+                included.parameters(), root.enterConditions(), root.tasks(), root.transitions(), root.children()));
+        subtreeFiles.put(name, target);
+        return name;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.crowdtree.statetree.json;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Linked assets beyond the golden cases: text without a file, evaluators in an included asset, one subtree per file. */
+class LinkedAssetTest {
+    @TempDir
+    Path dir;
+
+    private static final String MAIN = "{\"name\": \"Main\", \"root\": {\"name\": \"Root\", \"children\": ["
+            + "{\"name\": \"A\", \"type\": \"linkedAsset\", \"asset\": \"part.json\"},"
+            + "{\"name\": \"B\", \"type\": \"linkedAsset\", \"asset\": \"./part.json\"}]}}";
+
+    @Test
+    void aFileLinkedTwiceIsOneSubtreeWithACopyPerLinkingState() throws Exception {
+        Files.writeString(dir.resolve("main.json"), MAIN);
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"root\": {\"name\": \"Root\","
+                + " \"tasks\": [{\"type\": \"run\"}]}}");
+        CompiledStateTree t = StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins());
+        assertEquals(0, t.stateByPath("Root"));
+        assertTrue(t.stateByPath("Root/A/Part") > 0 && t.stateByPath("Root/B/Part") > 0);
+        assertEquals(1, StateTreeJson.read(dir.resolve("main.json")).subtrees().size());
+    }
+
+    @Test
+    void anAssetGivenAsTextCannotLinkAFile() {
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile("main.json", MAIN, StateTreeCompiler.withBuiltins()));
+        assertTrue(e.getMessage().contains("this asset was not read from a file"), e.getMessage());
+    }
+
+    @Test
+    void anIncludedAssetMayNotDeclareEvaluators() throws Exception {
+        Files.writeString(dir.resolve("main.json"), MAIN);
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"evaluators\": [{\"type\": \"time\"}],"
+                + " \"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"run\"}]}}");
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()));
+        assertTrue(e.getMessage().contains("linked asset \"part.json\" declares evaluators"), e.getMessage());
+    }
+
+    @Test
+    void errorsInsideAnIncludedAssetNameItsFile() throws Exception {
+        Files.writeString(dir.resolve("main.json"), MAIN);
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"root\": {\"name\": \"Root\", \"bogus\": 1}}");
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()));
+        assertTrue(e.getMessage().contains(dir.resolve("part.json").toString() + ": state 'Root': bogus"), e.getMessage());
+    }
+}
