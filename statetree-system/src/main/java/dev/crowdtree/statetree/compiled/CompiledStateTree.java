@@ -42,8 +42,9 @@ public final class CompiledStateTree {
 
     /** State types. */
     public static final byte STATE = 0, GROUP = 1, LINKED = 2, SUBTREE = 3;
-    /** Selection behaviours. */
-    public static final byte SELECT_CHILDREN_IN_ORDER = 0, TRY_ENTER = 1;
+    /** Selection behaviours ({@link Vocabulary.Selection}). */
+    public static final byte SELECT_CHILDREN_IN_ORDER = 0, TRY_ENTER = 1, SELECT_AT_RANDOM = 2,
+            SELECT_HIGHEST_UTILITY = 3, SELECT_WEIGHTED_BY_UTILITY = 4;
     /** Transition trigger flags ({@link #TRIGGER_COMPLETED} = succeeded | failed). */
     public static final byte TRIGGER_SUCCEEDED = 1, TRIGGER_FAILED = 2, TRIGGER_COMPLETED = 3,
             TRIGGER_TICK = 4, TRIGGER_EVENT = 8;
@@ -51,6 +52,10 @@ public final class CompiledStateTree {
     public static final byte GOTO = 0, NOT_SET = 1, TO_SUCCEEDED = 2, TO_FAILED = 3;
     /** Random stream ids from this value up are the gate delays of transitions (base + index). */
     public static final int GATE_STREAM_BASE = 1 << 20;
+    /** Utility consideration curves ({@link Vocabulary.Curve}). */
+    public static final byte CURVE_LINEAR = 0, CURVE_INVERSE = 1, CURVE_QUADRATIC = 2, CURVE_STEP = 3;
+    /** Random stream ids from this value up order the children of random selections (base + state). */
+    public static final int SELECT_STREAM_BASE = 2 << 20;
 
     public final String name;
     public final String source;
@@ -107,6 +112,20 @@ public final class CompiledStateTree {
     public final short[] pathTimerTasks;
     public final short[] stateLinkedParamsBegin;
     public final short[] stateLinkedParamsNum;
+
+    /** Weight of each state in its parent's utility selection (1 unless given). */
+    public final float[] stateWeight;
+    /** The state's utility considerations: {@code [stateConsiderationsBegin[s], + stateConsiderationsNum[s])}. */
+    public final short[] stateConsiderationsBegin;
+    public final short[] stateConsiderationsNum;
+    public final ValueInput[] considerationInput;
+    public final float[] considerationMin;
+    public final float[] considerationMax;
+    /** {@link Vocabulary.Curve#code}. */
+    public final byte[] considerationCurve;
+    public final float[] considerationThreshold;
+    /** Most children any state has (for the runtimes' selection scratch). */
+    public final int maxChildren;
 
     // ---- linked-state parameters (copied into the subtree copy's parameter slots on enter) ----
     public final ValueType[] linkedParamType;
@@ -212,6 +231,23 @@ public final class CompiledStateTree {
         stateTasksNum = CompiledTreeBuilder.counts(b.stateTasksBegin, b.tasks.size());
         stateLinkedParamsBegin = CompiledTreeBuilder.shorts(b.stateLinkedParamsBegin);
         stateLinkedParamsNum = CompiledTreeBuilder.counts(b.stateLinkedParamsBegin, b.linkedParamType.size());
+        stateWeight = CompiledTreeBuilder.floats(b.stateWeight);
+        stateConsiderationsBegin = CompiledTreeBuilder.shorts(b.stateConsiderationsBegin);
+        stateConsiderationsNum = CompiledTreeBuilder.counts(b.stateConsiderationsBegin, b.considerationInput.size());
+        considerationInput = b.considerationInput.toArray(new ValueInput[0]);
+        considerationMin = CompiledTreeBuilder.floats(b.considerationMin);
+        considerationMax = CompiledTreeBuilder.floats(b.considerationMax);
+        considerationCurve = CompiledTreeBuilder.bytes(b.considerationCurve);
+        considerationThreshold = CompiledTreeBuilder.floats(b.considerationThreshold);
+        int most = 0;
+        for (int s = 0; s < stateCount; s++) {
+            int n = 0;
+            for (int c = s + 1; c < stateSubtreeEnd[s]; c = stateSubtreeEnd[c]) {
+                n++;
+            }
+            most = Math.max(most, n);
+        }
+        maxChildren = most;
         linkedParamType = b.linkedParamType.toArray(new ValueType[0]);
         linkedParamSlot = CompiledTreeBuilder.ints(b.linkedParamSlot);
         linkedParamValue = b.linkedParamValue.toArray(new ValueInput[0]);

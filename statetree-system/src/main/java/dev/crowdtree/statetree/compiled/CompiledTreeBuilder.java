@@ -39,6 +39,14 @@ public final class CompiledTreeBuilder {
     final List<Integer> stateEnterConditionsNum = new ArrayList<>();
     final List<Integer> stateLinkedParamsBegin = new ArrayList<>();
     final List<Integer> stateTransitionsBegin = new ArrayList<>();
+    final List<Float> stateWeight = new ArrayList<>();
+    final List<Integer> stateConsiderationsBegin = new ArrayList<>();
+
+    final List<ValueInput> considerationInput = new ArrayList<>();
+    final List<Float> considerationMin = new ArrayList<>();
+    final List<Float> considerationMax = new ArrayList<>();
+    final List<Byte> considerationCurve = new ArrayList<>();
+    final List<Float> considerationThreshold = new ArrayList<>();
 
     final List<ValueType> linkedParamType = new ArrayList<>();
     final List<Integer> linkedParamSlot = new ArrayList<>();
@@ -150,7 +158,27 @@ public final class CompiledTreeBuilder {
         stateEnterConditionsNum.add(0);
         stateLinkedParamsBegin.add(linkedParamType.size());
         stateTransitionsBegin.add(transitionSource.size());
+        stateWeight.add(1f);
+        stateConsiderationsBegin.add(considerationInput.size());
         return id;
+    }
+
+    /** The current state's weight in its parent's utility selection (default 1). */
+    public void setWeight(float weight) {
+        stateWeight.set(current(), weight);
+    }
+
+    /**
+     * A consideration of the current state's utility: {@code input} mapped from {@code [min, max]}
+     * to [0, 1] (clamped), then through {@code curve} ({@code threshold} for {@link Vocabulary.Curve#STEP}).
+     */
+    public void addConsideration(ValueInput input, float min, float max, Vocabulary.Curve curve, float threshold) {
+        current();
+        considerationInput.add(input);
+        considerationMin.add(min);
+        considerationMax.add(max);
+        considerationCurve.add(curve.code());
+        considerationThreshold.add(threshold);
     }
 
     /** Adds a task of the current state (tasks are in DFS order: a state's after its ancestors'). */

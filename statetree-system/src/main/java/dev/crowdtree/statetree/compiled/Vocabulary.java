@@ -59,7 +59,12 @@ public final class Vocabulary {
     /** How a state picks an active child ({@code "selection"}). */
     public enum Selection {
         TRY_SELECT_CHILDREN_IN_ORDER("trySelectChildrenInOrder", CompiledStateTree.SELECT_CHILDREN_IN_ORDER),
-        TRY_ENTER_STATE("tryEnterState", CompiledStateTree.TRY_ENTER);
+        TRY_ENTER_STATE("tryEnterState", CompiledStateTree.TRY_ENTER),
+        TRY_SELECT_CHILDREN_AT_RANDOM("trySelectChildrenAtRandom", CompiledStateTree.SELECT_AT_RANDOM),
+        TRY_SELECT_CHILDREN_WITH_HIGHEST_UTILITY("trySelectChildrenWithHighestUtility",
+                CompiledStateTree.SELECT_HIGHEST_UTILITY),
+        TRY_SELECT_CHILDREN_AT_RANDOM_WEIGHTED_BY_UTILITY("trySelectChildrenAtRandomWeightedByUtility",
+                CompiledStateTree.SELECT_WEIGHTED_BY_UTILITY);
 
         private final String assetName;
         private final byte code;
@@ -87,9 +92,46 @@ public final class Vocabulary {
             return values()[code];
         }
 
-        /** "trySelectChildrenInOrder, tryEnterState". */
+        /** All selection modes, comma-separated. */
         public static String validNames() {
             return Vocabulary.names(values(), Selection::assetName);
+        }
+
+        /** Whether the children of a state with this mode have a utility (weight and considerations). */
+        public boolean usesUtility() {
+            return this == TRY_SELECT_CHILDREN_WITH_HIGHEST_UTILITY || this == TRY_SELECT_CHILDREN_AT_RANDOM_WEIGHTED_BY_UTILITY;
+        }
+    }
+
+    /** The response curve of a utility consideration ({@code "curve"}): x in [0, 1] to [0, 1]. */
+    public enum Curve {
+        LINEAR("linear", CompiledStateTree.CURVE_LINEAR), INVERSE("inverse", CompiledStateTree.CURVE_INVERSE),
+        QUADRATIC("quadratic", CompiledStateTree.CURVE_QUADRATIC), STEP("step", CompiledStateTree.CURVE_STEP);
+
+        private final String assetName;
+        private final byte code;
+
+        Curve(String assetName, byte code) {
+            this.assetName = assetName;
+            this.code = code;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        public byte code() {
+            return code;
+        }
+
+        /** The curve with this asset name, or null. */
+        public static Curve parse(String name) {
+            return Vocabulary.parse(values(), name, Curve::assetName);
+        }
+
+        /** "linear, inverse, quadratic, step". */
+        public static String validNames() {
+            return Vocabulary.names(values(), Curve::assetName);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.compiler;
 
+import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
 import dev.crowdtree.statetree.compiler.Model.Param;
 import dev.crowdtree.statetree.compiler.Model.Scope;
@@ -11,6 +12,7 @@ import dev.crowdtree.statetree.definition.Values;
 import dev.crowdtree.statetree.node.Node;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +56,7 @@ final class StatePass {
     private void compileState(StateNode s) {
         c.out.addState(s.name, s.path, s.parent == null ? -1 : s.parent.id, s.depth, s.subtreeEnd, s.type,
                 s.selection);
+        compileUtility(s);
 
         // tasks (DFS order: this state's tasks come after all ancestors' tasks)
         for (int k = 0; k < s.tasks.size(); k++) {
@@ -92,6 +95,90 @@ final class StatePass {
         }
         for (int i = 0; i < ts.size() && i < MAX_TRANSITIONS_PER_STATE; i++) {
             transitions.compile(s, ts.get(i), "transitions[" + i + "]");
+        }
+    }
+
+    private static final String UTILITY_PARENTS = "a child of a state whose selection uses utility "
+            + "(trySelectChildrenWithHighestUtility, trySelectChildrenAtRandomWeightedByUtility)";
+    private static final List<String> CONSIDERATION_KEYS = List.of("input", "min", "max", "curve",
+            "threshold");
+
+    /** The state's weight and considerations, when its parent selects by utility (SEMANTICS.md section 5). */
+    private void compileUtility(StateNode s) {
+        Object weight = s.def.weight();
+        List<Map<String, Object>> ks = s.def.considerations();
+        if (s.parent == null || !s.parent.selection.usesUtility()) {
+            if (weight != null) {
+                c.error(s.path, "weight", "'weight' is only valid on " + UTILITY_PARENTS);
+            }
+            if (!ks.isEmpty()) {
+                c.error(s.path, "considerations", "'considerations' are only valid on " + UTILITY_PARENTS);
+            }
+            return;
+        }
+        if (weight != null) {
+            Double w = bindings.literal(weight, ValueType.FLOAT, 0, Double.POSITIVE_INFINITY, s.path, "weight");
+            if (w != null) {
+                c.out.setWeight(w.floatValue());
+            }
+        }
+        // Computed when the parent is being selected: they see parameters and evaluators, like enter conditions.
+        Scope scope = new Scope(s, false, 0, c.evalInfos.size(), "utility considerations");
+        for (int i = 0; i < ks.size(); i++) {
+            Map<String, Object> k = ks.get(i);
+            String where = "considerations[" + i + "]";
+            boolean ok = true;
+            for (String key : k.keySet()) {
+                if (!CONSIDERATION_KEYS.contains(key)) {
+                    c.error(s.path, where + "." + key, "unknown field '" + key + "' in a consideration; valid fields are "
+                            + CONSIDERATION_KEYS);
+                    ok = false;
+                }
+            }
+            ValueInput input = null;
+            Double min = null;
+            Double max = null;
+            for (String required : CONSIDERATION_KEYS.subList(0, 3)) {
+                if (!k.containsKey(required)) {
+                    c.error(s.path, where, "a consideration needs '" + required + "'");
+                    ok = false;
+                }
+            }
+            if (k.containsKey("input")) {
+                input = bindings.input(k.get("input"), null, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, scope,
+                        s.path, where + ".input");
+            }
+            if (k.containsKey("min")) {
+                min = bindings.literal(k.get("min"), ValueType.FLOAT, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
+                        s.path, where + ".min");
+            }
+            if (k.containsKey("max")) {
+                max = bindings.literal(k.get("max"), ValueType.FLOAT, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
+                        s.path, where + ".max");
+            }
+            if (min != null && max != null && min >= max) {
+                c.error(s.path, where, "'min' (" + Compilation.fmt(min) + ") must be below 'max' ("
+                        + Compilation.fmt(max) + ")");
+                ok = false;
+            }
+            Vocabulary.Curve curve = Vocabulary.Curve.LINEAR;
+            if (k.containsKey("curve")) {
+                Object raw = k.get("curve");
+                curve = raw instanceof String ? Vocabulary.Curve.parse((String) raw) : null;
+                if (curve == null) {
+                    c.error(s.path, where + ".curve", "unknown curve " + (raw instanceof String ? Compilation.quote((String) raw)
+                            : Values.describe(raw)) + "; valid curves are "
+                            + Vocabulary.Curve.validNames());
+                    ok = false;
+                }
+            }
+            Double threshold = 0.5;
+            if (k.containsKey("threshold")) {
+                threshold = bindings.literal(k.get("threshold"), ValueType.FLOAT, 0, 1, s.path, where + ".threshold");
+            }
+            if (ok && input != null && min != null && max != null && threshold != null) {
+                c.out.addConsideration(input, min.floatValue(), max.floatValue(), curve, threshold.floatValue());
+            }
         }
     }
 

@@ -10,12 +10,24 @@ import java.util.Map;
  * {@code subtree}; {@code selection} is {@code trySelectChildrenInOrder} (default) or
  * {@code tryEnterState}. A {@code linked} state names its subtree in {@code linkedSubtree} and may
  * give values (constants or bindings) for the subtree's parameters in {@code linkedParameters}; a
- * {@code subtree} declares those parameters in {@code parameters}. Null fields mean "absent".
+ * {@code subtree} declares those parameters in {@code parameters}. A child of a state whose selection
+ * uses utility may give a {@code weight} (a number) and {@code considerations} (objects with
+ * {@code input}, {@code min}, {@code max}, {@code curve}, {@code threshold}). Null fields mean "absent".
  */
 public record StateDef(String name, String type, String selection, String linkedSubtree,
                        Map<String, Object> linkedParameters, List<ParameterDef> parameters,
                        List<NodeDef> enterConditions, List<NodeDef> tasks,
-                       List<TransitionDef> transitions, List<StateDef> children) {
+                       List<TransitionDef> transitions, List<StateDef> children,
+                       Object weight, List<Map<String, Object>> considerations) {
+    /** A state without utility. */
+    public StateDef(String name, String type, String selection, String linkedSubtree,
+                    Map<String, Object> linkedParameters, List<ParameterDef> parameters,
+                    List<NodeDef> enterConditions, List<NodeDef> tasks,
+                    List<TransitionDef> transitions, List<StateDef> children) {
+        this(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks, transitions,
+                children, null, null);
+    }
+
     public StateDef {
         // Insertion order is kept (Map.copyOf would not): errors and written assets follow the file.
         linkedParameters = linkedParameters == null ? Map.of()
@@ -25,5 +37,6 @@ public record StateDef(String name, String type, String selection, String linked
         tasks = tasks == null ? List.of() : List.copyOf(tasks);
         transitions = transitions == null ? List.of() : List.copyOf(transitions);
         children = children == null ? List.of() : List.copyOf(children);
+        considerations = considerations == null ? List.of() : List.copyOf(considerations);
     }
 }

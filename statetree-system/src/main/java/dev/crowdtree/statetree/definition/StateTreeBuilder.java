@@ -106,6 +106,8 @@ public final class StateTreeBuilder {
         private final String name;
         private String type;
         private String selection;
+        private Object weight;
+        private final List<Map<String, Object>> considerations = new ArrayList<>();
         private String linkedSubtree;
         private final Map<String, Object> linkedParameters = new LinkedHashMap<>();
         private final List<ParameterDef> parameters = new ArrayList<>();
@@ -178,9 +180,30 @@ public final class StateTreeBuilder {
             return this;
         }
 
+        /** This state's weight in its parent's utility selection (default 1). */
+        public State weight(double w) {
+            this.weight = w;
+            return this;
+        }
+
+        /**
+         * A consideration of this state's utility: {@code input} (a number or a {@link Binding}) mapped
+         * from {@code [min, max]} to [0, 1] through {@code curve} ({@code linear}, {@code inverse},
+         * {@code quadratic}, {@code step}).
+         */
+        public State consideration(Object input, double min, double max, String curve) {
+            Map<String, Object> k = new LinkedHashMap<>();
+            k.put("input", input);
+            k.put("min", min);
+            k.put("max", max);
+            k.put("curve", curve);
+            considerations.add(k);
+            return this;
+        }
+
         public StateDef build() {
             return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
-                    tasks, transitions, children);
+                    tasks, transitions, children, weight, considerations);
         }
     }
 

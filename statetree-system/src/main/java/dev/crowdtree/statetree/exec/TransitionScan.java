@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.exec;
 
+import dev.crowdtree.statetree.compiled.ChildOrder;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.Condition;
@@ -10,6 +11,7 @@ import java.util.Arrays;
 
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.GOTO;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.NOT_SET;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.SELECT_CHILDREN_IN_ORDER;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_FAILED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_SUCCEEDED;
@@ -42,6 +44,7 @@ final class TransitionScan {
     private final ChunkEvents events;
     private final ChunkTimers timers;
     private int gatesStreamed;
+    private final ChildOrder childOrder;
 
     TransitionScan(ChunkState state, ChunkEvents events, ChunkTimers timers) {
         this.st = state;
@@ -49,6 +52,7 @@ final class TransitionScan {
         this.ctx = state.ctx;
         this.events = events;
         this.timers = timers;
+        this.childOrder = new ChildOrder(state.t);
     }
 
     /**
@@ -353,11 +357,23 @@ final class TransitionScan {
             return -1;
         }
         int end = t.stateSubtreeEnd[s];
-        if (t.stateSelection[s] == TRY_ENTER || end == s + 1) {
+        byte mode = t.stateSelection[s];
+        if (mode == TRY_ENTER || end == s + 1) {
             return s;
         }
-        for (int c = s + 1; c < end; c = t.stateSubtreeEnd[c]) {
-            int leaf = selectInternal(r, c);
+        if (mode == SELECT_CHILDREN_IN_ORDER) {
+            for (int c = s + 1; c < end; c = t.stateSubtreeEnd[c]) {
+                int leaf = selectInternal(r, c);
+                if (leaf >= 0) {
+                    return leaf;
+                }
+            }
+            return -1;
+        }
+        final ChunkState st = this.st;
+        int[] children = childOrder.order(s, ctx, r, st.sys.seed(), st.ids[r], st.tick);
+        for (int i = 0, n = childOrder.count(s); i < n; i++) {
+            int leaf = selectInternal(r, children[i]);
             if (leaf >= 0) {
                 return leaf;
             }

@@ -39,7 +39,8 @@ final class AssetReader {
      */
     static final String SCHEMA_KEY = "$schema";
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", LinkedAssets.KEY,
-            "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children");
+            "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
+            "considerations");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
             "delayVariance", "priority");
     static final List<String> PARAMETER_KEYS = List.of("type", "default");
@@ -243,8 +244,21 @@ final class AssetReader {
                 children.add(placeholderState());
             }
         }
+        Object weight = m.containsKey("weight") ? value(m.get("weight"), path, pre + "weight") : null;
+        List<Map<String, Object>> considerations = new ArrayList<>();
+        List<?> kl = list(m, "considerations", path, pre, "consideration objects");
+        for (int i = 0; i < kl.size(); i++) {
+            String f = pre + "considerations[" + i + "]";
+            Object k = kl.get(i);
+            if (k instanceof Map) {
+                considerations.add(asMap(value(k, path, f)));
+            } else {
+                error(path, f, "expected a consideration object {\"input\": ..., \"min\": ..., \"max\": ...}, got "
+                        + Values.describe(k));
+            }
+        }
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, params, enter, tasks,
-                transitions, children);
+                transitions, children, weight, considerations);
     }
 
     /** Stands in for a list element that is not an object; the compiler skips it (error suppressed). */

@@ -85,6 +85,14 @@ final class AssetWriter {
             }
             g.writeEndArray();
         }
+        if (s.weight() != null) {
+            g.writeFieldName("weight");
+            value(g, s.weight());
+        }
+        if (!s.considerations().isEmpty()) {
+            g.writeFieldName("considerations");
+            value(g, s.considerations());
+        }
         if (!s.children().isEmpty()) {
             g.writeArrayFieldStart("children");
             for (StateDef c : s.children()) {

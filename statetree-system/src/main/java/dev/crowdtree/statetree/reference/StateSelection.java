@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.reference;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INDEX_NONE;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
 
+import dev.crowdtree.statetree.compiled.ChildOrder;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 
 /**
@@ -10,16 +11,21 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
  * states a transition to a state (or the start, or the restart from root) would make active. It
  * keeps the active path down to the common ancestor, pushes the states between it and the target
  * without their enter conditions (Q-A6), then selects down from the target: enter conditions, a
- * {@code tryEnterState} state ends the path (Q-A10), otherwise the first child that can be selected
- * (a linked state's only child is its private subtree copy, Q-A7).
+ * {@code tryEnterState} state ends the path (Q-A10), otherwise the first child that can be selected,
+ * in the order of the state's selection mode ({@link ChildOrder}: declared, random or by utility; a
+ * linked state's only child is its private subtree copy, Q-A7).
  */
 final class StateSelection {
     private final CompiledStateTree tree;
+    private final InterpreterData data;
     private final NodeCalls nodes;
+    private final ChildOrder childOrder;
 
     StateSelection(InterpreterData data, NodeCalls nodes) {
         this.tree = data.tree;
+        this.data = data;
         this.nodes = nodes;
+        this.childOrder = new ChildOrder(data.tree);
     }
 
     /**
@@ -92,9 +98,10 @@ final class StateSelection {
                     return true;
                 }
             } else {
-                for (int childState = nextState + 1; childState < tree.stateSubtreeEnd[nextState];
-                     childState = tree.stateSubtreeEnd[childState]) {
-                    if (selectStateInternal(childState, outNewActiveState)) {
+                // declared order, or the order of the state's selection mode (random, utility)
+                int[] children = childOrder.order(nextState, data.ctx, data.agent, data.seed, data.agent, data.tick);
+                for (int i = 0, n = childOrder.count(nextState); i < n; i++) {
+                    if (selectStateInternal(children[i], outNewActiveState)) {
                         return true;
                     }
                 }

@@ -265,7 +265,7 @@ class CompileErrorsTest {
     @Test
     void unknownKeys() {
         assertOnlyError(tree("{'name': 'A', 'taks': []}"), "Root/A", "taks", "unknown key 'taks' in a state; valid keys are "
-                + "name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks, transitions, children");
+                + "name, type, selection, linkedSubtree, asset, linkedParameters, parameters, enterConditions, tasks, transitions, children, weight, considerations");
         assertOnlyError(tree("{'name': 'A', 'transitions': [{'trigger': 'onTick', 'to': '@none', 'delai': 1}]}"),
                 "Root/A", "transitions[0].delai", "unknown key 'delai' in a transition; valid keys are trigger, event, to,"
                         + " conditions, delay, delayVariance");

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * reference interpreter (the oracle: every agent ticks every tick), the reference interpreter with
  * the scheduled tick (sleeping agents skipped) and the batched runtime, with default chunking and
  * with one-row chunks on 1, 2 and 8 workers: the traces must be identical. The trees include
- * transition priorities (a third of the trees) and delay-only states chained by completion
+ * transition priorities and random and utility selection (a third of the trees), delay-only states chained by completion
  * transitions (agents there sleep between their timers), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
@@ -46,6 +46,7 @@ class RandomDifferentialTest {
         int withPeriods = 0;
         int sleepyStates = 0;
         int ranked = 0;
+        int chosen = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             TreeDef def = new Gen(rnd, n % 3 == 2).tree("Random" + n);
@@ -57,6 +58,9 @@ class RandomDifferentialTest {
             }
             compiled++;
             ranked += tree.hasPriorities ? 1 : 0;
+            for (int st = 0; st < tree.stateCount; st++) {
+                chosen += tree.stateSelection[st] >= CompiledStateTree.SELECT_AT_RANDOM ? 1 : 0;
+            }
             boolean periods = n % 2 == 1;
             withPeriods += periods ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
@@ -77,6 +81,7 @@ class RandomDifferentialTest {
         assertTrue(withPeriods >= TREES / 3, "scenarios with tick periods: " + withPeriods);
         assertTrue(sleepyStates >= TREES, "states where agents may sleep: " + sleepyStates);
         assertTrue(ranked >= TREES / 5, "trees with transition priorities: " + ranked);
+        assertTrue(chosen >= TREES / 5, "states with random or utility selection: " + chosen);
     }
 
     private static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
@@ -116,8 +121,14 @@ class RandomDifferentialTest {
     /** A random tree generator. */
     private static final class Gen {
         private static final String[] PRIORITIES = {"low", "normal", "medium", "high", "critical"};
+        private static final String[] SELECTIONS = {"trySelectChildrenAtRandom", "trySelectChildrenWithHighestUtility",
+            "trySelectChildrenAtRandomWeightedByUtility"};
+        private static final String[] CURVES = {"linear", "inverse", "quadratic", "step"};
         private final SplittableRandom rnd;
-        /** Whether tick and event transitions get random priorities (a third of the trees). */
+        /**
+         * Whether tick and event transitions get random priorities and states random or utility
+         * selection (a third of the trees).
+         */
         private final boolean ranked;
         private final List<String> names = new ArrayList<>();
         private int next;
@@ -179,6 +190,7 @@ class RandomDifferentialTest {
             String name = names.get(next);
             next++;
             StateTreeBuilder.State st = state(name);
+            String selection = null;
             if (s.linked()) {
                 st.linked("Sub");
                 if (chance(50)) {
@@ -201,6 +213,9 @@ class RandomDifferentialTest {
             } else {
                 if (!s.children().isEmpty() && chance(15)) {
                     st.tryEnter();
+                } else if (ranked && !s.children().isEmpty() && chance(40)) {
+                    selection = SELECTIONS[rnd.nextInt(SELECTIONS.length)];
+                    st.selection(selection);
                 }
                 int tasks = rnd.nextInt(3);
                 for (int i = 0; i < tasks; i++) {
@@ -217,7 +232,17 @@ class RandomDifferentialTest {
             for (int i = 0; i < s.children().size(); i++) {
                 // the next sibling's name is the name given after this child's whole subtree
                 String sib = i + 1 < s.children().size() ? "has-next" : null;
-                st.child(build(s.children().get(i), sib, withSubtree));
+                StateTreeBuilder.State child = build(s.children().get(i), sib, withSubtree);
+                if (selection != null && !selection.equals(SELECTIONS[0])) {
+                    // a child of a utility selection: a weight (0 sometimes) and a consideration on f
+                    if (chance(70)) {
+                        child.weight(rnd.nextInt(4));
+                    }
+                    if (chance(50)) {
+                        child.consideration(Binding.param("f"), 0, 1, CURVES[rnd.nextInt(CURVES.length)]);
+                    }
+                }
+                st.child(child);
             }
             return st;
         }
