@@ -202,6 +202,8 @@ public final class CompiledStateTree {
     /** The host objects the tree's nodes need; {@link External#index} is the position here. */
     public final List<External<?>> externals;
 
+    private final java.util.concurrent.atomic.LongAdder divisionsByZero;
+
     // ---- event tags ---------------------------------------------------------------------------
     private final String[] tagNames;
     private final Map<String, Integer> tagIds;
@@ -289,6 +291,7 @@ public final class CompiledStateTree {
         boolSlots = boolSlotNames.length;
         tagNames = b.tags.keySet().toArray(new String[0]);
         hostColumns = List.copyOf(b.hostColumns);
+        divisionsByZero = b.divisionsByZero;
         externals = List.copyOf(b.externals);
         Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < tagNames.length; i++) {
@@ -467,6 +470,14 @@ public final class CompiledStateTree {
                         + "; bind it with bindExternal(\"" + e.name() + "\", ...) before ticking");
             }
         }
+    }
+
+    /**
+     * How many divisions by zero the tree's property functions have met, in every runtime that ran
+     * it (each gave 0 instead of failing).
+     */
+    public long divisionsByZero() {
+        return divisionsByZero.sum();
     }
 
     /** Human-readable target of transition {@code t}: a state path or {@code @none/@succeeded/@failed}. */

@@ -80,6 +80,8 @@ public final class CompiledTreeBuilder {
     final List<External<?>> externals = new ArrayList<>();
     final LinkedHashMap<String, Integer> tags = new LinkedHashMap<>();
     int maxConditionDepth = 1;
+    /** Shared by the tree's property functions: their divisions by zero. */
+    final java.util.concurrent.atomic.LongAdder divisionsByZero = new java.util.concurrent.atomic.LongAdder();
     private boolean built;
 
     CompiledTreeBuilder(String name, String source) {
@@ -130,6 +132,11 @@ public final class CompiledTreeBuilder {
                     + ", expected " + externals.size());
         }
         externals.add(external);
+    }
+
+    /** The counter the tree's property functions add their divisions by zero to. */
+    public java.util.concurrent.atomic.LongAdder divisionsByZero() {
+        return divisionsByZero;
     }
 
     /** Records a condition nesting depth seen anywhere (also inside task properties), for scratch sizing. */

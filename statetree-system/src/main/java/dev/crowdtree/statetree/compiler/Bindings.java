@@ -67,6 +67,19 @@ final class Bindings {
 
     /** A literal or binding of {@code type} (null: any number). */
     ValueInput input(Object raw, ValueType type, double min, double max, Scope scope, String path, String f) {
+        if (raw instanceof Map && ((Map<?, ?>) raw).containsKey("fn")) {
+            ValueInput v = function((Map<?, ?>) raw, scope, path, f, 1);
+            if (v == null) {
+                return null;
+            }
+            boolean ok = type == null || type.accepts(v.type());
+            if (!ok) {
+                c.error(path, f, "function " + v + " gives " + v.type().assetName() + " but this field needs "
+                        + type.assetName());
+                return null;
+            }
+            return v;
+        }
         Binding b = asBinding(raw);
         if (b == null && raw instanceof Map) {
             c.error(path, f, "expected a value or a binding with exactly one of \"param\", \"eval\", \"task\" "
@@ -111,6 +124,67 @@ final class Bindings {
             return null;
         }
         return ValueInput.slot(slot.type(), slot.index(), desc);
+    }
+
+    /** Deepest nesting of property functions. */
+    static final int MAX_FUNCTION_NESTING = 16;
+
+    /**
+     * A property function {@code {"fn": name, "args": [...]}}: each argument a number, a binding or
+     * another function (numbers only: a bool argument is an error); null after reporting.
+     */
+    private ValueInput function(Map<?, ?> m, Scope scope, String path, String f, int nesting) {
+        if (nesting > MAX_FUNCTION_NESTING) {
+            c.error(path, f, "property functions nested deeper than " + MAX_FUNCTION_NESTING);
+            return null;
+        }
+        for (Object key : m.keySet()) {
+            if (!"fn".equals(key) && !"args".equals(key)) {
+                c.error(path, f + "." + key, "unknown key '" + key + "' in a property function; valid keys are fn, args");
+                return null;
+            }
+        }
+        Object name = m.get("fn");
+        if (!(name instanceof String) || !ValueInput.FUNCTIONS.contains(name)) {
+            c.error(path, f + ".fn", "unknown property function " + (name instanceof String ? "'" + name + "'"
+                    : Values.describe(name)) + "; valid ones are " + String.join(", ", ValueInput.FUNCTIONS));
+            return null;
+        }
+        Object raw = m.get("args");
+        if (!(raw instanceof List)) {
+            c.error(path, f + ".args", "expected a list of arguments (numbers, bindings or functions), got "
+                    + Values.describe(raw));
+            return null;
+        }
+        List<?> list = (List<?>) raw;
+        int n = list.size();
+        String arity = switch ((String) name) {
+            case "sub", "div" -> n == 2 ? null : "exactly 2";
+            case "abs", "neg" -> n == 1 ? null : "exactly 1";
+            case "clamp" -> n == 3 ? null : "exactly 3 (value, min, max)";
+            default -> n >= 2 ? null : "2 or more";
+        };
+        if (arity != null) {
+            c.error(path, f + ".args", "'" + name + "' takes " + arity + " arguments, got " + n);
+            return null;
+        }
+        ValueInput[] args = new ValueInput[n];
+        boolean ok = true;
+        for (int i = 0; i < n; i++) {
+            Object a = list.get(i);
+            String af = f + ".args[" + i + "]";
+            if (a instanceof Boolean) {
+                c.error(path, af, "property functions take numbers, got " + Values.describe(a));
+                ok = false;
+            } else if (a instanceof Map && ((Map<?, ?>) a).containsKey("fn")) {
+                args[i] = function((Map<?, ?>) a, scope, path, af, nesting + 1);
+                ok &= args[i] != null;
+            } else {
+                args[i] = input(a, null, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, scope, path, af);
+                ok &= args[i] != null;
+            }
+        }
+        return ok ? ValueInput.function((String) name, args, c.out.divisionsByZero()) : null;
     }
 
     Slot evalOutput(String ref, Scope scope, String path, String f) {

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
@@ -25,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * reference interpreter (the oracle: every agent ticks every tick), the reference interpreter with
  * the scheduled tick (sleeping agents skipped) and the batched runtime, with default chunking and
  * with one-row chunks on 1, 2 and 8 workers: the traces must be identical. The trees include
- * transition priorities and random and utility selection (a third of the trees), delay-only states chained by completion
+ * transition priorities, random and utility selection and property functions (a third of the trees), delay-only states chained by completion
  * transitions (agents there sleep between their timers), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
@@ -268,12 +269,22 @@ class RandomDifferentialTest {
                     break;
                 default:
                     t = chance(50) ? node("setParameter").with("param", "b1").with("value", chance(50))
-                            : node("setParameter").with("param", "f").with("value", rnd.nextInt(11) / 10.0);
+                            : node("setParameter").with("param", "f").with("value", ranked && chance(50)
+                            ? function() : rnd.nextInt(11) / 10.0);
             }
             if (chance(25)) {
                 t.reselect(false);
             }
             return t;
+        }
+
+        /** A property function of f and constants, clamped to [0, 1] (f stays a probability-like value). */
+        private Map<String, Object> function() {
+            String[] two = {"add", "sub", "mul", "div", "min", "max"};
+            Map<String, Object> inner = Map.of("fn", two[rnd.nextInt(two.length)],
+                    "args", List.of(Map.of("param", "f"), rnd.nextInt(5) / 4.0));
+            Object arg = chance(30) ? Map.of("fn", chance(50) ? "abs" : "neg", "args", List.of(inner)) : inner;
+            return Map.of("fn", "clamp", "args", List.of(arg, 0, 1));
         }
 
         private StateTreeBuilder.Node condition(int depth) {
@@ -282,7 +293,7 @@ class RandomDifferentialTest {
                     return node("bool").with("param", chance(50) ? "b1" : "b2");
                 case 1:
                     return node("compare").with("param", "f").with("op", chance(50) ? ">" : "<=")
-                            .with("value", rnd.nextInt(11) / 10.0);
+                            .with("value", ranked && chance(50) ? function() : rnd.nextInt(11) / 10.0);
                 case 2:
                     return node("randomChance").with("probability", 0.5);
                 case 3:
