@@ -10,11 +10,11 @@ import static dev.crowdtree.statetree.exec.ChunkState.NOT_DONE;
 import static dev.crowdtree.statetree.exec.ChunkState.PERIODS;
 
 /**
- * One worker's engine: chunk-sized scratch, a {@link NodeContext}, and the StateTree algorithms of
- * docs/SEMANTICS.md applied to one chunk at a time, driven by the chunk's persistent
- * {@link ChunkSchedule} so that a tick touches only the agents that have something to do. This class
- * holds the order of a chunk's tick and Start and Stop (sections 2, 3 and 7); each phase is an object
- * of its own, created with the runner, over the {@link ChunkState} they share.
+ * One worker's engine: the StateTree algorithms of docs/SEMANTICS.md applied to one chunk at a time,
+ * driven by the chunk's persistent {@link ChunkSchedule} so that a tick touches only the agents that
+ * have something to do. This class holds the order of a chunk's tick and Start and Stop (sections 2,
+ * 3 and 7); each phase is an object of its own, created with the runner, over the {@link ChunkState}
+ * they share (chunk-sized scratch, the worker's {@link NodeContext}, the bound chunk).
  *
  * <p>A tick of a chunk ({@link #tickChunk}):
  * <ol>
