@@ -132,20 +132,23 @@ final class EventRouter {
         incoming.clear();
     }
 
-    /** Merges the outputs of chunks {@code [0, chunks)} in chunk order and delivers trace lines sorted by agent. */
-    void merge(ChunkOutput[] outputs, int chunks, TraceSink trace) {
+    /**
+     * Merges the events of chunks {@code [0, chunks)} in chunk order. (Trace lines go through
+     * {@link #deliverTrace}, called only when tracing: a steady tick's compiled code must not
+     * mention {@link TraceSink}, or C2 plants a trap for the class not loaded yet, and its first
+     * run deoptimizes and loads it mid-run, allocating.)
+     */
+    void merge(ChunkOutput[] outputs, int chunks) {
         for (int c = 0; c < chunks; c++) {
             incoming.addAll(outputs[c].carried);
         }
         for (int c = 0; c < chunks; c++) {
             incoming.addAll(outputs[c].toOthers);
         }
-        if (trace != null) {
-            deliverTrace(outputs, chunks, trace);
-        }
     }
 
-    private static void deliverTrace(ChunkOutput[] outputs, int chunks, TraceSink trace) {
+    /** Delivers the chunks' trace lines sorted by agent (stable within an agent). */
+    static void deliverTrace(ChunkOutput[] outputs, int chunks, TraceSink trace) {
         List<int[]> keys = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         for (int c = 0; c < chunks; c++) {

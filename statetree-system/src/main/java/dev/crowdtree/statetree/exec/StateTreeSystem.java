@@ -324,7 +324,11 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Merges chunk outputs in chunk order and delivers trace lines sorted by agent. */
     private void finish() {
-        events.merge(outputs, table.chunkCount(chunkRows), trace);
+        int chunks = table.chunkCount(chunkRows);
+        events.merge(outputs, chunks);
+        if (trace != null) {
+            EventRouter.deliverTrace(outputs, chunks, trace);
+        }
         if (accessChecks) {
             host.checkAfter();
         }
