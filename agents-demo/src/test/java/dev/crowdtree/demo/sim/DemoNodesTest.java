@@ -59,6 +59,22 @@ class DemoNodesTest {
     }
 
     @Test
+    void despawningAnAgentThatHoldsASlotGivesTheSlotBack() throws Exception {
+        String tree = "{\"name\":\"Claim\",\"root\":{\"name\":\"Root\",\"children\":["
+                + "{\"name\":\"Use\",\"tasks\":[{\"type\":\"claimSlot\",\"name\":\"claim\",\"searchRadius\":1000}],"
+                + " \"transitions\":[{\"trigger\":\"onStateFailed\",\"to\":\"Root/Refused\"}]},"
+                + "{\"name\":\"Refused\",\"tasks\":[{\"type\":\"run\"}]}]}}";
+        try (CrowdSim sim = sim(tree, 2, 0, 1, 1)) {
+            sim.tick();
+            assertEquals(1, sim.data().objects.used[0], "agent 0 holds the only slot");
+            sim.world().commands().despawn(0);
+            sim.world().sync(); // the runtime stops agent 0's tree: claimSlot's ExitState releases the slot
+            sim.tick(); // the release is resolved at the next sync point
+            assertEquals(0, sim.data().objects.used[0], "the despawned agent's slot is free again");
+        }
+    }
+
+    @Test
     void claimSlotFailsAtOnceWhenNoObjectIsInRange() throws Exception {
         String tree = "{\"name\":\"Claim\",\"root\":{\"name\":\"Root\",\"children\":["
                 + "{\"name\":\"Use\",\"tasks\":[{\"type\":\"claimSlot\",\"searchRadius\":1}],"

@@ -225,6 +225,9 @@ public final class World implements AutoCloseable {
             return false;
         }
         SoaTable t = tables.get(tableById[id] - 1);
+        for (DespawnListener l : despawnListeners) {
+            l.despawning(t, rowById[id], id);
+        }
         tableById[id] = 0;
         t.remove(rowById[id]);
         rowById[id] = -1;
@@ -387,6 +390,24 @@ public final class World implements AutoCloseable {
     }
 
     /** Configuration of a {@link World}; every setter validates its argument. */
+    /**
+     * Something that keeps state for agents and must act before one goes (a StateTree runtime
+     * runs the agent's ExitState). Called on the simulation thread, at the sync point that applies
+     * the despawn, while the agent still has its row and id.
+     */
+    @FunctionalInterface
+    public interface DespawnListener {
+        void despawning(SoaTable table, int row, int agentId);
+    }
+
+    private DespawnListener[] despawnListeners = new DespawnListener[0];
+
+    /** Registers {@code l} for every later despawn. */
+    public void addDespawnListener(DespawnListener l) {
+        despawnListeners = Arrays.copyOf(despawnListeners, despawnListeners.length + 1);
+        despawnListeners[despawnListeners.length - 1] = l;
+    }
+
     public static final class Builder {
         private int workers = Runtime.getRuntime().availableProcessors();
         private int chunkSize = 4096;

@@ -59,6 +59,12 @@ public interface StateTreeRuntime extends AutoCloseable {
     void setTrace(TraceSink sink);
 
     /**
+     * Removes {@code agent}: its tree stops first (ExitState of its active states, traced as a
+     * stop, at {@code tick}); afterwards the agent takes part in nothing and naming it is an error.
+     */
+    void despawn(int agent, long tick);
+
+    /**
      * Binds the host object the tree's nodes need under {@code name} (see
      * {@code CompiledStateTree.externals}); every external must be bound before the first tick.
      */

@@ -60,6 +60,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final InstanceData data;
     private final HostBinding host;
     private boolean accessChecks;
+    /** The tick a {@link #despawn} call gives its stop (-1: a host's despawn, stopped at the last tick). */
+    private long despawnTick = -1;
 
     /**
      * Rows per chunk of this runtime's phases: the world's chunk, or four of them (at most 16,384
@@ -128,6 +130,35 @@ public final class StateTreeSystem implements StateTreeRuntime {
             initializeRow(r);
         }
         table.addRowListener(this::rowsChanged);
+        world.addDespawnListener(this::despawning);
+    }
+
+    /** A despawn being applied: an agent of this table leaves with its tree stopped (ExitState run). */
+    private void despawning(SoaTable t, int row, int agentId) {
+        if (t == table) {
+            stop(agentId, despawnTick >= 0 ? despawnTick : currentTick);
+        }
+    }
+
+    /**
+     * Despawns {@code agent} now, stopping its tree first (ExitState of its active states, at
+     * {@code tick}). Only for a runtime that owns its world ({@link #standalone}); in a host's world,
+     * despawn through {@code World.commands()}: the tree stops at the sync that applies it.
+     */
+    @Override
+    public void despawn(int agent, long tick) {
+        if (!ownsWorld) {
+            throw new IllegalStateException("this runtime runs in a host's world: despawn agent " + agent
+                    + " with world.commands().despawn(...); its tree stops at the next sync");
+        }
+        requireRow(agent);
+        world.commands().despawn(agent);
+        despawnTick = tick;
+        try {
+            world.sync();
+        } finally {
+            despawnTick = -1;
+        }
     }
 
     /** Rows moved or changed owner: their chunks' schedules are rebuilt before the next tick. */

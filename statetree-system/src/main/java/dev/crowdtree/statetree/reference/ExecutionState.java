@@ -43,4 +43,6 @@ final class ExecutionState {
             pendingLog = -1;
         }
     }
+    /** Despawned: stopped for good; the interpreter refuses to address it. */
+    boolean despawned;
 }

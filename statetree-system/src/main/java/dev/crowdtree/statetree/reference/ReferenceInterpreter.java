@@ -272,6 +272,15 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         if (agentId < 0 || agentId >= data.agents) {
             throw new IllegalArgumentException("agent " + agentId + " is out of range 0.." + (data.agents - 1));
         }
+        if (execs[agentId].despawned) {
+            throw new IllegalArgumentException("agent " + agentId + " was despawned");
+        }
+    }
+
+    @Override
+    public void despawn(int agentId, long tickNumber) {
+        stop(agentId, tickNumber);
+        execs[agentId].despawned = true;
     }
 
     /** Queues an event for agent {@code a}'s next tick, and wakes it. */

@@ -37,7 +37,8 @@ import java.util.Map;
  * are ticks of {@code dt} seconds; the inputs of tick k apply just before tick k runs, in the
  * order listed: {@code set} sets parameters, {@code event} queues an event, {@code period} requests
  * a tick period (1, 2, 4, ..., 64; docs/SEMANTICS.md section 12), {@code stop} stops the tree, for
- * the given {@code agent} or for every agent. Defaults: dt 0.1, seed 1, agents 1,
+ * the given {@code agent} or for every agent; {@code despawn} (with an {@code agent}) stops its tree
+ * and removes it, and no later input may name it. Defaults: dt 0.1, seed 1, agents 1,
  * workers 1, no inputs; {@code ticks} is required.
  *
  * <p>Parsing is strict: unknown fields, wrong types, duplicate keys and out-of-range ticks or agents
@@ -49,7 +50,8 @@ public final class Scenario {
     public static final long DEFAULT_SEED = 1;
 
     private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs");
-    private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "period", "stop");
+    private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "period", "stop",
+            "despawn");
     private static final List<String> EVENT_FIELDS = List.of("tag", "payload");
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -57,7 +59,7 @@ public final class Scenario {
             .build();
 
     /** Something that happens from outside just before a tick. */
-    public sealed interface Input permits SetInput, EventInput, PeriodInput, StopInput {
+    public sealed interface Input permits SetInput, EventInput, PeriodInput, StopInput, DespawnInput {
         /** Position in the {@code inputs} list (for error messages). */
         int index();
 
@@ -90,6 +92,10 @@ public final class Scenario {
 
     /** Stops the tree. */
     public record StopInput(int index, int tick, int agent) implements Input {
+    }
+
+    /** Despawns one agent (its tree stops first). */
+    public record DespawnInput(int index, int tick, int agent) implements Input {
     }
 
     private final String source;
@@ -240,10 +246,20 @@ public final class Scenario {
             agent = an.asInt();
         }
         int kinds = (n.has("set") ? 1 : 0) + (n.has("event") ? 1 : 0) + (n.has("period") ? 1 : 0)
-                + (n.has("stop") ? 1 : 0);
+                + (n.has("stop") ? 1 : 0) + (n.has("despawn") ? 1 : 0);
         if (kinds != 1) {
-            throw new ScenarioException(src, f, "an input needs exactly one of 'set', 'event', 'period', 'stop'"
-                    + (kinds == 0 ? "" : ", not several"));
+            throw new ScenarioException(src, f, "an input needs exactly one of 'set', 'event', 'period', 'stop', "
+                    + "'despawn'" + (kinds == 0 ? "" : ", not several"));
+        }
+        if (n.has("despawn")) {
+            JsonNode dn = n.get("despawn");
+            if (!dn.isBoolean() || !dn.asBoolean()) {
+                throw new ScenarioException(src, f + ".despawn", "expected true, got " + describe(dn));
+            }
+            if (agent == dev.crowdtree.statetree.exec.StateTreeRuntime.ALL) {
+                throw new ScenarioException(src, f + ".agent", "a despawn names one agent: give 'agent'");
+            }
+            return new DespawnInput(index, tick, agent);
         }
         if (n.has("period")) {
             JsonNode pn = n.get("period");

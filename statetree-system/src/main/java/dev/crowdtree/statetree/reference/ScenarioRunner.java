@@ -112,6 +112,8 @@ public final class ScenarioRunner {
             runtime.sendEvent(e.agent(), e.tag(), e.payload(), e.hasPayload());
         } else if (input instanceof Scenario.PeriodInput) {
             runtime.setTickPeriod(input.agent(), ((Scenario.PeriodInput) input).period());
+        } else if (input instanceof Scenario.DespawnInput) {
+            runtime.despawn(input.agent(), tick);
         } else {
             runtime.stop(input.agent(), tick);
         }
@@ -119,6 +121,20 @@ public final class ScenarioRunner {
 
     /** Checks the scenario's parameter names and value types against the tree. */
     static void validate(Scenario scenario, CompiledStateTree tree) throws ScenarioException {
+        // An agent despawned at tick k is named by no input after it (the same tick's later ones included).
+        Map<Integer, Integer> despawnedAt = new java.util.HashMap<>();
+        List<Scenario.Input> ordered = new ArrayList<>(scenario.inputs());
+        ordered.sort(Comparator.comparingInt(Scenario.Input::tick));
+        for (Scenario.Input input : ordered) {
+            Integer gone = despawnedAt.get(input.agent());
+            if (gone != null) {
+                throw new ScenarioException(scenario.source(), "inputs[" + input.index() + "]", "agent " + input.agent()
+                        + " was despawned at tick " + gone + "; an input cannot name it afterwards");
+            }
+            if (input instanceof Scenario.DespawnInput) {
+                despawnedAt.put(input.agent(), input.tick());
+            }
+        }
         for (Scenario.Input input : scenario.inputs()) {
             if (!(input instanceof Scenario.SetInput)) {
                 continue;
