@@ -282,7 +282,7 @@ final class ChunkRunner {
     /** Stop (section 7) of one running row; its pending events are dropped with the tree. */
     private void stopRow(int r) {
         final ChunkState c = st;
-        apply.exitState(r, c.stateOf(r) - 1, -1, -1, true);
+        apply.exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.STOPPED);
         evaluators.stop(r);
         c.setRun(r, RunStatus.STOPPED);
         c.setState(r, 0);

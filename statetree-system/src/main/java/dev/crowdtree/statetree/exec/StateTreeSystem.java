@@ -60,8 +60,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final InstanceData data;
     private final HostBinding host;
     private boolean accessChecks;
-    /** The tick a {@link #despawn} call gives its stop (-1: a host's despawn, stopped at the last tick). */
-    private long despawnTick = -1;
+    private final Despawns despawns;
 
     /**
      * Rows per chunk of this runtime's phases: the world's chunk, or four of them (at most 16,384
@@ -76,8 +75,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final HostRequests requests;
     private ChunkSchedule[] schedules = new ChunkSchedule[0];
     private ChunkOutput[] outputs = new ChunkOutput[0];
-    private final long[][] phaseNanos;
-    private boolean timing;
+    private final PhaseTimes times;
     /** Steps run so far (tickAll calls). */
     private int steps;
     /** The host dt every running timer's due step was derived with. */
@@ -122,7 +120,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.events = new EventRouter(this, table, tree);
         this.requests = new HostRequests(this, data, chunkRows);
         runners = new ChunkRunner[world.workers()];
-        phaseNanos = new long[world.workers()][PHASES.size()];
+        times = new PhaseTimes(world.workers(), PHASES.size());
         for (int w = 0; w < runners.length; w++) {
             runners[w] = new ChunkRunner(this, data);
         }
@@ -130,35 +128,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
             initializeRow(r);
         }
         table.addRowListener(this::rowsChanged);
-        world.addDespawnListener(this::despawning);
+        this.despawns = new Despawns(this, world, table, ownsWorld);
     }
 
-    /** A despawn being applied: an agent of this table leaves with its tree stopped (ExitState run). */
-    private void despawning(SoaTable t, int row, int agentId) {
-        if (t == table) {
-            stop(agentId, despawnTick >= 0 ? despawnTick : currentTick);
-        }
-    }
-
-    /**
-     * Despawns {@code agent} now, stopping its tree first (ExitState of its active states, at
-     * {@code tick}). Only for a runtime that owns its world ({@link #standalone}); in a host's world,
-     * despawn through {@code World.commands()}: the tree stops at the sync that applies it.
-     */
+    /** Only for a runtime that owns its world; in a host's world, despawn through {@code World.commands()}. */
     @Override
     public void despawn(int agent, long tick) {
-        if (!ownsWorld) {
-            throw new IllegalStateException("this runtime runs in a host's world: despawn agent " + agent
-                    + " with world.commands().despawn(...); its tree stops at the next sync");
-        }
-        requireRow(agent);
-        world.commands().despawn(agent);
-        despawnTick = tick;
-        try {
-            world.sync();
-        } finally {
-            despawnTick = -1;
-        }
+        despawns.despawn(agent, tick);
+    }
+
+    long currentTick() {
+        return currentTick;
     }
 
     /** Rows moved or changed owner: their chunks' schedules are rebuilt before the next tick. */
@@ -533,24 +513,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Turns per-sub-phase timing on or off (off by default; costs a few nanoTime calls per chunk). */
     public void setTiming(boolean on) {
-        this.timing = on;
+        times.on = on;
     }
 
     /** Summed worker nanoseconds per sub-phase ({@link #PHASES}) since the last reset. */
     public long[] phaseNanos() {
-        long[] sum = new long[PHASES.size()];
-        for (long[] w : phaseNanos) {
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += w[i];
-            }
-        }
-        return sum;
+        return times.sum();
     }
 
+    /** Resets {@link #phaseNanos()}. */
     public void resetPhaseNanos() {
-        for (long[] w : phaseNanos) {
-            Arrays.fill(w, 0);
-        }
+        times.reset();
     }
 
     /** All columns this system added to the table. */
@@ -572,7 +545,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         public void execute(Chunk c) {
             runners[c.worker()].tickChunk(schedules[c.index()], c.begin(), c.end(), outputs[c.index()], currentTick,
                     steps, currentDt, events.byChunk, events.chunkEventBegin[c.index()],
-                    events.chunkEventBegin[c.index() + 1], timing ? phaseNanos[c.worker()] : null);
+                    events.chunkEventBegin[c.index() + 1], times.of(c.worker()));
         }
 
         @Override

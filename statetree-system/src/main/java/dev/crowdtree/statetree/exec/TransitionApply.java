@@ -98,7 +98,7 @@ final class TransitionApply {
         boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
         if (terminal || (tr == RESTART && leaf < 0)) {
             // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
-            exitState(r, cur, -1, -1, true);
+            exitState(r, cur, -1, -1, true, c.lastOf(r));
             c.setState(r, 0);
             c.setRun(r, terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED);
             if (c.traced(r)) {
@@ -107,7 +107,7 @@ final class TransitionApply {
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget[tr] : 0;
-        exitState(r, cur, target, leaf, false);
+        exitState(r, cur, target, leaf, false, c.lastOf(r));
         c.setLast(r, enterState(r, cur, target, leaf));
         return true;
     }
@@ -188,7 +188,7 @@ final class TransitionApply {
      * ExitState (A11) of the path ending at {@code cur}; {@code all} exits every state as changed
      * (terminal transitions, failed restarts, Stop).
      */
-    void exitState(int r, int cur, int target, int leaf, boolean all) {
+    void exitState(int r, int cur, int target, int leaf, boolean all, byte exitStatus) {
         if (cur < 0) {
             return;
         }
@@ -213,6 +213,7 @@ final class TransitionApply {
             }
         }
         int failedTask = c.failedOf(r) - 1;
+        control.setExitStatus(exitStatus);
         for (int j = count - 1; j >= 0; j--) {
             int s = c.exited[j];
             byte change = c.exitedChange[j];

@@ -40,6 +40,11 @@ public final class ContextControl {
         ctx.setChange(changeType, currentState, targetState);
     }
 
+    /** Why the states exited next are left ({@link NodeContext#exitStatus}). */
+    public void setExitStatus(byte status) {
+        ctx.setExitStatus(status);
+    }
+
     /** Where events sent by nodes go. */
     public void setOutbox(EventOutbox outbox) {
         ctx.setOutbox(outbox);

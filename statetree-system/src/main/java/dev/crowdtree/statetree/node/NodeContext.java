@@ -25,6 +25,7 @@ public final class NodeContext {
     long tick;
     float dt;
     byte changeType;
+    byte exitStatus = RunStatus.RUNNING;
     int currentState = -1;
     int targetState = -1;
     EventOutbox outbox;
@@ -126,6 +127,17 @@ public final class NodeContext {
     /** During enter/exit: {@link ChangeType#CHANGED} or {@link ChangeType#SUSTAINED}. */
     public byte changeType() {
         return changeType;
+    }
+
+    /**
+     * During ExitState: why the state is left. {@link RunStatus#RUNNING} when a tick or event
+     * transition fired; {@link RunStatus#SUCCEEDED} or {@link RunStatus#FAILED} when the agent's
+     * last tick status was that completion (a completion transition, the restart from the root, or
+     * a transition in the same tick after it); {@link RunStatus#STOPPED} when the tree is stopped or
+     * the agent despawned. With {@link #changeType} it tells a task whether its state ended and how.
+     */
+    public byte exitStatus() {
+        return exitStatus;
     }
 
     /** During enter/exit: the state being entered or exited. */
@@ -264,6 +276,10 @@ public final class NodeContext {
         this.changeType = changeType;
         this.currentState = currentState;
         this.targetState = targetState;
+    }
+
+    void setExitStatus(byte status) {
+        this.exitStatus = status;
     }
 
     void setOutbox(EventOutbox outbox) {

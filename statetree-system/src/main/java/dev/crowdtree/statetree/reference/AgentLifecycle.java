@@ -118,7 +118,7 @@ final class AgentLifecycle {
                 data.trace(TraceFormat.transition(data.tick, tree, exec.activeStates.last(), t));
 
                 data.selfEventWindow = InterpreterData.WINDOW_ENTER_EXIT;
-                changes.exitState(exec, transition);
+                changes.exitState(exec, transition, exec.lastTickStatus);
 
                 ActiveStates next = transition.nextActiveStates;
                 if (!next.isEmpty() && (next.last() == SUCCEEDED_HANDLE || next.last() == FAILED_HANDLE)) {
@@ -178,7 +178,7 @@ final class AgentLifecycle {
         transition.currentActiveStates.copyFrom(exec.activeStates);
         transition.targetState = INVALID;
         transition.nextActiveStates.reset();
-        changes.exitState(exec, transition);
+        changes.exitState(exec, transition, RunStatus.STOPPED);
         nodes.stopEvaluators();
         exec.treeRunStatus = RunStatus.STOPPED;
         exec.activeStates.reset();

@@ -97,7 +97,7 @@ final class StateChanges {
     }
 
     /** ExitState: exits the states of the current path the transition leaves or re-enters. */
-    void exitState(ExecutionState exec, TransitionResult transition) {
+    void exitState(ExecutionState exec, TransitionResult transition, byte exitStatus) {
         ActiveStates current = transition.currentActiveStates;
         ActiveStates next = transition.nextActiveStates;
         if (current.isEmpty()) {
@@ -126,6 +126,7 @@ final class StateChanges {
             }
         }
 
+        control.setExitStatus(exitStatus);
         for (int index = numExitedStates - 1; index >= 0; index--) {
             int currentHandle = exitedStates[index];
             byte changeType = exitedStateChangeType[index];
