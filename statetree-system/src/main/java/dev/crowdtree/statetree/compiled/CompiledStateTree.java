@@ -188,6 +188,10 @@ public final class CompiledStateTree {
     public final ValueType[] paramType;
     public final double[] paramDefault;
     public final int[] paramSlot;
+    /** The value names of each {@code enum} parameter (its slot holds an index), null for other types. */
+    private final String[][] paramEnumValues;
+    /** Whether each parameter is an {@code entity} (an agent id, -1 for none). */
+    public final boolean[] paramEntity;
     public final int floatSlots;
     public final int intSlots;
     public final int boolSlots;
@@ -283,6 +287,8 @@ public final class CompiledStateTree {
         paramType = b.paramType.toArray(new ValueType[0]);
         paramDefault = CompiledTreeBuilder.doubles(b.paramDefault);
         paramSlot = CompiledTreeBuilder.ints(b.paramSlot);
+        paramEnumValues = b.paramEnumValues.toArray(new String[0][]);
+        paramEntity = CompiledTreeBuilder.booleans(b.paramEntity);
         floatSlotNames = b.slotNames.get(ValueType.FLOAT.ordinal()).toArray(new String[0]);
         intSlotNames = b.slotNames.get(ValueType.INT.ordinal()).toArray(new String[0]);
         boolSlotNames = b.slotNames.get(ValueType.BOOL.ordinal()).toArray(new String[0]);
@@ -478,6 +484,29 @@ public final class CompiledStateTree {
      */
     public long divisionsByZero() {
         return divisionsByZero.sum();
+    }
+
+    /** The value names of parameter {@code p} if it is an {@code enum}, else null. */
+    public List<String> enumValues(int p) {
+        return paramEnumValues[p] == null ? null : List.of(paramEnumValues[p]);
+    }
+
+    /**
+     * The index of value {@code value} of enum parameter {@code name}, for a runtime's
+     * {@code setParameter} by name: the same errors in both runtimes.
+     */
+    public int requireEnumValue(String name, String value) {
+        int p = requireParam(name);
+        if (paramEnumValues[p] == null) {
+            throw new IllegalArgumentException("parameter '" + name + "' of tree '" + this.name + "' is "
+                    + (paramEntity[p] ? "entity" : paramType[p].assetName()) + ", not an enum: give a number");
+        }
+        int index = Arrays.asList(paramEnumValues[p]).indexOf(value);
+        if (index < 0) {
+            throw new IllegalArgumentException("enum parameter '" + name + "' of tree '" + this.name + "' has no value '"
+                    + value + "'; its values are " + Arrays.toString(paramEnumValues[p]));
+        }
+        return index;
     }
 
     /** Human-readable target of transition {@code t}: a state path or {@code @none/@succeeded/@failed}. */

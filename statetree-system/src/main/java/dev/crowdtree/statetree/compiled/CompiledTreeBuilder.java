@@ -74,6 +74,8 @@ public final class CompiledTreeBuilder {
     final List<ValueType> paramType = new ArrayList<>();
     final List<Double> paramDefault = new ArrayList<>();
     final List<Integer> paramSlot = new ArrayList<>();
+    final List<String[]> paramEnumValues = new ArrayList<>();
+    final List<Boolean> paramEntity = new ArrayList<>();
     /** Slot names per {@link ValueType} ordinal. */
     final List<List<String>> slotNames = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     final List<HostColumn> hostColumns = new ArrayList<>();
@@ -110,10 +112,21 @@ public final class CompiledTreeBuilder {
 
     /** A tree parameter, stored in slot {@code slot} of its type. */
     public void addParameter(String paramName, ValueType type, double defaultValue, int slot) {
+        addParameter(paramName, type, defaultValue, slot, null, false);
+    }
+
+    /**
+     * A tree parameter that may be an {@code enum} (an int slot holding the index of one of
+     * {@code enumValues}) or an {@code entity} (an int slot holding an agent id, -1 for none).
+     */
+    public void addParameter(String paramName, ValueType type, double defaultValue, int slot, String[] enumValues,
+                             boolean entity) {
         this.paramName.add(paramName);
         paramType.add(type);
         paramDefault.add(defaultValue);
         paramSlot.add(slot);
+        paramEnumValues.add(enumValues == null ? null : enumValues.clone());
+        paramEntity.add(entity);
     }
 
     public void addEvaluator(Evaluator evaluator) {

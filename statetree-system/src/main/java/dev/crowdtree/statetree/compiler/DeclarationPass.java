@@ -65,10 +65,18 @@ final class DeclarationPass {
                 c.error(statePath, where, "duplicate parameter '" + p.name() + "'");
                 continue;
             }
+            String slotName = (inst == null ? "" : inst.subtree + "@" + statePath + ".") + "param." + p.name();
+            if (ENUM.equals(p.type()) || ENTITY.equals(p.type())) {
+                into.put(p.name(), typedParameter(p, statePath, where, slotName));
+                continue;
+            }
+            if (p.values() != null) {
+                c.error(statePath, where + ".values", "'values' is only valid with \"type\": \"enum\"");
+            }
             ValueType t = ValueType.parse(p.type());
             if (t == null) {
                 c.error(statePath, where + ".type", "unknown parameter type " + quote(p.type())
-                        + "; valid types are bool, int, float");
+                        + "; valid types are bool, int, float, enum, entity");
                 continue;
             }
             double dflt = 0;
@@ -81,9 +89,58 @@ final class DeclarationPass {
                     dflt = d;
                 }
             }
-            String slotName = (inst == null ? "" : inst.subtree + "@" + statePath + ".") + "param." + p.name();
             into.put(p.name(), new Param(p.name(), t, dflt, c.newSlot(t, slotName)));
         }
+    }
+
+    static final String ENUM = "enum";
+    static final String ENTITY = "entity";
+
+    /**
+     * An {@code enum} parameter (an int slot holding the index of one of its {@code values}; the
+     * default is a value name, else the first) or an {@code entity} one (an int slot holding an agent
+     * id, -1 for none, the default). Errors are reported; the parameter exists anyway, so that its
+     * uses are not also reported as unknown.
+     */
+    private Param typedParameter(ParameterDef p, String statePath, String where, String slotName) {
+        Model.Slot slot = c.newSlot(ValueType.INT, slotName);
+        if (ENTITY.equals(p.type())) {
+            if (p.values() != null) {
+                c.error(statePath, where + ".values", "'values' is only valid with \"type\": \"enum\"");
+            }
+            double dflt = -1;
+            if (p.defaultValue() != null) {
+                Double d = bindings.literal(p.defaultValue(), ValueType.INT, -1, Integer.MAX_VALUE, statePath,
+                        where + ".default");
+                dflt = d == null ? -1 : d;
+            }
+            return new Param(p.name(), ValueType.INT, dflt, slot, null, true);
+        }
+        java.util.List<String> names = new java.util.ArrayList<>();
+        if (p.values() == null || p.values().isEmpty()) {
+            c.error(statePath, where + ".values", "an enum parameter needs \"values\": a non-empty list of value names");
+        } else {
+            for (int i = 0; i < p.values().size(); i++) {
+                Object v = p.values().get(i);
+                if (!(v instanceof String) || ((String) v).isBlank() || names.contains(v)) {
+                    c.error(statePath, where + ".values[" + i + "]", "expected a unique, non-empty value name, got "
+                            + dev.crowdtree.statetree.definition.Values.describe(v));
+                } else {
+                    names.add((String) v);
+                }
+            }
+        }
+        Param param = new Param(p.name(), ValueType.INT, 0, slot, names.toArray(new String[0]), false);
+        if (p.defaultValue() != null) {
+            int index = p.defaultValue() instanceof String ? param.enumIndex((String) p.defaultValue()) : -1;
+            if (index < 0) {
+                c.error(statePath, where + ".default", "expected one of the values " + names + ", got "
+                        + dev.crowdtree.statetree.definition.Values.describe(p.defaultValue()));
+            } else {
+                param = new Param(p.name(), ValueType.INT, index, slot, param.enumValues(), false);
+            }
+        }
+        return param;
     }
 
     void compileEvaluators() {

@@ -24,8 +24,20 @@ final class Model {
     record Slot(ValueType type, int index) {
     }
 
-    /** A parameter of the tree or of a subtree copy. */
-    record Param(String name, ValueType type, double defaultValue, Slot slot) {
+    /**
+     * A parameter of the tree or of a subtree copy. An {@code enum} parameter is an int slot holding
+     * the index of its value in {@code enumValues} (null for other types); an {@code entity} one an
+     * int slot holding an agent id, -1 for none.
+     */
+    record Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity) {
+        Param(String name, ValueType type, double defaultValue, Slot slot) {
+            this(name, type, defaultValue, slot, null, false);
+        }
+
+        /** The index of enum value {@code value}, or -1. */
+        int enumIndex(String value) {
+            return enumValues == null ? -1 : java.util.Arrays.asList(enumValues).indexOf(value);
+        }
     }
 
     /** A compiled evaluator's name and outputs. */

@@ -164,7 +164,7 @@ final class NodeFactory {
                 }
                 continue;
             }
-            Object v = resolveProperty(spec, raw, props, scope, path, f, nesting);
+            Object v = resolveProperty(type, spec, raw, props, scope, path, f, nesting);
             if (v != null) {
                 values.put(spec.name(), v);
             }
@@ -186,7 +186,7 @@ final class NodeFactory {
         }
     }
 
-    Object resolveProperty(PropertySpec spec, Object raw, Map<String, Object> props, Scope scope, String path,
+    Object resolveProperty(NodeType nodeType, PropertySpec spec, Object raw, Map<String, Object> props, Scope scope, String path,
                            String f, int nesting) {
         switch (spec.kind()) {
             case CONSTANT: {
@@ -199,6 +199,10 @@ final class NodeFactory {
                 return d == null ? null : t == ValueType.BOOL ? (Object) (d != 0) : d;
             }
             case INPUT: {
+                Param enumParam = raw instanceof String ? enumParam(nodeType, spec, props, scope) : null;
+                if (enumParam != null) {
+                    return enumValue(enumParam, (String) raw, path, f);
+                }
                 ValueType t = spec.valueType();
                 if (spec.typeFrom() != null) {
                     Param p = bindings.paramOf(props.get(spec.typeFrom()), scope);
@@ -241,7 +245,7 @@ final class NodeFactory {
                             + spec.valueType().assetName());
                     return null;
                 }
-                return new ParamRef(p.name(), p.type(), p.slot().index());
+                return new ParamRef(p.name(), p.type(), p.slot().index(), p.enumValues());
             }
             case CONDITION:
                 return compileCondition(raw, scope, path, f, nesting + 1);
@@ -306,5 +310,30 @@ final class NodeFactory {
             handles.put(e.getKey(), known);
         }
         return handles;
+    }
+
+    /**
+     * The enum parameter a value name given to an input refers to: the one named by the property the
+     * input is typed like, else by the node's first parameter property; null if none is an enum.
+     */
+    private Param enumParam(NodeType nodeType, PropertySpec spec, Map<String, Object> props, Scope scope) {
+        Param p = spec.typeFrom() != null ? bindings.paramOf(props.get(spec.typeFrom()), scope) : null;
+        for (PropertySpec other : nodeType.properties().values()) {
+            if (p == null && other.kind() == PropertySpec.Kind.PARAM) {
+                p = bindings.paramOf(props.get(other.name()), scope);
+            }
+        }
+        return p != null && p.enumValues() != null ? p : null;
+    }
+
+    /** Value {@code name} of enum parameter {@code p}, as its index. */
+    private ValueInput enumValue(Param p, String name, String path, String f) {
+        int index = p.enumIndex(name);
+        if (index < 0) {
+            c.error(path, f, "enum parameter '" + p.name() + "' has no value " + quote(name) + "; its values are "
+                    + java.util.Arrays.toString(p.enumValues()));
+            return null;
+        }
+        return ValueInput.constant(ValueType.INT, index);
     }
 }

@@ -111,7 +111,7 @@ public final class StateTreeCompiler {
             return null;
         }
         for (Param p : c.params.values()) {
-            c.out.addParameter(p.name(), p.type(), p.defaultValue(), p.slot().index());
+            c.out.addParameter(p.name(), p.type(), p.defaultValue(), p.slot().index(), p.enumValues(), p.entity());
         }
         c.hostColumns.values().forEach(c.out::addHostColumn);
         c.externals.values().forEach(c.out::addExternal);

@@ -31,6 +31,11 @@ public interface StateTreeRuntime extends AutoCloseable {
     /** Sets a tree parameter for one agent or {@link #ALL}; the value is converted to the parameter's type. */
     void setParameter(int agent, String name, double value);
 
+    /** Sets enum parameter {@code name} to the value named {@code value} (for one agent or {@link #ALL}). */
+    default void setParameter(int agent, String name, String value) {
+        setParameter(agent, name, tree().requireEnumValue(name, value));
+    }
+
     /** Queues an event for one agent or {@link #ALL}, seen in the next tick. Unknown tags match nothing. */
     void sendEvent(int agent, String tag, float payload, boolean hasPayload);
 

@@ -43,7 +43,7 @@ final class AssetReader {
             "considerations");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
             "delayVariance", "priority");
-    static final List<String> PARAMETER_KEYS = List.of("type", "default");
+    static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
 
     /** A loader error and whether it is inside a subtree (whose compiled paths are prefixed). */
     record Issue(CompileError error, boolean inSubtree) {
@@ -305,7 +305,18 @@ final class AssetReader {
             checkKeys(pm, PARAMETER_KEYS, path, f + ".", "in a parameter");
             String type = string(pm, "type", path, f + ".");
             Object dflt = pm.containsKey("default") ? value(pm.get("default"), path, f + ".default") : null;
-            out.add(new ParameterDef(e.getKey(), type, dflt));
+            List<Object> values = null;
+            if (pm.containsKey("values")) {
+                Object vs = value(pm.get("values"), path, f + ".values");
+                if (vs instanceof List) {
+                    @SuppressWarnings("unchecked")
+                    List<Object> l = (List<Object>) vs;
+                    values = l;
+                } else {
+                    error(path, f + ".values", "expected a list of value names [\"Idle\", ...], got " + Values.describe(vs));
+                }
+            }
+            out.add(new ParameterDef(e.getKey(), type, dflt, values));
         }
         return out;
     }

@@ -140,6 +140,10 @@ final class AssetWriter {
                 g.writeFieldName("default");
                 value(g, p.defaultValue());
             }
+            if (p.values() != null) {
+                g.writeFieldName("values");
+                value(g, p.values());
+            }
             g.writeEndObject();
         }
         g.writeEndObject();

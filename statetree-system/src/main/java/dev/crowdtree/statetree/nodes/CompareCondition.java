@@ -24,6 +24,10 @@ public final class CompareCondition extends Condition {
         this.left = c.has("param") ? c.param("param").asInput() : c.input("input");
         this.right = c.input("value");
         this.op = Arrays.asList(OPS).indexOf(c.string("op"));
+        if (c.has("param") && c.param("param").enumValues() != null && op > 1) {
+            throw new IllegalArgumentException("enum parameter '" + c.param("param").name()
+                    + "' compares by value name with == or != only, not " + c.string("op"));
+        }
     }
 
     @Override

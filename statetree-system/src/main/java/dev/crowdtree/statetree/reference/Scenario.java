@@ -71,7 +71,11 @@ public final class Scenario {
     }
 
     /** A value for a parameter: a number, or a boolean (stored as 1 or 0). */
-    public record Value(double number, boolean isBoolean, boolean isInteger) {
+    public record Value(double number, boolean isBoolean, boolean isInteger, String name) {
+        /** A number or a boolean. */
+        public Value(double number, boolean isBoolean, boolean isInteger) {
+            this(number, isBoolean, isInteger, null);
+        }
     }
 
     /** Sets parameters by name. */
@@ -279,13 +283,15 @@ public final class Scenario {
             Map<String, Value> values = new LinkedHashMap<>();
             for (Map.Entry<String, JsonNode> e : s.properties()) {
                 JsonNode v = e.getValue();
-                if (v.isBoolean()) {
+                if (v.isTextual()) {
+                    values.put(e.getKey(), new Value(0, false, false, v.asText())); // an enum value name
+                } else if (v.isBoolean()) {
                     values.put(e.getKey(), new Value(v.asBoolean() ? 1 : 0, true, false));
                 } else if (v.isNumber() && Double.isFinite(v.asDouble())) {
                     values.put(e.getKey(), new Value(v.asDouble(), false, v.isIntegralNumber()
                             || v.asDouble() == Math.rint(v.asDouble())));
                 } else {
-                    throw new ScenarioException(src, f + ".set." + e.getKey(), "expected a number or a boolean, got "
+                    throw new ScenarioException(src, f + ".set." + e.getKey(), "expected a number, a boolean or an enum value name, got "
                             + describe(v));
                 }
             }

@@ -105,7 +105,11 @@ public final class ScenarioRunner {
         if (input instanceof Scenario.SetInput) {
             Scenario.SetInput s = (Scenario.SetInput) input;
             for (Map.Entry<String, Scenario.Value> e : s.values().entrySet()) {
-                runtime.setParameter(s.agent(), e.getKey(), e.getValue().number());
+                if (e.getValue().name() != null) {
+                    runtime.setParameter(s.agent(), e.getKey(), e.getValue().name());
+                } else {
+                    runtime.setParameter(s.agent(), e.getKey(), e.getValue().number());
+                }
             }
         } else if (input instanceof Scenario.EventInput) {
             Scenario.EventInput e = (Scenario.EventInput) input;
@@ -149,6 +153,17 @@ public final class ScenarioRunner {
                 }
                 ValueType type = tree.paramType[p];
                 Scenario.Value v = e.getValue();
+                if (tree.enumValues(p) != null || v.name() != null) {
+                    if (tree.enumValues(p) == null) {
+                        throw new ScenarioException(scenario.source(), field, "parameter '" + e.getKey() + "' is not an "
+                                + "enum; a value name is valid only for an enum parameter");
+                    }
+                    if (v.name() == null || !tree.enumValues(p).contains(v.name())) {
+                        throw new ScenarioException(scenario.source(), field, "enum parameter '" + e.getKey()
+                                + "' takes one of the value names " + tree.enumValues(p));
+                    }
+                    continue;
+                }
                 if (type == ValueType.BOOL && !v.isBoolean()) {
                     throw new ScenarioException(scenario.source(), field, "parameter '" + e.getKey()
                             + "' is bool; expected true or false");

@@ -102,8 +102,8 @@ class ScenarioTest {
                 "not several");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"stop\": false}]}", "inputs[0].stop", "expected true");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"set\": {}}]}", "inputs[0].set", "at least one");
-        assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"set\": {\"x\": \"high\"}}]}", "inputs[0].set.x",
-                "number or a boolean");
+        assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"set\": {\"x\": [1]}}]}", "inputs[0].set.x",
+                "a number, a boolean or an enum value name");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"event\": \"\"}]}", "inputs[0].event", "empty");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"event\": {\"tag\": \"A\", \"load\": 1}}]}",
                 "inputs[0].event.load", "unknown field");
