@@ -239,7 +239,8 @@ final class ChunkRunner {
             c.setLast(r, RunStatus.UNSET);
             int leaf = scan.selectInternal(r, 0);
             if (leaf >= 0) {
-                c.setLast(r, apply.enterState(r, -1, 0, leaf));
+                byte entered = apply.enterState(r, -1, 0, leaf);
+                c.setLast(r, entered, apply.enteredDepth);
             }
             if (c.stateOf(r) == 0) {
                 apply.failTree(r);

@@ -89,6 +89,8 @@ final class ChunkState {
     float[] gateValue;
     int[] gateDue;
     int[] changes;
+    /** Depth + 1 of the state that completed (0: none); see {@link #setLast(int, byte, int)}. */
+    byte[] done;
     int[] ids;
 
     /** Sink for {@link #touch} and the other prefetching loops: keeps their loads alive. */
@@ -154,6 +156,7 @@ final class ChunkState {
         gateValue = d.gateValue;
         gateDue = d.gateDue;
         changes = d.changes;
+        done = d.done;
         ids = d.ids;
     }
 
@@ -194,6 +197,20 @@ final class ChunkState {
 
     void setLast(int r, byte v) {
         exec[r] = (exec[r] & ~(3L << 35)) | ((long) v << 35);
+    }
+
+    /**
+     * The last tick status and, for a completion, the depth of the state whose task completed:
+     * only it and its ancestors match completion triggers (docs/SEMANTICS.md section 4).
+     */
+    void setLast(int r, byte v, int completedDepth) {
+        setLast(r, v);
+        done[r] = (byte) (v == RunStatus.SUCCEEDED || v == RunStatus.FAILED ? completedDepth + 1 : 0);
+    }
+
+    /** Whether a completion trigger of a state at {@code depth} matches row {@code r}'s completion. */
+    boolean completionReaches(int r, int depth) {
+        return depth < done[r];
     }
 
     /** The tick period byte: log2 in bits 0-2, a requested log2 in bits 4-6, bit 7 while requested. */

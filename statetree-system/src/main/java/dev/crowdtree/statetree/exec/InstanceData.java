@@ -53,6 +53,8 @@ final class InstanceData {
     final FloatColumn gateValueCol;
     final IntColumn gateDueCol;
     final IntColumn changesCol;
+    /** Depth + 1 of the state whose task made the last tick status a completion (0: none). */
+    final ByteColumn doneCol;
     private final FloatColumn[] floatCols;
     private final IntColumn[] intCols;
     private final ByteColumn[] boolCols;
@@ -63,6 +65,7 @@ final class InstanceData {
     float[] gateValue;
     int[] gateDue;
     int[] changes; // the state-change count >>> 16
+    byte[] done; // depth + 1 of the completed state (section 4: completion is scoped to it)
     int[] ids;
     final float[][] floats;
     final int[][] ints;
@@ -77,6 +80,7 @@ final class InstanceData {
         gateValueCol = table.addFloat(p + "gateValue");
         gateDueCol = table.addInt(p + "gateDue");
         changesCol = table.addInt(p + "changes");
+        doneCol = table.addByte(p + "completedDepth");
         floatCols = new FloatColumn[tree.floatSlots];
         intCols = new IntColumn[tree.intSlots];
         boolCols = new ByteColumn[tree.boolSlots];
@@ -102,6 +106,7 @@ final class InstanceData {
         gateValue = gateValueCol.data();
         gateDue = gateDueCol.data();
         changes = changesCol.data();
+        done = doneCol.data();
         ids = table.agentIds().data();
         for (int i = 0; i < floatCols.length; i++) {
             floats[i] = floatCols[i].data();
@@ -163,13 +168,13 @@ final class InstanceData {
 
     /** Bytes per agent of every column this object added. */
     int bytesPerAgent() {
-        int b = 8 + 2 + 4 + 4 + 4;
+        int b = 8 + 2 + 4 + 4 + 4 + 1;
         return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length;
     }
 
     /** Every column this object added to the table. */
     List<Column> columns() {
-        List<Column> cols = new ArrayList<>(List.of(execCol, gateCol, gateValueCol, gateDueCol, changesCol));
+        List<Column> cols = new ArrayList<>(List.of(execCol, gateCol, gateValueCol, gateDueCol, changesCol, doneCol));
         cols.addAll(Arrays.asList(floatCols));
         cols.addAll(Arrays.asList(intCols));
         cols.addAll(Arrays.asList(boolCols));

@@ -185,7 +185,11 @@ final class TaskPhase {
                     }
                 }
             }
-            c.setLast(r, s);
+            if (s == RunStatus.RUNNING || c.doneAt[l] < 0) {
+                c.setLast(r, s); // running, or completed before this tick: its completed depth stays
+            } else {
+                c.setLast(r, s, t.stateDepth[t.taskState[c.doneAt[l]]]);
+            }
         }
     }
 }

@@ -108,7 +108,8 @@ final class TransitionApply {
         }
         int target = tr >= 0 ? t.transitionTarget[tr] : 0;
         exitState(r, cur, target, leaf, false, c.lastOf(r));
-        c.setLast(r, enterState(r, cur, target, leaf));
+        byte entered = enterState(r, cur, target, leaf);
+        c.setLast(r, entered, enteredDepth);
         return true;
     }
 
@@ -122,6 +123,9 @@ final class TransitionApply {
         return len;
     }
 
+    /** After {@link #enterState}: the depth of the state that completed on enter (a failing task's, else the first succeeding one's). */
+    int enteredDepth;
+
     /** EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at {@code leaf}. */
     byte enterState(int r, int cur, int target, int leaf) {
         final ChunkState c = st;
@@ -134,6 +138,7 @@ final class TransitionApply {
         c.setFailed(r, 0);
         byte result = RunStatus.RUNNING;
         boolean succeeded = false;
+        enteredDepth = 0;
         boolean onTarget = false;
         int len = chainOf(leaf);
         for (int i = 0; i < len; i++) {
@@ -165,7 +170,11 @@ final class TransitionApply {
                         if (taskStatus == RunStatus.FAILED) {
                             c.setFailed(r, (short) (k + 1));
                             result = RunStatus.FAILED;
+                            enteredDepth = i; // the failing task's state completed
                             break;
+                        }
+                        if (taskStatus == RunStatus.SUCCEEDED && !succeeded) {
+                            enteredDepth = i; // the first state whose task succeeded completed
                         }
                         succeeded |= taskStatus == RunStatus.SUCCEEDED;
                     }

@@ -302,7 +302,8 @@ final class TransitionScan {
         }
         byte l = st.lastOf(r);
         byte completion = l == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : l == RunStatus.FAILED ? TRIGGER_FAILED : 0;
-        return (trig & completion) != 0;
+        // scoped completion: only the completed state and its ancestors see it
+        return (trig & completion) != 0 && st.completionReaches(r, t.stateDepth[t.transitionSource[tr]]);
     }
 
     private void cancelGate(int r, int tr) {

@@ -45,4 +45,9 @@ final class ExecutionState {
     }
     /** Despawned: stopped for good; the interpreter refuses to address it. */
     boolean despawned;
+    /**
+     * Index in the active path of the state whose task made {@link #lastTickStatus} a completion:
+     * only it and its ancestors match completion triggers (SEMANTICS.md section 4).
+     */
+    int completedIndex;
 }

@@ -89,6 +89,7 @@ final class NodeCalls {
                     task.onTimer(ctx, rows, 0, 1);
                     control.setTask(-1, TimerKind.NONE);
                     if (taskStatus[0] != RunStatus.RUNNING) {
+                        exec.completedIndex = index;
                         return taskStatus[0];
                     }
                 }
@@ -97,6 +98,7 @@ final class NodeCalls {
                 }
                 task.tick(ctx, rows, 0, 1);
                 if (taskStatus[0] != RunStatus.RUNNING) {
+                    exec.completedIndex = index;
                     return taskStatus[0];
                 }
             }

@@ -83,11 +83,15 @@ final class StateChanges {
                     data.trace(TraceFormat.taskEnter(data.tick, tree, taskIndex, status == RunStatus.FAILED));
                     if (status == RunStatus.FAILED) {
                         exec.enterStateFailedTaskIndex = taskIndex;
+                        exec.completedIndex = index; // the failing task's state completed
                         result = status;
                         break;
                     }
                     if (status == RunStatus.SUCCEEDED) {
                         // Deviation Q-A2: a task may complete its state on enter.
+                        if (result != RunStatus.SUCCEEDED) {
+                            exec.completedIndex = index; // the first state whose task succeeded completed
+                        }
                         result = RunStatus.SUCCEEDED;
                     }
                 }

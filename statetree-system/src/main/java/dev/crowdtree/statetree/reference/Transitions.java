@@ -60,7 +60,8 @@ final class Transitions {
                     continue; // not evaluated; a gate it holds keeps running
                 }
                 int trigger = tree.transitionTrigger[transitionIndex];
-                boolean shouldCheck = (trigger & completionTrigger) != 0
+                // Completion is scoped: only the completed state and its ancestors see it.
+                boolean shouldCheck = ((trigger & completionTrigger) != 0 && stateIndex <= exec.completedIndex)
                         || trigger == CompiledStateTree.TRIGGER_TICK
                         || (trigger == CompiledStateTree.TRIGGER_EVENT
                         && hasEvent(exec, tree.transitionEvent[transitionIndex]));
