@@ -167,6 +167,12 @@ public final class CompiledStateTree {
     public final String[] taskName;
     /** Unreal's {@code bShouldStateChangeOnReselect}. */
     public final boolean[] taskReselect;
+    /**
+     * Whether each task counts for its state's completion ({@code considerForCompletion}, default
+     * true); a task that does not is a background task: what it reports on enter or on tick never
+     * completes or fails its state.
+     */
+    public final boolean[] taskConsidered;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -282,6 +288,7 @@ public final class CompiledStateTree {
         taskState = CompiledTreeBuilder.shorts(b.taskState);
         taskName = b.taskName.toArray(new String[0]);
         taskReselect = CompiledTreeBuilder.booleans(b.taskReselect);
+        taskConsidered = CompiledTreeBuilder.booleans(b.taskConsidered);
         evaluators = b.evaluators.toArray(new Evaluator[0]);
         paramName = b.paramName.toArray(new String[0]);
         paramType = b.paramType.toArray(new ValueType[0]);

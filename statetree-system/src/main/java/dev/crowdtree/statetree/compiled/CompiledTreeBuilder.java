@@ -68,6 +68,7 @@ public final class CompiledTreeBuilder {
     final List<Short> taskState = new ArrayList<>();
     final List<String> taskName = new ArrayList<>();
     final List<Boolean> taskReselect = new ArrayList<>();
+    final List<Boolean> taskConsidered = new ArrayList<>();
     final List<Evaluator> evaluators = new ArrayList<>();
 
     final List<String> paramName = new ArrayList<>();
@@ -203,10 +204,16 @@ public final class CompiledTreeBuilder {
 
     /** Adds a task of the current state (tasks are in DFS order: a state's after its ancestors'). */
     public void addTask(Task task, String displayName, boolean reselect) {
+        addTask(task, displayName, reselect, true);
+    }
+
+    /** A task; {@code considered} false makes it a background task whose completion never completes its state. */
+    public void addTask(Task task, String displayName, boolean reselect, boolean considered) {
         tasks.add(task);
         taskState.add((short) current());
         taskName.add(displayName);
         taskReselect.add(reselect);
+        taskConsidered.add(considered);
     }
 
     /** Sets the enter conditions of the current state (ANDed, in order). */

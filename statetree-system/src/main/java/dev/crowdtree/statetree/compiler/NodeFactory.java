@@ -29,6 +29,9 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
  * the per-agent field slots the layout pass gave it.
  */
 final class NodeFactory {
+    /** Keys every task has besides its type's properties (read by {@link StatePass}). */
+    static final List<String> TASK_KEYS = List.of("reselect", "considerForCompletion");
+
     private final Compilation c;
     private final Bindings bindings;
 
@@ -125,14 +128,14 @@ final class NodeFactory {
             if (key.equals("name") || key.equals("type")) {
                 continue;
             }
-            if (key.equals("reselect") && type.category() == NodeType.Category.TASK) {
+            if (TASK_KEYS.contains(key) && type.category() == NodeType.Category.TASK) {
                 continue;
             }
             if (!type.properties().containsKey(key)) {
                 List<String> valid = new ArrayList<>(type.properties().keySet());
                 valid.add("name");
                 if (type.category() == NodeType.Category.TASK) {
-                    valid.add("reselect");
+                    valid.addAll(TASK_KEYS);
                 }
                 c.error(path, field + "." + key, "unknown field '" + key + "' for " + type.category().word()
                         + " type '" + type.name() + "'; valid fields are " + valid);

@@ -66,17 +66,11 @@ final class StatePass {
             ti.fieldSlots.forEach((f, slot) -> slots.put(f, slot.index()));
             Scope scope = new Scope(s, true, k, c.evalInfos.size(), "task inputs");
             Node n = nodes.createNode(ti.def, ti.type, ti.displayName, scope, slots, s.path, where, 0);
-            boolean reselect = true;
-            Object r = ti.def.properties().get("reselect");
-            if (r != null) {
-                if (r instanceof Boolean) {
-                    reselect = (Boolean) r;
-                } else {
-                    c.error(s.path, where + ".reselect", "expected a boolean, got " + Values.describe(r));
-                }
-            }
+            boolean reselect = flag(ti.def.properties().get("reselect"), s.path, where + ".reselect");
+            boolean considered = flag(ti.def.properties().get("considerForCompletion"), s.path,
+                    where + ".considerForCompletion");
             if (n != null) {
-                c.out.addTask((Task) n, ti.displayName, reselect);
+                c.out.addTask((Task) n, ti.displayName, reselect, considered);
             }
         }
 
@@ -96,6 +90,18 @@ final class StatePass {
         for (int i = 0; i < ts.size() && i < MAX_TRANSITIONS_PER_STATE; i++) {
             transitions.compile(s, ts.get(i), "transitions[" + i + "]");
         }
+    }
+
+    /** A task's boolean key (default true), or true after reporting a value that is not a boolean. */
+    private boolean flag(Object raw, String path, String field) {
+        if (raw == null || raw instanceof Boolean && (Boolean) raw) {
+            return true;
+        }
+        if (raw instanceof Boolean) {
+            return false;
+        }
+        c.error(path, field, "expected a boolean, got " + Values.describe(raw));
+        return true;
     }
 
     private static final String UTILITY_PARENTS = "a child of a state whose selection uses utility "

@@ -92,6 +92,7 @@ final class TaskPhase {
             }
             for (int k = t.stateTasksBegin[s], kEnd = k + numTasks; k < kEnd; k++) {
                 Task task = t.tasks[k];
+                control.setBackground(!t.taskConsidered[k]);
                 if (t.taskTimer[k] != TimerKind.NONE && xLo < xHi) {
                     final int[] due = d.ints[t.taskTimerDueSlot[k]];
                     int m = 0;
@@ -138,6 +139,7 @@ final class TaskPhase {
                 }
             }
         }
+        control.setBackground(false);
     }
 
     /** Rows of {@code rs[from..to)} that a call of task {@code k} completed: noted, and added to X. Returns how many are in A. */

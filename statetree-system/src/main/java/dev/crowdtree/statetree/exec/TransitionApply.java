@@ -164,6 +164,9 @@ final class TransitionApply {
                         control.setTask(k, timer);
                         byte taskStatus = t.tasks[k].enterState(ctx, r);
                         control.setTask(-1, TimerKind.NONE);
+                        if (!t.taskConsidered[k]) {
+                            taskStatus = RunStatus.RUNNING; // a background task never completes its state
+                        }
                         if (c.traced(r)) {
                             c.trace(r, TraceFormat.taskEnter(c.tick, t, k, taskStatus == RunStatus.FAILED));
                         }

@@ -40,6 +40,14 @@ public final class ContextControl {
         ctx.setChange(changeType, currentState, targetState);
     }
 
+    /**
+     * Whether the next task calls are of a task not considered for completion (its
+     * {@code succeed}/{@code fail}/{@code complete} calls are then ignored).
+     */
+    public void setBackground(boolean background) {
+        ctx.background = background;
+    }
+
     /** Why the states exited next are left ({@link NodeContext#exitStatus}). */
     public void setExitStatus(byte status) {
         ctx.setExitStatus(status);

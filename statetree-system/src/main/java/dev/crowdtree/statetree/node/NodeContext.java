@@ -26,6 +26,8 @@ public final class NodeContext {
     float dt;
     byte changeType;
     byte exitStatus = RunStatus.RUNNING;
+    /** While a task that is not considered for completion runs: its completions are ignored. */
+    boolean background;
     int currentState = -1;
     int targetState = -1;
     EventOutbox outbox;
@@ -172,6 +174,9 @@ public final class NodeContext {
 
     /** Records the first completion of {@code row} in this tick; later ones are ignored. */
     public void complete(int row, byte runStatus) {
+        if (background) {
+            return; // a task not considered for completion: its result never completes its state
+        }
         int i = row - statusBase;
         if (status[i] == RunStatus.RUNNING) {
             status[i] = runStatus;

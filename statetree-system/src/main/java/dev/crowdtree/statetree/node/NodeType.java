@@ -141,7 +141,8 @@ public final class NodeType {
 
         private Builder add(PropertySpec p) {
             if (properties.containsKey(p.name()) || p.name().equals("type") || p.name().equals("name")
-                    || (category == Category.TASK && p.name().equals("reselect"))) {
+                    || (category == Category.TASK && (p.name().equals("reselect")
+                    || p.name().equals("considerForCompletion")))) {
                 throw new IllegalArgumentException("node type '" + name + "': property '" + p.name()
                         + "' is declared twice or reserved");
             }

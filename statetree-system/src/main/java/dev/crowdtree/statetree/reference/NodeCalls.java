@@ -84,12 +84,14 @@ final class NodeCalls {
             int tasksBegin = tree.stateTasksBegin[state];
             for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
                 Task task = tree.tasks[taskIndex];
+                control.setBackground(!tree.taskConsidered[taskIndex]);
                 if (timers.countDownTimer(taskIndex, deltaTime)) {
                     control.setTask(taskIndex, task.timer());
                     task.onTimer(ctx, rows, 0, 1);
                     control.setTask(-1, TimerKind.NONE);
                     if (taskStatus[0] != RunStatus.RUNNING) {
                         exec.completedIndex = index;
+                        control.setBackground(false);
                         return taskStatus[0];
                     }
                 }
@@ -99,10 +101,12 @@ final class NodeCalls {
                 task.tick(ctx, rows, 0, 1);
                 if (taskStatus[0] != RunStatus.RUNNING) {
                     exec.completedIndex = index;
+                    control.setBackground(false);
                     return taskStatus[0];
                 }
             }
         }
+        control.setBackground(false);
         return RunStatus.RUNNING;
     }
 }

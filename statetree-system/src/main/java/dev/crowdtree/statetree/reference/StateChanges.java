@@ -80,6 +80,9 @@ final class StateChanges {
                     control.setTask(taskIndex, task.timer());
                     byte status = task.enterState(ctx, data.agent);
                     control.setTask(-1, TimerKind.NONE);
+                    if (!tree.taskConsidered[taskIndex]) {
+                        status = RunStatus.RUNNING; // a background task never completes its state
+                    }
                     data.trace(TraceFormat.taskEnter(data.tick, tree, taskIndex, status == RunStatus.FAILED));
                     if (status == RunStatus.FAILED) {
                         exec.enterStateFailedTaskIndex = taskIndex;

@@ -128,8 +128,10 @@ class AssetSchemaTest {
         if (props != null && props.isObject()) {
             for (Map.Entry<String, JsonNode> p : props.properties()) {
                 JsonNode s = p.getValue();
-                // A built-in type's "type", "name" and "reselect" are described on task/condition/evaluator.
-                boolean inherited = builtinDef && Set.of("type", "name", "reselect").contains(p.getKey());
+                // A built-in type's "type", "name", "reselect" and "considerForCompletion" are described on
+                // task/condition/evaluator.
+                boolean inherited = builtinDef && Set.of("type", "name", "reselect", "considerForCompletion")
+                        .contains(p.getKey());
                 boolean restriction = at.contains("/if") || at.contains("/then") || at.contains("/else");
                 if (!inherited && !restriction && (!s.isObject() || !s.has("description"))) {
                     missing.add(at + "/properties/" + p.getKey());
@@ -422,6 +424,7 @@ class AssetSchemaTest {
             keys.add("name");
             if (t.category() == NodeType.Category.TASK) {
                 keys.add("reselect");
+                keys.add("considerForCompletion");
             }
             assertEquals(keys, fieldNames(props), key + ": properties");
 
