@@ -152,6 +152,8 @@ public final class CompiledStateTree {
      * one); normal for completion transitions.
      */
     public final byte[] transitionPriority;
+    /** onEvent transitions: whether firing consumes the event ({@code consumeEvent}, default true). */
+    public final boolean[] transitionConsumesEvent;
     /** Whether any transition has a priority other than normal (the runtimes' scan must rank them). */
     public final boolean hasPriorities;
     /** Whether each transition is gated: a delay or a variance above 0. */
@@ -217,6 +219,8 @@ public final class CompiledStateTree {
     // ---- event tags ---------------------------------------------------------------------------
     private final String[] tagNames;
     private final Map<String, Integer> tagIds;
+    /** {@code tagCovers[t][e]}: a transition on tag t matches an event with tag e (e is t or below it). */
+    private final boolean[][] tagCovers;
 
     /** A builder for a new tree; the compiler's assembly pass is its one user. */
     public static CompiledTreeBuilder builder(String name, String source) {
@@ -274,6 +278,7 @@ public final class CompiledStateTree {
         transitionDelay = CompiledTreeBuilder.floats(b.transitionDelay);
         transitionDelayVariance = CompiledTreeBuilder.floats(b.transitionDelayVariance);
         transitionPriority = CompiledTreeBuilder.bytes(b.transitionPriority);
+        transitionConsumesEvent = CompiledTreeBuilder.booleans(b.transitionConsumesEvent);
         boolean ranked = false;
         for (byte p : transitionPriority) {
             ranked |= p != Vocabulary.Priority.NORMAL.code();
@@ -311,6 +316,12 @@ public final class CompiledStateTree {
             ids.put(tagNames[i], i);
         }
         tagIds = Collections.unmodifiableMap(ids);
+        tagCovers = new boolean[tagNames.length][tagNames.length];
+        for (int a = 0; a < tagNames.length; a++) {
+            for (int e = 0; e < tagNames.length; e++) {
+                tagCovers[a][e] = a == e || tagNames[e].startsWith(tagNames[a] + ".");
+            }
+        }
 
         stateTriggerMask = new byte[stateCount];
         stateTicks = new boolean[stateCount];
@@ -417,6 +428,34 @@ public final class CompiledStateTree {
     public int tagId(String tag) {
         Integer id = tagIds.get(tag);
         return id == null ? -1 : id;
+    }
+
+    /**
+     * Whether a transition on tag {@code transitionTag} matches an event tagged {@code eventTag}:
+     * tags are hierarchical, so {@code Danger} matches {@code Danger}, {@code Danger.Fire} and
+     * {@code Danger.Fire.Big}, not {@code DangerZone} (docs/SEMANTICS.md section 8).
+     */
+    public boolean tagMatches(int transitionTag, int eventTag) {
+        return eventTag >= 0 && tagCovers[transitionTag][eventTag];
+    }
+
+    /**
+     * The id an event tagged {@code tag} travels with: the tag's own id if the tree uses it, else its
+     * nearest ancestor the tree uses ({@code Danger.Fire.Big} as {@code Danger.Fire}, or as
+     * {@code Danger}), else -1 (no transition could match: the event is dropped).
+     */
+    public int eventTagId(String tag) {
+        for (String t = tag; ; ) {
+            Integer id = tagIds.get(t);
+            if (id != null) {
+                return id;
+            }
+            int dot = t.lastIndexOf('.');
+            if (dot <= 0) {
+                return -1;
+            }
+            t = t.substring(0, dot);
+        }
     }
 
     /** The tag with id {@code id}. */

@@ -62,6 +62,7 @@ public final class CompiledTreeBuilder {
     final List<Float> transitionDelay = new ArrayList<>();
     final List<Float> transitionDelayVariance = new ArrayList<>();
     final List<Byte> transitionPriority = new ArrayList<>();
+    final List<Boolean> transitionConsumesEvent = new ArrayList<>();
 
     final List<Condition> conditions = new ArrayList<>();
     final List<Task> tasks = new ArrayList<>();
@@ -242,9 +243,10 @@ public final class CompiledTreeBuilder {
      * @param delay      gate delay in seconds (0: not gated)
      * @param variance   gate delay variance in seconds
      * @param priority   its priority in the leaf-to-root scan
+     * @param consume    onEvent: whether firing removes the event (else it stays for this tick's rounds)
      */
     public void addTransition(Vocabulary.Trigger trigger, int event, byte type, int target, List<Condition> guards,
-                              float delay, float variance, Vocabulary.Priority priority) {
+                              float delay, float variance, Vocabulary.Priority priority, boolean consume) {
         transitionSource.add((short) current());
         transitionTrigger.add(trigger.flag());
         transitionEvent.add(event);
@@ -256,6 +258,7 @@ public final class CompiledTreeBuilder {
         transitionDelay.add(delay);
         transitionDelayVariance.add(variance);
         transitionPriority.add(priority.code());
+        transitionConsumesEvent.add(consume);
     }
 
     public int taskCount() {

@@ -102,6 +102,20 @@ final class TransitionPass {
                 ok = false;
             }
         }
+        boolean consume = true;
+        if (t.consumeEvent() != null) {
+            if (!(t.consumeEvent() instanceof Boolean)) {
+                c.error(s.path, where + ".consumeEvent", "expected a boolean, got "
+                        + dev.crowdtree.statetree.definition.Values.describe(t.consumeEvent()));
+                ok = false;
+            } else if (trigger != null && trigger != Trigger.ON_EVENT) {
+                c.error(s.path, where + ".consumeEvent", "'consumeEvent' is only valid with trigger onEvent (trigger is "
+                        + trig + ")");
+                ok = false;
+            } else {
+                consume = (Boolean) t.consumeEvent();
+            }
+        }
         Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
@@ -111,7 +125,8 @@ final class TransitionPass {
         if (!ok || c.errors.size() != errorsBefore) {
             return; // errors reported; the whole compilation fails, nothing is emitted
         }
-        c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority);
+        c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,
+                consume);
     }
 
     /** The id of {@code s}'s next sibling ({@code @next}), or -1 after reporting that it has none. */

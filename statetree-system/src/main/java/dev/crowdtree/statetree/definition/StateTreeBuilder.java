@@ -261,6 +261,7 @@ public final class StateTreeBuilder {
         private Object delay;
         private Object delayVariance;
         private String priority;
+        private Boolean consumeEvent;
 
         private Transition(String trigger) {
             this.trigger = trigger;
@@ -300,8 +301,14 @@ public final class StateTreeBuilder {
             return priority(level.assetName());
         }
 
+        /** onEvent only: {@code false} leaves the event for the rest of this tick's rounds. */
+        public Transition consumeEvent(boolean consume) {
+            this.consumeEvent = consume;
+            return this;
+        }
+
         public TransitionDef build() {
-            return new TransitionDef(trigger, event, to, conditions, delay, delayVariance, priority);
+            return new TransitionDef(trigger, event, to, conditions, delay, delayVariance, priority, consumeEvent);
         }
     }
 }

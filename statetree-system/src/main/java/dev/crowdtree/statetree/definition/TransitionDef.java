@@ -8,11 +8,18 @@ import java.util.List;
  * state path, a unique state name, or {@code @next}, {@code @succeeded}, {@code @failed},
  * {@code @none}. {@code delay} and {@code delayVariance} are seconds (null = 0). {@code priority} is
  * {@code low}, {@code normal}, {@code medium}, {@code high} or {@code critical} (null = normal).
+ * {@code consumeEvent} (onEvent only; null = true): whether firing removes the event.
  */
 public record TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
-                            Object delay, Object delayVariance, String priority) {
+                            Object delay, Object delayVariance, String priority, Object consumeEvent) {
     public TransitionDef {
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    }
+
+    /** A transition that consumes the event it fires on (the default). */
+    public TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
+                         Object delay, Object delayVariance, String priority) {
+        this(trigger, event, to, conditions, delay, delayVariance, priority, null);
     }
 
     /** A transition of normal priority. */

@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.exec;
 
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.EventOutbox;
 
 import java.util.Arrays;
@@ -21,6 +22,7 @@ final class ChunkEvents implements EventOutbox {
     private static final int EV_INITIAL = 1024;
 
     private final ChunkState st;
+    private final CompiledStateTree t;
     int outboxMode;
 
     // per-row event lists (by local row) over a pooled linked list; heads are -1 outside X
@@ -37,6 +39,7 @@ final class ChunkEvents implements EventOutbox {
     private int evSize;
 
     ChunkEvents(ChunkState state) {
+        this.t = state.t;
         this.st = state;
     }
 
@@ -82,7 +85,7 @@ final class ChunkEvents implements EventOutbox {
 
     boolean hasEvent(int local, int tag) {
         for (int e = eHead[local]; e >= 0; e = evNext[e]) {
-            if (evTag[e] == tag && !evDead[e]) {
+            if (!evDead[e] && t.tagMatches(tag, evTag[e])) {
                 return true;
             }
         }
@@ -91,7 +94,7 @@ final class ChunkEvents implements EventOutbox {
 
     void consumeEvent(int local, int tag) {
         for (int e = eHead[local]; e >= 0; e = evNext[e]) {
-            if (evTag[e] == tag && !evDead[e]) {
+            if (!evDead[e] && t.tagMatches(tag, evTag[e])) {
                 evDead[e] = true;
                 return;
             }

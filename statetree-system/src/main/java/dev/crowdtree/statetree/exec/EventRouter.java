@@ -50,7 +50,7 @@ final class EventRouter {
 
     /** Queues an event for the next tick: for one agent or {@link StateTreeRuntime#ALL}; an unknown tag is dropped. */
     void send(int agent, String tag, float payload, boolean hasPayload) {
-        int id = tree.tagId(tag);
+        int id = tree.eventTagId(tag);
         if (id < 0) {
             droppedEvents++;
             return;
@@ -79,7 +79,7 @@ final class EventRouter {
             }
             drained.sort(null);
             for (StateTreeSystem.ExternalEvent x : drained) {
-                int tag = tree.tagId(x.tag());
+                int tag = tree.eventTagId(x.tag());
                 if (tag < 0) {
                     droppedEvents++;
                 } else {

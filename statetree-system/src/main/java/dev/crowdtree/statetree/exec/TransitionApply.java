@@ -89,7 +89,7 @@ final class TransitionApply {
     private boolean fire(int r, int tr, int leaf) {
         final ChunkState c = st;
         final int cur = c.stateOf(r) - 1;
-        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT) {
+        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]) {
             events.consumeEvent(r - c.base, t.transitionEvent[tr]);
         }
         if (c.traced(r)) {

@@ -42,7 +42,7 @@ final class AssetReader {
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
             "considerations");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
-            "delayVariance", "priority");
+            "delayVariance", "priority", "consumeEvent");
     static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
 
     /** A loader error and whether it is inside a subtree (whose compiled paths are prefixed). */
@@ -276,7 +276,8 @@ final class AssetReader {
         Object variance = m.containsKey("delayVariance") ? value(m.get("delayVariance"), path, pre + "delayVariance")
                 : null;
         String priority = string(m, "priority", path, pre);
-        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority);
+        Object consume = m.containsKey("consumeEvent") ? value(m.get("consumeEvent"), path, pre + "consumeEvent") : null;
+        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority, consume);
     }
 
     // ---- parameters ------------------------------------------------------------------------------

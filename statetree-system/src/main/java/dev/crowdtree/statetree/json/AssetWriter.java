@@ -122,6 +122,10 @@ final class AssetWriter {
             value(g, t.delayVariance());
         }
         stringField(g, "priority", t.priority());
+        if (t.consumeEvent() != null) {
+            g.writeFieldName("consumeEvent");
+            value(g, t.consumeEvent());
+        }
         g.writeEndObject();
     }
 

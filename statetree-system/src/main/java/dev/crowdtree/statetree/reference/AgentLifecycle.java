@@ -112,8 +112,8 @@ final class AgentLifecycle {
             boolean fired = transitions.triggerTransitions(exec, transition);
             if (fired) {
                 int t = transition.transitionIndex;
-                if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT) {
-                    Transitions.consumeEvent(exec, tree.transitionEvent[t]);
+                if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[t]) {
+                    Transitions.consumeEvent(tree, exec, tree.transitionEvent[t]);
                 }
                 data.trace(TraceFormat.transition(data.tick, tree, exec.activeStates.last(), t));
 

@@ -193,7 +193,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void sendEvent(int agentId, String tag, float payload, boolean hasPayload) {
-        Event e = new Event(data.tree.tagId(tag), payload, hasPayload);
+        Event e = new Event(data.tree.eventTagId(tag), payload, hasPayload);
         if (agentId == ALL) {
             for (int a = 0; a < data.agents; a++) {
                 queueEvent(a, e);

@@ -137,19 +137,19 @@ final class Transitions {
         return false;
     }
 
-    private static boolean hasEvent(ExecutionState exec, int tag) {
+    private boolean hasEvent(ExecutionState exec, int tag) {
         for (Event e : exec.eventsToProcess) {
-            if (e.tag() == tag) {
+            if (tree.tagMatches(tag, e.tag())) {
                 return true;
             }
         }
         return false;
     }
 
-    /** Removes the first event with {@code tag} from {@code EventsToProcess}. */
-    static void consumeEvent(ExecutionState exec, int tag) {
+    /** Removes the first event that a transition on {@code tag} matches from {@code EventsToProcess}. */
+    static void consumeEvent(CompiledStateTree tree, ExecutionState exec, int tag) {
         for (int i = 0; i < exec.eventsToProcess.size(); i++) {
-            if (exec.eventsToProcess.get(i).tag() == tag) {
+            if (tree.tagMatches(tag, exec.eventsToProcess.get(i).tag())) {
                 exec.eventsToProcess.remove(i);
                 return;
             }

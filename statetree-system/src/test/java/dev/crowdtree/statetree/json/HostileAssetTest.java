@@ -43,7 +43,8 @@ class HostileAssetTest {
 
     private static final String[] KEYS = {"name", "type", "selection", "linkedSubtree", "linkedParameters",
         "parameters", "enterConditions", "tasks", "transitions", "children", "trigger", "event", "to",
-        "conditions", "delay", "delayVariance", "priority", "asset", "root", "subtrees", "evaluators", "default", "param", "eval",
+        "conditions", "delay", "delayVariance", "priority", "asset", "consumeEvent", "considerForCompletion",
+        "weight", "considerations", "values", "fn", "args", "root", "subtrees", "evaluators", "default", "param", "eval",
         "task", "input", "value", "op", "duration", "condition", "reselect", "afterTicks", "probability", ""};
     private static final String[] STRINGS = {"", " ", "Root", "Idle", "Danger", "Root/Danger/Flee", "Root//X",
         "@next", "@none", "@succeeded", "@failed", "@bogus", "onTick", "onEvent", "onStateCompleted", "group",

@@ -352,6 +352,9 @@ class RandomDifferentialTest {
             if (ranked && (trigger.equals("onTick") || trigger.equals("onEvent")) && chance(50)) {
                 t.priority(PRIORITIES[rnd.nextInt(PRIORITIES.length)]);
             }
+            if (ranked && trigger.equals("onEvent") && chance(30)) {
+                t.consumeEvent(false);
+            }
             return t;
         }
     }
