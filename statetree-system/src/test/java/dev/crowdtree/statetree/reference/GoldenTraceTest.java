@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Golden traces: every case under {@code src/test/resources/golden/<case>/} has a tree asset
+ * Golden traces: every case under {@code src/test/resources/golden/<case>/} (and every example under
+ * the repository's {@code examples/<case>/}) has a tree asset
  * ({@code tree.json}), a scenario ({@code scenario.json}), notes on how the expectation was derived
  * by hand from the seed code and docs/SEMANTICS.md ({@code notes.md}), and either the expected trace
  * ({@code expected.trace}) or, for a tree that must not compile, {@code expected.error} (fragments the
@@ -54,10 +55,17 @@ class GoldenTraceTest {
         return basedir != null ? Path.of(basedir) : Path.of("").toAbsolutePath();
     }
 
+    /** The repository's examples (examples/, README "From behavior trees and state machines"), run like golden cases. */
+    private static final Path EXAMPLES = moduleDir().resolve("../examples").normalize();
+
     static List<Path> cases() throws IOException {
-        try (Stream<Path> s = Files.list(GOLDEN)) {
-            return s.filter(Files::isDirectory).sorted().toList();
+        List<Path> out = new ArrayList<>();
+        for (Path dir : List.of(GOLDEN, EXAMPLES)) {
+            try (Stream<Path> s = Files.list(dir)) {
+                out.addAll(s.filter(Files::isDirectory).sorted().toList());
+            }
         }
+        return out;
     }
 
     @Test
