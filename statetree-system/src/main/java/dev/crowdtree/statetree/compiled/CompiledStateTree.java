@@ -175,6 +175,10 @@ public final class CompiledStateTree {
      * completes or fails its state.
      */
     public final boolean[] taskConsidered;
+    /** The bool slot of each task's runtime-owned "finished" flag in a {@code completion: all} state, else -1. */
+    public final int[] taskDoneSlot;
+    /** Whether each state completes when all its counted tasks have succeeded ({@code "completion": "all"}). */
+    public final boolean[] stateCompletionAll;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -294,6 +298,8 @@ public final class CompiledStateTree {
         taskName = b.taskName.toArray(new String[0]);
         taskReselect = CompiledTreeBuilder.booleans(b.taskReselect);
         taskConsidered = CompiledTreeBuilder.booleans(b.taskConsidered);
+        taskDoneSlot = CompiledTreeBuilder.ints(b.taskDoneSlot);
+        stateCompletionAll = CompiledTreeBuilder.booleans(b.stateCompletionAll);
         evaluators = b.evaluators.toArray(new Evaluator[0]);
         paramName = b.paramName.toArray(new String[0]);
         paramType = b.paramType.toArray(new ValueType[0]);
@@ -403,6 +409,23 @@ public final class CompiledStateTree {
     /** Whether transition {@code t} is gated (a delay or a variance): the one definition of "gated". */
     public boolean isGated(int t) {
         return transitionGated[t];
+    }
+
+    /**
+     * For a {@code completion: all} state {@code s}: whether the agent at {@code row} (bool slot
+     * arrays {@code bools}) has finished every counted task of {@code s} (false without one).
+     */
+    public boolean allCountedDone(int s, byte[][] bools, int row) {
+        boolean any = false;
+        for (int k = stateTasksBegin[s], end = k + stateTasksNum[s]; k < end; k++) {
+            if (taskConsidered[k]) {
+                if (bools[taskDoneSlot[k]][row] == 0) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        return any;
     }
 
     /** Whether {@code a} is {@code s} or one of its ancestors (O(1), from the DFS ranges). */

@@ -70,6 +70,8 @@ public final class CompiledTreeBuilder {
     final List<String> taskName = new ArrayList<>();
     final List<Boolean> taskReselect = new ArrayList<>();
     final List<Boolean> taskConsidered = new ArrayList<>();
+    final List<Integer> taskDoneSlot = new ArrayList<>();
+    final List<Boolean> stateCompletionAll = new ArrayList<>();
     final List<Evaluator> evaluators = new ArrayList<>();
 
     final List<String> paramName = new ArrayList<>();
@@ -181,6 +183,7 @@ public final class CompiledTreeBuilder {
         stateLinkedParamsBegin.add(linkedParamType.size());
         stateTransitionsBegin.add(transitionSource.size());
         stateWeight.add(1f);
+        stateCompletionAll.add(false);
         stateConsiderationsBegin.add(considerationInput.size());
         return id;
     }
@@ -210,11 +213,22 @@ public final class CompiledTreeBuilder {
 
     /** A task; {@code considered} false makes it a background task whose completion never completes its state. */
     public void addTask(Task task, String displayName, boolean reselect, boolean considered) {
+        addTask(task, displayName, reselect, considered, -1);
+    }
+
+    /** A task of a {@code completion: all} state, with the bool slot of its runtime-owned "finished" flag. */
+    public void addTask(Task task, String displayName, boolean reselect, boolean considered, int doneSlot) {
         tasks.add(task);
         taskState.add((short) current());
         taskName.add(displayName);
         taskReselect.add(reselect);
         taskConsidered.add(considered);
+        taskDoneSlot.add(doneSlot);
+    }
+
+    /** The current state succeeds when all its counted tasks have succeeded ({@code "completion": "all"}). */
+    public void setCompletionAll() {
+        stateCompletionAll.set(current(), true);
     }
 
     /** Sets the enter conditions of the current state (ANDed, in order). */

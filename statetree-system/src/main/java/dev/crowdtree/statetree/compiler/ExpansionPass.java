@@ -77,6 +77,14 @@ final class ExpansionPass {
         }
         n.type = stateType(d.type(), n, isCopyRoot);
         n.selection = selection(d.selection(), n);
+        if (d.completion() != null && !d.completion().equals("any")) {
+            if (d.completion().equals("all")) {
+                n.completionAll = true;
+            } else {
+                c.error(n.path, "completion", "unknown completion " + quote(d.completion())
+                        + "; valid values are any, all");
+            }
+        }
         if (n.type != StateType.LINKED) {
             if (d.linkedSubtree() != null) {
                 c.error(n.path, "linkedSubtree", "only states of type 'linked' may name a linkedSubtree");

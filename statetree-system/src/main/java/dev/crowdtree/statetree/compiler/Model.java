@@ -77,6 +77,9 @@ final class Model {
         final Map<String, int[]> fieldOffsets = new LinkedHashMap<>();
         final Map<String, Slot> fieldSlots = new LinkedHashMap<>();
         final Map<String, ValueType> outputs = new LinkedHashMap<>();
+        /** In a {@code completion: all} state: the offset, then the slot, of its runtime-owned "finished" flag. */
+        int doneOffset = -1;
+        int doneSlot = -1;
 
         TaskInfo(NodeDef def, int index, NodeType type) {
             this.def = def;
@@ -97,6 +100,8 @@ final class Model {
         final List<StateNode> children = new ArrayList<>();
         Vocabulary.StateType type;
         Vocabulary.Selection selection;
+        /** {@code "completion": "all"}: the state succeeds when all its counted tasks have succeeded. */
+        boolean completionAll;
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();

@@ -58,6 +58,9 @@ final class SlotLayoutPass {
                         ti.outputs.put(f.name(), f.type());
                     }
                 }
+                if (s.completionAll) {
+                    ti.doneOffset = used[ValueType.BOOL.ordinal()]++; // runtime-owned: the task has finished
+                }
                 s.tasks.add(ti);
             }
             for (int k = 0; k < 3; k++) {
@@ -80,6 +83,9 @@ final class SlotLayoutPass {
                 for (Map.Entry<String, int[]> e : ti.fieldOffsets.entrySet()) {
                     int k = e.getValue()[0];
                     ti.fieldSlots.put(e.getKey(), new Slot(ValueType.values()[k], base[s.depth][k] + e.getValue()[1]));
+                }
+                if (ti.doneOffset >= 0) {
+                    ti.doneSlot = base[s.depth][ValueType.BOOL.ordinal()] + ti.doneOffset;
                 }
             }
         }

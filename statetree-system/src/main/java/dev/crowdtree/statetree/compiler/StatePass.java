@@ -56,6 +56,9 @@ final class StatePass {
     private void compileState(StateNode s) {
         c.out.addState(s.name, s.path, s.parent == null ? -1 : s.parent.id, s.depth, s.subtreeEnd, s.type,
                 s.selection);
+        if (s.completionAll) {
+            c.out.setCompletionAll();
+        }
         compileUtility(s);
 
         // tasks (DFS order: this state's tasks come after all ancestors' tasks)
@@ -70,7 +73,7 @@ final class StatePass {
             boolean considered = flag(ti.def.properties().get("considerForCompletion"), s.path,
                     where + ".considerForCompletion");
             if (n != null) {
-                c.out.addTask((Task) n, ti.displayName, reselect, considered);
+                c.out.addTask((Task) n, ti.displayName, reselect, considered, ti.doneSlot);
             }
         }
 

@@ -18,7 +18,17 @@ public record StateDef(String name, String type, String selection, String linked
                        Map<String, Object> linkedParameters, List<ParameterDef> parameters,
                        List<NodeDef> enterConditions, List<NodeDef> tasks,
                        List<TransitionDef> transitions, List<StateDef> children,
-                       Object weight, List<Map<String, Object>> considerations) {
+                       Object weight, List<Map<String, Object>> considerations, String completion) {
+    /** A state with the default completion ({@code any}). */
+    public StateDef(String name, String type, String selection, String linkedSubtree,
+                    Map<String, Object> linkedParameters, List<ParameterDef> parameters,
+                    List<NodeDef> enterConditions, List<NodeDef> tasks,
+                    List<TransitionDef> transitions, List<StateDef> children,
+                    Object weight, List<Map<String, Object>> considerations) {
+        this(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks, transitions,
+                children, weight, considerations, null);
+    }
+
     /** A state without utility. */
     public StateDef(String name, String type, String selection, String linkedSubtree,
                     Map<String, Object> linkedParameters, List<ParameterDef> parameters,

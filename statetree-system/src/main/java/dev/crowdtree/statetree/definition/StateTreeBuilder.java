@@ -107,6 +107,7 @@ public final class StateTreeBuilder {
         private String type;
         private String selection;
         private Object weight;
+        private String completion;
         private final List<Map<String, Object>> considerations = new ArrayList<>();
         private String linkedSubtree;
         private final Map<String, Object> linkedParameters = new LinkedHashMap<>();
@@ -201,9 +202,15 @@ public final class StateTreeBuilder {
             return this;
         }
 
+        /** {@code any} (default: the first task that completes completes the state) or {@code all}. */
+        public State completion(String mode) {
+            this.completion = mode;
+            return this;
+        }
+
         public StateDef build() {
             return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
-                    tasks, transitions, children, weight, considerations);
+                    tasks, transitions, children, weight, considerations, completion);
         }
     }
 

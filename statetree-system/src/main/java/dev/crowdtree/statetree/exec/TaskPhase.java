@@ -90,6 +90,10 @@ final class TaskPhase {
             if (aLo == aHi && xLo == xHi) {
                 continue;
             }
+            if (t.stateCompletionAll[s]) {
+                doneInA += tickAllState(s, aOrder, aLo, aHi, xs, xLo, xHi);
+                continue;
+            }
             for (int k = t.stateTasksBegin[s], kEnd = k + numTasks; k < kEnd; k++) {
                 Task task = t.tasks[k];
                 control.setBackground(!t.taskConsidered[k]);
@@ -140,6 +144,99 @@ final class TaskPhase {
             }
         }
         control.setBackground(false);
+    }
+
+    /**
+     * TickTasks of a {@code "completion": "all"} state, agent by agent (docs/SEMANTICS.md section 3):
+     * a finished task is not reached again; a success marks the task finished; a failure completes
+     * the state; the state succeeds once every counted task has finished. Per agent, so one call per
+     * (task, agent) here: trees without such states never come here. Returns how many completed
+     * agents are in A.
+     */
+    private int tickAllState(int s, int[] aOrder, int aLo, int aHi, int[] xs, int xLo, int xHi) {
+        final ChunkState c = st;
+        final int b = c.base;
+        if (allStamp.length < c.status.length) {
+            allStamp = new int[c.status.length];
+        }
+        allEpoch++;
+        int inA = 0;
+        for (int i = aLo; i < aHi; i++) {
+            int r = aOrder[i];
+            allStamp[r - b] = allEpoch;
+            inA += tickAllAgent(s, r, true);
+        }
+        for (int i = xLo; i < xHi; i++) {
+            int r = xs[i];
+            if (allStamp[r - b] != allEpoch) {
+                inA += tickAllAgent(s, r, false);
+            }
+        }
+        control.setBackground(false);
+        return inA;
+    }
+
+    private int[] allStamp = new int[0];
+    private int allEpoch;
+    private final int[] oneRow = new int[1];
+
+    private int tickAllAgent(int s, int r, boolean inA) {
+        final ChunkState c = st;
+        final int l = r - c.base;
+        final byte[] status = c.status;
+        if (status[l] != RunStatus.RUNNING) {
+            return 0;
+        }
+        oneRow[0] = r;
+        boolean finishedNow = false; // the state completes only when its last counted task finishes
+        int last = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1;
+        for (int k = t.stateTasksBegin[s]; k <= last; k++) {
+            if (d.bools[t.taskDoneSlot[k]][r] != 0) {
+                continue; // finished: not reached again while the state stays active
+            }
+            Task task = t.tasks[k];
+            control.setBackground(!t.taskConsidered[k]);
+            if (t.taskTimer[k] != TimerKind.NONE && (c.xFlags[l] & X_DUE) != 0) {
+                final int[] due = d.ints[t.taskTimerDueSlot[k]];
+                if (due[r] == c.step) {
+                    due[r] = 0;
+                    control.setTask(k, t.taskTimer[k]);
+                    task.onTimer(ctx, oneRow, 0, 1);
+                    control.setTask(-1, TimerKind.NONE);
+                    if (status[l] != RunStatus.RUNNING) {
+                        if (failedOrDone(s, l, r, k)) {
+                            return recordCompletions(oneRow, 0, 1, k);
+                        }
+                        finishedNow = true;
+                        continue;
+                    }
+                }
+            }
+            if (inA && task.ticks()) {
+                task.tick(ctx, oneRow, 0, 1);
+                if (status[l] != RunStatus.RUNNING) {
+                    if (failedOrDone(s, l, r, k)) {
+                        return recordCompletions(oneRow, 0, 1, k);
+                    }
+                    finishedNow = true;
+                }
+            }
+        }
+        if (finishedNow && t.allCountedDone(s, d.bools, r)) {
+            status[l] = RunStatus.SUCCEEDED;
+            return recordCompletions(oneRow, 0, 1, last);
+        }
+        return 0;
+    }
+
+    /** Task {@code k} reported a status: a success marks it finished (false: go on); a failure completes the state. */
+    private boolean failedOrDone(int s, int l, int r, int k) {
+        if (st.status[l] == RunStatus.SUCCEEDED) {
+            d.bools[t.taskDoneSlot[k]][r] = 1;
+            st.status[l] = RunStatus.RUNNING;
+            return false;
+        }
+        return true;
     }
 
     /** Rows of {@code rs[from..to)} that a call of task {@code k} completed: noted, and added to X. Returns how many are in A. */

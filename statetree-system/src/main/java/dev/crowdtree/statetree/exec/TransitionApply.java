@@ -155,8 +155,13 @@ final class TransitionApply {
                     c.trace(r, TraceFormat.enter(c.tick, t, s, change));
                 }
                 control.setChange(change, s, target);
+                final boolean all = t.stateCompletionAll[s];
+                boolean finishedOnEnter = false;
                 for (int k = t.stateTasksBegin[s], end = k + t.stateTasksNum[s]; k < end; k++) {
                     if (change == ChangeType.CHANGED || t.taskReselect[k]) {
+                        if (all) {
+                            d.bools[t.taskDoneSlot[k]][r] = 0; // entering: not finished
+                        }
                         TimerKind timer = t.taskTimer[k];
                         if (timer != TimerKind.NONE) {
                             d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
@@ -176,6 +181,11 @@ final class TransitionApply {
                             enteredDepth = i; // the failing task's state completed
                             break;
                         }
+                        if (taskStatus == RunStatus.SUCCEEDED && all) {
+                            d.bools[t.taskDoneSlot[k]][r] = 1; // completion "all": finished on enter
+                            finishedOnEnter = true;
+                            continue;
+                        }
                         if (taskStatus == RunStatus.SUCCEEDED && !succeeded) {
                             enteredDepth = i; // the first state whose task succeeded completed
                         }
@@ -184,6 +194,10 @@ final class TransitionApply {
                 }
                 if (result == RunStatus.FAILED) {
                     break;
+                }
+                if (all && finishedOnEnter && !succeeded && t.allCountedDone(s, d.bools, r)) {
+                    enteredDepth = i; // completion "all": every counted task succeeded on enter
+                    succeeded = true;
                 }
             }
         }

@@ -40,7 +40,7 @@ final class AssetReader {
     static final String SCHEMA_KEY = "$schema";
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", LinkedAssets.KEY,
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
-            "considerations");
+            "considerations", "completion");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
             "delayVariance", "priority", "consumeEvent");
     static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
@@ -257,8 +257,9 @@ final class AssetReader {
                         + Values.describe(k));
             }
         }
+        String completion = string(m, "completion", path, pre);
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, params, enter, tasks,
-                transitions, children, weight, considerations);
+                transitions, children, weight, considerations, completion);
     }
 
     /** Stands in for a list element that is not an object; the compiler skips it (error suppressed). */

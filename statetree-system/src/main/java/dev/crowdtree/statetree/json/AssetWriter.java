@@ -70,6 +70,7 @@ final class AssetWriter {
         stringField(g, "name", s.name());
         stringField(g, "type", s.type());
         stringField(g, "selection", s.selection());
+        stringField(g, "completion", s.completion());
         stringField(g, "linkedSubtree", s.linkedSubtree());
         if (!s.linkedParameters().isEmpty()) {
             g.writeFieldName("linkedParameters");

@@ -81,8 +81,13 @@ final class NodeCalls {
         control.bindStatus(taskStatus, data.agent);
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
+            boolean all = tree.stateCompletionAll[state];
+            finishedNow = false;
             int tasksBegin = tree.stateTasksBegin[state];
             for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
+                if (all && data.bools[tree.taskDoneSlot[taskIndex]][data.agent] != 0) {
+                    continue; // completion "all": a finished task is not reached again
+                }
                 Task task = tree.tasks[taskIndex];
                 control.setBackground(!tree.taskConsidered[taskIndex]);
                 if (timers.countDownTimer(taskIndex, deltaTime)) {
@@ -90,23 +95,47 @@ final class NodeCalls {
                     task.onTimer(ctx, rows, 0, 1);
                     control.setTask(-1, TimerKind.NONE);
                     if (taskStatus[0] != RunStatus.RUNNING) {
-                        exec.completedIndex = index;
-                        control.setBackground(false);
-                        return taskStatus[0];
+                        if (completes(exec, index, all, taskIndex)) {
+                            return taskStatus[0];
+                        }
+                        continue;
                     }
                 }
                 if (!task.ticks()) {
                     continue;
                 }
                 task.tick(ctx, rows, 0, 1);
-                if (taskStatus[0] != RunStatus.RUNNING) {
-                    exec.completedIndex = index;
-                    control.setBackground(false);
+                if (taskStatus[0] != RunStatus.RUNNING && completes(exec, index, all, taskIndex)) {
                     return taskStatus[0];
                 }
+            }
+            if (all && finishedNow && tree.allCountedDone(state, data.bools, data.agent)) {
+                taskStatus[0] = RunStatus.SUCCEEDED;
+                completes(exec, index, false, -1);
+                return RunStatus.SUCCEEDED;
             }
         }
         control.setBackground(false);
         return RunStatus.RUNNING;
     }
+
+    /**
+     * A task of the state at {@code index} reported {@code taskStatus[0]}. In a {@code completion:
+     * all} state a success only marks the task finished (false: go on); otherwise the state completed.
+     */
+    /** Whether a task of the state being ticked finished in this call (completion "all" completes only then). */
+    private boolean finishedNow;
+
+    private boolean completes(ExecutionState exec, int index, boolean all, int taskIndex) {
+        if (all && taskStatus[0] == RunStatus.SUCCEEDED) {
+            data.bools[tree.taskDoneSlot[taskIndex]][data.agent] = 1;
+            finishedNow = true;
+            taskStatus[0] = RunStatus.RUNNING;
+            return false;
+        }
+        exec.completedIndex = index;
+        control.setBackground(false);
+        return true;
+    }
+
 }

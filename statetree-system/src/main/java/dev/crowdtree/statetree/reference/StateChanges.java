@@ -71,9 +71,14 @@ final class StateChanges {
                 data.trace(TraceFormat.enter(data.tick, tree, currentHandle, changeType));
             }
 
+            boolean all = tree.stateCompletionAll[currentHandle];
+            boolean finishedOnEnter = false;
             int tasksBegin = tree.stateTasksBegin[currentHandle];
             for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[currentHandle]; taskIndex++) {
                 if (isEnteringState && shouldCallStateChange(changeType, taskIndex)) {
+                    if (all) {
+                        data.bools[tree.taskDoneSlot[taskIndex]][data.agent] = 0; // entering: not finished
+                    }
                     control.setChange(changeType, currentHandle, transition.targetState);
                     Task task = tree.tasks[taskIndex];
                     timers.stopTimer(taskIndex); // entering clears a timer left from before
@@ -90,7 +95,10 @@ final class StateChanges {
                         result = status;
                         break;
                     }
-                    if (status == RunStatus.SUCCEEDED) {
+                    if (status == RunStatus.SUCCEEDED && all) {
+                        data.bools[tree.taskDoneSlot[taskIndex]][data.agent] = 1; // finished on enter
+                        finishedOnEnter = true;
+                    } else if (status == RunStatus.SUCCEEDED) {
                         // Deviation Q-A2: a task may complete its state on enter.
                         if (result != RunStatus.SUCCEEDED) {
                             exec.completedIndex = index; // the first state whose task succeeded completed
@@ -98,6 +106,14 @@ final class StateChanges {
                         result = RunStatus.SUCCEEDED;
                     }
                 }
+            }
+            if (all && finishedOnEnter && result != RunStatus.FAILED
+                    && tree.allCountedDone(currentHandle, data.bools, data.agent)) {
+                // completion "all": every counted task succeeded on enter
+                if (result != RunStatus.SUCCEEDED) {
+                    exec.completedIndex = index;
+                }
+                result = RunStatus.SUCCEEDED;
             }
         }
         return result;

@@ -26,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * reference interpreter (the oracle: every agent ticks every tick), the reference interpreter with
  * the scheduled tick (sleeping agents skipped) and the batched runtime, with default chunking and
  * with one-row chunks on 1, 2 and 8 workers: the traces must be identical. The trees include
- * transition priorities, random and utility selection, property functions and background tasks
- * (a third of the trees), delay-only states chained by completion
+ * transition priorities, random and utility selection, property functions, background tasks and
+ * completion "all" (a third of the trees), delay-only states chained by completion
  * transitions (agents there sleep between their timers), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
@@ -222,6 +222,9 @@ class RandomDifferentialTest {
                 int tasks = rnd.nextInt(3);
                 for (int i = 0; i < tasks; i++) {
                     st.task(task());
+                }
+                if (ranked && tasks > 0 && chance(30)) {
+                    st.completion("all");
                 }
             }
             if (next > 1 && chance(25)) {
