@@ -26,11 +26,21 @@ public final class ChildOrder {
     private final CompiledStateTree t;
     private final int[][] order;
     private final float[][] utility;
+    /** The number of children of each state. */
+    private final int[] childCount;
 
     public ChildOrder(CompiledStateTree tree) {
         this.t = tree;
-        order = new int[CompiledStateTree.MAX_DEPTH + 1][Math.max(1, tree.maxChildren)];
-        utility = new float[CompiledStateTree.MAX_DEPTH + 1][Math.max(1, tree.maxChildren)];
+        childCount = new int[tree.stateCount];
+        int most = 1;
+        for (int s = 0; s < tree.stateCount; s++) {
+            for (int c = s + 1; c < tree.stateSubtreeEnd[s]; c = tree.stateSubtreeEnd[c]) {
+                childCount[s]++;
+            }
+            most = Math.max(most, childCount[s]);
+        }
+        order = new int[CompiledStateTree.MAX_DEPTH + 1][most];
+        utility = new float[CompiledStateTree.MAX_DEPTH + 1][most];
     }
 
     /**
@@ -95,11 +105,7 @@ public final class ChildOrder {
 
     /** The number of children of {@code s} (the length of {@link #order}'s result). */
     public int count(int s) {
-        int n = 0;
-        for (int c = s + 1; c < t.stateSubtreeEnd[s]; c = t.stateSubtreeEnd[c]) {
-            n++;
-        }
-        return n;
+        return childCount[s];
     }
 
     /** The utility of state {@code c} for the agent at {@code row}. */

@@ -124,8 +124,6 @@ public final class CompiledStateTree {
     /** {@link Vocabulary.Curve#code}. */
     public final byte[] considerationCurve;
     public final float[] considerationThreshold;
-    /** Most children any state has (for the runtimes' selection scratch). */
-    public final int maxChildren;
 
     // ---- linked-state parameters (copied into the subtree copy's parameter slots on enter) ----
     public final ValueType[] linkedParamType;
@@ -259,15 +257,6 @@ public final class CompiledStateTree {
         considerationMax = CompiledTreeBuilder.floats(b.considerationMax);
         considerationCurve = CompiledTreeBuilder.bytes(b.considerationCurve);
         considerationThreshold = CompiledTreeBuilder.floats(b.considerationThreshold);
-        int most = 0;
-        for (int s = 0; s < stateCount; s++) {
-            int n = 0;
-            for (int c = s + 1; c < stateSubtreeEnd[s]; c = stateSubtreeEnd[c]) {
-                n++;
-            }
-            most = Math.max(most, n);
-        }
-        maxChildren = most;
         linkedParamType = b.linkedParamType.toArray(new ValueType[0]);
         linkedParamSlot = CompiledTreeBuilder.ints(b.linkedParamSlot);
         linkedParamValue = b.linkedParamValue.toArray(new ValueInput[0]);

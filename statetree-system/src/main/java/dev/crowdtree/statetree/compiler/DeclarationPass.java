@@ -66,12 +66,12 @@ final class DeclarationPass {
                 continue;
             }
             String slotName = (inst == null ? "" : inst.subtree + "@" + statePath + ".") + "param." + p.name();
+            if (p.values() != null && !ENUM.equals(p.type())) {
+                c.error(statePath, where + ".values", "'values' is only valid with \"type\": \"enum\"");
+            }
             if (ENUM.equals(p.type()) || ENTITY.equals(p.type())) {
                 into.put(p.name(), typedParameter(p, statePath, where, slotName));
                 continue;
-            }
-            if (p.values() != null) {
-                c.error(statePath, where + ".values", "'values' is only valid with \"type\": \"enum\"");
             }
             ValueType t = ValueType.parse(p.type());
             if (t == null) {
@@ -105,9 +105,6 @@ final class DeclarationPass {
     private Param typedParameter(ParameterDef p, String statePath, String where, String slotName) {
         Model.Slot slot = c.newSlot(ValueType.INT, slotName);
         if (ENTITY.equals(p.type())) {
-            if (p.values() != null) {
-                c.error(statePath, where + ".values", "'values' is only valid with \"type\": \"enum\"");
-            }
             double dflt = -1;
             if (p.defaultValue() != null) {
                 Double d = bindings.literal(p.defaultValue(), ValueType.INT, -1, Integer.MAX_VALUE, statePath,

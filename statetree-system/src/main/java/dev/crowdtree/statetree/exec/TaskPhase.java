@@ -204,7 +204,7 @@ final class TaskPhase {
                     task.onTimer(ctx, oneRow, 0, 1);
                     control.setTask(-1, TimerKind.NONE);
                     if (status[l] != RunStatus.RUNNING) {
-                        if (failedOrDone(s, l, r, k)) {
+                        if (failedOrDone(l, r, k)) {
                             return recordCompletions(oneRow, 0, 1, k);
                         }
                         finishedNow = true;
@@ -215,7 +215,7 @@ final class TaskPhase {
             if (inA && task.ticks()) {
                 task.tick(ctx, oneRow, 0, 1);
                 if (status[l] != RunStatus.RUNNING) {
-                    if (failedOrDone(s, l, r, k)) {
+                    if (failedOrDone(l, r, k)) {
                         return recordCompletions(oneRow, 0, 1, k);
                     }
                     finishedNow = true;
@@ -230,7 +230,7 @@ final class TaskPhase {
     }
 
     /** Task {@code k} reported a status: a success marks it finished (false: go on); a failure completes the state. */
-    private boolean failedOrDone(int s, int l, int r, int k) {
+    private boolean failedOrDone(int l, int r, int k) {
         if (st.status[l] == RunStatus.SUCCEEDED) {
             d.bools[t.taskDoneSlot[k]][r] = 1;
             st.status[l] = RunStatus.RUNNING;
