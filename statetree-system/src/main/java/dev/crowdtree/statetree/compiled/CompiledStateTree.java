@@ -152,6 +152,8 @@ public final class CompiledStateTree {
     public final byte[] transitionPriority;
     /** onEvent transitions: whether firing consumes the event ({@code consumeEvent}, default true). */
     public final boolean[] transitionConsumesEvent;
+    /** The event payload fields the transitions declare, and which each transition needs. */
+    public final PayloadSchema payloads;
     /** Whether any transition has a priority other than normal (the runtimes' scan must rank them). */
     public final boolean hasPriorities;
     /** Whether each transition is gated: a delay or a variance above 0. */
@@ -303,6 +305,8 @@ public final class CompiledStateTree {
         intSlots = intSlotNames.length;
         boolSlots = boolSlotNames.length;
         tagNames = b.tags.keySet().toArray(new String[0]);
+        payloads = new PayloadSchema(List.copyOf(b.payloadFields.keySet()), b.transitionPayloadFields,
+                b.transitionPayloadTypes);
         hostColumns = List.copyOf(b.hostColumns);
         divisionsByZero = b.divisionsByZero;
         externals = List.copyOf(b.externals);

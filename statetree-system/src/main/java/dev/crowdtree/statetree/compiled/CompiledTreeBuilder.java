@@ -11,6 +11,7 @@ import dev.crowdtree.statetree.node.ValueType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one write path into a {@link CompiledStateTree}: the compiler's assembly pass adds slots,
@@ -85,6 +86,9 @@ public final class CompiledTreeBuilder {
     final List<HostColumn> hostColumns = new ArrayList<>();
     final List<External<?>> externals = new ArrayList<>();
     final LinkedHashMap<String, Integer> tags = new LinkedHashMap<>();
+    final LinkedHashMap<String, Integer> payloadFields = new LinkedHashMap<>();
+    final List<int[]> transitionPayloadFields = new ArrayList<>();
+    final List<byte[]> transitionPayloadTypes = new ArrayList<>();
     int maxConditionDepth = 1;
     /** Shared by the tree's property functions: their divisions by zero. */
     final java.util.concurrent.atomic.LongAdder divisionsByZero = new java.util.concurrent.atomic.LongAdder();
@@ -110,6 +114,16 @@ public final class CompiledTreeBuilder {
     }
 
     /** The id of an event tag, assigned in order of first use. */
+    /** The id of event payload field {@code name} (declared by some transition's payloadFields), assigning one. */
+    public int payloadFieldId(String name) {
+        return payloadFields.computeIfAbsent(name, t -> payloadFields.size());
+    }
+
+    /** The id of payload field {@code name}, or -1 when no transition declares it. */
+    public int knownPayloadField(String name) {
+        return payloadFields.getOrDefault(name, -1);
+    }
+
     public int tagId(String tag) {
         return tags.computeIfAbsent(tag, t -> tags.size());
     }
@@ -258,9 +272,21 @@ public final class CompiledTreeBuilder {
      * @param variance   gate delay variance in seconds
      * @param priority   its priority in the leaf-to-root scan
      * @param consume    onEvent: whether firing removes the event (else it stays for this tick's rounds)
+     * @param payload    onEvent: the payload fields an event must carry (names registered with
+     *                   {@link #payloadFieldId}), with their types; empty for none
      */
     public void addTransition(Vocabulary.Trigger trigger, int event, byte type, int target, List<Condition> guards,
-                              float delay, float variance, Vocabulary.Priority priority, boolean consume) {
+                              float delay, float variance, Vocabulary.Priority priority, boolean consume,
+                              Map<String, ValueType> payload) {
+        int[] fields = new int[payload.size()];
+        byte[] types = new byte[payload.size()];
+        int k = 0;
+        for (Map.Entry<String, ValueType> e : payload.entrySet()) {
+            fields[k] = payloadFieldId(e.getKey());
+            types[k++] = PayloadSchema.slotType(e.getValue());
+        }
+        transitionPayloadFields.add(fields);
+        transitionPayloadTypes.add(types);
         transitionSource.add((short) current());
         transitionTrigger.add(trigger.flag());
         transitionEvent.add(event);

@@ -9,6 +9,8 @@ import dev.crowdtree.statetree.compiler.Model.SubtreeCopy;
 import dev.crowdtree.statetree.compiler.Model.TaskInfo;
 import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.Values;
+import dev.crowdtree.statetree.node.Payload;
+import dev.crowdtree.statetree.node.PayloadInput;
 import dev.crowdtree.statetree.node.ValueInput;
 import dev.crowdtree.statetree.node.ValueType;
 
@@ -67,6 +69,12 @@ final class Bindings {
 
     /** A literal or binding of {@code type} (null: any number). */
     ValueInput input(Object raw, ValueType type, double min, double max, Scope scope, String path, String f) {
+        return input(raw, type, false, min, max, scope, path, f);
+    }
+
+    /** As above; with {@code type} null and {@code anyBinding}, a binding of any type (bool included). */
+    private ValueInput input(Object raw, ValueType type, boolean anyBinding, double min, double max, Scope scope,
+                             String path, String f) {
         if (raw instanceof Map && ((Map<?, ?>) raw).containsKey("fn")) {
             ValueInput v = function((Map<?, ?>) raw, scope, path, f, 1);
             if (v == null) {
@@ -82,8 +90,8 @@ final class Bindings {
         }
         Binding b = asBinding(raw);
         if (b == null && raw instanceof Map) {
-            c.error(path, f, "expected a value or a binding with exactly one of \"param\", \"eval\", \"task\" "
-                    + "naming a string, got " + Values.describe(raw));
+            c.error(path, f, "expected a value or a binding with exactly one of \"param\", \"eval\", \"task\", "
+                    + "\"event\" naming a string, got " + Values.describe(raw));
             return null;
         }
         if (b == null) {
@@ -94,6 +102,9 @@ final class Bindings {
             }
             Double d = literal(raw, t, min, max, path, f);
             return d == null ? null : ValueInput.constant(t, d);
+        }
+        if (b.kind() == Binding.Kind.EVENT) {
+            return eventField(b.ref(), type, anyBinding, scope, path, f);
         }
         Slot slot = null;
         String desc = b.kind().key() + ":" + b.ref();
@@ -117,13 +128,96 @@ final class Bindings {
         if (slot == null) {
             return null;
         }
-        boolean ok = type == null ? slot.type() != ValueType.BOOL : type.accepts(slot.type());
+        boolean ok = type == null ? anyBinding || slot.type() != ValueType.BOOL : type.accepts(slot.type());
         if (!ok) {
             c.error(path, f, "binding " + b + " is " + slot.type().assetName() + " but this field needs "
                     + (type == null ? "a number" : type.assetName()));
             return null;
         }
         return ValueInput.slot(slot.type(), slot.index(), desc);
+    }
+
+    /**
+     * {@code {"event": field}}: only in the conditions of an onEvent transition that declares the
+     * field in its {@code payloadFields}.
+     */
+    private ValueInput eventField(String field, ValueType type, boolean anyType, Scope scope, String path, String f) {
+        if (scope.eventFields() == null) {
+            c.error(path, f, "binding {\"event\": \"" + field + "\"} is out of scope: " + scope.what()
+                    + " cannot read an event payload (only the conditions of an onEvent transition can, "
+                    + "for the fields it declares in payloadFields)");
+            return null;
+        }
+        ValueType declared = scope.eventFields().get(field);
+        if (declared == null) {
+            c.error(path, f, "binding {\"event\": \"" + field + "\"}: the transition does not declare payload field '"
+                    + field + "'; add it to payloadFields (declared: " + scope.eventFields().keySet() + ")");
+            return null;
+        }
+        boolean ok = type == null ? anyType || declared != ValueType.BOOL : type.accepts(declared);
+        if (!ok) {
+            c.error(path, f, "payload field '" + field + "' is " + declared.assetName() + " but this field needs "
+                    + (type == null ? "a number" : type.assetName()));
+            return null;
+        }
+        return ValueInput.eventField(declared, c.out.payloadFieldId(field), field);
+    }
+
+    /**
+     * An event payload property: a number (or numeric binding or function), sent as the float field
+     * {@code value}, or an object of named fields, each a literal, binding or function (a map with
+     * exactly one binding key is a binding, so those names cannot be fields). Fields no transition
+     * declares are checked and then left out. Null after reporting.
+     */
+    PayloadInput payload(Object raw, Scope scope, String path, String f) {
+        boolean object = raw instanceof Map && asBinding(raw) == null && !((Map<?, ?>) raw).containsKey("fn");
+        if (!object) {
+            ValueInput v = input(raw, ValueType.FLOAT, -Float.MAX_VALUE, Float.MAX_VALUE, scope, path, f);
+            if (v == null) {
+                return null;
+            }
+            int id = c.out.knownPayloadField(Payload.VALUE);
+            return id < 0 ? new PayloadInput(new int[0], new ValueInput[0], new ValueType[0], v.toString())
+                    : new PayloadInput(new int[] {id}, new ValueInput[] {v}, new ValueType[] {ValueType.FLOAT}, v.toString());
+        }
+        List<Integer> ids = new ArrayList<>();
+        List<ValueInput> values = new ArrayList<>();
+        List<ValueType> types = new ArrayList<>();
+        StringBuilder d = new StringBuilder("{");
+        boolean ok = true;
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) raw).entrySet()) {
+            String name = String.valueOf(e.getKey());
+            String ff = f + "." + name;
+            if (name.isEmpty() || Payload.RESERVED.contains(name)) {
+                c.error(path, ff, "payload field name '" + name + "' is not allowed (not empty, and not one of "
+                        + Payload.RESERVED + ", which introduce bindings)");
+                ok = false;
+                continue;
+            }
+            Object v = e.getValue();
+            ValueInput in = v instanceof Boolean ? ValueInput.constant(ValueType.BOOL, (Boolean) v ? 1 : 0)
+                    : input(v, null, true, -Float.MAX_VALUE, Float.MAX_VALUE, scope, path, ff);
+            if (in == null) {
+                ok = false;
+                continue;
+            }
+            d.append(d.length() == 1 ? "" : ", ").append(name).append(": ").append(in);
+            int id = c.out.knownPayloadField(name);
+            if (id >= 0) {
+                ids.add(id);
+                values.add(in);
+                types.add(in.type());
+            }
+        }
+        if (!ok) {
+            return null;
+        }
+        int[] fields = new int[ids.size()];
+        for (int i = 0; i < fields.length; i++) {
+            fields[i] = ids.get(i);
+        }
+        return new PayloadInput(fields, values.toArray(new ValueInput[0]), types.toArray(new ValueType[0]),
+                d.append('}').toString());
     }
 
     /** Deepest nesting of property functions. */

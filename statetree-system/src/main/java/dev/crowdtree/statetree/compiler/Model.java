@@ -120,8 +120,14 @@ final class Model {
      * What a binding may refer to at a given place (Unreal's binding scopes, rule A16 in
      * docs/SEMANTICS.md section 13; the rules are in docs/ASSET_FORMAT.md): parameters in scope always; evaluators listed before {@code evaluatorLimit}; with
      * {@code tasks}, the first {@code ownTaskLimit} tasks of {@code state} and all tasks of its
-     * ancestors. {@code what} names the place in error messages.
+     * ancestors; with {@code eventFields} (an onEvent transition's conditions), the payload
+     * fields the transition declares. {@code what} names the place in error messages.
      */
-    record Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what) {
+    record Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
+                 Map<String, ValueType> eventFields) {
+        /** A scope where no event payload can be bound. */
+        Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what) {
+            this(state, tasks, ownTaskLimit, evaluatorLimit, what, null);
+        }
     }
 }

@@ -250,6 +250,8 @@ final class NodeFactory {
                 }
                 return new ParamRef(p.name(), p.type(), p.slot().index(), p.enumValues());
             }
+            case PAYLOAD:
+                return bindings.payload(raw, scope, path, f);
             case CONDITION:
                 return compileCondition(raw, scope, path, f, nesting + 1);
             default: {

@@ -86,6 +86,10 @@ public final class StateTreeCompiler {
         }
         Bindings bindings = new Bindings(c);
         NodeFactory nodes = new NodeFactory(c, bindings);
+        TransitionPass.registerPayloadFields(c.out, def.root());
+        for (StateDef subtree : def.subtrees()) {
+            TransitionPass.registerPayloadFields(c.out, subtree);
+        }
         DeclarationPass declarations = new DeclarationPass(c, bindings, nodes);
         declarations.run();
         if (def.root() == null) {

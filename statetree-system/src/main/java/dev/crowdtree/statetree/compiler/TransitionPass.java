@@ -1,16 +1,23 @@
 package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.CompiledTreeBuilder;
 import dev.crowdtree.statetree.compiled.Vocabulary.Priority;
 import dev.crowdtree.statetree.compiled.Vocabulary.Target;
 import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
 import dev.crowdtree.statetree.compiler.Model.Scope;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
+import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TransitionDef;
+import dev.crowdtree.statetree.definition.Values;
 import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.Payload;
+import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 import static dev.crowdtree.statetree.compiler.Compilation.quote;
@@ -106,7 +113,7 @@ final class TransitionPass {
         if (t.consumeEvent() != null) {
             if (!(t.consumeEvent() instanceof Boolean)) {
                 c.error(s.path, where + ".consumeEvent", "expected a boolean, got "
-                        + dev.crowdtree.statetree.definition.Values.describe(t.consumeEvent()));
+                        + Values.describe(t.consumeEvent()));
                 ok = false;
             } else if (trigger != null && trigger != Trigger.ON_EVENT) {
                 c.error(s.path, where + ".consumeEvent", "'consumeEvent' is only valid with trigger onEvent (trigger is "
@@ -116,17 +123,81 @@ final class TransitionPass {
                 consume = (Boolean) t.consumeEvent();
             }
         }
+        Map<String, ValueType> payload = payloadFields(t.payloadFields(), trigger, trig, s, where);
+        ok &= payload != null;
         Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
         int errorsBefore = c.errors.size();
-        Scope scope = new Scope(s, true, s.tasks.size(), c.evalInfos.size(), "transition conditions");
+        Scope scope = new Scope(s, true, s.tasks.size(), c.evalInfos.size(), "transition conditions",
+                trigger == Trigger.ON_EVENT && payload != null ? payload : null);
         List<Condition> guards = nodes.compileConditionList(t.conditions(), scope, s.path, where + ".conditions");
         if (!ok || c.errors.size() != errorsBefore) {
             return; // errors reported; the whole compilation fails, nothing is emitted
         }
         c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,
-                consume);
+                consume, payload);
+    }
+
+    /**
+     * Registers the payload fields the transitions of {@code state} and its descendants declare,
+     * so that fields have ids before any node that sends a payload is compiled (errors are
+     * reported later, by {@link #payloadFields}).
+     */
+    static void registerPayloadFields(CompiledTreeBuilder out, StateDef state) {
+        if (state == null) {
+            return;
+        }
+        for (TransitionDef t : state.transitions()) {
+            if (t.payloadFields() instanceof Map) {
+                for (Object name : ((Map<?, ?>) t.payloadFields()).keySet()) {
+                    if (name instanceof String && !((String) name).isEmpty() && !Payload.RESERVED.contains(name)) {
+                        out.payloadFieldId((String) name);
+                    }
+                }
+            }
+        }
+        for (StateDef child : state.children()) {
+            registerPayloadFields(out, child);
+        }
+    }
+
+    /**
+     * The transition's {@code payloadFields} (onEvent only) as names with types; an empty map
+     * when absent; null after reporting an error.
+     */
+    private Map<String, ValueType> payloadFields(Object raw, Trigger trigger, String trig, StateNode s, String where) {
+        Map<String, ValueType> out = new LinkedHashMap<>();
+        if (raw == null) {
+            return out;
+        }
+        String f = where + ".payloadFields";
+        if (trigger != null && trigger != Trigger.ON_EVENT) {
+            c.error(s.path, f, "'payloadFields' is only valid with trigger onEvent (trigger is " + trig + ")");
+            return null;
+        }
+        if (!(raw instanceof Map) || ((Map<?, ?>) raw).isEmpty()) {
+            c.error(s.path, f, "expected an object mapping payload field names to \"bool\", \"int\" or \"float\", "
+                    + "got " + Values.describe(raw));
+            return null;
+        }
+        boolean ok = true;
+        for (Map.Entry<?, ?> e : ((Map<?, ?>) raw).entrySet()) {
+            String name = (String) e.getKey();
+            ValueType type = e.getValue() instanceof String ? ValueType.parse((String) e.getValue()) : null;
+            if (name.isEmpty() || Payload.RESERVED.contains(name)) {
+                c.error(s.path, f + "." + name, "payload field name " + quote(name) + " is not allowed (not empty, "
+                        + "and not one of " + Payload.RESERVED + ", which introduce bindings)");
+                ok = false;
+            } else if (type == null) {
+                c.error(s.path, f + "." + name, "expected \"bool\", \"int\" or \"float\", got "
+                        + Values.describe(e.getValue()));
+                ok = false;
+            } else {
+                out.put(name, type);
+            }
+        }
+        return ok ? out : null;
     }
 
     /** The id of {@code s}'s next sibling ({@code @next}), or -1 after reporting that it has none. */

@@ -6,12 +6,13 @@ import java.util.Objects;
  * A reference from a node input to a value produced elsewhere: a parameter
  * ({@code {"param": "ammo"}}), an evaluator output ({@code {"eval": "perception.threatDistance"}})
  * or an output of a task in scope ({@code {"task": "claim.slotX"}}, optionally qualified with the
- * owning state's path: {@code {"task": "Root/Use:claim.slotX"}}).
+ * owning state's path: {@code {"task": "Root/Use:claim.slotX"}}), or a payload field of the event
+ * an onEvent transition is tested against ({@code {"event": "volume"}}).
  */
 public final class Binding {
     /** What a binding refers to. */
     public enum Kind {
-        PARAM("param"), EVAL("eval"), TASK("task");
+        PARAM("param"), EVAL("eval"), TASK("task"), EVENT("event");
 
         private final String key;
 
@@ -43,6 +44,14 @@ public final class Binding {
 
     public static Binding task(String taskAndOutput) {
         return new Binding(Kind.TASK, taskAndOutput);
+    }
+
+    /**
+     * Payload field {@code field} of the event an onEvent transition is tested against: only in
+     * that transition's conditions, and only for a field it declares in {@code payloadFields}.
+     */
+    public static Binding event(String field) {
+        return new Binding(Kind.EVENT, field);
     }
 
     public Kind kind() {

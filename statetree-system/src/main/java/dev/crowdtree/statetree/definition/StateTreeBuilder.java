@@ -5,6 +5,8 @@ import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
 import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
 import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
 
+import dev.crowdtree.statetree.node.ValueType;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -269,6 +271,7 @@ public final class StateTreeBuilder {
         private Object delayVariance;
         private String priority;
         private Boolean consumeEvent;
+        private Map<String, String> payloadFields;
 
         private Transition(String trigger) {
             this.trigger = trigger;
@@ -314,8 +317,21 @@ public final class StateTreeBuilder {
             return this;
         }
 
+        /**
+         * onEvent only: the event must carry payload field {@code name} of {@code type} (an int is
+         * accepted for a float); the conditions may then bind it with {@link Binding#event}.
+         */
+        public Transition payloadField(String name, ValueType type) {
+            if (payloadFields == null) {
+                payloadFields = new LinkedHashMap<>();
+            }
+            payloadFields.put(name, type.assetName());
+            return this;
+        }
+
         public TransitionDef build() {
-            return new TransitionDef(trigger, event, to, conditions, delay, delayVariance, priority, consumeEvent);
+            return new TransitionDef(trigger, event, to, conditions, delay, delayVariance, priority, consumeEvent,
+                    payloadFields == null ? null : new LinkedHashMap<>(payloadFields));
         }
     }
 }

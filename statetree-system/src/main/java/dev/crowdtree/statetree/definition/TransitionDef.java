@@ -9,11 +9,21 @@ import java.util.List;
  * {@code @none}. {@code delay} and {@code delayVariance} are seconds (null = 0). {@code priority} is
  * {@code low}, {@code normal}, {@code medium}, {@code high} or {@code critical} (null = normal).
  * {@code consumeEvent} (onEvent only; null = true): whether firing removes the event.
+ * {@code payloadFields} (onEvent only; null = none): a map from payload field name to its type
+ * ({@code "bool"}, {@code "int"}, {@code "float"}), which the conditions may bind with
+ * {@code {"event": name}}.
  */
 public record TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
-                            Object delay, Object delayVariance, String priority, Object consumeEvent) {
+                            Object delay, Object delayVariance, String priority, Object consumeEvent,
+                            Object payloadFields) {
     public TransitionDef {
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    }
+
+    /** A transition that declares no payload fields. */
+    public TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
+                         Object delay, Object delayVariance, String priority, Object consumeEvent) {
+        this(trigger, event, to, conditions, delay, delayVariance, priority, consumeEvent, null);
     }
 
     /** A transition that consumes the event it fires on (the default). */

@@ -1,7 +1,10 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.PayloadSchema;
+import dev.crowdtree.statetree.node.EventFields;
 import dev.crowdtree.statetree.node.EventOutbox;
+import dev.crowdtree.statetree.node.EventPayload;
 
 import java.util.Arrays;
 
@@ -11,18 +14,22 @@ import java.util.Arrays;
  * ExitState/EnterState (seen in the next round, or carried to its next tick), both over one pooled
  * linked list that is emptied at every chunk. Also the {@link EventOutbox} of the worker's
  * {@code NodeContext}: events to self go to E or P by {@link #outboxMode}, events to other agents to
- * the chunk's output.
+ * the chunk's output. Also the {@link EventFields} that {@code {"event": ...}} bindings read: per
+ * row, the event an onEvent transition with {@code payloadFields} is being tested against.
  *
  * <p>Allocation: only when the pool grows past its high-water mark, or in {@link #ensureCapacity}.
  * THREADING: confined to its worker.
  */
-final class ChunkEvents implements EventOutbox {
+final class ChunkEvents implements EventOutbox, EventFields {
     /** Outbox modes: events to self go to E (this tick) or to P (next round / next tick). */
     static final int TO_E = 0, TO_P = 1;
     private static final int EV_INITIAL = 1024;
 
     private final ChunkState st;
     private final CompiledStateTree t;
+    private final PayloadSchema schema;
+    /** Payload slots per event. */
+    private final int width;
     int outboxMode;
 
     // per-row event lists (by local row) over a pooled linked list; heads are -1 outside X
@@ -30,10 +37,13 @@ final class ChunkEvents implements EventOutbox {
     private int[] eTail = new int[0];
     private int[] pHead = new int[0];
     private int[] pTail = new int[0];
+    /** Per local row: the event being tested ({@link #eventFieldType}) and the one that passed. */
+    private int[] cur = new int[0];
+    private int[] chosen = new int[0];
     // the chunk's events this tick, a linked list per row; room for 1,024 before the first growth
     private int[] evTag = new int[EV_INITIAL];
-    private float[] evPayload = new float[EV_INITIAL];
-    private boolean[] evHas = new boolean[EV_INITIAL];
+    private byte[] evTypes;
+    private int[] evBits;
     private boolean[] evDead = new boolean[EV_INITIAL];
     private int[] evNext = new int[EV_INITIAL];
     private int evSize;
@@ -41,6 +51,10 @@ final class ChunkEvents implements EventOutbox {
     ChunkEvents(ChunkState state) {
         this.t = state.t;
         this.st = state;
+        this.schema = t.payloads;
+        this.width = schema.fieldCount();
+        evTypes = new byte[EV_INITIAL * width];
+        evBits = new int[EV_INITIAL * width];
     }
 
     /** Sizes the per-row lists for chunks of {@code n} rows (with {@link ChunkState#ensureCapacity}). */
@@ -49,6 +63,8 @@ final class ChunkEvents implements EventOutbox {
         eTail = new int[n];
         pHead = new int[n];
         pTail = new int[n];
+        cur = new int[n];
+        chosen = new int[n];
         Arrays.fill(eHead, -1);
         Arrays.fill(pHead, -1);
     }
@@ -58,19 +74,33 @@ final class ChunkEvents implements EventOutbox {
         evSize = 0;
     }
 
-    void append(int local, int tag, float payload, boolean has, boolean toE) {
+    /** Appends an event whose payload slots are at {@code off} of {@code types} and {@code bits}. */
+    void append(int local, int tag, byte[] types, int[] bits, int off, boolean toE) {
+        int e = append(local, tag, toE);
+        System.arraycopy(types, off, evTypes, e * width, width);
+        System.arraycopy(bits, off, evBits, e * width, width);
+    }
+
+    private void append(int local, int tag, EventPayload payload, boolean toE) {
+        int e = append(local, tag, toE);
+        if (payload != null) {
+            payload.copyTo(evTypes, evBits, e * width);
+        } else {
+            Arrays.fill(evTypes, e * width, e * width + width, EventPayload.ABSENT);
+        }
+    }
+
+    private int append(int local, int tag, boolean toE) {
         if (evSize == evTag.length) {
             int m = evSize * 2;
             evTag = Arrays.copyOf(evTag, m);
-            evPayload = Arrays.copyOf(evPayload, m);
-            evHas = Arrays.copyOf(evHas, m);
+            evTypes = Arrays.copyOf(evTypes, m * width);
+            evBits = Arrays.copyOf(evBits, m * width);
             evDead = Arrays.copyOf(evDead, m);
             evNext = Arrays.copyOf(evNext, m);
         }
         int e = evSize++;
         evTag[e] = tag;
-        evPayload[e] = payload;
-        evHas[e] = has;
         evDead[e] = false;
         evNext[e] = -1;
         int[] head = toE ? eHead : pHead;
@@ -81,24 +111,64 @@ final class ChunkEvents implements EventOutbox {
             evNext[tail[local]] = e;
         }
         tail[local] = e;
+        return e;
     }
 
-    boolean hasEvent(int local, int tag) {
+    /** Whether row {@code local} sees an event that transition {@code tr} matches (tag, and declared payload fields). */
+    boolean hasEvent(int local, int tr) {
         for (int e = eHead[local]; e >= 0; e = evNext[e]) {
-            if (!evDead[e] && t.tagMatches(tag, evTag[e])) {
+            if (matches(e, tr)) {
                 return true;
             }
         }
         return false;
     }
 
-    void consumeEvent(int local, int tag) {
-        for (int e = eHead[local]; e >= 0; e = evNext[e]) {
-            if (!evDead[e] && t.tagMatches(tag, evTag[e])) {
-                evDead[e] = true;
-                return;
+    private boolean matches(int e, int tr) {
+        return !evDead[e] && t.tagMatches(t.transitionEvent[tr], evTag[e])
+                && (!schema.readsPayload(tr) || schema.matches(tr, evTypes, e * width));
+    }
+
+    /** The first event of row {@code local} after {@code e} (-1: from the start) that {@code tr} matches, or -1. */
+    int nextMatch(int local, int e, int tr) {
+        for (e = e < 0 ? eHead[local] : evNext[e]; e >= 0; e = evNext[e]) {
+            if (matches(e, tr)) {
+                return e;
             }
         }
+        return -1;
+    }
+
+    /** Makes event {@code e} the one row {@code local}'s {@code {"event": ...}} bindings read. */
+    void test(int local, int e) {
+        cur[local] = e;
+    }
+
+    /** Event {@code e} passed row {@code local}'s transition: it is the one consumed if that transition fires. */
+    void choose(int local, int e) {
+        chosen[local] = e;
+    }
+
+    /** Consumes the event that fired transition {@code tr}: the chosen one when it reads a payload, else the first it matches. */
+    void consumeEvent(int local, int tr) {
+        if (schema.readsPayload(tr)) {
+            evDead[chosen[local]] = true;
+            return;
+        }
+        int e = nextMatch(local, -1, tr);
+        if (e >= 0) {
+            evDead[e] = true;
+        }
+    }
+
+    @Override
+    public byte eventFieldType(int row, int field) {
+        return evTypes[cur[row - st.base] * width + field];
+    }
+
+    @Override
+    public int eventFieldBits(int row, int field) {
+        return evBits[cur[row - st.base] * width + field];
     }
 
     void movePendingToE(int local) {
@@ -119,7 +189,7 @@ final class ChunkEvents implements EventOutbox {
     void carryPending(int r) {
         int local = r - st.base;
         for (int e = pHead[local]; e >= 0; e = evNext[e]) {
-            st.out.carried.add(st.ids[r], evTag[e], evPayload[e], evHas[e]);
+            st.out.carried.add(st.ids[r], evTag[e], evTypes, evBits, e * width);
         }
         pHead[local] = -1;
     }
@@ -130,17 +200,17 @@ final class ChunkEvents implements EventOutbox {
     }
 
     @Override
-    public void sendToSelf(int row, int tag, float payload, boolean hasPayload) {
+    public void sendToSelf(int row, int tag, EventPayload payload) {
         int l = row - st.base;
         boolean toE = outboxMode == TO_E;
-        append(l, tag, payload, hasPayload, toE);
+        append(l, tag, payload, toE);
         if (toE) {
             st.addX(l, ChunkState.X_EVENT); // the event is seen by this tick's transitions: the agent is awake
         }
     }
 
     @Override
-    public void sendToAgent(int agentId, int tag, float payload, boolean hasPayload) {
-        st.out.toOthers.add(agentId, tag, payload, hasPayload);
+    public void sendToAgent(int agentId, int tag, EventPayload payload) {
+        st.out.toOthers.add(agentId, tag, payload);
     }
 }

@@ -12,13 +12,19 @@ import java.util.List;
  * barrier.
  */
 final class ChunkOutput {
-    final EventBuffer toOthers = new EventBuffer();
-    final EventBuffer carried = new EventBuffer();
+    final EventBuffer toOthers;
+    final EventBuffer carried;
     /** Trace lines and their agent ids; used only while tracing. */
     final List<String> traceLines = new ArrayList<>();
     final IntList traceAgents = new IntList();
     /** Agents awake in the chunk's last tick (took part and ran more than evaluators). */
     int awake;
+
+    /** Outputs for a tree whose events carry {@code payloadWidth} payload slots. */
+    ChunkOutput(int payloadWidth) {
+        toOthers = new EventBuffer(payloadWidth);
+        carried = new EventBuffer(payloadWidth);
+    }
 
     void clear() {
         awake = 0;

@@ -68,6 +68,7 @@ final class ChunkRunner {
         scan = new TransitionScan(st, events, timers);
         apply = new TransitionApply(st, events, scan);
         st.control.setOutbox(events);
+        st.control.setEvents(events, st.t.payloads.fieldCount(), st.t.payloads.valueField());
         st.control.setTimers(timers);
     }
 

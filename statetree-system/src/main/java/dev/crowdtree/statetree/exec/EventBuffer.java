@@ -1,29 +1,54 @@
 package dev.crowdtree.statetree.exec;
 
+import dev.crowdtree.statetree.node.EventPayload;
+
 import java.util.Arrays;
 
 /**
- * A growable list of events addressed by agent id (target or owner): tag id, payload, payload flag.
- * Used for the events waiting for the next tick and for per-chunk outputs.
+ * A growable list of events addressed by agent id (target or owner): tag id and payload, the
+ * payload as {@link #width} slots per event (the tree's payload fields, {@code PayloadSchema}), in
+ * {@link #types} and {@link #bits} from {@code i * width}. Used for the events waiting for the next
+ * tick and for per-chunk outputs.
  *
  * <p>Allocation: only when growing past the high-water mark. THREADING: one writer at a time.
  */
 final class EventBuffer {
+    final int width;
     int[] agent = new int[16];
     int[] tag = new int[16];
-    float[] payload = new float[16];
-    boolean[] hasPayload = new boolean[16];
+    byte[] types;
+    int[] bits;
     int size;
 
-    void add(int agentId, int tagId, float value, boolean has) {
+    EventBuffer(int width) {
+        this.width = width;
+        types = new byte[16 * width];
+        bits = new int[16 * width];
+    }
+
+    /** Adds an event with {@code payload} (null: none). */
+    void add(int agentId, int tagId, EventPayload payload) {
+        int i = add(agentId, tagId);
+        if (payload != null) {
+            payload.copyTo(types, bits, i * width);
+        }
+    }
+
+    /** Adds an event whose payload slots are {@code t[off..off+width)}, {@code b[off..off+width)}. */
+    void add(int agentId, int tagId, byte[] t, int[] b, int off) {
+        int i = add(agentId, tagId);
+        System.arraycopy(t, off, types, i * width, width);
+        System.arraycopy(b, off, bits, i * width, width);
+    }
+
+    private int add(int agentId, int tagId) {
         if (size == agent.length) {
             ensureCapacity(size * 2);
         }
         agent[size] = agentId;
         tag[size] = tagId;
-        payload[size] = value;
-        hasPayload[size] = has;
-        size++;
+        Arrays.fill(types, size * width, (size + 1) * width, EventPayload.ABSENT);
+        return size++;
     }
 
     /** Makes room for at least {@code n} events. */
@@ -32,14 +57,20 @@ final class EventBuffer {
             int m = Math.max(n, agent.length * 2);
             agent = Arrays.copyOf(agent, m);
             tag = Arrays.copyOf(tag, m);
-            payload = Arrays.copyOf(payload, m);
-            hasPayload = Arrays.copyOf(hasPayload, m);
+            types = Arrays.copyOf(types, m * width);
+            bits = Arrays.copyOf(bits, m * width);
         }
+    }
+
+    /** Copies event {@code i}'s payload to event {@code at} of {@code dest} (same width). */
+    void copyPayload(int i, EventBuffer dest, int at) {
+        System.arraycopy(types, i * width, dest.types, at * width, width);
+        System.arraycopy(bits, i * width, dest.bits, at * width, width);
     }
 
     void addAll(EventBuffer other) {
         for (int i = 0; i < other.size; i++) {
-            add(other.agent[i], other.tag[i], other.payload[i], other.hasPayload[i]);
+            add(other.agent[i], other.tag[i], other.types, other.bits, i * width);
         }
     }
 

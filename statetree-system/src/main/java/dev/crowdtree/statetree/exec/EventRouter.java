@@ -2,6 +2,8 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.EventPayload;
+import dev.crowdtree.statetree.node.Payload;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 
 import java.util.ArrayList;
@@ -26,21 +28,26 @@ final class EventRouter {
     private final SoaTable table;
 
     // events waiting for the next tick, and the current tick's events grouped by chunk
-    private final EventBuffer incoming = new EventBuffer();
-    final EventBuffer byChunk = new EventBuffer();
+    private final EventBuffer incoming;
+    final EventBuffer byChunk;
+    private final EventPayload scratch;
     private int[] byChunkRow = new int[16];
     private int[] incomingRow = new int[16];
     /** Per chunk, where its events start in {@link #byChunk} (one more entry: the end). */
     int[] chunkEventBegin = new int[2];
     private int[] cursor = new int[2];
-    final MpscUnboundedArrayQueue<StateTreeSystem.ExternalEvent> external = new MpscUnboundedArrayQueue<>(1024);
-    private final List<StateTreeSystem.ExternalEvent> drained = new ArrayList<>();
+    final MpscUnboundedArrayQueue<ExternalEvent> external = new MpscUnboundedArrayQueue<>(1024);
+    private final List<ExternalEvent> drained = new ArrayList<>();
     long droppedEvents;
 
     EventRouter(StateTreeSystem sys, SoaTable table, CompiledStateTree tree) {
         this.sys = sys;
         this.table = table;
         this.tree = tree;
+        int width = tree.payloads.fieldCount();
+        incoming = new EventBuffer(width);
+        byChunk = new EventBuffer(width);
+        scratch = new EventPayload(width);
     }
 
     /** The row of the agent of event {@code i} of {@link #byChunk}. */
@@ -48,20 +55,24 @@ final class EventRouter {
         return byChunkRow[i];
     }
 
-    /** Queues an event for the next tick: for one agent or {@link StateTreeRuntime#ALL}; an unknown tag is dropped. */
-    void send(int agent, String tag, float payload, boolean hasPayload) {
+    /**
+     * Queues an event for the next tick: for one agent or {@link StateTreeRuntime#ALL}; an unknown
+     * tag is dropped; payload fields no transition declares are left out.
+     */
+    void send(int agent, String tag, Payload payload) {
         int id = tree.eventTagId(tag);
         if (id < 0) {
             droppedEvents++;
             return;
         }
+        EventPayload p = tree.payloads.fill(payload, scratch);
         if (agent == StateTreeRuntime.ALL) {
             int[] ids = table.agentIds().data();
             for (int r = 0; r < table.size(); r++) {
-                incoming.add(ids[r], id, payload, hasPayload);
+                incoming.add(ids[r], id, p);
             }
         } else {
-            incoming.add(agent, id, payload, hasPayload);
+            incoming.add(agent, id, p);
         }
     }
 
@@ -73,17 +84,17 @@ final class EventRouter {
     void distribute(int cs) {
         if (!external.isEmpty()) {
             drained.clear();
-            StateTreeSystem.ExternalEvent e;
+            ExternalEvent e;
             while ((e = external.poll()) != null) {
                 drained.add(e);
             }
             drained.sort(null);
-            for (StateTreeSystem.ExternalEvent x : drained) {
+            for (ExternalEvent x : drained) {
                 int tag = tree.eventTagId(x.tag());
                 if (tag < 0) {
                     droppedEvents++;
                 } else {
-                    incoming.add(x.agentId(), tag, x.payload(), x.hasPayload());
+                    incoming.add(x.agentId(), tag, tree.payloads.fill(x.payload(), scratch));
                 }
             }
             drained.clear();
@@ -123,8 +134,7 @@ final class EventRouter {
                 int at = cursor[row / cs]++;
                 byChunk.agent[at] = incoming.agent[i];
                 byChunk.tag[at] = incoming.tag[i];
-                byChunk.payload[at] = incoming.payload[i];
-                byChunk.hasPayload[at] = incoming.hasPayload[i];
+                incoming.copyPayload(i, byChunk, at);
                 byChunkRow[at] = row;
             }
         }

@@ -70,10 +70,10 @@ final class SchedulePhase {
                 continue; // dropped with the tree (Q-A15)
             }
             if (!c.takesPart(r)) {
-                c.out.carried.add(c.ids[r], evs.tag[i], evs.payload[i], evs.hasPayload[i]);
+                c.out.carried.add(c.ids[r], evs.tag[i], evs.types, evs.bits, i * evs.width);
                 continue;
             }
-            events.append(r - b, evs.tag[i], evs.payload[i], evs.hasPayload[i], true);
+            events.append(r - b, evs.tag[i], evs.types, evs.bits, i * evs.width, true);
             c.addX(r - b, X_EVENT);
         }
         if (s.stickyCount > 0) {

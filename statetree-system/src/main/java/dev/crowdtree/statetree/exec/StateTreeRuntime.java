@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.Payload;
 
 /**
  * What the scenario runner, the command line and the tests drive: a population of agents
@@ -36,8 +37,27 @@ public interface StateTreeRuntime extends AutoCloseable {
         setParameter(agent, name, tree().requireEnumValue(name, value));
     }
 
-    /** Queues an event for one agent or {@link #ALL}, seen in the next tick. Unknown tags match nothing. */
-    void sendEvent(int agent, String tag, float payload, boolean hasPayload);
+    /**
+     * Queues an event for one agent or {@link #ALL}, seen in the next tick, with {@code payload}
+     * (null: none). Unknown tags match nothing; payload fields no transition declares are dropped
+     * (nothing could read them).
+     */
+    void sendEvent(int agent, String tag, Payload payload);
+
+    /** Queues an event with the number payload {@code payload} (field {@code value}) when {@code hasPayload}. */
+    default void sendEvent(int agent, String tag, float payload, boolean hasPayload) {
+        sendEvent(agent, tag, hasPayload ? Payload.number(payload) : null);
+    }
+
+    /**
+     * Queues an event with a payload of named fields ({@link Payload#of}: Boolean, Integer or
+     * Float/Double values), e.g. {@code sendEvent(0, "Noise", Map.of("volume", 12.5))}.
+     *
+     * @throws IllegalArgumentException for a field with a reserved name or a value of another kind
+     */
+    default void sendEvent(int agent, String tag, java.util.Map<String, ?> payload) {
+        sendEvent(agent, tag, Payload.of(payload));
+    }
 
     /** Largest tick period ({@link #setTickPeriod}). */
     int MAX_TICK_PERIOD = 64;

@@ -12,6 +12,7 @@ import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.Payload;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.ValueType;
 import org.jctools.queues.MpscUnboundedArrayQueue;
@@ -313,7 +314,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         if (outputs.length < chunks) {
             ChunkOutput[] next = Arrays.copyOf(outputs, Math.max(chunks, outputs.length * 2));
             for (int i = outputs.length; i < next.length; i++) {
-                next[i] = new ChunkOutput();
+                next[i] = new ChunkOutput(tree.payloads.fieldCount());
             }
             outputs = next;
         }
@@ -387,24 +388,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
     }
 
     @Override
-    public void sendEvent(int agent, String tag, float payload, boolean hasPayload) {
-        events.send(agent, tag, payload, hasPayload);
-    }
-
-    /** An event for the next tick, queued from any thread. */
-    public record ExternalEvent(int agentId, String tag, float payload, boolean hasPayload)
-            implements Comparable<ExternalEvent> {
-        @Override
-        public int compareTo(ExternalEvent o) {
-            int c = Integer.compare(agentId, o.agentId);
-            if (c == 0) {
-                c = tag.compareTo(o.tag);
-            }
-            if (c == 0) {
-                c = Float.compare(payload, o.payload);
-            }
-            return c != 0 ? c : Boolean.compare(hasPayload, o.hasPayload);
-        }
+    public void sendEvent(int agent, String tag, Payload payload) {
+        events.send(agent, tag, payload);
     }
 
     /**

@@ -90,7 +90,7 @@ final class TransitionApply {
         final ChunkState c = st;
         final int cur = c.stateOf(r) - 1;
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]) {
-            events.consumeEvent(r - c.base, t.transitionEvent[tr]);
+            events.consumeEvent(r - c.base, tr);
         }
         if (c.traced(r)) {
             c.trace(r, TraceFormat.transition(c.tick, t, cur, tr));

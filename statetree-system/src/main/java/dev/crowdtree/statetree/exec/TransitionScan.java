@@ -159,7 +159,13 @@ final class TransitionScan {
                 if (m == 0) {
                     continue;
                 }
-                testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], cand, 0, m, pass);
+                if (t.payloads.readsPayload(tr)) {
+                    for (int j = 0; j < m; j++) {
+                        pass[j] = payloadPass(cand[j], tr);
+                    }
+                } else {
+                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], cand, 0, m, pass);
+                }
                 for (int j = 0; j < m; j++) {
                     decide(cand[j], tr, pass[j], gatedTr);
                 }
@@ -298,7 +304,7 @@ final class TransitionScan {
             return true;
         }
         if (trig == TRIGGER_EVENT) {
-            return events.hasEvent(r - st.base, t.transitionEvent[tr]);
+            return events.hasEvent(r - st.base, tr);
         }
         byte l = st.lastOf(r);
         byte completion = l == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : l == RunStatus.FAILED ? TRIGGER_FAILED : 0;
@@ -338,6 +344,25 @@ final class TransitionScan {
         c.one[0] = r;
         testConditions(begin, num, c.one, 0, 1, c.oneOut);
         return c.oneOut[0];
+    }
+
+    /**
+     * An onEvent transition with payload fields (rule E3): row {@code r}'s events that match it
+     * (tag and declared fields) are tried in queue order until one passes the conditions, which
+     * read its payload; that one is consumed if the transition fires.
+     */
+    private boolean payloadPass(int r, int tr) {
+        int l = r - st.base;
+        int begin = t.transitionConditionsBegin[tr];
+        int num = t.transitionConditionsNum[tr];
+        for (int e = events.nextMatch(l, -1, tr); e >= 0; e = events.nextMatch(l, e, tr)) {
+            events.test(l, e);
+            if (conditionsPass(r, begin, num)) {
+                events.choose(l, e);
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean enterConditionsPass(int r, int s) {
@@ -400,7 +425,8 @@ final class TransitionScan {
                 }
                 boolean ok = shouldCheck(tr, r);
                 if (ok) {
-                    ok = conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                    ok = t.payloads.readsPayload(tr) ? payloadPass(r, tr)
+                            : conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
                 }
                 if (!ok) {
                     cancelGate(r, tr);

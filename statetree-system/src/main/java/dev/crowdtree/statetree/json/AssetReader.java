@@ -42,7 +42,7 @@ final class AssetReader {
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
             "considerations", "completion");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
-            "delayVariance", "priority", "consumeEvent");
+            "delayVariance", "priority", "consumeEvent", "payloadFields");
     static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
 
     /** A loader error and whether it is inside a subtree (whose compiled paths are prefixed). */
@@ -278,7 +278,8 @@ final class AssetReader {
                 : null;
         String priority = string(m, "priority", path, pre);
         Object consume = m.containsKey("consumeEvent") ? value(m.get("consumeEvent"), path, pre + "consumeEvent") : null;
-        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority, consume);
+        Object payload = m.containsKey("payloadFields") ? value(m.get("payloadFields"), path, pre + "payloadFields") : null;
+        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority, consume, payload);
     }
 
     // ---- parameters ------------------------------------------------------------------------------

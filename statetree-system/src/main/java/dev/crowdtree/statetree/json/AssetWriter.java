@@ -127,6 +127,10 @@ final class AssetWriter {
             g.writeFieldName("consumeEvent");
             value(g, t.consumeEvent());
         }
+        if (t.payloadFields() != null) {
+            g.writeFieldName("payloadFields");
+            value(g, t.payloadFields());
+        }
         g.writeEndObject();
     }
 

@@ -58,6 +58,14 @@ public final class ContextControl {
         ctx.setOutbox(outbox);
     }
 
+    /**
+     * Where {@code {"event": ...}} bindings read the payload of the event being tested, and the
+     * tree's payload fields: how many, and the id of {@code value} (the number payload), or -1.
+     */
+    public void setEvents(EventFields fields, int payloadFieldCount, int valueFieldId) {
+        ctx.setEvents(fields, payloadFieldCount, valueFieldId);
+    }
+
     /** Where timers started by tasks go. */
     public void setTimers(TimerService timers) {
         ctx.setTimers(timers);

@@ -114,6 +114,11 @@ public final class NodeConfig {
         return (ValueInput) get(property);
     }
 
+    /** A payload property ({@link NodeType.Builder#payload}). */
+    public PayloadInput payload(String property) {
+        return (PayloadInput) get(property);
+    }
+
     public ParamRef param(String property) {
         return (ParamRef) get(property);
     }

@@ -31,6 +31,9 @@ public final class NodeContext {
     int currentState = -1;
     int targetState = -1;
     EventOutbox outbox;
+    private EventFields eventFields;
+    private EventPayload payloadScratch = new EventPayload(0);
+    private int valueField = -1;
     TimerService timers;
     private int currentTask = -1;
     private TimerKind currentTimer = TimerKind.NONE;
@@ -184,14 +187,54 @@ public final class NodeContext {
         }
     }
 
-    /** Sends an event to the agent in {@code row} itself. */
+    /**
+     * Sends an event to the agent in {@code row} itself, with the number {@code payload} as its
+     * payload field {@code value} when {@code hasPayload}.
+     */
     public void sendEvent(int row, int tag, float payload, boolean hasPayload) {
-        outbox.sendToSelf(row, tag, payload, hasPayload);
+        outbox.sendToSelf(row, tag, numeric(payload, hasPayload));
     }
 
-    /** Sends an event to another agent by id; it arrives at the start of the next tick. */
+    /** Sends an event to another agent by id, with a number payload; it arrives at the start of the next tick. */
     public void sendEventToAgent(int agentId, int tag, float payload, boolean hasPayload) {
-        outbox.sendToAgent(agentId, tag, payload, hasPayload);
+        outbox.sendToAgent(agentId, tag, numeric(payload, hasPayload));
+    }
+
+    /** Sends an event with {@code payload} (null: none; it is copied) to the agent in {@code row} itself. */
+    public void sendEvent(int row, int tag, EventPayload payload) {
+        outbox.sendToSelf(row, tag, payload);
+    }
+
+    /** Sends an event with {@code payload} (null: none; it is copied) to another agent by id. */
+    public void sendEventToAgent(int agentId, int tag, EventPayload payload) {
+        outbox.sendToAgent(agentId, tag, payload);
+    }
+
+    /**
+     * This worker's payload scratch, emptied: set the fields (ids from the tree's payload schema)
+     * and pass it to {@link #sendEvent(int, int, EventPayload)}. Fields no transition of the tree
+     * declares have no id: no condition could read them.
+     */
+    public EventPayload payload() {
+        return payloadScratch.clear();
+    }
+
+    private EventPayload numeric(float value, boolean has) {
+        if (!has || valueField < 0) {
+            return null;
+        }
+        payloadScratch.clear().setFloat(valueField, value);
+        return payloadScratch;
+    }
+
+    /** Payload field {@code field} of the event being tested for {@code row}, as a float. */
+    public float eventFloat(int row, int field) {
+        return EventPayload.asFloat(eventFields.eventFieldType(row, field), eventFields.eventFieldBits(row, field));
+    }
+
+    /** Payload field {@code field} of the event being tested for {@code row}, as an int. */
+    public int eventInt(int row, int field) {
+        return EventPayload.asInt(eventFields.eventFieldType(row, field), eventFields.eventFieldBits(row, field));
     }
 
     /**
@@ -289,6 +332,12 @@ public final class NodeContext {
 
     void setOutbox(EventOutbox outbox) {
         this.outbox = outbox;
+    }
+
+    void setEvents(EventFields fields, int payloadFieldCount, int valueFieldId) {
+        this.eventFields = fields;
+        this.payloadScratch = new EventPayload(payloadFieldCount);
+        this.valueField = valueFieldId;
     }
 
     /** Sets where timers go (runtime use). */

@@ -187,6 +187,11 @@ public final class NodeType {
             return add(spec(n, PropertySpec.Kind.PARAM, null, required, null, 0, 0, List.of(), null));
         }
 
+        /** An event payload property (read with {@link NodeConfig#payload}). */
+        public Builder payload(String n, boolean required) {
+            return add(spec(n, PropertySpec.Kind.PAYLOAD, null, required, null, 0, 0, List.of(), null));
+        }
+
         public Builder condition(String n, boolean required) {
             return add(spec(n, PropertySpec.Kind.CONDITION, null, required, null, 0, 0, List.of(), null));
         }

@@ -35,6 +35,12 @@ public record PropertySpec(String name, Kind kind, ValueType valueType, boolean 
         TAG,
         /** The name of a parameter (resolved to a {@link ParamRef}). */
         PARAM,
+        /**
+         * An event payload: a number (the field {@code value}), a binding or function giving one, or
+         * an object of named fields, each a bool, int or float literal, binding or function
+         * (resolved to a {@link PayloadInput}).
+         */
+        PAYLOAD,
         /** A nested condition object. */
         CONDITION,
         /** A list of condition objects. */
@@ -56,6 +62,8 @@ public record PropertySpec(String name, Kind kind, ValueType valueType, boolean 
                 return "an event tag (a non-empty string)";
             case PARAM:
                 return "the name of a parameter";
+            case PAYLOAD:
+                return "a number, a binding, or an object of named bool/int/float fields (values may be bindings)";
             case CONDITION:
                 return "a condition object";
             default:

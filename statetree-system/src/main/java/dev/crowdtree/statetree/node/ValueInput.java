@@ -3,7 +3,8 @@ package dev.crowdtree.statetree.node;
 
 /**
  * A node input: a constant, a per-agent slot (a parameter, an evaluator output or an output of a
- * task in scope), or a property function of other inputs ({@code {"fn": "add", "args": [...]}}),
+ * task in scope), a payload field of the event an {@code onEvent} transition is being tested
+ * against ({@link #eventField}), or a property function of other inputs ({@code {"fn": "add", "args": [...]}}),
  * resolved by the compiler. Bound inputs are read live, at the moment the kernel reads them.
  *
  * <p>Functions: {@code add}, {@code mul}, {@code min}, {@code max} (2 or more args), {@code sub},
@@ -21,6 +22,7 @@ public final class ValueInput {
     public static final byte INT_SLOT = 2;
     public static final byte BOOL_SLOT = 3;
     public static final byte FUNCTION = 4;
+    public static final byte EVENT_FIELD = 5;
 
     /** Property functions, by name ({@link #function}); the index is the function's code. */
     public static final java.util.List<String> FUNCTIONS = java.util.List.of("add", "sub", "mul", "div", "min", "max",
@@ -149,6 +151,15 @@ public final class ValueInput {
         return new ValueInput(k, type, 0, slot, description);
     }
 
+    /**
+     * An input reading payload field {@code field} (declared with {@code type}) of the event being
+     * tested for the row ({@link NodeContext#eventFloat}); only valid in an onEvent transition's
+     * conditions, which the compiler checks.
+     */
+    public static ValueInput eventField(ValueType type, int field, String name) {
+        return new ValueInput(EVENT_FIELD, type, 0, field, "event:" + name);
+    }
+
     public boolean isConstant() {
         return kind == CONST;
     }
@@ -180,6 +191,8 @@ public final class ValueInput {
                 return ctx.ints[slot][row];
             case FUNCTION:
                 return fnValue(ctx, row);
+            case EVENT_FIELD:
+                return ctx.eventFloat(row, slot);
             default:
                 return ctx.bools[slot][row];
         }
@@ -195,6 +208,8 @@ public final class ValueInput {
                 return ctx.ints[slot][row];
             case FUNCTION:
                 return type == ValueType.INT ? intFn(ctx, row) : floatFn(ctx, row);
+            case EVENT_FIELD:
+                return type == ValueType.FLOAT ? ctx.eventFloat(row, slot) : ctx.eventInt(row, slot);
             default:
                 return ctx.bools[slot][row];
         }
@@ -210,6 +225,8 @@ public final class ValueInput {
                 return ctx.ints[slot][row];
             case FUNCTION:
                 return type == ValueType.INT ? intFn(ctx, row) : (int) floatFn(ctx, row);
+            case EVENT_FIELD:
+                return ctx.eventInt(row, slot);
             default:
                 return ctx.bools[slot][row];
         }

@@ -32,7 +32,7 @@ public final class BuiltinNodes {
         r.register(NodeType.task("waitUntil").condition("condition", true).factory(WaitUntilTask::new).build());
         r.register(NodeType.task("sendEvent")
                 .tag("tag", true)
-                .input("payload", ValueType.FLOAT, false, null, -INF, INF)
+                .payload("payload", false)
                 .factory(SendEventTask::new).build());
         // conditions
         r.register(NodeType.condition("compare")

@@ -113,7 +113,7 @@ final class AgentLifecycle {
             if (fired) {
                 int t = transition.transitionIndex;
                 if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[t]) {
-                    Transitions.consumeEvent(tree, exec, tree.transitionEvent[t]);
+                    Transitions.consumeEvent(tree, exec, t);
                 }
                 data.trace(TraceFormat.transition(data.tick, tree, exec.activeStates.last(), t));
 

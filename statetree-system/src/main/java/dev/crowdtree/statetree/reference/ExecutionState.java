@@ -25,6 +25,8 @@ final class ExecutionState {
     final List<Event> events = new ArrayList<>();
     /** {@code EventsToProcess}: what this tick's transitions see. */
     final List<Event> eventsToProcess = new ArrayList<>();
+    /** The event whose payload passed the conditions of the last onEvent transition with payload fields found. */
+    Event chosenEvent;
     /** Events sent to self during the current round's ExitState/EnterState. */
     final List<Event> enterExitEvents = new ArrayList<>();
     /** Tick period in effect (log2), and a requested one (-1: none); SEMANTICS.md section 12. */

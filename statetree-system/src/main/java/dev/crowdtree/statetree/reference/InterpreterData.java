@@ -3,7 +3,9 @@ package dev.crowdtree.statetree.reference;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.EventFields;
 import dev.crowdtree.statetree.node.EventOutbox;
+import dev.crowdtree.statetree.node.EventPayload;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 
@@ -53,6 +55,8 @@ final class InterpreterData {
     int agent;
     long tick;
     int selfEventWindow = WINDOW_QUEUE;
+    /** The event an onEvent transition with payload fields is being tested against (rule E3). */
+    Event testedEvent;
 
     /** An event on its way to another agent. */
     record Outgoing(int target, Event event) {
@@ -86,7 +90,9 @@ final class InterpreterData {
                 ctx.write(tree.paramType[p], tree.paramSlot[p], a, tree.paramDefault[p]);
             }
         }
-        control.setOutbox(new Outbox());
+        Outbox outbox = new Outbox();
+        control.setOutbox(outbox);
+        control.setEvents(outbox, tree.payloads.fieldCount(), tree.payloads.valueField());
         control.ensureScratch(tree.maxConditionDepth, 1);
     }
 
@@ -106,12 +112,27 @@ final class InterpreterData {
         }
     }
 
-    /** Routes events sent by nodes of the agent being run. */
-    private final class Outbox implements EventOutbox {
+    /** An event of this tree with a copy of {@code payload} (null: none). */
+    Event event(int tag, EventPayload payload) {
+        return Event.of(tag, payload, tree.payloads.fieldCount());
+    }
+
+    /** Routes events sent by nodes of the agent being run, and shows the payload of the event being tested. */
+    private final class Outbox implements EventOutbox, EventFields {
         @Override
-        public void sendToSelf(int row, int tag, float payload, boolean hasPayload) {
+        public byte eventFieldType(int row, int field) {
+            return testedEvent.types()[field];
+        }
+
+        @Override
+        public int eventFieldBits(int row, int field) {
+            return testedEvent.bits()[field];
+        }
+
+        @Override
+        public void sendToSelf(int row, int tag, EventPayload payload) {
             ExecutionState exec = execs[agent];
-            Event e = new Event(tag, payload, hasPayload);
+            Event e = event(tag, payload);
             switch (selfEventWindow) {
                 case WINDOW_EVENTS_TO_PROCESS:
                     exec.eventsToProcess.add(e);
@@ -125,11 +146,11 @@ final class InterpreterData {
         }
 
         @Override
-        public void sendToAgent(int agentId, int tag, float payload, boolean hasPayload) {
+        public void sendToAgent(int agentId, int tag, EventPayload payload) {
             if (agentId < 0 || agentId >= agents) {
                 return; // no such agent
             }
-            outgoing.add(new Outgoing(agentId, new Event(tag, payload, hasPayload)));
+            outgoing.add(new Outgoing(agentId, event(tag, payload)));
         }
     }
 }

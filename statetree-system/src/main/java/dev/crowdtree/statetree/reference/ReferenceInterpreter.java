@@ -3,6 +3,8 @@ package dev.crowdtree.statetree.reference;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceSink;
+import dev.crowdtree.statetree.node.EventPayload;
+import dev.crowdtree.statetree.node.Payload;
 
 /**
  * The per-agent reference interpreter: the oracle the batched runtime is differentially tested
@@ -192,8 +194,9 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     }
 
     @Override
-    public void sendEvent(int agentId, String tag, float payload, boolean hasPayload) {
-        Event e = new Event(data.tree.eventTagId(tag), payload, hasPayload);
+    public void sendEvent(int agentId, String tag, Payload payload) {
+        CompiledStateTree t = data.tree;
+        Event e = data.event(t.eventTagId(tag), t.payloads.fill(payload, new EventPayload(t.payloads.fieldCount())));
         if (agentId == ALL) {
             for (int a = 0; a < data.agents; a++) {
                 queueEvent(a, e);

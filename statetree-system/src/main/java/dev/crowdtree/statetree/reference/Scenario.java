@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.crowdtree.statetree.definition.Values;
+import dev.crowdtree.statetree.node.Payload;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,13 +30,15 @@ import java.util.Map;
  *  "inputs": [{"tick": 3, "set": {"threat": 0.9}},
  *             {"tick": 5, "event": "Alarm"},
  *             {"tick": 6, "event": {"tag": "Hit", "payload": 2}, "agent": 0},
+ *             {"tick": 6, "event": "Noise", "payload": {"volume": 12, "loud": true}},
  *             {"tick": 7, "period": 4, "agent": 0},
  *             {"tick": 9, "stop": true}]}
  * }</pre>
  *
  * <p>{@code tree} is relative to the scenario file. Tick 0 is the start, ticks 1..{@code ticks}
  * are ticks of {@code dt} seconds; the inputs of tick k apply just before tick k runs, in the
- * order listed: {@code set} sets parameters, {@code event} queues an event, {@code period} requests
+ * order listed: {@code set} sets parameters, {@code event} queues an event (its {@code payload} a
+ * number, read as the field {@code value}, or an object of bool, int and float fields), {@code period} requests
  * a tick period (1, 2, 4, ..., 64; docs/SEMANTICS.md section 12), {@code stop} stops the tree, for
  * the given {@code agent} or for every agent; {@code despawn} (with an {@code agent}) stops its tree
  * and removes it, and no later input may name it. Defaults: dt 0.1, seed 1, agents 1,
@@ -50,8 +53,8 @@ public final class Scenario {
     public static final long DEFAULT_SEED = 1;
 
     private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs");
-    private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "period", "stop",
-            "despawn");
+    private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "payload", "period",
+            "stop", "despawn");
     private static final List<String> EVENT_FIELDS = List.of("tag", "payload");
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
@@ -85,9 +88,12 @@ public final class Scenario {
         }
     }
 
-    /** Queues an event. */
-    public record EventInput(int index, int tick, int agent, String tag, float payload, boolean hasPayload)
-            implements Input {
+    /** Queues an event with a payload (null: none). */
+    public record EventInput(int index, int tick, int agent, String tag, Payload payload) implements Input {
+        /** Whether the event carries a payload. */
+        public boolean hasPayload() {
+            return payload != null;
+        }
     }
 
     /** Requests a tick period. */
@@ -297,13 +303,16 @@ public final class Scenario {
             }
             return new SetInput(index, tick, agent, values);
         }
+        if (n.has("payload") && !n.has("event")) {
+            throw new ScenarioException(src, f + ".payload", "'payload' goes with an 'event' input");
+        }
         if (n.has("event")) {
             JsonNode e = n.get("event");
             if (e.isTextual()) {
                 if (e.asText().isEmpty()) {
                     throw new ScenarioException(src, f + ".event", "an event tag must not be empty");
                 }
-                return new EventInput(index, tick, agent, e.asText(), 0f, false);
+                return new EventInput(index, tick, agent, e.asText(), payload(src, n.get("payload"), f + ".payload"));
             }
             if (!e.isObject()) {
                 throw new ScenarioException(src, f + ".event", "expected an event tag (a string) or "
@@ -315,20 +324,55 @@ public final class Scenario {
                 throw new ScenarioException(src, f + ".event.tag", "expected a non-empty event tag (a string), got "
                         + (tag == null ? "nothing" : describe(tag)));
             }
-            JsonNode p = e.get("payload");
-            if (p == null) {
-                return new EventInput(index, tick, agent, tag.asText(), 0f, false);
+            if (n.has("payload") && e.has("payload")) {
+                throw new ScenarioException(src, f + ".payload", "the payload is given twice (here and in 'event')");
             }
-            if (!p.isNumber() || !Float.isFinite((float) p.asDouble())) {
-                throw new ScenarioException(src, f + ".event.payload", "expected a number, got " + describe(p));
-            }
-            return new EventInput(index, tick, agent, tag.asText(), (float) p.asDouble(), true);
+            JsonNode p = e.has("payload") ? e.get("payload") : n.get("payload");
+            return new EventInput(index, tick, agent, tag.asText(), payload(src, p, f + (e.has("payload")
+                    ? ".event.payload" : ".payload")));
         }
         JsonNode st = n.get("stop");
         if (!st.isBoolean() || !st.asBoolean()) {
             throw new ScenarioException(src, f + ".stop", "expected true, got " + describe(st));
         }
         return new StopInput(index, tick, agent);
+    }
+
+    /** An event payload: a number (the field {@code value}) or an object of bool/int/float fields; null when absent. */
+    private static Payload payload(String src, JsonNode p, String f) throws ScenarioException {
+        if (p == null) {
+            return null;
+        }
+        if (p.isNumber()) {
+            if (!Float.isFinite((float) p.asDouble())) {
+                throw new ScenarioException(src, f, "expected a finite number, got " + describe(p));
+            }
+            return Payload.number((float) p.asDouble());
+        }
+        if (!p.isObject()) {
+            throw new ScenarioException(src, f, "expected a number or an object of bool/int/float fields, got "
+                    + describe(p));
+        }
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : p.properties()) {
+            JsonNode v = e.getValue();
+            String ff = f + "." + e.getKey();
+            if (e.getKey().isEmpty() || Payload.RESERVED.contains(e.getKey())) {
+                throw new ScenarioException(src, ff, "payload field name '" + e.getKey() + "' is not allowed (not empty, "
+                        + "and not one of " + Payload.RESERVED + ")");
+            }
+            if (v.isBoolean()) {
+                fields.put(e.getKey(), v.asBoolean());
+            } else if (v.isIntegralNumber() && v.canConvertToInt()) {
+                fields.put(e.getKey(), v.asInt());
+            } else if (v.isNumber() && !v.isIntegralNumber() && Float.isFinite((float) v.asDouble())) {
+                fields.put(e.getKey(), v.asDouble());
+            } else {
+                throw new ScenarioException(src, ff, "expected a boolean, a 32-bit integer or a finite float, got "
+                        + describe(v));
+            }
+        }
+        return Payload.of(fields);
     }
 
     private static void checkFields(String src, JsonNode obj, List<String> valid, String prefix)

@@ -113,7 +113,7 @@ public final class ScenarioRunner {
             }
         } else if (input instanceof Scenario.EventInput) {
             Scenario.EventInput e = (Scenario.EventInput) input;
-            runtime.sendEvent(e.agent(), e.tag(), e.payload(), e.hasPayload());
+            runtime.sendEvent(e.agent(), e.tag(), e.payload());
         } else if (input instanceof Scenario.PeriodInput) {
             runtime.setTickPeriod(input.agent(), ((Scenario.PeriodInput) input).period());
         } else if (input instanceof Scenario.DespawnInput) {

@@ -64,10 +64,9 @@ final class Transitions {
                 boolean shouldCheck = ((trigger & completionTrigger) != 0 && stateIndex <= exec.completedIndex)
                         || trigger == CompiledStateTree.TRIGGER_TICK
                         || (trigger == CompiledStateTree.TRIGGER_EVENT
-                        && hasEvent(exec, tree.transitionEvent[transitionIndex]));
+                        && nextMatch(exec, -1, transitionIndex) >= 0);
 
-                if (shouldCheck && nodes.testAllConditions(tree.transitionConditionsBegin[transitionIndex],
-                        tree.transitionConditionsNum[transitionIndex])) {
+                if (shouldCheck && conditionsPass(exec, transitionIndex)) {
                     if (tree.isGated(transitionIndex)) {
                         if (exec.gatedTransitionIndex != transitionIndex) {
                             exec.gatedTransitionIndex = transitionIndex;
@@ -137,23 +136,58 @@ final class Transitions {
         return false;
     }
 
-    private boolean hasEvent(ExecutionState exec, int tag) {
-        for (Event e : exec.eventsToProcess) {
-            if (tree.tagMatches(tag, e.tag())) {
+    /**
+     * The transition's conditions; for an onEvent transition with payload fields (rule E3), the
+     * matching events are tried in queue order until one passes, and that one is remembered as the
+     * event to consume.
+     */
+    private boolean conditionsPass(ExecutionState exec, int tr) {
+        int begin = tree.transitionConditionsBegin[tr];
+        int num = tree.transitionConditionsNum[tr];
+        if (!tree.payloads.readsPayload(tr)) {
+            return nodes.testAllConditions(begin, num);
+        }
+        for (int i = nextMatch(exec, -1, tr); i >= 0; i = nextMatch(exec, i, tr)) {
+            data.testedEvent = exec.eventsToProcess.get(i);
+            if (nodes.testAllConditions(begin, num)) {
+                exec.chosenEvent = data.testedEvent;
                 return true;
             }
         }
         return false;
     }
 
-    /** Removes the first event that a transition on {@code tag} matches from {@code EventsToProcess}. */
-    static void consumeEvent(CompiledStateTree tree, ExecutionState exec, int tag) {
-        for (int i = 0; i < exec.eventsToProcess.size(); i++) {
-            if (tree.tagMatches(tag, exec.eventsToProcess.get(i).tag())) {
-                exec.eventsToProcess.remove(i);
-                return;
+    /** The index of the first event after {@code after} in {@code EventsToProcess} that transition {@code tr} matches, or -1. */
+    private int nextMatch(ExecutionState exec, int after, int tr) {
+        return nextMatch(tree, exec, after, tr);
+    }
+
+    private static int nextMatch(CompiledStateTree tree, ExecutionState exec, int after, int tr) {
+        for (int i = after + 1; i < exec.eventsToProcess.size(); i++) {
+            Event e = exec.eventsToProcess.get(i);
+            if (tree.tagMatches(tree.transitionEvent[tr], e.tag())
+                    && (!tree.payloads.readsPayload(tr) || tree.payloads.matches(tr, e.types(), 0))) {
+                return i;
             }
         }
-        throw new IllegalStateException("an onEvent transition fired without its event");
+        return -1;
+    }
+
+    /**
+     * Removes the event that fired transition {@code tr} from {@code EventsToProcess}: the one whose
+     * payload passed its conditions, or the first one it matches.
+     */
+    static void consumeEvent(CompiledStateTree tree, ExecutionState exec, int tr) {
+        if (tree.payloads.readsPayload(tr)) {
+            if (!exec.eventsToProcess.remove(exec.chosenEvent)) {
+                throw new IllegalStateException("an onEvent transition fired without its event");
+            }
+            return;
+        }
+        int i = nextMatch(tree, exec, -1, tr);
+        if (i < 0) {
+            throw new IllegalStateException("an onEvent transition fired without its event");
+        }
+        exec.eventsToProcess.remove(i);
     }
 }

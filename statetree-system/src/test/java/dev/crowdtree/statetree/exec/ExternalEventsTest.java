@@ -26,11 +26,11 @@ class ExternalEventsTest {
     static final int TICKS = 60;
 
     /** The events sent before tick k: (agent, tag) pairs, a fixed set per tick. */
-    static List<StateTreeSystem.ExternalEvent> eventsFor(int k) {
-        List<StateTreeSystem.ExternalEvent> list = new ArrayList<>();
+    static List<ExternalEvent> eventsFor(int k) {
+        List<ExternalEvent> list = new ArrayList<>();
         Random r = new Random(k);
         for (int i = 0; i < 40; i++) {
-            list.add(new StateTreeSystem.ExternalEvent(r.nextInt(AGENTS), r.nextBoolean() ? "Alarm" : "Nope",
+            list.add(new ExternalEvent(r.nextInt(AGENTS), r.nextBoolean() ? "Alarm" : "Nope",
                     r.nextInt(3), r.nextBoolean()));
         }
         return list;
@@ -42,11 +42,11 @@ class ExternalEventsTest {
             sys.setTrace((a, l) -> trace.add("a" + a + " " + l));
             sys.startAll(0);
             for (int k = 1; k <= TICKS; k++) {
-                List<StateTreeSystem.ExternalEvent> events = new ArrayList<>(eventsFor(k));
+                List<ExternalEvent> events = new ArrayList<>(eventsFor(k));
                 Collections.shuffle(events, new Random(shuffleSeed * 1000 + k));
                 if (mode == 0) {
-                    for (StateTreeSystem.ExternalEvent e : events) {
-                        sys.sendEvent(e.agentId(), e.tag(), e.payload(), e.hasPayload());
+                    for (ExternalEvent e : events) {
+                        sys.sendEvent(e.agentId(), e.tag(), e.payload());
                     }
                 } else {
                     offerFromThreads(sys, events, 4);
@@ -58,7 +58,7 @@ class ExternalEventsTest {
     }
 
     /** Four threads offer a quarter of the events each, racing. */
-    static void offerFromThreads(StateTreeSystem sys, List<StateTreeSystem.ExternalEvent> events, int threads)
+    static void offerFromThreads(StateTreeSystem sys, List<ExternalEvent> events, int threads)
             throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> ts = new ArrayList<>();

@@ -57,7 +57,7 @@ class ScenarioTest {
         assertTrue(!alarm.hasPayload());
         Scenario.EventInput hit = assertInstanceOf(Scenario.EventInput.class, s.inputs().get(2));
         assertEquals(0, hit.agent());
-        assertEquals(2f, hit.payload());
+        assertEquals(dev.crowdtree.statetree.node.Payload.number(2f), hit.payload());
         assertTrue(hit.hasPayload());
         assertInstanceOf(Scenario.StopInput.class, s.inputs().get(3));
     }
