@@ -195,6 +195,12 @@ final class Bindings {
                 continue;
             }
             Object v = e.getValue();
+            if (!(v instanceof Boolean || v instanceof Number || v instanceof Map || v instanceof Binding)) {
+                c.error(path, ff, "expected a boolean, a number, a binding or a property function, got "
+                        + Values.describe(v));
+                ok = false;
+                continue;
+            }
             ValueInput in = v instanceof Boolean ? ValueInput.constant(ValueType.BOOL, (Boolean) v ? 1 : 0)
                     : input(v, null, true, -Float.MAX_VALUE, Float.MAX_VALUE, scope, path, ff);
             if (in == null) {

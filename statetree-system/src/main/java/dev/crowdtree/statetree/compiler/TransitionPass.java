@@ -123,14 +123,15 @@ final class TransitionPass {
                 consume = (Boolean) t.consumeEvent();
             }
         }
+        int errorsBeforeFields = c.errors.size();
         Map<String, ValueType> payload = payloadFields(t.payloadFields(), trigger, trig, s, where);
-        ok &= payload != null;
+        ok &= c.errors.size() == errorsBeforeFields;
         Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
         int errorsBefore = c.errors.size();
         Scope scope = new Scope(s, true, s.tasks.size(), c.evalInfos.size(), "transition conditions",
-                trigger == Trigger.ON_EVENT && payload != null ? payload : null);
+                trigger == Trigger.ON_EVENT ? payload : null);
         List<Condition> guards = nodes.compileConditionList(t.conditions(), scope, s.path, where + ".conditions");
         if (!ok || c.errors.size() != errorsBefore) {
             return; // errors reported; the whole compilation fails, nothing is emitted
@@ -163,8 +164,8 @@ final class TransitionPass {
     }
 
     /**
-     * The transition's {@code payloadFields} (onEvent only) as names with types; an empty map
-     * when absent; null after reporting an error.
+     * The transition's {@code payloadFields} (onEvent only) as names with types: the valid ones,
+     * after reporting the others (so that the conditions are checked against what is valid).
      */
     private Map<String, ValueType> payloadFields(Object raw, Trigger trigger, String trig, StateNode s, String where) {
         Map<String, ValueType> out = new LinkedHashMap<>();
@@ -174,30 +175,27 @@ final class TransitionPass {
         String f = where + ".payloadFields";
         if (trigger != null && trigger != Trigger.ON_EVENT) {
             c.error(s.path, f, "'payloadFields' is only valid with trigger onEvent (trigger is " + trig + ")");
-            return null;
+            return out;
         }
         if (!(raw instanceof Map) || ((Map<?, ?>) raw).isEmpty()) {
             c.error(s.path, f, "expected an object mapping payload field names to \"bool\", \"int\" or \"float\", "
                     + "got " + Values.describe(raw));
-            return null;
+            return out;
         }
-        boolean ok = true;
         for (Map.Entry<?, ?> e : ((Map<?, ?>) raw).entrySet()) {
             String name = (String) e.getKey();
             ValueType type = e.getValue() instanceof String ? ValueType.parse((String) e.getValue()) : null;
             if (name.isEmpty() || Payload.RESERVED.contains(name)) {
                 c.error(s.path, f + "." + name, "payload field name " + quote(name) + " is not allowed (not empty, "
                         + "and not one of " + Payload.RESERVED + ", which introduce bindings)");
-                ok = false;
             } else if (type == null) {
                 c.error(s.path, f + "." + name, "expected \"bool\", \"int\" or \"float\", got "
                         + Values.describe(e.getValue()));
-                ok = false;
             } else {
                 out.put(name, type);
             }
         }
-        return ok ? out : null;
+        return out;
     }
 
     /** The id of {@code s}'s next sibling ({@code @next}), or -1 after reporting that it has none. */
