@@ -8,6 +8,7 @@ import dev.crowdtree.statetree.definition.StateTreeBuilder;
 import dev.crowdtree.statetree.definition.TreeDef;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.ValueType;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -49,6 +50,7 @@ class RandomDifferentialTest {
         int sleepyStates = 0;
         int ranked = 0;
         int chosen = 0;
+        int payloadReaders = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             TreeDef def = new Gen(rnd, n % 3 == 2).tree("Random" + n);
@@ -60,6 +62,9 @@ class RandomDifferentialTest {
             }
             compiled++;
             ranked += tree.hasPriorities ? 1 : 0;
+            for (int tr = 0; tr < tree.transitionCount; tr++) {
+                payloadReaders += tree.payloads.readsPayload(tr) ? 1 : 0;
+            }
             for (int st = 0; st < tree.stateCount; st++) {
                 chosen += tree.stateSelection[st] >= CompiledStateTree.SELECT_AT_RANDOM ? 1 : 0;
             }
@@ -84,6 +89,7 @@ class RandomDifferentialTest {
         assertTrue(sleepyStates >= TREES, "states where agents may sleep: " + sleepyStates);
         assertTrue(ranked >= TREES / 5, "trees with transition priorities: " + ranked);
         assertTrue(chosen >= TREES / 5, "states with random or utility selection: " + chosen);
+        assertTrue(payloadReaders >= TREES / 5, "transitions with payload fields: " + payloadReaders);
     }
 
     private static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
@@ -91,10 +97,18 @@ class RandomDifferentialTest {
         int agents = 4;
         StringBuilder in = new StringBuilder();
         for (int k = 0; k <= ticks; k++) {
-            if (rnd.nextInt(100) < 35) {
+            for (int e = 0; e < 3 && rnd.nextInt(100) < 35; e++) { // up to 3 events a tick, tried in turn
                 String agent = rnd.nextBoolean() ? "" : ", \"agent\": " + rnd.nextInt(agents);
+                String payload = switch (rnd.nextInt(6)) {
+                    case 0 -> "";
+                    case 1 -> ", \"payload\": " + rnd.nextInt(11) / 10.0;
+                    case 2 -> ", \"payload\": {\"x\": " + rnd.nextInt(11) / 10.0 + "}";
+                    case 3 -> ", \"payload\": {\"x\": " + rnd.nextInt(2) + ", \"b\": " + rnd.nextBoolean() + "}";
+                    case 4 -> ", \"payload\": {\"x\": true}";
+                    default -> ", \"payload\": {\"b\": " + rnd.nextBoolean() + "}";
+                };
                 in.append(in.length() == 0 ? "" : ", ").append("{\"tick\": ").append(k).append(", \"event\": \"")
-                        .append(TAGS[rnd.nextInt(TAGS.length)]).append("\"").append(agent).append("}");
+                        .append(TAGS[rnd.nextInt(TAGS.length)]).append("\"").append(payload).append(agent).append("}");
             }
             if (rnd.nextInt(100) < 20) {
                 String set = switch (rnd.nextInt(3)) {
@@ -270,6 +284,10 @@ class RandomDifferentialTest {
                     break;
                 case 5:
                     t = node("sendEvent").with("tag", TAGS[rnd.nextInt(TAGS.length)]);
+                    if (ranked && chance(60)) {
+                        t.with("payload", chance(30) ? rnd.nextInt(11) / 10.0 : Map.of(
+                                "x", chance(50) ? Binding.param("f") : rnd.nextInt(11) / 10.0, "b", Binding.param("b2")));
+                    }
                     break;
                 default:
                     t = chance(50) ? node("setParameter").with("param", "b1").with("value", chance(50))
@@ -357,6 +375,22 @@ class RandomDifferentialTest {
             }
             if (ranked && trigger.equals("onEvent") && chance(30)) {
                 t.consumeEvent(false);
+            }
+            if (ranked && trigger.equals("onEvent") && chance(50)) {
+                int which = rnd.nextInt(4);
+                if (which < 2) {
+                    t.payloadField("x", ValueType.FLOAT).when(node("compare").with("input", Binding.event("x"))
+                            .with("op", chance(50) ? ">" : "<=").with("value", rnd.nextInt(11) / 10.0));
+                }
+                if (which > 0) {
+                    t.payloadField("b", ValueType.BOOL);
+                    if (chance(70)) {
+                        t.when(node("bool").with("input", Binding.event("b")));
+                    }
+                }
+                if (which == 3 && chance(50)) {
+                    t.payloadField("value", ValueType.FLOAT);
+                }
             }
             return t;
         }
