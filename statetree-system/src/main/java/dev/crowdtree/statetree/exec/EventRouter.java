@@ -60,12 +60,25 @@ final class EventRouter {
      * tag is dropped; payload fields no transition declares are left out.
      */
     void send(int agent, String tag, Payload payload) {
+        send(agent, tag, tree.payloads.fill(payload, scratch));
+    }
+
+    /** {@link #send(int, String, Payload)} with a number payload (the field {@code value}), without allocating. */
+    void send(int agent, String tag, float value, boolean has) {
+        scratch.clear();
+        int field = tree.payloads.valueField();
+        if (has && field >= 0) {
+            scratch.setFloat(field, value);
+        }
+        send(agent, tag, scratch);
+    }
+
+    private void send(int agent, String tag, EventPayload p) {
         int id = tree.eventTagId(tag);
         if (id < 0) {
             droppedEvents++;
             return;
         }
-        EventPayload p = tree.payloads.fill(payload, scratch);
         if (agent == StateTreeRuntime.ALL) {
             int[] ids = table.agentIds().data();
             for (int r = 0; r < table.size(); r++) {

@@ -392,6 +392,12 @@ public final class StateTreeSystem implements StateTreeRuntime {
         events.send(agent, tag, payload);
     }
 
+    /** As the interface's, without allocating. */
+    @Override
+    public void sendEvent(int agent, String tag, float payload, boolean hasPayload) {
+        events.send(agent, tag, payload, hasPayload);
+    }
+
     /**
      * The queue other threads (a server's network thread, say) offer events to; drained at the start
      * of the next tick and ordered by (agent, tag, payload), so the outcome does not depend on the

@@ -5,8 +5,12 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.TreeDef;
 import dev.crowdtree.statetree.fixtures.CrowdTrees;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.Payload;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,9 +29,33 @@ class RuntimeAllocationTest {
         assertSteadyTicksAllocateNothing(CrowdTrees.everything(), 20_000);
     }
 
+    @Test
+    void steadyTickWithPayloadEventsAllocatesNothing() throws Exception {
+        // The event_payload golden tree: payloadFields transitions and a sendEvent payload object;
+        // the host sends object payloads (made once) and number payloads (the allocation-free form).
+        CompiledStateTree tree = StateTreeJson.compile(Path.of("src/test/resources/golden/event_payload/tree.json"),
+                StateTreeCompiler.withBuiltins());
+        Payload loud = Payload.of(Map.of("volume", 12.5));
+        Payload quiet = Payload.of(Map.of("volume", 4));
+        assertSteadyTicksAllocateNothing(tree, 20_000, (sys, k) -> {
+            for (int a = k % 5; a < 20_000; a += 97) {
+                sys.sendEvent(a, "Noise", k % 3 == 0 ? quiet : loud);
+                sys.sendEvent(a, "Noise", -1f, true);
+            }
+        });
+    }
+
     private static void assertSteadyTicksAllocateNothing(TreeDef def, int agents) throws Exception {
+        assertSteadyTicksAllocateNothing(StateTreeCompiler.withBuiltins().compile(def), agents, (sys, k) -> { });
+    }
+
+    /** What the host does before tick {@code k}. */
+    private interface Host {
+        void beforeTick(StateTreeSystem sys, int k);
+    }
+
+    private static void assertSteadyTicksAllocateNothing(CompiledStateTree tree, int agents, Host host) throws Exception {
         assumeTrue(AllocationWindows.supported());
-        CompiledStateTree tree = StateTreeCompiler.withBuiltins().compile(def);
         for (int workers : new int[] {1, 2}) {
             try (StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, 3, workers, 1024)) {
                 sys.setTiming(true);
@@ -36,11 +64,13 @@ class RuntimeAllocationTest {
                 // JVM resolve or initialize something on this thread (seen once: 160 bytes), which
                 // is not a steady tick's allocation.
                 for (int k = 1; k <= 4000; k++) {
+                    host.beforeTick(sys, k);
                     sys.tickAll(k, 1f / 30f);
                 }
                 int[] transitions = new int[1];
                 String dirty = AllocationWindows.findClean(sys.world().executor().workerThreadIds(), 4, 300, i -> {
                     int c0 = sys.stateChangeCount(0);
+                    host.beforeTick(sys, 4001 + i);
                     sys.tickAll(4001 + i, 1f / 30f);
                     transitions[0] += sys.stateChangeCount(0) - c0;
                 });
