@@ -224,7 +224,8 @@ final class ChunkRunner {
 
     /**
      * Start (docs/SEMANTICS.md section 2) for rows {@code rows[0..n)} of the chunk: stops running
-     * trees, starts evaluators and ticks them with dt 0, then selects and enters per agent. The chunk
+     * trees, starts evaluators and ticks them with dt 0, then per agent enters the global tasks
+     * (rule G1) and selects and enters the states. The chunk
      * is rebuilt before its next tick.
      */
     private void startRows(int[] rs, int n) {
@@ -300,7 +301,7 @@ final class ChunkRunner {
         cs.dirty = true;
     }
 
-    /** Stop (section 7) of one running row; its pending events are dropped with the tree. */
+    /** Stop (section 7) of one running row: its states, then its global tasks; its pending events are dropped with the tree. */
     private void stopRow(int r) {
         final ChunkState c = st;
         apply.exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.STOPPED);

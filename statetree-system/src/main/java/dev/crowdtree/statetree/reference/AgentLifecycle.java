@@ -14,7 +14,7 @@ import dev.crowdtree.statetree.node.RunStatus;
  * then selects and enters the initial state; Tick takes the queued events, counts the gate down,
  * ticks evaluators, global tasks and state tasks, then runs
  * up to {@link #MAX_ITERATIONS} transition rounds (TriggerTransitions, ExitState, EnterState); Stop
- * exits every active state. It also moves the agent's events to itself between the windows of
+ * exits every active state, then the global tasks. It also moves the agent's events to itself between the windows of
  * section 8 (this tick's {@code EventsToProcess}, the next round, the queue).
  */
 final class AgentLifecycle {
