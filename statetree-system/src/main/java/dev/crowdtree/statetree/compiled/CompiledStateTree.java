@@ -84,7 +84,7 @@ public final class CompiledStateTree {
     public final boolean[] stateTicks;
     /**
      * Whether the state needs a tick every tick: a task of it ticks, or it has an {@code onTick}
-     * transition (docs/SEMANTICS.md section 11).
+     * transition (docs/SEMANTICS.md section 11); the root also when a global task ticks.
      */
     public final boolean[] stateTicking;
     /**
@@ -105,7 +105,7 @@ public final class CompiledStateTree {
     public final int[] stateAwakeGroup;
     public final int[] stateAwakeGroupsBegin;
     /**
-     * The tasks with a timer on the path from the root to state s, in task order:
+     * The tasks with a timer on the path from the root to state s (the global tasks' first), in task order:
      * {@code pathTimerTasks[statePathTimersBegin[s] .. statePathTimersBegin[s + 1])}.
      */
     public final int[] statePathTimersBegin;
@@ -164,6 +164,8 @@ public final class CompiledStateTree {
     public final Condition[] conditions;
     /** Tasks in DFS order (ancestor tasks before descendant tasks, declared order within a state). */
     public final Task[] tasks;
+    /** Tasks {@code 0 .. globalTaskCount-1} are the global tasks, ahead of the root's ({@link #taskState} INVALID). */
+    public final int globalTaskCount;
     public final short[] taskState;
     /** Task display name: its name, with {@code #i} appended when its state has two of that name. */
     public final String[] taskName;
@@ -286,6 +288,7 @@ public final class CompiledStateTree {
         conditions = b.conditions.toArray(new Condition[0]);
         tasks = b.tasks.toArray(new Task[0]);
         taskState = CompiledTreeBuilder.shorts(b.taskState);
+        globalTaskCount = b.globalTaskCount;
         taskName = b.taskName.toArray(new String[0]);
         taskReselect = CompiledTreeBuilder.booleans(b.taskReselect);
         taskConsidered = CompiledTreeBuilder.booleans(b.taskConsidered);
@@ -350,7 +353,8 @@ public final class CompiledStateTree {
             for (int k = stateTasksBegin[s]; k < stateTasksBegin[s] + stateTasksNum[s]; k++) {
                 stateTicks[s] |= tasks[k].ticks();
             }
-            stateTicking[s] = stateTicks[s] || (stateTriggerMask[s] & TRIGGER_TICK) != 0;
+            stateTicking[s] = stateTicks[s] || (stateTriggerMask[s] & TRIGGER_TICK) != 0
+                    || (s == 0 && b.globalTasksTick);
             // parents have smaller ids (DFS pre-order), so the parent's flag is final here
             stateAlwaysAwake[s] = stateTicking[s] || (stateParent[s] >= 0 && stateAlwaysAwake[stateParent[s]]);
         }
@@ -373,8 +377,8 @@ public final class CompiledStateTree {
             for (int a = s; a >= 0; a = stateParent[a]) {
                 chain[len++] = (short) a;
             }
-            for (int i = len - 1; i >= 0; i--) {
-                for (int k = stateTasksBegin[chain[i]]; k < stateTasksBegin[chain[i]] + stateTasksNum[chain[i]]; k++) {
+            for (int i = len - 1; i >= 0; i--) { // from task 0 at the root: the global tasks come just before its own
+                for (int k = chain[i] == 0 ? 0 : stateTasksBegin[chain[i]]; k < stateTasksBegin[chain[i]] + stateTasksNum[chain[i]]; k++) {
                     if (taskTimer[k] != TimerKind.NONE) {
                         pathTimers.add((short) k);
                     }

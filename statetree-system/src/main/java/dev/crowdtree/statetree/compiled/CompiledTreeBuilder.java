@@ -90,6 +90,9 @@ public final class CompiledTreeBuilder {
     final List<int[]> transitionPayloadFields = new ArrayList<>();
     final List<byte[]> transitionPayloadTypes = new ArrayList<>();
     int maxConditionDepth = 1;
+    /** The global tasks: the first tasks, added before any state. */
+    int globalTaskCount;
+    boolean globalTasksTick;
     /** Shared by the tree's property functions: their divisions by zero. */
     final java.util.concurrent.atomic.LongAdder divisionsByZero = new java.util.concurrent.atomic.LongAdder();
     private boolean built;
@@ -218,6 +221,25 @@ public final class CompiledTreeBuilder {
         considerationMax.add(max);
         considerationCurve.add(curve.code());
         considerationThreshold.add(threshold);
+    }
+
+    /**
+     * Adds the next global task (docs/SEMANTICS.md, rules G1-G5): before any state, so the global
+     * tasks are tasks {@code 0 .. globalTaskCount-1}, ahead of the root's (they act as its ancestors).
+     * Their state is {@link CompiledStateTree#INVALID}.
+     */
+    public void addGlobalTask(Task task, String displayName, boolean considered) {
+        if (!stateName.isEmpty()) {
+            throw new IllegalStateException("global tasks come before the first state");
+        }
+        tasks.add(task);
+        taskState.add(CompiledStateTree.INVALID);
+        taskName.add(displayName);
+        taskReselect.add(true);
+        taskConsidered.add(considered);
+        taskDoneSlot.add(-1);
+        globalTaskCount++;
+        globalTasksTick |= task.ticks();
     }
 
     /** Adds a task of the current state (tasks are in DFS order: a state's after its ancestors'). */

@@ -13,6 +13,7 @@ import java.util.List;
  * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
  * delay when present; {@code @succeeded} and {@code @failed} lead to two terminal nodes, and an
  * {@code @none} transition (which masks the transitions of the ancestors) is a dotted self-loop.
+ * The global tasks, if any, are a note above the root.
  *
  * <p>The output is deterministic: states, edges and transitions in index order, numbers printed by
  * {@link Float#toString(float)}. Every label and the graph name are quoted and escaped, so state
@@ -34,6 +35,14 @@ public final class DotWriter {
         sb.append("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n");
         sb.append("  edge [fontname=\"Helvetica\", fontsize=10];\n");
 
+        if (t.globalTaskCount > 0) {
+            List<String> tasks = new ArrayList<>();
+            for (int k = 0; k < t.globalTaskCount; k++) {
+                tasks.add(t.taskName[k]);
+            }
+            sb.append("  global [shape=note, label=").append(quote(Vocabulary.GLOBAL_SCOPE + "\ntasks: "
+                    + String.join(", ", tasks))).append("];\n  global -> ").append(id(0)).append(" [style=dotted];\n");
+        }
         for (int s = 0; s < t.stateCount; s++) {
             sb.append("  ").append(id(s)).append(" [label=").append(quote(stateLabel(t, s))).append("];\n");
         }

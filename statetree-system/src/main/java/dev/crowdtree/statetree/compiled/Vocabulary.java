@@ -14,6 +14,14 @@ import java.util.List;
  * each does at run time.
  */
 public final class Vocabulary {
+    /**
+     * The owner label of the global tasks (docs/SEMANTICS.md, rules G1-G5): traces name a global
+     * task {@code @global:<task>} where a state's task is {@code <state path>:<task>}, and a task
+     * binding may name one {@code {"task": "@global:<task>.<output>"}}. State names cannot start
+     * with '@', so the label never names a state.
+     */
+    public static final String GLOBAL_SCOPE = "@global";
+
     private Vocabulary() {
     }
 

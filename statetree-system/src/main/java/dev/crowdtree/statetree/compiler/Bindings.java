@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.compiler;
 
+import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.compiler.Model.EvalInfo;
 import dev.crowdtree.statetree.compiler.Model.Param;
 import dev.crowdtree.statetree.compiler.Model.Scope;
@@ -319,8 +320,15 @@ final class Bindings {
         return null;
     }
 
+    /**
+     * The slot of task output {@code ref} ({@code [<state path>:|@global:]<task>.<output>}) as seen
+     * from {@code scope}: the tasks of its state (the first {@code ownTaskLimit}) and of its
+     * ancestors, leaf to root, then the global tasks (rule G4: they act as an ancestor of the root).
+     * A scope without a state is a global task's: only the first {@code ownTaskLimit} global tasks
+     * are visible. Null after reporting.
+     */
     Slot taskOutput(String ref, Scope scope, String path, String f) {
-        if (!scope.tasks() || scope.state() == null) {
+        if (!scope.tasks()) {
             c.error(path, f, "binding {\"task\": \"" + ref + "\"} is out of scope: " + scope.what()
                     + " can bind to parameters and evaluators only");
             return null;
@@ -339,7 +347,8 @@ final class Bindings {
         }
         String task = rest.substring(0, dot);
         String out = rest.substring(dot + 1);
-        for (StateNode s = scope.state(); s != null; s = s.parent) {
+        boolean global = Vocabulary.GLOBAL_SCOPE.equals(qualifier);
+        for (StateNode s = global ? null : scope.state(); s != null; s = s.parent) {
             if (qualifier != null && !s.path.equals(qualifier) && !s.path.endsWith("/" + qualifier)
                     && !s.name.equals(qualifier)) {
                 continue;
@@ -357,10 +366,32 @@ final class Bindings {
                 }
             }
         }
-        c.error(path, f, "no task '" + task + "'" + (qualifier == null ? "" : " in state '" + qualifier + "'")
-                + " is in scope for " + scope.what() + " (visible: "
-                + (scope.what().equals("task inputs") ? "earlier tasks of this state and " : "tasks of this state and ")
-                + "the tasks of its ancestor states)");
+        if (qualifier == null || global) {
+            // the global tasks are above the root: searched after every state (rule G4)
+            for (int k = 0; k < c.globalTasks.size(); k++) {
+                TaskInfo ti = c.globalTasks.get(k);
+                if (!ti.displayName.equals(task)) {
+                    continue;
+                }
+                if (scope.state() == null && k >= scope.ownTaskLimit()) {
+                    c.error(path, f, "global task '" + task + "' (" + GlobalTaskPass.KEY + "[" + ti.index + "]) is "
+                            + "listed after this one; a global task may bind only to the global tasks listed before it");
+                    return null;
+                }
+                Slot slot = ti.outputs.containsKey(out) ? ti.fieldSlots.get(out) : null;
+                if (slot == null) {
+                    c.error(path, f, "global task '" + task + "' has no output '" + out + "'; its outputs are "
+                            + ti.outputs.keySet());
+                }
+                return slot;
+            }
+        }
+        String visible = scope.state() == null ? "the global tasks listed before this one"
+                : (scope.what().equals("task inputs") ? "earlier tasks of this state, " : "tasks of this state, ")
+                + "the tasks of its ancestor states" + (c.globalTasks.isEmpty() ? "" : " and the global tasks");
+        c.error(path, f, "no " + (global ? "global task '" + task + "'" : "task '" + task + "'"
+                + (qualifier == null ? "" : " in state '" + qualifier + "'")) + " is in scope for " + scope.what()
+                + " (visible: " + visible + ")");
         return null;
     }
 

@@ -37,6 +37,8 @@ final class Compilation {
     // ---- declarations (DeclarationPass) --------------------------------------------------------
     final Map<String, Param> params = new LinkedHashMap<>();
     final List<EvalInfo> evalInfos = new ArrayList<>();
+    /** The global tasks that have a type, in declared order ({@link GlobalTaskPass}). */
+    final List<Model.TaskInfo> globalTasks = new ArrayList<>();
     final Map<String, StateDef> subtrees = new LinkedHashMap<>();
     /** State name -> where it is authored ("tree" or "subtree X"), for target errors. */
     final Map<String, List<String>> authoredNames = new HashMap<>();

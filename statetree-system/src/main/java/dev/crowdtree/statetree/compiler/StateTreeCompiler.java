@@ -18,18 +18,20 @@ import java.util.Set;
  * Compiles an authored {@link TreeDef} into a {@link CompiledStateTree}, or reports every error it
  * finds at once in a {@link StateTreeCompileException}.
  *
- * <p>What it does, in order: checks parameters and evaluators; expands the state hierarchy,
+ * <p>What it does, in order: checks parameters, evaluators and global tasks; expands the state hierarchy,
  * inlining a private copy of the subtree under every {@code linked} state (cycles of linked states
  * are errors); numbers states in depth-first pre-order; assigns per-agent slots (parameters,
- * evaluator fields, subtree-copy parameters, then task fields as a union per depth, since only one
+ * evaluator and global task fields, subtree-copy parameters, then task fields as a union per depth, since only one
  * state per depth is active); builds tasks, conditions and transitions with their bindings resolved
  * under Unreal's scope rules (rule A16, docs/SEMANTICS.md section 13): enter conditions see parameters and evaluators;
  * transition conditions also see the tasks of their state and its ancestors; task inputs see
  * parameters, evaluators, earlier tasks of their state and the tasks of ancestor states; evaluator
- * inputs see parameters and earlier evaluators.
+ * inputs see parameters and earlier evaluators; the global tasks count as ancestors of the root (rule
+ * G4), and a global task's inputs see parameters, evaluators and earlier global tasks.
  *
  * <p>Each step is a pass of its own, run in this order over one {@link Compilation}:
- * {@link DeclarationPass}, {@link ExpansionPass}, {@link SlotLayoutPass}, {@link StatePass} (with
+ * {@link DeclarationPass}, {@link GlobalTaskPass} (the global tasks: after the evaluators, before
+ * every state), {@link ExpansionPass}, {@link SlotLayoutPass}, {@link StatePass} (with
  * {@link TransitionPass}, {@link NodeFactory} and {@link Bindings}), then the assembly below, which
  * hands the result to {@link dev.crowdtree.statetree.compiled.CompiledTreeBuilder}.
  *
@@ -92,6 +94,7 @@ public final class StateTreeCompiler {
         }
         DeclarationPass declarations = new DeclarationPass(c, bindings, nodes);
         declarations.run();
+        new GlobalTaskPass(c, bindings, nodes).run();
         if (def.root() == null) {
             c.error(null, "root", "the tree needs a 'root' state");
             return null;
@@ -135,7 +138,8 @@ public final class StateTreeCompiler {
                 Compilation check = new Compilation(new TreeDef(c.source, c.def.name(), c.def.parameters(), c.def.evaluators(),
                         new StateDef(c.def.root() == null ? "Root" : c.def.root().name(), "state", null, null, null,
                                 null, null, null, null, List.of(new StateDef(e.getKey() + "Link", "linked", null,
-                                e.getKey(), null, null, null, null, null, null))), c.def.subtrees()), registry);
+                                e.getKey(), null, null, null, null, null, null))), c.def.subtrees(),
+                        c.def.globalTasks()), registry);
                 check.probe = true;
                 run(check);
                 for (CompileError err : check.errors) {

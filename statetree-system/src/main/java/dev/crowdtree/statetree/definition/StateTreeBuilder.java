@@ -33,6 +33,7 @@ public final class StateTreeBuilder {
     private final List<ParameterDef> parameters = new ArrayList<>();
     private final List<NodeDef> evaluators = new ArrayList<>();
     private final List<StateDef> subtrees = new ArrayList<>();
+    private final List<NodeDef> globalTasks = new ArrayList<>();
     private StateDef root;
 
     private StateTreeBuilder(String name) {
@@ -78,6 +79,16 @@ public final class StateTreeBuilder {
         return this;
     }
 
+    /**
+     * A global task (the asset's {@code globalTasks}): entered in declared order when the tree
+     * starts, before the root state is selected, ticked every tick before the state tasks, exited
+     * when the tree finishes (docs/SEMANTICS.md, rules G1-G5).
+     */
+    public StateTreeBuilder globalTask(Node task) {
+        globalTasks.add(task.build());
+        return this;
+    }
+
     public StateTreeBuilder root(State state) {
         this.root = state.build();
         return this;
@@ -90,7 +101,7 @@ public final class StateTreeBuilder {
     }
 
     public TreeDef build() {
-        return new TreeDef(source, name, parameters, evaluators, root, subtrees);
+        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks);
     }
 
     static Object normalize(Object v) {

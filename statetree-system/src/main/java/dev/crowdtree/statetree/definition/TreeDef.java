@@ -3,15 +3,24 @@ package dev.crowdtree.statetree.definition;
 import java.util.List;
 
 /**
- * A whole tree asset as authored: name, parameters, evaluators, the root state and the subtrees
- * that {@code linked} states may point at. {@code source} names where it came from (a file name,
- * or a label for trees built in code) and prefixes every compile error.
+ * A whole tree asset as authored: name, parameters, evaluators, the root state, the subtrees that
+ * {@code linked} states may point at, and the global tasks (tasks of the whole tree, entered before
+ * the root state is selected and exited when the tree finishes: docs/SEMANTICS.md, rules G1-G5).
+ * {@code source} names where it came from (a file name, or a label for trees built in code) and
+ * prefixes every compile error.
  */
 public record TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
-                      StateDef root, List<StateDef> subtrees) {
+                      StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks) {
     public TreeDef {
         parameters = parameters == null ? List.of() : List.copyOf(parameters);
         evaluators = evaluators == null ? List.of() : List.copyOf(evaluators);
         subtrees = subtrees == null ? List.of() : List.copyOf(subtrees);
+        globalTasks = globalTasks == null ? List.of() : List.copyOf(globalTasks);
+    }
+
+    /** A tree without global tasks. */
+    public TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
+                   StateDef root, List<StateDef> subtrees) {
+        this(source, name, parameters, evaluators, root, subtrees, List.of());
     }
 }

@@ -25,6 +25,8 @@ import static dev.crowdtree.statetree.exec.ChunkState.PERIODS;
  *       touched.</li>
  *   <li><b>Evaluators</b> ({@link EvaluatorPhase}): EVERY_TICK evaluators over every running agent
  *       that takes part (sleeping or not), WHEN_AWAKE ones over A and X.</li>
+ *   <li><b>Global tasks</b> ({@link GlobalTaskPhase}, rule G2; trees that have some): onTimer for
+ *       the due X agents, the tick over A; an agent one of them completes finishes its tree.</li>
  *   <li><b>Tasks</b> ({@link TaskPhase}, TickTasks), states in ascending id order (root to leaf for
  *       every agent): each timer task gets {@code onTimer} for the X agents whose timer is due now;
  *       each ticking task ticks once over its state's slice of A. Then the timers of agents that
@@ -54,6 +56,7 @@ final class ChunkRunner {
     private final SchedulePhase schedule;
     private final EvaluatorPhase evaluators;
     private final TaskPhase tasks;
+    private final GlobalTaskPhase globals;
     private final TransitionScan scan;
     private final TransitionApply apply;
 
@@ -65,8 +68,9 @@ final class ChunkRunner {
         schedule = new SchedulePhase(st, events, timers);
         evaluators = new EvaluatorPhase(st);
         tasks = new TaskPhase(st);
+        globals = new GlobalTaskPhase(st);
         scan = new TransitionScan(st, events, timers);
-        apply = new TransitionApply(st, events, scan);
+        apply = new TransitionApply(st, events, scan, globals);
         st.control.setOutbox(events);
         st.control.setEvents(events, st.t.payloads.fieldCount(), st.t.payloads.valueField());
         st.control.setTimers(timers);
@@ -130,6 +134,7 @@ final class ChunkRunner {
         // Reset the per-row scratch X touched (every flagged, completed or event-holding row is in X).
         final byte[] xFlags = c.xFlags;
         final byte[] status = c.status;
+        final byte[] globalStatus = c.globalStatus;
         final int[] doneAt = c.doneAt;
         final int[] eHead = events.eHead;
         final int base = c.base;
@@ -139,6 +144,7 @@ final class ChunkRunner {
                 int l = xs[i] - base;
                 xFlags[l] = 0;
                 status[l] = RunStatus.RUNNING;
+                globalStatus[l] = RunStatus.RUNNING;
                 doneAt[l] = NOT_DONE;
                 eHead[l] = -1;
             }
@@ -175,7 +181,11 @@ final class ChunkRunner {
         int[] xs = c.x[log];
         int xn = schedule.sortByState(xs, c.xCount[log]);
         schedule.sliceX(xs, xn);
+        c.fired = 0;
         int doneInA = tasks.startStatuses(xs, xn);
+        if (t.globalTaskCount > 0) {
+            doneInA += globals.tick(aOrder, aFrom, aTo, xs, xn); // rule G2: before the state tasks
+        }
         tasks.tickTasks(aOrder, aBegin, xn, doneInA);
         if (c.xCount[log] != xn) {
             xn = schedule.sortByState(xs, c.xCount[log]); // completed always-awake agents joined X
@@ -183,7 +193,6 @@ final class ChunkRunner {
         }
         tasks.afterTasks(xs, xn);
         final long t3 = phaseNanos != null ? System.nanoTime() : 0;
-        c.fired = 0;
         scan.detectTransitions(aOrder, aBegin, xs, xn);
         final long t4 = phaseNanos != null ? System.nanoTime() : 0;
         events.outboxMode = ChunkEvents.TO_P;
@@ -216,7 +225,8 @@ final class ChunkRunner {
 
     /**
      * Start (docs/SEMANTICS.md section 2) for rows {@code rows[0..n)} of the chunk: stops running
-     * trees, starts evaluators and ticks them with dt 0, then selects and enters per agent. The chunk
+     * trees, starts evaluators and ticks them with dt 0, then per agent enters the global tasks
+     * (rule G1) and selects and enters the states. The chunk
      * is rebuilt before its next tick.
      */
     private void startRows(int[] rs, int n) {
@@ -238,6 +248,17 @@ final class ChunkRunner {
             c.setRun(r, RunStatus.RUNNING);
             c.setState(r, 0);
             c.setLast(r, RunStatus.UNSET);
+            if (t.globalTaskCount > 0) {
+                byte g = globals.enter(r); // rule G1: before the root is selected
+                if (g != RunStatus.RUNNING) {
+                    if (c.traced(r)) {
+                        c.trace(r, TraceFormat.taskCompleted(c.tick, t, globals.completedTask, g));
+                    }
+                    apply.finishTree(r, g, g, globals.entered);
+                    events.carryPending(r);
+                    continue;
+                }
+            }
             int leaf = scan.selectInternal(r, 0);
             if (leaf >= 0) {
                 byte entered = apply.enterState(r, -1, 0, leaf);
@@ -281,10 +302,13 @@ final class ChunkRunner {
         cs.dirty = true;
     }
 
-    /** Stop (section 7) of one running row; its pending events are dropped with the tree. */
+    /** Stop (section 7) of one running row: its states, then its global tasks; its pending events are dropped with the tree. */
     private void stopRow(int r) {
         final ChunkState c = st;
         apply.exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.STOPPED);
+        if (t.globalTaskCount > 0) {
+            globals.exit(r, t.globalTaskCount, RunStatus.STOPPED); // rule G3: after the states
+        }
         evaluators.stop(r);
         c.setRun(r, RunStatus.STOPPED);
         c.setState(r, 0);

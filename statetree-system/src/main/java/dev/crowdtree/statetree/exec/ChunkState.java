@@ -19,8 +19,10 @@ import java.util.Arrays;
 final class ChunkState {
     /** {@link #firedTransition} value for the restart from root. */
     static final int RESTART = -2;
-    /** {@link #xFlags}: in X / a timer is due / has events / completed / fired. */
-    static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16;
+    /** {@link #firedTransition} value for a tree a global task finished (rule G2; the status in {@link #globalStatus}). */
+    static final int GLOBAL_DONE = -3;
+    /** {@link #xFlags}: in X / a timer is due / has events / completed / fired / finished by a global task. */
+    static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16, X_GLOBAL = 32;
     /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
     static final int NOT_DONE = -2, DONE_BEFORE = -1;
     static final int PERIODS = 7;
@@ -39,6 +41,8 @@ final class ChunkState {
     final int[] xCount = new int[PERIODS];
     byte[] xFlags = new byte[0];
     byte[] status = new byte[0];
+    /** What the global tasks reported in this tick (RUNNING outside X), see {@link GlobalTaskPhase}. */
+    byte[] globalStatus = new byte[0];
     int[] doneAt = new int[0];
     /** Decided in this pass (fired or blocked) when equal to {@link #epoch}. */
     int[] decStamp = new int[0];
@@ -117,6 +121,8 @@ final class ChunkState {
         xFlags = new byte[n];
         status = new byte[n];
         Arrays.fill(status, RunStatus.RUNNING);
+        globalStatus = new byte[n];
+        Arrays.fill(globalStatus, RunStatus.RUNNING);
         doneAt = new int[n];
         Arrays.fill(doneAt, NOT_DONE);
         decStamp = new int[n];

@@ -260,22 +260,26 @@ final class TaskPhase {
 
     /**
      * After TickTasks: the timers of completed agents that TickTasks did not reach pause (due one
-     * step later), and the statuses are written back.
+     * step later; the global tasks' timers never pause), and the statuses are written back.
      */
     void afterTasks(int[] xs, int xn) {
         final ChunkState c = st;
         final int base = c.base;
         final int period = c.period;
+        final int globalTasks = t.globalTaskCount;
         for (int i = 0; i < xn; i++) {
             int r = xs[i];
             int l = r - base;
+            if ((c.xFlags[l] & ChunkState.X_GLOBAL) != 0) {
+                continue; // a global task finished its tree: the apply phase ends it
+            }
             byte s = c.status[l];
             if (s != RunStatus.RUNNING) {
                 int leaf = c.stateOf(r) - 1;
                 int from = c.doneAt[l];
                 for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
                     int k = t.pathTimerTasks[j];
-                    if (k > from) {
+                    if (k > from && k >= globalTasks) { // the global tasks were reached (rule G2)
                         int[] due = d.ints[t.taskTimerDueSlot[k]];
                         int dv = due[r];
                         if (dv != 0 && dv != NEVER) {

@@ -1,7 +1,9 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.RunStatus;
 
 /** Builds the canonical trace lines, so every runtime prints exactly the same text. */
 public final class TraceFormat {
@@ -17,7 +19,7 @@ public final class TraceFormat {
     }
 
     public static String taskEnter(long tick, CompiledStateTree t, int task, boolean failed) {
-        return tick + " task-enter " + t.statePath[t.taskState[task]] + ":" + t.taskName[task] + (failed ? " failed" : "");
+        return tick + " task-enter " + owner(t, task) + ":" + t.taskName[task] + (failed ? " failed" : "");
     }
 
     public static String exit(long tick, CompiledStateTree t, int state, byte change) {
@@ -25,7 +27,21 @@ public final class TraceFormat {
     }
 
     public static String taskExit(long tick, CompiledStateTree t, int task) {
-        return tick + " task-exit " + t.statePath[t.taskState[task]] + ":" + t.taskName[task];
+        return tick + " task-exit " + owner(t, task) + ":" + t.taskName[task];
+    }
+
+    /**
+     * A global task finished the tree with {@code status} (docs/SEMANTICS.md, rules G1 and G2):
+     * printed before the exits that follow, since no transition line explains them.
+     */
+    public static String taskCompleted(long tick, CompiledStateTree t, int task, byte status) {
+        return tick + " task-completed " + owner(t, task) + ":" + t.taskName[task] + " " + RunStatus.name(status);
+    }
+
+    /** A task's owner: its state's path, or {@code @global} for a global task. */
+    private static String owner(CompiledStateTree t, int task) {
+        int s = t.taskState[task];
+        return s < 0 ? Vocabulary.GLOBAL_SCOPE : t.statePath[s];
     }
 
     /** A fired transition; {@code transition} is its index, or -1 for the restart from root. */

@@ -29,8 +29,9 @@ final class TransitionApply {
     private final ContextControl control;
     private final ChunkEvents events;
     private final TransitionScan scan;
+    private final GlobalTaskPhase globals;
 
-    TransitionApply(ChunkState state, ChunkEvents events, TransitionScan scan) {
+    TransitionApply(ChunkState state, ChunkEvents events, TransitionScan scan, GlobalTaskPhase globals) {
         this.st = state;
         this.t = state.t;
         this.d = state.d;
@@ -38,6 +39,7 @@ final class TransitionApply {
         this.control = state.control;
         this.events = events;
         this.scan = scan;
+        this.globals = globals;
     }
 
     /** Applies the transitions of the rows the scan fired ({@link ChunkState#firedRows}); they join X as fired. */
@@ -61,6 +63,10 @@ final class TransitionApply {
     private void applyTransitions(int r) {
         final int l = r - st.base;
         int tr = st.firedTransition[l];
+        if (tr == ChunkState.GLOBAL_DONE) {
+            finishByGlobalTask(r, l);
+            return;
+        }
         int leaf = st.nextLeaf[l];
         for (int round = 1; ; round++) {
             if (!fire(r, tr, leaf)) {
@@ -98,12 +104,11 @@ final class TransitionApply {
         boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
         if (terminal || (tr == RESTART && leaf < 0)) {
             // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
-            exitState(r, cur, -1, -1, true, c.lastOf(r));
+            byte exitStatus = c.lastOf(r);
+            exitState(r, cur, -1, -1, true, exitStatus);
             c.setState(r, 0);
-            c.setRun(r, terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED);
-            if (c.traced(r)) {
-                c.trace(r, TraceFormat.tree(c.tick, RunStatus.name(c.runOf(r))));
-            }
+            finishTree(r, terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+                    exitStatus, t.globalTaskCount);
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget[tr] : 0;
@@ -260,9 +265,33 @@ final class TransitionApply {
 
     /** The tree failed: no state left on the path. */
     void failTree(int r) {
-        st.setRun(r, RunStatus.FAILED);
-        if (st.traced(r)) {
-            st.trace(r, TraceFormat.tree(st.tick, "failed"));
+        finishTree(r, RunStatus.FAILED, RunStatus.FAILED, t.globalTaskCount);
+    }
+
+    /**
+     * The tree of row {@code r} finishes with {@code outcome}, its states already exited: its first
+     * {@code globalTasks} global tasks are exited with {@code exitStatus} as the reason (rule G3),
+     * then the outcome is traced.
+     */
+    void finishTree(int r, byte outcome, byte exitStatus, int globalTasks) {
+        if (globalTasks > 0) {
+            globals.exit(r, globalTasks, exitStatus);
         }
+        st.setRun(r, outcome);
+        if (st.traced(r)) {
+            st.trace(r, TraceFormat.tree(st.tick, RunStatus.name(outcome)));
+        }
+    }
+
+    /** A global task finished the tree of row {@code r} in TickTasks (rule G2): every state exits, then the global tasks. */
+    private void finishByGlobalTask(int r, int l) {
+        final ChunkState c = st;
+        byte status = c.globalStatus[l];
+        if (c.traced(r)) {
+            c.trace(r, TraceFormat.taskCompleted(c.tick, t, c.doneAt[l], status));
+        }
+        exitState(r, c.stateOf(r) - 1, -1, -1, true, status);
+        c.setState(r, 0);
+        finishTree(r, status, status, t.globalTaskCount);
     }
 }

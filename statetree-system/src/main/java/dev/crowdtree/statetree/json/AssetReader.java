@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * the field leading to it ({@code children[2].tasks[0]}).
  */
 final class AssetReader {
-    static final List<String> TOP_KEYS = List.of("name", "parameters", "evaluators", "root", "subtrees");
+    static final List<String> TOP_KEYS = List.of("name", "parameters", "evaluators", "globalTasks", "root",
+            "subtrees");
     /**
      * The top-level key through which editors find the asset's JSON Schema
      * ({@code docs/statetree-asset.schema.json}): a string, accepted and otherwise ignored. It is not
@@ -137,6 +138,7 @@ final class AssetReader {
         String name = string(m, "name", null, "");
         List<ParameterDef> params = parameters(m, null, "");
         List<NodeDef> evaluators = nodes(m, "evaluators", null, "", "evaluator");
+        List<NodeDef> globalTasks = nodes(m, "globalTasks", null, "", "task");
         StateDef root = null;
         if (m.containsKey("root")) {
             Object r = m.get("root");
@@ -169,7 +171,7 @@ final class AssetReader {
             }
         }
         subtrees.addAll(links.subtrees());
-        return new TreeDef(source, name, params, evaluators, root, subtrees);
+        return new TreeDef(source, name, params, evaluators, root, subtrees, globalTasks);
     }
 
     // ---- states ----------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ final class AssetWriter {
             }
             parameters(g, def.parameters());
             nodes(g, "evaluators", def.evaluators());
+            nodes(g, "globalTasks", def.globalTasks());
             if (def.root() != null) {
                 g.writeFieldName("root");
                 state(g, def.root());

@@ -20,7 +20,8 @@ import java.util.Map;
  * {@code linkedParameters}; its own subtrees join the including tree's), and makes the state a
  * plain {@code linked} state pointing at it. So the compiler and both runtimes see nothing new: a
  * linked asset is a linked subtree that lives in a file of its own. An included asset may not
- * declare evaluators (they would tick for the whole tree): move them to the including tree.
+ * declare evaluators or global tasks (they would run for the whole tree): move them to the
+ * including tree.
  *
  * <p>One instance per top-level read: it remembers the assets already included (a file linked
  * twice becomes one subtree) and the chain of files being read, for cycles.
@@ -114,6 +115,12 @@ final class LinkedAssets {
         if (!included.evaluators().isEmpty()) {
             reader.error(path, field, "linked asset \"" + asset + "\" declares evaluators; a linked asset cannot "
                     + "have its own (they would run for the whole tree): move them to the including tree");
+            return null;
+        }
+        if (!included.globalTasks().isEmpty()) {
+            reader.error(path, field, "linked asset \"" + asset + "\" declares globalTasks; a linked asset cannot "
+                    + "have its own (they would run for the whole tree, from its start to its end): move them to "
+                    + "the including tree, or make them tasks of the asset's root state");
             return null;
         }
         String name = included.name() == null || included.name().isBlank() ? target.getFileName().toString()

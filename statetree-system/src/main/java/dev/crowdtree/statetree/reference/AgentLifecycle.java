@@ -10,10 +10,11 @@ import dev.crowdtree.statetree.node.RunStatus;
 
 /**
  * {@code Start}, {@code Tick} and {@code Stop} of the agent being run (docs/SEMANTICS.md sections
- * 2, 3 and 7): the order of the phases within one call. Start selects and enters the initial
- * state; Tick takes the queued events, counts the gate down, ticks evaluators and tasks, then runs
+ * 2, 3 and 7, rules G1-G3): the order of the phases within one call. Start enters the global tasks,
+ * then selects and enters the initial state; Tick takes the queued events, counts the gate down,
+ * ticks evaluators, global tasks and state tasks, then runs
  * up to {@link #MAX_ITERATIONS} transition rounds (TriggerTransitions, ExitState, EnterState); Stop
- * exits every active state. It also moves the agent's events to itself between the windows of
+ * exits every active state, then the global tasks. It also moves the agent's events to itself between the windows of
  * section 8 (this tick's {@code EventsToProcess}, the next round, the queue).
  */
 final class AgentLifecycle {
@@ -26,15 +27,17 @@ final class AgentLifecycle {
     private final StateSelection selection;
     private final Transitions transitions;
     private final StateChanges changes;
+    private final GlobalTasks globals;
 
     AgentLifecycle(InterpreterData data, NodeCalls nodes, StateSelection selection, Transitions transitions,
-                   StateChanges changes) {
+                   StateChanges changes, GlobalTasks globals) {
         this.data = data;
         this.tree = data.tree;
         this.nodes = nodes;
         this.selection = selection;
         this.transitions = transitions;
         this.changes = changes;
+        this.globals = globals;
     }
 
     // =============================================================================================
@@ -55,6 +58,16 @@ final class AgentLifecycle {
         exec.treeRunStatus = RunStatus.RUNNING;
         exec.activeStates.reset();
         exec.lastTickStatus = RunStatus.UNSET;
+
+        if (tree.globalTaskCount > 0) {
+            // Rule G1: the global tasks are entered before the root state is selected.
+            byte status = globals.enter(exec);
+            if (status != RunStatus.RUNNING) {
+                data.trace(TraceFormat.taskCompleted(data.tick, tree, globals.completedTask, status));
+                finishTree(exec, status, status);
+                return;
+            }
+        }
 
         final int rootState = 0;
         TransitionResult transition = new TransitionResult();
@@ -96,8 +109,20 @@ final class AgentLifecycle {
         tickAfterEvaluators(exec, deltaTime);
     }
 
-    /** Tick steps 5 to 8 (SEMANTICS.md section 3): TickTasks and the transition rounds. */
+    /** Tick steps 5 to 8 (SEMANTICS.md section 3): the global tasks, TickTasks and the transition rounds. */
     void tickAfterEvaluators(ExecutionState exec, float deltaTime) {
+        if (tree.globalTaskCount > 0) {
+            // Rule G2: the global tasks tick before the state tasks; one that completes finishes the tree.
+            byte status = globals.tick(deltaTime);
+            if (status != RunStatus.RUNNING) {
+                data.trace(TraceFormat.taskCompleted(data.tick, tree, globals.completedTask, status));
+                data.selfEventWindow = InterpreterData.WINDOW_ENTER_EXIT;
+                exitEveryState(exec, status);
+                finishTree(exec, status, status);
+                endTick(exec);
+                return;
+            }
+        }
         if (exec.lastTickStatus == RunStatus.RUNNING) {
             exec.lastTickStatus = nodes.tickTasks(exec, deltaTime);
         }
@@ -122,16 +147,16 @@ final class AgentLifecycle {
 
                 ActiveStates next = transition.nextActiveStates;
                 if (!next.isEmpty() && (next.last() == SUCCEEDED_HANDLE || next.last() == FAILED_HANDLE)) {
-                    exec.treeRunStatus = next.last() == SUCCEEDED_HANDLE ? RunStatus.SUCCEEDED : RunStatus.FAILED;
                     exec.activeStates.reset();
-                    data.trace(TraceFormat.tree(data.tick, RunStatus.name(exec.treeRunStatus)));
+                    finishTree(exec, next.last() == SUCCEEDED_HANDLE ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+                            exec.lastTickStatus);
                     endTick(exec);
                     return;
                 }
                 if (transition.restartFailed) {
                     // Deviation Q-A9: the restart from root found no state; fail the tree cleanly.
                     exec.activeStates.reset();
-                    failTree(exec);
+                    finishTree(exec, RunStatus.FAILED, exec.lastTickStatus);
                     endTick(exec);
                     return;
                 }
@@ -152,8 +177,29 @@ final class AgentLifecycle {
 
     /** The tree fails: no state could be selected. */
     private void failTree(ExecutionState exec) {
-        exec.treeRunStatus = RunStatus.FAILED;
-        data.trace(TraceFormat.tree(data.tick, "failed"));
+        finishTree(exec, RunStatus.FAILED, RunStatus.FAILED);
+    }
+
+    /**
+     * The tree finishes with {@code outcome}, its states already exited: the global tasks are exited
+     * with {@code exitStatus} as the reason (rule G3), then the outcome is traced.
+     */
+    private void finishTree(ExecutionState exec, byte outcome, byte exitStatus) {
+        if (exec.globalTasksEntered > 0) {
+            globals.exit(exec, exitStatus);
+        }
+        exec.treeRunStatus = outcome;
+        data.trace(TraceFormat.tree(data.tick, RunStatus.name(outcome)));
+    }
+
+    /** Exits every active state, changed, as for a terminal transition, with {@code exitStatus} as the reason. */
+    private void exitEveryState(ExecutionState exec, byte exitStatus) {
+        TransitionResult transition = new TransitionResult();
+        transition.currentActiveStates.copyFrom(exec.activeStates);
+        transition.targetState = INVALID;
+        transition.nextActiveStates.reset();
+        changes.exitState(exec, transition, exitStatus);
+        exec.activeStates.reset();
     }
 
     /** Events sent during the last round's ExitState/EnterState stay queued for the next tick. */
@@ -173,15 +219,13 @@ final class AgentLifecycle {
         }
         int previousWindow = data.selfEventWindow;
         data.selfEventWindow = InterpreterData.WINDOW_QUEUE;
-        // Exit every active state, Changed, as for a terminal transition.
-        TransitionResult transition = new TransitionResult();
-        transition.currentActiveStates.copyFrom(exec.activeStates);
-        transition.targetState = INVALID;
-        transition.nextActiveStates.reset();
-        changes.exitState(exec, transition, RunStatus.STOPPED);
+        // Exit every active state, Changed, as for a terminal transition, then the global tasks (rule G3).
+        exitEveryState(exec, RunStatus.STOPPED);
+        if (exec.globalTasksEntered > 0) {
+            globals.exit(exec, RunStatus.STOPPED);
+        }
         nodes.stopEvaluators();
         exec.treeRunStatus = RunStatus.STOPPED;
-        exec.activeStates.reset();
         exec.applyPeriodIfNotRunning();
         data.trace(TraceFormat.tree(data.tick, "stopped"));
         data.selfEventWindow = previousWindow;

@@ -20,6 +20,8 @@ final class ExecutionState {
     int gatedTransitionIndex = INVALID;
     float gatedTransitionTime;
     int enterStateFailedTaskIndex = INVALID_TASK_INDEX;
+    /** How many global tasks are entered (all of them while the tree runs; rules G1-G3). */
+    int globalTasksEntered;
     int stateChangeCount;
     /** {@code InstanceData.GetEvents()}: queued for the next tick. */
     final List<Event> events = new ArrayList<>();

@@ -30,6 +30,7 @@ import dev.crowdtree.statetree.node.Payload;
  *   <li>{@link StateChanges}: EnterState and ExitState (section 6);</li>
  *   <li>{@link NodeCalls} and {@link TaskTimers}: evaluators, conditions, TickTasks and timers
  *       (section 3, 3.1);</li>
+ *   <li>{@link GlobalTasks}: the global tasks (rules G1-G3);</li>
  *   <li>{@link TickScheduler}: tick periods and the scheduled tick (sections 11, 12).</li>
  * </ul>
  *
@@ -93,7 +94,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         StateSelection selection = new StateSelection(data, nodes);
         StateChanges changes = new StateChanges(data, timers);
         Transitions transitions = new Transitions(data, nodes, selection);
-        this.lifecycle = new AgentLifecycle(data, nodes, selection, transitions, changes);
+        this.lifecycle = new AgentLifecycle(data, nodes, selection, transitions, changes, new GlobalTasks(data, timers));
         this.scheduler = new TickScheduler(data, nodes, timers, lifecycle, tickMode);
     }
 

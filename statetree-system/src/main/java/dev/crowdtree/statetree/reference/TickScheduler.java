@@ -255,6 +255,12 @@ final class TickScheduler {
         int period = 1 << exec.periodLog;
         float agentDt = period * dt;
         long wake = exec.pendingLog >= 0 ? switchStep(exec, a, exec.lastStep + 1) : Long.MAX_VALUE;
+        for (int k = 0; k < tree.globalTaskCount; k++) {
+            long ticks = timers.timerTicksLeft(a, k, agentDt); // the global tasks' timers (rule G2)
+            if (ticks != Countdown.NEVER) {
+                wake = Math.min(wake, exec.lastStep + ticks * period);
+            }
+        }
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
             int tasksBegin = tree.stateTasksBegin[state];
@@ -308,6 +314,9 @@ final class TickScheduler {
             return;
         }
         float agentDt = period * exec.sleptDt;
+        for (int k = 0; k < tree.globalTaskCount; k++) {
+            timers.catchUpTimer(a, k, skipped, agentDt);
+        }
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
             int tasksBegin = tree.stateTasksBegin[state];

@@ -90,6 +90,20 @@ class DotWriterTest {
     }
 
     @Test
+    void globalTasksAreANoteAboveTheRoot() throws Exception {
+        TreeDef def = tree("Limited")
+                .globalTask(node("delay").named("limit").with("duration", 5.0))
+                .globalTask(node("run"))
+                .root(state("Root").task(node("run").named("root")))
+                .build();
+        String dot = DotWriter.toDot(COMPILER.compile(def));
+        assertTrue(dot.contains("  global [shape=note, label=\"@global\\ntasks: limit, run\"];\n  global -> s0 [style=dotted];\n"),
+                dot);
+        assertTrue(dot.contains("  s0 [label=\"Root\\ntasks: root\"];"), dot);
+        assertFalse(DotWriter.toDot(COMPILER.compile(guard())).contains("global"));
+    }
+
+    @Test
     void quotesBackslashesAndSpacesInNamesAreEscaped() throws Exception {
         TreeDef def = tree("My \"tree\" \\ v2")
                 .root(state("Root")

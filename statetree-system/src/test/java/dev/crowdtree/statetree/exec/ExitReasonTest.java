@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -82,5 +83,35 @@ class ExitReasonTest {
         assertEquals(List.of("1 " + a + " succeeded changed", "3 " + b + " running changed", "5 " + c + " stopped changed"),
                 reference);
         assertEquals(reference, batched);
+    }
+
+    /**
+     * Global tasks exit after the states, with the reason the states got (rule G3): a terminal
+     * transition's last tick status, the status of the global task that finished the tree, or a stop.
+     * Their state is -1.
+     */
+    @Test
+    void globalTasksExitWithTheStatesReasonInBothRuntimes() throws Exception {
+        NodeRegistry r = BuiltinNodes.registry();
+        r.register(NodeType.task("probe").external("log", Log.class).factory(ProbeTask::new).build());
+        StateTreeCompiler compiler = new StateTreeCompiler(r);
+        String root = "\"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"probe\"}],"
+                + " \"transitions\": [{\"trigger\": \"onEvent\", \"event\": \"Go\", \"to\": \"@succeeded\"}]}";
+        Map<String, List<String>> expected = Map.of(
+                "[{\"type\": \"probe\"}]", List.of("3 0 running changed", "3 -1 running changed"),
+                "[{\"type\": \"probe\"}, {\"type\": \"fail\", \"afterTicks\": 2}]",
+                List.of("2 0 failed changed", "2 -1 failed changed"));
+        for (Map.Entry<String, List<String>> e : expected.entrySet()) {
+            CompiledStateTree t = StateTreeJson.compile("exit.json", "{\"name\": \"Exit\", \"globalTasks\": " + e.getKey()
+                    + ", " + root + "}", compiler);
+            List<String> reference = run(t, new ReferenceInterpreter(t, 1, 1));
+            assertEquals(e.getValue(), reference, e.getKey());
+            assertEquals(reference, run(t, StateTreeSystem.standalone(t, 1, 1, 1, 64)), e.getKey());
+        }
+        CompiledStateTree stopped = StateTreeJson.compile("exit.json", "{\"name\": \"Exit\", \"globalTasks\":"
+                + " [{\"type\": \"probe\"}], \"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"probe\"}]}}", compiler);
+        List<String> reference = run(stopped, new ReferenceInterpreter(stopped, 1, 1));
+        assertEquals(List.of("5 0 stopped changed", "5 -1 stopped changed"), reference);
+        assertEquals(reference, run(stopped, StateTreeSystem.standalone(stopped, 1, 1, 1, 64)));
     }
 }

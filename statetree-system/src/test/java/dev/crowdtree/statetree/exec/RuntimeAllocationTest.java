@@ -10,8 +10,10 @@ import dev.crowdtree.statetree.node.Payload;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -43,6 +45,41 @@ class RuntimeAllocationTest {
                 sys.sendEvent(a, "Noise", -1f, true);
             }
         });
+    }
+
+    /**
+     * {@link CrowdTrees#everything()} with global tasks (rules G1-G3): one ticking in the background
+     * (every agent awake, one batch per pass), a parameter set on enter, and a time limit drawn per
+     * agent that finishes trees all along the measured ticks (the finish exits the states, then the
+     * global tasks).
+     */
+    @Test
+    void steadyTickWithGlobalTasksAllocatesNothing() throws Exception {
+        assumeTrue(AllocationWindows.supported());
+        TreeDef e = CrowdTrees.everything();
+        TreeDef def = new TreeDef(e.source(), "EverythingWithGlobalTasks", e.parameters(), e.evaluators(), e.root(),
+                e.subtrees(), List.of(
+                node("setParameter").named("calm").with("param", "alert").with("value", false).build(),
+                node("waitUntil").named("watch").with("condition", node("bool").with("param", "alert"))
+                        .with("considerForCompletion", false).build(),
+                node("delay").named("limit").with("duration", 150.0).with("randomDeviation", 140.0).build()));
+        CompiledStateTree tree = StateTreeCompiler.withBuiltins().compile(def);
+        int agents = 20_000;
+        for (int workers : new int[] {1, 2}) {
+            try (StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, 3, workers, 1024)) {
+                sys.startAll(0);
+                for (int k = 1; k <= 4000; k++) {
+                    sys.tickAll(k, 1f / 30f);
+                }
+                int before = sys.awakeLastTick();
+                String dirty = AllocationWindows.findClean(sys.world().executor().workerThreadIds(), 4, 300,
+                        i -> sys.tickAll(4001 + i, 1f / 30f));
+                assertEquals("", dirty, tree.name + ": no window of 300 steady ticks without allocation, workers=" + workers);
+                int after = sys.awakeLastTick();
+                assertTrue(after < before && after > 0, "trees should have finished by their time limit in the measured"
+                        + " ticks, and others still run: awake " + before + " -> " + after);
+            }
+        }
     }
 
     private static void assertSteadyTicksAllocateNothing(TreeDef def, int agents) throws Exception {

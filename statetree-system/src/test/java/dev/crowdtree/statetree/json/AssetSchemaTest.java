@@ -337,6 +337,12 @@ class AssetSchemaTest {
         cases.put("reselect on a condition", breaking("'op': '>'", "'op': '>', 'reselect': true"));
         cases.put("non-string $schema", BASE.replaceFirst("\\{", "{\"\\$schema\": 7, "));
         cases.put("$schema inside a state", breaking("'name': 'Idle',", "'name': 'Idle', '$schema': 'x',"));
+        cases.put("reselect on a global task", breaking("'evaluators':",
+                "'globalTasks': [{'type': 'run', 'reselect': false}], 'evaluators':"));
+        cases.put("a condition type as a global task", breaking("'evaluators':",
+                "'globalTasks': [{'type': 'randomChance', 'probability': 0.5}], 'evaluators':"));
+        cases.put("unknown property of a built-in global task", breaking("'evaluators':",
+                "'globalTasks': [{'type': 'delay', 'duration': 2, 'durration': 2}], 'evaluators':"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             assertFalse(errors(c.getValue()).isEmpty(), c.getKey() + ": the schema accepts " + c.getValue());
             assertThrows(StateTreeCompileException.class,
@@ -369,6 +375,8 @@ class AssetSchemaTest {
                         + " {'type': 'sendEvent', 'tag': 'x', 'payload': {'param': 'coins'}},"
                         + " {'type': 'setParameter', 'param': 'coins', 'value': 7},"
                         + " {'type': 'waitUntil', 'condition': {'type': 'bool', 'param': 'hungry'}}"));
+        cases.put("global tasks", breaking("'evaluators':", "'globalTasks': [{'type': 'delay', 'name': 'limit',"
+                + " 'duration': {'param': 'coins'}, 'considerForCompletion': false}, {'type': 'run'}], 'evaluators':"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             StateTreeJson.compile(c.getKey(), c.getValue(), StateTreeCompiler.withBuiltins());
             assertEquals(List.of(), errors(c.getValue()), c.getKey());

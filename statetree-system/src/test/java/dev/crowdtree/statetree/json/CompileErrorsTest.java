@@ -157,6 +157,62 @@ class CompileErrorsTest {
                 "Root/A", "tasks[0].duration", "evaluator 'time' has no output 'now'");
     }
 
+    // ---- global tasks (docs/SEMANTICS.md, rules G4, G5) ------------------------------------------
+
+    /** {@link #tree} with the given global tasks (JSON list items, single-quoted). */
+    private static String withGlobals(String globalTasks, String children) {
+        return tree(children).replace("'root':", "'globalTasks': [" + globalTasks + "], 'root':");
+    }
+
+    @Test
+    void globalTaskBoundToALaterGlobalTask() {
+        assertOnlyError(withGlobals("{'type': 'delay', 'duration': {'task': 'camp.slotX'}}, {'type': 'claim', 'name': 'camp'}",
+                ""), null, "globalTasks[0].duration", "global task 'camp' (globalTasks[1]) is listed after this one; "
+                + "a global task may bind only to the global tasks listed before it");
+        // the other way round is fine, and so is a state's task binding either
+        List<CompileError> errors = errors(withGlobals("{'type': 'claim', 'name': 'camp'},"
+                + " {'type': 'delay', 'duration': {'task': 'camp.slotX'}}, {'type': 'delay', 'duration': {'task': 'nope.slotX'}}",
+                "{'name': 'A', 'tasks': [{'type': 'delay', 'duration': {'task': '@global:camp.slotX'}}]}"));
+        assertEquals(1, errors.size(), errors.toString());
+        assertError(errors, null, "globalTasks[2].duration", "no task 'nope' is in scope for global task inputs "
+                + "(visible: the global tasks listed before this one)");
+    }
+
+    @Test
+    void globalTaskCannotBindAStateTask() {
+        assertOnlyError(withGlobals("{'type': 'delay', 'duration': {'task': 'Root:claim.slotX'}}", ""), null,
+                "globalTasks[0].duration", "no task 'claim' in state 'Root' is in scope for global task inputs");
+    }
+
+    @Test
+    void globalTaskOutputsAreOutOfScopeForEnterConditionsAndEvaluators() {
+        assertOnlyError(withGlobals("{'type': 'claim', 'name': 'camp'}",
+                "{'name': 'A', 'enterConditions': [{'type': 'bool', 'input': {'task': 'camp.granted'}}]}"),
+                "Root/A", "enterConditions[0].input", "out of scope: enter conditions can bind to parameters and evaluators only");
+        assertOnlyError(withGlobals("{'type': 'claim', 'name': 'camp'}", "{'name': 'A', 'tasks': [{'type': 'delay',"
+                + " 'duration': {'task': '@global:nope.slotX'}}]}"), "Root/A", "tasks[0].duration",
+                "no global task 'nope' is in scope for task inputs (visible: earlier tasks of this state, the tasks of its"
+                        + " ancestor states and the global tasks)");
+    }
+
+    @Test
+    void reselectOnAGlobalTask() {
+        assertOnlyError(withGlobals("{'type': 'run', 'reselect': true}", ""), null, "globalTasks[0].reselect",
+                "'reselect' is not valid on a global task: a global task is entered once when the tree starts and exited"
+                        + " when it finishes, never re-selected; remove it");
+    }
+
+    @Test
+    void aGlobalTaskMustBeATaskObject() {
+        assertOnlyError(withGlobals("{'type': 'compare', 'param': 'speed', 'op': '>', 'value': 1}", ""), null,
+                "globalTasks[0].type", "'compare' is a condition type, not a task type; valid task types are delay,");
+        assertOnlyError(withGlobals("7", ""), null, "globalTasks[0]", "expected a task object {\"type\": ...}, got 7");
+        assertOnlyError(withGlobals("{'type': 'run', 'considerForCompletion': 'no'}", ""), null,
+                "globalTasks[0].considerForCompletion", "expected a boolean, got \"no\" (a string)");
+        assertOnlyError(tree("").replace("'root':", "'globalTasks': {'type': 'run'}, 'root':"), null, "globalTasks",
+                "expected a list of task objects, got an object");
+    }
+
     // ---- nodes -----------------------------------------------------------------------------------
 
     @Test
@@ -272,7 +328,7 @@ class CompileErrorsTest {
         assertOnlyError("{'name': 'T', 'parameters': {'p': {'type': 'int', 'value': 1}}, 'root': {'name': 'R'}}",
                 null, "parameters.p.value", "unknown key 'value' in a parameter; valid keys are type, default");
         assertOnlyError("{'name': 'T', 'root': {'name': 'R'}, 'subtree': []}", null, "subtree",
-                "unknown key 'subtree' at the top level; valid keys are name, parameters, evaluators, root, subtrees");
+                "unknown key 'subtree' at the top level; valid keys are name, parameters, evaluators, globalTasks, root, subtrees");
     }
 
     @Test

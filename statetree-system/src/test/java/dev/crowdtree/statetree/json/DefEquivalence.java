@@ -59,6 +59,7 @@ final class DefEquivalence {
             put(m, "name", t.name());
             put(m, "parameters", structural(t.parameters()));
             put(m, "evaluators", structural(t.evaluators()));
+            put(m, "globalTasks", structural(t.globalTasks()));
             put(m, "root", canonical(t.root()));
             put(m, "subtrees", structural(t.subtrees()));
             return m;

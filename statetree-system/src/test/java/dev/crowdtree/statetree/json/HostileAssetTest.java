@@ -46,12 +46,13 @@ class HostileAssetTest {
         "conditions", "delay", "delayVariance", "priority", "asset", "consumeEvent", "considerForCompletion",
         "weight", "considerations", "values", "fn", "args", "root", "subtrees", "evaluators", "default", "param", "eval",
         "task", "input", "value", "op", "duration", "condition", "reselect", "afterTicks", "probability",
-        "payloadFields", "payload", "volume", "completion", ""};
+        "payloadFields", "payload", "volume", "completion", "globalTasks", ""};
     private static final String[] STRINGS = {"", " ", "Root", "Idle", "Danger", "Root/Danger/Flee", "Root//X",
         "@next", "@none", "@succeeded", "@failed", "@bogus", "onTick", "onEvent", "onStateCompleted", "group",
         "linked", "subtree", "tryEnterState", "bool", "int", "float", "delay", "compare", "not", "and", "time",
         "low", "normal", "high", "critical", "urgent", "linkedAsset", "../x.json", "/etc/passwd",
-        "claim.slotX", "perception.value", "a/b", "x:y", "volume", "sendEvent", "all", "any", "\"quoted\\\"", "ünïcödé", "\u0000", "\ud800"};
+        "claim.slotX", "perception.value", "a/b", "x:y", "volume", "sendEvent", "all", "any", "@global:camp.slotX",
+        "@global", "\"quoted\\\"", "ünïcödé", "\u0000", "\ud800"};
     private static final Object[] NUMBERS = {0, -1, 1, 2, 1e308, -1e308, new BigInteger("9223372036854775808"),
         new BigInteger("-9223372036854775809"), Long.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE + 1L, 0.5,
         1e-320, 3.5e38, -0.0, 255, 256, 32767, 32768, new BigInteger("1" + "0".repeat(400))};
@@ -520,7 +521,8 @@ class HostileAssetTest {
         String[] kinds = {"param", "eval", "task", "bogus"};
         m.put(kinds[rnd.nextInt(kinds.length)], rnd.nextInt(4) == 0 ? randomValue(rnd, 1)
                 : new String[] {"ammo", "courage", "alert", "perception.value", "claim.slotX", "claim.granted",
-                    "Root:claim.slotX", "aim.remaining", "x", "noise.value", "clock.elapsed", "budget"}[rnd.nextInt(12)]);
+                    "Root:claim.slotX", "aim.remaining", "x", "noise.value", "clock.elapsed", "budget", "camp.granted",
+                    "@global:camp.slotX"}[rnd.nextInt(14)]);
         if (rnd.nextInt(6) == 0) {
             m.put("eval", "time.elapsed");
         }

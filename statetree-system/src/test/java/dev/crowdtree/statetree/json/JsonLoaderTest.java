@@ -227,6 +227,33 @@ class JsonLoaderTest {
     }
 
     @Test
+    void globalTasksFromTheBuilderAndFromJsonAreTheSame() throws Exception {
+        TreeDef built = dev.crowdtree.statetree.definition.StateTreeBuilder.tree("Camp")
+                .param("patience", "float", 30.0)
+                .globalTask(node("claim").named("camp"))
+                .globalTask(node("delay").named("lifetime").with("duration", Binding.param("patience"))
+                        .with("considerForCompletion", false))
+                .root(state("Root").task(node("delay").with("duration", Binding.task("@global:camp.slotX"))))
+                .build();
+        TreeDef read = StateTreeJson.read("camp.json", "{\"name\": \"Camp\", \"parameters\": {\"patience\":"
+                + " {\"type\": \"float\", \"default\": 30.0}}, \"globalTasks\": [{\"type\": \"claim\", \"name\": \"camp\"},"
+                + " {\"type\": \"delay\", \"name\": \"lifetime\", \"duration\": {\"param\": \"patience\"},"
+                + " \"considerForCompletion\": false}], \"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"delay\","
+                + " \"duration\": {\"task\": \"@global:camp.slotX\"}}]}}");
+        DefEquivalence.assertEquivalent(built, read);
+        String written = StateTreeJson.write(built);
+        assertTrue(written.indexOf("\"evaluators\"") < 0 && written.indexOf("\"globalTasks\"") < written.indexOf("\"root\""),
+                written);
+        DefEquivalence.assertEquivalent(built, StateTreeJson.read("camp.json", written));
+        CompiledStateTree t = TestAssets.compiler().compile(built);
+        assertEquals(2, t.globalTaskCount);
+        assertArrayEquals(new String[] {"camp", "lifetime", "delay"}, t.taskName);
+        assertEquals(CompiledStateTree.INVALID, t.taskState[1]);
+        assertFalse(t.taskConsidered[1]);
+        assertEquals(2, t.stateTasksBegin[0]);
+    }
+
+    @Test
     void infiniteNumbersSurviveWriting() throws Exception {
         TreeDef def = StateTreeJson.read("inf.json", json("{'name': 'N', 'root': {'name': 'R', "
                 + "'transitions': [{'trigger': 'onTick', 'to': '@none', 'delay': 1e400, 'delayVariance': -1e999}]}}"));
@@ -319,7 +346,7 @@ class JsonLoaderTest {
                 json("{'$schema': 'x.json', 'name': 'T', 'root': {'name': 'R'}, 'schema': 'x.json'}")));
         assertEquals(1, e.errors().size(), e.getMessage());
         assertEquals("schema", e.errors().get(0).field());
-        assertEquals("unknown key 'schema' at the top level; valid keys are name, parameters, evaluators, root, subtrees",
+        assertEquals("unknown key 'schema' at the top level; valid keys are name, parameters, evaluators, globalTasks, root, subtrees",
                 e.errors().get(0).message());
     }
 

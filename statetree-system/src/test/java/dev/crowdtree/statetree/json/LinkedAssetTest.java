@@ -13,7 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Linked assets beyond the golden cases: text without a file, evaluators in an included asset, one subtree per file. */
+/**
+ * Linked assets beyond the golden cases: text without a file, evaluators or global tasks in an
+ * included asset, one subtree per file.
+ */
 class LinkedAssetTest {
     @TempDir
     Path dir;
@@ -48,6 +51,21 @@ class LinkedAssetTest {
         StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
                 () -> StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()));
         assertTrue(e.getMessage().contains("linked asset \"part.json\" declares evaluators"), e.getMessage());
+    }
+
+    @Test
+    void anIncludedAssetMayNotDeclareGlobalTasks() throws Exception {
+        Files.writeString(dir.resolve("main.json"), MAIN);
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"globalTasks\": [{\"type\": \"delay\","
+                + " \"duration\": 5}], \"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"run\"}]}}");
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()));
+        // reported at each state linking it, naming the including file, the state, the field and the asset
+        assertEquals(2, e.errors().size(), e.getMessage());
+        assertTrue(e.getMessage().contains(dir.resolve("main.json") + ": state 'Root/A': asset: linked asset \"part.json\""
+                + " declares globalTasks; a linked asset cannot have its own"), e.getMessage());
+        assertTrue(e.getMessage().contains("state 'Root/B': asset: linked asset \"./part.json\" declares globalTasks"),
+                e.getMessage());
     }
 
     @Test

@@ -18,7 +18,8 @@ import java.util.List;
 /** The valid test assets and a compiler that knows the built-ins plus a task with outputs. */
 final class TestAssets {
     /** Every valid asset under src/test/resources/dev/crowdtree/statetree/json. */
-    static final List<String> NAMES = List.of("soldier.json", "guard.json", "shopper.json", "listener.json");
+    static final List<String> NAMES = List.of("soldier.json", "guard.json", "shopper.json", "listener.json",
+            "raider.json");
 
     private TestAssets() {
     }

@@ -1,7 +1,6 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
-import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import org.junit.jupiter.api.DynamicTest;
@@ -29,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * ({@code expected.trace}) or, for a tree that must not compile, {@code expected.error} (fragments the
  * compile error must contain, one per line).
  *
- * <p>Every trace case runs on every runtime in {@link #RUNTIMES}. On a mismatch the failure shows a
+ * <p>Trees are compiled with the built-in node types and the test ones of {@link TestNodes}. Every
+ * trace case runs on every runtime in {@link #RUNTIMES}. On a mismatch the failure shows a
  * unified diff. {@code -Dgolden.update=true} rewrites {@code expected.trace} from the REFERENCE
  * runtime (review the diff before committing: the expectations are hand-derived).
  */
@@ -103,7 +103,7 @@ class GoldenTraceTest {
 
     private static void checkCompileError(Path c) throws IOException {
         StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
-                () -> StateTreeJson.compile(c.resolve("tree.json"), StateTreeCompiler.withBuiltins()));
+                () -> StateTreeJson.compile(c.resolve("tree.json"), TestNodes.compiler()));
         for (String fragment : Files.readAllLines(c.resolve("expected.error"), StandardCharsets.UTF_8)) {
             if (!fragment.isBlank()) {
                 assertTrue(e.getMessage().contains(fragment.strip()),
@@ -114,7 +114,8 @@ class GoldenTraceTest {
 
     private static void checkTrace(Path c, NamedRuntime runtime, boolean update) throws Exception {
         Path expectedFile = c.resolve("expected.trace");
-        List<String> actual = ScenarioRunner.run(c.resolve("scenario.json"), runtime.factory());
+        List<String> actual = ScenarioRunner.run(Scenario.load(c.resolve("scenario.json")), TestNodes.compiler(),
+                runtime.factory());
         if (update) {
             Files.writeString(expectedFile, String.join("\n", actual) + "\n", StandardCharsets.UTF_8);
             return;

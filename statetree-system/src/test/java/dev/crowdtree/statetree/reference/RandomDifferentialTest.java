@@ -29,7 +29,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * with one-row chunks on 1, 2 and 8 workers: the traces must be identical. The trees include
  * transition priorities, random and utility selection, property functions, background tasks and
  * completion "all" (a third of the trees), delay-only states chained by completion
- * transitions (agents there sleep between their timers), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
+ * transitions (agents there sleep between their timers), global tasks (a third of the trees: time
+ * limits, tick-counted finishes, a ticking counter whose output states bind, events, failures and
+ * successes on enter, background ones), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -51,12 +53,14 @@ class RandomDifferentialTest {
         int ranked = 0;
         int chosen = 0;
         int payloadReaders = 0;
+        int withGlobals = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
-            TreeDef def = new Gen(rnd, n % 3 == 2).tree("Random" + n);
+            // global tasks draw from a stream of their own: the trees without them are those of before
+            TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n)).tree("Random" + n);
             CompiledStateTree tree;
             try {
-                tree = StateTreeCompiler.withBuiltins().compile(def);
+                tree = TestNodes.compiler().compile(def);
             } catch (StateTreeCompileException e) {
                 continue; // the generator may produce an invalid combination; skip it
             }
@@ -65,6 +69,7 @@ class RandomDifferentialTest {
             for (int tr = 0; tr < tree.transitionCount; tr++) {
                 payloadReaders += tree.payloads.readsPayload(tr) ? 1 : 0;
             }
+            withGlobals += tree.globalTaskCount > 0 ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 chosen += tree.stateSelection[st] >= CompiledStateTree.SELECT_AT_RANDOM ? 1 : 0;
             }
@@ -90,6 +95,7 @@ class RandomDifferentialTest {
         assertTrue(ranked >= TREES / 5, "trees with transition priorities: " + ranked);
         assertTrue(chosen >= TREES / 5, "states with random or utility selection: " + chosen);
         assertTrue(payloadReaders >= TREES / 5, "transitions with payload fields: " + payloadReaders);
+        assertTrue(withGlobals >= TREES / 4, "trees with global tasks: " + withGlobals);
     }
 
     private static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
@@ -148,10 +154,17 @@ class RandomDifferentialTest {
         private final boolean ranked;
         private final List<String> names = new ArrayList<>();
         private int next;
+        /** Draws for the global tasks and what binds their outputs. */
+        private final SplittableRandom grnd;
+        /** Whether the tree has the global {@code counter} task {@code gclock}. */
+        private boolean counter;
+        /** Whether the condition being generated may bind task outputs (not in enter conditions). */
+        private boolean taskOutputs;
 
-        Gen(SplittableRandom rnd, boolean ranked) {
+        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd) {
             this.rnd = rnd;
             this.ranked = ranked;
+            this.grnd = grnd;
         }
 
         private boolean chance(int percent) {
@@ -163,6 +176,9 @@ class RandomDifferentialTest {
             // names first, so transitions can target any state
             StateTreeBuilder b = StateTreeBuilder.tree(name).param("f", "float", 0.5).param("b1", "bool", false).param("b2", "bool", true)
                     .evaluator(node("time").named("clock"));
+            if (grnd.nextInt(100) < 35) {
+                globalTasks(b);
+            }
             Shape root = shape(0, withSubtree);
             int count = countStates(root);
             for (int i = 0; i < count; i++) {
@@ -178,6 +194,62 @@ class RandomDifferentialTest {
                         .child(state("U1").task(node("succeed").with("afterTicks", 2))));
             }
             return b.build();
+        }
+
+        /**
+         * One to three global tasks (rules G1-G4): a ticking counter (bound by later global tasks and
+         * by states), time limits, finishes counted in ticks, events, a parameter set on enter;
+         * rarely one that finishes the tree on enter; a quarter of them in the background.
+         */
+        private void globalTasks(StateTreeBuilder b) {
+            int n = 1 + grnd.nextInt(3);
+            for (int i = 0; i < n; i++) {
+                StateTreeBuilder.Node t;
+                switch (grnd.nextInt(8)) {
+                    case 0:
+                        t = counter ? node("run") : node("counter").named("gclock");
+                        counter = true;
+                        break;
+                    case 1:
+                        double limit = 0.25 * (4 + grnd.nextInt(40));
+                        t = node("delay").named("limit" + i).with("duration", counter && grnd.nextBoolean()
+                                ? Map.of("fn", "add", "args", List.of(Binding.task("gclock.count"), limit)) : limit);
+                        if (grnd.nextInt(100) < 30) {
+                            t.with("randomDeviation", 0.25 * grnd.nextInt(4));
+                        }
+                        break;
+                    case 2:
+                    case 3:
+                        t = node(grnd.nextBoolean() ? "succeed" : "fail").with("afterTicks", 10 + grnd.nextInt(50))
+                                .with("onEnter", grnd.nextInt(100) < 8);
+                        break;
+                    case 4:
+                        t = node("sendEvent").with("tag", TAGS[grnd.nextInt(TAGS.length)]);
+                        break;
+                    case 5:
+                        t = node("tickSend").with("tag", TAGS[grnd.nextInt(TAGS.length)]);
+                        break;
+                    case 6:
+                        t = node("setParameter").with("param", "b2").with("value", grnd.nextBoolean());
+                        break;
+                    default:
+                        t = node("run");
+                }
+                if (grnd.nextInt(100) < 25) {
+                    t.with("considerForCompletion", false);
+                }
+                b.globalTask(t);
+            }
+        }
+
+        /** A condition on the global counter's output, when there is one and the place may bind task outputs; else null. */
+        private StateTreeBuilder.Node counterCondition() {
+            if (!counter || !taskOutputs || grnd.nextInt(100) >= 25) {
+                return null;
+            }
+            return node("compare").with("input", grnd.nextBoolean() ? Binding.task("gclock.count")
+                    : Binding.task("@global:gclock.count"))
+                    .with("op", grnd.nextBoolean() ? ">=" : "<").with("value", grnd.nextInt(40));
         }
 
         /** The shape of the hierarchy: children counts, decided before naming. */
@@ -290,6 +362,12 @@ class RandomDifferentialTest {
                     }
                     break;
                 default:
+                    if (counter && grnd.nextInt(100) < 25) {
+                        // a state task binding the global counter's output
+                        t = node("setParameter").with("param", "f").with("value", Map.of("fn", "clamp", "args",
+                                List.of(Map.of("fn", "mul", "args", List.of(Binding.task("gclock.count"), 0.05)), 0, 1)));
+                        break;
+                    }
                     t = chance(50) ? node("setParameter").with("param", "b1").with("value", chance(50))
                             : node("setParameter").with("param", "f").with("value", ranked && chance(50)
                             ? function() : rnd.nextInt(11) / 10.0);
@@ -313,6 +391,10 @@ class RandomDifferentialTest {
         }
 
         private StateTreeBuilder.Node condition(int depth) {
+            StateTreeBuilder.Node onCounter = counterCondition();
+            if (onCounter != null) {
+                return onCounter;
+            }
             switch (rnd.nextInt(depth < 2 ? 7 : 5)) {
                 case 0:
                     return node("bool").with("param", chance(50) ? "b1" : "b2");
@@ -365,7 +447,9 @@ class RandomDifferentialTest {
                 t.to(names.get(rnd.nextInt(names.size())));
             }
             if (trigger.equals("onTick") || chance(30)) {
+                taskOutputs = true; // a transition condition sees the global tasks' outputs
                 t.when(condition(0));
+                taskOutputs = false;
             }
             if (chance(15)) {
                 t.delay(0.25 * (1 + rnd.nextInt(3)), chance(50) ? 0.0 : 0.2);

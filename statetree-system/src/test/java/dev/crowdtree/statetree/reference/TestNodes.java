@@ -9,7 +9,9 @@ import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
+import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.ValueInput;
 import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 
@@ -25,7 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       per node name in {@link #EVALUATIONS} (to prove a condition was, or was not, evaluated);</li>
  *   <li>{@code tickSend} task: sends event {@code tag} to itself on every tick;</li>
  *   <li>{@code tickSendNext} task: sends event {@code tag} to agent {@code (id + 1) % agents} on every tick;</li>
- *   <li>{@code exitSend} task: sends event {@code tag} to itself from ExitState.</li>
+ *   <li>{@code exitSend} task: sends event {@code tag} to itself from ExitState;</li>
+ *   <li>{@code counter} task: output {@code count} (int), {@code start} on enter (default 0) and one
+ *       more at each of its ticks (a task with an output for the binding rules, which built-in tasks
+ *       lack; golden trees may use it).</li>
  * </ul>
  */
 final class TestNodes {
@@ -45,6 +50,8 @@ final class TestNodes {
                 .constant("agents", ValueType.INT, true, null, 1, Integer.MAX_VALUE)
                 .factory(TickSendNextTask::new).build());
         r.register(NodeType.task("exitSend").tag("tag", true).factory(ExitSendTask::new).build());
+        r.register(NodeType.task("counter").input("start", ValueType.INT, false, 0L, Integer.MIN_VALUE,
+                Integer.MAX_VALUE).output("count", ValueType.INT).factory(CounterTask::new).build());
         return r;
     }
 
@@ -151,6 +158,31 @@ final class TestNodes {
         @Override
         public void exitState(NodeContext ctx, int row) {
             ctx.sendEvent(row, tag, 0f, false);
+        }
+    }
+
+    static final class CounterTask extends Task {
+        private final ValueInput start;
+        private final int count;
+
+        CounterTask(NodeConfig c) {
+            super(c, true);
+            this.start = c.input("start");
+            this.count = c.field("count");
+        }
+
+        @Override
+        public byte enterState(NodeContext ctx, int row) {
+            ctx.ints(count)[row] = start.getInt(ctx, row);
+            return RunStatus.RUNNING;
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            int[] n = ctx.ints(count);
+            for (int i = from; i < to; i++) {
+                n[rows[i]]++;
+            }
         }
     }
 }

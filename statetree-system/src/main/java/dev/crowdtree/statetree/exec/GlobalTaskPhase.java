@@ -1,0 +1,195 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.ContextControl;
+import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.Task;
+import dev.crowdtree.statetree.node.TimerKind;
+
+import static dev.crowdtree.statetree.exec.ChunkState.GLOBAL_DONE;
+import static dev.crowdtree.statetree.exec.ChunkState.X_DUE;
+import static dev.crowdtree.statetree.exec.ChunkState.X_GLOBAL;
+
+/**
+ * The global tasks in the batched runtime (docs/SEMANTICS.md, rules G1-G3; tasks
+ * {@code 0 .. globalTaskCount-1} of the compiled tree). In a pass, before the state tasks, each
+ * global task in declared order gets {@code onTimer} for the X agents whose timer is due now, then
+ * its tick over the pass's always-awake agents (a global task with a tick makes the root ticking,
+ * so then every running agent of the pass is always awake), whatever their last tick status. An
+ * agent whose counted global task completed leaves the batches and is decided
+ * ({@link ChunkState#GLOBAL_DONE}, the status in {@link ChunkState#globalStatus}): the apply phase
+ * finishes its tree, and no state task or transition of it runs in this tick. Per agent: the
+ * entering at Start, and the exiting when the tree finishes or stops. One call per (task, batch)
+ * in a tick, as for state tasks; trees without global tasks never come here.
+ *
+ * <p>Allocation: none. THREADING: confined to its worker.
+ */
+final class GlobalTaskPhase {
+    private final ChunkState st;
+    private final CompiledStateTree t;
+    private final InstanceData d;
+    private final NodeContext ctx;
+    private final ContextControl control;
+    /** After {@link #enter}: how many global tasks were entered, and the one that completed (-1: none). */
+    int entered;
+    int completedTask = -1;
+
+    GlobalTaskPhase(ChunkState state) {
+        this.st = state;
+        this.t = state.t;
+        this.d = state.d;
+        this.ctx = state.ctx;
+        this.control = state.control;
+    }
+
+    /**
+     * The global tasks of the pass (rule G2): always-awake agents {@code aOrder[aFrom..aTo)}, the
+     * state-sorted X agents {@code xs[0..xn)}. Returns how many agents that were running in A it
+     * finished (they joined X).
+     */
+    int tick(int[] aOrder, int aFrom, int aTo, int[] xs, int xn) {
+        final ChunkState c = st;
+        final int b = c.base;
+        final byte[] g = c.globalStatus;
+        final byte[] xFlags = c.xFlags;
+        final int[] cand = c.cand;
+        final int step = c.step;
+        int finishedInA = 0;
+        boolean anyFinished = false;
+        control.bindStatus(g, b);
+        for (int k = 0, n = t.globalTaskCount; k < n; k++) {
+            Task task = t.tasks[k];
+            control.setBackground(!t.taskConsidered[k]);
+            if (t.taskTimer[k] != TimerKind.NONE && xn > 0) {
+                final int[] due = d.ints[t.taskTimerDueSlot[k]];
+                int m = 0;
+                for (int i = 0; i < xn; i++) {
+                    int r = xs[i];
+                    int l = r - b;
+                    if ((xFlags[l] & X_DUE) != 0 && g[l] == RunStatus.RUNNING && due[r] == step) {
+                        due[r] = 0; // ran out: stopped (onTimer may start it again)
+                        cand[m++] = r;
+                    }
+                }
+                if (m > 0) {
+                    control.resetCompletions();
+                    control.setTask(k, t.taskTimer[k]);
+                    task.onTimer(ctx, cand, 0, m);
+                    control.setTask(-1, TimerKind.NONE);
+                    if (control.completions() > 0) {
+                        finishedInA += finished(cand, 0, m, k);
+                        anyFinished = true;
+                    }
+                }
+            }
+            if (task.ticks() && aFrom < aTo) {
+                control.resetCompletions();
+                if (!anyFinished) {
+                    task.tick(ctx, aOrder, aFrom, aTo);
+                    if (control.completions() > 0) {
+                        finishedInA += finished(aOrder, aFrom, aTo, k);
+                        anyFinished = true;
+                    }
+                } else {
+                    int m = 0;
+                    for (int i = aFrom; i < aTo; i++) {
+                        int r = aOrder[i];
+                        if (g[r - b] == RunStatus.RUNNING) {
+                            cand[m++] = r;
+                        }
+                    }
+                    if (m > 0) {
+                        task.tick(ctx, cand, 0, m);
+                        if (control.completions() > 0) {
+                            finishedInA += finished(cand, 0, m, k);
+                        }
+                    }
+                }
+            }
+        }
+        control.setBackground(false);
+        control.bindStatus(c.status, b);
+        return finishedInA;
+    }
+
+    /**
+     * Rows of {@code rs[from..to)} that a call of global task {@code k} completed: they skip the
+     * state tasks (a status other than RUNNING), join X and are decided for the apply phase.
+     * Returns how many of them were running agents of A.
+     */
+    private int finished(int[] rs, int from, int to, int k) {
+        final ChunkState c = st;
+        final int b = c.base;
+        int inA = 0;
+        for (int i = from; i < to; i++) {
+            int r = rs[i];
+            int l = r - b;
+            if (c.globalStatus[l] != RunStatus.RUNNING && (c.xFlags[l] & X_GLOBAL) == 0) {
+                if (c.status[l] == RunStatus.RUNNING && c.cs.isListed(l)) {
+                    inA++;
+                }
+                c.status[l] = c.globalStatus[l];
+                c.doneAt[l] = k;
+                c.addX(l, X_GLOBAL);
+                c.decStamp[l] = c.epoch; // no transition is scanned for it in this tick
+                c.firedTransition[l] = GLOBAL_DONE;
+                c.firedRows[c.fired++] = r;
+            }
+        }
+        return inA;
+    }
+
+    /**
+     * Start's entering of the global tasks for row {@code r} (rule G1), as a state's tasks are
+     * entered: a failure stops the entering and decides FAILED, a success decides SUCCEEDED unless
+     * a later task fails. Returns RUNNING, SUCCEEDED or FAILED; sets {@link #entered} and
+     * {@link #completedTask}.
+     */
+    byte enter(int r) {
+        final ChunkState c = st;
+        byte result = RunStatus.RUNNING;
+        completedTask = -1;
+        entered = 0;
+        control.setChange(ChangeType.CHANGED, -1, -1);
+        for (int k = 0, n = t.globalTaskCount; k < n; k++) {
+            TimerKind timer = t.taskTimer[k];
+            if (timer != TimerKind.NONE) {
+                d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
+            }
+            control.setTask(k, timer);
+            byte s = t.tasks[k].enterState(ctx, r);
+            control.setTask(-1, TimerKind.NONE);
+            if (!t.taskConsidered[k]) {
+                s = RunStatus.RUNNING; // a background task never finishes the tree
+            }
+            entered = k + 1;
+            if (c.traced(r)) {
+                c.trace(r, TraceFormat.taskEnter(c.tick, t, k, s == RunStatus.FAILED));
+            }
+            if (s == RunStatus.FAILED) {
+                completedTask = k;
+                return RunStatus.FAILED;
+            }
+            if (s == RunStatus.SUCCEEDED && result == RunStatus.RUNNING) {
+                completedTask = k;
+                result = RunStatus.SUCCEEDED;
+            }
+        }
+        return result;
+    }
+
+    /** Exits the first {@code count} global tasks of row {@code r} in reverse order (rule G3). */
+    void exit(int r, int count, byte exitStatus) {
+        final ChunkState c = st;
+        control.setExitStatus(exitStatus);
+        control.setChange(ChangeType.CHANGED, -1, -1);
+        for (int k = count - 1; k >= 0; k--) {
+            t.tasks[k].exitState(ctx, r);
+            if (c.traced(r)) {
+                c.trace(r, TraceFormat.taskExit(c.tick, t, k));
+            }
+        }
+    }
+}
