@@ -17,6 +17,8 @@ final class ChunkOutput {
     /** Trace lines and their agent ids; used only while tracing. */
     final List<String> traceLines = new ArrayList<>();
     final IntList traceAgents = new IntList();
+    /** Node failures in the chunk (rule R1), in order of occurrence; allocated only when there are some. */
+    final List<NodeFailure> failures = new ArrayList<>();
     /** Agents awake in the chunk's last tick (took part and ran more than evaluators). */
     int awake;
 
@@ -31,6 +33,7 @@ final class ChunkOutput {
         toOthers.clear();
         carried.clear();
         traceLines.clear();
+        failures.clear();
         traceAgents.clear();
     }
 

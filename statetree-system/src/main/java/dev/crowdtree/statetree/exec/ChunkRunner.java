@@ -76,6 +76,11 @@ final class ChunkRunner {
         st.control.setTimers(timers);
     }
 
+    /** The node error policy (rule R1): isolate the agents of a throwing call, or rethrow. */
+    void setIsolate(boolean isolate) {
+        st.faults.isolate = isolate;
+    }
+
     /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases). */
     void ensureCapacity(int n) {
         if (n <= st.capacity) {
@@ -114,6 +119,7 @@ final class ChunkRunner {
             }
         }
         final long t1 = phaseNanos != null ? System.nanoTime() : 0;
+        c.faults.ticking = true;
         if (cs.running > 0) {
             if (cs.periodAgents == 0) {
                 int n = 0;
@@ -131,7 +137,8 @@ final class ChunkRunner {
                 }
             }
         }
-        // Reset the per-row scratch X touched (every flagged, completed or event-holding row is in X).
+        c.faults.ticking = false;
+        // Reset the per-row scratch X touched (every flagged, completed, faulted or event-holding row is in X).
         final byte[] xFlags = c.xFlags;
         final byte[] status = c.status;
         final byte[] globalStatus = c.globalStatus;
@@ -147,8 +154,10 @@ final class ChunkRunner {
                 globalStatus[l] = RunStatus.RUNNING;
                 doneAt[l] = NOT_DONE;
                 eHead[l] = -1;
+                c.faults.clear(l);
             }
         }
+        c.faults.count = 0;
         c.out.awake += c.awake;
         if (phaseNanos != null) {
             phaseNanos[0] += t1 - t0;
@@ -183,6 +192,9 @@ final class ChunkRunner {
         schedule.sliceX(xs, xn);
         c.fired = 0;
         int doneInA = tasks.startStatuses(xs, xn);
+        if (c.faults.count > 0) {
+            doneInA += c.faults.decidePending(); // the evaluators' faults (rule R1)
+        }
         if (t.globalTaskCount > 0) {
             doneInA += globals.tick(aOrder, aFrom, aTo, xs, xn); // rule G2: before the state tasks
         }
@@ -242,14 +254,24 @@ final class ChunkRunner {
                 c.trace(r, TraceFormat.start(c.tick));
             }
         }
+        c.faults.resetAll(); // a throw while stopping the old tree does not fail the new one
         evaluators.start(rs, n);
         for (int i = 0; i < n; i++) {
             int r = rs[i];
             c.setRun(r, RunStatus.RUNNING);
             c.setState(r, 0);
             c.setLast(r, RunStatus.UNSET);
+            if (c.faults.isFaulted(r - c.base)) {
+                apply.finishTree(r, RunStatus.FAILED, RunStatus.FAILED, 0); // an evaluator threw (rule R1)
+                continue;
+            }
             if (t.globalTaskCount > 0) {
                 byte g = globals.enter(r); // rule G1: before the root is selected
+                if (c.faults.isFaulted(r - c.base)) {
+                    apply.finishTree(r, RunStatus.FAILED, RunStatus.FAILED, globals.entered);
+                    events.carryPending(r);
+                    continue;
+                }
                 if (g != RunStatus.RUNNING) {
                     if (c.traced(r)) {
                         c.trace(r, TraceFormat.taskCompleted(c.tick, t, globals.completedTask, g));
@@ -260,15 +282,18 @@ final class ChunkRunner {
                 }
             }
             int leaf = scan.selectInternal(r, 0);
-            if (leaf >= 0) {
+            if (leaf >= 0 && !c.faults.isFaulted(r - c.base)) {
                 byte entered = apply.enterState(r, -1, 0, leaf);
                 c.setLast(r, entered, apply.enteredDepth);
             }
-            if (c.stateOf(r) == 0) {
+            if (c.faults.isFaulted(r - c.base)) {
+                apply.finishByFault(r); // an enter condition or EnterState threw (rule R1)
+            } else if (c.stateOf(r) == 0) {
                 apply.failTree(r);
             }
             events.carryPending(r);
         }
+        c.faults.resetAll();
         c.cs.dirty = true;
     }
 
@@ -299,6 +324,7 @@ final class ChunkRunner {
                 stopRow(r);
             }
         }
+        st.faults.resetAll();
         cs.dirty = true;
     }
 

@@ -21,6 +21,10 @@ final class ChunkState {
     static final int RESTART = -2;
     /** {@link #firedTransition} value for a tree a global task finished (rule G2; the status in {@link #globalStatus}). */
     static final int GLOBAL_DONE = -3;
+    /** {@link #firedTransition} value for an agent a throwing node failed (rule R1; {@link NodeFaults}). */
+    static final int FAULTED = -4;
+    /** Fault isolation for the chunk (rules R1-R4). */
+    final NodeFaults faults = new NodeFaults(this);
     /** {@link #xFlags}: in X / a timer is due / has events / completed / fired / finished by a global task. */
     static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16, X_GLOBAL = 32;
     /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
@@ -114,6 +118,7 @@ final class ChunkState {
     /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases); the caller checked {@code n > capacity}. */
     void ensureCapacity(int n) {
         capacity = n;
+        faults.ensureCapacity(n);
         for (int p = 0; p < PERIODS; p++) {
             x[p] = new int[n];
             evalRows[p] = new int[n];

@@ -35,11 +35,15 @@ final class EvaluatorPhase {
         final int base = c.base;
         if (cs.periodAgents == 0 && cs.running == c.rows) {
             for (Evaluator e : t.evaluatorsEveryTick) {
-                e.tickRange(ctx, base, base + c.rows); // every row of the chunk: a plain range
+                try {
+                    e.tickRange(ctx, base, base + c.rows); // every row of the chunk: a plain range
+                } catch (RuntimeException ex) {
+                    c.faults.faultRange(base, base + c.rows, "evaluator", e, ex);
+                }
             }
         } else {
             for (Evaluator e : t.evaluatorsEveryTick) {
-                e.tick(ctx, evals, 0, evalN);
+                tick(e, evals, 0, evalN);
             }
         }
         final int[] xs = c.x[log];
@@ -51,8 +55,8 @@ final class EvaluatorPhase {
             }
         }
         for (Evaluator e : t.evaluatorsWhenAwake) {
-            e.tick(ctx, aOrder, aFrom, aTo);
-            e.tick(ctx, cand, 0, sleepersAwake);
+            tick(e, aOrder, aFrom, aTo);
+            tick(e, cand, 0, sleepersAwake);
         }
         c.awake += aTo - aFrom + sleepersAwake;
     }
@@ -60,10 +64,26 @@ final class EvaluatorPhase {
     /** Start's evaluators for rows {@code rs[0..n)}: {@code treeStart}, then a tick (the context's dt is 0). */
     void start(int[] rs, int n) {
         for (Evaluator e : t.evaluators) {
-            e.treeStart(ctx, rs, 0, n);
+            try {
+                e.treeStart(ctx, rs, 0, n);
+            } catch (RuntimeException ex) {
+                st.faults.fault(rs, 0, n, "evaluator", e, -1, ex, false);
+            }
         }
         for (Evaluator e : t.evaluators) {
-            e.tick(ctx, rs, 0, n);
+            tick(e, rs, 0, n);
+        }
+    }
+
+    /** One evaluator's tick over {@code rs[from..to)}; a throw fails those rows (rule R1). */
+    private void tick(Evaluator e, int[] rs, int from, int to) {
+        if (from == to) {
+            return;
+        }
+        try {
+            e.tick(ctx, rs, from, to);
+        } catch (RuntimeException ex) {
+            st.faults.fault(rs, from, to, "evaluator", e, -1, ex, false);
         }
     }
 
@@ -72,7 +92,11 @@ final class EvaluatorPhase {
         final int[] one = st.one;
         one[0] = r;
         for (Evaluator e : t.evaluators) {
-            e.treeStop(ctx, one, 0, 1);
+            try {
+                e.treeStop(ctx, one, 0, 1);
+            } catch (RuntimeException ex) {
+                st.faults.faultOne(r, "evaluator", e, -1, ex);
+            }
         }
     }
 }

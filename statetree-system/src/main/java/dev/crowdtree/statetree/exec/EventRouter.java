@@ -39,6 +39,8 @@ final class EventRouter {
     final MpscUnboundedArrayQueue<ExternalEvent> external = new MpscUnboundedArrayQueue<>(1024);
     private final List<ExternalEvent> drained = new ArrayList<>();
     long droppedEvents;
+    /** The chunks' node failures, merged in chunk order (rule R4). */
+    final FailureLog failures = new FailureLog();
 
     EventRouter(StateTreeSystem sys, SoaTable table, CompiledStateTree tree) {
         this.sys = sys;
@@ -164,6 +166,9 @@ final class EventRouter {
     void merge(ChunkOutput[] outputs, int chunks) {
         for (int c = 0; c < chunks; c++) {
             incoming.addAll(outputs[c].carried);
+            for (int i = 0; i < outputs[c].failures.size(); i++) {
+                failures.add(outputs[c].failures.get(i));
+            }
         }
         for (int c = 0; c < chunks; c++) {
             incoming.addAll(outputs[c].toOthers);

@@ -57,7 +57,7 @@ final class GlobalTaskPhase {
         final int[] cand = c.cand;
         final int step = c.step;
         int finishedInA = 0;
-        boolean anyFinished = false;
+        boolean anyFinished = c.faults.count > 0; // faulted agents are no longer running (rule R1)
         control.bindStatus(g, b);
         for (int k = 0, n = t.globalTaskCount; k < n; k++) {
             Task task = t.tasks[k];
@@ -76,8 +76,14 @@ final class GlobalTaskPhase {
                 if (m > 0) {
                     control.resetCompletions();
                     control.setTask(k, t.taskTimer[k]);
-                    task.onTimer(ctx, cand, 0, m);
-                    control.setTask(-1, TimerKind.NONE);
+                    try {
+                        task.onTimer(ctx, cand, 0, m);
+                    } catch (RuntimeException e) {
+                        finishedInA += c.faults.fault(cand, 0, m, "global task", task, k, e, true);
+                        anyFinished = true;
+                    } finally {
+                        control.setTask(-1, TimerKind.NONE);
+                    }
                     if (control.completions() > 0) {
                         finishedInA += finished(cand, 0, m, k);
                         anyFinished = true;
@@ -87,7 +93,8 @@ final class GlobalTaskPhase {
             if (task.ticks() && aFrom < aTo) {
                 control.resetCompletions();
                 if (!anyFinished) {
-                    task.tick(ctx, aOrder, aFrom, aTo);
+                    anyFinished = tick(task, k, aOrder, aFrom, aTo);
+                    finishedInA += faultedInA;
                     if (control.completions() > 0) {
                         finishedInA += finished(aOrder, aFrom, aTo, k);
                         anyFinished = true;
@@ -101,7 +108,8 @@ final class GlobalTaskPhase {
                         }
                     }
                     if (m > 0) {
-                        task.tick(ctx, cand, 0, m);
+                        tick(task, k, cand, 0, m);
+                        finishedInA += faultedInA;
                         if (control.completions() > 0) {
                             finishedInA += finished(cand, 0, m, k);
                         }
@@ -112,6 +120,21 @@ final class GlobalTaskPhase {
         control.setBackground(false);
         control.bindStatus(c.status, b);
         return finishedInA;
+    }
+
+    /** Rows of A the last {@link #tick(Task, int, int[], int, int)} failed (rule R1). */
+    private int faultedInA;
+
+    /** Global task {@code k}'s tick over {@code rs[from..to)}; a throw fails those rows. Returns whether any row ended. */
+    private boolean tick(Task task, int k, int[] rs, int from, int to) {
+        faultedInA = 0;
+        try {
+            task.tick(ctx, rs, from, to);
+            return false;
+        } catch (RuntimeException e) {
+            faultedInA = st.faults.fault(rs, from, to, "global task", task, k, e, true);
+            return true;
+        }
     }
 
     /**
@@ -159,8 +182,16 @@ final class GlobalTaskPhase {
                 d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
             }
             control.setTask(k, timer);
-            byte s = t.tasks[k].enterState(ctx, r);
-            control.setTask(-1, TimerKind.NONE);
+            byte s;
+            try {
+                s = t.tasks[k].enterState(ctx, r);
+            } catch (RuntimeException e) {
+                c.faults.faultOne(r, "global task", t.tasks[k], k, e);
+                completedTask = k;
+                return RunStatus.FAILED; // entered stays k: the one that threw gets no ExitState
+            } finally {
+                control.setTask(-1, TimerKind.NONE);
+            }
             if (!t.taskConsidered[k]) {
                 s = RunStatus.RUNNING; // a background task never finishes the tree
             }
@@ -186,7 +217,14 @@ final class GlobalTaskPhase {
         control.setExitStatus(exitStatus);
         control.setChange(ChangeType.CHANGED, -1, -1);
         for (int k = count - 1; k >= 0; k--) {
-            t.tasks[k].exitState(ctx, r);
+            if (k == c.faults.taskOf(r - c.base)) {
+                continue; // rule R1: the task that threw gets no ExitState
+            }
+            try {
+                t.tasks[k].exitState(ctx, r);
+            } catch (RuntimeException e) {
+                c.faults.faultOne(r, "global task", t.tasks[k], k, e); // rule R3: the exit goes on
+            }
             if (c.traced(r)) {
                 c.trace(r, TraceFormat.taskExit(c.tick, t, k));
             }

@@ -59,6 +59,16 @@ public interface StateTreeRuntime extends AutoCloseable {
         sendEvent(agent, tag, Payload.of(payload));
     }
 
+    /**
+     * What a node that throws does (rules R1-R4, docs/SEMANTICS.md section 14): {@link
+     * NodeErrorPolicy#FAIL} (the default) ends the call with the exception; {@link
+     * NodeErrorPolicy#ISOLATE} fails only the agents the throwing call was processing.
+     */
+    void setNodeErrorPolicy(NodeErrorPolicy policy);
+
+    /** The node failures recorded under {@link NodeErrorPolicy#ISOLATE}. */
+    FailureLog failures();
+
     /** Largest tick period ({@link #setTickPeriod}). */
     int MAX_TICK_PERIOD = 64;
 

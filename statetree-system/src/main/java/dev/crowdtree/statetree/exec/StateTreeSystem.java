@@ -87,8 +87,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private int traceAgent = -1;
 
     private final TickKernel tickKernel = new TickKernel();
-    private final StartKernel startKernel = new StartKernel();
-    private final StopKernel stopKernel = new StopKernel();
+    private final StartStopKernel startKernel = new StartStopKernel(true);
+    private final StartStopKernel stopKernel = new StartStopKernel(false);
     private final RebaseKernel rebaseKernel = new RebaseKernel();
     private long currentTick;
     private float currentDt;
@@ -407,6 +407,18 @@ public final class StateTreeSystem implements StateTreeRuntime {
         return events.external;
     }
 
+    @Override
+    public void setNodeErrorPolicy(NodeErrorPolicy policy) {
+        for (ChunkRunner r : runners) {
+            r.setIsolate(policy == NodeErrorPolicy.ISOLATE);
+        }
+    }
+
+    @Override
+    public FailureLog failures() {
+        return events.failures;
+    }
+
     /** Events dropped because their agent was gone or their tag is used by no transition or node. */
     public long droppedEvents() {
         return events.droppedEvents;
@@ -545,31 +557,29 @@ public final class StateTreeSystem implements StateTreeRuntime {
         }
     }
 
-    private final class StartKernel implements ChunkKernel {
+    /** Start (of the never-started rows, or with {@code all} of every row) or Stop of every running row. */
+    private final class StartStopKernel implements ChunkKernel {
+        private final boolean start;
         boolean all;
 
+        StartStopKernel(boolean start) {
+            this.start = start;
+        }
+
         @Override
         public void execute(Chunk c) {
-            runners[c.worker()].startChunk(schedules[c.index()], c.begin(), c.end(), all, outputs[c.index()],
-                    currentTick, steps);
+            if (start) {
+                runners[c.worker()].startChunk(schedules[c.index()], c.begin(), c.end(), all, outputs[c.index()],
+                        currentTick, steps);
+            } else {
+                runners[c.worker()].stopRange(schedules[c.index()], c.begin(), c.end(), c.begin(), c.end(),
+                        outputs[c.index()], currentTick, steps);
+            }
         }
 
         @Override
         public String kernelName() {
-            return "StateTree start (" + tree.name + ")";
-        }
-    }
-
-    private final class StopKernel implements ChunkKernel {
-        @Override
-        public void execute(Chunk c) {
-            runners[c.worker()].stopRange(schedules[c.index()], c.begin(), c.end(), c.begin(), c.end(),
-                    outputs[c.index()], currentTick, steps);
-        }
-
-        @Override
-        public String kernelName() {
-            return "StateTree stop (" + tree.name + ")";
+            return "StateTree " + (start ? "start" : "stop") + " (" + tree.name + ")";
         }
     }
 

@@ -110,9 +110,7 @@ final class TaskPhase {
                     }
                     if (m > 0) {
                         control.resetCompletions();
-                        control.setTask(k, t.taskTimer[k]);
-                        task.onTimer(ctx, cand, 0, m);
-                        control.setTask(-1, TimerKind.NONE);
+                        doneInA += onTimer(task, k, cand, 0, m);
                         if (control.completions() > 0) {
                             doneInA += recordCompletions(cand, 0, m, k);
                         }
@@ -121,7 +119,7 @@ final class TaskPhase {
                 if (task.ticks() && aLo < aHi) {
                     control.resetCompletions();
                     if (doneInA == 0) {
-                        task.tick(ctx, aOrder, aLo, aHi);
+                        doneInA += tick(task, k, aOrder, aLo, aHi);
                         if (control.completions() > 0) {
                             doneInA += recordCompletions(aOrder, aLo, aHi, k);
                         }
@@ -134,7 +132,7 @@ final class TaskPhase {
                             }
                         }
                         if (m > 0) {
-                            task.tick(ctx, cand, 0, m);
+                            doneInA += tick(task, k, cand, 0, m);
                             if (control.completions() > 0) {
                                 doneInA += recordCompletions(cand, 0, m, k);
                             }
@@ -200,9 +198,7 @@ final class TaskPhase {
                 final int[] due = d.ints[t.taskTimerDueSlot[k]];
                 if (due[r] == c.step) {
                     due[r] = 0;
-                    control.setTask(k, t.taskTimer[k]);
-                    task.onTimer(ctx, oneRow, 0, 1);
-                    control.setTask(-1, TimerKind.NONE);
+                    onTimer(task, k, oneRow, 0, 1);
                     if (status[l] != RunStatus.RUNNING) {
                         if (failedOrDone(l, r, k)) {
                             return recordCompletions(oneRow, 0, 1, k);
@@ -213,7 +209,7 @@ final class TaskPhase {
                 }
             }
             if (inA && task.ticks()) {
-                task.tick(ctx, oneRow, 0, 1);
+                tick(task, k, oneRow, 0, 1);
                 if (status[l] != RunStatus.RUNNING) {
                     if (failedOrDone(l, r, k)) {
                         return recordCompletions(oneRow, 0, 1, k);
@@ -227,6 +223,29 @@ final class TaskPhase {
             return recordCompletions(oneRow, 0, 1, last);
         }
         return 0;
+    }
+
+    /** Task {@code k}'s onTimer over {@code rs[from..to)}; a throw fails those rows (rule R1). Returns how many ran in A. */
+    private int onTimer(Task task, int k, int[] rs, int from, int to) {
+        control.setTask(k, t.taskTimer[k]);
+        try {
+            task.onTimer(ctx, rs, from, to);
+            return 0;
+        } catch (RuntimeException e) {
+            return st.faults.fault(rs, from, to, "task", task, k, e, true);
+        } finally {
+            control.setTask(-1, TimerKind.NONE);
+        }
+    }
+
+    /** Task {@code k}'s tick over {@code rs[from..to)}; a throw fails those rows (rule R1). Returns how many ran in A. */
+    private int tick(Task task, int k, int[] rs, int from, int to) {
+        try {
+            task.tick(ctx, rs, from, to);
+            return 0;
+        } catch (RuntimeException e) {
+            return st.faults.fault(rs, from, to, "task", task, k, e, true);
+        }
     }
 
     /** Task {@code k} reported a status: a success marks it finished (false: go on); a failure completes the state. */

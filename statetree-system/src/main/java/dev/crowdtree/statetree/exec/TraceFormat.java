@@ -51,6 +51,11 @@ public final class TraceFormat {
     }
 
     /** {@code tree succeeded|failed|stopped}. */
+    /** A node failure (rule R1): {@code <tick> fault <node> in <leaf path>: <error>}. */
+    public static String fault(NodeFailure f) {
+        return f.tick() + " fault " + f.node() + " in " + f.state() + ": " + f.error();
+    }
+
     public static String tree(long tick, String outcome) {
         return tick + " tree " + outcome;
     }

@@ -49,6 +49,7 @@ final class TransitionApply {
         final int fired = c.fired;
         final int base = c.base;
         c.touch(firedRows, 0, fired);
+        c.faults.applying = true;
         for (int i = 0; i < fired; i++) {
             int r = firedRows[i];
             int l = r - base;
@@ -57,6 +58,8 @@ final class TransitionApply {
             events.carryPending(r);
             c.addX(l, X_FIRED);
         }
+        c.faults.applying = false;
+        c.faults.dropPending();
     }
 
     /** Applies the transition detected for row {@code r} and up to four more rounds (A4 step 9). */
@@ -65,6 +68,10 @@ final class TransitionApply {
         int tr = st.firedTransition[l];
         if (tr == ChunkState.GLOBAL_DONE) {
             finishByGlobalTask(r, l);
+            return;
+        }
+        if (tr == ChunkState.FAULTED) {
+            finishByFault(r);
             return;
         }
         int leaf = st.nextLeaf[l];
@@ -77,6 +84,10 @@ final class TransitionApply {
             }
             events.movePendingToE(l);
             long found = scan.triggerScalar(r);
+            if (st.faults.isFaulted(l)) {
+                finishByFault(r); // a condition threw (rule R1)
+                return;
+            }
             if (found == TransitionScan.NONE) {
                 break;
             }
@@ -115,6 +126,10 @@ final class TransitionApply {
         exitState(r, cur, target, leaf, false, c.lastOf(r));
         byte entered = enterState(r, cur, target, leaf);
         c.setLast(r, entered, enteredDepth);
+        if (c.faults.isFaulted(r - c.base)) {
+            finishByFault(r); // an ExitState or EnterState threw (rules R1, R2)
+            return false;
+        }
         return true;
     }
 
@@ -172,8 +187,18 @@ final class TransitionApply {
                             d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
                         }
                         control.setTask(k, timer);
-                        byte taskStatus = t.tasks[k].enterState(ctx, r);
-                        control.setTask(-1, TimerKind.NONE);
+                        byte taskStatus;
+                        try {
+                            taskStatus = t.tasks[k].enterState(ctx, r);
+                        } catch (RuntimeException ex) {
+                            c.faults.faultOne(r, "task", t.tasks[k], k, ex);
+                            c.setFailed(r, (short) k); // exits stop before the task that threw (rule R1)
+                            result = RunStatus.FAILED;
+                            enteredDepth = i;
+                            break;
+                        } finally {
+                            control.setTask(-1, TimerKind.NONE);
+                        }
                         if (!t.taskConsidered[k]) {
                             taskStatus = RunStatus.RUNNING; // a background task never completes its state
                         }
@@ -244,6 +269,7 @@ final class TransitionApply {
             }
         }
         int failedTask = c.failedOf(r) - 1;
+        int threw = c.faults.taskOf(r - c.base);
         control.setExitStatus(exitStatus);
         for (int j = count - 1; j >= 0; j--) {
             int s = c.exited[j];
@@ -253,8 +279,13 @@ final class TransitionApply {
             }
             control.setChange(change, s, target);
             for (int k = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1; k >= t.stateTasksBegin[s]; k--) {
-                if ((failedTask < 0 || k <= failedTask) && (change == ChangeType.CHANGED || t.taskReselect[k])) {
-                    t.tasks[k].exitState(ctx, r);
+                if ((failedTask < 0 || k <= failedTask) && k != threw
+                        && (change == ChangeType.CHANGED || t.taskReselect[k])) {
+                    try {
+                        t.tasks[k].exitState(ctx, r);
+                    } catch (RuntimeException ex) {
+                        c.faults.faultOne(r, "task", t.tasks[k], k, ex); // rules R2, R3: the exit goes on
+                    }
                     if (c.traced(r)) {
                         c.trace(r, TraceFormat.taskExit(c.tick, t, k));
                     }
@@ -281,6 +312,18 @@ final class TransitionApply {
         if (st.traced(r)) {
             st.trace(r, TraceFormat.tree(st.tick, RunStatus.name(outcome)));
         }
+    }
+
+    /**
+     * A node threw while processing row {@code r} (rule R1): every active state exits (each entered
+     * task but the one that threw gets ExitState, reason failed), then the global tasks, and the
+     * tree fails.
+     */
+    void finishByFault(int r) {
+        final ChunkState c = st;
+        exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.FAILED);
+        c.setState(r, 0);
+        finishTree(r, RunStatus.FAILED, RunStatus.FAILED, t.globalTaskCount);
     }
 
     /** A global task finished the tree of row {@code r} in TickTasks (rule G2): every state exits, then the global tasks. */

@@ -177,8 +177,12 @@ final class TransitionScan {
             int l = r - b;
             if (c.status[l] != RunStatus.RUNNING && stamp[l] != ep) {
                 stamp[l] = ep;
+                int leaf = selectInternal(r, 0);
+                if (c.faults.isFaulted(l)) {
+                    continue; // an enter condition threw: decided as failed (rule R1)
+                }
                 c.firedTransition[l] = RESTART;
-                c.nextLeaf[l] = selectInternal(r, 0);
+                c.nextLeaf[l] = leaf;
                 c.firedRows[c.fired++] = r;
             }
         }
@@ -247,11 +251,11 @@ final class TransitionScan {
             return;
         }
         int leaf = onPassed(r, tr);
-        if (leaf == CONTINUE) {
-            return;
-        }
         final ChunkState c = st;
         int l = r - c.base;
+        if (leaf == CONTINUE || c.faults.isFaulted(l)) {
+            return; // (a faulted row was decided when its node threw, rule R1)
+        }
         c.decStamp[l] = c.epoch;
         if (leaf != STOP) {
             c.firedTransition[l] = tr;
@@ -328,13 +332,20 @@ final class TransitionScan {
             return;
         }
         Condition[] conds = t.conditions;
-        conds[begin].test(ctx, rowsToTest, from, to, result);
-        final boolean[] tmp = st.tmp;
-        for (int c = begin + 1; c < begin + num; c++) {
-            conds[c].test(ctx, rowsToTest, from, to, tmp);
-            for (int i = from; i < to; i++) {
-                result[i] &= tmp[i];
+        int c = begin;
+        try {
+            conds[c].test(ctx, rowsToTest, from, to, result);
+            final boolean[] tmp = st.tmp;
+            for (c = begin + 1; c < begin + num; c++) {
+                conds[c].test(ctx, rowsToTest, from, to, tmp);
+                for (int i = from; i < to; i++) {
+                    result[i] &= tmp[i];
+                }
             }
+        } catch (RuntimeException e) {
+            // rule R1: the rows fail (decided now in round one; the apply phase finishes them itself)
+            st.faults.faultConditions(rowsToTest, from, to, conds[c], e);
+            Arrays.fill(result, from, to, false);
         }
     }
 
@@ -427,6 +438,9 @@ final class TransitionScan {
                 if (ok) {
                     ok = t.payloads.readsPayload(tr) ? payloadPass(r, tr)
                             : conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                    if (st.faults.isFaulted(r - st.base)) {
+                        return NONE; // a condition threw: the agent fails (rule R1)
+                    }
                 }
                 if (!ok) {
                     cancelGate(r, tr);
@@ -444,10 +458,11 @@ final class TransitionScan {
             }
         }
         if (best >= 0) {
-            return result;
+            return st.faults.isFaulted(r - st.base) ? NONE : result;
         }
         if (st.lastOf(r) != RunStatus.RUNNING) {
-            return ((long) RESTART << 32) | (selectInternal(r, 0) & 0xFFFFFFFFL);
+            long restart = ((long) RESTART << 32) | (selectInternal(r, 0) & 0xFFFFFFFFL);
+            return st.faults.isFaulted(r - st.base) ? NONE : restart;
         }
         return NONE;
     }

@@ -51,7 +51,18 @@ final class AgentLifecycle {
             stop(exec);
         }
         data.trace(TraceFormat.start(data.tick));
+        data.clearFault();
+        try {
+            startTree(exec);
+        } catch (RuntimeException e) {
+            data.fault(e);
+        }
+        if (data.faulted) {
+            recover(exec);
+        }
+    }
 
+    private void startTree(ExecutionState exec) {
         nodes.startEvaluators();
         nodes.tickEvaluators(0f);
 
@@ -76,6 +87,9 @@ final class AgentLifecycle {
             transition.targetState = rootState;
             transition.currentActiveStates.copyFrom(exec.activeStates);
             exec.lastTickStatus = changes.enterState(exec, transition);
+        }
+        if (data.faulted) {
+            return;
         }
 
         if (exec.activeStates.isEmpty()) {
@@ -105,8 +119,27 @@ final class AgentLifecycle {
 
         // Events sent by evaluators and tasks during their tick are seen by this tick's transitions.
         data.selfEventWindow = InterpreterData.WINDOW_EVENTS_TO_PROCESS;
-        nodes.tickEvaluators(deltaTime);
-        tickAfterEvaluators(exec, deltaTime);
+        data.clearFault();
+        try {
+            nodes.tickEvaluators(deltaTime);
+            tickAfterEvaluators(exec, deltaTime);
+        } catch (RuntimeException e) {
+            data.fault(e);
+        }
+        if (data.faulted && exec.treeRunStatus == RunStatus.RUNNING) {
+            data.selfEventWindow = InterpreterData.WINDOW_ENTER_EXIT;
+            recover(exec);
+            endTick(exec);
+        }
+    }
+
+    /**
+     * A node threw for this agent (rule R1): every active state exits (every entered task but the
+     * one that threw gets ExitState, reason failed), then the global tasks, and the tree fails.
+     */
+    private void recover(ExecutionState exec) {
+        exitEveryState(exec, RunStatus.FAILED);
+        finishTree(exec, RunStatus.FAILED, RunStatus.FAILED);
     }
 
     /** Tick steps 5 to 8 (SEMANTICS.md section 3): the global tasks, TickTasks and the transition rounds. */
@@ -162,6 +195,9 @@ final class AgentLifecycle {
                 }
 
                 exec.lastTickStatus = changes.enterState(exec, transition);
+                if (data.faulted) {
+                    return; // an ExitState or EnterState threw (rules R1, R2): recovered by tick
+                }
             }
             if (!fired || exec.lastTickStatus == RunStatus.RUNNING) {
                 break;
@@ -219,6 +255,7 @@ final class AgentLifecycle {
         }
         int previousWindow = data.selfEventWindow;
         data.selfEventWindow = InterpreterData.WINDOW_QUEUE;
+        data.clearFault();
         // Exit every active state, Changed, as for a terminal transition, then the global tasks (rule G3).
         exitEveryState(exec, RunStatus.STOPPED);
         if (exec.globalTasksEntered > 0) {

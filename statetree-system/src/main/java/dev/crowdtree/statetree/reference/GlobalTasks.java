@@ -52,6 +52,7 @@ final class GlobalTasks {
             Task task = tree.tasks[k];
             timers.stopTimer(k); // entering clears a timer left from before
             control.setTask(k, task.timer());
+            data.calling("global task", task, k);
             byte s = task.enterState(ctx, data.agent);
             control.setTask(-1, TimerKind.NONE);
             if (!tree.taskConsidered[k]) {
@@ -85,6 +86,7 @@ final class GlobalTasks {
             control.setBackground(!tree.taskConsidered[k]);
             if (timers.countDownTimer(k, deltaTime)) {
                 control.setTask(k, task.timer());
+                data.calling("global task", task, k);
                 task.onTimer(ctx, rows, 0, 1);
                 control.setTask(-1, TimerKind.NONE);
                 if (status[0] != RunStatus.RUNNING) {
@@ -93,6 +95,7 @@ final class GlobalTasks {
                 }
             }
             if (task.ticks()) {
+                data.calling("global task", task, k);
                 task.tick(ctx, rows, 0, 1);
                 if (status[0] != RunStatus.RUNNING) {
                     completedTask = k;
@@ -109,7 +112,15 @@ final class GlobalTasks {
         control.setExitStatus(exitStatus);
         control.setChange(ChangeType.CHANGED, -1, -1);
         for (int k = exec.globalTasksEntered - 1; k >= 0; k--) {
-            tree.tasks[k].exitState(ctx, data.agent);
+            if (data.faulted && k == data.faultTask) {
+                continue; // rule R1: the task that threw gets no ExitState
+            }
+            data.calling("global task", tree.tasks[k], k);
+            try {
+                tree.tasks[k].exitState(ctx, data.agent);
+            } catch (RuntimeException e) {
+                data.fault(e); // rule R3: the exit goes on
+            }
             data.trace(TraceFormat.taskExit(data.tick, tree, k));
         }
         exec.globalTasksEntered = 0;

@@ -1,13 +1,18 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.FailureLog;
+import dev.crowdtree.statetree.exec.NodeFailure;
+import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.EventFields;
 import dev.crowdtree.statetree.node.EventOutbox;
 import dev.crowdtree.statetree.node.EventPayload;
 import dev.crowdtree.statetree.node.ContextControl;
+import dev.crowdtree.statetree.node.Node;
 import dev.crowdtree.statetree.node.NodeContext;
+import dev.crowdtree.statetree.node.TimerKind;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +62,52 @@ final class InterpreterData {
     int selfEventWindow = WINDOW_QUEUE;
     /** The event an onEvent transition with payload fields is being tested against (rule E3). */
     Event testedEvent;
+
+    // Fault isolation (docs/SEMANTICS.md section 14, rules R1-R4).
+    boolean isolate;
+    final FailureLog failures = new FailureLog();
+    /** The node being called (for the failure record): its kind, the node, its task index or -1. */
+    private String nodeKind = "node";
+    private Node node;
+    private int nodeTask = -1;
+    /** Whether the agent being run failed in this call, and the task that threw (no ExitState), or -1. */
+    boolean faulted;
+    int faultTask = -1;
+
+    /** Names the node about to be called. */
+    void calling(String kind, Node n, int task) {
+        nodeKind = kind;
+        node = n;
+        nodeTask = task;
+    }
+
+    /** The agent being run starts a call (start, tick, stop): no fault yet. */
+    void clearFault() {
+        faulted = false;
+        faultTask = -1;
+    }
+
+    /**
+     * The node being called threw {@code e} for the agent being run (rule R1): records the failure
+     * and traces it; the first one marks the agent failed. Rethrows under FAIL.
+     */
+    void fault(RuntimeException e) {
+        if (!isolate) {
+            throw e;
+        }
+        control.setTask(-1, TimerKind.NONE);
+        control.setBackground(false);
+        ActiveStates active = execs[agent].activeStates;
+        int leaf = active.isEmpty() ? -1 : active.last();
+        NodeFailure f = new NodeFailure(tick, agent, nodeKind + " '" + (node == null ? "?" : node.name()) + "'",
+                leaf < 0 ? "-" : tree.statePath[leaf], NodeFailure.describe(e));
+        failures.add(f);
+        trace(TraceFormat.fault(f));
+        if (!faulted) {
+            faulted = true;
+            faultTask = nodeTask;
+        }
+    }
 
     /** An event on its way to another agent. */
     record Outgoing(int target, Event event) {

@@ -36,6 +36,7 @@ final class NodeCalls {
 
     void startEvaluators() {
         for (int e = 0; e < tree.evaluators.length; e++) {
+            data.calling("evaluator", tree.evaluators[e], -1);
             tree.evaluators[e].treeStart(ctx, rows, 0, 1);
         }
     }
@@ -47,13 +48,19 @@ final class NodeCalls {
     void tickEvaluators(float deltaTime, Evaluator[] which) {
         control.setTime(data.seed, data.tick, deltaTime);
         for (Evaluator e : which) {
+            data.calling("evaluator", e, -1);
             e.tick(ctx, rows, 0, 1);
         }
     }
 
     void stopEvaluators() {
         for (int e = 0; e < tree.evaluators.length; e++) {
-            tree.evaluators[e].treeStop(ctx, rows, 0, 1);
+            data.calling("evaluator", tree.evaluators[e], -1);
+            try {
+                tree.evaluators[e].treeStop(ctx, rows, 0, 1);
+            } catch (RuntimeException ex) {
+                data.fault(ex); // rule R3: stopping goes on
+            }
         }
     }
 
@@ -62,6 +69,7 @@ final class NodeCalls {
         for (int c = begin; c < begin + num; c++) {
             Condition condition = tree.conditions[c];
             conditionResult[0] = false;
+            data.calling("condition", condition, -1);
             condition.test(ctx, rows, 0, 1, conditionResult);
             if (!conditionResult[0]) {
                 return false;
@@ -92,6 +100,7 @@ final class NodeCalls {
                 control.setBackground(!tree.taskConsidered[taskIndex]);
                 if (timers.countDownTimer(taskIndex, deltaTime)) {
                     control.setTask(taskIndex, task.timer());
+                    data.calling("task", task, taskIndex);
                     task.onTimer(ctx, rows, 0, 1);
                     control.setTask(-1, TimerKind.NONE);
                     if (taskStatus[0] != RunStatus.RUNNING) {
@@ -104,6 +113,7 @@ final class NodeCalls {
                 if (!task.ticks()) {
                     continue;
                 }
+                data.calling("task", task, taskIndex);
                 task.tick(ctx, rows, 0, 1);
                 if (taskStatus[0] != RunStatus.RUNNING && completes(exec, index, all, taskIndex)) {
                     return taskStatus[0];

@@ -1,6 +1,8 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.FailureLog;
+import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.EventPayload;
@@ -206,6 +208,16 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
             checkAgent(agentId);
             queueEvent(agentId, e);
         }
+    }
+
+    @Override
+    public void setNodeErrorPolicy(NodeErrorPolicy policy) {
+        data.isolate = policy == NodeErrorPolicy.ISOLATE;
+    }
+
+    @Override
+    public FailureLog failures() {
+        return data.failures;
     }
 
     @Override

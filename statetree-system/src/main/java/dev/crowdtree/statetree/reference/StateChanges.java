@@ -83,7 +83,17 @@ final class StateChanges {
                     Task task = tree.tasks[taskIndex];
                     timers.stopTimer(taskIndex); // entering clears a timer left from before
                     control.setTask(taskIndex, task.timer());
-                    byte status = task.enterState(ctx, data.agent);
+                    data.calling("task", task, taskIndex);
+                    byte status;
+                    try {
+                        status = task.enterState(ctx, data.agent);
+                    } catch (RuntimeException e) {
+                        data.fault(e); // rule R1: exits stop before the task that threw
+                        exec.enterStateFailedTaskIndex = taskIndex - 1;
+                        exec.completedIndex = index;
+                        result = RunStatus.FAILED;
+                        break;
+                    }
                     control.setTask(-1, TimerKind.NONE);
                     if (!tree.taskConsidered[taskIndex]) {
                         status = RunStatus.RUNNING; // a background task never completes its state
@@ -157,9 +167,15 @@ final class StateChanges {
 
             int tasksBegin = tree.stateTasksBegin[currentHandle];
             for (int taskIndex = tasksBegin + tree.stateTasksNum[currentHandle] - 1; taskIndex >= tasksBegin; taskIndex--) {
-                if (taskIndex <= exec.enterStateFailedTaskIndex && shouldCallStateChange(changeType, taskIndex)) {
+                if (taskIndex <= exec.enterStateFailedTaskIndex && shouldCallStateChange(changeType, taskIndex)
+                        && !(data.faulted && taskIndex == data.faultTask)) {
                     control.setChange(changeType, currentHandle, transition.targetState < 0 ? -1 : transition.targetState);
-                    tree.tasks[taskIndex].exitState(ctx, data.agent);
+                    data.calling("task", tree.tasks[taskIndex], taskIndex);
+                    try {
+                        tree.tasks[taskIndex].exitState(ctx, data.agent);
+                    } catch (RuntimeException e) {
+                        data.fault(e); // rules R2, R3: the exit goes on
+                    }
                     data.trace(TraceFormat.taskExit(data.tick, tree, taskIndex));
                 }
             }
