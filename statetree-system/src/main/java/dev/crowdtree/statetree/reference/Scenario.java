@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.crowdtree.statetree.definition.Values;
+import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.node.Payload;
 
 import java.io.IOException;
@@ -52,7 +53,8 @@ public final class Scenario {
     public static final float DEFAULT_DT = 0.1f;
     public static final long DEFAULT_SEED = 1;
 
-    private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs");
+    private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs",
+            "onNodeError");
     private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "payload", "period",
             "stop", "despawn");
     private static final List<String> EVENT_FIELDS = List.of("tag", "payload");
@@ -116,6 +118,7 @@ public final class Scenario {
     private final int agents;
     private final int workers;
     private final List<Input> inputs;
+    private NodeErrorPolicy onNodeError = NodeErrorPolicy.FAIL;
 
     /**
      * A scenario built in code.
@@ -222,7 +225,20 @@ public final class Scenario {
                 inputs.add(input(src, "inputs[" + i + "]", i, in.get(i), ticks, agents));
             }
         }
-        return new Scenario(src, tree, dt, ticks, seed, agents, workers, inputs);
+        Scenario s = new Scenario(src, tree, dt, ticks, seed, agents, workers, inputs);
+        JsonNode policy = root.get("onNodeError");
+        if (policy != null) {
+            if (!policy.isTextual() || !List.of("fail", "isolate").contains(policy.asText())) {
+                throw new ScenarioException(src, "onNodeError", "expected \"fail\" or \"isolate\", got " + describe(policy));
+            }
+            s.onNodeError = NodeErrorPolicy.valueOf(policy.asText().toUpperCase(java.util.Locale.ROOT));
+        }
+        return s;
+    }
+
+    /** What a throwing node does in this scenario ({@code "onNodeError": "fail" | "isolate"}, default fail; rule R1). */
+    public NodeErrorPolicy onNodeError() {
+        return onNodeError;
     }
 
     private static Input input(String src, String f, int index, JsonNode n, int ticks, int agents)

@@ -76,6 +76,7 @@ public final class ScenarioRunner {
         boolean prefix = scenario.agents() > 1;
         try (StateTreeRuntime runtime = factory.create(tree, scenario.agents(), scenario.seed(), scenario.workers())) {
             runtime.setTrace((agent, line) -> tickLines.add(new Line(agent, line)));
+            runtime.setNodeErrorPolicy(scenario.onNodeError());
             List<Scenario.Input> inputs = new ArrayList<>(scenario.inputs());
             inputs.sort(Comparator.comparingInt(Scenario.Input::tick)); // stable: listed order within a tick
             int next = 0;

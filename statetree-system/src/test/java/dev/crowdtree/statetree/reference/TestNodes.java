@@ -30,7 +30,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code exitSend} task: sends event {@code tag} to itself from ExitState;</li>
  *   <li>{@code counter} task: output {@code count} (int), {@code start} on enter (default 0) and one
  *       more at each of its ticks (a task with an output for the binding rules, which built-in tasks
- *       lack; golden trees may use it).</li>
+ *       lack; golden trees may use it);</li>
+ *   <li>{@code boomTask}: throws from {@code in}
+ *       ({@code enter}, {@code tick} or {@code exit}) for a row whose {@code armed} input is true
+ *       (the fault isolation rules R1-R4); {@code boomCondition} throws when {@code armed}, else
+ *       passes.</li>
  * </ul>
  */
 final class TestNodes {
@@ -50,6 +54,10 @@ final class TestNodes {
                 .constant("agents", ValueType.INT, true, null, 1, Integer.MAX_VALUE)
                 .factory(TickSendNextTask::new).build());
         r.register(NodeType.task("exitSend").tag("tag", true).factory(ExitSendTask::new).build());
+        r.register(NodeType.task("boomTask").choice("in", true, null, "enter", "tick", "exit")
+                .input("armed", ValueType.BOOL, false, 1L, 0, 1).factory(BoomTask::new).build());
+        r.register(NodeType.condition("boomCondition").input("armed", ValueType.BOOL, false, 1L, 0, 1)
+                .factory(BoomCondition::new).build());
         r.register(NodeType.task("counter").input("start", ValueType.INT, false, 0L, Integer.MIN_VALUE,
                 Integer.MAX_VALUE).output("count", ValueType.INT).factory(CounterTask::new).build());
         return r;
@@ -143,6 +151,62 @@ final class TestNodes {
         public void tick(NodeContext ctx, int[] rows, int from, int to) {
             for (int i = from; i < to; i++) {
                 ctx.sendEventToAgent((ctx.agentId(rows[i]) + 1) % agents, tag, 0f, false);
+            }
+        }
+    }
+
+    /** Throws from EnterState, tick or ExitState for armed rows. */
+    static final class BoomTask extends Task {
+        private final String in;
+        private final ValueInput armed;
+
+        BoomTask(NodeConfig c) {
+            super(c, "tick".equals(c.string("in")));
+            this.in = c.string("in");
+            this.armed = c.input("armed");
+        }
+
+        private void maybeThrow(NodeContext ctx, int row, String where) {
+            if (in.equals(where) && armed.getBool(ctx, row)) {
+                throw new IllegalStateException("boom in " + where + " of agent " + ctx.agentId(row));
+            }
+        }
+
+        @Override
+        public byte enterState(NodeContext ctx, int row) {
+            maybeThrow(ctx, row, "enter");
+            return RunStatus.RUNNING;
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            for (int i = from; i < to; i++) {
+                maybeThrow(ctx, rows[i], "tick");
+            }
+        }
+
+        @Override
+        public void exitState(NodeContext ctx, int row) {
+            maybeThrow(ctx, row, "exit");
+        }
+    }
+
+    /** Throws for armed rows, else passes. */
+    static final class BoomCondition extends Condition {
+        private final ValueInput armed;
+
+        BoomCondition(NodeConfig c) {
+            super(c);
+            this.armed = c.input("armed");
+        }
+
+        @Override
+        public void test(NodeContext ctx, int[] rows, int from, int to, boolean[] out) {
+            for (int i = from; i < to; i++) {
+                if (armed.getBool(ctx, rows[i])) {
+                    throw new IllegalStateException("boom in a condition of agent " + ctx.agentId(rows[i]));
+                }
+                out[i] = true;
             }
         }
     }
