@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
@@ -67,6 +68,23 @@ public final class CrowdOptions {
         return p;
     }
 
+    @Option(names = "--on-node-error", paramLabel = "fail|isolate", defaultValue = "isolate",
+            description = "What a node that throws does: isolate (default: only the agents it was processing fail; "
+                    + "the failure is recorded and printed) or fail (the run ends with the exception).")
+    String onNodeError;
+
+    /** The policy {@code --on-node-error} names (docs/SEMANTICS.md section 14). */
+    public NodeErrorPolicy nodeErrorPolicy() {
+        switch (onNodeError) {
+            case "isolate":
+                return NodeErrorPolicy.ISOLATE;
+            case "fail":
+                return NodeErrorPolicy.FAIL;
+            default:
+                throw new IllegalArgumentException("--on-node-error = " + onNodeError + " is not valid; give fail or isolate");
+        }
+    }
+
     /** The tree in use, for messages. */
     public String treeName() {
         return tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree.toString();
@@ -79,7 +97,9 @@ public final class CrowdOptions {
      */
     public CrowdSim open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err) {
         try {
-            return new CrowdSim(config, tree, lod, observer[0], observer[1]);
+            CrowdSim sim = new CrowdSim(config, tree, lod, observer[0], observer[1]);
+            sim.system().setNodeErrorPolicy(nodeErrorPolicy());
+            return sim;
         } catch (StateTreeCompileException e) {
             err.println("error: the tree " + (tree == null ? CrowdSim.EMBEDDED_TREE : tree) + " does not compile:");
             e.errors().forEach(x -> err.println("  " + x));

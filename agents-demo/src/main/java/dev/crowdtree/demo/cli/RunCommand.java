@@ -5,6 +5,8 @@ import dev.crowdtree.demo.render.FrameWriter;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.FailureLog;
+import dev.crowdtree.statetree.exec.NodeFailure;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,6 +14,7 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -63,6 +66,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             config = crowd.config(dt);
             observer = crowd.observer(config.worldSize());
+            crowd.nodeErrorPolicy();
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return 2;
@@ -210,6 +214,18 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d%n",
                 sim.data().objects.usedSlots(), sim.data().objects.count() * sim.data().objects.slots, sim.alarms());
+        FailureLog failures = sim.system().failures();
+        if (failures.total() > 0) {
+            List<NodeFailure> kept = failures.kept();
+            out.printf(Locale.ROOT, "node failures: %,d (agents whose trees failed because a node threw; the first %d):%n",
+                    failures.total(), Math.min(MAX_FAILURES_SHOWN, kept.size()));
+            for (int i = 0; i < Math.min(MAX_FAILURES_SHOWN, kept.size()); i++) {
+                out.println("  " + kept.get(i));
+            }
+        }
         out.printf(Locale.ROOT, "world hash: %016x%n", sim.worldHash());
     }
+
+    /** Failures listed in the summary (the API keeps up to {@link FailureLog#CAPACITY}). */
+    static final int MAX_FAILURES_SHOWN = 20;
 }

@@ -134,6 +134,13 @@ class CliTest {
     }
 
     @Test
+    void onNodeErrorTakesFailOrIsolate() {
+        assertEquals(2, Main.execute("run", "--agents", "10", "--ticks", "1", "--quiet", "--on-node-error", "ignore"));
+        assertTrue(err().contains("--on-node-error = ignore") && err().contains("fail or isolate"), err());
+        assertEquals(0, Main.execute("run", "--agents", "10", "--ticks", "1", "--quiet", "--on-node-error", "fail"));
+    }
+
+    @Test
     void runWithAnInvalidTreePrintsTheCompilerErrorsAndExitsTwo() throws Exception {
         Path p = write("bad.json", GOOD.replace("\"delay\"", "\"dealy\""));
         assertEquals(2, Main.execute("run", "--tree", p.toString(), "--agents", "10", "--ticks", "1"));
