@@ -67,6 +67,9 @@ final class EventRouter {
 
     /** {@link #send(int, String, Payload)} with a number payload (the field {@code value}), without allocating. */
     void send(int agent, String tag, float value, boolean has) {
+        if (has && !Float.isFinite(value)) {
+            throw new IllegalArgumentException("event '" + tag + "': payload value " + value + " is not valid; give a finite number");
+        }
         scratch.clear();
         int field = tree.payloads.valueField();
         if (has && field >= 0) {

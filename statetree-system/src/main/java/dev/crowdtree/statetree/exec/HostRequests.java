@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.exec;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.ParameterValues;
 import dev.crowdtree.statetree.node.RunStatus;
 
 import java.util.Arrays;
@@ -62,7 +63,7 @@ final class HostRequests {
 
     /** {@link StateTreeRuntime#setParameter}: writes the value and wakes the agent(s) at the next step. */
     void setParameter(int agent, String name, double value) {
-        int p = tree.requireParam(name);
+        int p = ParameterValues.require(tree, name, value);
         if (agent == ALL) {
             for (int r = 0; r < table.size(); r++) {
                 data.writeSlot(tree.paramType[p], tree.paramSlot[p], r, value);

@@ -28,8 +28,15 @@ public final class Payload implements Comparable<Payload> {
         this.bits = bits;
     }
 
-    /** The number payload: {@code {"value": value}}. */
+    /**
+     * The number payload: {@code {"value": value}}.
+     *
+     * @throws IllegalArgumentException for NaN or an infinity
+     */
     public static Payload number(float value) {
+        if (!Float.isFinite(value)) {
+            throw new IllegalArgumentException("payload value " + value + " is not valid; give a finite number");
+        }
         return new Payload(new String[] {VALUE}, new byte[] {EventPayload.FLOAT},
                 new int[] {Float.floatToRawIntBits(value)});
     }

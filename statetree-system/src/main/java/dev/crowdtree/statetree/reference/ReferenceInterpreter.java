@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.ParameterValues;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
@@ -183,7 +184,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     @Override
     public void setParameter(int agentId, String name, double value) {
         CompiledStateTree tree = data.tree;
-        int p = tree.requireParam(name);
+        int p = ParameterValues.require(tree, name, value);
         if (agentId == ALL) {
             for (int a = 0; a < data.agents; a++) {
                 data.ctx.write(tree.paramType[p], tree.paramSlot[p], a, value);
