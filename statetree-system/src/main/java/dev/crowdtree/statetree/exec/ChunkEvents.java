@@ -189,7 +189,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
     void carryPending(int r) {
         int local = r - st.base;
         for (int e = pHead[local]; e >= 0; e = evNext[e]) {
-            st.out.carried.add(st.ids[r], evTag[e], evTypes, evBits, e * width);
+            st.out.carried.add(st.ids[r], st.generation(r), evTag[e], evTypes, evBits, e * width);
         }
         pHead[local] = -1;
     }
@@ -211,6 +211,6 @@ final class ChunkEvents implements EventOutbox, EventFields {
 
     @Override
     public void sendToAgent(int agentId, int tag, EventPayload payload) {
-        st.out.toOthers.add(agentId, tag, payload);
+        st.out.toOthers.add(agentId, st.world.generationOf(agentId), tag, payload);
     }
 }

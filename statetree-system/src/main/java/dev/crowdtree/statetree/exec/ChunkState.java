@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.exec;
 
+import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
@@ -32,6 +33,8 @@ final class ChunkState {
     static final int PERIODS = 7;
 
     final StateTreeSystem sys;
+    /** The world of the agents (ids and their generations). */
+    final World world;
     final CompiledStateTree t;
     final InstanceData d;
     final ContextControl control = new ContextControl();
@@ -107,6 +110,7 @@ final class ChunkState {
     ChunkState(StateTreeSystem sys, InstanceData data) {
         control.bindHost(sys.host().arrays, sys.host().externals);
         this.sys = sys;
+        this.world = sys.world();
         this.t = data.tree;
         this.d = data;
         this.groups = t.awakeGroupCount;
@@ -252,6 +256,11 @@ final class ChunkState {
             f |= X_IN;
         }
         xFlags[l] = (byte) (f | flag);
+    }
+
+    /** The generation of the agent in row {@code r} (an event's address, with its id). */
+    int generation(int r) {
+        return world.generationOf(ids[r]);
     }
 
     /** Whether row {@code r} takes part in this step (docs/SEMANTICS.md section 12). */

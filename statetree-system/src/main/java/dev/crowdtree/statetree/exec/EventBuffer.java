@@ -5,7 +5,8 @@ import dev.crowdtree.statetree.node.EventPayload;
 import java.util.Arrays;
 
 /**
- * A growable list of events addressed by agent id (target or owner): tag id and payload, the
+ * A growable list of events addressed by agent handle (id and generation, so that an event for an
+ * agent that is gone is not delivered to a later agent given its id): tag id and payload, the
  * payload as {@link #width} slots per event (the tree's payload fields, {@code PayloadSchema}), in
  * {@link #types} and {@link #bits} from {@code i * width}. Used for the events waiting for the next
  * tick and for per-chunk outputs.
@@ -15,6 +16,7 @@ import java.util.Arrays;
 final class EventBuffer {
     final int width;
     int[] agent = new int[16];
+    int[] generation = new int[16];
     int[] tag = new int[16];
     byte[] types;
     int[] bits;
@@ -26,26 +28,27 @@ final class EventBuffer {
         bits = new int[16 * width];
     }
 
-    /** Adds an event with {@code payload} (null: none). */
-    void add(int agentId, int tagId, EventPayload payload) {
-        int i = add(agentId, tagId);
+    /** Adds an event for agent {@code agentId} of generation {@code gen} with {@code payload} (null: none). */
+    void add(int agentId, int gen, int tagId, EventPayload payload) {
+        int i = add(agentId, gen, tagId);
         if (payload != null) {
             payload.copyTo(types, bits, i * width);
         }
     }
 
     /** Adds an event whose payload slots are {@code t[off..off+width)}, {@code b[off..off+width)}. */
-    void add(int agentId, int tagId, byte[] t, int[] b, int off) {
-        int i = add(agentId, tagId);
+    void add(int agentId, int gen, int tagId, byte[] t, int[] b, int off) {
+        int i = add(agentId, gen, tagId);
         System.arraycopy(t, off, types, i * width, width);
         System.arraycopy(b, off, bits, i * width, width);
     }
 
-    private int add(int agentId, int tagId) {
+    private int add(int agentId, int gen, int tagId) {
         if (size == agent.length) {
             ensureCapacity(size * 2);
         }
         agent[size] = agentId;
+        generation[size] = gen;
         tag[size] = tagId;
         Arrays.fill(types, size * width, (size + 1) * width, EventPayload.ABSENT);
         return size++;
@@ -56,6 +59,7 @@ final class EventBuffer {
         if (n > agent.length) {
             int m = Math.max(n, agent.length * 2);
             agent = Arrays.copyOf(agent, m);
+            generation = Arrays.copyOf(generation, m);
             tag = Arrays.copyOf(tag, m);
             types = Arrays.copyOf(types, m * width);
             bits = Arrays.copyOf(bits, m * width);
@@ -70,7 +74,7 @@ final class EventBuffer {
 
     void addAll(EventBuffer other) {
         for (int i = 0; i < other.size; i++) {
-            add(other.agent[i], other.tag[i], other.types, other.bits, i * width);
+            add(other.agent[i], other.generation[i], other.tag[i], other.types, other.bits, i * width);
         }
     }
 

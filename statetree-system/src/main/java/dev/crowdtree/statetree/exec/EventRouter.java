@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.core.storage.SoaTable;
+import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.EventPayload;
 import dev.crowdtree.statetree.node.Payload;
@@ -84,13 +85,14 @@ final class EventRouter {
             droppedEvents++;
             return;
         }
+        World world = sys.world();
         if (agent == StateTreeRuntime.ALL) {
             int[] ids = table.agentIds().data();
             for (int r = 0; r < table.size(); r++) {
-                incoming.add(ids[r], id, p);
+                incoming.add(ids[r], world.generationOf(ids[r]), id, p);
             }
         } else {
-            incoming.add(agent, id, p);
+            incoming.add(agent, world.generationOf(agent), id, p);
         }
     }
 
@@ -112,7 +114,8 @@ final class EventRouter {
                 if (tag < 0) {
                     droppedEvents++;
                 } else {
-                    incoming.add(x.agentId(), tag, tree.payloads.fill(x.payload(), scratch));
+                    incoming.add(x.agentId(), sys.world().generationOf(x.agentId()), tag,
+                            tree.payloads.fill(x.payload(), scratch));
                 }
             }
             drained.clear();
@@ -127,8 +130,11 @@ final class EventRouter {
         if (incomingRow.length < n) {
             incomingRow = new int[Math.max(n, incomingRow.length * 2)];
         }
+        World world = sys.world();
         for (int i = 0; i < n; i++) {
-            int row = sys.rowOf(incoming.agent[i]);
+            int id = incoming.agent[i];
+            // an event for an agent that is gone is dropped, also when a later agent got its id
+            int row = world.generationOf(id) == incoming.generation[i] ? sys.rowOf(id) : -1;
             incomingRow[i] = row;
             if (row < 0) {
                 droppedEvents++;

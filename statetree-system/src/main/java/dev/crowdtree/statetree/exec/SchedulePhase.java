@@ -70,7 +70,7 @@ final class SchedulePhase {
                 continue; // dropped with the tree (Q-A15)
             }
             if (!c.takesPart(r)) {
-                c.out.carried.add(c.ids[r], evs.tag[i], evs.types, evs.bits, i * evs.width);
+                c.out.carried.add(c.ids[r], c.generation(r), evs.tag[i], evs.types, evs.bits, i * evs.width);
                 continue;
             }
             events.append(r - b, evs.tag[i], evs.types, evs.bits, i * evs.width, true);

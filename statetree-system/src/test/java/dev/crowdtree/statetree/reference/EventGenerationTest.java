@@ -1,0 +1,61 @@
+package dev.crowdtree.statetree.reference;
+
+import dev.crowdtree.core.storage.SoaTable;
+import dev.crowdtree.core.world.SpawnInitializer;
+import dev.crowdtree.core.world.World;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Events are addressed by agent handle, id and generation (issue 11): an event on its way to an
+ * agent that is despawned before it arrives is dropped and counted, not delivered to the next
+ * agent given the same id; events sent after the new agent exists reach it.
+ */
+class EventGenerationTest {
+    private static final String TREE = "{\"name\": \"Pings\", \"parameters\": {\"sender\": {\"type\": \"bool\", \"default\": false}},"
+            + " \"root\": {\"name\": \"Root\", \"children\": ["
+            + "{\"name\": \"Sender\", \"enterConditions\": [{\"type\": \"bool\", \"param\": \"sender\"}],"
+            + " \"tasks\": [{\"type\": \"tickSendNext\", \"tag\": \"Ping\", \"agents\": 3}]},"
+            + "{\"name\": \"Listener\", \"tasks\": [{\"type\": \"run\"}],"
+            + " \"transitions\": [{\"trigger\": \"onEvent\", \"event\": \"Ping\", \"to\": \"Got\"}]},"
+            + "{\"name\": \"Got\", \"tasks\": [{\"type\": \"run\"}]}]}}";
+
+    @Test
+    void anEventForADespawnedAgentDoesNotReachTheNextAgentWithItsId() throws Exception {
+        CompiledStateTree tree = StateTreeJson.compile("pings.json", TREE, TestNodes.compiler());
+        try (World world = World.builder().workers(2).chunkSize(64).seed(3).maxAgents(8).initialCapacity(8).build()) {
+            SoaTable table = world.createTable("agents");
+            StateTreeSystem sys = new StateTreeSystem(world, table, tree);
+            SpawnInitializer init = sys.spawnInitializer(SpawnInitializer.NONE);
+            for (int i = 0; i < 3; i++) {
+                world.commands().spawn(table, init, 0);
+            }
+            world.sync();
+            sys.setParameter(0, "sender", 1);
+            sys.startAll(0);
+            assertEquals("Root/Sender", sys.activePath(0));
+            assertEquals("Root/Listener", sys.activePath(1));
+
+            sys.tickAll(1, 0.1f);              // agent 0 pings agent 1 (delivered at tick 2)
+            sys.sendEvent(1, "Ping", 0f, false); // and so does the host
+            long dropped = sys.droppedEvents();
+            world.commands().despawn(1);
+            world.sync();
+            world.commands().spawn(table, init, 0); // the id is reused, with a new generation
+            world.sync();
+            assertTrue(world.isLive(1), "the new agent got id 1");
+            sys.startNew(1);
+            sys.tickAll(2, 0.1f);
+            assertEquals("Root/Listener", sys.activePath(1), "the pings were for the agent that is gone");
+            assertEquals(dropped + 2, sys.droppedEvents(), "both stale pings are counted as dropped");
+
+            sys.tickAll(3, 0.1f);              // tick 2's ping was sent to the new agent
+            assertEquals("Root/Got", sys.activePath(1));
+        }
+    }
+}
