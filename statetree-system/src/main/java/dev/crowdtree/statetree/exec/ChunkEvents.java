@@ -37,6 +37,9 @@ final class ChunkEvents implements EventOutbox, EventFields {
     private int[] eTail = new int[0];
     private int[] pHead = new int[0];
     private int[] pTail = new int[0];
+    /** Per local row: events in E and in P, each capped at {@link StateTreeRuntime#MAX_PENDING_EVENTS}. */
+    private int[] eCount = new int[0];
+    private int[] pCount = new int[0];
     /** Per local row: the event being tested ({@link #eventFieldType}) and the one that passed. */
     private int[] cur = new int[0];
     private int[] chosen = new int[0];
@@ -63,6 +66,8 @@ final class ChunkEvents implements EventOutbox, EventFields {
         eTail = new int[n];
         pHead = new int[n];
         pTail = new int[n];
+        eCount = new int[n];
+        pCount = new int[n];
         cur = new int[n];
         chosen = new int[n];
         Arrays.fill(eHead, -1);
@@ -74,16 +79,30 @@ final class ChunkEvents implements EventOutbox, EventFields {
         evSize = 0;
     }
 
-    /** Appends an event whose payload slots are at {@code off} of {@code types} and {@code bits}. */
+    /** Empties row {@code local}'s E (at the end of the chunk's tick). */
+    void clearRow(int local) {
+        eHead[local] = -1;
+        eCount[local] = 0;
+    }
+
+    /**
+     * Appends an event whose payload slots are at {@code off} of {@code types} and {@code bits};
+     * an event beyond the row's cap is dropped and counted in the chunk's output.
+     */
     void append(int local, int tag, byte[] types, int[] bits, int off, boolean toE) {
         int e = append(local, tag, toE);
+        if (e < 0) {
+            return;
+        }
         System.arraycopy(types, off, evTypes, e * width, width);
         System.arraycopy(bits, off, evBits, e * width, width);
     }
 
     private void append(int local, int tag, EventPayload payload, boolean toE) {
         int e = append(local, tag, toE);
-        if (payload != null) {
+        if (e < 0) {
+            return;
+        } else if (payload != null) {
             payload.copyTo(evTypes, evBits, e * width);
         } else {
             Arrays.fill(evTypes, e * width, e * width + width, EventPayload.ABSENT);
@@ -91,6 +110,12 @@ final class ChunkEvents implements EventOutbox, EventFields {
     }
 
     private int append(int local, int tag, boolean toE) {
+        int[] count = toE ? eCount : pCount;
+        if (count[local] >= StateTreeRuntime.MAX_PENDING_EVENTS) {
+            st.out.overflow++;
+            return -1;
+        }
+        count[local]++;
         if (evSize == evTag.length) {
             int m = evSize * 2;
             evTag = Arrays.copyOf(evTag, m);
@@ -182,6 +207,8 @@ final class ChunkEvents implements EventOutbox, EventFields {
             evNext[eTail[local]] = p;
         }
         eTail[local] = pTail[local];
+        eCount[local] += pCount[local];
+        pCount[local] = 0;
         pHead[local] = -1;
     }
 
@@ -192,11 +219,13 @@ final class ChunkEvents implements EventOutbox, EventFields {
             st.out.carried.add(st.ids[r], st.generation(r), evTag[e], evTypes, evBits, e * width);
         }
         pHead[local] = -1;
+        pCount[local] = 0;
     }
 
     /** Drops the events row {@code r} sent itself during ExitState/EnterState (its tree stopped). */
     void dropPending(int r) {
         pHead[r - st.base] = -1;
+        pCount[r - st.base] = 0;
     }
 
     @Override

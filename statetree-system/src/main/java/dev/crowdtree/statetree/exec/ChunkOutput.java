@@ -19,6 +19,8 @@ final class ChunkOutput {
     final IntList traceAgents = new IntList();
     /** Node failures in the chunk (rule R1), in order of occurrence; allocated only when there are some. */
     final List<NodeFailure> failures = new ArrayList<>();
+    /** Events dropped because a row's list or one of these buffers was full (counted, never silent). */
+    long overflow;
     /** Agents awake in the chunk's last tick (took part and ran more than evaluators). */
     int awake;
 
@@ -30,6 +32,7 @@ final class ChunkOutput {
 
     void clear() {
         awake = 0;
+        overflow = 0;
         toOthers.clear();
         carried.clear();
         traceLines.clear();

@@ -92,6 +92,7 @@ final class ChunkRunner {
 
     /** Binds the columns and the chunk. */
     private void begin(ChunkSchedule cs, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, int stepNumber) {
+        output.toOthers.limit = output.carried.limit = StateTreeRuntime.MAX_PENDING_EVENTS * (chunkEnd - chunkBase);
         st.bind(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
         events.clear();
     }
@@ -143,7 +144,6 @@ final class ChunkRunner {
         final byte[] status = c.status;
         final byte[] globalStatus = c.globalStatus;
         final int[] doneAt = c.doneAt;
-        final int[] eHead = events.eHead;
         final int base = c.base;
         for (int p = 0; p < PERIODS; p++) {
             int[] xs = c.x[p];
@@ -153,7 +153,7 @@ final class ChunkRunner {
                 status[l] = RunStatus.RUNNING;
                 globalStatus[l] = RunStatus.RUNNING;
                 doneAt[l] = NOT_DONE;
-                eHead[l] = -1;
+                events.clearRow(l);
                 c.faults.clear(l);
             }
         }

@@ -21,6 +21,9 @@ final class EventBuffer {
     byte[] types;
     int[] bits;
     int size;
+    /** Most events held; more are dropped and counted in {@link #takeOverflow}. */
+    int limit = Integer.MAX_VALUE;
+    private long overflow;
 
     EventBuffer(int width) {
         this.width = width;
@@ -31,7 +34,7 @@ final class EventBuffer {
     /** Adds an event for agent {@code agentId} of generation {@code gen} with {@code payload} (null: none). */
     void add(int agentId, int gen, int tagId, EventPayload payload) {
         int i = add(agentId, gen, tagId);
-        if (payload != null) {
+        if (i >= 0 && payload != null) {
             payload.copyTo(types, bits, i * width);
         }
     }
@@ -39,11 +42,18 @@ final class EventBuffer {
     /** Adds an event whose payload slots are {@code t[off..off+width)}, {@code b[off..off+width)}. */
     void add(int agentId, int gen, int tagId, byte[] t, int[] b, int off) {
         int i = add(agentId, gen, tagId);
+        if (i < 0) {
+            return;
+        }
         System.arraycopy(t, off, types, i * width, width);
         System.arraycopy(b, off, bits, i * width, width);
     }
 
     private int add(int agentId, int gen, int tagId) {
+        if (size >= limit) {
+            overflow++;
+            return -1;
+        }
         if (size == agent.length) {
             ensureCapacity(size * 2);
         }
@@ -76,6 +86,13 @@ final class EventBuffer {
         for (int i = 0; i < other.size; i++) {
             add(other.agent[i], other.generation[i], other.tag[i], other.types, other.bits, i * width);
         }
+    }
+
+    /** The events dropped since the last call because the buffer was full. */
+    long takeOverflow() {
+        long o = overflow;
+        overflow = 0;
+        return o;
     }
 
     void clear() {

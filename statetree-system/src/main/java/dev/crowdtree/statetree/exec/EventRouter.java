@@ -40,6 +40,8 @@ final class EventRouter {
     final MpscUnboundedArrayQueue<ExternalEvent> external = new MpscUnboundedArrayQueue<>(1024);
     private final List<ExternalEvent> drained = new ArrayList<>();
     long droppedEvents;
+    /** Events dropped because an agent's list or a buffer was full (StateTreeRuntime#MAX_PENDING_EVENTS). */
+    long overflowEvents;
     /** The chunks' node failures, merged in chunk order (rule R4). */
     final FailureLog failures = new FailureLog();
 
@@ -80,6 +82,7 @@ final class EventRouter {
     }
 
     private void send(int agent, String tag, EventPayload p) {
+        incoming.limit = limit();
         int id = tree.eventTagId(tag);
         if (id < 0) {
             droppedEvents++;
@@ -120,6 +123,7 @@ final class EventRouter {
             }
             drained.clear();
         }
+        overflowEvents += incoming.takeOverflow();
         int chunks = table.chunkCount(cs);
         if (chunkEventBegin.length < chunks + 1) {
             chunkEventBegin = new int[Math.max(chunks + 1, chunkEventBegin.length * 2)];
@@ -173,7 +177,10 @@ final class EventRouter {
      * run deoptimizes and loads it mid-run, allocating.)
      */
     void merge(ChunkOutput[] outputs, int chunks) {
+        incoming.limit = limit();
         for (int c = 0; c < chunks; c++) {
+            ChunkOutput o = outputs[c];
+            overflowEvents += o.overflow + o.toOthers.takeOverflow() + o.carried.takeOverflow();
             incoming.addAll(outputs[c].carried);
             for (int i = 0; i < outputs[c].failures.size(); i++) {
                 failures.add(outputs[c].failures.get(i));
@@ -182,6 +189,11 @@ final class EventRouter {
         for (int c = 0; c < chunks; c++) {
             incoming.addAll(outputs[c].toOthers);
         }
+    }
+
+    /** The bound of the queue for the next tick: {@link StateTreeRuntime#MAX_PENDING_EVENTS} per agent. */
+    private int limit() {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(1024L, (long) StateTreeRuntime.MAX_PENDING_EVENTS * table.size()));
     }
 
     /** Delivers the chunks' trace lines sorted by agent (stable within an agent). */

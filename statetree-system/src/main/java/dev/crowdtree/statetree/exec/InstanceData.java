@@ -180,4 +180,16 @@ final class InstanceData {
         cols.addAll(Arrays.asList(boolCols));
         return cols;
     }
+
+    /** Counts the running rows of {@code [0, rows)} per active last state into {@code counts}. */
+    void countActiveStates(int[] counts, int rows) {
+        java.util.Arrays.fill(counts, 0, tree.stateCount, 0);
+        long[] ex = execCol.data();
+        for (int r = 0; r < rows; r++) {
+            long e = ex[r];
+            if (((e >>> 32) & 7) == dev.crowdtree.statetree.node.RunStatus.RUNNING) {
+                counts[((int) e & 0xFFFF) - 1]++;
+            }
+        }
+    }
 }

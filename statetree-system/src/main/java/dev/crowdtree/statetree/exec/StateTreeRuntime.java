@@ -69,6 +69,16 @@ public interface StateTreeRuntime extends AutoCloseable {
     /** The node failures recorded under {@link NodeErrorPolicy#ISOLATE}. */
     FailureLog failures();
 
+    /**
+     * Most events an agent holds at once in one window (queued for its next tick, seen in this
+     * tick, or sent during a round's ExitState/EnterState); more are dropped and counted in
+     * {@link #overflowedEvents()}. Unreal caps an instance's events at 64 too.
+     */
+    int MAX_PENDING_EVENTS = 64;
+
+    /** Events dropped because an agent's list was full ({@link #MAX_PENDING_EVENTS}) or a buffer was. */
+    long overflowedEvents();
+
     /** Largest tick period ({@link #setTickPeriod}). */
     int MAX_TICK_PERIOD = 64;
 

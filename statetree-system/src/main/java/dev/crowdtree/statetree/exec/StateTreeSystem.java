@@ -425,6 +425,11 @@ public final class StateTreeSystem implements StateTreeRuntime {
     }
 
     @Override
+    public long overflowedEvents() {
+        return events.overflowEvents;
+    }
+
+    @Override
     public void setTickPeriod(int agent, int period) {
         requests.setTickPeriod(agent, period);
     }
@@ -493,14 +498,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Counts running agents per active last state into {@code counts} (length >= stateCount). */
     public void countActiveStates(int[] counts) {
-        Arrays.fill(counts, 0, tree.stateCount, 0);
-        long[] ex = data.execCol.data();
-        for (int r = 0, n = table.size(); r < n; r++) {
-            long e = ex[r];
-            if (((e >>> 32) & 7) == RunStatus.RUNNING) {
-                counts[((int) e & 0xFFFF) - 1]++;
-            }
-        }
+        data.countActiveStates(counts, table.size());
     }
 
     /** The state-change count of an agent (Unreal's {@code StateChangeCount}). */

@@ -239,8 +239,10 @@ final class AgentLifecycle {
     }
 
     /** Events sent during the last round's ExitState/EnterState stay queued for the next tick. */
-    private static void endTick(ExecutionState exec) {
-        exec.events.addAll(exec.enterExitEvents);
+    private void endTick(ExecutionState exec) {
+        for (Event e : exec.enterExitEvents) {
+            data.enqueue(exec.events, e);
+        }
         exec.enterExitEvents.clear();
         exec.eventsToProcess.clear();
     }

@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.reference;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeFailure;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.ChangeType;
@@ -163,6 +164,18 @@ final class InterpreterData {
         }
     }
 
+    /** Events dropped because an agent's list was full (StateTreeRuntime#MAX_PENDING_EVENTS). */
+    long overflowEvents;
+
+    /** Adds {@code e} to an agent's event list, unless it holds the most it may: then it is counted. */
+    void enqueue(List<Event> list, Event e) {
+        if (list.size() >= StateTreeRuntime.MAX_PENDING_EVENTS) {
+            overflowEvents++;
+        } else {
+            list.add(e);
+        }
+    }
+
     /** An event of this tree with a copy of {@code payload} (null: none). */
     Event event(int tag, EventPayload payload) {
         return Event.of(tag, payload, tree.payloads.fieldCount());
@@ -186,13 +199,13 @@ final class InterpreterData {
             Event e = event(tag, payload);
             switch (selfEventWindow) {
                 case WINDOW_EVENTS_TO_PROCESS:
-                    exec.eventsToProcess.add(e);
+                    enqueue(exec.eventsToProcess, e);
                     break;
                 case WINDOW_ENTER_EXIT:
-                    exec.enterExitEvents.add(e);
+                    enqueue(exec.enterExitEvents, e);
                     break;
                 default:
-                    exec.events.add(e);
+                    enqueue(exec.events, e);
             }
         }
 

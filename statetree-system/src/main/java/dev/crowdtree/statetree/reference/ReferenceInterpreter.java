@@ -222,6 +222,11 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     }
 
     @Override
+    public long overflowedEvents() {
+        return data.overflowEvents;
+    }
+
+    @Override
     public void bindExternal(String name, Object value) {
         data.externals[data.tree.requireExternal(name, value)] = value;
     }
@@ -302,7 +307,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     /** Queues an event for agent {@code a}'s next tick, and wakes it. */
     private void queueEvent(int a, Event e) {
-        execs[a].events.add(e);
+        data.enqueue(execs[a].events, e);
         scheduler.wakeUp(a);
     }
 
