@@ -25,10 +25,12 @@ import java.util.concurrent.Callable;
  * default), runs the simulation in real time on its own thread and serves a canvas page that draws
  * every agent coloured by its active state, with play, pause, speed and an inspector for the agent
  * you click. Runs until Ctrl+C. Exit 2 for bad options, a port in use or a tree that does not
- * compile; 1 if the simulation fails.
+ * compile; 1 if the simulation fails. The server's limits against slow and numerous clients are
+ * in {@link ServerLimits} and {@link CrowdServer}.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve a live view of the crowd in the browser (http://127.0.0.1:8080/ by default).")
+        description = "Serve a live view of the crowd in the browser (http://127.0.0.1:8080/ by default).",
+        footer = {"", "Limits against slow or numerous clients: " + ServerLimits.DEFAULTS_TEXT})
 public final class ServeCommand implements Callable<Integer> {
     @Mixin
     CrowdOptions crowd;
@@ -40,6 +42,14 @@ public final class ServeCommand implements Callable<Integer> {
             defaultValue = "127.0.0.1")
     String bind;
 
+    @Option(names = "--max-connections", paramLabel = "N", description = "Open HTTP connections at most; beyond it a "
+            + "new connection closes the one idle the longest, or itself (default: " + ServerLimits.MAX_CONNECTIONS + ").")
+    Integer maxConnections;
+
+    @Option(names = "--max-frame-streams", paramLabel = "N", description = "Frame requests (waiting or being sent) "
+            + "at once; more get 503 and Retry-After: 1 (default: " + ServerLimits.MAX_FRAME_STREAMS + ").")
+    Integer maxFrameStreams;
+
     @Option(names = "--speed", description = "Initial speed, simulated seconds per real second, 0.1..16 (default: ${DEFAULT-VALUE}).",
             defaultValue = "1.0")
     double speed;
@@ -48,6 +58,9 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Level of detail: StateTree tick periods by distance to the observer, who stands at the "
                     + "selected agent, or at --observer while none is selected (default: on; --no-lod to switch off).")
     boolean lod;
+
+    /** The server's limits; the options above change the caps, tests shorten the timeouts. */
+    ServerLimits limits = ServerLimits.DEFAULTS;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -68,6 +81,7 @@ public final class ServeCommand implements Callable<Integer> {
         CrowdConfig config;
         float[] observer;
         InetAddress address;
+        ServerLimits serverLimits;
         try {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("--port = " + port + " is out of range; valid range is 0..65535");
@@ -78,6 +92,13 @@ public final class ServeCommand implements Callable<Integer> {
             }
             config = crowd.config(CrowdConfig.defaults().dt());
             observer = crowd.observer(config.worldSize());
+            serverLimits = limits;
+            if (maxConnections != null) {
+                serverLimits = serverLimits.withMaxConnections(maxConnections);
+            }
+            if (maxFrameStreams != null) {
+                serverLimits = serverLimits.withMaxFrameStreams(maxFrameStreams);
+            }
             address = InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
             err.println("error: --bind " + bind + " is not a known host or address");
@@ -89,7 +110,7 @@ public final class ServeCommand implements Callable<Integer> {
 
         CrowdServer server;
         try {
-            server = CrowdServer.bind(new InetSocketAddress(address, port));
+            server = CrowdServer.bind(new InetSocketAddress(address, port), serverLimits);
         } catch (BindException e) {
             if (isLocal(address)) {
                 err.println("error: port " + port + " is already in use on " + bind + "; choose another with --port");
