@@ -49,7 +49,8 @@ import java.util.function.Supplier;
  *       observer and the agents per LOD band.</li>
  * </ul>
  * Bound to loopback by default; then requests must name a loopback host (against DNS rebinding), and
- * a {@code POST} from a page of another origin is refused.
+ * a {@code POST} from a page of another origin is refused. With an {@link AccessToken} (required by
+ * {@code serve} off loopback) every request must carry it, else 401.
  *
  * <p>WHY JETTY AND NOT THE JDK's {@code HttpServer}: slow clients must not stop the server for
  * others. The JDK server reads and writes with blocking calls on its worker threads, so every
@@ -96,6 +97,7 @@ public final class CrowdServer implements AutoCloseable {
     private final ServerLimits limits;
     private final InetAddress host;
     private final boolean loopbackOnly;
+    private final AccessToken token;
     private final Map<String, byte[]> files = new LinkedHashMap<>();
     // THREADING: all three written once in start() before the HTTP server starts (Server.start
     // orders them before every request); read-only afterwards.
@@ -104,8 +106,9 @@ public final class CrowdServer implements AutoCloseable {
     private byte[] meta;
     private boolean closed;
 
-    private CrowdServer(InetSocketAddress address, ServerLimits limits) {
+    private CrowdServer(InetSocketAddress address, ServerLimits limits, AccessToken token) {
         this.limits = limits;
+        this.token = token;
         this.host = address.getAddress();
         this.loopbackOnly = host.isLoopbackAddress();
         // workers, plus the acceptor and the selector, which Jetty takes from the same pool
@@ -131,25 +134,32 @@ public final class CrowdServer implements AutoCloseable {
         for (String name : STATIC.values()) {
             files.computeIfAbsent(name, CrowdServer::resource);
         }
+        if (token != null) { // the page loads its script and style with the token it was opened with
+            String page = new String(files.get("index.html"), StandardCharsets.UTF_8)
+                    .replace("src=\"viewer.js\"", "src=\"viewer.js?token=" + token.value() + "\"")
+                    .replace("href=\"viewer.css\"", "href=\"viewer.css?token=" + token.value() + "\"");
+            files.put("index.html", page.getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /**
-     * Binds the server (not started yet) to {@code address} with the default limits; port 0 picks a
-     * free port.
+     * Binds the server (not started yet) to {@code address} with the default limits and no token;
+     * port 0 picks a free port.
      *
      * @throws java.net.BindException when the port is in use or the address is not local
      */
     public static CrowdServer bind(InetSocketAddress address) throws IOException {
-        return bind(address, ServerLimits.DEFAULTS);
+        return bind(address, ServerLimits.DEFAULTS, null);
     }
 
     /**
-     * Binds the server (not started yet) to {@code address} with {@code limits}; port 0 picks a free port.
+     * Binds the server (not started yet) to {@code address}; port 0 picks a free port. With a token,
+     * every request must carry it.
      *
      * @throws java.net.BindException when the port is in use or the address is not local
      */
-    static CrowdServer bind(InetSocketAddress address, ServerLimits limits) throws IOException {
-        CrowdServer s = new CrowdServer(address, limits);
+    static CrowdServer bind(InetSocketAddress address, ServerLimits limits, AccessToken token) throws IOException {
+        CrowdServer s = new CrowdServer(address, limits, token);
         try {
             s.connector.open();
         } catch (IOException e) {
@@ -313,6 +323,11 @@ public final class CrowdServer implements AutoCloseable {
                     + "localhost or [::1])");
         }
         Map<String, String> q = Params.parse(request.getHttpURI().getQuery());
+        if (token != null && !token.allows(headers.get(HttpHeader.AUTHORIZATION), q.get("token"))) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"crowdtree\"");
+            throw new BadRequest(401, "this server needs its token: open the page as /?token=<token>, or send "
+                    + "Authorization: Bearer <token>");
+        }
         switch (path) {
             case "/meta":
                 if (allow(request, response, done, "GET")) {
@@ -415,14 +430,17 @@ public final class CrowdServer implements AutoCloseable {
         Double speed = null;
         boolean deselect = false;
         boolean any = false;
-        for (String token : all.split("&")) {
-            if (token.isBlank()) {
+        for (String item : all.split("&")) {
+            if (item.isBlank()) {
                 continue;
             }
+            int eq = item.indexOf('=');
+            String key = Params.decode(eq < 0 ? item : item.substring(0, eq)).strip();
+            String value = eq < 0 ? null : Params.decode(item.substring(eq + 1)).strip();
+            if (key.equals("token")) {
+                continue; // the access token, checked already
+            }
             any = true;
-            int eq = token.indexOf('=');
-            String key = Params.decode(eq < 0 ? token : token.substring(0, eq)).strip();
-            String value = eq < 0 ? null : Params.decode(token.substring(eq + 1)).strip();
             if (key.equals("action") && value != null) {
                 key = value;
                 value = null;
@@ -441,7 +459,7 @@ public final class CrowdServer implements AutoCloseable {
                     speed = Params.parseSpeed(value);
                     break;
                 default:
-                    throw new BadRequest(400, "unknown control '" + token
+                    throw new BadRequest(400, "unknown control '" + item
                             + "'; use play, pause, speed=<" + SimLoop.MIN_SPEED + ".." + (int) SimLoop.MAX_SPEED
                             + "> or deselect");
             }

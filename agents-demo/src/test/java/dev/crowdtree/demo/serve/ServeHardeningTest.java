@@ -21,6 +21,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +40,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code serve} against hostile-but-fair clients, on the real server with short timeouts: clients
  * that stall (a partial header, a trickled header, a short body, pipelined frames never read) do
  * not keep others from being answered and are dropped by the server; a crowd of frame long-polls
- * does not delay {@code /meta}; connections beyond the cap are closed at once. The bounds asserted are
+ * does not delay {@code /meta}; connections beyond the cap are closed at once; {@code --bind} off
+ * loopback needs {@code --token}, which every request must then carry. The bounds asserted are
  * generous (the point is "not blocked for the stall's duration", not a latency figure).
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -252,6 +255,86 @@ class ServeHardeningTest {
         } finally {
             closeAll(sockets);
             small.stop();
+        }
+    }
+
+    // ---- --bind and --token ---------------------------------------------------------------------
+
+    @Test
+    void bindingBeyondLoopbackNeedsAToken() {
+        Served.Result r = Served.run(ServerLimits.DEFAULTS, "--bind", "0.0.0.0", "--port", "0", "--agents", "100");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().startsWith("error: ") && r.err().contains("requires --token"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+        r = Served.run(ServerLimits.DEFAULTS, "--bind", "0.0.0.0", "--port", "0", "--agents", "100", "--token", "short");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("--token"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+    }
+
+    @Test
+    void withATokenEveryRequestMustCarryIt() throws Exception {
+        String token = "s3cret-token-0123456789";
+        Served open = Served.start(ServerLimits.DEFAULTS, "--bind", "0.0.0.0", "--token", token,
+                "--port", "0", "--agents", "500", "--workers", "1");
+        try {
+            assertEquals(401, get(open.base + "meta").statusCode());
+            assertEquals(401, get(open.base + "meta", "Bearer wrong-token-0123456789").statusCode());
+            assertEquals(401, get(open.base + "meta?token=wrong").statusCode());
+            assertEquals(401, get(open.base).statusCode(), "the page without the token");
+            assertEquals(401, get(open.base + "frame").statusCode());
+            HttpResponse<String> r = get(open.base + "meta", "Bearer " + token);
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals(200, get(open.base + "meta?token=" + token).statusCode());
+            assertEquals(200, get(open.base + "frame", "Bearer " + token).statusCode());
+            HttpResponse<String> c = http.send(HttpRequest.newBuilder(URI.create(open.base + "control"))
+                    .timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + token)
+                    .POST(HttpRequest.BodyPublishers.ofString("speed=1")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, c.statusCode(), c.body());
+            // the page, opened with ?token=, loads its script and style with it, and its script sends it
+            HttpResponse<String> page = get(open.base + "?token=" + token);
+            assertEquals(200, page.statusCode());
+            assertTrue(page.body().contains("viewer.js?token=" + token), page.body());
+            assertTrue(page.body().contains("viewer.css?token=" + token), page.body());
+            HttpResponse<String> js = get(open.base + "viewer.js?token=" + token);
+            assertEquals(200, js.statusCode());
+            assertTrue(js.body().contains("Authorization"), "viewer.js does not forward the token");
+            assertEquals(200, get(open.base + "viewer.css?token=" + token).statusCode());
+            // and in a browser, when there is one: the page opened with the token draws frames
+            if (Files.isExecutable(CHROMIUM)) {
+                assertTrue(framesDrawnInChromium(open.base + "?token=" + token) >= 2, "the page drew no frames");
+            }
+        } finally {
+            open.stop();
+        }
+    }
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+    /** Loads {@code url} in headless Chromium and returns the page's count of drawn frames. */
+    private static int framesDrawnInChromium(String url) throws Exception {
+        Path profile = Files.createTempDirectory("crowdtree-chromium-");
+        Process p = new ProcessBuilder(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=800,600",
+                "--virtual-time-budget=5000", "--dump-dom", url)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String dom = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "chromium did not finish");
+            Matcher m = Pattern.compile("data-frames=\"(\\d+)\"").matcher(dom);
+            assertTrue(m.find(), "no data-frames in the page:\n" + dom.substring(0, Math.min(1500, dom.length())));
+            return Integer.parseInt(m.group(1));
+        } finally {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+            try (var files = Files.walk(profile)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            } catch (IOException e) {
+                // chromium may still be writing: leave the rest to the OS
+            }
         }
     }
 
