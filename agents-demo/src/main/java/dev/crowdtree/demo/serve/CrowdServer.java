@@ -239,6 +239,7 @@ public final class CrowdServer implements AutoCloseable {
         } catch (Exception e) {
             // stopping anyway: the threads are daemon and go with the JVM
         }
+        connector.close(); // bound by bind() but never started when start() was not reached
         if (loop != null) {
             try {
                 loop.stop(10_000);

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,7 +60,12 @@ final class FrameStreams {
                 if (t != null) {
                     t.cancel();
                 }
-                executor.execute(() -> send(request, response, callback));
+                waiting.remove(this);
+                try {
+                    executor.execute(() -> send(request, response, callback));
+                } catch (RejectedExecutionException e) {
+                    callback.failed(e); // the server is stopping
+                }
             }
         }
     }
@@ -127,13 +133,9 @@ final class FrameStreams {
     private void drain() {
         draining.set(false);
         long latest = frames.latestSeq();
-        for (var it = waiting.iterator(); it.hasNext(); ) {
-            Waiter w = it.next();
-            if (w.done.get()) {
-                it.remove();
-            } else if (latest > w.after) {
-                it.remove();
-                w.run();
+        for (Waiter w : waiting) {
+            if (latest > w.after) {
+                w.run(); // removes it
             }
         }
     }
