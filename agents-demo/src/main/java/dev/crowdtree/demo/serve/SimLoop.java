@@ -175,7 +175,9 @@ final class SimLoop implements Runnable {
                 // of wall time: a machine too slow for the speed drops time instead of falling behind
                 int maxSteps = (int) Math.max(2, Math.ceil(0.1 * speed / clock.dt()));
                 int steps = paused ? 0 : clock.stepsFor(real * speed, maxSteps);
-                for (int i = 0; i < steps && !stopping && (i == 0 || System.nanoTime() - now < BATCH_NANOS); i++) {
+                // a pause that arrives between two ticks of the batch (runRequests below) stops it there
+                for (int i = 0; i < steps && !stopping && !paused
+                        && (i == 0 || System.nanoTime() - now < BATCH_NANOS); i++) {
                     long t0 = System.nanoTime();
                     followObserver();
                     sim.tick();
