@@ -9,6 +9,14 @@
   const BG_RGB = 0x15181c;
   const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+  // With serve --token the page is opened as /?token=...; every request then carries the token.
+  const TOKEN = new URLSearchParams(location.search).get('token');
+  function api(url, init) {
+    const o = Object.assign({ cache: 'no-store' }, init || {});
+    if (TOKEN) o.headers = Object.assign({ Authorization: 'Bearer ' + TOKEN }, o.headers || {});
+    return fetch(url, o);
+  }
+
   const $ = id => document.getElementById(id);
   const body = document.body;
   const canvas = $('map');
@@ -61,7 +69,7 @@
 
   async function init() {
     try {
-      const r = await fetch('meta', { cache: 'no-store' });
+      const r = await api('meta');
       if (!r.ok) throw new Error('GET /meta: HTTP ' + r.status);
       meta = await r.json();
     } catch (e) {
@@ -96,7 +104,7 @@
 
   // Awake share and LOD bands, once a second from /stats.
   function loadStats() {
-    fetch('stats', { cache: 'no-store' })
+    api('stats')
       .then(r => r.json())
       .then(j => {
         if (j.error) throw new Error(j.error);
@@ -151,7 +159,7 @@
   function fetchFrame() {
     inFlight = true;
     // after=<seq>: the server answers when a newer frame is published (or after a second)
-    fetch('frame?after=' + lastSeq, { cache: 'no-store' })
+    api('frame?after=' + lastSeq)
       .then(r => {
         if (!r.ok) throw new Error('GET /frame: HTTP ' + r.status);
         return r.arrayBuffer();
@@ -353,7 +361,7 @@
   }
 
   function control(what) {
-    return fetch('control', {
+    return api('control', {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: what,
@@ -397,7 +405,7 @@
   $('agent-close').addEventListener('click', deselect);
 
   function loadAgent(url) {
-    return fetch(url, { cache: 'no-store' })
+    return api(url)
       .then(r => r.json())
       .then(j => {
         if (j.error) throw new Error(j.error);

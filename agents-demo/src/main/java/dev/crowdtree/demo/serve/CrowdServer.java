@@ -1,32 +1,41 @@
 package dev.crowdtree.demo.serve;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.crowdtree.demo.render.Palette;
-import dev.crowdtree.demo.serve.FrameBuffers.Frame;
 import dev.crowdtree.demo.sim.CrowdData;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
- * The HTTP side of {@code serve}, on the JDK's {@link HttpServer}:
+ * The HTTP side of {@code serve}, on Jetty 12 (its core API, no servlets):
  * <ul>
  *   <li>{@code GET /}, {@code /viewer.js}, {@code /viewer.css}: the page (from {@code web/} on the class path);</li>
  *   <li>{@code GET /meta}: JSON with the state paths and colours, world size, agent count, smart objects;</li>
@@ -40,67 +49,137 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       observer and the agents per LOD band.</li>
  * </ul>
  * Bound to loopback by default; then requests must name a loopback host (against DNS rebinding), and
- * a {@code POST} from a page of another origin is refused.
+ * a {@code POST} from a page of another origin is refused. With an {@link AccessToken} (required by
+ * {@code serve} off loopback) every request must carry it, else 401.
  *
- * <p>THREADING: requests run on a small pool of HTTP threads. They read only immutable data built
- * before the simulation thread started ({@link #meta}, the static files) and published frames
- * ({@link FrameBuffers}); everything that touches the simulation goes through
- * {@link SimLoop#call}, which runs it on the simulation thread between ticks.
+ * <p>WHY JETTY AND NOT THE JDK's {@code HttpServer}: slow clients must not stop the server for
+ * others. The JDK server reads and writes with blocking calls on its worker threads, so every
+ * client that stalls mid-request or does not read its answer holds a worker until something closes
+ * its socket; its only guards (in JDK 17: {@code sun.net.httpserver.maxReqTime}, {@code maxRspTime},
+ * {@code idleInterval}, {@code jdk.httpserver.maxConnections}) are JVM-wide system properties read
+ * once when the class loads, checked by a timer once a second, and {@code maxRspTime} counts the
+ * whole answer including a long-poll's wait. Jetty reads request heads and bodies and writes
+ * answers without blocking (a selector, no thread per stalled client), has a per-connection idle
+ * timeout on reads and writes, a request head size limit and asynchronous answers, so a stalled
+ * client costs a connection slot and nothing else, and all of it is configured per server.
+ *
+ * <p>LIMITS ({@link ServerLimits}, defaults in brackets): a request head (line and headers) must
+ * arrive whole within the header timeout [5 s] of the connection opening or of its previous answer
+ * ({@link ConnectionGuard}, a total deadline: trickling does not extend it) and be at most
+ * [8 KB] (else 431); a body must arrive within [5 s] (else 408, connection closed) and be at most
+ * [4 KB] (else 413); an answer that makes no progress for the write timeout [5 s] (the client does
+ * not read) fails and the connection is closed (Jetty's idle timeout); at most [64] connections
+ * are open (a new one beyond that closes the connection idle the longest, or itself when every
+ * connection has a request in progress); at most [16] {@code /frame} requests wait or are written
+ * at once ({@link FrameStreams}; more get 503 with {@code Retry-After: 1}). Waiting for a frame, for
+ * a body and for the simulation holds no thread, so {@code /meta}, {@code /stats},
+ * {@code /control} and {@code /agent} are answered while any number of long-polls wait; [8]
+ * worker threads run the handlers, which never block.
+ *
+ * <p>THREADING: handlers run on Jetty's worker threads and never block. They read only immutable
+ * data built before the simulation thread started ({@link #meta}, the static files) and published
+ * frames ({@link FrameBuffers}); everything that touches the simulation goes through
+ * {@link SimLoop#call}, whose future completes on the simulation thread; the answer is then
+ * written from a worker thread (never from the simulation thread).
  */
 public final class CrowdServer implements AutoCloseable {
-    /** HTTP threads; also the most frames read at once. */
-    static final int HTTP_THREADS = 4;
-    private static final long FRAME_WAIT_MS = 1000;
-    private static final int MAX_BODY = 4096;
-    private static final Map<String, String> STATIC = Map.of(
+        private static final Map<String, String> STATIC = Map.of(
             "/", "index.html",
             "/index.html", "index.html",
             "/viewer.js", "viewer.js",
             "/viewer.css", "viewer.css");
 
-    private final HttpServer http;
-    private final ExecutorService pool;
+    private final Server server;
+    private final ServerConnector connector;
+    private final QueuedThreadPool threads;
+    private final ScheduledExecutorScheduler scheduler;
+    private final ConnectionGuard guard;
+    private final ServerLimits limits;
+    private final InetAddress host;
     private final boolean loopbackOnly;
+    private final AccessToken token;
     private final Map<String, byte[]> files = new LinkedHashMap<>();
-    // THREADING: both written once in start() before the HTTP server starts (HttpServer.start and
-    // the executor's queue order them before every request); read-only afterwards.
+    // THREADING: all three written once in start() before the HTTP server starts (Server.start
+    // orders them before every request); read-only afterwards.
     private SimLoop loop;
+    private FrameStreams frames;
     private byte[] meta;
     private boolean closed;
 
-    private CrowdServer(HttpServer http, boolean loopbackOnly) {
-        this.http = http;
-        this.loopbackOnly = loopbackOnly;
-        AtomicInteger n = new AtomicInteger();
-        this.pool = Executors.newFixedThreadPool(HTTP_THREADS, r -> {
-            Thread t = new Thread(r, "crowd-http-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+    private CrowdServer(InetSocketAddress address, ServerLimits limits, AccessToken token) {
+        this.limits = limits;
+        this.token = token;
+        this.host = address.getAddress();
+        this.loopbackOnly = host.isLoopbackAddress();
+        // workers, plus the acceptor and the selector, which Jetty takes from the same pool
+        threads = new QueuedThreadPool(limits.threads() + 2, 2, 60_000);
+        threads.setName("crowd-http");
+        threads.setDaemon(true);
+        threads.setReservedThreads(0);
+        scheduler = new ScheduledExecutorScheduler("crowd-http-timer", true);
+        server = new Server(threads, scheduler, null);
+        server.setStopTimeout(2000); // lets the selector close its connections before it stops
+        HttpConfiguration http = new HttpConfiguration();
+        http.setRequestHeaderSize(limits.maxHeaderBytes());
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(host.getHostAddress());
+        connector.setPort(address.getPort());
+        connector.setIdleTimeout(limits.writeTimeoutMs());
+        guard = new ConnectionGuard(limits, scheduler);
+        connector.addEventListener(guard);
+        server.addConnector(connector);
+        server.setHandler(new Dispatch());
         for (String name : STATIC.values()) {
             files.computeIfAbsent(name, CrowdServer::resource);
         }
-        http.setExecutor(pool);
-        http.createContext("/", this::handle);
+        if (token != null) { // the page loads its script and style with the token it was opened with
+            String page = new String(files.get("index.html"), StandardCharsets.UTF_8)
+                    .replace("src=\"viewer.js\"", "src=\"viewer.js?token=" + token.value() + "\"")
+                    .replace("href=\"viewer.css\"", "href=\"viewer.css?token=" + token.value() + "\"");
+            files.put("index.html", page.getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /**
-     * Binds the server (not started yet) to {@code address}; port 0 picks a free port.
+     * Binds the server (not started yet) to {@code address} with the default limits and no token;
+     * port 0 picks a free port.
      *
      * @throws java.net.BindException when the port is in use or the address is not local
      */
     public static CrowdServer bind(InetSocketAddress address) throws IOException {
-        return new CrowdServer(HttpServer.create(address, 64), address.getAddress().isLoopbackAddress());
+        return bind(address, ServerLimits.DEFAULTS, null);
+    }
+
+    /**
+     * Binds the server (not started yet) to {@code address}; port 0 picks a free port. With a token,
+     * every request must carry it.
+     *
+     * @throws java.net.BindException when the port is in use or the address is not local
+     */
+    static CrowdServer bind(InetSocketAddress address, ServerLimits limits, AccessToken token) throws IOException {
+        CrowdServer s = new CrowdServer(address, limits, token);
+        try {
+            s.connector.open();
+        } catch (IOException e) {
+            s.connector.close();
+            if (e.getCause() instanceof BindException) {
+                throw (BindException) e.getCause(); // Jetty wraps it
+            }
+            throw e;
+        }
+        return s;
     }
 
     /** The port the server listens on. */
     public int port() {
-        return http.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
     /** The address the server listens on. */
     public InetSocketAddress address() {
-        return http.getAddress();
+        return new InetSocketAddress(host, port());
     }
 
     /**
@@ -121,9 +200,15 @@ public final class CrowdServer implements AutoCloseable {
                     + "sends a state as one byte and supports at most " + FrameFormat.MAX_STATES);
         }
         meta = metaJson(sim).getBytes(StandardCharsets.UTF_8);
-        loop = new SimLoop(sim, speed, HTTP_THREADS);
+        loop = new SimLoop(sim, speed, limits.maxFrameStreams());
+        frames = new FrameStreams(loop.frames(), threads, scheduler, limits.maxFrameStreams());
         loop.start();
-        http.start();
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("the HTTP server did not start: " + e, e);
+        }
+        guard.start();
     }
 
     /** Waits until the simulation stops: closed, or failed (see {@link #failure()}). */
@@ -145,18 +230,24 @@ public final class CrowdServer implements AutoCloseable {
             return;
         }
         closed = true;
-        http.stop(0);
-        pool.shutdownNow();
+        // a caller that was interrupted (serve's thread) still gets an orderly stop: Jetty's and the
+        // loop's waits would otherwise end at once; the interrupt is restored afterwards
+        boolean interrupted = Thread.interrupted();
+        guard.stop();
+        try {
+            server.stop(); // closes the connector and every connection, stops the threads
+        } catch (Exception e) {
+            // stopping anyway: the threads are daemon and go with the JVM
+        }
+        connector.close(); // bound by bind() but never started when start() was not reached
         if (loop != null) {
             try {
                 loop.stop(10_000);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                interrupted = true;
             }
         }
-        try {
-            pool.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }
@@ -205,131 +296,152 @@ public final class CrowdServer implements AutoCloseable {
 
     // ---- dispatch -------------------------------------------------------------------------------
 
-    private void handle(HttpExchange ex) {
-        try {
-            String method = ex.getRequestMethod();
-            String path = ex.getRequestURI().getPath();
-            if (loopbackOnly && !loopbackHost(ex.getRequestHeaders().getFirst("Host"))) {
-                sendError(ex, 403, "this server answers only requests addressed to a loopback host (127.0.0.1, "
-                        + "localhost or [::1])");
-                return;
+    /** Every request. Never blocks: answers now, or when a future or a frame completes. */
+    private final class Dispatch extends Handler.Abstract.NonBlocking {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            Connection c = request.getConnectionMetaData().getConnection();
+            guard.requestStarted(c);
+            Callback done = Answers.runFirst(() -> guard.requestEnded(c), callback);
+            try {
+                route(request, response, done);
+            } catch (BadRequest e) {
+                Answers.sendError(request, response, done, e.status, e.getMessage());
+            } catch (RuntimeException e) {
+                Answers.sendError(request, response, done, 500, "internal error: " + e);
             }
-            switch (path) {
-                case "/meta":
-                    if (allow(ex, method, "GET")) {
-                        send(ex, 200, "application/json", meta);
-                    }
-                    break;
-                case "/frame":
-                    if (allow(ex, method, "GET")) {
-                        frame(ex);
-                    }
-                    break;
-                case "/control":
-                    if (allow(ex, method, "POST")) {
-                        control(ex);
-                    }
-                    break;
-                case "/agent":
-                    if (allow(ex, method, "GET")) {
-                        agent(ex);
-                    }
-                    break;
-                case "/stats":
-                    if (allow(ex, method, "GET")) {
-                        send(ex, 200, "application/json",
-                                loop.call(loop::statsJson).getBytes(StandardCharsets.UTF_8));
-                    }
-                    break;
-                default:
-                    String file = STATIC.get(path);
-                    if (file == null) {
-                        sendError(ex, 404, "no such page: " + path);
-                    } else if (allow(ex, method, "GET")) {
-                        send(ex, 200, contentType(file), files.get(file));
-                    }
-            }
-        } catch (BadRequest e) {
-            sendError(ex, e.status, e.getMessage());
-        } catch (IllegalStateException e) {
-            sendError(ex, 503, e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            sendError(ex, 503, "the server is stopping");
-        } catch (IOException e) {
-            // the client went away: nothing to answer
-        } catch (RuntimeException e) {
-            sendError(ex, 500, "internal error: " + e);
-        } finally {
-            ex.close();
+            return true;
         }
     }
 
-    private static boolean allow(HttpExchange ex, String method, String allowed) throws IOException {
+    /** Answers a request; throws {@link BadRequest} only before it hands the request on. */
+    private void route(Request request, Response response, Callback done) {
+        String method = request.getMethod();
+        String path = request.getHttpURI().getDecodedPath();
+        HttpFields headers = request.getHeaders();
+        if (loopbackOnly && !loopbackHost(headers.get(HttpHeader.HOST))) {
+            throw new BadRequest(403, "this server answers only requests addressed to a loopback host (127.0.0.1, "
+                    + "localhost or [::1])");
+        }
+        Map<String, String> q = Params.parse(request.getHttpURI().getQuery());
+        if (token != null && !token.allows(headers.get(HttpHeader.AUTHORIZATION), q.get("token"))) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"crowdtree\"");
+            throw new BadRequest(401, "this server needs its token: open the page as /?token=<token>, or send "
+                    + "Authorization: Bearer <token>");
+        }
+        switch (path) {
+            case "/meta":
+                if (allow(request, response, done, "GET")) {
+                    Answers.send(request, response, done, 200, Answers.JSON, meta);
+                }
+                break;
+            case "/frame":
+                if (allow(request, response, done, "GET")) {
+                    String after = q.get("after");
+                    frames.serve(after == null ? null : Params.parseLong("after", after), request, response, done);
+                }
+                break;
+            case "/control":
+                if (allow(request, response, done, "POST")) {
+                    control(request, response, done);
+                }
+                break;
+            case "/agent":
+                if (allow(request, response, done, "GET")) {
+                    reply(agent(q), request, response, done);
+                }
+                break;
+            case "/stats":
+                if (allow(request, response, done, "GET")) {
+                    reply(loop.call(loop::statsJson), request, response, done);
+                }
+                break;
+            default:
+                String file = STATIC.get(path);
+                if (file == null) {
+                    throw new BadRequest(404, "no such page: " + path);
+                } else if (allow(request, response, done, "GET")) {
+                    Answers.send(request, response, done, 200, contentType(file), files.get(file));
+                }
+        }
+    }
+
+    private static boolean allow(Request request, Response response, Callback done, String allowed) {
+        String method = request.getMethod();
         if (method.equals(allowed) || method.equals("HEAD") && allowed.equals("GET")) {
             return true;
         }
-        ex.getResponseHeaders().set("Allow", allowed);
-        sendError(ex, 405, ex.getRequestURI().getPath() + " takes " + allowed + ", not " + method);
+        response.getHeaders().put(HttpHeader.ALLOW, allowed);
+        Answers.sendError(request, response, done, 405, request.getHttpURI().getDecodedPath() + " takes " + allowed
+                + ", not " + method);
         return false;
     }
 
-    // ---- /frame ---------------------------------------------------------------------------------
+    /** Writes the JSON the future completes with, from a worker thread, or the error it fails with. */
+    private void reply(CompletableFuture<String> json, Request request, Response response, Callback done) {
+        json.whenCompleteAsync((j, e) -> {
+            if (e == null) {
+                Answers.send(request, response, done, 200, Answers.JSON, j.getBytes(StandardCharsets.UTF_8));
+            } else {
+                fail(request, response, done, e);
+            }
+        }, threads);
+    }
 
-    private void frame(HttpExchange ex) throws IOException, InterruptedException {
-        Map<String, String> q = params(ex.getRequestURI().getRawQuery());
-        String after = q.get("after");
-        FrameBuffers frames = loop.frames();
-        if (after != null) {
-            frames.awaitNewer(parseLong("after", after), FRAME_WAIT_MS);
-        }
-        Frame f = frames.acquire();
-        if (f == null) {
-            sendError(ex, 503, "no frame yet: the simulation is starting");
-            return;
-        }
-        try {
-            Headers h = ex.getResponseHeaders();
-            h.set("Content-Type", "application/octet-stream");
-            h.set("Cache-Control", "no-store");
-            h.set("X-Frame-Seq", Long.toString(f.seq));
-            h.set("X-Frame-Tick", Long.toString(f.tick));
-            if (ex.getRequestMethod().equals("HEAD")) {
-                ex.sendResponseHeaders(200, -1);
-                return;
-            }
-            ex.sendResponseHeaders(200, f.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(f.bytes, 0, f.length);
-            }
-        } finally {
-            frames.release(f);
+    private static void fail(Request request, Response response, Callback done, Throwable e) {
+        Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (t instanceof BadRequest) {
+            Answers.sendError(request, response, done, ((BadRequest) t).status, t.getMessage());
+        } else if (t instanceof BodyReader.TooLarge) {
+            Answers.sendError(request, response, done, 413, t.getMessage());
+        } else if (t instanceof BodyReader.TooSlow) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            Answers.sendError(request, response, done, 408, t.getMessage());
+        } else if (t instanceof IllegalStateException) {
+            Answers.sendError(request, response, done, 503, t.getMessage());
+        } else if (t instanceof IOException) {
+            done.failed(t); // the client went away: nothing to answer
+        } else {
+            Answers.sendError(request, response, done, 500, "internal error: " + t);
         }
     }
 
     // ---- /control -------------------------------------------------------------------------------
 
-    private void control(HttpExchange ex) throws IOException, InterruptedException {
-        String origin = ex.getRequestHeaders().getFirst("Origin");
-        String host = ex.getRequestHeaders().getFirst("Host");
+    private void control(Request request, Response response, Callback done) {
+        HttpFields headers = request.getHeaders();
+        String origin = headers.get(HttpHeader.ORIGIN);
+        String host = headers.get(HttpHeader.HOST);
         if (origin != null && !origin.equals("http://" + host)) {
             throw new BadRequest(403, "control requests from another origin (" + origin + ") are refused");
         }
-        String body = readBody(ex);
-        String query = ex.getRequestURI().getRawQuery();
+        int max = limits.maxBodyBytes();
+        if (headers.getLongField(HttpHeader.CONTENT_LENGTH) > max) {
+            throw new BadRequest(413, "the request body is longer than " + max + " bytes");
+        }
+        String query = request.getHttpURI().getQuery();
+        reply(BodyReader.read(request, max, limits.bodyTimeoutMs(), scheduler)
+                .thenCompose(body -> loop.call(controlAction(query, body))), request, response, done);
+    }
+
+    /** The control request in {@code query} and {@code body}, checked, as an action for the simulation thread. */
+    private Supplier<String> controlAction(String query, String body) {
         String all = (query == null ? "" : query) + "&" + body.strip();
         Boolean pause = null;
         Double speed = null;
         boolean deselect = false;
         boolean any = false;
-        for (String token : all.split("&")) {
-            if (token.isBlank()) {
+        for (String item : all.split("&")) {
+            if (item.isBlank()) {
                 continue;
             }
+            int eq = item.indexOf('=');
+            String key = Params.decode(eq < 0 ? item : item.substring(0, eq)).strip();
+            String value = eq < 0 ? null : Params.decode(item.substring(eq + 1)).strip();
+            if (key.equals("token")) {
+                continue; // the access token, checked already
+            }
             any = true;
-            int eq = token.indexOf('=');
-            String key = decode(eq < 0 ? token : token.substring(0, eq)).strip();
-            String value = eq < 0 ? null : decode(token.substring(eq + 1)).strip();
             if (key.equals("action") && value != null) {
                 key = value;
                 value = null;
@@ -345,10 +457,10 @@ public final class CrowdServer implements AutoCloseable {
                     deselect = true;
                     break;
                 case "speed":
-                    speed = parseSpeed(value);
+                    speed = Params.parseSpeed(value);
                     break;
                 default:
-                    throw new BadRequest(400, "unknown control '" + token
+                    throw new BadRequest(400, "unknown control '" + item
                             + "'; use play, pause, speed=<" + SimLoop.MIN_SPEED + ".." + (int) SimLoop.MAX_SPEED
                             + "> or deselect");
             }
@@ -359,114 +471,37 @@ public final class CrowdServer implements AutoCloseable {
         final Boolean p = pause;
         final Double s = speed;
         final boolean d = deselect;
-        String json = loop.call(() -> loop.control(p, s, d));
-        send(ex, 200, "application/json", json.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static Double parseSpeed(String value) {
-        double v;
-        try {
-            v = Double.parseDouble(value == null ? "" : value);
-        } catch (NumberFormatException e) {
-            throw new BadRequest(400, "speed = '" + value + "' is not a number");
-        }
-        if (!(v >= SimLoop.MIN_SPEED && v <= SimLoop.MAX_SPEED)) {
-            throw new BadRequest(400, "speed = " + value + " is out of range; valid range is " + SimLoop.MIN_SPEED
-                    + ".." + (int) SimLoop.MAX_SPEED);
-        }
-        return v;
+        return () -> loop.control(p, s, d);
     }
 
     // ---- /agent ---------------------------------------------------------------------------------
 
-    private void agent(HttpExchange ex) throws IOException, InterruptedException {
-        Map<String, String> q = params(ex.getRequestURI().getRawQuery());
-        String json;
+    private CompletableFuture<String> agent(Map<String, String> q) {
         if (q.containsKey("id")) {
-            long id = parseLong("id", q.get("id"));
+            long id = Params.parseLong("id", q.get("id"));
             if (id < 0 || id > Integer.MAX_VALUE) {
                 throw new BadRequest(404, "no agent " + id);
             }
-            json = loop.call(() -> loop.selectById((int) id));
-            if (json == null) {
-                throw new BadRequest(404, "no agent " + id);
-            }
+            return loop.call(() -> loop.selectById((int) id)).thenApply(json -> {
+                if (json == null) {
+                    throw new BadRequest(404, "no agent " + id);
+                }
+                return json;
+            });
         } else if (q.containsKey("x") && q.containsKey("y")) {
-            float x = parseFloat("x", q.get("x"));
-            float y = parseFloat("y", q.get("y"));
-            json = loop.call(() -> loop.selectNearest(x, y));
-            if (json == null) {
-                throw new BadRequest(404, "there are no agents");
-            }
-        } else {
-            throw new BadRequest(400, "give ?id=<agent id> or ?x=<world x>&y=<world y>");
+            float x = Params.parseFloat("x", q.get("x"));
+            float y = Params.parseFloat("y", q.get("y"));
+            return loop.call(() -> loop.selectNearest(x, y)).thenApply(json -> {
+                if (json == null) {
+                    throw new BadRequest(404, "there are no agents");
+                }
+                return json;
+            });
         }
-        send(ex, 200, "application/json", json.getBytes(StandardCharsets.UTF_8));
+        throw new BadRequest(400, "give ?id=<agent id> or ?x=<world x>&y=<world y>");
     }
 
     // ---- helpers --------------------------------------------------------------------------------
-
-    /** An answer other than 200, with its message. */
-    private static final class BadRequest extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final int status;
-
-        BadRequest(int status, String message) {
-            super(message, null, false, false);
-            this.status = status;
-        }
-    }
-
-    private static long parseLong(String name, String v) {
-        try {
-            return Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new BadRequest(400, name + " = '" + v + "' is not an integer");
-        }
-    }
-
-    private static float parseFloat(String name, String v) {
-        float f;
-        try {
-            f = Float.parseFloat(v.strip());
-        } catch (NumberFormatException e) {
-            throw new BadRequest(400, name + " = '" + v + "' is not a number");
-        }
-        if (!Float.isFinite(f)) {
-            throw new BadRequest(400, name + " = '" + v + "' is not a finite number");
-        }
-        return f;
-    }
-
-    private static Map<String, String> params(String rawQuery) {
-        Map<String, String> m = new LinkedHashMap<>();
-        for (String token : (rawQuery == null ? "" : rawQuery).split("&")) {
-            if (token.isEmpty()) {
-                continue;
-            }
-            int eq = token.indexOf('=');
-            m.put(decode(eq < 0 ? token : token.substring(0, eq)), eq < 0 ? "" : decode(token.substring(eq + 1)));
-        }
-        return m;
-    }
-
-    private static String decode(String s) {
-        try {
-            return URLDecoder.decode(s, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new BadRequest(400, "'" + s + "' is not URL-encoded properly");
-        }
-    }
-
-    private static String readBody(HttpExchange ex) throws IOException {
-        try (InputStream in = ex.getRequestBody()) {
-            byte[] b = in.readNBytes(MAX_BODY + 1);
-            if (b.length > MAX_BODY) {
-                throw new BadRequest(413, "the request body is longer than " + MAX_BODY + " bytes");
-            }
-            return new String(b, StandardCharsets.UTF_8);
-        }
-    }
 
     /** Whether a Host header names a loopback host (127.0.0.0/8, localhost, ::1), with or without a port. */
     static boolean loopbackHost(String host) {
@@ -504,33 +539,6 @@ public final class CrowdServer implements AutoCloseable {
             return "text/css; charset=utf-8";
         }
         return "application/octet-stream";
-    }
-
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
-        Headers h = ex.getResponseHeaders();
-        h.set("Content-Type", type);
-        h.set("Cache-Control", "no-store");
-        h.set("X-Content-Type-Options", "nosniff");
-        if (ex.getRequestMethod().equals("HEAD")) {
-            ex.sendResponseHeaders(status, -1);
-            return;
-        }
-        ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        try (OutputStream os = ex.getResponseBody()) {
-            os.write(body);
-        }
-    }
-
-    private static void sendError(HttpExchange ex, int status, String message) {
-        if (ex.getResponseCode() != -1) {
-            return; // headers already sent: the client sees a cut response
-        }
-        try {
-            send(ex, status, "application/json",
-                    ("{\"error\":" + Json.string(message) + "}").getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            // the client went away
-        }
     }
 
     private static byte[] resource(String name) {

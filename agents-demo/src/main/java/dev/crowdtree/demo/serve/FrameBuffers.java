@@ -18,7 +18,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * not the published one and whose reader count is 0. Both steps go through atomics, so a reader
  * never reads a frame the writer is filling, and the writer never fills a frame a reader holds.
  * Publication is a volatile write (the {@link AtomicReference}), so readers see every byte the
- * writer wrote before it.
+ * writer wrote before it. Buffers are allocated when the writer first needs them, so the pool
+ * costs only as many buffers as readers actually pin at once (plus two).
+ *
+ * <p>The listener set with {@link #onPublish(Runnable)} runs on the writer's thread after every
+ * publication; it must be quick and must not block.
  */
 final class FrameBuffers {
     /** One frame buffer. Its bytes are immutable while it is published or pinned by a reader. */
@@ -44,26 +48,37 @@ final class FrameBuffers {
     }
 
     private final Frame[] frames;
+    private final int capacity;
     private final AtomicReference<Frame> front = new AtomicReference<>();
     private final Object newFrame = new Object();
     private long skipped;
+    // THREADING: set once before the writer starts (Thread.start orders it), read by the writer.
+    private Runnable publishListener;
 
     /**
      * @param count    buffers in the pool: at least 2; one more than the number of concurrent
      *                 readers means the writer never has to skip a publication
-     * @param capacity initial bytes per buffer
+     * @param capacity initial bytes per buffer (buffers are allocated when first needed)
      */
     FrameBuffers(int count, int capacity) {
         frames = new Frame[Math.max(2, count)];
-        for (int i = 0; i < frames.length; i++) {
-            frames[i] = new Frame(capacity);
-        }
+        this.capacity = capacity;
+    }
+
+    /** Sets what runs on the writer's thread after each publication. Before the writer starts. */
+    void onPublish(Runnable listener) {
+        publishListener = listener;
     }
 
     /** A frame the writer may fill now, or null when every other frame is being read. Writer only. */
     Frame writable() {
         Frame published = front.get();
-        for (Frame f : frames) {
+        for (int i = 0; i < frames.length; i++) {
+            Frame f = frames[i];
+            if (f == null) {
+                f = frames[i] = new Frame(capacity); // readers only reach frames through front
+                return f;
+            }
             if (f != published && f.readers.get() == 0) {
                 return f;
             }
@@ -78,6 +93,25 @@ final class FrameBuffers {
         synchronized (newFrame) {
             newFrame.notifyAll();
         }
+        Runnable l = publishListener;
+        if (l != null) {
+            l.run();
+        }
+    }
+
+    /** The sequence number of the published frame, or -1 before the first publication. Any thread. */
+    long latestSeq() {
+        Frame f = front.get();
+        return f == null ? -1 : f.seq;
+    }
+
+    /** Buffers allocated so far. Writer only. */
+    int allocated() {
+        int n = 0;
+        for (Frame f : frames) {
+            n += f == null ? 0 : 1;
+        }
+        return n;
     }
 
     /** Publications skipped because every spare buffer was being read. Writer only. */

@@ -25,10 +25,13 @@ import java.util.concurrent.Callable;
  * default), runs the simulation in real time on its own thread and serves a canvas page that draws
  * every agent coloured by its active state, with play, pause, speed and an inspector for the agent
  * you click. Runs until Ctrl+C. Exit 2 for bad options, a port in use or a tree that does not
- * compile; 1 if the simulation fails.
+ * compile; 1 if the simulation fails. An address other than loopback ({@code --bind}) requires
+ * {@code --token}, which every request must then carry. The server's limits against slow and
+ * numerous clients are in {@link ServerLimits} and {@link CrowdServer}.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve a live view of the crowd in the browser (http://127.0.0.1:8080/ by default).")
+        description = "Serve a live view of the crowd in the browser (http://127.0.0.1:8080/ by default).",
+        footer = {"", "Limits against slow or numerous clients: " + ServerLimits.DEFAULTS_TEXT})
 public final class ServeCommand implements Callable<Integer> {
     @Mixin
     CrowdOptions crowd;
@@ -36,9 +39,23 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).", defaultValue = "8080")
     int port;
 
-    @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}, this machine only).",
-            defaultValue = "127.0.0.1")
+    @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}, this machine only). "
+            + "Any other address requires --token.", defaultValue = "127.0.0.1")
     String bind;
+
+    @Option(names = "--token", paramLabel = "TOKEN", description = "Shared secret that every request must carry, as "
+            + "'Authorization: Bearer TOKEN' or ?token=TOKEN (open the page as http://HOST:PORT/?token=TOKEN); "
+            + "16-256 characters from A-Z a-z 0-9 . _ ~ - (e.g. from: openssl rand -hex 16). Required with a --bind "
+            + "address other than loopback; the connection is plain HTTP, so use it on networks you trust.")
+    String token;
+
+    @Option(names = "--max-connections", paramLabel = "N", description = "Open HTTP connections at most; beyond it a "
+            + "new connection closes the one idle the longest, or itself (default: " + ServerLimits.MAX_CONNECTIONS + ").")
+    Integer maxConnections;
+
+    @Option(names = "--max-frame-streams", paramLabel = "N", description = "Frame requests (waiting or being sent) "
+            + "at once; more get 503 and Retry-After: 1 (default: " + ServerLimits.MAX_FRAME_STREAMS + ").")
+    Integer maxFrameStreams;
 
     @Option(names = "--speed", description = "Initial speed, simulated seconds per real second, 0.1..16 (default: ${DEFAULT-VALUE}).",
             defaultValue = "1.0")
@@ -48,6 +65,9 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Level of detail: StateTree tick periods by distance to the observer, who stands at the "
                     + "selected agent, or at --observer while none is selected (default: on; --no-lod to switch off).")
     boolean lod;
+
+    /** The server's limits; the options above change the caps, tests shorten the timeouts. */
+    ServerLimits limits = ServerLimits.DEFAULTS;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -68,6 +88,8 @@ public final class ServeCommand implements Callable<Integer> {
         CrowdConfig config;
         float[] observer;
         InetAddress address;
+        AccessToken access;
+        ServerLimits serverLimits;
         try {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("--port = " + port + " is out of range; valid range is 0..65535");
@@ -78,7 +100,19 @@ public final class ServeCommand implements Callable<Integer> {
             }
             config = crowd.config(CrowdConfig.defaults().dt());
             observer = crowd.observer(config.worldSize());
+            serverLimits = limits;
+            if (maxConnections != null) {
+                serverLimits = serverLimits.withMaxConnections(maxConnections);
+            }
+            if (maxFrameStreams != null) {
+                serverLimits = serverLimits.withMaxFrameStreams(maxFrameStreams);
+            }
             address = InetAddress.getByName(bind);
+            access = token == null ? null : AccessToken.of(token);
+            if (access == null && !address.isLoopbackAddress()) {
+                throw new IllegalArgumentException("--bind " + bind + " is not a loopback address and requires --token "
+                        + "TOKEN (16+ characters, e.g. from: openssl rand -hex 16), which every request must carry");
+            }
         } catch (UnknownHostException e) {
             err.println("error: --bind " + bind + " is not a known host or address");
             return 2;
@@ -89,7 +123,7 @@ public final class ServeCommand implements Callable<Integer> {
 
         CrowdServer server;
         try {
-            server = CrowdServer.bind(new InetSocketAddress(address, port));
+            server = CrowdServer.bind(new InetSocketAddress(address, port), serverLimits, access);
         } catch (BindException e) {
             if (isLocal(address)) {
                 err.println("error: port " + port + " is already in use on " + bind + "; choose another with --port");
@@ -126,9 +160,13 @@ public final class ServeCommand implements Callable<Integer> {
                     Json.number(speed), sim.lod() == null ? "off" : "on", (System.nanoTime() - setup0) / 1e9);
             if (!address.isLoopbackAddress()) {
                 err.println("warning: --bind " + bind + " is not a loopback address: anyone who can reach this machine "
-                        + "can watch and control the simulation");
+                        + "and has the token can watch and control the simulation (plain HTTP: the token is not "
+                        + "encrypted on the way)");
             }
             out.println("serving the crowd on " + url(server.address()) + " (Ctrl+C to stop)");
+            if (access != null) {
+                out.println("every request needs the token: open " + url(server.address()) + "?token=<your --token>");
+            }
             out.flush();
             server.awaitStop();
             Throwable failure = server.failure();

@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,6 +27,7 @@ import java.util.function.Supplier;
  * batch so a slow machine drops time instead of spiralling), pausable, and after every batch of
  * ticks publishes a snapshot into {@link FrameBuffers}. Between ticks it runs requests that HTTP
  * threads post with {@link #call(Supplier)}: selecting and inspecting an agent, play, pause, speed.
+ * The HTTP threads do not wait for them: the answer is written when the future completes.
  *
  * <p>THREADING: the simulation thread is the only thread that touches the {@link CrowdSim} (its
  * world, columns, tree system and trace sink) after {@link #start()}; the sim is handed over by
@@ -129,28 +130,32 @@ final class SimLoop implements Runnable {
     }
 
     /**
-     * Runs {@code request} on the simulation thread between two ticks and returns its result. Any
-     * thread but the simulation thread.
+     * Runs {@code request} on the simulation thread between two ticks; the future completes there
+     * with its result (or with the request's exception). Does not wait. Any thread but the
+     * simulation thread.
      *
-     * @throws IllegalStateException when the simulation has stopped or does not answer in time
+     * @return the result; completes exceptionally with an {@link IllegalStateException} when the
+     *         simulation has stopped or does not answer within {@value #REQUEST_TIMEOUT_MS} ms
      */
-    <T> T call(Supplier<T> request) throws InterruptedException {
+    <T> CompletableFuture<T> call(Supplier<T> request) {
         if (!thread.isAlive() || stopping) {
-            throw new IllegalStateException("the simulation is not running"
-                    + (failure == null ? "" : " (it failed: " + failure + ")"));
+            return CompletableFuture.failedFuture(new IllegalStateException("the simulation is not running"
+                    + (failure == null ? "" : " (it failed: " + failure + ")")));
         }
         Request<T> r = new Request<>(request);
         requests.add(r);
-        try {
-            return r.result.get(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException) {
-                throw (RuntimeException) e.getCause();
+        CompletableFuture<T> out = new CompletableFuture<>();
+        r.result.orTimeout(REQUEST_TIMEOUT_MS, TimeUnit.MILLISECONDS).whenComplete((v, e) -> {
+            if (e == null) {
+                out.complete(v);
+            } else {
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                out.completeExceptionally(cause instanceof TimeoutException
+                        ? new IllegalStateException("the simulation did not answer within " + REQUEST_TIMEOUT_MS + " ms")
+                        : cause);
             }
-            throw new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the simulation did not answer within " + REQUEST_TIMEOUT_MS + " ms");
-        }
+        });
+        return out;
     }
 
     // ---- the loop (sim thread) ------------------------------------------------------------------
@@ -170,7 +175,9 @@ final class SimLoop implements Runnable {
                 // of wall time: a machine too slow for the speed drops time instead of falling behind
                 int maxSteps = (int) Math.max(2, Math.ceil(0.1 * speed / clock.dt()));
                 int steps = paused ? 0 : clock.stepsFor(real * speed, maxSteps);
-                for (int i = 0; i < steps && !stopping && (i == 0 || System.nanoTime() - now < BATCH_NANOS); i++) {
+                // a pause that arrives between two ticks of the batch (runRequests below) stops it there
+                for (int i = 0; i < steps && !stopping && !paused
+                        && (i == 0 || System.nanoTime() - now < BATCH_NANOS); i++) {
                     long t0 = System.nanoTime();
                     followObserver();
                     sim.tick();

@@ -50,6 +50,31 @@ class FrameBuffersTest {
     }
 
     @Test
+    void buffersAreAllocatedWhenFirstNeededAndPublicationsAreAnnounced() {
+        FrameBuffers pool = new FrameBuffers(18, 1 << 20);
+        int[] announced = {0};
+        pool.onPublish(() -> announced[0]++);
+        assertEquals(0, pool.allocated());
+        assertEquals(-1, pool.latestSeq());
+        for (int i = 1; i <= 10; i++) {
+            Frame f = pool.writable();
+            f.seq = i;
+            pool.publish(f);
+        }
+        assertEquals(2, pool.allocated(), "with no reader the writer alternates between two buffers");
+        assertEquals(10, pool.latestSeq());
+        assertEquals(10, announced[0]);
+        Frame pinned = pool.acquire();
+        Frame f = pool.writable();
+        f.seq = 11;
+        pool.publish(f);
+        assertEquals(2, pool.allocated());
+        assertNotSame(pinned, pool.writable(), "one pinned, one published: the writer takes a third");
+        assertEquals(3, pool.allocated());
+        pool.release(pinned);
+    }
+
+    @Test
     void readersAlwaysSeeAConsistentFrame() throws Exception {
         FrameBuffers pool = new FrameBuffers(4, 4096);
         AtomicReference<String> problem = new AtomicReference<>();
