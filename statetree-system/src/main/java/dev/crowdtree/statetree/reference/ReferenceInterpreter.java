@@ -244,6 +244,16 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     }
 
     @Override
+    public void snapshot(java.io.OutputStream out) throws java.io.IOException {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public void restore(java.io.InputStream in) throws java.io.IOException {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
     public void close() {
         // nothing to release
     }
