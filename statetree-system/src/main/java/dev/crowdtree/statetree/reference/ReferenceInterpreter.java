@@ -245,12 +245,12 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void snapshot(java.io.OutputStream out) throws java.io.IOException {
-        throw new UnsupportedOperationException("not yet");
+        ReferenceSnapshot.write(data, scheduler, out);
     }
 
     @Override
     public void restore(java.io.InputStream in) throws java.io.IOException {
-        throw new UnsupportedOperationException("not yet");
+        ReferenceSnapshot.restore(data, scheduler, in);
     }
 
     @Override

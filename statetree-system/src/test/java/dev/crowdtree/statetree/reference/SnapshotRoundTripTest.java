@@ -42,9 +42,42 @@ class SnapshotRoundTripTest {
     private static final List<RuntimeFactory> BATCHED = List.of(StateTreeSystem::create,
             (t, agents, seed, workers) -> StateTreeSystem.standalone(t, agents, seed, 2, 1));
 
+    /** The reference interpreter in both tick modes. */
+    private static final List<RuntimeFactory> REFERENCES = List.of(ScenarioRunner.REFERENCE,
+            ScenarioRunner.REFERENCE_SCHEDULED);
+
     @Test
     void batchedRuntimeRoundTripsOnRandomTrees() {
         roundTrips(BATCHED, "batched");
+    }
+
+    @Test
+    void referenceInterpreterRoundTripsOnRandomTrees() {
+        roundTrips(REFERENCES, "reference");
+    }
+
+    @Test
+    void aSnapshotOfTheOtherRuntimeIsRefused() throws Exception {
+        CompiledStateTree tree = null;
+        for (int n = 0; tree == null; n++) {
+            try {
+                tree = TestNodes.compiler().compile(new RandomDifferentialTest.Gen(new SplittableRandom(300 + n), false,
+                        new SplittableRandom(400 + n)).tree("Kind"));
+            } catch (StateTreeCompileException e) {
+                // try the next one
+            }
+        }
+        Scenario sc = scenario(RandomDifferentialTest.scenario(new SplittableRandom(7), tree, false));
+        try (Driver batched = new Driver(BATCHED.get(0), tree, sc); Driver ref = new Driver(REFERENCES.get(0), tree, sc)) {
+            batched.runTo(5);
+            ref.runTo(5);
+            SnapshotException x = assertThrows(SnapshotException.class,
+                    () -> ref.runtime.restore(new ByteArrayInputStream(batched.snapshot())));
+            assertEquals("a snapshot of a statetree.batched, not of a statetree.reference", x.getMessage());
+            x = assertThrows(SnapshotException.class,
+                    () -> batched.runtime.restore(new ByteArrayInputStream(ref.snapshot())));
+            assertEquals("a snapshot of a statetree.reference, not of a statetree.batched", x.getMessage());
+        }
     }
 
     private static void roundTrips(List<RuntimeFactory> factories, String what) {
@@ -111,7 +144,9 @@ class SnapshotRoundTripTest {
         }
         Scenario sc = scenario(RandomDifferentialTest.scenario(rnd, tree, true));
         Scenario otherSc = scenario(RandomDifferentialTest.scenario(rnd, other, false));
-        for (RuntimeFactory f : BATCHED) {
+        List<RuntimeFactory> all = new ArrayList<>(BATCHED);
+        all.addAll(REFERENCES);
+        for (RuntimeFactory f : all) {
             byte[] good;
             byte[] foreign;
             try (Driver d = new Driver(f, tree, sc); Driver o = new Driver(f, other, otherSc)) {
