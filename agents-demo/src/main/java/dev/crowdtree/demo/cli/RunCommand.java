@@ -3,15 +3,20 @@ package dev.crowdtree.demo.cli;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.render.FrameWriter;
 import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.CrowdSnapshot;
 import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeFailure;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,12 +56,35 @@ public final class RunCommand implements Callable<Integer> {
                     + "period 1 within 100 m, 2 within 250 m, 4 within 500 m, 8 beyond (default: off).")
     boolean lod;
 
+    @Option(names = "--save", paramLabel = "FILE",
+            description = "At the end of the run, write the whole world to FILE (a snapshot, docs/SNAPSHOT.md).")
+    Path saveFile;
+
+    @Option(names = "--load", paramLabel = "FILE",
+            description = "Continue the world saved in FILE (by --save) for --ticks more ticks; the world's options "
+                    + "(--agents, --seed, --tree, --dt, --lod, --observer) come from the file.")
+    Path loadFile;
+
+    @Spec
+    CommandSpec spec;
+
+    /** The world options a snapshot fixes: naming one of them with --load is a usage error. */
+    private static final String[] WORLD_OPTIONS = {"--agents", "--seed", "--tree", "--dt", "--lod", "--observer"};
+
     @Override
     public Integer call() {
         PrintStream out = System.out;
         PrintStream err = System.err;
         CrowdConfig config;
         float[] observer;
+        if (loadFile != null) {
+            for (String o : WORLD_OPTIONS) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                    err.println("error: " + o + " cannot be given with --load: the world's options come from the snapshot");
+                    return 2;
+                }
+            }
+        }
         try {
             if (ticks < 0) {
                 throw new IllegalArgumentException("--ticks = " + ticks + " is out of range; valid range is 0..2147483647");
@@ -72,15 +100,25 @@ public final class RunCommand implements Callable<Integer> {
             return 2;
         }
         long setup0 = System.nanoTime();
-        CrowdSim sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
+        CrowdSim sim;
+        if (loadFile != null) {
+            sim = load(config.workers(), err);
+        } else {
+            sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
+        }
         if (sim == null) {
             return 2;
         }
         try (sim) {
+            config = sim.config();
             FrameWriter frames = pngDir == null ? null : new FrameWriter(sim, pngDir);
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %d workers, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
                     config.agents(), config.workers(), ticks, config.dt(), config.seed(),
-                    crowd.treeName(), sim.tree().stateCount);
+                    loadFile != null ? sim.tree().name : crowd.treeName(), sim.tree().stateCount);
+            if (loadFile != null) {
+                out.printf(Locale.ROOT, "loaded: %s, from tick %d (%.2f s)%n", loadFile, sim.tickNumber(),
+                        (System.nanoTime() - setup0) / 1e9);
+            }
             if (sim.lod() != null) {
                 out.printf(Locale.ROOT, "lod: tick periods by distance to the observer at (%s, %s): %s%n",
                         metres(sim.observerX()), metres(sim.observerY()), bandList(sim.lod()));
@@ -117,8 +155,35 @@ public final class RunCommand implements Callable<Integer> {
             if (frames != null) {
                 out.println("frames: " + frames.count() + " PNG files in " + pngDir);
             }
+            if (saveFile != null) {
+                long t0 = System.nanoTime();
+                try {
+                    long size = CrowdSnapshot.save(sim, saveFile);
+                    out.printf(Locale.ROOT, "saved: %s, tick %d, %,d bytes (%.2f s)%n", saveFile, sim.tickNumber(), size,
+                            (System.nanoTime() - t0) / 1e9);
+                } catch (IOException e) {
+                    err.println("error: cannot write " + saveFile + ": " + e.getMessage());
+                    return 1;
+                }
+            }
         }
         return 0;
+    }
+
+    /** The crowd saved in {@link #loadFile}, or null after printing why not (exit 2). */
+    private CrowdSim load(int workers, PrintStream err) {
+        try {
+            CrowdSim sim = CrowdSnapshot.load(loadFile, workers);
+            sim.system().setNodeErrorPolicy(crowd.nodeErrorPolicy());
+            return sim;
+        } catch (StateTreeCompileException e) {
+            err.println("error: " + loadFile + ": its tree does not compile: " + e.getMessage().lines().findFirst().orElse(""));
+        } catch (java.nio.file.NoSuchFileException e) {
+            err.println("error: " + loadFile + ": no such file");
+        } catch (IOException e) {
+            err.println("error: " + loadFile + ": " + e.getMessage());
+        }
+        return null;
     }
 
     private void progress(PrintStream err, CrowdSim sim, int done, long nanos, long ticksDone) {

@@ -59,6 +59,8 @@ public final class CrowdSim implements AutoCloseable {
     private static final int SEPARATION_MATES = 8;
 
     private final CrowdConfig config;
+    /** The tree asset given (null: the embedded one), kept for snapshots. */
+    private final Path treeFile;
     private final World world;
     private final CrowdData data;
     private final CompiledStateTree tree;
@@ -120,6 +122,7 @@ public final class CrowdSim implements AutoCloseable {
     CrowdSim(CrowdConfig config, Path treeFile, LodBands lod, float observerX, float observerY,
              Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
         this.config = config;
+        this.treeFile = treeFile;
         this.world = World.builder().workers(config.workers()).chunkSize(4096).seed(config.seed()).dt(config.dt())
                 .maxAgents(config.agents()).initialCapacity(config.agents()).build();
         boolean ok = false;
@@ -233,6 +236,25 @@ public final class CrowdSim implements AutoCloseable {
         metrics.recordPhase(3, t4 - t3);
         metrics.recordPhase(4, t5 - t4);
         metrics.recordTick(t5 - t0);
+    }
+
+    /** The tree asset file, or null for the embedded tree. */
+    Path treeFile() {
+        return treeFile;
+    }
+
+    /** Snapshot support ({@link CrowdSnapshot}): tick, alarms, awake sum, awake ticks, awake min, awake max. */
+    long[] counters() {
+        return new long[] {tick, alarms, awakeSum, awakeTicks, awakeMin, awakeMax};
+    }
+
+    void restoreCounters(long[] c) {
+        tick = c[0];
+        alarms = c[1];
+        awakeSum = c[2];
+        awakeTicks = c[3];
+        awakeMin = (int) c[4];
+        awakeMax = (int) c[5];
     }
 
     /** A fire ignited: agents within {@value #ALARM_RADIUS} m hear the alarm next tick. */

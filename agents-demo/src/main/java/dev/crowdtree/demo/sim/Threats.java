@@ -25,7 +25,7 @@ public final class Threats {
     public final float[] radius;
     public final byte[] kind;
     public final boolean[] active;
-    private final int[] timer;
+    final int[] timer;
     /** The active threats in index order, 4 floats each: x, y, radius, kind; see {@link #packed()}. */
     private final float[] packed;
     private int activeCount;
@@ -71,7 +71,7 @@ public final class Threats {
         return activeCount;
     }
 
-    private void pack() {
+    void pack() {
         int j = 0;
         for (int i = 0; i < count; i++) {
             if (active[i]) {

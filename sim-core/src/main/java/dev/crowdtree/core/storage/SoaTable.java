@@ -243,6 +243,15 @@ public final class SoaTable {
         fire(0, size);
     }
 
+    /**
+     * After {@link TableSnapshot#applyTo} wrote the columns: the table has {@code rows} rows (it had
+     * {@code old}), and every listener hears that all of them changed.
+     */
+    void restoreRows(int rows, int old) {
+        size = rows;
+        fire(0, Math.max(rows, old));
+    }
+
     /** Number of chunks of {@code chunkSize} rows that cover the live rows. */
     public int chunkCount(int chunkSize) {
         return (size + chunkSize - 1) / chunkSize;

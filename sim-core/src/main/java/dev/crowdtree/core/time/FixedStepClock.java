@@ -36,6 +36,15 @@ public final class FixedStepClock {
     }
 
     /** Advances one step and returns the new tick number. */
+    /** Sets the tick count (restoring a snapshot); the real-time accumulator starts over. */
+    public void restoreTick(long tickNumber) {
+        if (tickNumber < 0) {
+            throw new IllegalArgumentException("tick = " + tickNumber + " is out of range; valid range is 0..");
+        }
+        tick = tickNumber;
+        accumulator = 0;
+    }
+
     public long advance() {
         return ++tick;
     }

@@ -322,6 +322,46 @@ public final class World implements AutoCloseable {
         return id >= 0 && id < generations.length ? generations[id] : 0;
     }
 
+    /** Snapshot support ({@link WorldSnapshot}): id state as {nextId, freeCount, skipped}, free ids, generations. */
+    long[] idCounters() {
+        return new long[] {nextId, freeCount, skippedCommands};
+    }
+
+    int[] freeIds() {
+        return Arrays.copyOf(freeIds, freeCount);
+    }
+
+    int[] generations() {
+        return Arrays.copyOf(generations, nextId);
+    }
+
+    /**
+     * Snapshot support: replaces the agent ids with a snapshot's, every live agent being one of
+     * {@code ids} in {@code table} (its row the index); Dominion entities are dropped (created again
+     * on demand). Called before the table's rows are restored.
+     */
+    void restoreIds(int next, int[] gens, int[] free, long skipped, SoaTable table, int[] ids, int rows) {
+        int n = Math.max(16, next);
+        tableById = new short[n];
+        rowById = new int[n];
+        Arrays.fill(rowById, -1);
+        generations = Arrays.copyOf(gens, n);
+        freeIds = Arrays.copyOf(free, Math.max(16, free.length));
+        freeCount = free.length;
+        nextId = next;
+        skippedCommands = skipped;
+        short t = (short) (tables.indexOf(table) + 1);
+        for (int r = 0; r < rows; r++) {
+            tableById[ids[r]] = t;
+            rowById[ids[r]] = r;
+        }
+        agentCount = rows;
+        for (Entity e : entities.values()) {
+            dominion.deleteEntity(e);
+        }
+        entities.clear();
+    }
+
     /** Number of live agents. */
     public int agentCount() {
         return agentCount;

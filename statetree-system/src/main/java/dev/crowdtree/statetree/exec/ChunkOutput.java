@@ -25,6 +25,18 @@ final class ChunkOutput {
     int awake;
 
     /** Outputs for a tree whose events carry {@code payloadWidth} payload slots. */
+    /** {@code outputs}, grown (doubling) to at least {@code chunks} entries. */
+    static ChunkOutput[] ensure(ChunkOutput[] outputs, int chunks, int payloadWidth) {
+        if (outputs.length >= chunks) {
+            return outputs;
+        }
+        ChunkOutput[] next = java.util.Arrays.copyOf(outputs, Math.max(chunks, outputs.length * 2));
+        for (int i = outputs.length; i < next.length; i++) {
+            next[i] = new ChunkOutput(payloadWidth);
+        }
+        return next;
+    }
+
     ChunkOutput(int payloadWidth) {
         toOthers = new EventBuffer(payloadWidth);
         carried = new EventBuffer(payloadWidth);

@@ -101,6 +101,18 @@ final class ChunkSchedule {
     final short[] sticky;
     int stickyCount;
 
+    /** {@code schedules}, grown to {@code chunks} entries: new ones of {@code capacity} rows, dirty. */
+    static ChunkSchedule[] ensure(ChunkSchedule[] schedules, int chunks, int capacity, int groups) {
+        if (schedules.length >= chunks) {
+            return schedules;
+        }
+        ChunkSchedule[] next = Arrays.copyOf(schedules, chunks);
+        for (int i = schedules.length; i < chunks; i++) {
+            next[i] = new ChunkSchedule(i, capacity, groups);
+        }
+        return next;
+    }
+
     ChunkSchedule(int index, int capacity, int groups) {
         this.index = index;
         this.capacity = capacity;

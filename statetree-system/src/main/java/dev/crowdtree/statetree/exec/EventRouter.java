@@ -55,6 +55,11 @@ final class EventRouter {
         scratch = new EventPayload(width);
     }
 
+    /** The events queued for the next tick (snapshots). */
+    EventBuffer incoming() {
+        return incoming;
+    }
+
     /** The row of the agent of event {@code i} of {@link #byChunk}. */
     int eventRow(int i) {
         return byChunkRow[i];

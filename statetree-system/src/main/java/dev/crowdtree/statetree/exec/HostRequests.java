@@ -149,6 +149,13 @@ final class HostRequests {
         }
     }
 
+    /** Forgets every recorded request (a snapshot was restored; the schedules are rebuilt). */
+    void clearLists() {
+        for (RequestList l : requestLists) {
+            l.size = 0;
+        }
+    }
+
     /** The requests recorded for world chunk {@code c} (runner use). */
     RequestList requestList(int c) {
         return c < requestLists.length ? requestLists[c] : null;

@@ -157,6 +157,18 @@ final class InstanceData {
     static final int CHANGES_SHIFT = 48;
 
     /** The state-change count of {@code row}: the {@code changes} column holds the bits above the 16 in {@link #exec}. */
+    /** Counts running rows per active last state into {@code counts} (length >= stateCount). */
+    void countActiveStates(int[] counts) {
+        Arrays.fill(counts, 0, tree.stateCount, 0);
+        long[] ex = execCol.data();
+        for (int r = 0, n = table.size(); r < n; r++) {
+            long e = ex[r];
+            if (((e >>> 32) & 7) == dev.crowdtree.statetree.node.RunStatus.RUNNING) {
+                counts[((int) e & 0xFFFF) - 1]++;
+            }
+        }
+    }
+
     int stateChangeCount(int row) {
         return (changesCol.data()[row] << 16) | (int) (execCol.data()[row] >>> CHANGES_SHIFT);
     }
@@ -179,17 +191,5 @@ final class InstanceData {
         cols.addAll(Arrays.asList(intCols));
         cols.addAll(Arrays.asList(boolCols));
         return cols;
-    }
-
-    /** Counts the running rows of {@code [0, rows)} per active last state into {@code counts}. */
-    void countActiveStates(int[] counts, int rows) {
-        java.util.Arrays.fill(counts, 0, tree.stateCount, 0);
-        long[] ex = execCol.data();
-        for (int r = 0; r < rows; r++) {
-            long e = ex[r];
-            if (((e >>> 32) & 7) == dev.crowdtree.statetree.node.RunStatus.RUNNING) {
-                counts[((int) e & 0xFFFF) - 1]++;
-            }
-        }
     }
 }

@@ -121,6 +121,26 @@ public interface StateTreeRuntime extends AutoCloseable {
     /** The agent's active path ({@code Root/A/B}), or "" when none. */
     String activePath(int agent);
 
+    /**
+     * Writes a snapshot of the whole runtime between ticks (docs/SNAPSHOT.md): a versioned binary
+     * format with the tree's fingerprint and a checksum, covering the agents, every column or slot,
+     * the trees' instance data, timers, the events queued for the next tick and the step and tick
+     * counters. {@code out} is not closed.
+     */
+    void snapshot(java.io.OutputStream out) throws java.io.IOException;
+
+    /**
+     * Replaces this runtime's state with a snapshot {@link #snapshot} wrote, read to the end of
+     * {@code in}; ticking on gives exactly what the snapshotted runtime would have given. The whole
+     * snapshot is read and verified first: a truncated, corrupted, wrong-version or wrong-tree
+     * snapshot is refused with a {@link dev.crowdtree.core.storage.SnapshotException} (one line)
+     * and nothing is changed. Tracing, the node error policy and bound externals are not part of a
+     * snapshot; they stay as they are.
+     *
+     * @throws java.io.IOException reading {@code in}, or a {@code SnapshotException}
+     */
+    void restore(java.io.InputStream in) throws java.io.IOException;
+
     @Override
     void close();
 }

@@ -2,11 +2,7 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.core.schedule.Chunk;
 import dev.crowdtree.core.schedule.ChunkKernel;
-import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.Column;
-import dev.crowdtree.core.storage.FloatColumn;
-import dev.crowdtree.core.storage.IntColumn;
-import dev.crowdtree.core.storage.ShortColumn;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
@@ -14,10 +10,8 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.Payload;
 import dev.crowdtree.statetree.node.RunStatus;
-import dev.crowdtree.statetree.node.ValueType;
 import org.jctools.queues.MpscUnboundedArrayQueue;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -185,8 +179,6 @@ public final class StateTreeSystem implements StateTreeRuntime {
         };
     }
 
-    // ---- accessors ------------------------------------------------------------------------------
-
     @Override
     public CompiledStateTree tree() {
         return tree;
@@ -224,6 +216,30 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     HostRequests requests() {
         return requests;
+    }
+
+    /** Steps run so far. */
+    int steps() {
+        return steps;
+    }
+
+    /** Sets what a snapshot restores beyond the columns and events ({@link Snapshots}). */
+    void restoreCounters(int stepCount, float dt, long tick, int awake) {
+        steps = stepCount;
+        timerDt = dt;
+        currentTick = tick;
+        awakeLastTick = awake;
+    }
+
+    /** Writes this runtime's snapshot (docs/SNAPSHOT.md): the whole table and world ids, counters, queued events. */
+    @Override
+    public void snapshot(java.io.OutputStream out) throws java.io.IOException {
+        Snapshots.write(this, out);
+    }
+
+    @Override
+    public void restore(java.io.InputStream in) throws java.io.IOException {
+        Snapshots.restore(this, in);
     }
 
     /** The chunks' schedules (replaced when the table grows). */
@@ -311,20 +327,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
         requests.ensureLists();
         int cs = chunkRows;
         int chunks = table.chunkCount(cs);
-        if (outputs.length < chunks) {
-            ChunkOutput[] next = Arrays.copyOf(outputs, Math.max(chunks, outputs.length * 2));
-            for (int i = outputs.length; i < next.length; i++) {
-                next[i] = new ChunkOutput(tree.payloads.fieldCount());
-            }
-            outputs = next;
-        }
-        if (schedules.length < chunks) {
-            ChunkSchedule[] next = Arrays.copyOf(schedules, chunks);
-            for (int i = schedules.length; i < chunks; i++) {
-                next[i] = new ChunkSchedule(i, cs, tree.awakeGroupCount);
-            }
-            schedules = next;
-        }
+        outputs = ChunkOutput.ensure(outputs, chunks, tree.payloads.fieldCount());
+        schedules = ChunkSchedule.ensure(schedules, chunks, cs, tree.awakeGroupCount);
         for (int c = 0; c < chunks; c++) {
             outputs[c].clear();
         }
@@ -392,10 +396,9 @@ public final class StateTreeSystem implements StateTreeRuntime {
         events.send(agent, tag, payload);
     }
 
-    /** As the interface's, without allocating. */
     @Override
     public void sendEvent(int agent, String tag, float payload, boolean hasPayload) {
-        events.send(agent, tag, payload, hasPayload);
+        events.send(agent, tag, payload, hasPayload); // the interface's, without allocating
     }
 
     /**
@@ -471,8 +474,6 @@ public final class StateTreeSystem implements StateTreeRuntime {
         return traceAgent;
     }
 
-    // ---- inspection -----------------------------------------------------------------------------
-
     @Override
     public byte treeStatus(int agent) {
         int row = rowOf(agent);
@@ -498,7 +499,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Counts running agents per active last state into {@code counts} (length >= stateCount). */
     public void countActiveStates(int[] counts) {
-        data.countActiveStates(counts, table.size());
+        data.countActiveStates(counts);
     }
 
     /** The state-change count of an agent (Unreal's {@code StateChangeCount}). */

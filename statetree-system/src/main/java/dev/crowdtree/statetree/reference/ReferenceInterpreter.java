@@ -250,6 +250,16 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     }
 
     @Override
+    public void snapshot(java.io.OutputStream out) throws java.io.IOException {
+        ReferenceSnapshot.write(data, scheduler, out);
+    }
+
+    @Override
+    public void restore(java.io.InputStream in) throws java.io.IOException {
+        ReferenceSnapshot.restore(data, scheduler, in);
+    }
+
+    @Override
     public void close() {
         // nothing to release
     }

@@ -35,17 +35,17 @@ final class TickScheduler {
     private final AgentLifecycle lifecycle;
     private final TickMode tickMode;
 
-    private int awakeLastTick;
+    int awakeLastTick;
     /** Steps run so far (tickAll calls), and the dt of the last one. */
-    private int step;
-    private float lastDt = Float.NaN;
+    int step;
+    float lastDt = Float.NaN;
 
     /** Sleeping agents by wake-up step ({@code step << 32 | agent}); stale entries are skipped. */
-    private final PriorityQueue<Long> wakeQueue = new PriorityQueue<>();
+    final PriorityQueue<Long> wakeQueue = new PriorityQueue<>();
     /** Awake agents in ascending order, and those woken since the last tick. */
-    private int[] awake = new int[0];
-    private int awakeCount;
-    private final List<Integer> woken = new ArrayList<>();
+    int[] awake = new int[0];
+    int awakeCount;
+    final List<Integer> woken = new ArrayList<>();
 
     TickScheduler(InterpreterData data, NodeCalls nodes, TaskTimers timers, AgentLifecycle lifecycle,
                   TickMode tickMode) {

@@ -98,7 +98,7 @@ class RandomDifferentialTest {
         assertTrue(withGlobals >= TREES / 4, "trees with global tasks: " + withGlobals);
     }
 
-    private static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
+    static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
         int ticks = periods ? 60 : 30;
         int agents = 4;
         StringBuilder in = new StringBuilder();
@@ -141,7 +141,7 @@ class RandomDifferentialTest {
     }
 
     /** A random tree generator. */
-    private static final class Gen {
+    static final class Gen {
         private static final String[] PRIORITIES = {"low", "normal", "medium", "high", "critical"};
         private static final String[] SELECTIONS = {"trySelectChildrenAtRandom", "trySelectChildrenWithHighestUtility",
             "trySelectChildrenAtRandomWeightedByUtility"};

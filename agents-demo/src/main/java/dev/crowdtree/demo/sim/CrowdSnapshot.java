@@ -1,0 +1,186 @@
+package dev.crowdtree.demo.sim;
+
+import dev.crowdtree.core.storage.SnapshotException;
+import dev.crowdtree.core.storage.SnapshotReader;
+import dev.crowdtree.core.storage.SnapshotWriter;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The whole crowd in one snapshot file (docs/SNAPSHOT.md), kind {@value #KIND}: section
+ * {@code config} (the {@link CrowdConfig} but the worker count, the tree asset's path or the
+ * embedded tree, the LOD bands and the observer), section {@code crowd} (the tick, the alarm and
+ * awake counters, every threat's position, heading, state and timer, the smart objects' used
+ * slots) and section {@code system}, the StateTree runtime's own snapshot (the agent table with
+ * every column, the crowd's and the tree's, the ids, the clock, the runtime's counters and queued
+ * events). The grid is not saved: it is the counting sort of the agents' cell column, computed
+ * again on load. Loading builds a crowd from the saved configuration and restores it; ticking it
+ * then gives exactly what the saved crowd would have given (the same world hash).
+ */
+public final class CrowdSnapshot {
+    /** The snapshot kind of a crowd. */
+    public static final String KIND = "crowd";
+
+    private CrowdSnapshot() {
+    }
+
+    /** Writes {@code sim}'s snapshot to {@code out} (not closed); returns its size in bytes. Between ticks. */
+    public static long save(CrowdSim sim, OutputStream out) throws IOException {
+        SnapshotWriter w = new SnapshotWriter(KIND);
+        CrowdConfig c = sim.config();
+        DataOutputStream cfg = w.section("config");
+        cfg.writeInt(c.agents());
+        cfg.writeLong(c.seed());
+        cfg.writeFloat(c.dt());
+        cfg.writeFloat(c.worldSize());
+        cfg.writeInt(c.predators());
+        cfg.writeInt(c.fires());
+        cfg.writeInt(c.smartObjects());
+        cfg.writeInt(c.slotsPerObject());
+        cfg.writeFloat(c.cellSize());
+        Path tree = sim.treeFile();
+        cfg.writeUTF(tree == null ? "" : tree.toAbsolutePath().normalize().toString());
+        cfg.writeUTF(sim.tree().name);
+        LodBands lod = sim.lod();
+        cfg.writeInt(lod == null ? -1 : lod.count());
+        for (int b = 0; lod != null && b < lod.count(); b++) {
+            cfg.writeUTF(lod.describe(b));
+        }
+        cfg.writeFloat(sim.observerX());
+        cfg.writeFloat(sim.observerY());
+        DataOutputStream cr = w.section("crowd");
+        for (long v : sim.counters()) {
+            cr.writeLong(v);
+        }
+        Threats t = sim.data().threats;
+        cr.writeInt(t.count);
+        for (int i = 0; i < t.count; i++) {
+            cr.writeFloat(t.x[i]);
+            cr.writeFloat(t.y[i]);
+            cr.writeFloat(t.heading[i]);
+            cr.writeBoolean(t.active[i]);
+            cr.writeInt(t.timer[i]);
+        }
+        SmartObjects o = sim.data().objects;
+        cr.writeInt(o.count);
+        for (int i = 0; i < o.count; i++) {
+            cr.writeInt(o.used[i]);
+        }
+        ByteArrayOutputStream sys = new ByteArrayOutputStream();
+        sim.system().snapshot(sys);
+        sys.writeTo(w.section("system"));
+        return w.writeTo(out);
+    }
+
+    /** {@link #save} to a file. */
+    public static long save(CrowdSim sim, Path file) throws IOException {
+        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            return save(sim, out);
+        }
+    }
+
+    /**
+     * Reads a crowd snapshot file, builds the crowd it describes with {@code workers} workers and
+     * restores it.
+     *
+     * @throws SnapshotException         when the file is not a crowd snapshot, is corrupted, of
+     *                                   another format version, or its tree is not the one saved
+     * @throws StateTreeCompileException when the saved tree asset no longer compiles
+     */
+    public static CrowdSim load(Path file, int workers) throws IOException, StateTreeCompileException {
+        SnapshotReader r = SnapshotReader.parse(Files.readAllBytes(file));
+        r.requireKind(KIND);
+        CrowdConfig config;
+        Path tree;
+        LodBands lod;
+        float ox;
+        float oy;
+        long[] counters = new long[6];
+        float[][] threats;
+        int[] timers;
+        boolean[] active;
+        int[] used;
+        try {
+            DataInputStream cfg = r.section("config");
+            config = new CrowdConfig(cfg.readInt(), cfg.readLong(), workers, cfg.readFloat(), cfg.readFloat(),
+                    cfg.readInt(), cfg.readInt(), cfg.readInt(), cfg.readInt(), cfg.readFloat());
+            String path = cfg.readUTF();
+            tree = path.isEmpty() ? null : Path.of(path);
+            cfg.readUTF(); // the tree's name: the runtime's snapshot checks it with the fingerprint
+            int bands = cfg.readInt();
+            lod = bands < 0 ? null : LodBands.defaults();
+            if (lod != null) {
+                boolean same = bands == lod.count();
+                for (int b = 0; b < bands; b++) {
+                    same &= cfg.readUTF().equals(b < lod.count() ? lod.describe(b) : "");
+                }
+                if (!same) {
+                    throw new SnapshotException("the snapshot's LOD bands are not the default ones");
+                }
+            }
+            ox = cfg.readFloat();
+            oy = cfg.readFloat();
+            DataInputStream cr = r.section("crowd");
+            for (int i = 0; i < counters.length; i++) {
+                counters[i] = cr.readLong();
+            }
+            int n = cr.readInt();
+            if (n != config.predators() + config.fires()) {
+                throw new SnapshotException("the snapshot's crowd section is malformed");
+            }
+            threats = new float[3][n];
+            active = new boolean[n];
+            timers = new int[n];
+            for (int i = 0; i < n; i++) {
+                threats[0][i] = cr.readFloat();
+                threats[1][i] = cr.readFloat();
+                threats[2][i] = cr.readFloat();
+                active[i] = cr.readBoolean();
+                timers[i] = cr.readInt();
+            }
+            int m = cr.readInt();
+            if (m != config.smartObjects()) {
+                throw new SnapshotException("the snapshot's crowd section is malformed");
+            }
+            used = new int[m];
+            for (int i = 0; i < m; i++) {
+                used[i] = cr.readInt();
+            }
+        } catch (EOFException | IllegalArgumentException e) {
+            throw new SnapshotException("the snapshot is malformed: " + e.getMessage());
+        }
+        byte[] system = r.bytes("system");
+        CrowdSim sim = new CrowdSim(config, tree, lod, ox, oy);
+        boolean ok = false;
+        try {
+            sim.system().restore(new ByteArrayInputStream(system));
+            Threats t = sim.data().threats;
+            System.arraycopy(threats[0], 0, t.x, 0, t.count);
+            System.arraycopy(threats[1], 0, t.y, 0, t.count);
+            System.arraycopy(threats[2], 0, t.heading, 0, t.count);
+            System.arraycopy(active, 0, t.active, 0, t.count);
+            System.arraycopy(timers, 0, t.timer, 0, t.count);
+            t.pack();
+            System.arraycopy(used, 0, sim.data().objects.used, 0, used.length);
+            sim.restoreCounters(counters);
+            CrowdData d = sim.data();
+            d.prepareGrid();
+            GridSort.sortSequential(d.cell.data(), d.table.size(), d.cellStart, d.cellRows);
+            ok = true;
+            return sim;
+        } finally {
+            if (!ok) {
+                sim.close();
+            }
+        }
+    }
+}

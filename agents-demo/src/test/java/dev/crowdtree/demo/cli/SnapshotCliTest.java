@@ -1,0 +1,135 @@
+package dev.crowdtree.demo.cli;
+
+import dev.crowdtree.demo.Main;
+import dev.crowdtree.demo.sim.CrowdSim;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code run --save} and {@code run --load} (docs/SNAPSHOT.md): a run saved halfway and loaded
+ * ends with the world hash of the run never stopped; bad snapshots and world options given with
+ * {@code --load} are refused with exit 2 and one line.
+ */
+class SnapshotCliTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream oldOut;
+    private PrintStream oldErr;
+
+    @BeforeEach
+    void capture() {
+        oldOut = System.out;
+        oldErr = System.err;
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setOut(oldOut);
+        System.setErr(oldErr);
+    }
+
+    /** Runs the command line; returns its exit code, leaving its output in out/err (cleared first). */
+    private int run(String... args) {
+        out.reset();
+        err.reset();
+        return Main.execute(args);
+    }
+
+    private String hashLine() {
+        return out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("world hash: ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no world hash in:\n" + out.toString(StandardCharsets.UTF_8)));
+    }
+
+    private String errLine() {
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, e.lines().count(), "one line expected:\n" + e);
+        return e.strip();
+    }
+
+    @Test
+    void aSavedAndLoadedRunEndsWithTheHashOfAnUnbrokenOne() throws Exception {
+        Path f = dir.resolve("crowd.snap");
+        assertEquals(0, run("run", "--agents", "2000", "--ticks", "100", "--seed", "7", "--workers", "2", "--quiet"));
+        String whole = hashLine();
+        assertEquals(0, run("run", "--agents", "2000", "--ticks", "50", "--seed", "7", "--workers", "2", "--quiet",
+                "--save", f.toString()));
+        String half = hashLine();
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("saved: " + f + ", tick 50, "));
+        assertEquals(0, run("run", "--load", f.toString(), "--ticks", "50", "--workers", "1", "--quiet"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("loaded: " + f + ", from tick 50"));
+        assertEquals(whole, hashLine());
+        assertTrue(!half.equals(whole));
+        // with LOD (tick periods, pending period switches) and across a reorder of the table (tick 64)
+        assertEquals(0, run("run", "--agents", "1500", "--ticks", "70", "--seed", "3", "--lod", "--observer", "600,800",
+                "--quiet"));
+        String lodWhole = hashLine();
+        assertEquals(0, run("run", "--agents", "1500", "--ticks", "33", "--seed", "3", "--lod", "--observer", "600,800",
+                "--quiet", "--save", f.toString()));
+        assertEquals(0, run("run", "--load", f.toString(), "--ticks", "37", "--quiet"));
+        assertEquals(lodWhole, hashLine());
+    }
+
+    @Test
+    void badSnapshotsAndWorldOptionsWithLoadAreRefused() throws Exception {
+        Path f = dir.resolve("crowd.snap");
+        assertEquals(0, run("run", "--agents", "500", "--ticks", "5", "--seed", "2", "--quiet", "--save", f.toString()));
+        byte[] good = Files.readAllBytes(f);
+        Path bad = dir.resolve("bad.snap");
+        Files.write(bad, Arrays.copyOf(good, good.length / 2));
+        assertEquals(2, run("run", "--load", bad.toString(), "--ticks", "5"));
+        assertEquals("error: " + bad + ": checksum mismatch: the file is corrupted or truncated", errLine());
+        byte[] flipped = good.clone();
+        flipped[good.length / 3] ^= 1;
+        Files.write(bad, flipped);
+        assertEquals(2, run("run", "--load", bad.toString(), "--ticks", "5"));
+        assertEquals("error: " + bad + ": checksum mismatch: the file is corrupted or truncated", errLine());
+        byte[] version = good.clone();
+        version[11] = 3;
+        Files.write(bad, version);
+        assertEquals(2, run("run", "--load", bad.toString(), "--ticks", "5"));
+        assertEquals("error: " + bad + ": snapshot format version 3, this build reads 1", errLine());
+        Files.writeString(bad, "{\"agents\": 5}");
+        assertEquals(2, run("run", "--load", bad.toString(), "--ticks", "5"));
+        assertEquals("error: " + bad + ": not a crowdtree snapshot", errLine());
+        for (String[] opt : new String[][] {{"--agents", "10"}, {"--seed", "2"}, {"--tree", "x.json"}}) {
+            assertEquals(2, run("run", "--load", f.toString(), opt[0], opt[1], "--ticks", "5"));
+            assertEquals("error: " + opt[0] + " cannot be given with --load: the world's options come from the snapshot",
+                    errLine());
+        }
+    }
+
+    @Test
+    void aSnapshotOfAnotherTreeIsRefusedNamingBoth() throws Exception {
+        String tree = CrowdSim.embeddedTreeText();
+        Path t = dir.resolve("crowd.json");
+        Files.writeString(t, tree);
+        Path f = dir.resolve("tree.snap");
+        assertEquals(0, run("run", "--agents", "300", "--ticks", "5", "--tree", t.toString(), "--quiet", "--save",
+                f.toString()));
+        assertEquals(0, run("run", "--load", f.toString(), "--ticks", "5", "--quiet"));
+        String renamed = tree.replaceFirst("\"name\"\\s*:\\s*\"Crowd\"", "\"name\": \"Herd\"");
+        assertTrue(!renamed.equals(tree));
+        Files.writeString(t, renamed);
+        assertEquals(2, run("run", "--load", f.toString(), "--ticks", "5"));
+        String e = errLine();
+        assertTrue(e.startsWith("error: " + f + ": snapshot of tree 'Crowd' (fingerprint "), e);
+        assertTrue(e.contains("), this runtime runs tree 'Herd' (fingerprint "), e);
+    }
+}

@@ -1,0 +1,148 @@
+package dev.crowdtree.core.world;
+
+import dev.crowdtree.core.storage.SnapshotException;
+import dev.crowdtree.core.storage.SoaTable;
+import dev.crowdtree.core.storage.TableSnapshot;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+
+/**
+ * A copy of a {@link World} whose agents all live in one table: the clock's tick, the agent ids
+ * (the next fresh id, every id's generation, the free list in its LIFO order, the count of skipped
+ * despawn commands) and the table ({@link TableSnapshot}). Restoring gives the same ids, rows and
+ * generations, so later spawns and despawns go exactly as they would have. Not included: Dominion
+ * entities (cold data; created again on demand), the command buffers (a snapshot is taken at a sync
+ * point, with none pending), the real-time accumulator of the clock.
+ *
+ * <p>Layout: clock tick (int64), next id (int32), generations (count, values), free ids (count,
+ * values), skipped commands (int64), the table.
+ */
+public final class WorldSnapshot {
+    private long tick;
+    private int nextId;
+    private int[] generations;
+    private int[] freeIds;
+    private long skipped;
+    private TableSnapshot table;
+
+    private WorldSnapshot() {
+    }
+
+    /**
+     * Writes {@code world}, whose agents must all be in {@code table}.
+     *
+     * @throws IllegalStateException when another table has agents or commands are pending
+     */
+    public static void write(World world, SoaTable table, DataOutput out) throws IOException {
+        for (SoaTable t : world.tables()) {
+            if (t != table && t.size() > 0) {
+                throw new IllegalStateException("a snapshot covers one table; table '" + t.name() + "' has agents too");
+            }
+        }
+        if (world.commands().size() > 0) {
+            throw new IllegalStateException("take a snapshot at a sync point: " + world.commands().size()
+                    + " commands are pending");
+        }
+        long[] counters = world.idCounters();
+        out.writeLong(world.clock().tick());
+        out.writeInt((int) counters[0]);
+        writeInts(out, world.generations());
+        writeInts(out, world.freeIds());
+        out.writeLong(counters[2]);
+        TableSnapshot.write(table, out);
+    }
+
+    private static void writeInts(DataOutput out, int[] a) throws IOException {
+        out.writeInt(a.length);
+        for (int v : a) {
+            out.writeInt(v);
+        }
+    }
+
+    private static int[] readInts(DataInput in, int max) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > max) {
+            throw new SnapshotException("the snapshot's agent ids are malformed");
+        }
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = in.readInt();
+        }
+        return a;
+    }
+
+    /**
+     * Parses a world written by {@link #write} and checks that its ids are consistent.
+     *
+     * @throws SnapshotException when it is malformed
+     */
+    public static WorldSnapshot read(DataInput in) throws IOException {
+        WorldSnapshot s = new WorldSnapshot();
+        s.tick = in.readLong();
+        s.nextId = in.readInt();
+        if (s.tick < 0 || s.nextId < 0 || s.nextId > SoaTable.MAX_CAPACITY) {
+            throw new SnapshotException("the snapshot's agent ids are malformed");
+        }
+        s.generations = readInts(in, s.nextId);
+        s.freeIds = readInts(in, s.nextId);
+        s.skipped = in.readLong();
+        s.table = TableSnapshot.read(in);
+        boolean[] used = new boolean[s.nextId];
+        boolean ok = s.generations.length == s.nextId && s.freeIds.length + s.table.rows() == s.nextId;
+        int[] ids = s.table.agentIds();
+        for (int i = 0; ok && i < s.table.rows() + s.freeIds.length; i++) {
+            int id = i < s.table.rows() ? ids[i] : s.freeIds[i - s.table.rows()];
+            ok = id >= 0 && id < s.nextId && !used[id];
+            if (ok) {
+                used[id] = true;
+            }
+        }
+        if (!ok) {
+            throw new SnapshotException("the snapshot's agent ids are inconsistent");
+        }
+        return s;
+    }
+
+    /** The clock's tick. */
+    public long tick() {
+        return tick;
+    }
+
+    /** The table. */
+    public TableSnapshot table() {
+        return table;
+    }
+
+    /**
+     * Verifies that {@link #applyTo} can restore into {@code world} and {@code table}.
+     *
+     * @throws SnapshotException naming the first problem
+     */
+    public void checkFits(World world, SoaTable table) throws SnapshotException {
+        this.table.checkFits(table);
+        for (SoaTable t : world.tables()) {
+            if (t != table && t.size() > 0) {
+                throw new SnapshotException("cannot restore into a world whose table '" + t.name() + "' has agents");
+            }
+        }
+        if (table.size() > 0 && world.tableOf(table.agentAt(0)) != table) {
+            throw new SnapshotException("table '" + table.name() + "' is not a table of this world");
+        }
+        if (this.table.rows() > world.maxAgents()) {
+            throw new SnapshotException("the snapshot has " + this.table.rows() + " agents; this world holds at most "
+                    + world.maxAgents());
+        }
+        if (world.commands().size() > 0) {
+            throw new SnapshotException("cannot restore while " + world.commands().size() + " commands are pending");
+        }
+    }
+
+    /** Overwrites {@code world} and {@code table} (checked with {@link #checkFits} first). Simulation thread. */
+    public void applyTo(World world, SoaTable table) {
+        world.restoreIds(nextId, generations, freeIds, skipped, table, this.table.agentIds(), this.table.rows());
+        this.table.applyTo(table);
+        world.clock().restoreTick(tick);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.crowdtree.statetree.compiled;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A 64-bit hash of a compiled tree's structure: its name, states (paths, types, selection, parents,
+ * tasks, enter conditions, transitions), tasks (names, node classes, timers, slots), transitions
+ * (triggers, event tags, targets, priorities), evaluators, parameters, the slot layout, the event
+ * tags and the payload fields. Two compilations of the same asset have the same fingerprint; a
+ * snapshot taken with one tree is refused by a runtime of a tree with another fingerprint. Node
+ * constants (a delay's duration, say) are not part of it.
+ *
+ * <p>THREADING: stateless.
+ */
+public final class TreeFingerprint {
+    private TreeFingerprint() {
+    }
+
+    /** The fingerprint of {@code t}. */
+    public static long of(CompiledStateTree t) {
+        StringBuilder b = new StringBuilder(1024);
+        b.append("tree ").append(t.name).append('\n');
+        for (int s = 0; s < t.stateCount; s++) {
+            b.append("state ").append(t.statePath[s]).append(' ').append(t.stateType[s]).append(' ')
+                    .append(t.stateSelection[s]).append(' ').append(t.stateParent[s]).append(' ')
+                    .append(t.stateTasksBegin[s]).append('+').append(t.stateTasksNum[s]).append(' ')
+                    .append(t.stateEnterConditionsBegin[s]).append('+').append(t.stateEnterConditionsNum[s]).append(' ')
+                    .append(t.stateTransitionsBegin[s]).append('+').append(t.stateTransitionsNum[s]).append(' ')
+                    .append(t.stateCompletionAll[s]).append('\n');
+        }
+        for (int i = 0; i < t.tasks.length; i++) {
+            b.append("task ").append(t.taskName[i]).append(' ').append(t.tasks[i].getClass().getName()).append(' ')
+                    .append(t.taskState[i]).append(' ').append(t.taskTimer[i]).append(' ').append(t.taskTimerValueSlot[i])
+                    .append(' ').append(t.taskTimerDueSlot[i]).append(' ').append(t.taskDoneSlot[i]).append('\n');
+        }
+        b.append("globals ").append(t.globalTaskCount).append('\n');
+        for (int i = 0; i < t.conditions.length; i++) {
+            b.append("condition ").append(t.conditions[i].getClass().getName()).append('\n');
+        }
+        for (int i = 0; i < t.evaluators.length; i++) {
+            b.append("evaluator ").append(t.evaluators[i].getClass().getName()).append('\n');
+        }
+        for (int i = 0; i < t.transitionCount; i++) {
+            b.append("transition ").append(t.transitionSource[i]).append(' ').append(t.transitionTrigger[i]).append(' ')
+                    .append(t.transitionEvent[i]).append(' ').append(t.transitionType[i]).append(' ')
+                    .append(t.transitionTarget[i]).append(' ').append(t.transitionPriority[i]).append(' ')
+                    .append(t.transitionConditionsBegin[i]).append('+').append(t.transitionConditionsNum[i]).append(' ')
+                    .append(t.isGated(i)).append('\n');
+        }
+        for (int i = 0; i < t.paramName.length; i++) {
+            b.append("param ").append(t.paramName[i]).append(' ').append(t.paramType[i]).append(' ')
+                    .append(t.paramSlot[i]).append('\n');
+        }
+        b.append("slots ").append(Arrays.toString(t.floatSlotNames)).append(Arrays.toString(t.intSlotNames))
+                .append(Arrays.toString(t.boolSlotNames)).append('\n');
+        b.append("tags ").append(t.tags()).append('\n');
+        b.append("payload");
+        for (int i = 0; i < t.payloads.fieldCount(); i++) {
+            b.append(' ').append(t.payloads.fieldName(i));
+        }
+        byte[] bytes = b.toString().getBytes(StandardCharsets.UTF_8);
+        long h = 0xCBF29CE484222325L; // FNV-1a, then a final mix
+        for (byte x : bytes) {
+            h = (h ^ (x & 0xFF)) * 0x100000001B3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    /** The fingerprint as 16 hex digits. */
+    public static String hex(long fingerprint) {
+        return String.format("%016x", fingerprint);
+    }
+}

@@ -1,0 +1,342 @@
+package dev.crowdtree.statetree.reference;
+
+import dev.crowdtree.core.storage.SnapshotException;
+import dev.crowdtree.core.storage.SnapshotReader;
+import dev.crowdtree.core.storage.SnapshotWriter;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.TreeFingerprint;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Snapshot and restore of a {@link ReferenceInterpreter} (docs/SNAPSHOT.md), kind {@value #KIND}:
+ * section {@code tree} (name and {@link TreeFingerprint}, as the batched runtime's) and section
+ * {@code interpreter}: the agent count and tick mode, every agent's {@code ExecutionState} (statuses,
+ * active path, gate, counters, its event lists with tags by name, tick period, sleep and step
+ * bookkeeping), every slot and host column, and the scheduler (step, last dt, awake agents, wake-up
+ * queue). Restore parses everything into fresh objects and checks it before it copies anything in.
+ */
+final class ReferenceSnapshot {
+    static final String KIND = "statetree.reference";
+
+    private ReferenceSnapshot() {
+    }
+
+    static void write(InterpreterData d, TickScheduler s, OutputStream out) throws IOException {
+        CompiledStateTree tree = d.tree;
+        SnapshotWriter w = new SnapshotWriter(KIND);
+        DataOutputStream t = w.section("tree");
+        t.writeUTF(tree.name);
+        t.writeLong(TreeFingerprint.of(tree));
+        DataOutputStream o = w.section("interpreter");
+        o.writeInt(d.agents);
+        o.writeUTF(s.tickMode().name());
+        for (ExecutionState e : d.execs) {
+            o.writeByte(e.treeRunStatus);
+            o.writeByte(e.lastTickStatus);
+            o.writeInt(e.activeStates.num);
+            for (int i = 0; i < e.activeStates.num; i++) {
+                o.writeShort(e.activeStates.states[i]);
+            }
+            o.writeInt(e.gatedTransitionIndex);
+            o.writeFloat(e.gatedTransitionTime);
+            o.writeInt(e.enterStateFailedTaskIndex);
+            o.writeInt(e.globalTasksEntered);
+            o.writeInt(e.stateChangeCount);
+            writeEvents(o, tree, e.events);
+            writeEvents(o, tree, e.eventsToProcess);
+            writeEvents(o, tree, e.enterExitEvents);
+            o.writeBoolean(e.chosenEvent != null);
+            if (e.chosenEvent != null) {
+                writeEvents(o, tree, List.of(e.chosenEvent));
+            }
+            o.writeInt(e.periodLog);
+            o.writeInt(e.pendingLog);
+            o.writeInt(e.sleepUntil);
+            o.writeInt(e.lastStep);
+            o.writeFloat(e.sleptDt);
+            o.writeBoolean(e.despawned);
+            o.writeInt(e.completedIndex);
+        }
+        for (float[] a : d.floats) {
+            for (float v : a) {
+                o.writeFloat(v);
+            }
+        }
+        for (int[] a : d.ints) {
+            for (int v : a) {
+                o.writeInt(v);
+            }
+        }
+        for (byte[] a : d.bools) {
+            o.write(a);
+        }
+        for (Object c : d.hostColumns) {
+            writeArray(o, c);
+        }
+        o.writeInt(s.awakeLastTick);
+        o.writeInt(s.step);
+        o.writeFloat(s.lastDt);
+        o.writeInt(s.awakeCount);
+        for (int i = 0; i < s.awakeCount; i++) {
+            o.writeInt(s.awake[i]);
+        }
+        o.writeInt(s.woken.size());
+        for (int a : s.woken) {
+            o.writeInt(a);
+        }
+        Long[] queue = s.wakeQueue.toArray(new Long[0]);
+        java.util.Arrays.sort(queue);
+        o.writeInt(queue.length);
+        for (long q : queue) {
+            o.writeLong(q);
+        }
+        w.writeTo(out);
+    }
+
+    private static void writeArray(DataOutputStream o, Object c) throws IOException {
+        if (c instanceof float[] f) {
+            for (float v : f) {
+                o.writeFloat(v);
+            }
+        } else if (c instanceof int[] n) {
+            for (int v : n) {
+                o.writeInt(v);
+            }
+        } else {
+            o.write((byte[]) c);
+        }
+    }
+
+    private static void readArray(DataInputStream in, Object c) throws IOException {
+        if (c instanceof float[] f) {
+            for (int i = 0; i < f.length; i++) {
+                f[i] = in.readFloat();
+            }
+        } else if (c instanceof int[] n) {
+            for (int i = 0; i < n.length; i++) {
+                n[i] = in.readInt();
+            }
+        } else {
+            in.readFully((byte[]) c);
+        }
+    }
+
+    private static void writeEvents(DataOutputStream o, CompiledStateTree tree, List<Event> events) throws IOException {
+        o.writeInt(events.size());
+        for (Event e : events) {
+            o.writeBoolean(e.tag() >= 0); // the reference keeps events of tags no node uses, matching nothing
+            o.writeUTF(e.tag() >= 0 ? tree.tagName(e.tag()) : "");
+            o.writeInt(e.types().length);
+            o.write(e.types());
+            for (int b : e.bits()) {
+                o.writeInt(b);
+            }
+        }
+    }
+
+    private static List<Event> readEvents(DataInputStream in, CompiledStateTree tree) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > in.available()) {
+            throw malformed();
+        }
+        List<Event> list = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            boolean known = in.readBoolean();
+            String tag = in.readUTF();
+            int id = known ? tree.tagId(tag) : -1;
+            int width = in.readInt();
+            if (known && id < 0 || width != tree.payloads.fieldCount()) {
+                throw new SnapshotException("the snapshot has an event tagged '" + tag + "' that tree '" + tree.name
+                        + "' cannot take");
+            }
+            byte[] types = new byte[width];
+            in.readFully(types);
+            int[] bits = new int[width];
+            for (int f = 0; f < width; f++) {
+                bits[f] = in.readInt();
+            }
+            list.add(new Event(id, types, bits));
+        }
+        return list;
+    }
+
+    private static SnapshotException malformed() {
+        return new SnapshotException("the snapshot's interpreter section is malformed");
+    }
+
+    static void restore(InterpreterData d, TickScheduler s, InputStream source) throws IOException {
+        SnapshotReader r = SnapshotReader.read(source);
+        r.requireKind(KIND);
+        CompiledStateTree tree = d.tree;
+        DataInputStream t = r.section("tree");
+        String name = t.readUTF();
+        long fp = t.readLong();
+        long mine = TreeFingerprint.of(tree);
+        if (fp != mine || !name.equals(tree.name)) {
+            throw new SnapshotException("snapshot of tree '" + name + "' (fingerprint " + TreeFingerprint.hex(fp)
+                    + "), this runtime runs tree '" + tree.name + "' (fingerprint " + TreeFingerprint.hex(mine) + ")");
+        }
+        DataInputStream in = r.section("interpreter");
+        // parse into fresh objects first
+        ExecutionState[] execs = new ExecutionState[d.agents];
+        Object[] host = new Object[d.hostColumns.length];
+        float[][] floats = new float[d.floats.length][d.agents];
+        int[][] ints = new int[d.ints.length][d.agents];
+        byte[][] bools = new byte[d.bools.length][d.agents];
+        int awakeLast;
+        int step;
+        float lastDt;
+        int[] awake;
+        List<Integer> woken = new ArrayList<>();
+        List<Long> queue = new ArrayList<>();
+        try {
+            int agents = in.readInt();
+            String mode = in.readUTF();
+            if (agents != d.agents || !mode.equals(s.tickMode().name())) {
+                throw new SnapshotException("snapshot of a reference interpreter of " + agents + " agents in tick mode "
+                        + mode + ", this one has " + d.agents + " agents in tick mode " + s.tickMode());
+            }
+            for (int a = 0; a < agents; a++) {
+                ExecutionState e = new ExecutionState();
+                e.treeRunStatus = in.readByte();
+                e.lastTickStatus = in.readByte();
+                int num = in.readInt();
+                if (num < 0 || num > e.activeStates.states.length) {
+                    throw malformed();
+                }
+                for (int i = 0; i < num; i++) {
+                    int st = in.readShort();
+                    if (st < 0 || st >= tree.stateCount) {
+                        throw malformed();
+                    }
+                    e.activeStates.push(st);
+                }
+                e.gatedTransitionIndex = in.readInt();
+                e.gatedTransitionTime = in.readFloat();
+                e.enterStateFailedTaskIndex = in.readInt();
+                e.globalTasksEntered = in.readInt();
+                e.stateChangeCount = in.readInt();
+                e.events.addAll(readEvents(in, tree));
+                e.eventsToProcess.addAll(readEvents(in, tree));
+                e.enterExitEvents.addAll(readEvents(in, tree));
+                if (in.readBoolean()) {
+                    List<Event> chosen = readEvents(in, tree);
+                    if (chosen.size() != 1) {
+                        throw malformed();
+                    }
+                    e.chosenEvent = chosen.get(0);
+                }
+                e.periodLog = in.readInt();
+                e.pendingLog = in.readInt();
+                e.sleepUntil = in.readInt();
+                e.lastStep = in.readInt();
+                e.sleptDt = in.readFloat();
+                e.despawned = in.readBoolean();
+                e.completedIndex = in.readInt();
+                execs[a] = e;
+            }
+            for (float[] f : floats) {
+                readArray(in, f);
+            }
+            for (int[] n : ints) {
+                readArray(in, n);
+            }
+            for (byte[] b : bools) {
+                in.readFully(b);
+            }
+            for (int c = 0; c < host.length; c++) {
+                host[c] = tree.hostColumns.get(c).type().newArray(d.agents);
+                readArray(in, host[c]);
+            }
+            awakeLast = in.readInt();
+            step = in.readInt();
+            lastDt = in.readFloat();
+            int n = in.readInt();
+            if (n < 0 || n > s.awake.length) {
+                throw malformed();
+            }
+            awake = new int[n];
+            for (int i = 0; i < n; i++) {
+                awake[i] = in.readInt();
+            }
+            int m = in.readInt();
+            if (m < 0 || m > in.available()) {
+                throw malformed();
+            }
+            for (int i = 0; i < m; i++) {
+                woken.add(in.readInt());
+            }
+            int k = in.readInt();
+            if (k < 0 || k > in.available()) {
+                throw malformed();
+            }
+            for (int i = 0; i < k; i++) {
+                queue.add(in.readLong());
+            }
+        } catch (EOFException e) {
+            throw malformed();
+        }
+        // checked: copy in
+        for (int a = 0; a < d.agents; a++) {
+            ExecutionState to = d.execs[a];
+            ExecutionState e = execs[a];
+            to.treeRunStatus = e.treeRunStatus;
+            to.lastTickStatus = e.lastTickStatus;
+            to.activeStates.reset();
+            for (int i = 0; i < e.activeStates.num; i++) {
+                to.activeStates.push(e.activeStates.states[i]);
+            }
+            to.gatedTransitionIndex = e.gatedTransitionIndex;
+            to.gatedTransitionTime = e.gatedTransitionTime;
+            to.enterStateFailedTaskIndex = e.enterStateFailedTaskIndex;
+            to.globalTasksEntered = e.globalTasksEntered;
+            to.stateChangeCount = e.stateChangeCount;
+            replace(to.events, e.events);
+            replace(to.eventsToProcess, e.eventsToProcess);
+            replace(to.enterExitEvents, e.enterExitEvents);
+            to.chosenEvent = e.chosenEvent;
+            to.periodLog = e.periodLog;
+            to.pendingLog = e.pendingLog;
+            to.sleepUntil = e.sleepUntil;
+            to.lastStep = e.lastStep;
+            to.sleptDt = e.sleptDt;
+            to.despawned = e.despawned;
+            to.completedIndex = e.completedIndex;
+        }
+        for (int i = 0; i < floats.length; i++) {
+            System.arraycopy(floats[i], 0, d.floats[i], 0, d.agents);
+        }
+        for (int i = 0; i < ints.length; i++) {
+            System.arraycopy(ints[i], 0, d.ints[i], 0, d.agents);
+        }
+        for (int i = 0; i < bools.length; i++) {
+            System.arraycopy(bools[i], 0, d.bools[i], 0, d.agents);
+        }
+        for (int c = 0; c < host.length; c++) {
+            System.arraycopy(host[c], 0, d.hostColumns[c], 0, d.agents);
+        }
+        d.outgoing.clear();
+        s.awakeLastTick = awakeLast;
+        s.step = step;
+        s.lastDt = lastDt;
+        System.arraycopy(awake, 0, s.awake, 0, awake.length);
+        s.awakeCount = awake.length;
+        s.woken.clear();
+        s.woken.addAll(woken);
+        s.wakeQueue.clear();
+        s.wakeQueue.addAll(queue);
+    }
+
+    private static void replace(List<Event> to, List<Event> from) {
+        to.clear();
+        to.addAll(from);
+    }
+}
