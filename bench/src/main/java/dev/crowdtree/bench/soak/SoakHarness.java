@@ -82,18 +82,24 @@ public final class SoakHarness {
             long workerAlloc = 0;
             long[] workerBefore = countAlloc ? threads.getThreadAllocatedBytes(workerIds) : null;
             long lastSampleEnd = System.nanoTime();
+            long hostAlloc = 0;
             for (long t = 1; t <= o.ticks; t++) {
                 long a0 = countAlloc ? threads.getCurrentThreadAllocatedBytes() : 0;
+                long h0 = System.nanoTime();
                 host.beforeTick(t);
+                r.hostNanos += System.nanoTime() - h0;
+                long a1 = countAlloc ? threads.getCurrentThreadAllocatedBytes() : 0;
                 sys.tickAll(t, DT);
                 if (countAlloc) {
-                    simAlloc += threads.getCurrentThreadAllocatedBytes() - a0;
+                    hostAlloc += a1 - a0;
+                    simAlloc += threads.getCurrentThreadAllocatedBytes() - a1;
                 }
                 if (t % every != 0 && t != o.ticks) {
                     continue;
                 }
                 long ticked = System.nanoTime();
-                r.tickNanos += ticked - lastSampleEnd;
+                long interval = ticked - lastSampleEnd;
+                r.tickNanos += interval;
                 if (countAlloc) {
                     workerAlloc += sum(threads.getThreadAllocatedBytes(workerIds)) - sum(workerBefore);
                 }
@@ -104,7 +110,7 @@ public final class SoakHarness {
                 }
                 lastSampleEnd = System.nanoTime();
                 r.sampleNanos += lastSampleEnd - ticked;
-                progress(err, o, t, r, heap[n - 1], sys, probe.lastCollected(), n, samples);
+                progress(err, o, t, (t - 1) % every + 1, interval, r, heap[n - 1], sys, probe.lastCollected(), n, samples);
             }
             r.heapSamples = Arrays.copyOf(heap, n);
             r.ticks = o.ticks;
@@ -119,6 +125,7 @@ public final class SoakHarness {
             r.respawned = host.respawned();
             if (countAlloc) {
                 r.simAllocated = simAlloc;
+                r.hostAllocated = hostAlloc;
                 r.workerAllocated = workerAlloc;
             }
         }
@@ -129,11 +136,16 @@ public final class SoakHarness {
         return r;
     }
 
-    /** The progress line of the sample after tick {@code t}: rates over the ticking time so far, ETA with the samples to come. */
-    private static void progress(PrintStream err, SoakOptions o, long t, SoakReport r, long heapBytes,
+    /**
+     * The progress line of the sample after tick {@code t}: the rate over the {@code ticks} ticks since
+     * the last sample ({@code nanos} of ticking), the ETA from the rate over the whole run so far plus
+     * the samples to come.
+     */
+    private static void progress(PrintStream err, SoakOptions o, long t, long ticks, long nanos, SoakReport r, long heapBytes,
                                  StateTreeSystem sys, boolean collected, int sample, int samples) {
-        double tickRate = t * 1e9 / Math.max(1, r.tickNanos);
-        double remaining = (o.ticks - t) / tickRate + (samples - sample) * (r.sampleNanos / 1e9 / sample);
+        double tickRate = ticks * 1e9 / Math.max(1, nanos);
+        double overall = t * 1e9 / Math.max(1, r.tickNanos);
+        double remaining = (o.ticks - t) / overall + (samples - sample) * (r.sampleNanos / 1e9 / sample);
         err.printf(Locale.ROOT, "soak: tick %,d/%,d (%5.1f%%) | %,d agent-ticks | %.1f ticks/s, %.2fM agent-ticks/s | "
                         + "heap after GC %s%s | failures %d | dropped %d | ETA %s%n",
                 t, o.ticks, 100.0 * t / o.ticks, (long) o.agents * t, tickRate, tickRate * o.agents / 1e6,

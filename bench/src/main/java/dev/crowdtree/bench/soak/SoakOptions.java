@@ -38,7 +38,8 @@ final class SoakOptions {
                         + Runtime.getRuntime().availableProcessors() + ")",
                 "  --seed S            simulation and host seed (default 1)",
                 "  --tree NAME         " + String.join("|", Variant.ids().split(","))
-                        + ": compare's benchmark tree (default hierarchical)",
+                        + ": compare's benchmark tree, plus a root onEvent Poke",
+                "                      transition where it has none (default hierarchical)",
                 "  --sample-every K    ticks between heap samples (default: ticks / " + DEFAULT_SAMPLES + ")",
                 "  --help");
     }

@@ -30,8 +30,11 @@ final class SoakReport {
     String parameter;
     long periods;
     long respawned;
-    /** Bytes allocated while ticking by the simulation thread (host activity included) and by the workers; -1: unknown. */
+    /** Of {@link #tickNanos}, the host's activity before the ticks. */
+    long hostNanos;
+    /** Bytes allocated by the simulation thread in the ticks and in the host activity, and by the workers; -1: unknown. */
     long simAllocated = -1;
+    long hostAllocated = -1;
     long workerAllocated = -1;
     long ticks;
     String loadBefore = "?";
@@ -81,7 +84,8 @@ final class SoakReport {
         line(b, "total agent-ticks: %,d", agentTicks);
         line(b, "wall time: %.1f s (ticking %.1f s, %d heap samples %.1f s)", wallNanos / 1e9, tickNanos / 1e9,
                 heapSamples.length, sampleNanos / 1e9);
-        line(b, "ns per agent-tick: %.2f (ticking time, host activity included)", tickNanos / (double) Math.max(1, agentTicks));
+        line(b, "ns per agent-tick: %.2f (ticking time; the host activity before the ticks took %.2f s of it)",
+                tickNanos / (double) Math.max(1, agentTicks), hostNanos / 1e9);
         line(b, "agent-ticks/s: %,.0f", rate());
         line(b, "10^11 agent-ticks would take %.1f h at this rate", 1e11 / rate() / 3600.0);
         line(b, "heap after GC: first %s, last %s, max %s, min %s (%d samples after a warm-up of %d)",
@@ -100,8 +104,9 @@ final class SoakReport {
         line(b, "host activity: %,d events, %,d parameter values (%s), %,d tick periods, %,d agents despawned and respawned",
                 events, parameters, parameter == null ? "the tree has none to set" : parameter, periods, respawned);
         if (simAllocated >= 0) {
-            line(b, "allocated while ticking: simulation thread %.1f B/tick (host activity included), workers %.1f B/tick",
-                    simAllocated / (double) Math.max(1, ticks), workerAllocated / (double) Math.max(1, ticks));
+            line(b, "allocated per tick: ticks %.1f B on the simulation thread and %.1f B on the workers; host activity %.1f B",
+                    simAllocated / (double) Math.max(1, ticks), workerAllocated / (double) Math.max(1, ticks),
+                    hostAllocated / (double) Math.max(1, ticks));
         }
         line(b, "load average before: %s, after: %s", loadBefore, loadAfter);
         List<String> p = problems();
