@@ -84,7 +84,12 @@ final class SoakOptions {
                     o.seed = number(a, value);
                     break;
                 case "--tree":
-                    o.tree = Variant.parse(value);
+                    try {
+                        o.tree = Variant.parse(value);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("--tree must be one of " + Variant.ids().replace(',', '|')
+                                + ", got '" + value + "'");
+                    }
                     break;
                 case "--sample-every":
                     o.sampleEvery = count(a, value);

@@ -156,7 +156,8 @@ class SoakHarnessTest {
         assertNull(SoakOptions.parse(new String[] {"--agents", "5", "--help"}));
         assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--agents", "0"}));
         assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--ticks", "many"}));
-        assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--tree", "bushy"}));
+        IllegalArgumentException tree = assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--tree", "bushy"}));
+        assertEquals("--tree must be one of hierarchical|flat|sleepy, got 'bushy'", tree.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--sample-every"}));
         assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"soak"}));
 
