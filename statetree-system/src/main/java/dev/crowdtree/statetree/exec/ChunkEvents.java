@@ -106,6 +106,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
             payload.copyTo(evTypes, evBits, e * width);
         } else {
             Arrays.fill(evTypes, e * width, e * width + width, EventPayload.ABSENT);
+            Arrays.fill(evBits, e * width, e * width + width, 0);
         }
     }
 

@@ -61,6 +61,7 @@ final class EventBuffer {
         generation[size] = gen;
         tag[size] = tagId;
         Arrays.fill(types, size * width, (size + 1) * width, EventPayload.ABSENT);
+        Arrays.fill(bits, size * width, (size + 1) * width, 0); // an absent slot holds 0: one form per payload
         return size++;
     }
 

@@ -32,6 +32,7 @@ public final class EventPayload {
     /** Makes every field absent; returns this. */
     public EventPayload clear() {
         Arrays.fill(types, ABSENT);
+        Arrays.fill(bits, 0); // an absent field holds 0, so equal payloads have equal slots
         return this;
     }
 
