@@ -85,7 +85,7 @@ final class AssetReader {
     private final LinkedAssets links;
 
     AssetReader(String source) {
-        this(source, new LinkedAssets(null));
+        this(source, new LinkedAssets());
     }
 
     /** A reader whose {@code linkedAsset} states are included through {@code links}. */

@@ -6,13 +6,6 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.TreeDef;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -59,7 +52,7 @@ public final class StateTreeJson {
      * @throws StateTreeCompileException with every structural error found
      */
     public static TreeDef read(String sourceName, String text) throws StateTreeCompileException {
-        Loaded l = load(sourceName, text, new LinkedAssets(null));
+        Loaded l = load(sourceName, text, new LinkedAssets());
         if (!l.issues.isEmpty() || l.def == null) {
             throw new StateTreeCompileException(loaderErrors(l));
         }
@@ -67,12 +60,24 @@ public final class StateTreeJson {
     }
 
     /**
-     * Reads an asset file (UTF-8; a byte-order mark is ignored, as in text). Errors name the file as given ({@code file.toString()}); a file
-     * that cannot be read is reported as such.
+     * Reads an asset file (UTF-8; a byte-order mark is ignored, as in text) of at most
+     * {@link InputFiles#DEFAULT_MAX_BYTES}, linked assets included. Errors name the file as given
+     * ({@code file.toString()}); a file that cannot be read is reported as such.
      */
     public static TreeDef read(Path file) throws StateTreeCompileException {
+        return read(file, InputFiles.DEFAULT_MAX_BYTES);
+    }
+
+    /**
+     * {@link #read(Path)} with another limit on the bytes read: the asset and its linked assets
+     * together may have at most {@code maxBytes} (see {@link InputFiles}).
+     *
+     * @param maxBytes the limit, 1..{@link InputFiles#MAX_ARRAY}
+     */
+    public static TreeDef read(Path file, long maxBytes) throws StateTreeCompileException {
         String source = sourceOf(file);
-        Loaded l = load(source, readFile(file, source), new LinkedAssets(file));
+        InputFiles.Text text = readFile(file, source, maxBytes, 0);
+        Loaded l = load(source, text.text(), new LinkedAssets(file, maxBytes, text.bytes()));
         if (!l.issues.isEmpty() || l.def == null) {
             throw new StateTreeCompileException(loaderErrors(l));
         }
@@ -88,11 +93,26 @@ public final class StateTreeJson {
         return l.def;
     }
 
-    /** Reads and compiles an asset file; see {@link #compile(String, String, StateTreeCompiler)}. */
+    /**
+     * Reads and compiles an asset file of at most {@link InputFiles#DEFAULT_MAX_BYTES}, linked assets
+     * included; see {@link #compile(String, String, StateTreeCompiler)}.
+     */
     public static CompiledStateTree compile(Path file, StateTreeCompiler compiler) throws StateTreeCompileException {
+        return compile(file, compiler, InputFiles.DEFAULT_MAX_BYTES);
+    }
+
+    /**
+     * {@link #compile(Path, StateTreeCompiler)} with another limit on the bytes read: the asset and
+     * its linked assets together may have at most {@code maxBytes} (see {@link InputFiles}).
+     *
+     * @param maxBytes the limit, 1..{@link InputFiles#MAX_ARRAY}
+     */
+    public static CompiledStateTree compile(Path file, StateTreeCompiler compiler, long maxBytes)
+            throws StateTreeCompileException {
         Objects.requireNonNull(compiler, "compiler");
         String source = sourceOf(file);
-        return compile(load(source, readFile(file, source), new LinkedAssets(file)), compiler);
+        InputFiles.Text text = readFile(file, source, maxBytes, 0);
+        return compile(load(source, text.text(), new LinkedAssets(file, maxBytes, text.bytes())), compiler);
     }
 
     /**
@@ -105,7 +125,7 @@ public final class StateTreeJson {
     public static CompiledStateTree compile(String sourceName, String text, StateTreeCompiler compiler)
             throws StateTreeCompileException {
         Objects.requireNonNull(compiler, "compiler");
-        return compile(load(sourceName, text, new LinkedAssets(null)), compiler);
+        return compile(load(sourceName, text, new LinkedAssets()), compiler);
     }
 
     private static CompiledStateTree compile(Loaded l, StateTreeCompiler compiler) throws StateTreeCompileException {
@@ -194,27 +214,21 @@ public final class StateTreeJson {
         return file == null ? UNNAMED : file.toString();
     }
 
-    /** The file's text, or an exception with one error saying why it cannot be read. */
-    static String readFile(Path file, String source) throws StateTreeCompileException {
+    /**
+     * The file's text (after {@code used} bytes of other files read for the same asset), or an
+     * exception with one error saying why it is not read.
+     */
+    static InputFiles.Text readFile(Path file, String source, long maxBytes, long used)
+            throws StateTreeCompileException {
         String why;
-        try {
-            if (file == null) {
-                why = "no file given";
-            } else {
-                byte[] bytes = Files.readAllBytes(file);
-                String text = StandardCharsets.UTF_8.newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(bytes))
-                        .toString();
-                return text;
+        if (file == null) {
+            why = "no file given";
+        } else {
+            try {
+                return InputFiles.read(file, maxBytes, used);
+            } catch (InputFileException e) {
+                why = e.problem();
             }
-        } catch (NoSuchFileException e) {
-            why = "cannot read the file: it does not exist";
-        } catch (CharacterCodingException e) {
-            why = "cannot read the file: it is not valid UTF-8 text";
-        } catch (IOException | RuntimeException e) {
-            why = "cannot read the file: " + e;
         }
         throw new StateTreeCompileException(List.of(new CompileError(source, null, null, why)));
     }

@@ -1,0 +1,139 @@
+package dev.crowdtree.statetree.json;
+
+import dev.crowdtree.statetree.compiler.CompileError;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Asset files are read through one door: only regular files, at most {@link InputFiles#DEFAULT_MAX_BYTES}
+ * unless the caller raises it, with one error naming the file, its size and the limit.
+ */
+class InputLimitsTest {
+    @TempDir
+    Path dir;
+
+    private static final String SMALL = "{\"name\": \"T\", \"root\": {\"name\": \"R\"}}";
+
+    private static CompileError onlyError(StateTreeCompileException e) {
+        assertEquals(1, e.errors().size(), e.getMessage());
+        return e.errors().get(0);
+    }
+
+    @Test
+    void devZeroIsRefusedAtOnce() {
+        Path zero = Path.of("/dev/zero");
+        assumeTrue(Files.exists(zero), "no /dev/zero here");
+        StateTreeCompileException e = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> assertThrows(StateTreeCompileException.class, () -> StateTreeJson.read(zero)));
+        CompileError err = onlyError(e);
+        assertEquals("/dev/zero", err.source());
+        assertTrue(err.message().contains("not a regular file"), err.toString());
+    }
+
+    @Test
+    void aDirectoryIsRefused() {
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(dir, TestAssets.compiler()));
+        assertEquals("cannot read the file: it is a directory", onlyError(e).message());
+    }
+
+    @Test
+    void aFifoIsRefusedWithoutOpeningIt() throws Exception {
+        Path fifo = dir.resolve("pipe.json");
+        Process p;
+        try {
+            p = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        } catch (IOException e) {
+            assumeTrue(false, "no mkfifo here");
+            return;
+        }
+        assumeTrue(p.waitFor() == 0 && Files.exists(fifo), "mkfifo failed");
+        // Opening a FIFO without a writer blocks forever: it must be refused before that.
+        StateTreeCompileException e = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                () -> assertThrows(StateTreeCompileException.class, () -> StateTreeJson.read(fifo)));
+        assertTrue(onlyError(e).message().contains("not a regular file"), e.getMessage());
+    }
+
+    /** A valid asset padded with spaces to {@code bytes}. */
+    private Path padded(String name, long bytes) throws IOException {
+        Path f = dir.resolve(name);
+        Files.writeString(f, SMALL);
+        byte[] spaces = new byte[1 << 20];
+        Arrays.fill(spaces, (byte) ' ');
+        long left = bytes - SMALL.length();
+        while (left > 0) {
+            int n = (int) Math.min(spaces.length, left);
+            Files.write(f, Arrays.copyOf(spaces, n), StandardOpenOption.APPEND);
+            left -= n;
+        }
+        assertEquals(bytes, Files.size(f));
+        return f;
+    }
+
+    @Test
+    void aFileOverTheLimitIsRefusedWithItsSizeAndTheLimit() throws Exception {
+        Path big = padded("big.json", 17L << 20);
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(big, TestAssets.compiler()));
+        CompileError err = onlyError(e);
+        assertEquals(big.toString(), err.source());
+        assertEquals("the file is 17,825,792 bytes, over the limit of 16 MB (16,777,216 bytes) for input files; "
+                + "raise the limit with --max-input-mb (command line) or the maxBytes argument (API)", err.message());
+        assertFalse(err.toString().contains("\n"));
+    }
+
+    @Test
+    void theLimitCanBeRaisedOrLowered() throws Exception {
+        Path big = padded("big.json", 17L << 20);
+        assertEquals(1, StateTreeJson.compile(big, TestAssets.compiler(), 32L << 20).stateCount);
+        Path small = padded("small.json", 2000);
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.read(small, 1000));
+        assertTrue(onlyError(e).message().contains("over the limit of 1,000 bytes"), e.getMessage());
+        assertEquals("R", StateTreeJson.read(small, 2000).root().name());
+    }
+
+    @Test
+    void linkedAssetsCountAgainstTheSameLimit() throws Exception {
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"root\": {\"name\": \"P\"}}"
+                + " ".repeat(3000));
+        Path main = dir.resolve("main.json");
+        Files.writeString(main, "{\"name\": \"Main\", \"root\": {\"name\": \"R\", \"children\": ["
+                + "{\"name\": \"L\", \"type\": \"linkedAsset\", \"asset\": \"part.json\"}]}}");
+        assertEquals(3, StateTreeJson.compile(main, TestAssets.compiler(), 4000).stateCount);
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(main, TestAssets.compiler(), 3000));
+        assertTrue(e.getMessage().contains("part.json: the asset and the assets it links are more than the limit"
+                + " of 3,000 bytes"), e.getMessage());
+        Files.createDirectory(dir.resolve("sub.json"));
+        Files.writeString(main, "{\"name\": \"Main\", \"root\": {\"name\": \"R\", \"children\": ["
+                + "{\"name\": \"L\", \"type\": \"linkedAsset\", \"asset\": \"sub.json\"}]}}");
+        e = assertThrows(StateTreeCompileException.class, () -> StateTreeJson.compile(main, TestAssets.compiler()));
+        assertTrue(e.getMessage().contains("sub.json: cannot read the file: it is a directory"), e.getMessage());
+    }
+
+    @Test
+    void unreadableFilesSayWhyWithoutJavaNames() throws Exception {
+        Path locked = dir.resolve("locked.json");
+        Files.writeString(locked, SMALL, StandardCharsets.UTF_8);
+        assumeTrue(locked.toFile().setReadable(false) && !Files.isReadable(locked), "running as a user who reads anything");
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class, () -> StateTreeJson.read(locked));
+        assertEquals("cannot read the file: permission denied", onlyError(e).message());
+    }
+}
