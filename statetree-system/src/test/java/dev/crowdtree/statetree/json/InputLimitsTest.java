@@ -136,4 +136,23 @@ class InputLimitsTest {
         StateTreeCompileException e = assertThrows(StateTreeCompileException.class, () -> StateTreeJson.read(locked));
         assertEquals("cannot read the file: permission denied", onlyError(e).message());
     }
+
+    @Test
+    void parserMessagesQuoteNoWordOfTheTextAndNoJavaNames() {
+        CompileError e = onlyError(assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.read("x.json", "root:x:0:0:secret")));
+        assertTrue(e.message().startsWith("JSON syntax error at line 1, column "), e.toString());
+        assertFalse(e.message().contains("root") || e.message().contains("secret"), e.toString());
+        e = onlyError(assertThrows(StateTreeCompileException.class, () -> StateTreeJson.read("x.json", "{\"a\": NaN}")));
+        assertTrue(e.message().endsWith("Non-standard token 'NaN': JSON has no NaN or Infinity"), e.toString());
+        e = onlyError(assertThrows(StateTreeCompileException.class, () -> StateTreeJson.read("x.json", "[".repeat(2000))));
+        assertTrue(e.message().contains("nesting depth (1001) exceeds the maximum allowed (1000)"), e.toString());
+        e = onlyError(assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.read("x.json", "[" + "0,".repeat(JsonLimits.MAX_TOKENS) + "0]")));
+        assertTrue(e.message().startsWith("the JSON exceeds a parser limit at line 1, column "), e.toString());
+        assertTrue(e.message().contains("Token count (2000001) exceeds the maximum allowed (2000000)"), e.toString());
+        for (String m : new String[] {e.message()}) {
+            assertFalse(m.contains("`") || m.contains("StreamReadConstraints") || m.contains("Source:"), m);
+        }
+    }
 }
