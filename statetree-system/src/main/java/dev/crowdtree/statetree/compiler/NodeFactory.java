@@ -115,7 +115,7 @@ final class NodeFactory {
 
     Node createNode(NodeDef nd, NodeType type, String name, Scope scope, Map<String, Integer> fieldSlots,
                     String path, String field, int nesting) {
-        int before = c.errors.size();
+        int before = c.errorCount();
         Map<String, Object> props = nd.properties();
         Object rawName = props.get("name");
         if (rawName != null) {
@@ -172,7 +172,7 @@ final class NodeFactory {
                 values.put(spec.name(), v);
             }
         }
-        if (c.errors.size() != before) {
+        if (c.errorCount() != before) {
             return null;
         }
         Map<String, Integer> columns = hostColumns(type, path, field);

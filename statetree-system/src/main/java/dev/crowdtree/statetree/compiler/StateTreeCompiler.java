@@ -67,11 +67,11 @@ public final class StateTreeCompiler {
             // A safety net only: every known kind of bad input is reported as a specific error.
             c.error(null, null, "internal compiler error (" + e + "); please report this asset");
         }
-        if (!c.errors.isEmpty() || result == null) {
-            if (c.errors.isEmpty()) {
+        if (c.errorCount() > 0 || result == null) {
+            if (c.errorCount() == 0) {
                 c.error(null, null, "the tree could not be compiled");
             }
-            throw new StateTreeCompileException(new ArrayList<>(c.errors));
+            throw c.exception();
         }
         return result;
     }
@@ -105,7 +105,7 @@ public final class StateTreeCompiler {
         new SlotLayoutPass(c, nodes).run();
         new StatePass(c, bindings, nodes, new TransitionPass(c, bindings, nodes)).run();
         validateUnlinkedSubtrees(c);
-        if (!c.errors.isEmpty()) {
+        if (c.errorCount() > 0) {
             return null;
         }
         return assemble(c);
@@ -146,7 +146,7 @@ public final class StateTreeCompiler {
                     String link = "/" + e.getKey() + "Link/";
                     int at = err.statePath() == null ? -1 : err.statePath().indexOf(link);
                     if (err.statePath() == null || at >= 0) {
-                        c.errors.add(err.statePath() == null ? err : new CompileError(err.source(),
+                        c.add(err.statePath() == null ? err : new CompileError(err.source(),
                                 "subtree " + err.statePath().substring(at + link.length()),
                                 err.field(), err.message()));
                     }

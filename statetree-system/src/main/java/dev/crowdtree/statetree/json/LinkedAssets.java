@@ -127,6 +127,7 @@ final class LinkedAssets {
             for (CompileError ce : e.errors()) {
                 reader.issue(ce);
             }
+            reader.countDropped(e.errorCount() - e.errors().size());
             reader.error(path, field, "linked asset \"" + asset + "\" has errors (listed above)");
             return null;
         }

@@ -53,8 +53,8 @@ public final class StateTreeJson {
      */
     public static TreeDef read(String sourceName, String text) throws StateTreeCompileException {
         Loaded l = load(sourceName, text, new LinkedAssets());
-        if (!l.issues.isEmpty() || l.def == null) {
-            throw new StateTreeCompileException(loaderErrors(l));
+        if (!l.issues.isEmpty() || l.dropped > 0 || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l), l.dropped);
         }
         return l.def;
     }
@@ -78,8 +78,8 @@ public final class StateTreeJson {
         String source = sourceOf(file);
         InputFiles.Text text = readFile(file, source, maxBytes, 0);
         Loaded l = load(source, text.text(), new LinkedAssets(file, maxBytes, text.bytes()));
-        if (!l.issues.isEmpty() || l.def == null) {
-            throw new StateTreeCompileException(loaderErrors(l));
+        if (!l.issues.isEmpty() || l.dropped > 0 || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l), l.dropped);
         }
         return l.def;
     }
@@ -87,8 +87,8 @@ public final class StateTreeJson {
     /** An included asset (see {@link LinkedAssets}): its tree, or every error found in it. */
     static TreeDef readIncluded(String source, String text, LinkedAssets links) throws StateTreeCompileException {
         Loaded l = load(source, text, links);
-        if (!l.issues.isEmpty() || l.def == null) {
-            throw new StateTreeCompileException(loaderErrors(l));
+        if (!l.issues.isEmpty() || l.dropped > 0 || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l), l.dropped);
         }
         return l.def;
     }
@@ -130,15 +130,17 @@ public final class StateTreeJson {
 
     private static CompiledStateTree compile(Loaded l, StateTreeCompiler compiler) throws StateTreeCompileException {
         List<CompileError> errors = loaderErrors(l);
+        int omitted = l.dropped;
         if (l.def == null) {
-            throw new StateTreeCompileException(errors);
+            throw new StateTreeCompileException(errors, omitted);
         }
         try {
             CompiledStateTree tree = compiler.compile(l.def);
-            if (errors.isEmpty()) {
+            if (errors.isEmpty() && omitted == 0) {
                 return tree;
             }
         } catch (StateTreeCompileException e) {
+            omitted += e.errorCount() - e.errors().size();
             Set<CompileError> merged = new LinkedHashSet<>(errors);
             for (CompileError ce : e.errors()) {
                 if (!explained(ce, l.issues)) {
@@ -150,7 +152,7 @@ public final class StateTreeJson {
             errors.add(new CompileError(l.source, null, null, "internal compiler error (" + e
                     + "); please report this asset"));
         }
-        throw new StateTreeCompileException(errors);
+        throw new StateTreeCompileException(errors, omitted);
     }
 
     /**
@@ -167,8 +169,14 @@ public final class StateTreeJson {
 
     // ---------------------------------------------------------------------------------------------
 
-    /** What reading produced: the tree (null when the document was unusable) and the problems. */
-    private record Loaded(String source, TreeDef def, List<AssetReader.Issue> issues) {
+    /**
+     * What reading produced: the tree (null when the document was unusable), the problems kept and
+     * how many more were only counted.
+     */
+    private record Loaded(String source, TreeDef def, List<AssetReader.Issue> issues, int dropped) {
+        Loaded(String source, TreeDef def, AssetReader reader) {
+            this(source, def, reader.issues(), reader.dropped());
+        }
     }
 
     private static Loaded load(String sourceName, String text, LinkedAssets links) {
@@ -176,20 +184,20 @@ public final class StateTreeJson {
         AssetReader reader = new AssetReader(source, links);
         if (text == null) {
             reader.error(null, null, "no JSON text given");
-            return new Loaded(source, null, reader.issues());
+            return new Loaded(source, null, reader);
         }
         try {
             RawJson.Parsed parsed = RawJson.parse(text.startsWith("\uFEFF") ? text.substring(1) : text);
             if (parsed.failed()) {
                 AssetReader.Place place = AssetReader.locate(parsed.document(), parsed.path());
                 reader.error(place.statePath(), place.field(), parsed.error());
-                return new Loaded(source, null, reader.issues());
+                return new Loaded(source, null, reader);
             }
-            return new Loaded(source, reader.tree(parsed.document()), reader.issues());
+            return new Loaded(source, reader.tree(parsed.document()), reader);
         } catch (RuntimeException | StackOverflowError e) {
             // A safety net only: every known kind of bad input is reported as a specific error.
             reader.error(null, null, "internal loader error (" + e + "); please report this asset");
-            return new Loaded(source, null, reader.issues());
+            return new Loaded(source, null, reader);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -181,11 +182,14 @@ class HostileAssetTest {
         List<CompileError> errors = errors(sb.toString());
         long millis = (System.nanoTime() - start) / 1_000_000;
         assertTrue(millis < 30_000, "took " + millis + " ms"); // generous: the machine may be busy
-        // the reader lists its first 1000 errors and counts the rest; the compiler adds one error per task
-        // (unknown type, or missing type for the non-objects the reader no longer lists)
-        assertEquals(AssetReader.MAX_ISSUES + 1 + 5000, errors.size());
-        assertTrue(errors.get(AssetReader.MAX_ISSUES).message().contains("and 6500 more errors"),
-                errors.get(AssetReader.MAX_ISSUES).toString());
+        // the reader keeps its first 1000 errors (all about junk keys) and counts the other 6500; the
+        // compiler adds one error per task (unknown type, or missing type for the non-objects the reader
+        // no longer lists), keeps 1000 and counts 4000
+        assertEquals(2 * StateTreeCompileException.MAX_KEPT, errors.size());
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(SOURCE, sb.toString(), COMPILER));
+        assertEquals(7500 + 5000, e.errorCount());
+        assertTrue(e.getMessage().endsWith("... and 12400 more errors"), e.getMessage());
     }
 
     @Test

@@ -155,4 +155,61 @@ class InputLimitsTest {
             assertFalse(m.contains("`") || m.contains("StreamReadConstraints") || m.contains("Source:"), m);
         }
     }
+
+    /** An asset with 5000 tasks of an unknown type: 5000 compiler errors. */
+    private static String fiveThousandErrors() {
+        StringBuilder sb = new StringBuilder("{\"name\": \"Many\", \"root\": {\"name\": \"R\", \"tasks\": [");
+        for (int i = 0; i < 5000; i++) {
+            sb.append(i == 0 ? "" : ", ").append("{\"type\": \"nope").append(i).append("\"}");
+        }
+        return sb.append("]}}").toString();
+    }
+
+    @Test
+    void aHundredCompileErrorsAreListedThenACount() {
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile("many.json", fiveThousandErrors(), TestAssets.compiler()));
+        assertEquals(5000, e.errorCount());
+        assertTrue(e.errors().size() <= 1000, "kept " + e.errors().size());
+        String[] lines = e.getMessage().split("\n");
+        assertEquals("5000 errors", lines[0]);
+        assertEquals(1 + StateTreeCompileException.MAX_LISTED + 1, lines.length, e.getMessage());
+        assertEquals("  many.json: state 'R': tasks[0].type: unknown task type \"nope0\"", lines[1].split(";")[0]);
+        assertEquals("  ... and 4900 more errors", lines[lines.length - 1]);
+        assertEquals(StateTreeCompileException.MAX_LISTED + 1, e.listing().size());
+    }
+
+    @Test
+    void theReadersAndTheCompilersErrorsAreCountedTogether() {
+        StringBuilder sb = new StringBuilder("{\"name\": \"Many\", \"root\": {\"name\": \"R\"");
+        for (int i = 0; i < 3000; i++) {
+            sb.append(", \"junk").append(i).append("\": ").append(i);
+        }
+        sb.append(", \"tasks\": [");
+        for (int i = 0; i < 3000; i++) {
+            sb.append(i == 0 ? "" : ", ").append("{\"type\": \"nope\"}");
+        }
+        sb.append("]}}");
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile("many.json", sb.toString(), TestAssets.compiler()));
+        assertEquals(6000, e.errorCount(), e.getMessage().substring(0, 200));
+        assertTrue(e.getMessage().endsWith("  ... and 5900 more errors"), e.getMessage());
+    }
+
+    @Test
+    void controlCharactersInCompileErrorsAreEscapedAndHugeFieldsShortened() {
+        String text = "{\"name\": \"T\", \"root\": {\"name\": \"R\\u001b]0;pwned\\u0007\", \"tasks\": [{\"type\": "
+                + "\"evil\\u001b[2J\\r\\n\"}], \"" + "k".repeat(3000) + "\": 1}}";
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile("ctl\u0007.json", text, TestAssets.compiler()));
+        assertFalse(e.getMessage().chars().anyMatch(c -> c < 0x20 && c != '\n'), e.getMessage());
+        assertTrue(e.getMessage().contains("ctl\\u0007.json: state 'R\\u001B]0;pwned\\u0007': tasks[0].type: "
+                + "unknown task type \"evil\\u001B[2J\\u000D\\u000A\""), e.getMessage());
+        for (String line : e.getMessage().split("\n")) {
+            assertTrue(line.length() < 3000, line.length() + " characters: " + line);
+        }
+        assertTrue(e.getMessage().contains("kkk...(") && e.getMessage().contains("characters)...kkk"), e.getMessage());
+        // the parts stay as they were given
+        assertEquals("R\u001b]0;pwned\u0007", e.errors().get(0).statePath());
+    }
 }
