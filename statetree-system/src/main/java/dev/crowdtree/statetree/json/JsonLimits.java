@@ -26,7 +26,7 @@ public final class JsonLimits {
     /** Longest string or key, in characters. */
     public static final int MAX_STRING_LENGTH = 1 << 20;
     /** Most JSON tokens in one file. */
-    public static final int MAX_TOKENS = 2_000_000;
+    public static final int MAX_TOKENS = 1_000_000;
 
     private static final StreamReadConstraints CONSTRAINTS = StreamReadConstraints.builder()
             .maxNestingDepth(MAX_NESTING)

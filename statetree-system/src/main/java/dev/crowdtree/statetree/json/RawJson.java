@@ -24,7 +24,7 @@ import java.util.Map;
  * (every other number) and {@code null}.
  *
  * <p>The parse is iterative (an explicit stack, no recursion), so nesting is bounded only by
- * the parser limits of {@link JsonLimits} (1000 levels, 2,000,000 tokens, ...), which fail cleanly
+ * the parser limits of {@link JsonLimits} (1000 levels, 1,000,000 tokens, ...), which fail cleanly
  * with a location. Duplicate keys are rejected ({@link StreamReadFeature#STRICT_DUPLICATE_DETECTION}), as
  * is any content after the document. On failure the partial document built so far is kept, so that
  * the caller can name the state the error is in "as far as known".
@@ -32,9 +32,14 @@ import java.util.Map;
  * <p>THREADING: stateless; the shared {@link JsonFactory} is thread-safe.
  */
 final class RawJson {
-    /** Jackson's factory for assets: strict JSON, duplicate keys are errors. */
+    /**
+     * Jackson's factory for assets: strict JSON, duplicate keys are errors, the limits of
+     * {@link JsonLimits}. Keys are not interned: Jackson's table of interned names gets slow with
+     * hundreds of thousands of distinct keys, which a hostile asset has.
+     */
     static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .streamReadConstraints(JsonLimits.constraints())
             .build();
 

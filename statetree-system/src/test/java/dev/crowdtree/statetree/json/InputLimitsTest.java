@@ -150,7 +150,8 @@ class InputLimitsTest {
         e = onlyError(assertThrows(StateTreeCompileException.class,
                 () -> StateTreeJson.read("x.json", "[" + "0,".repeat(JsonLimits.MAX_TOKENS) + "0]")));
         assertTrue(e.message().startsWith("the JSON exceeds a parser limit at line 1, column "), e.toString());
-        assertTrue(e.message().contains("Token count (2000001) exceeds the maximum allowed (2000000)"), e.toString());
+        assertTrue(e.message().contains("Token count (" + (JsonLimits.MAX_TOKENS + 1) + ") exceeds the maximum allowed ("
+                + JsonLimits.MAX_TOKENS + ")"), e.toString());
         for (String m : new String[] {e.message()}) {
             assertFalse(m.contains("`") || m.contains("StreamReadConstraints") || m.contains("Source:"), m);
         }
@@ -211,5 +212,46 @@ class InputLimitsTest {
         assertTrue(e.getMessage().contains("kkk...(") && e.getMessage().contains("characters)...kkk"), e.getMessage());
         // the parts stay as they were given
         assertEquals("R\u001b]0;pwned\u0007", e.errors().get(0).statePath());
+    }
+
+    /** {@code head}, then {@code item} and commas up to about {@code bytes}, then {@code tail}. */
+    private static String filled(String head, String item, String tail, long bytes) {
+        StringBuilder sb = new StringBuilder(head);
+        for (int i = 0; sb.length() + item.length() + tail.length() + 1 < bytes; i++) {
+            sb.append(i == 0 ? "" : ",").append(item);
+        }
+        return sb.append(tail).toString();
+    }
+
+    @Test
+    void hostileAssetsUnderTheSizeLimitStayCheap() throws Exception {
+        // 50 MB of {} objects took 3.8 GB; now the file is refused, and 16 MB of them stop at the token limit.
+        Path fifty = dir.resolve("fifty.json");
+        Files.writeString(fifty, filled("{\"name\": \"T\", \"root\": {\"name\": \"R\", \"children\": [", "{}", "]}}",
+                50L << 20));
+        assertTrue(onlyError(assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(fifty, TestAssets.compiler()))).message().contains("over the limit of 16 MB"));
+        long start = System.nanoTime();
+        Path sixteen = dir.resolve("sixteen.json");
+        Files.writeString(sixteen, filled("{\"name\": \"T\", \"root\": {\"name\": \"R\", \"children\": [", "{}", "]}}",
+                InputFiles.DEFAULT_MAX_BYTES - 100));
+        CompileError e = onlyError(assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(sixteen, TestAssets.compiler())));
+        assertTrue(e.message().startsWith("the JSON exceeds a parser limit") && e.message().contains("Token count"), e.toString());
+        // just under the token limit: half a million nameless states, each an error (1000 kept)
+        String many = filled("{\"name\": \"T\", \"root\": {\"name\": \"R\", \"children\": [", "{}", "]}}",
+                3L * (JsonLimits.MAX_TOKENS / 2 - 20));
+        StateTreeCompileException all = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile("many.json", many, TestAssets.compiler()));
+        assertTrue(all.errorCount() > 400_000, all.errorCount() + " errors");
+        // 150,000 subtrees that no state links: checked in one probe, not one each
+        StringBuilder subtrees = new StringBuilder("{\"name\": \"T\", \"root\": {\"name\": \"R\"}, \"subtrees\": [");
+        for (int i = 0; i < 150_000; i++) {
+            subtrees.append(i == 0 ? "" : ",").append("{\"name\": \"S").append(i).append("\", \"type\": \"subtree\"}");
+        }
+        subtrees.append("]}");
+        assertEquals(1, StateTreeJson.compile("subtrees.json", subtrees.toString(), TestAssets.compiler()).stateCount);
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(millis < 60_000, "took " + millis + " ms"); // generous: about 5 s on a busy 2-core machine
     }
 }
