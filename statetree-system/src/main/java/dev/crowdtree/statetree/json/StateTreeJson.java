@@ -33,6 +33,10 @@ import java.util.Set;
  * found errors, and the exception lists the reader's errors followed by the compiler's, without
  * duplicates and without compiler errors about places the reader already reported.
  *
+ * <p>Files are read through {@link InputFiles}: regular files only, at most 16 MB for an asset and
+ * its linked assets together unless a {@code maxBytes} argument says otherwise; parsing is bounded
+ * by {@link JsonLimits}. A file that is not read is one error saying why.
+ *
  * <p>Whatever the input text, the only exception these methods throw is
  * {@link StateTreeCompileException} (deep nesting, huge numbers and malformed text included).
  * THREADING: stateless; every method may be called from any thread.
