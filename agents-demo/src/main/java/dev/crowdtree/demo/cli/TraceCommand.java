@@ -16,6 +16,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -40,6 +41,8 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Mixin
     InputLimit limit;
+
+    private static final IllegalStateException OUTPUT_CLOSED = new IllegalStateException("the output is closed");
 
     @Override
     public Integer call() {
@@ -68,7 +71,20 @@ public final class TraceCommand implements Callable<Integer> {
             }
             InputFiles.check(treeFile, maxBytes);
             CompiledStateTree t = StateTreeJson.compile(treeFile, TreeFiles.compiler(), maxBytes);
-            ScenarioRunner.run(s, t, TreeFiles.withEmptyCrowd(factory), System.out::println);
+            PrintStream out = System.out;
+            try {
+                ScenarioRunner.run(s, t, TreeFiles.withEmptyCrowd(factory), line -> {
+                    out.println(line);
+                    if (out.checkError()) {
+                        throw OUTPUT_CLOSED; // the reader went away (trace ... | head): stop the run
+                    }
+                });
+            } catch (IllegalStateException e) {
+                if (e != OUTPUT_CLOSED) {
+                    throw e;
+                }
+                return 1;
+            }
             return 0;
         } catch (ScenarioException | InputFileException e) {
             return Problems.usage(System.err, e.getMessage());
