@@ -1,10 +1,13 @@
 package dev.crowdtree.demo.cli;
 
+import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.json.InputFileException;
+import dev.crowdtree.statetree.json.InputFiles;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -62,8 +65,8 @@ public final class CrowdOptions {
             }
         }
         if (!ok) {
-            throw new IllegalArgumentException("--observer = " + observer + " is not a point of the world; give X,Y"
-                    + " in metres, each in 0.." + (int) worldSize);
+            throw new IllegalArgumentException("--observer = " + Printable.clean(observer, 100) + " is not a point of the "
+                    + "world; give X,Y in metres, each in 0.." + (int) worldSize);
         }
         return p;
     }
@@ -85,24 +88,36 @@ public final class CrowdOptions {
         }
     }
 
-    /** The tree in use, for messages. */
+    /** The tree in use, for messages (control characters escaped). */
     public String treeName() {
-        return tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree.toString();
+        return Printable.escape(tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree.toString());
     }
 
     /**
      * Builds the simulation, with LOD by {@code lod} (null: off) around {@code observer} (x, y), or
-     * prints the tree's compile errors to {@code err} and returns null (the caller exits with 2).
-     * When LOD was asked for but the runtime cannot do it, warns on {@code err} and runs without.
+     * prints why the tree cannot be used (one line when the file cannot be read, the compile errors
+     * otherwise) to {@code err} and returns null (the caller exits with 2). When LOD was asked for
+     * but the runtime cannot do it, warns on {@code err} and runs without. The tree file may have
+     * at most 16 MB.
      */
     public CrowdSim open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err) {
+        return open(config, lod, observer, err, InputFiles.DEFAULT_MAX_BYTES);
+    }
+
+    /** As {@link #open(CrowdConfig, LodBands, float[], PrintStream)}, with a tree file of at most {@code maxTreeBytes}. */
+    public CrowdSim open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err, long maxTreeBytes) {
         try {
-            CrowdSim sim = new CrowdSim(config, tree, lod, observer[0], observer[1]);
+            if (tree != null) {
+                InputFiles.check(tree, maxTreeBytes);
+            }
+            CrowdSim sim = new CrowdSim(config, tree, maxTreeBytes, lod, observer[0], observer[1]);
             sim.system().setNodeErrorPolicy(nodeErrorPolicy());
             return sim;
+        } catch (InputFileException e) {
+            Problems.usage(err, e.getMessage());
+            return null;
         } catch (StateTreeCompileException e) {
-            err.println("error: the tree " + (tree == null ? CrowdSim.EMBEDDED_TREE : tree) + " does not compile:");
-            e.errors().forEach(x -> err.println("  " + x));
+            Problems.compileErrors(err, tree == null ? CrowdSim.EMBEDDED_TREE : tree, e);
             return null;
         }
     }

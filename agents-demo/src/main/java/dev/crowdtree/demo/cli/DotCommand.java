@@ -1,31 +1,46 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.statetree.compiled.DotWriter;
-import dev.crowdtree.statetree.compiler.CompileError;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.json.InputFileException;
+import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** {@code dot <asset.json>}: the compiled tree as Graphviz DOT on stdout. */
+/**
+ * {@code dot <asset.json>}: the compiled tree as Graphviz DOT on stdout; exit 1 with the compile
+ * errors on stderr, or 2 if the file cannot be read.
+ */
 @Command(name = "dot", mixinStandardHelpOptions = true,
         description = "Print the compiled tree as Graphviz DOT (render with: dot -Tpng -o tree.png).")
 public final class DotCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<asset.json>", description = "The tree asset.")
     Path asset;
 
+    @Mixin
+    InputLimit limit;
+
     @Override
     public Integer call() {
+        long maxBytes;
         try {
-            System.out.print(DotWriter.toDot(StateTreeJson.compile(asset, TreeFiles.compiler())));
+            maxBytes = limit.bytes();
+        } catch (IllegalArgumentException e) {
+            return Problems.usage(System.err, e.getMessage());
+        }
+        try {
+            InputFiles.check(asset, maxBytes);
+            System.out.print(DotWriter.toDot(StateTreeJson.compile(asset, TreeFiles.compiler(), maxBytes)));
             return 0;
+        } catch (InputFileException e) {
+            return Problems.usage(System.err, e.getMessage());
         } catch (StateTreeCompileException e) {
-            for (CompileError err : e.errors()) {
-                System.err.println(err);
-            }
+            Problems.compileErrors(System.err, asset, e);
             return 1;
         }
     }

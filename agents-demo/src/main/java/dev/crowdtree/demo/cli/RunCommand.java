@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.cli;
 
+import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.render.FrameWriter;
 import dev.crowdtree.demo.sim.CrowdSim;
@@ -18,6 +19,12 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -42,7 +49,7 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--dt", description = "Seconds per tick (default: ${DEFAULT-VALUE}).", defaultValue = "0.0333333")
     float dt;
 
-    @Option(names = "--png", description = "Write PNG frames into this directory.")
+    @Option(names = "--png", description = "Write PNG frames into this directory (created if need be).")
     Path pngDir;
 
     @Option(names = "--png-every", description = "Ticks between PNG frames (default: ${DEFAULT-VALUE}).", defaultValue = "60")
@@ -71,6 +78,9 @@ public final class RunCommand implements Callable<Integer> {
     /** The world options a snapshot fixes: naming one of them with --load is a usage error. */
     private static final String[] WORLD_OPTIONS = {"--agents", "--seed", "--tree", "--dt", "--lod", "--observer"};
 
+    @Mixin
+    InputLimit limit;
+
     @Override
     public Integer call() {
         PrintStream out = System.out;
@@ -85,6 +95,7 @@ public final class RunCommand implements Callable<Integer> {
                 }
             }
         }
+        long maxBytes;
         try {
             if (ticks < 0) {
                 throw new IllegalArgumentException("--ticks = " + ticks + " is out of range; valid range is 0..2147483647");
@@ -95,16 +106,23 @@ public final class RunCommand implements Callable<Integer> {
             config = crowd.config(dt);
             observer = crowd.observer(config.worldSize());
             crowd.nodeErrorPolicy();
+            maxBytes = limit.bytes();
         } catch (IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return 2;
+            return Problems.usage(err, e.getMessage());
+        }
+        if (pngDir != null) {
+            try {
+                Files.createDirectories(pngDir);
+            } catch (IOException | RuntimeException e) {
+                return Problems.usage(err, "--png " + pngDir + ": cannot create the directory: " + why(e));
+            }
         }
         long setup0 = System.nanoTime();
         CrowdSim sim;
         if (loadFile != null) {
             sim = load(config.workers(), err);
         } else {
-            sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
+            sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err, maxBytes);
         }
         if (sim == null) {
             return 2;
@@ -153,7 +171,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             summary(out, sim, ticks, wall);
             if (frames != null) {
-                out.println("frames: " + frames.count() + " PNG files in " + pngDir);
+                out.println(Printable.escape("frames: " + frames.count() + " PNG files in " + pngDir));
             }
             if (saveFile != null) {
                 long t0 = System.nanoTime();
@@ -166,6 +184,10 @@ public final class RunCommand implements Callable<Integer> {
                     return 1;
                 }
             }
+        } catch (UncheckedIOException e) {
+            // writing a frame failed (a full disk, a directory removed): not a bug, and one line says it
+            err.println(Problems.line(e.getMessage()));
+            return 1;
         }
         return 0;
     }
@@ -184,6 +206,21 @@ public final class RunCommand implements Callable<Integer> {
             err.println("error: " + loadFile + ": " + e.getMessage());
         }
         return null;
+    }
+
+    /** Why a file operation failed, in words. */
+    private static String why(Exception e) {
+        if (e instanceof FileAlreadyExistsException) {
+            return "a file of that name exists and is not a directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof NoSuchFileException) {
+            return "it cannot be made there (no such file or directory)";
+        }
+        String m = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : e.getMessage();
+        return m == null || m.isBlank() ? "an input/output error" : m;
     }
 
     private void progress(PrintStream err, CrowdSim sim, int done, long nanos, long ticksDone) {
@@ -212,7 +249,7 @@ public final class RunCommand implements Callable<Integer> {
         java.util.Arrays.sort(order, (a, b) -> Integer.compare(occ[b], occ[a]));
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < Math.min(limit, order.length) && occ[order[i]] > 0; i++) {
-            sb.append(i == 0 ? "" : ", ").append(t.stateName[order[i]])
+            sb.append(i == 0 ? "" : ", ").append(Printable.escape(t.stateName[order[i]]))
                     .append(String.format(Locale.ROOT, " %.1f%%", 100.0 * occ[order[i]] / Math.max(1, total)));
         }
         return sb.toString();
@@ -274,7 +311,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         for (int s = 0; s < occ.length; s++) {
             if (occ[s] > 0) {
-                out.printf(Locale.ROOT, "  %-40s %9d %6.1f%%%n", t.statePath[s], occ[s], 100.0 * occ[s] / total);
+                out.printf(Locale.ROOT, "  %-40s %9d %6.1f%%%n", Printable.escape(t.statePath[s]), occ[s],
+                        100.0 * occ[s] / total);
             }
         }
         out.printf(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d%n",

@@ -1,33 +1,48 @@
 package dev.crowdtree.demo.cli;
 
-import dev.crowdtree.statetree.compiler.CompileError;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.InputFileException;
+import dev.crowdtree.statetree.json.InputFiles;
+import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.statetree.reference.ReferenceInterpreter;
 import dev.crowdtree.statetree.reference.RuntimeFactory;
 import dev.crowdtree.statetree.reference.Scenario;
 import dev.crowdtree.statetree.reference.ScenarioException;
 import dev.crowdtree.statetree.reference.ScenarioRunner;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
  * {@code trace <scenario.json>}: runs a scripted scenario and prints the canonical trace
- * (docs/SEMANTICS.md section 10) on stdout. Exit 0, or 2 for a bad scenario or tree.
+ * (docs/SEMANTICS.md section 10) on stdout, each tick's lines as soon as the tick is over. Exit 0,
+ * or 2 for a bad scenario or tree.
  */
 @Command(name = "trace", mixinStandardHelpOptions = true,
-        description = "Run a scripted scenario and print the canonical trace.")
+        description = "Run a scripted scenario and print the canonical trace, line by line as it happens.")
 public final class TraceCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<scenario.json>", description = "The scenario.")
     Path scenario;
 
     @Option(names = "--runtime", description = "batched (default) or reference.", defaultValue = "batched")
     String runtime;
+
+    @Option(names = "--tree", paramLabel = "FILE",
+            description = "The tree asset to run, instead of the scenario's 'tree' (which must be in the "
+                    + "scenario's directory; this one may be anywhere).")
+    Path tree;
+
+    @Mixin
+    InputLimit limit;
+
+    private static final IllegalStateException OUTPUT_CLOSED = new IllegalStateException("the output is closed");
 
     @Override
     public Integer call() {
@@ -37,25 +52,45 @@ public final class TraceCommand implements Callable<Integer> {
                 factory = StateTreeSystem::create;
                 break;
             case "reference":
-                factory = (tree, agents, seed, workers) -> new ReferenceInterpreter(tree, agents, seed);
+                factory = (t, agents, seed, workers) -> new ReferenceInterpreter(t, agents, seed);
                 break;
             default:
-                System.err.println("error: --runtime must be 'batched' or 'reference', got '" + runtime + "'");
-                return 2;
+                return Problems.usage(System.err, "--runtime must be 'batched' or 'reference', got '" + runtime + "'");
         }
+        long maxBytes;
         try {
-            List<String> lines = ScenarioRunner.run(Scenario.load(scenario), TreeFiles.compiler(),
-                    TreeFiles.withEmptyCrowd(factory));
-            lines.forEach(System.out::println);
-            return 0;
-        } catch (ScenarioException e) {
-            System.err.println("error: " + e.getMessage());
-            return 2;
-        } catch (StateTreeCompileException e) {
-            for (CompileError err : e.errors()) {
-                System.err.println(err);
+            maxBytes = limit.bytes();
+        } catch (IllegalArgumentException e) {
+            return Problems.usage(System.err, e.getMessage());
+        }
+        Path treeFile = tree;
+        try {
+            Scenario s = Scenario.load(scenario, maxBytes);
+            if (treeFile == null) {
+                treeFile = s.resolveTree();
             }
-            return 2;
+            InputFiles.check(treeFile, maxBytes);
+            CompiledStateTree t = StateTreeJson.compile(treeFile, TreeFiles.compiler(), maxBytes);
+            PrintStream out = System.out;
+            try {
+                ScenarioRunner.run(s, t, TreeFiles.withEmptyCrowd(factory), line -> {
+                    out.println(line);
+                    if (out.checkError()) {
+                        throw OUTPUT_CLOSED; // the reader went away (trace ... | head): stop the run
+                    }
+                });
+            } catch (IllegalStateException e) {
+                if (e != OUTPUT_CLOSED) {
+                    throw e;
+                }
+                return 1;
+            }
+            return 0;
+        } catch (ScenarioException | InputFileException e) {
+            return Problems.usage(System.err, e.getMessage());
+        } catch (StateTreeCompileException e) {
+            Problems.compileErrors(System.err, treeFile, e);
+            return Problems.USAGE;
         }
     }
 }

@@ -1,34 +1,53 @@
 package dev.crowdtree.demo.cli;
 
+import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiler.CompileError;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.json.InputFileException;
+import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** {@code validate <asset.json>}: compiles the asset and prints every error; exit 1 if any, 0 if none. */
+/**
+ * {@code validate <asset.json>}: compiles the asset and prints its errors (the first 100 and a
+ * count); exit 1 if any, 0 if none, 2 if the file cannot be read at all (missing, not a regular
+ * file, over the size limit).
+ */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = "Compile a StateTree asset and print every error (exit 1 if any, 0 if none).")
+        description = "Compile a StateTree asset and print its errors (exit 1 if any, 0 if none; 2 if the file "
+                + "cannot be read).")
 public final class ValidateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "<asset.json>", description = "The tree asset.")
     Path asset;
 
+    @Mixin
+    InputLimit limit;
+
     @Override
     public Integer call() {
+        long maxBytes;
         try {
-            CompiledStateTree t = StateTreeJson.compile(asset, TreeFiles.compiler());
-            System.out.printf("%s: OK: tree '%s', %d states, %d transitions, %d tasks, %d evaluators, %d parameters%n",
-                    asset, t.name, t.stateCount, t.transitionCount, t.tasks.length, t.evaluators.length, t.paramName.length);
+            maxBytes = limit.bytes();
+        } catch (IllegalArgumentException e) {
+            return Problems.usage(System.err, e.getMessage());
+        }
+        try {
+            InputFiles.check(asset, maxBytes);
+            CompiledStateTree t = StateTreeJson.compile(asset, TreeFiles.compiler(), maxBytes);
+            System.out.println(Printable.escape(String.format("%s: OK: tree '%s', %d states, %d transitions, %d tasks, "
+                    + "%d evaluators, %d parameters", asset, t.name, t.stateCount, t.transitionCount, t.tasks.length,
+                    t.evaluators.length, t.paramName.length)));
             return 0;
+        } catch (InputFileException e) {
+            return Problems.usage(System.err, e.getMessage());
         } catch (StateTreeCompileException e) {
-            for (CompileError err : e.errors()) {
-                System.out.println(err);
-            }
-            System.out.println(e.errors().size() + (e.errors().size() == 1 ? " error" : " errors"));
+            e.listing().forEach(System.out::println);
+            System.out.println(e.errorCount() + (e.errorCount() == 1 ? " error" : " errors"));
             return 1;
         }
     }

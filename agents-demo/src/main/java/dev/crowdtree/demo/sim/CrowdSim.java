@@ -13,6 +13,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
 
 import java.io.IOException;
@@ -116,11 +117,27 @@ public final class CrowdSim implements AutoCloseable {
     }
 
     /**
+     * As {@link #CrowdSim(CrowdConfig, Path, LodBands, float, float)}, with a tree file (and its
+     * linked assets) of at most {@code maxTreeBytes} instead of 16 MB.
+     *
+     * @throws StateTreeCompileException when the tree has errors or cannot be read
+     */
+    public CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
+                    float observerY) throws StateTreeCompileException {
+        this(config, treeFile, maxTreeBytes, lod, observerX, observerY, null);
+    }
+
+    /**
      * With LOD periods handed to what {@code periods} makes of the crowd's data instead of the
      * runtime (tests; null: the runtime).
      */
     CrowdSim(CrowdConfig config, Path treeFile, LodBands lod, float observerX, float observerY,
              Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
+        this(config, treeFile, InputFiles.DEFAULT_MAX_BYTES, lod, observerX, observerY, periods);
+    }
+
+    private CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
+                     float observerY, Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
         this.config = config;
         this.treeFile = treeFile;
         this.world = World.builder().workers(config.workers()).chunkSize(4096).seed(config.seed()).dt(config.dt())
@@ -131,7 +148,7 @@ public final class CrowdSim implements AutoCloseable {
             StateTreeCompiler compiler = new StateTreeCompiler(DemoNodes.registry());
             this.tree = treeFile == null
                     ? StateTreeJson.compile(EMBEDDED_TREE, embeddedTreeText(), compiler)
-                    : StateTreeJson.compile(treeFile, compiler);
+                    : StateTreeJson.compile(treeFile, compiler, maxTreeBytes);
             this.system = new StateTreeSystem(world, data.table, tree);
             system.bindExternal(CrowdWorld.EXTERNAL, data);
             int danger = tree.stateByPath(tree.stateName[0] + "/Danger");

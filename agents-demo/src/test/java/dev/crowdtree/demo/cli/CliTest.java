@@ -89,9 +89,10 @@ class CliTest {
     }
 
     @Test
-    void validateReportsAMissingFile() {
-        assertEquals(1, Main.execute("validate", dir.resolve("nope.json").toString()));
-        assertTrue(out().contains("nope.json"), out());
+    void validateReportsAMissingFileAsAUsageError() {
+        assertEquals(2, Main.execute("validate", dir.resolve("nope.json").toString()));
+        assertTrue(err().startsWith("error: ") && err().contains("nope.json: cannot read the file: it does not exist"),
+                err());
     }
 
     @Test

@@ -31,7 +31,10 @@ final class Compilation {
     final TreeDef def;
     final NodeRegistry registry;
     final String source;
+    /** The first {@link StateTreeCompileException#MAX_KEPT} errors, without duplicates; see {@link #omitted}. */
     final Set<CompileError> errors = new LinkedHashSet<>();
+    /** Errors found beyond those kept (a hostile asset can have millions). */
+    int omitted;
     final CompiledTreeBuilder out;
 
     // ---- declarations (DeclarationPass) --------------------------------------------------------
@@ -74,7 +77,26 @@ final class Compilation {
     }
 
     void error(String statePath, String field, String message) {
-        errors.add(new CompileError(source, statePath, field, message));
+        add(new CompileError(source, statePath, field, message));
+    }
+
+    /** Keeps {@code e} among the first errors, or counts it. */
+    void add(CompileError e) {
+        if (errors.size() < StateTreeCompileException.MAX_KEPT) {
+            errors.add(e);
+        } else {
+            omitted++;
+        }
+    }
+
+    /** Errors found so far: a pass compares counts to see whether a step found any. */
+    int errorCount() {
+        return errors.size() + omitted;
+    }
+
+    /** Every error found, as an exception. */
+    StateTreeCompileException exception() {
+        return new StateTreeCompileException(new ArrayList<>(errors), omitted);
     }
 
     Slot newSlot(ValueType type, String name) {

@@ -1,7 +1,14 @@
 package dev.crowdtree.statetree.compiler;
 
+import dev.crowdtree.core.util.Printable;
+
 /**
  * One problem in an asset: where (source file, state path, field) and what is wrong.
+ *
+ * <p>The parts are kept as found; {@link #toString()} is what to print: control characters (which
+ * an asset's names may hold) escaped as {@code \}{@code uXXXX} ({@link Printable#escape}), and a
+ * pathologically long state path or field (over {@value #MAX_PATH} characters) or message (over
+ * {@value #MAX_MESSAGE}) shortened in the middle, keeping its start and its end.
  *
  * @param source    the asset's source name (file name or label)
  * @param statePath the state path ({@code Root/Danger/Flee}), or null for tree-level problems
@@ -9,16 +16,21 @@ package dev.crowdtree.statetree.compiler;
  * @param message   what is wrong and, where possible, what would be valid
  */
 public record CompileError(String source, String statePath, String field, String message) {
+    /** The longest source, state path or field printed whole. */
+    public static final int MAX_PATH = 300;
+    /** The longest message printed whole. */
+    public static final int MAX_MESSAGE = 2000;
 
+    /** {@code source: state 'path': field: message}, printable (see the class comment). */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(source == null ? "<tree>" : source).append(": ");
+        StringBuilder sb = new StringBuilder(source == null ? "<tree>" : Printable.clean(source, MAX_PATH)).append(": ");
         if (statePath != null) {
-            sb.append("state '").append(statePath).append("': ");
+            sb.append("state '").append(Printable.clean(statePath, MAX_PATH)).append("': ");
         }
         if (field != null && !field.isEmpty()) {
-            sb.append(field).append(": ");
+            sb.append(Printable.clean(field, MAX_PATH)).append(": ");
         }
-        return sb.append(message).toString();
+        return sb.append(Printable.clean(message, MAX_MESSAGE)).toString();
     }
 }

@@ -22,6 +22,9 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
  * = 0), the order every later pass and the compiled tree use.
  */
 final class ExpansionPass {
+    /** The start of the error for a tree over {@link CompiledStateTree#MAX_STATES}. */
+    static final String TOO_MANY_STATES = "the tree has more than " + CompiledStateTree.MAX_STATES
+            + " states after inlining linked subtrees";
     private final Compilation c;
     private final DeclarationPass declarations;
 
@@ -57,8 +60,7 @@ final class ExpansionPass {
         }
         if (++c.expanded > CompiledStateTree.MAX_STATES) {
             if (!c.tooManyStates) {
-                c.error(null, null, "the tree has more than " + CompiledStateTree.MAX_STATES
-                        + " states after inlining linked subtrees (16-bit indices)");
+                c.error(null, null, TOO_MANY_STATES + " (16-bit indices)");
             }
             c.tooManyStates = true;
             return null;

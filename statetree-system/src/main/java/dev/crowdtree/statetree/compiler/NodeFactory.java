@@ -115,7 +115,7 @@ final class NodeFactory {
 
     Node createNode(NodeDef nd, NodeType type, String name, Scope scope, Map<String, Integer> fieldSlots,
                     String path, String field, int nesting) {
-        int before = c.errors.size();
+        int before = c.errorCount();
         Map<String, Object> props = nd.properties();
         Object rawName = props.get("name");
         if (rawName != null) {
@@ -172,7 +172,7 @@ final class NodeFactory {
                 values.put(spec.name(), v);
             }
         }
-        if (c.errors.size() != before) {
+        if (c.errorCount() != before) {
             return null;
         }
         Map<String, Integer> columns = hostColumns(type, path, field);
@@ -184,7 +184,11 @@ final class NodeFactory {
             return type.create(new NodeConfig(type.name(), name, c.stream++, values, fieldSlots, type.timer(),
                     type.timerField(), columns, externals));
         } catch (RuntimeException e) {
-            c.error(path, field, type.category().word() + " type '" + type.name() + "' rejected its configuration: " + e);
+            // A node's factory refuses a configuration with an IllegalArgumentException saying why; say
+            // it in words, without the exception's class name.
+            String why = e.getMessage() == null || e.getMessage().isBlank() ? "no reason given" : e.getMessage();
+            c.error(path, field, type.category().word() + " type '" + type.name() + "' rejected its configuration: "
+                    + (e instanceof IllegalArgumentException ? why : "it failed (" + why + "), a bug in the node type"));
             return null;
         }
     }

@@ -11,7 +11,6 @@ import dev.crowdtree.statetree.nodes.BuiltinNodes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -67,11 +66,11 @@ public final class StateTreeCompiler {
             // A safety net only: every known kind of bad input is reported as a specific error.
             c.error(null, null, "internal compiler error (" + e + "); please report this asset");
         }
-        if (!c.errors.isEmpty() || result == null) {
-            if (c.errors.isEmpty()) {
+        if (c.errorCount() > 0 || result == null) {
+            if (c.errorCount() == 0) {
                 c.error(null, null, "the tree could not be compiled");
             }
-            throw new StateTreeCompileException(new ArrayList<>(c.errors));
+            throw c.exception();
         }
         return result;
     }
@@ -105,7 +104,7 @@ public final class StateTreeCompiler {
         new SlotLayoutPass(c, nodes).run();
         new StatePass(c, bindings, nodes, new TransitionPass(c, bindings, nodes)).run();
         validateUnlinkedSubtrees(c);
-        if (!c.errors.isEmpty()) {
+        if (c.errorCount() > 0) {
             return null;
         }
         return assemble(c);
@@ -125,32 +124,51 @@ public final class StateTreeCompiler {
         return c.out.build();
     }
 
+    /**
+     * Reports the errors of the subtrees no state links: one probe compilation links each of them
+     * once under a stand-in root (one probe for all, so the cost stays linear in the asset) and its
+     * errors inside those copies are reported as {@code subtree <path>}. When the copies together
+     * exceed the state or index limits, the subtrees beyond are not checked (the probe's limit
+     * errors are not the tree's and are dropped).
+     */
     private void validateUnlinkedSubtrees(Compilation c) {
+        if (c.probe || c.tooManyStates) {
+            return;
+        }
         Set<String> linked = new HashSet<>();
         for (StateNode n : c.order) {
             if (n.copy != null) {
                 linked.add(n.copy.subtree);
             }
         }
-        for (Map.Entry<String, StateDef> e : c.subtrees.entrySet()) {
-            if (!c.probe && !linked.contains(e.getKey()) && !c.tooManyStates) {
-                // Check it as if it were linked once, so its errors are reported too; discard the result.
-                Compilation check = new Compilation(new TreeDef(c.source, c.def.name(), c.def.parameters(), c.def.evaluators(),
-                        new StateDef(c.def.root() == null ? "Root" : c.def.root().name(), "state", null, null, null,
-                                null, null, null, null, List.of(new StateDef(e.getKey() + "Link", "linked", null,
-                                e.getKey(), null, null, null, null, null, null))), c.def.subtrees(),
-                        c.def.globalTasks()), registry);
-                check.probe = true;
-                run(check);
-                for (CompileError err : check.errors) {
-                    String link = "/" + e.getKey() + "Link/";
-                    int at = err.statePath() == null ? -1 : err.statePath().indexOf(link);
-                    if (err.statePath() == null || at >= 0) {
-                        c.errors.add(err.statePath() == null ? err : new CompileError(err.source(),
-                                "subtree " + err.statePath().substring(at + link.length()),
-                                err.field(), err.message()));
-                    }
+        List<StateDef> links = new ArrayList<>();
+        Set<String> linkNames = new HashSet<>();
+        for (String name : c.subtrees.keySet()) {
+            if (!linked.contains(name)) {
+                links.add(new StateDef(name + "Link", "linked", null, name, null, null, null, null, null, null));
+                linkNames.add(name + "Link");
+            }
+        }
+        if (links.isEmpty()) {
+            return;
+        }
+        Compilation check = new Compilation(new TreeDef(c.source, c.def.name(), c.def.parameters(), c.def.evaluators(),
+                new StateDef(c.def.root().name(), "state", null, null, null, null, null, null, null, links),
+                c.def.subtrees(), c.def.globalTasks()), registry);
+        check.probe = true;
+        run(check);
+        for (CompileError err : check.errors) {
+            if (err.statePath() == null) {
+                if (!check.tooManyStates && !StatePass.TOO_MANY_NODES.equals(err.message())
+                        && !err.message().startsWith(ExpansionPass.TOO_MANY_STATES)) {
+                    c.add(err);
                 }
+                continue;
+            }
+            // Root/<subtree>Link/<path in the subtree>: names contain no '/'
+            String[] parts = err.statePath().split("/", 3);
+            if (parts.length == 3 && linkNames.contains(parts[1])) {
+                c.add(new CompileError(err.source(), "subtree " + parts[2], err.field(), err.message()));
             }
         }
     }

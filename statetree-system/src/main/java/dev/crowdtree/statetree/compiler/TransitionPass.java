@@ -123,17 +123,17 @@ final class TransitionPass {
                 consume = (Boolean) t.consumeEvent();
             }
         }
-        int errorsBeforeFields = c.errors.size();
+        int errorsBeforeFields = c.errorCount();
         Map<String, ValueType> payload = payloadFields(t.payloadFields(), trigger, trig, s, where);
-        ok &= c.errors.size() == errorsBeforeFields;
+        ok &= c.errorCount() == errorsBeforeFields;
         Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
-        int errorsBefore = c.errors.size();
+        int errorsBefore = c.errorCount();
         Scope scope = new Scope(s, true, s.tasks.size(), c.evalInfos.size(), "transition conditions",
                 trigger == Trigger.ON_EVENT ? payload : null);
         List<Condition> guards = nodes.compileConditionList(t.conditions(), scope, s.path, where + ".conditions");
-        if (!ok || c.errors.size() != errorsBefore) {
+        if (!ok || c.errorCount() != errorsBefore) {
             return; // errors reported; the whole compilation fails, nothing is emitted
         }
         c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,

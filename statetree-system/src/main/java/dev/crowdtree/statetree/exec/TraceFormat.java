@@ -1,11 +1,17 @@
 package dev.crowdtree.statetree.exec;
 
+import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.RunStatus;
 
-/** Builds the canonical trace lines, so every runtime prints exactly the same text. */
+/**
+ * Builds the canonical trace lines, so every runtime prints exactly the same text. Names come from
+ * the asset, so each name is passed through {@link Printable#escape}: a control character in a
+ * state or task name appears as {@code \}{@code uXXXX} and cannot drive a terminal or forge a line
+ * (printable names, the usual case, are unchanged and cost no allocation).
+ */
 public final class TraceFormat {
     private TraceFormat() {
     }
@@ -15,19 +21,19 @@ public final class TraceFormat {
     }
 
     public static String enter(long tick, CompiledStateTree t, int state, byte change) {
-        return tick + " enter " + t.statePath[state] + " " + ChangeType.name(change);
+        return tick + " enter " + Printable.escape(t.statePath[state]) + " " + ChangeType.name(change);
     }
 
     public static String taskEnter(long tick, CompiledStateTree t, int task, boolean failed) {
-        return tick + " task-enter " + owner(t, task) + ":" + t.taskName[task] + (failed ? " failed" : "");
+        return tick + " task-enter " + owner(t, task) + ":" + Printable.escape(t.taskName[task]) + (failed ? " failed" : "");
     }
 
     public static String exit(long tick, CompiledStateTree t, int state, byte change) {
-        return tick + " exit " + t.statePath[state] + " " + ChangeType.name(change);
+        return tick + " exit " + Printable.escape(t.statePath[state]) + " " + ChangeType.name(change);
     }
 
     public static String taskExit(long tick, CompiledStateTree t, int task) {
-        return tick + " task-exit " + owner(t, task) + ":" + t.taskName[task];
+        return tick + " task-exit " + owner(t, task) + ":" + Printable.escape(t.taskName[task]);
     }
 
     /**
@@ -35,19 +41,20 @@ public final class TraceFormat {
      * printed before the exits that follow, since no transition line explains them.
      */
     public static String taskCompleted(long tick, CompiledStateTree t, int task, byte status) {
-        return tick + " task-completed " + owner(t, task) + ":" + t.taskName[task] + " " + RunStatus.name(status);
+        return tick + " task-completed " + owner(t, task) + ":" + Printable.escape(t.taskName[task]) + " "
+                + RunStatus.name(status);
     }
 
     /** A task's owner: its state's path, or {@code @global} for a global task. */
     private static String owner(CompiledStateTree t, int task) {
         int s = t.taskState[task];
-        return s < 0 ? Vocabulary.GLOBAL_SCOPE : t.statePath[s];
+        return s < 0 ? Vocabulary.GLOBAL_SCOPE : Printable.escape(t.statePath[s]);
     }
 
     /** A fired transition; {@code transition} is its index, or -1 for the restart from root. */
     public static String transition(long tick, CompiledStateTree t, int leaf, int transition) {
         String target = transition < 0 ? t.statePath[0] : t.transitionTargetName(transition);
-        return tick + " transition " + t.statePath[leaf] + " -> " + target;
+        return tick + " transition " + Printable.escape(t.statePath[leaf]) + " -> " + Printable.escape(target);
     }
 
     /** {@code tree succeeded|failed|stopped}. */

@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.json;
 
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.compiler.CompileError;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.ParameterDef;
 import dev.crowdtree.statetree.definition.StateDef;
@@ -74,8 +75,8 @@ final class AssetReader {
         }
     }
 
-    /** Most errors the reader reports itself; beyond that it only counts (keeps hostile assets cheap). */
-    static final int MAX_ISSUES = 1000;
+    /** Most errors the reader keeps; beyond that it only counts (keeps hostile assets cheap). */
+    static final int MAX_ISSUES = StateTreeCompileException.MAX_KEPT;
 
     private final String source;
     private final List<Issue> issues = new ArrayList<>();
@@ -85,7 +86,7 @@ final class AssetReader {
     private final LinkedAssets links;
 
     AssetReader(String source) {
-        this(source, new LinkedAssets(null));
+        this(source, new LinkedAssets());
     }
 
     /** A reader whose {@code linkedAsset} states are included through {@code links}. */
@@ -94,15 +95,14 @@ final class AssetReader {
         this.links = links;
     }
 
-    /** The errors found, with a last one counting those beyond {@link #MAX_ISSUES}. */
+    /** The first {@link #MAX_ISSUES} errors found. */
     List<Issue> issues() {
-        if (dropped == 0) {
-            return issues;
-        }
-        List<Issue> out = new ArrayList<>(issues);
-        out.add(new Issue(new CompileError(source, null, null, "... and " + dropped
-                + " more errors of the same kinds (only the first " + MAX_ISSUES + " are listed)"), false));
-        return out;
+        return issues;
+    }
+
+    /** The errors found beyond {@link #issues()}, only counted. */
+    int dropped() {
+        return dropped;
     }
 
     /** An error found in another file (an included asset), kept as it is. */
@@ -112,6 +112,11 @@ final class AssetReader {
             return;
         }
         issues.add(new Issue(e, false));
+    }
+
+    /** Errors found in another file (an included asset) and only counted there. */
+    void countDropped(int count) {
+        dropped += count;
     }
 
     void error(String statePath, String field, String message) {

@@ -32,6 +32,10 @@ final class LinkedAssets {
 
     /** The file being read, or null when the asset came as text. */
     private final Path file;
+    /** The limit on the bytes of all the files of one top-level read ({@link InputFiles}). */
+    private final long maxBytes;
+    /** The bytes read so far by this top-level read (shared by the instances of one read). */
+    private final long[] used;
     /** The files from the top-level asset to this one (for cycles). */
     private final List<Path> chain;
     /** Subtrees contributed by included assets, by name, in order of first inclusion. */
@@ -39,13 +43,25 @@ final class LinkedAssets {
     /** The file each subtree came from. */
     private final Map<String, Path> subtreeFiles;
 
-    LinkedAssets(Path file) {
-        this(file, file == null ? List.of() : List.of(file.toAbsolutePath().normalize()), new LinkedHashMap<>(),
-                new LinkedHashMap<>());
+    /** For an asset that came as text: it can link nothing. */
+    LinkedAssets() {
+        this(null, InputFiles.DEFAULT_MAX_BYTES, 0);
     }
 
-    private LinkedAssets(Path file, List<Path> chain, Map<String, StateDef> subtrees, Map<String, Path> subtreeFiles) {
+    /**
+     * For the asset read from {@code file} ({@code used} bytes), whose linked assets may bring the
+     * total up to {@code maxBytes}.
+     */
+    LinkedAssets(Path file, long maxBytes, long used) {
+        this(file, maxBytes, new long[] {used}, file == null ? List.of() : List.of(file.toAbsolutePath().normalize()),
+                new LinkedHashMap<>(), new LinkedHashMap<>());
+    }
+
+    private LinkedAssets(Path file, long maxBytes, long[] used, List<Path> chain, Map<String, StateDef> subtrees,
+                         Map<String, Path> subtreeFiles) {
         this.file = file;
+        this.maxBytes = maxBytes;
+        this.used = used;
         this.chain = chain;
         this.subtrees = subtrees;
         this.subtreeFiles = subtreeFiles;
@@ -101,14 +117,17 @@ final class LinkedAssets {
         String source = file.resolveSibling(rel).normalize().toString();
         TreeDef included;
         try {
-            String text = StateTreeJson.readFile(target, source);
+            InputFiles.Text text = StateTreeJson.readFile(target, source, maxBytes, used[0]);
+            used[0] += text.bytes();
             List<Path> longer = new ArrayList<>(chain);
             longer.add(target);
-            included = StateTreeJson.readIncluded(source, text, new LinkedAssets(target, longer, subtrees, subtreeFiles));
+            included = StateTreeJson.readIncluded(source, text.text(),
+                    new LinkedAssets(target, maxBytes, used, longer, subtrees, subtreeFiles));
         } catch (StateTreeCompileException e) {
             for (CompileError ce : e.errors()) {
                 reader.issue(ce);
             }
+            reader.countDropped(e.errorCount() - e.errors().size());
             reader.error(path, field, "linked asset \"" + asset + "\" has errors (listed above)");
             return null;
         }

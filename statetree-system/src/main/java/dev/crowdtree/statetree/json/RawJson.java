@@ -17,8 +17,6 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Strict JSON text to plain Java values: {@link LinkedHashMap} (key order kept), {@link ArrayList},
@@ -26,23 +24,24 @@ import java.util.regex.Pattern;
  * (every other number) and {@code null}.
  *
  * <p>The parse is iterative (an explicit stack, no recursion), so nesting is bounded only by
- * Jackson's {@code StreamReadConstraints} (1000 levels by default), which fails cleanly with a
- * location. Duplicate keys are rejected ({@link StreamReadFeature#STRICT_DUPLICATE_DETECTION}), as
+ * the parser limits of {@link JsonLimits} (1000 levels, 1,000,000 tokens, ...), which fail cleanly
+ * with a location. Duplicate keys are rejected ({@link StreamReadFeature#STRICT_DUPLICATE_DETECTION}), as
  * is any content after the document. On failure the partial document built so far is kept, so that
  * the caller can name the state the error is in "as far as known".
  *
  * <p>THREADING: stateless; the shared {@link JsonFactory} is thread-safe.
  */
 final class RawJson {
-    /** Jackson's factory for assets: strict JSON, duplicate keys are errors. */
+    /**
+     * Jackson's factory for assets: strict JSON, duplicate keys are errors, the limits of
+     * {@link JsonLimits}. Keys are not interned: Jackson's table of interned names gets slow with
+     * hundreds of thousands of distinct keys, which a hostile asset has.
+     */
     static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+            .streamReadConstraints(JsonLimits.constraints())
             .build();
-
-    /** A location inside one of Jackson's messages: {@code [Source: REDACTED...; line: 3, column: 66]}. */
-    private static final Pattern SOURCE_REF = Pattern.compile(
-            "\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]");
-    private static final Pattern ANY_SOURCE_REF = Pattern.compile("\\s*\\[Source: [^\\]]*\\]");
 
     private RawJson() {
     }
@@ -189,7 +188,7 @@ final class RawJson {
         long column = loc == null ? -1 : loc.getColumnNr();
         String where = line < 0 ? "" : " at line " + line + ", column " + column;
         List<Object> path = p == null ? List.of() : path(p.getParsingContext());
-        String original = clean(e.getOriginalMessage());
+        String original = JsonLimits.clean(e.getOriginalMessage());
         String message;
         if (original.startsWith("Duplicate field '")) {
             String key = original.substring("Duplicate field '".length());
@@ -201,16 +200,6 @@ final class RawJson {
             message = "JSON syntax error" + where + ": " + original;
         }
         return new Parsed(partial, message, line, column, path);
-    }
-
-    /** Jackson's messages name the (redacted) source; drop that, keep line and column. */
-    private static String clean(String message) {
-        if (message == null) {
-            return "malformed JSON";
-        }
-        Matcher m = SOURCE_REF.matcher(message);
-        String s = m.replaceAll("line $1, column $2");
-        return ANY_SOURCE_REF.matcher(s).replaceAll("").trim();
     }
 
     /** Keys and indexes from the document root to the parser's current position. */

@@ -6,13 +6,6 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.TreeDef;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -40,6 +33,10 @@ import java.util.Set;
  * found errors, and the exception lists the reader's errors followed by the compiler's, without
  * duplicates and without compiler errors about places the reader already reported.
  *
+ * <p>Files are read through {@link InputFiles}: regular files only, at most 16 MB for an asset and
+ * its linked assets together unless a {@code maxBytes} argument says otherwise; parsing is bounded
+ * by {@link JsonLimits}. A file that is not read is one error saying why.
+ *
  * <p>Whatever the input text, the only exception these methods throw is
  * {@link StateTreeCompileException} (deep nesting, huge numbers and malformed text included).
  * THREADING: stateless; every method may be called from any thread.
@@ -59,22 +56,34 @@ public final class StateTreeJson {
      * @throws StateTreeCompileException with every structural error found
      */
     public static TreeDef read(String sourceName, String text) throws StateTreeCompileException {
-        Loaded l = load(sourceName, text, new LinkedAssets(null));
-        if (!l.issues.isEmpty() || l.def == null) {
-            throw new StateTreeCompileException(loaderErrors(l));
+        Loaded l = load(sourceName, text, new LinkedAssets());
+        if (!l.issues.isEmpty() || l.dropped > 0 || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l), l.dropped);
         }
         return l.def;
     }
 
     /**
-     * Reads an asset file (UTF-8; a byte-order mark is ignored, as in text). Errors name the file as given ({@code file.toString()}); a file
-     * that cannot be read is reported as such.
+     * Reads an asset file (UTF-8; a byte-order mark is ignored, as in text) of at most
+     * {@link InputFiles#DEFAULT_MAX_BYTES}, linked assets included. Errors name the file as given
+     * ({@code file.toString()}); a file that cannot be read is reported as such.
      */
     public static TreeDef read(Path file) throws StateTreeCompileException {
+        return read(file, InputFiles.DEFAULT_MAX_BYTES);
+    }
+
+    /**
+     * {@link #read(Path)} with another limit on the bytes read: the asset and its linked assets
+     * together may have at most {@code maxBytes} (see {@link InputFiles}).
+     *
+     * @param maxBytes the limit, 1..{@link InputFiles#MAX_ARRAY}
+     */
+    public static TreeDef read(Path file, long maxBytes) throws StateTreeCompileException {
         String source = sourceOf(file);
-        Loaded l = load(source, readFile(file, source), new LinkedAssets(file));
-        if (!l.issues.isEmpty() || l.def == null) {
-            throw new StateTreeCompileException(loaderErrors(l));
+        InputFiles.Text text = readFile(file, source, maxBytes, 0);
+        Loaded l = load(source, text.text(), new LinkedAssets(file, maxBytes, text.bytes()));
+        if (!l.issues.isEmpty() || l.dropped > 0 || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l), l.dropped);
         }
         return l.def;
     }
@@ -82,17 +91,32 @@ public final class StateTreeJson {
     /** An included asset (see {@link LinkedAssets}): its tree, or every error found in it. */
     static TreeDef readIncluded(String source, String text, LinkedAssets links) throws StateTreeCompileException {
         Loaded l = load(source, text, links);
-        if (!l.issues.isEmpty() || l.def == null) {
-            throw new StateTreeCompileException(loaderErrors(l));
+        if (!l.issues.isEmpty() || l.dropped > 0 || l.def == null) {
+            throw new StateTreeCompileException(loaderErrors(l), l.dropped);
         }
         return l.def;
     }
 
-    /** Reads and compiles an asset file; see {@link #compile(String, String, StateTreeCompiler)}. */
+    /**
+     * Reads and compiles an asset file of at most {@link InputFiles#DEFAULT_MAX_BYTES}, linked assets
+     * included; see {@link #compile(String, String, StateTreeCompiler)}.
+     */
     public static CompiledStateTree compile(Path file, StateTreeCompiler compiler) throws StateTreeCompileException {
+        return compile(file, compiler, InputFiles.DEFAULT_MAX_BYTES);
+    }
+
+    /**
+     * {@link #compile(Path, StateTreeCompiler)} with another limit on the bytes read: the asset and
+     * its linked assets together may have at most {@code maxBytes} (see {@link InputFiles}).
+     *
+     * @param maxBytes the limit, 1..{@link InputFiles#MAX_ARRAY}
+     */
+    public static CompiledStateTree compile(Path file, StateTreeCompiler compiler, long maxBytes)
+            throws StateTreeCompileException {
         Objects.requireNonNull(compiler, "compiler");
         String source = sourceOf(file);
-        return compile(load(source, readFile(file, source), new LinkedAssets(file)), compiler);
+        InputFiles.Text text = readFile(file, source, maxBytes, 0);
+        return compile(load(source, text.text(), new LinkedAssets(file, maxBytes, text.bytes())), compiler);
     }
 
     /**
@@ -105,20 +129,22 @@ public final class StateTreeJson {
     public static CompiledStateTree compile(String sourceName, String text, StateTreeCompiler compiler)
             throws StateTreeCompileException {
         Objects.requireNonNull(compiler, "compiler");
-        return compile(load(sourceName, text, new LinkedAssets(null)), compiler);
+        return compile(load(sourceName, text, new LinkedAssets()), compiler);
     }
 
     private static CompiledStateTree compile(Loaded l, StateTreeCompiler compiler) throws StateTreeCompileException {
         List<CompileError> errors = loaderErrors(l);
+        int omitted = l.dropped;
         if (l.def == null) {
-            throw new StateTreeCompileException(errors);
+            throw new StateTreeCompileException(errors, omitted);
         }
         try {
             CompiledStateTree tree = compiler.compile(l.def);
-            if (errors.isEmpty()) {
+            if (errors.isEmpty() && omitted == 0) {
                 return tree;
             }
         } catch (StateTreeCompileException e) {
+            omitted += e.errorCount() - e.errors().size();
             Set<CompileError> merged = new LinkedHashSet<>(errors);
             for (CompileError ce : e.errors()) {
                 if (!explained(ce, l.issues)) {
@@ -130,7 +156,7 @@ public final class StateTreeJson {
             errors.add(new CompileError(l.source, null, null, "internal compiler error (" + e
                     + "); please report this asset"));
         }
-        throw new StateTreeCompileException(errors);
+        throw new StateTreeCompileException(errors, omitted);
     }
 
     /**
@@ -147,8 +173,14 @@ public final class StateTreeJson {
 
     // ---------------------------------------------------------------------------------------------
 
-    /** What reading produced: the tree (null when the document was unusable) and the problems. */
-    private record Loaded(String source, TreeDef def, List<AssetReader.Issue> issues) {
+    /**
+     * What reading produced: the tree (null when the document was unusable), the problems kept and
+     * how many more were only counted.
+     */
+    private record Loaded(String source, TreeDef def, List<AssetReader.Issue> issues, int dropped) {
+        Loaded(String source, TreeDef def, AssetReader reader) {
+            this(source, def, reader.issues(), reader.dropped());
+        }
     }
 
     private static Loaded load(String sourceName, String text, LinkedAssets links) {
@@ -156,20 +188,20 @@ public final class StateTreeJson {
         AssetReader reader = new AssetReader(source, links);
         if (text == null) {
             reader.error(null, null, "no JSON text given");
-            return new Loaded(source, null, reader.issues());
+            return new Loaded(source, null, reader);
         }
         try {
             RawJson.Parsed parsed = RawJson.parse(text.startsWith("\uFEFF") ? text.substring(1) : text);
             if (parsed.failed()) {
                 AssetReader.Place place = AssetReader.locate(parsed.document(), parsed.path());
                 reader.error(place.statePath(), place.field(), parsed.error());
-                return new Loaded(source, null, reader.issues());
+                return new Loaded(source, null, reader);
             }
-            return new Loaded(source, reader.tree(parsed.document()), reader.issues());
+            return new Loaded(source, reader.tree(parsed.document()), reader);
         } catch (RuntimeException | StackOverflowError e) {
             // A safety net only: every known kind of bad input is reported as a specific error.
             reader.error(null, null, "internal loader error (" + e + "); please report this asset");
-            return new Loaded(source, null, reader.issues());
+            return new Loaded(source, null, reader);
         }
     }
 
@@ -194,27 +226,21 @@ public final class StateTreeJson {
         return file == null ? UNNAMED : file.toString();
     }
 
-    /** The file's text, or an exception with one error saying why it cannot be read. */
-    static String readFile(Path file, String source) throws StateTreeCompileException {
+    /**
+     * The file's text (after {@code used} bytes of other files read for the same asset), or an
+     * exception with one error saying why it is not read.
+     */
+    static InputFiles.Text readFile(Path file, String source, long maxBytes, long used)
+            throws StateTreeCompileException {
         String why;
-        try {
-            if (file == null) {
-                why = "no file given";
-            } else {
-                byte[] bytes = Files.readAllBytes(file);
-                String text = StandardCharsets.UTF_8.newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(bytes))
-                        .toString();
-                return text;
+        if (file == null) {
+            why = "no file given";
+        } else {
+            try {
+                return InputFiles.read(file, maxBytes, used);
+            } catch (InputFileException e) {
+                why = e.problem();
             }
-        } catch (NoSuchFileException e) {
-            why = "cannot read the file: it does not exist";
-        } catch (CharacterCodingException e) {
-            why = "cannot read the file: it is not valid UTF-8 text";
-        } catch (IOException | RuntimeException e) {
-            why = "cannot read the file: " + e;
         }
         throw new StateTreeCompileException(List.of(new CompileError(source, null, null, why)));
     }

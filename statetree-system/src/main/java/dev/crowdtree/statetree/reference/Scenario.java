@@ -1,19 +1,22 @@
 package dev.crowdtree.statetree.reference;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.crowdtree.statetree.definition.Values;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
+import dev.crowdtree.statetree.json.InputFileException;
+import dev.crowdtree.statetree.json.InputFiles;
+import dev.crowdtree.statetree.json.JsonLimits;
 import dev.crowdtree.statetree.node.Payload;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,14 +39,20 @@ import java.util.Map;
  *             {"tick": 9, "stop": true}]}
  * }</pre>
  *
- * <p>{@code tree} is relative to the scenario file. Tick 0 is the start, ticks 1..{@code ticks}
+ * <p>{@code tree} is relative to the scenario file and must stay in its directory (or below): an
+ * absolute path, a path out of it with {@code ..} or one with a control character is refused when
+ * the scenario's tree is used ({@link #resolveTree()}), not when the scenario is read, so that a
+ * runner given the tree directly (the command line's {@code trace --tree FILE}) can run the
+ * scenario anyway. Tick 0 is the start, ticks 1..{@code ticks}
  * are ticks of {@code dt} seconds; the inputs of tick k apply just before tick k runs, in the
  * order listed: {@code set} sets parameters, {@code event} queues an event (its {@code payload} a
  * number, read as the field {@code value}, or an object of bool, int and float fields), {@code period} requests
  * a tick period (1, 2, 4, ..., 64; docs/SEMANTICS.md section 12), {@code stop} stops the tree, for
  * the given {@code agent} or for every agent; {@code despawn} (with an {@code agent}) stops its tree
  * and removes it, and no later input may name it. Defaults: dt 0.1, seed 1, agents 1,
- * workers 1, no inputs; {@code ticks} is required.
+ * workers 1, no inputs; {@code ticks} is required. At most {@value #MAX_AGENTS} agents and
+ * {@value #MAX_WORKERS} workers; the file is read through {@link InputFiles} (at most 16 MB unless
+ * raised, regular files only).
  *
  * <p>Parsing is strict: unknown fields, wrong types, duplicate keys and out-of-range ticks or agents
  * are {@link ScenarioException}s naming the file and the field. Parameter names and value types are
@@ -52,14 +61,30 @@ import java.util.Map;
 public final class Scenario {
     public static final float DEFAULT_DT = 0.1f;
     public static final long DEFAULT_SEED = 1;
+    /**
+     * The most agents a scenario may have. A trace of more would not be read by anyone, and the
+     * runner also refuses a scenario whose agents would not fit in the heap
+     * ({@link ScenarioRunner#estimatedBytesPerAgent}).
+     */
+    public static final int MAX_AGENTS = 10_000_000;
+    /** The most worker threads a scenario may ask for (the batched runtime's limit). */
+    public static final int MAX_WORKERS = 256;
 
     private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs",
             "onNodeError");
     private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "payload", "period",
             "stop", "despawn");
     private static final List<String> EVENT_FIELDS = List.of("tag", "payload");
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(JsonLimits.MAX_NESTING)
+                            .maxNumberLength(JsonLimits.MAX_NUMBER_LENGTH)
+                            .maxStringLength(JsonLimits.MAX_STRING_LENGTH)
+                            .maxNameLength(JsonLimits.MAX_STRING_LENGTH)
+                            .maxTokenCount(JsonLimits.MAX_TOKENS)
+                            .build())
+                    .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
@@ -112,6 +137,8 @@ public final class Scenario {
 
     private final String source;
     private final Path tree;
+    /** Why the {@code tree} field cannot be used, or null. */
+    private final String treeProblem;
     private final float dt;
     private final int ticks;
     private final long seed;
@@ -129,7 +156,13 @@ public final class Scenario {
      */
     public Scenario(String source, Path tree, float dt, int ticks, long seed, int agents, int workers,
                     List<Input> inputs) {
-        if (!(dt > 0) || Float.isInfinite(dt) || ticks < 0 || agents < 1 || workers < 1) {
+        this(source, tree, null, dt, ticks, seed, agents, workers, inputs);
+    }
+
+    private Scenario(String source, Path tree, String treeProblem, float dt, int ticks, long seed, int agents,
+                     int workers, List<Input> inputs) {
+        if (!(dt > 0) || Float.isInfinite(dt) || ticks < 0 || agents < 1 || workers < 1 || agents > MAX_AGENTS
+                || workers > MAX_WORKERS) {
             throw new IllegalArgumentException("bad scenario: dt " + dt + ", ticks " + ticks + ", agents " + agents
                     + ", workers " + workers);
         }
@@ -142,6 +175,7 @@ public final class Scenario {
         }
         this.source = source == null ? "<scenario>" : source;
         this.tree = tree;
+        this.treeProblem = treeProblem;
         this.dt = dt;
         this.ticks = ticks;
         this.seed = seed;
@@ -150,16 +184,25 @@ public final class Scenario {
         this.inputs = List.copyOf(inputs);
     }
 
-    /** Reads and validates a scenario file. */
+    /** Reads and validates a scenario file of at most {@link InputFiles#DEFAULT_MAX_BYTES}. */
     public static Scenario load(Path file) throws ScenarioException {
+        return load(file, InputFiles.DEFAULT_MAX_BYTES);
+    }
+
+    /**
+     * Reads and validates a scenario file of at most {@code maxBytes} (see {@link InputFiles}).
+     *
+     * @param maxBytes the limit, 1..{@link InputFiles#MAX_ARRAY}
+     */
+    public static Scenario load(Path file, long maxBytes) throws ScenarioException {
         String label = file.toString();
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ScenarioException(label, null, "cannot read the scenario file: " + e);
+            text = InputFiles.read(file, maxBytes);
+        } catch (InputFileException e) {
+            throw new ScenarioException(label, null, e.problem());
         }
-        return parse(text, label, file.toAbsolutePath().getParent());
+        return parse(text.startsWith("\uFEFF") ? text.substring(1) : text, label, file.toAbsolutePath().getParent());
     }
 
     /**
@@ -167,7 +210,8 @@ public final class Scenario {
      *
      * @param json    the text
      * @param source  the file name (or a label) for error messages
-     * @param baseDir the directory {@code tree} is relative to, or null
+     * @param baseDir the directory {@code tree} is relative to and may not leave, or null (then
+     *                {@code tree} is relative to the working directory and may not leave that)
      */
     public static Scenario parse(String json, String source, Path baseDir) throws ScenarioException {
         String src = source == null ? "<scenario>" : source;
@@ -177,7 +221,7 @@ public final class Scenario {
         } catch (JsonProcessingException e) {
             JsonLocation loc = e.getLocation();
             String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-            throw new ScenarioException(src, null, "invalid JSON" + where + ": " + e.getOriginalMessage());
+            throw new ScenarioException(src, null, "invalid JSON" + where + ": " + JsonLimits.clean(e.getOriginalMessage()));
         }
         if (root == null || root.isMissingNode()) {
             throw new ScenarioException(src, null, "the file is empty; expected a scenario object");
@@ -188,13 +232,16 @@ public final class Scenario {
         checkFields(src, root, FIELDS, "");
 
         Path tree = null;
+        String treeProblem = null;
         JsonNode t = root.get("tree");
         if (t != null) {
             if (!t.isTextual() || t.asText().isBlank()) {
                 throw new ScenarioException(src, "tree", "expected the tree asset's file name (a non-empty string), got "
                         + describe(t));
             }
-            tree = baseDir == null ? Path.of(t.asText()) : baseDir.resolve(t.asText()).normalize();
+            treeProblem = treeProblem(t.asText());
+            tree = treeProblem != null ? null : baseDir == null ? Path.of(t.asText()).normalize()
+                    : baseDir.resolve(t.asText()).normalize();
         }
         float dt = DEFAULT_DT;
         JsonNode d = root.get("dt");
@@ -211,9 +258,9 @@ public final class Scenario {
         int ticks = (int) integer(src, "ticks", root.get("ticks"), 0, Integer.MAX_VALUE - 1);
         long seed = root.get("seed") == null ? DEFAULT_SEED
                 : integer(src, "seed", root.get("seed"), Long.MIN_VALUE, Long.MAX_VALUE);
-        int agents = root.get("agents") == null ? 1 : (int) integer(src, "agents", root.get("agents"), 1, Integer.MAX_VALUE);
+        int agents = root.get("agents") == null ? 1 : (int) integer(src, "agents", root.get("agents"), 1, MAX_AGENTS);
         int workers = root.get("workers") == null ? 1
-                : (int) integer(src, "workers", root.get("workers"), 1, Integer.MAX_VALUE);
+                : (int) integer(src, "workers", root.get("workers"), 1, MAX_WORKERS);
 
         List<Input> inputs = new ArrayList<>();
         JsonNode in = root.get("inputs");
@@ -225,7 +272,7 @@ public final class Scenario {
                 inputs.add(input(src, "inputs[" + i + "]", i, in.get(i), ticks, agents));
             }
         }
-        Scenario s = new Scenario(src, tree, dt, ticks, seed, agents, workers, inputs);
+        Scenario s = new Scenario(src, tree, treeProblem, dt, ticks, seed, agents, workers, inputs);
         JsonNode policy = root.get("onNodeError");
         if (policy != null) {
             if (!policy.isTextual() || !List.of("fail", "isolate").contains(policy.asText())) {
@@ -235,6 +282,29 @@ public final class Scenario {
         }
         return s;
     }
+
+    /** Why {@code name} cannot name the tree file, or null if it can. */
+    private static String treeProblem(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+                return "\"" + name + "\" is not a file name: it contains a control character";
+            }
+        }
+        Path rel;
+        try {
+            rel = Path.of(name);
+        } catch (InvalidPathException e) {
+            return "\"" + name + "\" is not a valid file name";
+        }
+        if (rel.isAbsolute() || rel.getRoot() != null || rel.normalize().startsWith("..")) {
+            return "\"" + name + "\" is outside the scenario's directory; a scenario's tree must be in its directory "
+                    + "or below (no absolute paths, no '..' out of it); give another tree explicitly instead "
+                    + "(the command line: trace --tree FILE)";
+        }
+        return null;
+    }
+
 
     /** What a throwing node does in this scenario ({@code "onNodeError": "fail" | "isolate"}, default fail; rule R1). */
     public NodeErrorPolicy onNodeError() {
@@ -435,8 +505,28 @@ public final class Scenario {
         return source;
     }
 
-    /** The tree asset (resolved against the scenario's directory), or null. */
+    /**
+     * The tree asset (resolved against the scenario's directory), or null when the scenario names
+     * none or names one it may not use (see {@link #resolveTree()}).
+     */
     public Path tree() {
+        return tree;
+    }
+
+    /**
+     * The tree asset to run the scenario with.
+     *
+     * @throws ScenarioException if the scenario names no tree, or one outside its directory or with
+     *                           control characters in its name
+     */
+    public Path resolveTree() throws ScenarioException {
+        if (treeProblem != null) {
+            throw new ScenarioException(source, "tree", treeProblem);
+        }
+        if (tree == null) {
+            throw new ScenarioException(source, "tree",
+                    "missing field 'tree' (the tree asset's file name, relative to the scenario)");
+        }
         return tree;
     }
 

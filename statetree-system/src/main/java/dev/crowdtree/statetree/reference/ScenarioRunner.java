@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Runs a {@link Scenario} on a runtime and returns its canonical trace (docs/SEMANTICS.md section
@@ -21,6 +23,12 @@ import java.util.Map;
  * <p>The lines of one tick (including those of {@code stop} inputs of that tick) are collected and
  * ordered by agent, stably, so a runtime may deliver them per agent as they happen or sorted after
  * the tick. With more than one agent every line is prefixed {@code a<k> }.
+ *
+ * <p>The trace streams: {@link #run(Scenario, CompiledStateTree, RuntimeFactory, Consumer)} hands
+ * each tick's lines to a consumer right after the tick, so memory stays flat however long the
+ * scenario runs; the variants that return a {@link List} collect the same lines. Before it starts,
+ * the runner refuses a scenario whose agents would not fit in the heap
+ * ({@link #estimatedBytesPerAgent}).
  */
 public final class ScenarioRunner {
     /** The per-agent {@link ReferenceInterpreter} (ignores the worker count). */
@@ -48,16 +56,13 @@ public final class ScenarioRunner {
     /**
      * Compiles the scenario's tree asset ({@link Scenario#tree()}) with {@code compiler} and runs it.
      *
-     * @throws ScenarioException         if the scenario names no tree or does not fit it
+     * @throws ScenarioException         if the scenario names no tree (or one outside its directory,
+     *                                   see {@link Scenario#resolveTree()}) or does not fit it
      * @throws StateTreeCompileException if the tree asset cannot be read or compiled
      */
     public static List<String> run(Scenario scenario, StateTreeCompiler compiler, RuntimeFactory factory)
             throws ScenarioException, StateTreeCompileException {
-        if (scenario.tree() == null) {
-            throw new ScenarioException(scenario.source(), "tree",
-                    "missing field 'tree' (the tree asset's file name, relative to the scenario)");
-        }
-        CompiledStateTree tree = StateTreeJson.compile(scenario.tree(), compiler);
+        CompiledStateTree tree = StateTreeJson.compile(scenario.resolveTree(), compiler);
         return run(scenario, tree, factory);
     }
 
@@ -66,12 +71,27 @@ public final class ScenarioRunner {
      *
      * @return the trace, one line per element
      * @throws ScenarioException if an input names an unknown parameter or gives it a value of the
-     *                           wrong type
+     *                           wrong type, or the agents would not fit in the heap
      */
     public static List<String> run(Scenario scenario, CompiledStateTree tree, RuntimeFactory factory)
             throws ScenarioException {
-        validate(scenario, tree);
         List<String> out = new ArrayList<>();
+        run(scenario, tree, factory, out::add);
+        return out;
+    }
+
+    /**
+     * Runs {@code scenario} on {@code tree} (the scenario's own {@code tree} field is ignored) and
+     * hands every trace line to {@code lines} as soon as its tick is over, in trace order. An
+     * exception thrown by {@code lines} ends the run (the runtime is closed) and propagates.
+     *
+     * @throws ScenarioException if an input names an unknown parameter or gives it a value of the
+     *                           wrong type, or the agents would not fit in the heap
+     */
+    public static void run(Scenario scenario, CompiledStateTree tree, RuntimeFactory factory, Consumer<String> lines)
+            throws ScenarioException {
+        validate(scenario, tree);
+        checkMemory(scenario, tree);
         List<Line> tickLines = new ArrayList<>();
         boolean prefix = scenario.agents() > 1;
         try (StateTreeRuntime runtime = factory.create(tree, scenario.agents(), scenario.seed(), scenario.workers())) {
@@ -91,12 +111,47 @@ public final class ScenarioRunner {
                 }
                 tickLines.sort(Comparator.comparingInt(Line::agent)); // List.sort is stable
                 for (Line l : tickLines) {
-                    out.add(prefix ? "a" + l.agent() + " " + l.text() : l.text());
+                    lines.accept(prefix ? "a" + l.agent() + " " + l.text() : l.text());
                 }
                 tickLines.clear();
             }
         }
-        return out;
+    }
+
+    /**
+     * About how many bytes of heap a trace run of {@code tree} needs per agent: the runtime's
+     * per-agent data (a fixed part and 8 bytes per parameter or node slot) and the trace lines of
+     * one busy tick (every state and task of the longest path exited and entered), which are held
+     * until the tick is over. An estimate on the safe side, for refusing a scenario that cannot fit.
+     */
+    public static long estimatedBytesPerAgent(CompiledStateTree tree) {
+        int longest = 0;
+        for (int s = 0; s < tree.stateCount; s++) {
+            int onPath = 0;
+            for (int p = s; p >= 0; p = tree.stateParent[p]) {
+                onPath += 1 + tree.stateTasksNum[p];
+            }
+            longest = Math.max(longest, onPath);
+        }
+        long linesPerTick = 4L + 2L * (longest + tree.globalTaskCount);
+        long slots = (long) tree.floatSlots + tree.intSlots + tree.boolSlots;
+        return 1024 + 8 * slots + BYTES_PER_LINE * linesPerTick;
+    }
+
+    /** A trace line held until its tick is over: the string, its prefix, the list entry. */
+    private static final long BYTES_PER_LINE = 160;
+
+    /** Refuses a scenario whose agents need more heap than the JVM may take. */
+    private static void checkMemory(Scenario scenario, CompiledStateTree tree) throws ScenarioException {
+        long perAgent = estimatedBytesPerAgent(tree);
+        long need = perAgent * scenario.agents();
+        long max = Runtime.getRuntime().maxMemory();
+        if (max != Long.MAX_VALUE && need > max) {
+            throw new ScenarioException(scenario.source(), "agents", String.format(Locale.ROOT,
+                    "%,d agents need about %,d MB of heap for a trace of tree '%s' (about %,d bytes each), more than"
+                            + " the %,d MB this JVM may use; use fewer agents, or give Java more memory (-Xmx)",
+                    scenario.agents(), need >> 20, tree.name, perAgent, max >> 20));
+        }
     }
 
     private record Line(int agent, String text) {

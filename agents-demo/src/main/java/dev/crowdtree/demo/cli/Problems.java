@@ -1,0 +1,43 @@
+package dev.crowdtree.demo.cli;
+
+import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+
+import java.io.PrintStream;
+
+/**
+ * How the commands report bad input: one line {@code error: ...} with control characters escaped
+ * (file names, option values and names from assets are the user's), exit code 2; and a tree's
+ * compile errors, at most {@link StateTreeCompileException#MAX_LISTED} of them and a count.
+ */
+public final class Problems {
+    /** The exit code of bad input: a wrong option, file, scenario or tree. */
+    public static final int USAGE = 2;
+    /** The longest message printed whole. */
+    private static final int MAX_MESSAGE = 2000;
+
+    private Problems() {
+    }
+
+    /** Prints {@code error: message} (escaped, one line) on {@code err} and returns {@link #USAGE}. */
+    public static int usage(PrintStream err, String message) {
+        err.println(line(message));
+        return USAGE;
+    }
+
+    /** {@code error: message}, escaped and shortened to one printable line. */
+    public static String line(String message) {
+        return "error: " + Printable.clean(message, MAX_MESSAGE);
+    }
+
+    /**
+     * Prints {@code error: the tree X does not compile:} and the listed errors, indented, on
+     * {@code err}.
+     */
+    public static void compileErrors(PrintStream err, Object tree, StateTreeCompileException e) {
+        err.println(line("the tree " + tree + " does not compile:"));
+        for (String l : e.listing()) {
+            err.println("  " + l);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.crowdtree.core;
+
+import dev.crowdtree.core.util.Printable;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Text from outside is printed with its control characters escaped and, when huge, shortened. */
+class PrintableTest {
+    @Test
+    void printableTextIsReturnedAsItIs() {
+        String s = "Root/Peaceful/Wander ünïcödé \uD83D\uDE00 back\\slash \"quoted\"";
+        assertSame(s, Printable.escape(s));
+        assertEquals("null", Printable.escape(null));
+    }
+
+    @Test
+    void controlCharactersAndLoneSurrogatesAreEscaped() {
+        assertEquals("a\\u001B[31mred\\u0000\\u000A\\u007F\\u0085\\u009F", Printable.escape("a\u001b[31mred\u0000\n\u007f\u0085\u009f"));
+        assertEquals("x\\uD800y\\uDC00", Printable.escape("x\ud800y\udc00"));
+        assertEquals("\\uD800", Printable.escape("\ud800"));
+        assertEquals("\uD83D\uDE00", Printable.escape("\uD83D\uDE00"));
+    }
+
+    @Test
+    void longTextKeepsItsStartAndItsEnd() {
+        String s = "a".repeat(5000) + "END";
+        String t = Printable.shorten(s, 300);
+        assertTrue(t.length() < 340, t);
+        assertTrue(t.startsWith("aaaa") && t.endsWith("aaEND") && t.contains("...(4703 characters)..."), t);
+        assertSame(s, Printable.shorten(s, 6000));
+        assertEquals("\\u0007".repeat(4) + "...(94 characters)..." + "\\u0007".repeat(2), Printable.clean("\u0007".repeat(100), 6));
+    }
+}
