@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.reference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
@@ -182,8 +183,8 @@ class HostileScenarioTest {
                     }
                 });
             } catch (RuntimeException e) {
-                if (e != ENOUGH) {
-                    throw e;
+                if (e != ENOUGH && !(s.onNodeError() == NodeErrorPolicy.FAIL && thrownByATestNode(e))) {
+                    throw e; // (under "onNodeError": "fail" a test node that throws ends the run: rule R1)
                 }
             }
             accepted++;
@@ -209,6 +210,17 @@ class HostileScenarioTest {
             }
             return sb.toString();
         }
+    }
+
+    /** Whether {@code e} or a cause is the deliberate throw of a {@code boomTask} or {@code boomCondition}. */
+    private static boolean thrownByATestNode(Throwable e) {
+        for (Throwable x = e; x != null; x = x.getCause()) {
+            if (x.getMessage() != null && x.getMessage().contains("IllegalStateException: boom in ")
+                    || x instanceof IllegalStateException && x.getMessage() != null && x.getMessage().startsWith("boom in ")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code inner}, whose {@code tickAll} ends the run after {@code ticks} ticks. */
