@@ -206,6 +206,8 @@ public final class CompiledStateTree {
     private final String[][] paramEnumValues;
     /** Whether each parameter is an {@code entity} (an agent id, -1 for none). */
     public final boolean[] paramEntity;
+    /** Entity parameters: the int slot holding the agent's generation (its handle, with the id); else -1. */
+    public final int[] paramGenerationSlot;
     public final int floatSlots;
     public final int intSlots;
     public final int boolSlots;
@@ -301,6 +303,7 @@ public final class CompiledStateTree {
         paramSlot = CompiledTreeBuilder.ints(b.paramSlot);
         paramEnumValues = b.paramEnumValues.toArray(new String[0][]);
         paramEntity = CompiledTreeBuilder.booleans(b.paramEntity);
+        paramGenerationSlot = CompiledTreeBuilder.ints(b.paramGenerationSlot);
         floatSlotNames = b.slotNames.get(ValueType.FLOAT.ordinal()).toArray(new String[0]);
         intSlotNames = b.slotNames.get(ValueType.INT.ordinal()).toArray(new String[0]);
         boolSlotNames = b.slotNames.get(ValueType.BOOL.ordinal()).toArray(new String[0]);

@@ -81,6 +81,7 @@ public final class CompiledTreeBuilder {
     final List<Integer> paramSlot = new ArrayList<>();
     final List<String[]> paramEnumValues = new ArrayList<>();
     final List<Boolean> paramEntity = new ArrayList<>();
+    final List<Integer> paramGenerationSlot = new ArrayList<>();
     /** Slot names per {@link ValueType} ordinal. */
     final List<List<String>> slotNames = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     final List<HostColumn> hostColumns = new ArrayList<>();
@@ -133,15 +134,18 @@ public final class CompiledTreeBuilder {
 
     /** A tree parameter, stored in slot {@code slot} of its type. */
     public void addParameter(String paramName, ValueType type, double defaultValue, int slot) {
-        addParameter(paramName, type, defaultValue, slot, null, false);
+        addParameter(paramName, type, defaultValue, slot, null, -1);
     }
 
     /**
      * A tree parameter that may be an {@code enum} (an int slot holding the index of one of
-     * {@code enumValues}) or an {@code entity} (an int slot holding an agent id, -1 for none).
+     * {@code enumValues}) or an {@code entity} (an int slot holding an agent id, -1 for none, and
+     * the int slot {@code generationSlot} holding that agent's generation; -1 for other types).
      */
     public void addParameter(String paramName, ValueType type, double defaultValue, int slot, String[] enumValues,
-                             boolean entity) {
+                             int generationSlot) {
+        boolean entity = generationSlot >= 0;
+        paramGenerationSlot.add(generationSlot);
         this.paramName.add(paramName);
         paramType.add(type);
         paramDefault.add(defaultValue);

@@ -111,7 +111,8 @@ final class DeclarationPass {
                         where + ".default");
                 dflt = d == null ? -1 : d;
             }
-            return new Param(p.name(), ValueType.INT, dflt, slot, null, true);
+            Model.Slot generation = c.newSlot(ValueType.INT, slotName + "#generation");
+            return new Param(p.name(), ValueType.INT, dflt, slot, null, true, generation.index());
         }
         java.util.List<String> names = new java.util.ArrayList<>();
         if (p.values() == null || p.values().isEmpty()) {

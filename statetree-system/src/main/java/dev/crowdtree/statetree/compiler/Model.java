@@ -27,11 +27,17 @@ final class Model {
     /**
      * A parameter of the tree or of a subtree copy. An {@code enum} parameter is an int slot holding
      * the index of its value in {@code enumValues} (null for other types); an {@code entity} one an
-     * int slot holding an agent id, -1 for none.
+     * int slot holding an agent id, -1 for none, with the agent's generation in int slot
+     * {@code generationSlot} (-1 for other types).
      */
-    record Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity) {
+    record Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity,
+                 int generationSlot) {
         Param(String name, ValueType type, double defaultValue, Slot slot) {
             this(name, type, defaultValue, slot, null, false);
+        }
+
+        Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity) {
+            this(name, type, defaultValue, slot, enumValues, entity, -1);
         }
 
         /** The index of enum value {@code value}, or -1. */

@@ -252,7 +252,7 @@ final class NodeFactory {
                             + spec.valueType().assetName());
                     return null;
                 }
-                return new ParamRef(p.name(), p.type(), p.slot().index(), p.enumValues());
+                return new ParamRef(p.name(), p.type(), p.slot().index(), p.enumValues(), p.generationSlot());
             }
             case PAYLOAD:
                 return bindings.payload(raw, scope, path, f);

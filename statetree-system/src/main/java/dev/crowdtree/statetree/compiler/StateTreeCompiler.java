@@ -117,7 +117,7 @@ public final class StateTreeCompiler {
             return null;
         }
         for (Param p : c.params.values()) {
-            c.out.addParameter(p.name(), p.type(), p.defaultValue(), p.slot().index(), p.enumValues(), p.entity());
+            c.out.addParameter(p.name(), p.type(), p.defaultValue(), p.slot().index(), p.enumValues(), p.generationSlot());
         }
         c.hostColumns.values().forEach(c.out::addHostColumn);
         c.externals.values().forEach(c.out::addExternal);

@@ -240,6 +240,11 @@ final class ChunkEvents implements EventOutbox, EventFields {
     }
 
     @Override
+    public int generationOf(int agentId) {
+        return st.world.isLive(agentId) ? st.world.generationOf(agentId) : -1;
+    }
+
+    @Override
     public void sendToAgent(int agentId, int tag, EventPayload payload) {
         st.out.toOthers.add(agentId, st.world.generationOf(agentId), tag, payload);
     }

@@ -5,6 +5,7 @@ import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.ParameterValues;
 import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.Arrays;
 
@@ -64,9 +65,14 @@ final class HostRequests {
     /** {@link StateTreeRuntime#setParameter}: writes the value and wakes the agent(s) at the next step. */
     void setParameter(int agent, String name, double value) {
         int p = ParameterValues.require(tree, name, value);
+        int genSlot = tree.paramGenerationSlot[p];
+        int generation = genSlot < 0 ? 0 : sys.world().isLive((int) value) ? sys.world().generationOf((int) value) : -1;
         if (agent == ALL) {
             for (int r = 0; r < table.size(); r++) {
                 data.writeSlot(tree.paramType[p], tree.paramSlot[p], r, value);
+                if (genSlot >= 0) {
+                    data.writeSlot(ValueType.INT, genSlot, r, generation); // an entity is a handle (issue 11)
+                }
             }
             for (ChunkSchedule s : sys.schedules()) {
                 s.wakeAll = true;
@@ -74,6 +80,9 @@ final class HostRequests {
         } else {
             int row = sys.requireRow(agent);
             data.writeSlot(tree.paramType[p], tree.paramSlot[p], row, value);
+            if (genSlot >= 0) {
+                data.writeSlot(ValueType.INT, genSlot, row, generation);
+            }
             request(row, ChunkSchedule.WAKE);
         }
     }

@@ -11,4 +11,7 @@ public interface EventOutbox {
 
     /** An event for another agent, delivered at the start of the next tick. */
     void sendToAgent(int agentId, int tag, EventPayload payload);
+
+    /** The generation of the agent with id {@code agentId} now (-1: there is none). */
+    int generationOf(int agentId);
 }

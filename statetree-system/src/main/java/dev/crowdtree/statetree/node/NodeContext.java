@@ -210,6 +210,31 @@ public final class NodeContext {
         outbox.sendToAgent(agentId, tag, payload);
     }
 
+    /** The generation of the agent with id {@code agentId} now (-1 if there is none). */
+    public int generationOf(int agentId) {
+        return outbox.generationOf(agentId);
+    }
+
+    /**
+     * The agent an entity parameter names for {@code row}: its id, or -1 when it names none or a
+     * stale handle (that agent is gone, maybe its id was given to another).
+     */
+    public int entity(ParamRef p, int row) {
+        int id = ints[p.slot()][row];
+        if (id < 0 || (p.generationSlot() >= 0 && generationOf(id) != ints[p.generationSlot()][row])) {
+            return -1;
+        }
+        return id;
+    }
+
+    /**
+     * Sends an event to the agent an entity parameter names for {@code row}; to a stale handle it
+     * is dropped and counted, as for an agent that does not exist.
+     */
+    public void sendEventToEntity(ParamRef p, int row, int tag, EventPayload payload) {
+        outbox.sendToAgent(entity(p, row), tag, payload);
+    }
+
     /**
      * This worker's payload scratch, emptied: set the fields (ids from the tree's payload schema)
      * and pass it to {@link #sendEvent(int, int, EventPayload)}. Fields no transition of the tree

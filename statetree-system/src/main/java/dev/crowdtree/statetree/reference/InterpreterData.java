@@ -210,6 +210,11 @@ final class InterpreterData {
         }
 
         @Override
+        public int generationOf(int agentId) {
+            return agentId >= 0 && agentId < agents && !execs[agentId].despawned ? 0 : -1; // ids are never reused here
+        }
+
+        @Override
         public void sendToAgent(int agentId, int tag, EventPayload payload) {
             if (agentId < 0 || agentId >= agents) {
                 return; // no such agent

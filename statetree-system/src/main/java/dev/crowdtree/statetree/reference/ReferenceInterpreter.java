@@ -8,6 +8,7 @@ import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.EventPayload;
 import dev.crowdtree.statetree.node.Payload;
+import dev.crowdtree.statetree.node.ValueType;
 
 /**
  * The per-agent reference interpreter: the oracle the batched runtime is differentially tested
@@ -185,14 +186,22 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     public void setParameter(int agentId, String name, double value) {
         CompiledStateTree tree = data.tree;
         int p = ParameterValues.require(tree, name, value);
+        int genSlot = tree.paramGenerationSlot[p];
+        int generation = genSlot < 0 ? 0 : data.ctx.generationOf((int) value);
         if (agentId == ALL) {
             for (int a = 0; a < data.agents; a++) {
                 data.ctx.write(tree.paramType[p], tree.paramSlot[p], a, value);
+                if (genSlot >= 0) {
+                    data.ctx.write(ValueType.INT, genSlot, a, generation); // an entity is a handle (issue 11)
+                }
                 scheduler.wakeUp(a);
             }
         } else {
             checkAgent(agentId);
             data.ctx.write(tree.paramType[p], tree.paramSlot[p], agentId, value);
+            if (genSlot >= 0) {
+                data.ctx.write(ValueType.INT, genSlot, agentId, generation);
+            }
             scheduler.wakeUp(agentId);
         }
     }

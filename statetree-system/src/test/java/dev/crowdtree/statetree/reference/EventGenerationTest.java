@@ -25,6 +25,55 @@ class EventGenerationTest {
             + " \"transitions\": [{\"trigger\": \"onEvent\", \"event\": \"Ping\", \"to\": \"Got\"}]},"
             + "{\"name\": \"Got\", \"tasks\": [{\"type\": \"run\"}]}]}}";
 
+    private static final String ENTITY_TREE = "{\"name\": \"Handles\", \"parameters\": {\"sender\": {\"type\": \"bool\","
+            + " \"default\": false}, \"target\": {\"type\": \"entity\"}},"
+            + " \"root\": {\"name\": \"Root\", \"children\": ["
+            + "{\"name\": \"Sender\", \"enterConditions\": [{\"type\": \"bool\", \"param\": \"sender\"}],"
+            + " \"tasks\": [{\"type\": \"tickSendEntity\", \"tag\": \"Ping\", \"target\": \"target\"}]},"
+            + "{\"name\": \"Listener\", \"tasks\": [{\"type\": \"run\"}],"
+            + " \"transitions\": [{\"trigger\": \"onEvent\", \"event\": \"Ping\", \"to\": \"Got\"}]},"
+            + "{\"name\": \"Got\", \"tasks\": [{\"type\": \"run\"}]}]}}";
+
+    @Test
+    void anEntityParameterIsAHandleThatGoesStaleWithItsAgent() throws Exception {
+        CompiledStateTree tree = StateTreeJson.compile("handles.json", ENTITY_TREE, TestNodes.compiler());
+        try (World world = World.builder().workers(1).chunkSize(64).seed(3).maxAgents(8).initialCapacity(8).build()) {
+            SoaTable table = world.createTable("agents");
+            StateTreeSystem sys = new StateTreeSystem(world, table, tree);
+            SpawnInitializer init = sys.spawnInitializer(SpawnInitializer.NONE);
+            for (int i = 0; i < 3; i++) {
+                world.commands().spawn(table, init, 0);
+            }
+            world.sync();
+            sys.setParameter(0, "sender", 1);
+            sys.setParameter(0, "target", 1); // agent 0 holds a handle to agent 1
+            sys.startAll(0);
+            world.commands().despawn(1);
+            world.sync();
+            world.commands().spawn(table, init, 0); // id 1 again, a new generation
+            world.sync();
+            sys.startNew(0);
+            long dropped = sys.droppedEvents();
+            for (int k = 1; k <= 3; k++) {
+                sys.tickAll(k, 0.1f); // a send each tick, dropped when the next tick distributes it
+            }
+            assertEquals("Root/Listener", sys.activePath(1), "the handle names the agent that is gone");
+            assertEquals(dropped + 2, sys.droppedEvents(), "the sends to the stale handle are dropped and counted");
+            sys.setParameter(0, "target", 1); // now a handle to the new agent
+            sys.tickAll(4, 0.1f);
+            sys.tickAll(5, 0.1f);
+            assertEquals("Root/Got", sys.activePath(1));
+        }
+        try (ReferenceInterpreter ri = new ReferenceInterpreter(tree, 3, 1)) { // ids are not reused there
+            ri.setParameter(0, "sender", 1);
+            ri.setParameter(0, "target", 2);
+            ri.startAll(0);
+            ri.tickAll(1, 0.1f);
+            ri.tickAll(2, 0.1f);
+            assertEquals("Root/Got", ri.activePath(2));
+        }
+    }
+
     @Test
     void anEventForADespawnedAgentDoesNotReachTheNextAgentWithItsId() throws Exception {
         CompiledStateTree tree = StateTreeJson.compile("pings.json", TREE, TestNodes.compiler());

@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code counter} task: output {@code count} (int), {@code start} on enter (default 0) and one
  *       more at each of its ticks (a task with an output for the binding rules, which built-in tasks
  *       lack; golden trees may use it);</li>
+ *   <li>{@code tickSendEntity} task: sends event {@code tag} on every tick to the agent the entity
+ *       parameter {@code target} names (a stale handle: dropped and counted);</li>
  *   <li>{@code boomTask}: throws from {@code in}
  *       ({@code enter}, {@code tick} or {@code exit}) for a row whose {@code armed} input is true
  *       (the fault isolation rules R1-R4); {@code boomCondition} throws when {@code armed}, else
@@ -58,6 +60,8 @@ final class TestNodes {
                 .input("armed", ValueType.BOOL, false, 1L, 0, 1).factory(BoomTask::new).build());
         r.register(NodeType.condition("boomCondition").input("armed", ValueType.BOOL, false, 1L, 0, 1)
                 .factory(BoomCondition::new).build());
+        r.register(NodeType.task("tickSendEntity").tag("tag", true).param("target", true)
+                .factory(TickSendEntityTask::new).build());
         r.register(NodeType.task("counter").input("start", ValueType.INT, false, 0L, Integer.MIN_VALUE,
                 Integer.MAX_VALUE).output("count", ValueType.INT).factory(CounterTask::new).build());
         return r;
@@ -151,6 +155,25 @@ final class TestNodes {
         public void tick(NodeContext ctx, int[] rows, int from, int to) {
             for (int i = from; i < to; i++) {
                 ctx.sendEventToAgent((ctx.agentId(rows[i]) + 1) % agents, tag, 0f, false);
+            }
+        }
+    }
+
+    /** Sends {@code tag} every tick to the agent the entity parameter {@code target} names. */
+    static final class TickSendEntityTask extends Task {
+        private final int tag;
+        private final dev.crowdtree.statetree.node.ParamRef target;
+
+        TickSendEntityTask(NodeConfig c) {
+            super(c, true);
+            this.tag = c.tag("tag");
+            this.target = c.param("target");
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            for (int i = from; i < to; i++) {
+                ctx.sendEventToEntity(target, rows[i], tag, null);
             }
         }
     }
