@@ -1,14 +1,8 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.Main;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -23,49 +17,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Bad input on the command line: exit 2 and one line {@code error: ...} on stderr, no stack trace,
  * no Java names; files refused before they are read; compile errors capped; names escaped.
  */
-class CliLimitsTest {
-    @TempDir
-    Path dir;
-
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
-
-    @BeforeEach
-    void capture() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
-    }
-
+class CliLimitsTest extends CliTestBase {
     private static final String GOOD = "{\"name\":\"Guard\",\"root\":{\"name\":\"Root\",\"children\":["
             + "{\"name\":\"Patrol\",\"tasks\":[{\"type\":\"delay\",\"duration\":0.3}],\"transitions\":["
             + " {\"trigger\":\"onStateCompleted\",\"to\":\"@next\"}]},"
             + "{\"name\":\"Rest\",\"tasks\":[{\"type\":\"delay\",\"duration\":0.2}],\"transitions\":["
             + " {\"trigger\":\"onStateCompleted\",\"to\":\"Patrol\"}]}]}}";
 
-    private Path write(String name, String text) throws Exception {
-        Path p = dir.resolve(name);
-        Files.createDirectories(p.getParent());
-        Files.writeString(p, text);
-        return p;
-    }
 
     /** Runs the command line and checks exit 2 with one line {@code error: ...}; returns that line. */
     private String usageError(String... args) {

@@ -4,16 +4,10 @@ import dev.crowdtree.demo.Main;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdLodTest;
 import dev.crowdtree.demo.sim.CrowdSim;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,37 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command line: exit codes, messages and outputs of every subcommand. */
-class CliTest {
-    @TempDir
-    Path dir;
-
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
-
-    @BeforeEach
-    void capture() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
-    }
-
+class CliTest extends CliTestBase {
     private static final String GOOD = "{\"name\":\"Guard\",\"parameters\":{\"threat\":{\"type\":\"float\",\"default\":0}},"
             + "\"root\":{\"name\":\"Root\",\"children\":["
             + "{\"name\":\"Patrol\",\"tasks\":[{\"type\":\"delay\",\"duration\":0.3}],\"transitions\":["
@@ -63,11 +27,6 @@ class CliTest {
             + "{\"name\":\"Rest\",\"tasks\":[{\"type\":\"delay\",\"duration\":0.2}],\"transitions\":[{\"trigger\":\"onStateCompleted\",\"to\":\"Patrol\"}]},"
             + "{\"name\":\"Alert\",\"tasks\":[{\"type\":\"run\"}]}]}}";
 
-    private Path write(String name, String text) throws Exception {
-        Path p = dir.resolve(name);
-        Files.writeString(p, text);
-        return p;
-    }
 
     @Test
     void validateAcceptsAGoodTreeWithExitZero() throws Exception {

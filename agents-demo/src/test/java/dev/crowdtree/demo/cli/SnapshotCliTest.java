@@ -2,13 +2,8 @@ package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.Main;
 import dev.crowdtree.demo.sim.CrowdSim;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,29 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ends with the world hash of the run never stopped; bad snapshots and world options given with
  * {@code --load} are refused with exit 2 and one line.
  */
-class SnapshotCliTest {
-    @TempDir
-    Path dir;
-
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
-
-    @BeforeEach
-    void capture() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
-
+class SnapshotCliTest extends CliTestBase {
     /** Runs the command line; returns its exit code, leaving its output in out/err (cleared first). */
     private int run(String... args) {
         out.reset();
