@@ -15,6 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import static dev.crowdtree.statetree.json.JsonDocs.castList;
+import static dev.crowdtree.statetree.json.JsonDocs.castMap;
+import static dev.crowdtree.statetree.json.JsonDocs.collect;
+import static dev.crowdtree.statetree.json.JsonDocs.corrupt;
+import static dev.crowdtree.statetree.json.JsonDocs.deepCopy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -366,30 +371,15 @@ class HostileAssetTest {
 
     // ---- mutations -------------------------------------------------------------------------------
 
-    /** A place in the document: a map key or a list index. */
-    private record Slot(Object container, Object key) {
-        Object get() {
-            return container instanceof Map ? ((Map<?, ?>) container).get(key) : ((List<?>) container).get((Integer) key);
-        }
-
-        @SuppressWarnings("unchecked")
-        void set(Object v) {
-            if (container instanceof Map) {
-                ((Map<Object, Object>) container).put(key, v);
-            } else {
-                ((List<Object>) container).set((Integer) key, v);
-            }
-        }
-    }
 
     private static Object mutate(Object doc, SplittableRandom rnd, StringBuilder ops) {
-        List<Slot> slots = new ArrayList<>();
+        List<JsonDocs.Slot> slots = new ArrayList<>();
         collect(doc, slots);
         if (slots.isEmpty()) {
             ops.append("replace-doc ");
             return randomValue(rnd, 0);
         }
-        Slot s = slots.get(rnd.nextInt(slots.size()));
+        JsonDocs.Slot s = slots.get(rnd.nextInt(slots.size()));
         int op = rnd.nextInt(11);
         switch (op) {
             case 0: // change the value's type
@@ -429,7 +419,7 @@ class HostileAssetTest {
                 linkCycle(doc, rnd);
                 break;
             case 7: { // swap two values
-                Slot t = slots.get(rnd.nextInt(slots.size()));
+                JsonDocs.Slot t = slots.get(rnd.nextInt(slots.size()));
                 ops.append("swap:").append(s.key()).append('/').append(t.key()).append(' ');
                 Object a = s.get();
                 Object b = t.get();
@@ -617,67 +607,10 @@ class HostileAssetTest {
         return text.substring(0, sp[0]) + w + text.substring(sp[1]);
     }
 
-    private static String corrupt(String text, SplittableRandom rnd) {
-        StringBuilder sb = new StringBuilder(text);
-        int n = 1 + rnd.nextInt(5);
-        for (int i = 0; i < n && sb.length() > 0; i++) {
-            int at = rnd.nextInt(sb.length());
-            char c = rnd.nextInt(3) == 0 ? "{}[],:\"\\0e-.".charAt(rnd.nextInt(12)) : (char) rnd.nextInt(0x3000);
-            switch (rnd.nextInt(3)) {
-                case 0:
-                    sb.setCharAt(at, c);
-                    break;
-                case 1:
-                    sb.insert(at, c);
-                    break;
-                default:
-                    sb.deleteCharAt(at);
-            }
-        }
-        return sb.toString();
-    }
 
-    private static void collect(Object v, List<Slot> out) {
-        if (v instanceof Map) {
-            Map<String, Object> m = castMap(v);
-            for (String k : m.keySet()) {
-                out.add(new Slot(m, k));
-                collect(m.get(k), out);
-            }
-        } else if (v instanceof List) {
-            List<Object> l = castList(v);
-            for (int i = 0; i < l.size(); i++) {
-                out.add(new Slot(l, i));
-                collect(l.get(i), out);
-            }
-        }
-    }
 
-    private static Object deepCopy(Object v) {
-        if (v instanceof Map) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            castMap(v).forEach((k, x) -> m.put(k, deepCopy(x)));
-            return m;
-        }
-        if (v instanceof List) {
-            List<Object> l = new ArrayList<>();
-            for (Object x : castList(v)) {
-                l.add(deepCopy(x));
-            }
-            return l;
-        }
-        return v;
-    }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> castMap(Object o) {
-        return (Map<String, Object>) o;
-    }
 
-    @SuppressWarnings("unchecked")
-    private static List<Object> castList(Object o) {
-        return (List<Object>) o;
-    }
 
     @Test
     void theValidAssetsThemselvesCompile() throws Exception {

@@ -6,6 +6,7 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.JsonDocs;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import static dev.crowdtree.statetree.json.JsonDocs.collect;
+import static dev.crowdtree.statetree.json.JsonDocs.corrupt;
+import static dev.crowdtree.statetree.json.JsonDocs.deepCopy;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -241,31 +245,16 @@ class HostileScenarioTest {
 
     // ---- mutations -------------------------------------------------------------------------------
 
-    /** A place in the document: a map key or a list index. */
-    private record Slot(Object container, Object key) {
-        Object get() {
-            return container instanceof Map ? ((Map<?, ?>) container).get(key) : ((List<?>) container).get((Integer) key);
-        }
-
-        @SuppressWarnings("unchecked")
-        void set(Object v) {
-            if (container instanceof Map) {
-                ((Map<Object, Object>) container).put(key, v);
-            } else {
-                ((List<Object>) container).set((Integer) key, v);
-            }
-        }
-    }
 
     @SuppressWarnings("unchecked")
     private static Object mutate(Object doc, SplittableRandom rnd, StringBuilder ops) {
-        List<Slot> slots = new ArrayList<>();
+        List<JsonDocs.Slot> slots = new ArrayList<>();
         collect(doc, slots);
         if (slots.isEmpty()) {
             ops.append("replace-doc ");
             return randomValue(rnd, 0);
         }
-        Slot s = slots.get(rnd.nextInt(slots.size()));
+        JsonDocs.Slot s = slots.get(rnd.nextInt(slots.size()));
         switch (rnd.nextInt(9)) {
             case 0:
                 ops.append("retype:").append(s.key()).append(' ');
@@ -353,56 +342,6 @@ class HostileScenarioTest {
         }
     }
 
-    private static String corrupt(String text, SplittableRandom rnd) {
-        StringBuilder sb = new StringBuilder(text);
-        for (int i = 1 + rnd.nextInt(5); i > 0 && sb.length() > 0; i--) {
-            int at = rnd.nextInt(sb.length());
-            char c = rnd.nextInt(3) == 0 ? "{}[],:\"\\0e-.".charAt(rnd.nextInt(12)) : (char) rnd.nextInt(0x3000);
-            switch (rnd.nextInt(3)) {
-                case 0:
-                    sb.setCharAt(at, c);
-                    break;
-                case 1:
-                    sb.insert(at, c);
-                    break;
-                default:
-                    sb.deleteCharAt(at);
-            }
-        }
-        return sb.toString();
-    }
 
-    @SuppressWarnings("unchecked")
-    private static void collect(Object v, List<Slot> out) {
-        if (v instanceof Map) {
-            Map<String, Object> m = (Map<String, Object>) v;
-            for (String k : m.keySet()) {
-                out.add(new Slot(m, k));
-                collect(m.get(k), out);
-            }
-        } else if (v instanceof List) {
-            List<Object> l = (List<Object>) v;
-            for (int i = 0; i < l.size(); i++) {
-                out.add(new Slot(l, i));
-                collect(l.get(i), out);
-            }
-        }
-    }
 
-    @SuppressWarnings("unchecked")
-    private static Object deepCopy(Object v) {
-        if (v instanceof Map) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            ((Map<String, Object>) v).forEach((k, x) -> m.put(k, deepCopy(x)));
-            return m;
-        }
-        if (v instanceof List) {
-            List<Object> l = new ArrayList<>();
-            for (Object x : (List<Object>) v) {
-                l.add(deepCopy(x));
-            }
-            return l;
-        }
-        return v;
-    }
 }
