@@ -37,21 +37,12 @@ class EventGenerationTest {
     @Test
     void anEntityParameterIsAHandleThatGoesStaleWithItsAgent() throws Exception {
         CompiledStateTree tree = StateTreeJson.compile("handles.json", ENTITY_TREE, TestNodes.compiler());
-        try (World world = World.builder().workers(1).chunkSize(64).seed(3).maxAgents(8).initialCapacity(8).build()) {
-            SoaTable table = world.createTable("agents");
-            StateTreeSystem sys = new StateTreeSystem(world, table, tree);
-            SpawnInitializer init = sys.spawnInitializer(SpawnInitializer.NONE);
-            for (int i = 0; i < 3; i++) {
-                world.commands().spawn(table, init, 0);
-            }
-            world.sync();
+        try (Three three = new Three(tree, 1)) {
+            StateTreeSystem sys = three.sys;
             sys.setParameter(0, "sender", 1);
             sys.setParameter(0, "target", 1); // agent 0 holds a handle to agent 1
             sys.startAll(0);
-            world.commands().despawn(1);
-            world.sync();
-            world.commands().spawn(table, init, 0); // id 1 again, a new generation
-            world.sync();
+            three.reuseId(1);
             sys.startNew(0);
             long dropped = sys.droppedEvents();
             for (int k = 1; k <= 3; k++) {
@@ -77,14 +68,8 @@ class EventGenerationTest {
     @Test
     void anEventForADespawnedAgentDoesNotReachTheNextAgentWithItsId() throws Exception {
         CompiledStateTree tree = StateTreeJson.compile("pings.json", TREE, TestNodes.compiler());
-        try (World world = World.builder().workers(2).chunkSize(64).seed(3).maxAgents(8).initialCapacity(8).build()) {
-            SoaTable table = world.createTable("agents");
-            StateTreeSystem sys = new StateTreeSystem(world, table, tree);
-            SpawnInitializer init = sys.spawnInitializer(SpawnInitializer.NONE);
-            for (int i = 0; i < 3; i++) {
-                world.commands().spawn(table, init, 0);
-            }
-            world.sync();
+        try (Three three = new Three(tree, 2)) {
+            StateTreeSystem sys = three.sys;
             sys.setParameter(0, "sender", 1);
             sys.startAll(0);
             assertEquals("Root/Sender", sys.activePath(0));
@@ -93,11 +78,8 @@ class EventGenerationTest {
             sys.tickAll(1, 0.1f);              // agent 0 pings agent 1 (delivered at tick 2)
             sys.sendEvent(1, "Ping", 0f, false); // and so does the host
             long dropped = sys.droppedEvents();
-            world.commands().despawn(1);
-            world.sync();
-            world.commands().spawn(table, init, 0); // the id is reused, with a new generation
-            world.sync();
-            assertTrue(world.isLive(1), "the new agent got id 1");
+            three.reuseId(1);
+            assertTrue(three.world.isLive(1), "the new agent got id 1");
             sys.startNew(1);
             sys.tickAll(2, 0.1f);
             assertEquals("Root/Listener", sys.activePath(1), "the pings were for the agent that is gone");
@@ -105,6 +87,38 @@ class EventGenerationTest {
 
             sys.tickAll(3, 0.1f);              // tick 2's ping was sent to the new agent
             assertEquals("Root/Got", sys.activePath(1));
+        }
+    }
+
+    /** Three agents in a world of their own, where ids are reused. */
+    private static final class Three implements AutoCloseable {
+        final World world;
+        final SoaTable table;
+        final StateTreeSystem sys;
+        final SpawnInitializer init;
+
+        Three(CompiledStateTree tree, int workers) {
+            world = World.builder().workers(workers).chunkSize(64).seed(3).maxAgents(8).initialCapacity(8).build();
+            table = world.createTable("agents");
+            sys = new StateTreeSystem(world, table, tree);
+            init = sys.spawnInitializer(SpawnInitializer.NONE);
+            for (int i = 0; i < 3; i++) {
+                world.commands().spawn(table, init, 0);
+            }
+            world.sync();
+        }
+
+        /** Despawns agent {@code id} and spawns another, which gets the same id with a new generation. */
+        void reuseId(int id) {
+            world.commands().despawn(id);
+            world.sync();
+            world.commands().spawn(table, init, 0);
+            world.sync();
+        }
+
+        @Override
+        public void close() {
+            world.close();
         }
     }
 }
