@@ -56,4 +56,9 @@ public final class ByteColumn extends Column {
         }
         return h;
     }
+
+    @Override
+    public long rowBits(int row) {
+        return data[row];
+    }
 }

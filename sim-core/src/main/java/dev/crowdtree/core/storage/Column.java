@@ -84,6 +84,9 @@ public abstract class Column {
      */
     public abstract long contentHash(int rows);
 
+    /** The bits of row {@code row}'s value, for hashes by agent ({@link SoaTable#contentHashByAgent}). */
+    public abstract long rowBits(int row);
+
     static long mixHash(long h, long bits) {
         h ^= bits;
         h *= 0x9E3779B97F4A7C15L;

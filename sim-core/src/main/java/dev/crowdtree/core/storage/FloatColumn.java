@@ -56,4 +56,9 @@ public final class FloatColumn extends Column {
         }
         return h;
     }
+
+    @Override
+    public long rowBits(int row) {
+        return Float.floatToRawIntBits(data[row]);
+    }
 }

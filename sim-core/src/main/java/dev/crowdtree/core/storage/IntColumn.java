@@ -56,4 +56,9 @@ public final class IntColumn extends Column {
         }
         return h;
     }
+
+    @Override
+    public long rowBits(int row) {
+        return data[row];
+    }
 }

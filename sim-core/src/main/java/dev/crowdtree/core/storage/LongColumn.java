@@ -56,4 +56,9 @@ public final class LongColumn extends Column {
         }
         return h;
     }
+
+    @Override
+    public long rowBits(int row) {
+        return data[row];
+    }
 }

@@ -52,4 +52,10 @@ public final class ObjectColumn<T> extends Column {
     public long contentHash(int rows) {
         return 0L;
     }
+
+    /** References have no stable bits across runs: 0. */
+    @Override
+    public long rowBits(int row) {
+        return 0L;
+    }
 }

@@ -266,6 +266,32 @@ public final class SoaTable {
         return h;
     }
 
+    /**
+     * A hash of the table's content by agent, independent of the order of the rows and, summed
+     * over tables ({@code World.contentHashByAgent}), of which table holds an agent: per row, the
+     * agent id and every column's value are mixed into one 64-bit hash, and the rows' hashes are
+     * added. Equal for equal sets of (agent, values); a different value almost surely differs.
+     */
+    public long contentHashByAgent() {
+        final int[] ids = agentIds().data();
+        long sum = 0;
+        for (int r = 0; r < size; r++) {
+            long h = Column.mixHash(0x9E3779B97F4A7C15L, ids[r]);
+            for (Column c : columns) {
+                h = Column.mixHash(h, c.rowBits(r));
+            }
+            sum += finish(h);
+        }
+        return sum;
+    }
+
+    /** A final avalanche (the finalizer of SplitMix64), so that added row hashes do not cancel. */
+    private static long finish(long h) {
+        h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;
+        return h ^ (h >>> 31);
+    }
+
     @Override
     public String toString() {
         return "SoaTable[" + name + ", rows=" + size + ", columns=" + columnsByName.keySet() + "]";

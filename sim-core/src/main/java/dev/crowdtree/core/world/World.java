@@ -401,6 +401,19 @@ public final class World implements AutoCloseable {
     }
 
     /** Hash of every table's primitive columns, in table order: equal simulations hash equal. */
+    /**
+     * A hash of every table's content by agent ({@link SoaTable#contentHashByAgent}), summed over
+     * the tables: independent of row order and of which table holds an agent, as long as the tables
+     * have the same columns (a world split into regions hashes like the whole).
+     */
+    public long contentHashByAgent() {
+        long h = 0;
+        for (SoaTable t : tables) {
+            h += t.contentHashByAgent();
+        }
+        return h;
+    }
+
     public long contentHash() {
         long h = 0xCBF29CE484222325L;
         for (SoaTable t : tables) {
