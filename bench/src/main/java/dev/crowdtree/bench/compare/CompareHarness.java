@@ -318,8 +318,8 @@ public final class CompareHarness {
         return new ObjectMapper().readValue(result, RunResult.class);
     }
 
-    /** The 1, 5 and 15 minute load averages, or "?" where /proc/loadavg does not exist. */
-    static String loadAverage() {
+    /** The 1, 5 and 15 minute load averages, or "?" where /proc/loadavg does not exist (soak's too). */
+    public static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return f[0] + " " + f[1] + " " + f[2];

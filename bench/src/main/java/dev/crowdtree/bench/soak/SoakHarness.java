@@ -1,14 +1,12 @@
 package dev.crowdtree.bench.soak;
 
+import dev.crowdtree.bench.compare.CompareHarness;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -53,7 +51,7 @@ public final class SoakHarness {
     /** Runs the soak of {@code o} with {@code tree} (described as {@code description} in the header). */
     static SoakReport run(SoakOptions o, CompiledStateTree tree, String description, PrintStream out, PrintStream err) {
         SoakReport r = new SoakReport();
-        r.loadBefore = loadAverage();
+        r.loadBefore = CompareHarness.loadAverage();
         int every = o.sampleEvery();
         int samples = (o.ticks + every - 1) / every;
         HeapProbe probe = new HeapProbe();
@@ -130,7 +128,7 @@ public final class SoakHarness {
             }
         }
         r.wallNanos = System.nanoTime() - start;
-        r.loadAfter = loadAverage();
+        r.loadAfter = CompareHarness.loadAverage();
         out.print(r.summary());
         out.flush();
         return r;
@@ -166,15 +164,5 @@ public final class SoakHarness {
     static String duration(double seconds) {
         long s = Math.round(Math.max(0, seconds));
         return String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
-    }
-
-    /** The 1, 5 and 15 minute load averages from /proc/loadavg, or "?" where it does not exist. */
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "?";
-        }
     }
 }
