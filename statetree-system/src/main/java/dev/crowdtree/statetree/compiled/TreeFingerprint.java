@@ -1,5 +1,12 @@
 package dev.crowdtree.statetree.compiled;
 
+import dev.crowdtree.core.storage.SnapshotException;
+import dev.crowdtree.core.storage.SnapshotReader;
+import dev.crowdtree.core.storage.SnapshotWriter;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -15,6 +22,29 @@ import java.util.Arrays;
  */
 public final class TreeFingerprint {
     private TreeFingerprint() {
+    }
+
+    /** Writes a snapshot's section {@code tree}: {@code t}'s name and fingerprint (both runtimes' snapshots). */
+    public static void write(CompiledStateTree t, SnapshotWriter w) throws IOException {
+        DataOutputStream out = w.section("tree");
+        out.writeUTF(t.name);
+        out.writeLong(of(t));
+    }
+
+    /**
+     * Reads a snapshot's section {@code tree} and requires it to describe {@code t}.
+     *
+     * @throws SnapshotException naming both trees
+     */
+    public static void check(SnapshotReader r, CompiledStateTree t) throws IOException {
+        DataInputStream in = r.section("tree");
+        String name = in.readUTF();
+        long fp = in.readLong();
+        long mine = of(t);
+        if (fp != mine || !name.equals(t.name)) {
+            throw new SnapshotException("snapshot of tree '" + name + "' (fingerprint " + hex(fp)
+                    + "), this runtime runs tree '" + t.name + "' (fingerprint " + hex(mine) + ")");
+        }
     }
 
     /** The fingerprint of {@code t}. */

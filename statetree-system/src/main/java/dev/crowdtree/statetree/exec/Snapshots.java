@@ -47,7 +47,7 @@ final class Snapshots {
     static void write(StateTreeSystem sys, OutputStream out) throws IOException {
         CompiledStateTree tree = sys.tree();
         SnapshotWriter w = new SnapshotWriter(KIND);
-        writeTree(tree, w.section("tree"));
+        TreeFingerprint.write(tree, w);
         WorldSnapshot.write(sys.world(), sys.table(), w.section("world"));
         EventRouter router = sys.events();
         DataOutputStream rt = w.section("runtime");
@@ -99,27 +99,6 @@ final class Snapshots {
         w.writeTo(out);
     }
 
-    static void writeTree(CompiledStateTree tree, DataOutputStream out) throws IOException {
-        out.writeUTF(tree.name);
-        out.writeLong(TreeFingerprint.of(tree));
-    }
-
-    /**
-     * Reads section {@code tree} and requires it to describe {@code tree}.
-     *
-     * @throws SnapshotException naming both trees
-     */
-    static void checkTree(SnapshotReader r, CompiledStateTree tree) throws IOException {
-        DataInputStream in = r.section("tree");
-        String name = in.readUTF();
-        long fp = in.readLong();
-        long mine = TreeFingerprint.of(tree);
-        if (fp != mine || !name.equals(tree.name)) {
-            throw new SnapshotException("snapshot of tree '" + name + "' (fingerprint " + TreeFingerprint.hex(fp)
-                    + "), this runtime runs tree '" + tree.name + "' (fingerprint " + TreeFingerprint.hex(mine) + ")");
-        }
-    }
-
     private static void writeEvent(DataOutputStream out, int agent, int generation, String tag, byte[] types, int[] bits,
                                    int off, int width) throws IOException {
         out.writeInt(agent);
@@ -136,7 +115,7 @@ final class Snapshots {
         SnapshotReader r = SnapshotReader.read(source);
         r.requireKind(KIND);
         CompiledStateTree tree = sys.tree();
-        checkTree(r, tree);
+        TreeFingerprint.check(r, tree);
         WorldSnapshot world;
         int steps;
         float timerDt;

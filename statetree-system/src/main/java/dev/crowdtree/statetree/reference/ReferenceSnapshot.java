@@ -32,9 +32,7 @@ final class ReferenceSnapshot {
     static void write(InterpreterData d, TickScheduler s, OutputStream out) throws IOException {
         CompiledStateTree tree = d.tree;
         SnapshotWriter w = new SnapshotWriter(KIND);
-        DataOutputStream t = w.section("tree");
-        t.writeUTF(tree.name);
-        t.writeLong(TreeFingerprint.of(tree));
+        TreeFingerprint.write(tree, w);
         DataOutputStream o = w.section("interpreter");
         o.writeInt(d.agents);
         o.writeUTF(s.tickMode().name());
@@ -176,14 +174,7 @@ final class ReferenceSnapshot {
         SnapshotReader r = SnapshotReader.read(source);
         r.requireKind(KIND);
         CompiledStateTree tree = d.tree;
-        DataInputStream t = r.section("tree");
-        String name = t.readUTF();
-        long fp = t.readLong();
-        long mine = TreeFingerprint.of(tree);
-        if (fp != mine || !name.equals(tree.name)) {
-            throw new SnapshotException("snapshot of tree '" + name + "' (fingerprint " + TreeFingerprint.hex(fp)
-                    + "), this runtime runs tree '" + tree.name + "' (fingerprint " + TreeFingerprint.hex(mine) + ")");
-        }
+        TreeFingerprint.check(r, tree);
         DataInputStream in = r.section("interpreter");
         // parse into fresh objects first
         ExecutionState[] execs = new ExecutionState[d.agents];
