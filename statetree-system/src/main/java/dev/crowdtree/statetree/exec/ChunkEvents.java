@@ -142,12 +142,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
 
     /** Whether row {@code local} sees an event that transition {@code tr} matches (tag, and declared payload fields). */
     boolean hasEvent(int local, int tr) {
-        for (int e = eHead[local]; e >= 0; e = evNext[e]) {
-            if (matches(e, tr)) {
-                return true;
-            }
-        }
-        return false;
+        return nextMatch(local, -1, tr) >= 0;
     }
 
     private boolean matches(int e, int tr) {
