@@ -51,6 +51,10 @@ public final class CrowdData implements CrowdWorld {
     int[] cellRows = new int[0];
     final GridSort gridSort;
 
+    /** Region mode: releases of objects other regions own, in chunk order, since {@link Region} took them. */
+    int[] foreignReleases = new int[16];
+    int foreignReleaseCount;
+
     /** Per-chunk claim requests (agent, object, epoch) and releases (object). */
     private ClaimBuffer[] claims = new ClaimBuffer[0];
 
@@ -201,7 +205,16 @@ public final class CrowdData implements CrowdWorld {
         int[] used = objects.used;
         for (ClaimBuffer b : claims) {
             for (int i = 0; i < b.releases; i++) {
-                used[b.released[i]]--;
+                int o = b.released[i];
+                if (objects.owns(o)) {
+                    used[o]--;
+                } else {
+                    // region mode: another region owns the object; its Region sends the release there
+                    if (foreignReleaseCount == foreignReleases.length) {
+                        foreignReleases = Arrays.copyOf(foreignReleases, foreignReleaseCount * 2);
+                    }
+                    foreignReleases[foreignReleaseCount++] = o;
+                }
             }
         }
         byte[] state = claimState.data();

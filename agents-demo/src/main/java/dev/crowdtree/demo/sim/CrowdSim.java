@@ -73,6 +73,11 @@ public final class CrowdSim implements AutoCloseable {
     private final int dangerEnd;
     private final String alarmTag;
     private final LodBands lod;
+    /** Region mode: the split and this simulation's region (null, -1: the whole world). */
+    private final RegionGrid regions;
+    private final int region;
+    /** Region mode: the neighbours' agents seen this tick, installed before {@link #tick()}. */
+    final Halo halo = new Halo();
     private ByteColumn lodBand;
     private TickPeriods periods;
     // THREADING: written on the simulation thread between phases, read by the grid kernels.
@@ -133,20 +138,44 @@ public final class CrowdSim implements AutoCloseable {
      */
     CrowdSim(CrowdConfig config, Path treeFile, LodBands lod, float observerX, float observerY,
              Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
-        this(config, treeFile, InputFiles.DEFAULT_MAX_BYTES, lod, observerX, observerY, periods);
+        this(config, treeFile, InputFiles.DEFAULT_MAX_BYTES, lod, observerX, observerY, periods, null, null, null, -1);
     }
 
     private CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
                      float observerY, Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
+        this(config, treeFile, maxTreeBytes, lod, observerX, observerY, periods, null, null, null, -1);
+    }
+
+    /**
+     * Region mode: the agents of region {@code region} of {@code regions} (those whose start position
+     * falls in it, with their ids in the whole world), the smart objects standing in it, and the
+     * tree {@code treeText} (named {@code treeName} in messages). No LOD. The region's exchange with
+     * its neighbours is {@link Region}'s.
+     *
+     * @throws StateTreeCompileException when the tree has errors
+     */
+    CrowdSim(CrowdConfig config, String treeName, String treeText, RegionGrid regions, int region)
+            throws StateTreeCompileException {
+        this(config, null, InputFiles.DEFAULT_MAX_BYTES, null, config.worldSize() / 2, config.worldSize() / 2, null,
+                treeName, treeText, regions, region);
+    }
+
+    private CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
+                     float observerY, Function<CrowdData, TickPeriods> periods, String treeName, String treeText,
+                     RegionGrid regions, int region) throws StateTreeCompileException {
         this.config = config;
         this.treeFile = treeFile;
+        this.regions = regions;
+        this.region = region;
+        int capacity = regions == null ? config.agents() : Math.min(config.agents(), config.agents() / regions.count * 5 / 4 + 1024);
         this.world = World.builder().workers(config.workers()).chunkSize(4096).seed(config.seed()).dt(config.dt())
-                .maxAgents(config.agents()).initialCapacity(config.agents()).build();
+                .maxAgents(config.agents()).initialCapacity(capacity).build();
         boolean ok = false;
         try {
             this.data = new CrowdData(config, world);
             StateTreeCompiler compiler = new StateTreeCompiler(DemoNodes.registry());
-            this.tree = treeFile == null
+            this.tree = treeText != null ? StateTreeJson.compile(treeName, treeText, compiler)
+                    : treeFile == null
                     ? StateTreeJson.compile(EMBEDDED_TREE, embeddedTreeText(), compiler)
                     : StateTreeJson.compile(treeFile, compiler, maxTreeBytes);
             this.system = new StateTreeSystem(world, data.table, tree);
@@ -187,10 +216,25 @@ public final class CrowdSim implements AutoCloseable {
             data.y.set(row, CounterRng.range(0, size, seed, id, 0, 11, 1));
         };
         SpawnInitializer init = system.spawnInitializer(place);
-        for (int i = 0; i < config.agents(); i++) {
-            world.commands().spawn(data.table, init, 0);
+        if (regions == null) {
+            for (int i = 0; i < config.agents(); i++) {
+                world.commands().spawn(data.table, init, 0);
+            }
+            world.sync();
+        } else {
+            for (int id = 0; id < config.agents(); id++) {
+                float x = CounterRng.range(0, size, seed, id, 0, 11, 0);
+                float y = CounterRng.range(0, size, seed, id, 0, 11, 1);
+                if (regions.regionOf(x, y) == region) {
+                    world.place(data.table, id, 0, init, 0);
+                }
+            }
+            boolean[] owned = new boolean[data.objects.count];
+            for (int o = 0; o < owned.length; o++) {
+                owned[o] = regions.regionOf(data.objects.x[o], data.objects.y[o]) == region;
+            }
+            data.objects.ownOnly(owned);
         }
-        world.sync();
         if (lodWanted != null && periods == null) {
             periods = system::setTickPeriodOfRow;
         }
@@ -208,9 +252,13 @@ public final class CrowdSim implements AutoCloseable {
         data.ensureClaimBuffers(data.table.chunkCount(world.chunkSize()));
         data.prepareGrid();
         world.runPhase(data.table, gridKernel);
-        data.sortGrid();
-        world.reorder(data.table, data.cellRows);
-        data.gridRowsAreNowInOrder();
+        if (regions != null) {
+            regionGrid(true);
+        } else {
+            data.sortGrid();
+            world.reorder(data.table, data.cellRows);
+            data.gridRowsAreNowInOrder();
+        }
         system.startAll(0);
         data.resolveClaims();
         return inEffect;
@@ -227,8 +275,12 @@ public final class CrowdSim implements AutoCloseable {
         long t1 = System.nanoTime();
         data.prepareGrid();
         world.runPhase(data.table, gridKernel);
-        data.sortGrid();
-        if (tick % REORDER_EVERY == 0) {
+        if (regions != null) {
+            regionGrid(tick % REORDER_EVERY == 0);
+        } else {
+            data.sortGrid();
+        }
+        if (regions == null && tick % REORDER_EVERY == 0) {
             // Keep rows spatially coherent: a chunk's agents then share cells, so grid lookups,
             // separation and perception touch nearby memory instead of the whole table.
             world.reorder(data.table, data.cellRows);
@@ -253,6 +305,50 @@ public final class CrowdSim implements AutoCloseable {
         metrics.recordPhase(3, t4 - t3);
         metrics.recordPhase(4, t5 - t4);
         metrics.recordTick(t5 - t0);
+    }
+
+    /**
+     * Region mode's grid: the own rows (optionally reordered by cell first, as the whole world's are
+     * every {@value #REORDER_EVERY} ticks), then the halo's agents appended after the last row in the
+     * columns the cell-mate kernels read ({@code snapX}, {@code snapY}, {@code cell}, {@code danger},
+     * the agent id), sorted together by cell: a cell's own agents first, then its halo agents in the
+     * order the neighbours sent them. Kernels and the tick loop iterate the own rows only.
+     */
+    private void regionGrid(boolean reorder) {
+        int n = data.table.size();
+        if (reorder) {
+            GridSort.sortSequential(data.cell.data(), n, data.cellStart, data.cellRows);
+            world.reorder(data.table, data.cellRows);
+        }
+        int h = halo.count;
+        data.table.ensureCapacity(n + h);
+        float[] sx = data.snapX.data();
+        float[] sy = data.snapY.data();
+        int[] cell = data.cell.data();
+        byte[] danger = data.danger.data();
+        int[] ids = data.table.agentIds().data();
+        for (int i = 0; i < h; i++) {
+            int r = n + i;
+            sx[r] = halo.x[i];
+            sy[r] = halo.y[i];
+            cell[r] = data.cellOf(halo.x[i], halo.y[i]);
+            danger[r] = halo.danger[i];
+            ids[r] = halo.id[i];
+        }
+        if (data.cellRows.length < n + h) {
+            data.cellRows = new int[data.table.capacity()];
+        }
+        GridSort.sortSequential(cell, n + h, data.cellStart, data.cellRows);
+    }
+
+    /** Region mode's split, or null. */
+    RegionGrid regions() {
+        return regions;
+    }
+
+    /** Region mode's region, or -1. */
+    int region() {
+        return region;
     }
 
     /** The tree asset file, or null for the embedded tree. */
@@ -291,6 +387,9 @@ public final class CrowdSim implements AutoCloseable {
                 int c = cy * data.side + cx;
                 for (int k = start[c]; k < start[c + 1]; k++) {
                     int r = rows[k];
+                    if (r >= data.table.size()) {
+                        continue; // a neighbour's agent (region mode): its own region alarms it
+                    }
                     float dx = px[r] - fx;
                     float dy = py[r] - fy;
                     if (dx * dx + dy * dy < r2) {
@@ -425,6 +524,15 @@ public final class CrowdSim implements AutoCloseable {
     /** A hash of the whole simulation: every column of every agent, the threats and the smart objects. */
     public long worldHash() {
         return world.contentHash() * 31 + data.extraHash();
+    }
+
+    /**
+     * Region mode's parts of the world hash, each independent of which region holds what: the sum of
+     * the agents' hashes by id ({@code World.contentHashByAgent}), the threats' hash (the same in
+     * every region) and the sum of the owned smart objects' hashes.
+     */
+    long[] hashParts() {
+        return new long[] {world.contentHashByAgent(), data.threats.contentHash(), data.objects.ownedHash()};
     }
 
     @Override

@@ -97,71 +97,107 @@ public final class CrowdSnapshot {
      * @throws StateTreeCompileException when the saved tree asset no longer compiles
      */
     public static CrowdSim load(Path file, int workers) throws IOException, StateTreeCompileException {
-        SnapshotReader r = SnapshotReader.parse(Files.readAllBytes(file));
+        Parsed p = parse(Files.readAllBytes(file), workers);
+        CrowdSim sim = new CrowdSim(p.config, p.tree, p.lod, p.ox, p.oy);
+        boolean ok = false;
+        try {
+            p.applyTo(sim);
+            ok = true;
+            return sim;
+        } finally {
+            if (!ok) {
+                sim.close();
+            }
+        }
+    }
+
+    /**
+     * Restores a crowd snapshot into {@code sim}, a crowd built with the same configuration and tree
+     * (region mode: the same region), e.g. a region's checkpoint on the member that takes it over.
+     *
+     * @throws SnapshotException when the bytes are not a crowd snapshot of a crowd configured like
+     *                           {@code sim}, or are corrupted
+     */
+    public static void restore(CrowdSim sim, byte[] bytes) throws IOException {
+        Parsed p = parse(bytes, sim.config().workers());
+        if (!p.config.equals(sim.config())) {
+            throw new SnapshotException("the snapshot is of a crowd configured as " + p.config + ", not " + sim.config());
+        }
+        p.applyTo(sim);
+    }
+
+    private static Parsed parse(byte[] bytes, int workers) throws IOException {
+        SnapshotReader r = SnapshotReader.parse(bytes);
         r.requireKind(KIND);
-        CrowdConfig config;
-        Path tree;
-        LodBands lod;
-        float ox;
-        float oy;
-        long[] counters = new long[6];
-        float[][] threats;
-        int[] timers;
-        boolean[] active;
-        int[] used;
+        Parsed p = new Parsed();
         try {
             DataInputStream cfg = r.section("config");
-            config = new CrowdConfig(cfg.readInt(), cfg.readLong(), workers, cfg.readFloat(), cfg.readFloat(),
+            p.config = new CrowdConfig(cfg.readInt(), cfg.readLong(), workers, cfg.readFloat(), cfg.readFloat(),
                     cfg.readInt(), cfg.readInt(), cfg.readInt(), cfg.readInt(), cfg.readFloat());
             String path = cfg.readUTF();
-            tree = path.isEmpty() ? null : Path.of(path);
+            p.tree = path.isEmpty() ? null : Path.of(path);
             cfg.readUTF(); // the tree's name: the runtime's snapshot checks it with the fingerprint
             int bands = cfg.readInt();
-            lod = bands < 0 ? null : LodBands.defaults();
-            if (lod != null) {
-                boolean same = bands == lod.count();
+            p.lod = bands < 0 ? null : LodBands.defaults();
+            if (p.lod != null) {
+                boolean same = bands == p.lod.count();
                 for (int b = 0; b < bands; b++) {
-                    same &= cfg.readUTF().equals(b < lod.count() ? lod.describe(b) : "");
+                    same &= cfg.readUTF().equals(b < p.lod.count() ? p.lod.describe(b) : "");
                 }
                 if (!same) {
                     throw new SnapshotException("the snapshot's LOD bands are not the default ones");
                 }
             }
-            ox = cfg.readFloat();
-            oy = cfg.readFloat();
+            p.ox = cfg.readFloat();
+            p.oy = cfg.readFloat();
             DataInputStream cr = r.section("crowd");
-            for (int i = 0; i < counters.length; i++) {
-                counters[i] = cr.readLong();
+            for (int i = 0; i < p.counters.length; i++) {
+                p.counters[i] = cr.readLong();
             }
             int n = cr.readInt();
-            if (n != config.predators() + config.fires()) {
+            if (n != p.config.predators() + p.config.fires()) {
                 throw new SnapshotException("the snapshot's crowd section is malformed");
             }
-            threats = new float[3][n];
-            active = new boolean[n];
-            timers = new int[n];
+            p.threats = new float[3][n];
+            p.active = new boolean[n];
+            p.timers = new int[n];
             for (int i = 0; i < n; i++) {
-                threats[0][i] = cr.readFloat();
-                threats[1][i] = cr.readFloat();
-                threats[2][i] = cr.readFloat();
-                active[i] = cr.readBoolean();
-                timers[i] = cr.readInt();
+                p.threats[0][i] = cr.readFloat();
+                p.threats[1][i] = cr.readFloat();
+                p.threats[2][i] = cr.readFloat();
+                p.active[i] = cr.readBoolean();
+                p.timers[i] = cr.readInt();
             }
             int m = cr.readInt();
-            if (m != config.smartObjects()) {
+            if (m != p.config.smartObjects()) {
                 throw new SnapshotException("the snapshot's crowd section is malformed");
             }
-            used = new int[m];
+            p.used = new int[m];
             for (int i = 0; i < m; i++) {
-                used[i] = cr.readInt();
+                p.used[i] = cr.readInt();
             }
         } catch (EOFException | IllegalArgumentException e) {
             throw new SnapshotException("the snapshot is malformed: " + e.getMessage());
         }
-        byte[] system = r.bytes("system");
-        CrowdSim sim = new CrowdSim(config, tree, lod, ox, oy);
-        boolean ok = false;
-        try {
+        p.system = r.bytes("system");
+        return p;
+    }
+
+    /** A snapshot read and checked, not yet applied. */
+    private static final class Parsed {
+        CrowdConfig config;
+        Path tree;
+        LodBands lod;
+        float ox;
+        float oy;
+        final long[] counters = new long[6];
+        float[][] threats;
+        int[] timers;
+        boolean[] active;
+        int[] used;
+        byte[] system;
+
+        void applyTo(CrowdSim sim) throws IOException {
             sim.system().restore(new ByteArrayInputStream(system));
             Threats t = sim.data().threats;
             System.arraycopy(threats[0], 0, t.x, 0, t.count);
@@ -175,12 +211,6 @@ public final class CrowdSnapshot {
             CrowdData d = sim.data();
             d.prepareGrid();
             GridSort.sortSequential(d.cell.data(), d.table.size(), d.cellStart, d.cellRows);
-            ok = true;
-            return sim;
-        } finally {
-            if (!ok) {
-                sim.close();
-            }
         }
     }
 }

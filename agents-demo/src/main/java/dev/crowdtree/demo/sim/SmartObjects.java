@@ -20,6 +20,8 @@ public final class SmartObjects {
     public final int slots;
     /** Slots in use per object; written only at the sync point. */
     public final int[] used;
+    /** Region mode: the objects this simulation owns (null: all); see {@link #ownOnly}. */
+    private boolean[] owned;
     private final int side;
     private final int[] cellStart;
     private final int[] cellObjects;
@@ -93,16 +95,51 @@ public final class SmartObjects {
         return best;
     }
 
-    /** Total slots in use. */
+    /**
+     * Region mode: only the objects {@code owned} marks are this simulation's (the objects standing in
+     * its region); the others are shown as full, so {@link #findFree} never offers them, and their
+     * slots are counted by the region that owns them.
+     */
+    void ownOnly(boolean[] owned) {
+        this.owned = owned;
+        for (int o = 0; o < count; o++) {
+            if (!owned[o]) {
+                used[o] = slots;
+            }
+        }
+    }
+
+    /** Whether object {@code o} is this simulation's (always, outside region mode). */
+    boolean owns(int o) {
+        return owned == null || owned[o];
+    }
+
+    /** Total slots in use (of the owned objects, in region mode). */
     public int usedSlots() {
         int u = 0;
-        for (int v : used) {
-            u += v;
+        for (int o = 0; o < count; o++) {
+            u += owns(o) ? used[o] : 0;
         }
         return u;
     }
 
     long contentHash() {
         return Arrays.hashCode(used);
+    }
+
+    /**
+     * A hash of the owned objects' slots that does not depend on which simulation owns which: a sum of
+     * one mix per object, so the regions' sums add up to the same value however the objects are split.
+     */
+    long ownedHash() {
+        long h = 0;
+        for (int o = 0; o < count; o++) {
+            if (owns(o)) {
+                long z = (o * 0x9E3779B97F4A7C15L) ^ used[o];
+                z = (z ^ (z >>> 31)) * 0xBF58476D1CE4E5B9L;
+                h += z ^ (z >>> 29);
+            }
+        }
+        return h;
     }
 }

@@ -87,6 +87,14 @@ public abstract class Column {
     /** The bits of row {@code row}'s value, for hashes by agent ({@link SoaTable#contentHashByAgent}). */
     public abstract long rowBits(int row);
 
+    /**
+     * Sets row {@code row}'s value from bits {@link #rowBits} gave, so that an agent's row can be moved
+     * between tables (regions) value by value, bit for bit.
+     *
+     * @throws UnsupportedOperationException for an object column
+     */
+    public abstract void setRowBits(int row, long bits);
+
     static long mixHash(long h, long bits) {
         h ^= bits;
         h *= 0x9E3779B97F4A7C15L;

@@ -61,4 +61,9 @@ public final class FloatColumn extends Column {
     public long rowBits(int row) {
         return Float.floatToRawIntBits(data[row]);
     }
+
+    @Override
+    public void setRowBits(int row, long bits) {
+        data[row] = Float.intBitsToFloat((int) bits);
+    }
 }

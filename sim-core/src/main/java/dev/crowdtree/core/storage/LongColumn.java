@@ -61,4 +61,9 @@ public final class LongColumn extends Column {
     public long rowBits(int row) {
         return data[row];
     }
+
+    @Override
+    public void setRowBits(int row, long bits) {
+        data[row] = bits;
+    }
 }

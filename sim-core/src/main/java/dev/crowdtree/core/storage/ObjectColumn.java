@@ -58,4 +58,10 @@ public final class ObjectColumn<T> extends Column {
     public long rowBits(int row) {
         return 0L;
     }
+
+    /** Object columns carry no bits: nothing to set (a moved agent's object value stays behind). */
+    @Override
+    public void setRowBits(int row, long bits) {
+        throw new UnsupportedOperationException("object column '" + name() + "' has no bits to set");
+    }
 }

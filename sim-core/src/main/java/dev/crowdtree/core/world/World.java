@@ -220,6 +220,65 @@ public final class World implements AutoCloseable {
         init.initialize(table, row, id, arg);
     }
 
+    /**
+     * Places agent {@code id} (incarnation {@code generation}) in {@code table} now, on the
+     * simulation thread between phases, and runs {@code init} on its zeroed row: the way an agent
+     * enters a world that does not hand out ids itself, a spatial region whose agents come from the
+     * whole simulation (initial placement, or a migrant from a neighbouring region). Such a world
+     * must not also {@link CommandBuffer#spawn spawn}, whose ids would collide with placed ones.
+     *
+     * @return the agent's row
+     * @throws IllegalArgumentException when {@code id} is negative or already lives here, or the
+     *                                  world is at {@code maxAgents}
+     */
+    public int place(SoaTable table, int id, int generation, SpawnInitializer init, long arg) {
+        if (id < 0 || isLive(id)) {
+            throw new IllegalArgumentException("agent " + id + " cannot be placed: "
+                    + (id < 0 ? "ids are 0 or more" : "it already lives in this world"));
+        }
+        if (agentCount >= maxAgents) {
+            throw new IllegalArgumentException("agent capacity overflow: placing agent " + id + " but maxAgents = "
+                    + maxAgents + " (raise World.Builder.maxAgents)");
+        }
+        if (id >= rowById.length) {
+            int n = Math.max(16, Math.max(id + 1, rowById.length * 2));
+            tableById = Arrays.copyOf(tableById, n);
+            rowById = Arrays.copyOf(rowById, n);
+            generations = Arrays.copyOf(generations, n);
+        }
+        nextId = Math.max(nextId, id + 1);
+        generations[id] = generation;
+        tableById[id] = (short) (tables.indexOf(table) + 1);
+        int row = table.add(id);
+        agentCount++;
+        init.initialize(table, row, id, arg);
+        return row;
+    }
+
+    /**
+     * Removes live agent {@code id} from this world without despawning it: no despawn listener hears
+     * of it (its tree is not stopped) and its generation stays, because the agent lives on in another
+     * world (it migrated to a neighbouring region). Read its row first. Simulation thread, between
+     * phases.
+     *
+     * @throws IllegalArgumentException when no agent {@code id} lives here
+     */
+    public void emigrate(int id) {
+        if (!isLive(id)) {
+            throw new IllegalArgumentException("agent " + id + " does not live in this world");
+        }
+        SoaTable t = tables.get(tableById[id] - 1);
+        int row = rowById[id];
+        tableById[id] = 0;
+        rowById[id] = -1;
+        t.remove(row);
+        Entity e = entities.remove(id);
+        if (e != null) {
+            dominion.deleteEntity(e);
+        }
+        agentCount--;
+    }
+
     private boolean despawn(int id, int generation) {
         if (!isLive(id) || generations[id] != generation) {
             return false;

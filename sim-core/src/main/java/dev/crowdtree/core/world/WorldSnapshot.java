@@ -90,7 +90,8 @@ public final class WorldSnapshot {
         s.skipped = in.readLong();
         s.table = TableSnapshot.read(in);
         boolean[] used = new boolean[s.nextId];
-        boolean ok = s.generations.length == s.nextId && s.freeIds.length + s.table.rows() == s.nextId;
+        // ids below nextId are live, free, or (in a world that places agents, World.place) elsewhere
+        boolean ok = s.generations.length == s.nextId && s.freeIds.length + s.table.rows() <= s.nextId;
         int[] ids = s.table.agentIds();
         for (int i = 0; ok && i < s.table.rows() + s.freeIds.length; i++) {
             int id = i < s.table.rows() ? ids[i] : s.freeIds[i - s.table.rows()];

@@ -1,0 +1,576 @@
+package dev.crowdtree.demo.sim;
+
+import dev.crowdtree.core.storage.Column;
+import dev.crowdtree.core.storage.ObjectColumn;
+import dev.crowdtree.core.storage.SnapshotException;
+import dev.crowdtree.core.world.SpawnInitializer;
+import dev.crowdtree.core.world.World;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.exec.EventTransfer;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One region of a world split by a {@link RegionGrid}: its own crowd simulation (agent table,
+ * StateTree runtime, the smart objects standing in it) and its exchange with its neighbours. A
+ * region's tick is a function of its state and its inbox only, so the world's result does not depend
+ * on which cluster member runs which region (docs/SCALE.md).
+ *
+ * <p>One step ({@link #step}) for tick {@code T}:
+ * <ol>
+ *   <li>the inbox: one message from each neighbour, written at the end of {@code T-1}, read in
+ *       ascending neighbour order, section by section over all of them: smart-object releases, then
+ *       migrants (placed with their ids, generations and every column's bits: positions, claims, the
+ *       StateTree's instance data and timers), then events (queued after this region's own events
+ *       for this tick), then the halo (the neighbours' agents within one grid cell of this region, as
+ *       of the end of {@code T-1});</li>
+ *   <li>the crowd's tick ({@link CrowdSim#tick()}), the halo in the grid beside the own agents;</li>
+ *   <li>the outbox, one message per neighbour: releases of objects it owns, agents now standing in
+ *       it (migrants, in ascending id order, removed from here without stopping their trees), events
+ *       to its agents (in this region's queue order), and the halo it needs.</li>
+ * </ol>
+ * A release or event for a region that is not a neighbour goes one hop toward it per tick; an event
+ * that arrives for an agent that migrated on in the same exchange follows it one tick later. Events
+ * for agents no region is known to hold are counted in {@link #droppedEvents()}.
+ *
+ * <p>THREADING: one thread at a time (the member's pool runs different regions in parallel).
+ */
+public final class Region implements AutoCloseable {
+    private static final int MAGIC = 0x43524731; // "CRG1"
+    private static final int CHECKPOINT_MAGIC = 0x43524b31; // "CRK1"
+
+    private final RegionGrid grid;
+    private final int index;
+    private final int[] neighbours;
+    private final CrowdSim sim;
+    private final int width;
+    private final List<Column> columns;
+
+    /** Agents that migrated out at the end of the last step: id to destination (events for them follow). */
+    private final IdMap emigrants = new IdMap();
+    /** This tick's halo: id to owning region. */
+    private final IdMap haloOwner = new IdMap();
+    /** Releases and events received for other regions, forwarded with the next outbox: dest, then the record. */
+    private final ByteArrayOutputStream forwardBytes = new ByteArrayOutputStream();
+    private int forwardReleases;
+    private final ByteArrayOutputStream forwardEventBytes = new ByteArrayOutputStream();
+    private int forwardEvents;
+
+    private byte[][] outbox;
+    private long outboxTick;
+    private long droppedEvents;
+    private long haloBytes;
+    private long migrationBytes;
+    private long eventBytes;
+    private int migrantsOut;
+
+    private Region(CrowdSim sim, RegionGrid grid, int index) {
+        this.sim = sim;
+        this.grid = grid;
+        this.index = index;
+        this.neighbours = grid.neighbours(index);
+        this.width = EventTransfer.payloadWidth(sim.system());
+        this.columns = sim.data().table.columns();
+    }
+
+    /**
+     * Region {@code index} of a fresh world: its agents spawned and started (tick 0), and the outbox
+     * for tick 1 (the halo of the start positions) written.
+     *
+     * @throws StateTreeCompileException when the tree has errors
+     */
+    public static Region create(CrowdConfig config, String treeName, String treeText, RegionGrid grid, int index)
+            throws StateTreeCompileException {
+        CrowdSim sim = new CrowdSim(config, treeName, treeText, grid, index);
+        Region r = new Region(sim, grid, index);
+        r.finishTick(0);
+        return r;
+    }
+
+    /**
+     * The region saved by {@link #checkpoint()}: its crowd as it was, and the outbox it had written
+     * then.
+     *
+     * @throws SnapshotException when the bytes are not a checkpoint of this region of this world
+     */
+    public static Region restore(CrowdConfig config, String treeName, String treeText, RegionGrid grid, int index,
+                                 byte[] checkpoint) throws IOException, StateTreeCompileException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(checkpoint));
+        if (in.readInt() != CHECKPOINT_MAGIC || in.readInt() != index) {
+            throw new SnapshotException("not a checkpoint of region " + index);
+        }
+        long tick = in.readLong();
+        byte[] snapshot = in.readNBytes(in.readInt());
+        int neighbourCount = in.readInt();
+        if (neighbourCount != grid.neighbours(index).length) {
+            throw new SnapshotException("the checkpoint of region " + index + " is of another region grid");
+        }
+        byte[][] out = new byte[neighbourCount][];
+        for (int i = 0; i < neighbourCount; i++) {
+            out[i] = in.readNBytes(in.readInt());
+        }
+        int pairs = in.readInt();
+        long dropped = in.readLong();
+        CrowdSim sim = new CrowdSim(config, treeName, treeText, grid, index);
+        boolean ok = false;
+        try {
+            CrowdSnapshot.restore(sim, snapshot);
+            Region r = new Region(sim, grid, index);
+            for (int i = 0; i < pairs; i++) {
+                r.emigrants.put(in.readInt(), in.readInt());
+            }
+            r.outbox = out;
+            r.outboxTick = tick;
+            r.droppedEvents = dropped;
+            ok = true;
+            return r;
+        } finally {
+            if (!ok) {
+                sim.close();
+            }
+        }
+    }
+
+    /**
+     * This region as of its last step (or creation): the crowd's snapshot ({@link CrowdSnapshot}),
+     * the outbox written then, and the agents that left then (for events that follow them).
+     */
+    public byte[] checkpoint() {
+        try {
+            ByteArrayOutputStream snap = new ByteArrayOutputStream(1 << 16);
+            CrowdSnapshot.save(sim, snap);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(snap.size() + 1024);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(CHECKPOINT_MAGIC);
+            out.writeInt(index);
+            out.writeLong(outboxTick);
+            out.writeInt(snap.size());
+            snap.writeTo(out);
+            out.writeInt(outbox.length);
+            for (byte[] m : outbox) {
+                out.writeInt(m.length);
+                out.write(m);
+            }
+            int[] pairs = emigrants.toSortedPairs();
+            out.writeInt(pairs.length / 2);
+            out.writeLong(droppedEvents);
+            for (int p : pairs) {
+                out.writeInt(p);
+            }
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int index() {
+        return index;
+    }
+
+    /** The neighbours this region exchanges with, ascending; {@link #outbox(int)} and the inbox follow this order. */
+    public int[] neighbours() {
+        return neighbours.clone();
+    }
+
+    /** The tick the crowd is at (its last step's, 0 after creation). */
+    public long tick() {
+        return outboxTick;
+    }
+
+    /** The message for neighbour {@code neighbours()[i]}, read by it at its next step. */
+    public byte[] outbox(int i) {
+        return outbox[i];
+    }
+
+    /**
+     * Runs tick {@code tick}: the inbox ({@code inbox[i]} from {@code neighbours()[i]}, written at
+     * the end of {@code tick - 1}), the crowd's tick, then the outbox.
+     *
+     * @throws IllegalArgumentException when the inbox is not this region's for this tick
+     */
+    public void step(long tick, byte[][] inbox) {
+        if (tick != outboxTick + 1 || inbox.length != neighbours.length) {
+            throw new IllegalArgumentException("region " + index + " is at tick " + outboxTick + "; it cannot step to tick "
+                    + tick + " with " + inbox.length + " inbox messages (it has " + neighbours.length + " neighbours)");
+        }
+        try {
+            readInbox(tick, inbox);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("region " + index + ": a malformed inbox message at tick " + tick + ": " + e, e);
+        }
+        sim.tick();
+        finishTick(tick);
+    }
+
+    private void readInbox(long tick, byte[][] inbox) throws IOException {
+        DataInputStream[] in = new DataInputStream[inbox.length];
+        for (int i = 0; i < inbox.length; i++) {
+            in[i] = new DataInputStream(new ByteArrayInputStream(inbox[i]));
+            if (in[i].readInt() != MAGIC || in[i].readLong() != tick || in[i].readInt() != neighbours[i]
+                    || in[i].readInt() != index) {
+                throw new IOException("message " + i + " is not from region " + neighbours[i] + " for tick " + tick);
+            }
+        }
+        CrowdData d = sim.data();
+        for (DataInputStream m : in) { // releases of objects: ours, or passed on toward their owner
+            for (int k = m.readInt(); k > 0; k--) {
+                int dest = m.readInt();
+                int o = m.readInt();
+                if (dest == index && d.objects.owns(o)) {
+                    d.objects.used[o]--;
+                } else {
+                    forwardRelease(dest, o);
+                }
+            }
+        }
+        World world = sim.world();
+        for (DataInputStream m : in) { // migrants
+            int count = m.readInt();
+            int cols = m.readInt();
+            if (count > 0 && cols != columns.size()) {
+                throw new IOException("migrants with " + cols + " columns; this region's table has " + columns.size());
+            }
+            for (int k = 0; k < count; k++) {
+                int id = m.readInt();
+                int gen = m.readInt();
+                int row = world.place(d.table, id, gen, SpawnInitializer.NONE, 0);
+                for (Column c : columns) {
+                    long bits = m.readLong();
+                    if (!(c instanceof ObjectColumn)) {
+                        c.setRowBits(row, bits);
+                    }
+                }
+            }
+        }
+        StateTreeSystem sys = sim.system();
+        byte[] types = new byte[width];
+        int[] bits = new int[width];
+        for (DataInputStream m : in) { // events
+            for (int k = m.readInt(); k > 0; k--) {
+                int dest = m.readInt();
+                int agent = m.readInt();
+                int gen = m.readInt();
+                int tag = m.readInt();
+                for (int f = 0; f < width; f++) {
+                    types[f] = m.readByte();
+                    bits[f] = m.readInt();
+                }
+                if (dest == index && world.isLive(agent)) {
+                    EventTransfer.queue(sys, agent, gen, tag, types, bits, 0);
+                } else {
+                    int next = dest != index ? dest : emigrants.get(agent, -1);
+                    if (next < 0) {
+                        droppedEvents++;
+                    } else {
+                        forwardEvent(next, agent, gen, tag, types, bits, 0);
+                    }
+                }
+            }
+        }
+        Halo halo = sim.halo;
+        halo.clear();
+        haloOwner.clear();
+        for (int i = 0; i < in.length; i++) {
+            for (int k = in[i].readInt(); k > 0; k--) {
+                int id = in[i].readInt();
+                halo.add(id, in[i].readFloat(), in[i].readFloat(), in[i].readByte(), neighbours[i]);
+                haloOwner.put(id, neighbours[i]);
+            }
+        }
+    }
+
+    private void forwardRelease(int dest, int object) {
+        writeInts(forwardBytes, dest, object);
+        forwardReleases++;
+    }
+
+    private void forwardEvent(int dest, int agent, int gen, int tag, byte[] types, int[] bits, int off) {
+        writeInts(forwardEventBytes, dest, agent, gen, tag);
+        for (int f = 0; f < width; f++) {
+            forwardEventBytes.write(types[off + f]);
+            writeInts(forwardEventBytes, bits[off + f]);
+        }
+        forwardEvents++;
+    }
+
+    private static void writeInts(ByteArrayOutputStream out, int... values) {
+        for (int v : values) {
+            out.write(v >>> 24);
+            out.write(v >>> 16);
+            out.write(v >>> 8);
+            out.write(v);
+        }
+    }
+
+    /** The neighbour slot of region {@code dest}'s next hop from here. */
+    private int hopSlot(int dest) {
+        int cx = index % grid.columns;
+        int cy = index / grid.columns;
+        int tx = dest % grid.columns;
+        int ty = dest / grid.columns;
+        int next = (cy + Integer.signum(ty - cy)) * grid.columns + cx + Integer.signum(tx - cx);
+        return Arrays.binarySearch(neighbours, next);
+    }
+
+    /** The outbox after a tick (or the start): migrants out, events out, halo; see the class comment. */
+    private void finishTick(long tick) {
+        int n = neighbours.length;
+        Section[] releases = Section.of(n);
+        Section[] migrants = Section.of(n);
+        Section[] events = Section.of(n);
+        Section[] halo = Section.of(n);
+        try {
+            routeForwarded(releases, events);
+            CrowdData d = sim.data();
+            for (int i = 0; i < d.foreignReleaseCount; i++) {
+                int o = d.foreignReleases[i];
+                int dest = grid.regionOf(d.objects.x[o], d.objects.y[o]);
+                Section s = releases[hopSlot(dest)];
+                s.out.writeInt(dest);
+                s.out.writeInt(o);
+                s.count++;
+            }
+            d.foreignReleaseCount = 0;
+            emigrate(migrants);
+            // events: ours to agents elsewhere (the halo's, or those that just left)
+            EventTransfer.takeForeign(sim.system(), (agent, gen, tag, types, bits, off) -> {
+                int dest = emigrants.get(agent, -1);
+                if (dest < 0) {
+                    dest = haloOwner.get(agent, -1);
+                }
+                if (dest < 0) {
+                    droppedEvents++;
+                    return;
+                }
+                try {
+                    Section s = events[hopSlot(dest)];
+                    s.out.writeInt(dest);
+                    s.out.writeInt(agent);
+                    s.out.writeInt(gen);
+                    s.out.writeInt(tag);
+                    for (int f = 0; f < width; f++) {
+                        s.out.writeByte(types[off + f]);
+                        s.out.writeInt(bits[off + f]);
+                    }
+                    s.count++;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            writeHalo(halo);
+            outbox = new byte[n][];
+            haloBytes = 0;
+            migrationBytes = 0;
+            eventBytes = 0;
+            for (int i = 0; i < n; i++) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + releases[i].size() + migrants[i].size()
+                        + events[i].size() + halo[i].size());
+                DataOutputStream out = new DataOutputStream(bytes);
+                out.writeInt(MAGIC);
+                out.writeLong(tick + 1);
+                out.writeInt(index);
+                out.writeInt(neighbours[i]);
+                releases[i].writeTo(out, -1);
+                migrants[i].writeTo(out, columns.size());
+                events[i].writeTo(out, -1);
+                halo[i].writeTo(out, -1);
+                out.flush();
+                outbox[i] = bytes.toByteArray();
+                haloBytes += halo[i].size();
+                migrationBytes += migrants[i].size();
+                eventBytes += releases[i].size() + events[i].size();
+            }
+            outboxTick = tick;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What was received for other regions goes first, toward them. */
+    private void routeForwarded(Section[] releases, Section[] events) throws IOException {
+        DataInputStream f = new DataInputStream(new ByteArrayInputStream(forwardBytes.toByteArray()));
+        for (int k = 0; k < forwardReleases; k++) {
+            int dest = f.readInt();
+            Section s = releases[hopSlot(dest)];
+            s.out.writeInt(dest);
+            s.out.writeInt(f.readInt());
+            s.count++;
+        }
+        byte[] ev = forwardEventBytes.toByteArray();
+        int record = 16 + 5 * width;
+        for (int k = 0; k < forwardEvents; k++) {
+            int dest = ((ev[k * record] & 0xFF) << 24) | ((ev[k * record + 1] & 0xFF) << 16)
+                    | ((ev[k * record + 2] & 0xFF) << 8) | (ev[k * record + 3] & 0xFF);
+            Section s = events[hopSlot(dest)];
+            s.out.write(ev, k * record, record);
+            s.count++;
+        }
+        forwardBytes.reset();
+        forwardReleases = 0;
+        forwardEventBytes.reset();
+        forwardEvents = 0;
+    }
+
+    /** Agents standing outside this region leave for the neighbour they stand in, ascending by id. */
+    private void emigrate(Section[] migrants) throws IOException {
+        emigrants.clear();
+        CrowdData d = sim.data();
+        float[] x = d.x.data();
+        float[] y = d.y.data();
+        int[] ids = d.table.agentIds().data();
+        int count = 0;
+        long[] leaving = new long[16];
+        for (int r = 0, n = d.table.size(); r < n; r++) {
+            int dest = grid.regionOf(x[r], y[r]);
+            if (dest != index) {
+                if (count == leaving.length) {
+                    leaving = Arrays.copyOf(leaving, count * 2);
+                }
+                leaving[count++] = ((long) ids[r] << 32) | dest;
+            }
+        }
+        Arrays.sort(leaving, 0, count);
+        World world = sim.world();
+        for (int k = 0; k < count; k++) {
+            int id = (int) (leaving[k] >>> 32);
+            int dest = (int) leaving[k];
+            int slot = Arrays.binarySearch(neighbours, dest);
+            if (slot < 0) {
+                throw new IllegalStateException("agent " + id + " moved from region " + index + " to region " + dest
+                        + ", which is not a neighbour, in one tick");
+            }
+            Section s = migrants[slot];
+            int row = world.rowOf(id);
+            s.out.writeInt(id);
+            s.out.writeInt(world.generationOf(id));
+            for (Column c : columns) {
+                s.out.writeLong(c.rowBits(row));
+            }
+            s.count++;
+            world.emigrate(id);
+            emigrants.put(id, dest);
+        }
+        migrantsOut = count;
+    }
+
+    /** Each neighbour gets this region's agents within one grid cell of its rectangle. */
+    private void writeHalo(Section[] halo) throws IOException {
+        CrowdData d = sim.data();
+        float[] x = d.x.data();
+        float[] y = d.y.data();
+        byte[] danger = d.danger.data();
+        int[] ids = d.table.agentIds().data();
+        float w = grid.haloWidth;
+        float x0 = grid.x0(index) + w;
+        float x1 = grid.x1(index) - w;
+        float y0 = grid.y0(index) + w;
+        float y1 = grid.y1(index) - w;
+        for (int r = 0, n = d.table.size(); r < n; r++) {
+            float px = x[r];
+            float py = y[r];
+            if (px > x0 && px < x1 && py > y0 && py < y1) {
+                continue; // deep inside: no neighbour sees it
+            }
+            for (int i = 0; i < neighbours.length; i++) {
+                if (grid.near(neighbours[i], px, py)) {
+                    Section s = halo[i];
+                    s.out.writeInt(ids[r]);
+                    s.out.writeFloat(px);
+                    s.out.writeFloat(py);
+                    s.out.writeByte(danger[r]);
+                    s.count++;
+                }
+            }
+        }
+    }
+
+    /** One section of one outgoing message: a count, then its records. */
+    private static final class Section {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final DataOutputStream out = new DataOutputStream(bytes);
+        int count;
+
+        static Section[] of(int n) {
+            Section[] s = new Section[n];
+            for (int i = 0; i < n; i++) {
+                s[i] = new Section();
+            }
+            return s;
+        }
+
+        int size() {
+            return bytes.size();
+        }
+
+        /** The count, then {@code header} unless negative (the migrants' column count), then the records. */
+        void writeTo(DataOutputStream dest, int header) throws IOException {
+            dest.writeInt(count);
+            if (header >= 0) {
+                dest.writeInt(header);
+            }
+            bytes.writeTo(dest);
+        }
+    }
+
+    // ---- results ------------------------------------------------------------------------------
+
+    public CrowdSim sim() {
+        return sim;
+    }
+
+    /** Agents in this region now. */
+    public int agents() {
+        return sim.data().table.size();
+    }
+
+    /**
+     * The world hash of a region run from the regions' {@link #hashParts()} added up part by part
+     * (wrapping): {@code (agents * 31 + threats) * 31 + objects}, with the threats' part taken once
+     * (every region has the same). The same whatever member ran which region.
+     */
+    public static long worldHash(long agentsSum, long threats, long objectsSum) {
+        return (agentsSum * 31 + threats) * 31 + objectsSum;
+    }
+
+    /** See {@link CrowdSim#hashParts()}. */
+    public long[] hashParts() {
+        return sim.hashParts();
+    }
+
+    /** Events for agents no region was known to hold (dropped), since the start. */
+    public long droppedEvents() {
+        return droppedEvents;
+    }
+
+    /** Bytes of the last outbox's halo, migrant and event/release records, over all neighbours. */
+    public long haloBytes() {
+        return haloBytes;
+    }
+
+    public long migrationBytes() {
+        return migrationBytes;
+    }
+
+    public long eventBytes() {
+        return eventBytes;
+    }
+
+    /** Agents that left at the end of the last step. */
+    public int migrantsOut() {
+        return migrantsOut;
+    }
+
+    @Override
+    public void close() {
+        sim.close();
+    }
+}

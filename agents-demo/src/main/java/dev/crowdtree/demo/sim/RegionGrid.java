@@ -1,0 +1,108 @@
+package dev.crowdtree.demo.sim;
+
+import dev.crowdtree.core.util.Checks;
+
+/**
+ * The world's fixed split into spatial regions: a grid of {@link #columns} x {@link #rows}
+ * equal rectangles over the square world, numbered row by row from the origin, independent of how
+ * many cluster members run them. {@code N} regions make the most square grid with {@code N} cells
+ * (8: 4 x 2). An agent belongs to the region its position falls in; a region's neighbours are the up
+ * to 8 regions around it.
+ *
+ * <p>The crowd's agents interact with their grid-cell mates (perception, separation, shouts), so the
+ * interaction radius is one {@code cellSize}: a region sees, as its halo, the neighbours' agents within
+ * one cell of its rectangle, which includes every agent of every grid cell that overlaps it.
+ */
+public final class RegionGrid {
+    /** Most regions: 4096 (a 64 x 64 grid). */
+    public static final int MAX_REGIONS = 4096;
+
+    public final int count;
+    public final int columns;
+    public final int rows;
+    public final float worldSize;
+    /** The halo's width: one grid cell. */
+    public final float haloWidth;
+    private final int[][] neighbours;
+
+    /**
+     * @throws IllegalArgumentException when {@code count} is out of 1..{@value #MAX_REGIONS}, or a
+     *                                  region would be narrower than two cells
+     */
+    public RegionGrid(int count, float worldSize, float cellSize) {
+        Checks.inRange("regions", count, 1, MAX_REGIONS);
+        int r = 1;
+        for (int d = 1; (long) d * d <= count; d++) {
+            if (count % d == 0) {
+                r = d;
+            }
+        }
+        this.count = count;
+        this.rows = r;
+        this.columns = count / r;
+        this.worldSize = worldSize;
+        this.haloWidth = cellSize;
+        if (worldSize / columns < 2 * cellSize) {
+            throw new IllegalArgumentException("regions = " + count + " is too many for a world of " + worldSize
+                    + " m: a region (" + columns + " x " + rows + " grid) must be at least two grid cells ("
+                    + 2 * cellSize + " m) wide");
+        }
+        neighbours = new int[count][];
+        for (int i = 0; i < count; i++) {
+            int cx = i % columns;
+            int cy = i / columns;
+            int[] n = new int[8];
+            int k = 0;
+            for (int dy = -1; dy <= 1; dy++) {
+                for (int dx = -1; dx <= 1; dx++) {
+                    int x = cx + dx;
+                    int y = cy + dy;
+                    if ((dx != 0 || dy != 0) && x >= 0 && x < columns && y >= 0 && y < rows) {
+                        n[k++] = y * columns + x;
+                    }
+                }
+            }
+            neighbours[i] = java.util.Arrays.copyOf(n, k);
+            java.util.Arrays.sort(neighbours[i]);
+        }
+    }
+
+    /** The region of a position (positions on or beyond the world's edge belong to the edge's regions). */
+    public int regionOf(float x, float y) {
+        int cx = Math.max(0, Math.min(columns - 1, (int) (x * columns / worldSize)));
+        int cy = Math.max(0, Math.min(rows - 1, (int) (y * rows / worldSize)));
+        return cy * columns + cx;
+    }
+
+    /** The neighbours of region {@code r}, ascending. Do not modify. */
+    public int[] neighbours(int r) {
+        return neighbours[r];
+    }
+
+    public float x0(int r) {
+        return worldSize * (r % columns) / columns;
+    }
+
+    public float x1(int r) {
+        return worldSize * (r % columns + 1) / columns;
+    }
+
+    public float y0(int r) {
+        return worldSize * (r / columns) / rows;
+    }
+
+    public float y1(int r) {
+        return worldSize * (r / columns + 1) / rows;
+    }
+
+    /** Whether a position lies within the halo width of region {@code r}'s rectangle (or inside it). */
+    public boolean near(int r, float x, float y) {
+        float w = haloWidth;
+        return x >= x0(r) - w && x <= x1(r) + w && y >= y0(r) - w && y <= y1(r) + w;
+    }
+
+    @Override
+    public String toString() {
+        return count + " regions (" + columns + " x " + rows + ")";
+    }
+}

@@ -1,0 +1,154 @@
+package dev.crowdtree.demo.sim;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Regions without a cluster: the region code path against the whole-world crowd, conservation of
+ * agents across migrations, and a restore from checkpoints in the middle of a run.
+ */
+class RegionTest {
+    /** 6,000 agents in 400 m x 400 m (the default density of 150,000): shouts, claims and crossings happen. */
+    private static final CrowdConfig CONFIG = new CrowdConfig(6000, 7, 1, 1f / 30f, 400f, 6, 3, 80, 4, 4f);
+
+    /** Regions stepped in one thread, exchanging outboxes directly. */
+    static final class LocalRun implements AutoCloseable {
+        final RegionGrid grid;
+        Region[] regions;
+        long tick;
+        long migrants;
+        long haloBytes;
+        long eventBytes;
+
+        LocalRun(int count) throws Exception {
+            grid = new RegionGrid(count, CONFIG.worldSize(), CONFIG.cellSize());
+            regions = new Region[count];
+            for (int r = 0; r < count; r++) {
+                regions[r] = Region.create(CONFIG, "crowd", CrowdSim.embeddedTreeText(), grid, r);
+            }
+        }
+
+        void step() {
+            tick++;
+            byte[][][] inboxes = new byte[regions.length][][];
+            for (Region r : regions) {
+                int[] nb = r.neighbours();
+                byte[][] in = new byte[nb.length][];
+                for (int i = 0; i < nb.length; i++) {
+                    Region from = regions[nb[i]];
+                    in[i] = from.outbox(java.util.Arrays.binarySearch(from.neighbours(), r.index()));
+                }
+                inboxes[r.index()] = in;
+            }
+            for (Region r : regions) {
+                r.step(tick, inboxes[r.index()]);
+                migrants += r.migrantsOut();
+                haloBytes += r.haloBytes();
+                eventBytes += r.eventBytes();
+            }
+        }
+
+        void restoreAll() throws Exception {
+            List<byte[]> saved = new ArrayList<>();
+            for (Region r : regions) {
+                saved.add(r.checkpoint());
+                r.close();
+            }
+            for (int i = 0; i < regions.length; i++) {
+                regions[i] = Region.restore(CONFIG, "crowd", CrowdSim.embeddedTreeText(), grid, i, saved.get(i));
+            }
+        }
+
+        /** Agents in the regions and on their way between them (left at the last step, placed at the next). */
+        int agents() {
+            int n = 0;
+            for (Region r : regions) {
+                n += r.agents() + r.migrantsOut();
+            }
+            return n;
+        }
+
+        long hash() {
+            long a = 0;
+            long o = 0;
+            for (Region r : regions) {
+                long[] p = r.hashParts();
+                a += p[0];
+                o += p[2];
+            }
+            return Region.worldHash(a, regions[0].hashParts()[1], o);
+        }
+
+        @Override
+        public void close() {
+            for (Region r : regions) {
+                r.close();
+            }
+        }
+    }
+
+    @Test
+    void oneRegionIsTheWholeWorldCrowd() throws Exception {
+        try (LocalRun run = new LocalRun(1); CrowdSim whole = new CrowdSim(CONFIG, null)) {
+            for (int t = 0; t < 120; t++) {
+                run.step();
+                whole.tick();
+            }
+            assertEquals(whole.world().contentHashByAgent(), run.regions[0].hashParts()[0],
+                    "one region runs exactly the crowd of the whole world");
+        }
+    }
+
+    /** 6 regions (3 x 2): the borders at 133.3 m and 266.7 m cut grid cells, so cell mates span regions. */
+    @Test
+    void agentsMigrateAndAreNeverLostOrDuplicated() throws Exception {
+        try (LocalRun run = new LocalRun(6)) {
+            assertEquals(CONFIG.agents(), run.agents());
+            for (int t = 0; t < 200; t++) {
+                run.step();
+                assertEquals(CONFIG.agents(), run.agents(), "agents at tick " + run.tick);
+            }
+            assertTrue(run.migrants > 0, "agents crossed region borders");
+            assertTrue(run.haloBytes > 0, "regions saw their neighbours' agents");
+            assertTrue(run.eventBytes > 0, "events or releases crossed region borders");
+            long dropped = 0;
+            for (Region r : run.regions) {
+                dropped += r.droppedEvents();
+            }
+            assertEquals(0, dropped, "no event lost its agent");
+        }
+    }
+
+    @Test
+    void restoringEveryRegionFromItsCheckpointContinuesTheSameRun() throws Exception {
+        long undisturbed;
+        try (LocalRun run = new LocalRun(8)) {
+            for (int t = 0; t < 160; t++) {
+                run.step();
+            }
+            undisturbed = run.hash();
+        }
+        try (LocalRun run = new LocalRun(8)) {
+            for (int t = 0; t < 80; t++) {
+                run.step();
+            }
+            run.restoreAll();
+            for (int t = 0; t < 80; t++) {
+                run.step();
+            }
+            assertEquals(undisturbed, run.hash());
+        }
+        try (LocalRun other = new LocalRun(8)) {
+            for (int t = 0; t < 159; t++) {
+                other.step();
+            }
+            assertNotEquals(undisturbed, other.hash(), "the hash sees one tick of difference");
+        }
+    }
+}
