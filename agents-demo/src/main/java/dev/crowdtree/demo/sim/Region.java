@@ -3,6 +3,7 @@ package dev.crowdtree.demo.sim;
 import dev.crowdtree.core.storage.Column;
 import dev.crowdtree.core.storage.ObjectColumn;
 import dev.crowdtree.core.storage.SnapshotException;
+import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
@@ -71,6 +72,8 @@ public final class Region implements AutoCloseable {
     private long migrationBytes;
     private long eventBytes;
     private int migrantsOut;
+    /** The migrants of the last outbox, in flight: their term of the agents' hash ({@code SoaTable.rowHash}). */
+    private long inFlightHash;
 
     private Region(CrowdSim sim, RegionGrid grid, int index) {
         this.sim = sim;
@@ -119,6 +122,8 @@ public final class Region implements AutoCloseable {
         }
         int pairs = in.readInt();
         long dropped = in.readLong();
+        long inFlight = in.readLong();
+        int migrating = in.readInt();
         CrowdSim sim = new CrowdSim(config, treeName, treeText, grid, index);
         boolean ok = false;
         try {
@@ -130,6 +135,8 @@ public final class Region implements AutoCloseable {
             r.outbox = out;
             r.outboxTick = tick;
             r.droppedEvents = dropped;
+            r.inFlightHash = inFlight;
+            r.migrantsOut = migrating;
             ok = true;
             return r;
         } finally {
@@ -162,6 +169,8 @@ public final class Region implements AutoCloseable {
             int[] pairs = emigrants.toSortedPairs();
             out.writeInt(pairs.length / 2);
             out.writeLong(droppedEvents);
+            out.writeLong(inFlightHash);
+            out.writeInt(migrantsOut);
             for (int p : pairs) {
                 out.writeInt(p);
             }
@@ -440,6 +449,8 @@ public final class Region implements AutoCloseable {
         }
         Arrays.sort(leaving, 0, count);
         World world = sim.world();
+        long[] bits = new long[columns.size()];
+        long inFlight = 0;
         for (int k = 0; k < count; k++) {
             int id = (int) (leaving[k] >>> 32);
             int dest = (int) leaving[k];
@@ -452,14 +463,17 @@ public final class Region implements AutoCloseable {
             int row = world.rowOf(id);
             s.out.writeInt(id);
             s.out.writeInt(world.generationOf(id));
-            for (Column c : columns) {
-                s.out.writeLong(c.rowBits(row));
+            for (int c = 0; c < columns.size(); c++) {
+                bits[c] = columns.get(c).rowBits(row);
+                s.out.writeLong(bits[c]);
             }
+            inFlight += SoaTable.rowHash(id, bits);
             s.count++;
             world.emigrate(id);
             emigrants.put(id, dest);
         }
         migrantsOut = count;
+        inFlightHash = inFlight;
     }
 
     /** Each neighbour gets this region's agents within one grid cell of its rectangle. */
@@ -527,9 +541,9 @@ public final class Region implements AutoCloseable {
         return sim;
     }
 
-    /** Agents in this region now. */
+    /** Agents in this region now, and those that left it at its last step (placed by their new region at its next). */
     public int agents() {
-        return sim.data().table.size();
+        return sim.data().table.size() + migrantsOut;
     }
 
     /**
@@ -541,9 +555,11 @@ public final class Region implements AutoCloseable {
         return (agentsSum * 31 + threats) * 31 + objectsSum;
     }
 
-    /** See {@link CrowdSim#hashParts()}. */
+    /** See {@link CrowdSim#hashParts()}; the agents' part includes the agents on their way out. */
     public long[] hashParts() {
-        return sim.hashParts();
+        long[] p = sim.hashParts();
+        p[0] += inFlightHash;
+        return p;
     }
 
     /** Events for agents no region was known to hold (dropped), since the start. */

@@ -69,7 +69,7 @@ class RegionTest {
         int agents() {
             int n = 0;
             for (Region r : regions) {
-                n += r.agents() + r.migrantsOut();
+                n += r.agents();
             }
             return n;
         }

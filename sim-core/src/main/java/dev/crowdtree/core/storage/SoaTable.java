@@ -285,6 +285,18 @@ public final class SoaTable {
         return sum;
     }
 
+    /**
+     * One row's term of {@link #contentHashByAgent}, from the agent id and its columns' bits in
+     * {@link #columns()} order: for an agent held outside any table (migrating between regions).
+     */
+    public static long rowHash(int agentId, long[] bits) {
+        long h = Column.mixHash(0x9E3779B97F4A7C15L, agentId);
+        for (long b : bits) {
+            h = Column.mixHash(h, b);
+        }
+        return finish(h);
+    }
+
     /** A final avalanche (the finalizer of SplitMix64), so that added row hashes do not cancel. */
     private static long finish(long h) {
         h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;

@@ -1,0 +1,355 @@
+package dev.crowdtree.demo.cluster;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IExecutorService;
+import com.hazelcast.map.IMap;
+import dev.crowdtree.demo.sim.Region;
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The driver of a crowd run across a Hazelcast cluster (docs/SCALE.md). It runs on a lite member,
+ * which holds no partitions and no region:
+ * <ol>
+ *   <li>handshake: each data member answers a random challenge with an HMAC of the secret; members
+ *       that cannot are refused (no region, no task with world data);</li>
+ *   <li>plan: region {@code r} goes to the owner of the partition of key {@code r<r>} when that member
+ *       was accepted, else to the accepted member with the fewest regions, at most
+ *       {@code ceil(regions / members)} each;</li>
+ *   <li>setup: members build their regions and write their outboxes for tick 1 and checkpoint 0;</li>
+ *   <li>one {@code Step} per member per tick, then the barrier (every member's answer) before the
+ *       next; every {@code checkpointEvery} ticks the step also writes the regions' checkpoints, and
+ *       once all have, the previous ones are deleted;</li>
+ *   <li>a member lost (its step fails because it left): wait until the partitions are safe (the
+ *       checkpoints' backups promoted), clear the exchange, plan again over the survivors, restore
+ *       every region from the last complete checkpoint and go on from the tick after it;</li>
+ *   <li>finish: each member's results (agents, hash parts, counts), summed.</li>
+ * </ol>
+ * A region's step depends on its state and inbox only, so the hash is that of any other placement.
+ *
+ * <p>THREADING: one thread (the caller's).
+ */
+public final class ClusterRun {
+    /** How a run goes: ticks, checkpoint period, the tick to kill a member before (-1: none), progress lines. */
+    public record Options(int ticks, int checkpointEvery, long killAt, boolean progress) {
+    }
+
+    /** Stops a member abruptly ({@code --kill-member-at}). */
+    @FunctionalInterface
+    public interface Killer {
+        void kill(Member member);
+    }
+
+    /** What a run gave. */
+    public static final class Result {
+        public long worldHash;
+        public long agents;
+        public int ticks;
+        public long wallNanos;
+        public long setupNanos;
+        public List<String> accepted = new ArrayList<>();
+        public List<String> refused = new ArrayList<>();
+        public Map<String, List<Integer>> plan = new LinkedHashMap<>();
+        public final Histogram tickMicros = new Histogram(3_600_000_000L, 3);
+        public final Histogram barrierMicros = new Histogram(3_600_000_000L, 3);
+        public long haloBytes;
+        public long migrationBytes;
+        public long eventBytes;
+        public long maxExchangeBytes;
+        public int tickSamples;
+        public long checkpointBytes;
+        public int checkpoints;
+        public List<String> recoveries = new ArrayList<>();
+        public long alarms;
+        public long usedSlots;
+        public long droppedEvents;
+        public long nodeFailures;
+        public long[] occupancy = new long[0];
+    }
+
+    private final HazelcastInstance driver;
+    private final ClusterSecret secret;
+    private final RunSpec spec;
+    private final Options options;
+    private final Killer killer;
+    private final PrintStream err;
+    private final IExecutorService executor;
+    private final Result result = new Result();
+    private List<Member> members = new ArrayList<>();
+    private final Map<Member, int[]> plan = new HashMap<>();
+
+    public ClusterRun(HazelcastInstance driver, ClusterSecret secret, RunSpec spec, Options options, Killer killer,
+                      PrintStream err) {
+        this.driver = driver;
+        this.secret = secret;
+        this.spec = spec;
+        this.options = options;
+        this.killer = killer;
+        this.err = err;
+        this.executor = driver.getExecutorService("crowdtree");
+    }
+
+    /** The members that proved the secret, and the plan; call before {@link #run()} to print them early. */
+    public Result handshake() throws InterruptedException {
+        members = new ArrayList<>();
+        for (Member m : driver.getCluster().getMembers()) {
+            if (m.isLiteMember()) {
+                continue;
+            }
+            byte[] challenge = ClusterSecret.challenge();
+            boolean ok;
+            try {
+                byte[] answer = executor.submitToMember(new Tasks.Prove(challenge), m).get(20, TimeUnit.SECONDS);
+                ok = secret.verify(challenge, m.getUuid().toString(), answer);
+            } catch (ExecutionException | TimeoutException e) {
+                ok = false;
+            }
+            (ok ? result.accepted : result.refused).add(describe(m));
+            if (ok) {
+                members.add(m);
+            }
+        }
+        if (members.isEmpty()) {
+            throw new IllegalStateException("no member of the cluster proved the secret (" + result.refused.size()
+                    + " refused); check --secret / " + ClusterSecret.ENV + " and --cluster-name on every member");
+        }
+        members.sort(Comparator.comparing(m -> m.getUuid().toString()));
+        makePlan();
+        return result;
+    }
+
+    private static String describe(Member m) {
+        return m.getAddress().getHost() + ":" + m.getAddress().getPort();
+    }
+
+    private void makePlan() {
+        plan.clear();
+        int n = spec.regions();
+        int cap = (n + members.size() - 1) / members.size();
+        Map<Member, List<Integer>> lists = new LinkedHashMap<>();
+        for (Member m : members) {
+            lists.put(m, new ArrayList<>());
+        }
+        List<Integer> unplaced = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            Member owner = driver.getPartitionService().getPartition(ClusterConfigs.regionKey(r)).getOwner();
+            List<Integer> l = owner == null ? null : lists.get(owner);
+            if (l != null && l.size() < cap) {
+                l.add(r);
+            } else {
+                unplaced.add(r);
+            }
+        }
+        for (int r : unplaced) {
+            List<Integer> least = null;
+            for (List<Integer> l : lists.values()) {
+                if (least == null || l.size() < least.size()) {
+                    least = l;
+                }
+            }
+            least.add(r);
+        }
+        result.plan.clear();
+        for (Map.Entry<Member, List<Integer>> e : lists.entrySet()) {
+            plan.put(e.getKey(), e.getValue().stream().mapToInt(Integer::intValue).toArray());
+            result.plan.put(describe(e.getKey()), e.getValue());
+        }
+    }
+
+    /** Runs the crowd: setup, the ticks (recovering from lost members), finish. */
+    public Result run() throws Exception {
+        if (members.isEmpty()) {
+            handshake();
+        }
+        IMap<String, byte[]> exchange = driver.getMap(ClusterConfigs.EXCHANGE);
+        IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
+        exchange.clear();
+        checkpoints.clear();
+        long t0 = System.nanoTime();
+        for (Future<long[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), -1))) {
+            result.checkpointBytes += f.get()[1];
+        }
+        result.checkpoints = 1;
+        result.setupNanos = System.nanoTime() - t0;
+        long lastCheckpoint = 0;
+        boolean killed = false;
+        long start = System.nanoTime();
+        long lastReport = start;
+        long tick = 1;
+        while (tick <= options.ticks()) {
+            if (!killed && tick == options.killAt()) {
+                Member victim = members.get(members.size() - 1);
+                err.printf(Locale.ROOT, "killing member %s before tick %d (--kill-member-at)%n", describe(victim), tick);
+                killer.kill(victim);
+                killed = true;
+            }
+            boolean cp = options.checkpointEvery() > 0 && tick % options.checkpointEvery() == 0;
+            long s0 = System.nanoTime();
+            final long stepTick = tick;
+            Map<Member, Future<long[]>> steps = new LinkedHashMap<>();
+            for (Member m : members) {
+                steps.put(m, executor.submitToMember(new Tasks.Step(secret, spec.runId(), stepTick, cp), m));
+            }
+            List<long[]> answers = new ArrayList<>();
+            Throwable failure = null;
+            for (Future<long[]> f : steps.values()) {
+                try {
+                    answers.add(f.get());
+                } catch (ExecutionException e) {
+                    failure = failure == null ? e.getCause() : failure;
+                }
+            }
+            long tickNanos = System.nanoTime() - s0;
+            if (failure != null) {
+                recover(tick, lastCheckpoint, failure);
+                tick = lastCheckpoint + 1;
+                continue;
+            }
+            result.tickMicros.recordValue(Math.max(1, tickNanos / 1000));
+            long halo = 0;
+            long migration = 0;
+            long events = 0;
+            for (long[] a : answers) {
+                result.barrierMicros.recordValue(Math.max(0, (tickNanos - a[0]) / 1000));
+                halo += a[1];
+                migration += a[2];
+                events += a[3];
+                result.checkpointBytes += a[4];
+            }
+            result.haloBytes += halo;
+            result.migrationBytes += migration;
+            result.eventBytes += events;
+            result.maxExchangeBytes = Math.max(result.maxExchangeBytes, halo + migration + events);
+            result.tickSamples++;
+            if (cp) {
+                for (int r = 0; r < spec.regions(); r++) {
+                    checkpoints.delete(ClusterConfigs.checkpointKey(lastCheckpoint, r));
+                }
+                lastCheckpoint = tick;
+                result.checkpoints++;
+            }
+            long now = System.nanoTime();
+            if (options.progress() && now - lastReport >= 1_000_000_000L) {
+                progress(tick, now - start);
+                lastReport = now;
+            }
+            tick++;
+        }
+        result.wallNanos = System.nanoTime() - start;
+        result.ticks = options.ticks();
+        finish();
+        exchange.clear();
+        checkpoints.clear();
+        return result;
+    }
+
+    private interface TaskFor {
+        Tasks.MemberTask<long[]> of(Member m);
+    }
+
+    private List<Future<long[]>> submitAll(TaskFor task) {
+        List<Future<long[]>> out = new ArrayList<>();
+        for (Member m : members) {
+            out.add(executor.submitToMember(task.of(m), m));
+        }
+        return out;
+    }
+
+    /** A step failed: if members left, restore every region from the last checkpoint on the survivors. */
+    private void recover(long tick, long checkpoint, Throwable failure) throws Exception {
+        Set<Member> now = new HashSet<>(driver.getCluster().getMembers());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        List<Member> alive = new ArrayList<>();
+        for (Member m : members) {
+            if (now.contains(m)) {
+                alive.add(m);
+            }
+        }
+        while (alive.size() == members.size() && System.nanoTime() < deadline) {
+            // the failure may be seen before the member is declared gone: wait for the membership to settle
+            Thread.sleep(100);
+            now = new HashSet<>(driver.getCluster().getMembers());
+            alive.removeIf(m -> !new HashSet<>(driver.getCluster().getMembers()).contains(m));
+        }
+        if (alive.size() == members.size()) {
+            throw new IllegalStateException("tick " + tick + " failed on a member that is still in the cluster: " + failure,
+                    failure);
+        }
+        if (alive.isEmpty()) {
+            throw new IllegalStateException("every member that ran regions is gone; the run cannot go on");
+        }
+        while (!driver.getPartitionService().isClusterSafe() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        List<String> lost = new ArrayList<>();
+        for (Member m : members) {
+            if (!alive.contains(m)) {
+                lost.add(describe(m));
+            }
+        }
+        members = alive;
+        makePlan();
+        driver.getMap(ClusterConfigs.EXCHANGE).clear();
+        for (Future<long[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), checkpoint))) {
+            f.get();
+        }
+        String line = String.format(Locale.ROOT, "member %s left during tick %d: %d regions restored from the checkpoint "
+                + "of tick %d on %d members, re-simulating from tick %d", String.join(", ", lost), tick, spec.regions(),
+                checkpoint, members.size(), checkpoint + 1);
+        result.recoveries.add(line);
+        err.println(line);
+    }
+
+    private void finish() throws Exception {
+        long agentsSum = 0;
+        long threats = 0;
+        long objects = 0;
+        for (Future<long[]> f : submitAll(m -> new Tasks.Finish(secret, spec.runId()))) {
+            long[] v = f.get();
+            if (v.length == 0) {
+                continue;
+            }
+            result.agents += v[0];
+            agentsSum += v[1];
+            threats = v[2];
+            objects += v[3];
+            result.alarms += v[4];
+            result.usedSlots += v[5];
+            result.droppedEvents += v[6];
+            result.nodeFailures += v[7];
+            if (result.occupancy.length < v.length - 8) {
+                result.occupancy = java.util.Arrays.copyOf(result.occupancy, v.length - 8);
+            }
+            for (int s = 8; s < v.length; s++) {
+                result.occupancy[s - 8] += v[s];
+            }
+        }
+        result.worldHash = Region.worldHash(agentsSum, threats, objects);
+    }
+
+    private void progress(long tick, long nanos) {
+        int width = 20;
+        int filled = (int) (tick * width / Math.max(1, options.ticks()));
+        double tps = tick * 1e9 / nanos;
+        err.printf(Locale.ROOT, "[%s%s] %5.1f%% tick %d/%d | %.1f ticks/s | %.2fM agent-ticks/s | barrier wait p99 %.2f ms"
+                        + " | exchange %,d B/tick%n", "#".repeat(filled), ".".repeat(width - filled),
+                100.0 * tick / Math.max(1, options.ticks()), tick, options.ticks(), tps, tps * spec.agents() / 1e6,
+                result.barrierMicros.getValueAtPercentile(99) / 1000.0,
+                (result.haloBytes + result.migrationBytes + result.eventBytes) / Math.max(1, result.tickSamples));
+    }
+}

@@ -1,0 +1,233 @@
+package dev.crowdtree.demo.cluster;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.map.IMap;
+import dev.crowdtree.demo.sim.Region;
+import dev.crowdtree.demo.sim.RegionGrid;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A member's side of a run: the regions the driver gave it, stepped in parallel on a pool of one
+ * thread per processor, their inboxes read from and outboxes written to the {@link ClusterConfigs#EXCHANGE}
+ * map, their checkpoints to {@link ClusterConfigs#CHECKPOINTS}; every value sealed with the
+ * {@link ClusterSecret}. Kept in the Hazelcast instance's user context, where the tasks find it.
+ *
+ * <p>THREADING: the tasks of one run come one at a time from the driver (setup, steps, finish), on
+ * Hazelcast's executor threads; within a task the regions run in parallel on the pool, each region on
+ * one thread.
+ */
+public final class MemberNode implements AutoCloseable {
+    static final String KEY = "crowdtree.member";
+
+    private final HazelcastInstance hz;
+    final ClusterSecret secret;
+    private final ExecutorService pool;
+    private final Map<Integer, Region> regions = new TreeMap<>();
+    private RunSpec spec;
+    /** Tasks that handed this member world data (setup, step, finish) since it started; tests. */
+    private final AtomicLong worldTasks = new AtomicLong();
+
+    private MemberNode(HazelcastInstance hz, ClusterSecret secret) {
+        this.hz = hz;
+        this.secret = secret;
+        int threads = Runtime.getRuntime().availableProcessors();
+        this.pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "crowdtree-region");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    static void install(HazelcastInstance hz, ClusterSecret secret) {
+        MemberNode node = new MemberNode(hz, secret);
+        hz.getUserContext().put(KEY, node);
+        hz.getLifecycleService().addLifecycleListener(e -> {
+            if (e.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                node.close();
+            }
+        });
+    }
+
+    /** The member node of {@code hz}, or null when it is not a crowdtree member (a lite member, the driver). */
+    public static MemberNode of(HazelcastInstance hz) {
+        return (MemberNode) hz.getUserContext().get(KEY);
+    }
+
+    /** Tasks with world data this member has run (setup, step, finish). */
+    public long worldTasks() {
+        return worldTasks.get();
+    }
+
+    /** The regions this member holds now. */
+    public synchronized List<Integer> regionIds() {
+        return new ArrayList<>(regions.keySet());
+    }
+
+    /** Builds (fresh, {@code restoreTick < 0}) or restores (from that tick's checkpoints) {@code ids}, dropping any others. */
+    synchronized long[] setup(RunSpec spec, int[] ids, long restoreTick) throws Exception {
+        worldTasks.incrementAndGet();
+        dropRegions();
+        this.spec = spec;
+        long t0 = System.nanoTime();
+        RegionGrid grid = spec.grid();
+        IMap<String, byte[]> checkpoints = hz.getMap(ClusterConfigs.CHECKPOINTS);
+        List<Future<Region>> built = new ArrayList<>();
+        for (int r : ids) {
+            built.add(pool.submit(() -> {
+                if (restoreTick < 0) {
+                    return Region.create(spec.config(), spec.treeName(), spec.treeText(), grid, r);
+                }
+                String key = ClusterConfigs.checkpointKey(restoreTick, r);
+                byte[] sealed = checkpoints.get(key);
+                if (sealed == null) {
+                    throw new IllegalStateException("the checkpoint of region " + r + " at tick " + restoreTick + " is missing");
+                }
+                return Region.restore(spec.config(), spec.treeName(), spec.treeText(), grid, r, secret.open(sealed, key));
+            }));
+        }
+        for (Future<Region> f : built) {
+            Region region = get(f);
+            regions.put(region.index(), region);
+        }
+        long[] bytes = parallel(region -> {
+            publish(region);
+            return restoreTick < 0 ? checkpoint(region) : 0;
+        });
+        return new long[] {System.nanoTime() - t0, bytes[0]};
+    }
+
+    /**
+     * Steps every region to {@code tick}; with {@code checkpoint}, writes each region's checkpoint
+     * afterwards. Returns nanoseconds spent, halo, migration and event bytes written, checkpoint bytes.
+     */
+    synchronized long[] step(long tick, boolean checkpoint) throws Exception {
+        worldTasks.incrementAndGet();
+        long t0 = System.nanoTime();
+        IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
+        long[] sums = new long[4];
+        List<Future<long[]>> done = new ArrayList<>();
+        for (Region region : regions.values()) {
+            done.add(pool.submit(() -> {
+                int[] nb = region.neighbours();
+                byte[][] inbox = new byte[nb.length][];
+                for (int i = 0; i < nb.length; i++) {
+                    String key = ClusterConfigs.exchangeKey(tick, nb[i], region.index());
+                    byte[] sealed = exchange.get(key);
+                    if (sealed == null) {
+                        throw new IllegalStateException("region " + region.index() + " has no message from region " + nb[i]
+                                + " for tick " + tick);
+                    }
+                    inbox[i] = secret.open(sealed, key);
+                }
+                region.step(tick, inbox);
+                publish(region);
+                for (int s : nb) {
+                    exchange.delete(ClusterConfigs.exchangeKey(tick, s, region.index()));
+                }
+                long cp = checkpoint ? checkpoint(region) : 0;
+                return new long[] {region.haloBytes(), region.migrationBytes(), region.eventBytes(), cp};
+            }));
+        }
+        for (Future<long[]> f : done) {
+            long[] v = get(f);
+            for (int i = 0; i < 4; i++) {
+                sums[i] += v[i];
+            }
+        }
+        return new long[] {System.nanoTime() - t0, sums[0], sums[1], sums[2], sums[3]};
+    }
+
+    /**
+     * The results of this member's regions, summed: agents, agent hash, threats hash, objects hash,
+     * alarms, used slots, dropped events, node failures; then the occupancy per state. The regions
+     * are closed.
+     */
+    synchronized long[] finish() {
+        worldTasks.incrementAndGet();
+        long[] out = null;
+        for (Region r : regions.values()) {
+            int[] occ = r.sim().occupancy();
+            if (out == null) {
+                out = new long[8 + occ.length];
+            }
+            long[] h = r.hashParts();
+            out[0] += r.agents();
+            out[1] += h[0];
+            out[2] = h[1];
+            out[3] += h[2];
+            out[4] += r.sim().alarms();
+            out[5] += r.sim().data().objects.usedSlots();
+            out[6] += r.droppedEvents();
+            out[7] += r.sim().system().failures().total();
+            for (int s = 0; s < occ.length; s++) {
+                out[8 + s] += occ[s];
+            }
+        }
+        dropRegions();
+        return out == null ? new long[0] : out;
+    }
+
+    private void publish(Region region) {
+        IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
+        int[] nb = region.neighbours();
+        for (int i = 0; i < nb.length; i++) {
+            String key = ClusterConfigs.exchangeKey(region.tick() + 1, region.index(), nb[i]);
+            exchange.set(key, secret.seal(region.outbox(i), key));
+        }
+    }
+
+    private long checkpoint(Region region) {
+        String key = ClusterConfigs.checkpointKey(region.tick(), region.index());
+        byte[] bytes = secret.seal(region.checkpoint(), key);
+        hz.<String, byte[]>getMap(ClusterConfigs.CHECKPOINTS).set(key, bytes);
+        return bytes.length;
+    }
+
+    private interface RegionJob {
+        long run(Region r) throws Exception;
+    }
+
+    private long[] parallel(RegionJob job) throws Exception {
+        List<Future<Long>> done = new ArrayList<>();
+        for (Region r : regions.values()) {
+            done.add(pool.submit(() -> job.run(r)));
+        }
+        long sum = 0;
+        for (Future<Long> f : done) {
+            sum += get(f);
+        }
+        return new long[] {sum};
+    }
+
+    private static <T> T get(Future<T> f) throws Exception {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof Exception ? (Exception) c : new IllegalStateException(c);
+        }
+    }
+
+    private void dropRegions() {
+        for (Region r : regions.values()) {
+            r.close();
+        }
+        regions.clear();
+    }
+
+    @Override
+    public synchronized void close() {
+        dropRegions();
+        pool.shutdownNow();
+    }
+}

@@ -1,0 +1,97 @@
+package dev.crowdtree.demo.cluster;
+
+import com.hazelcast.core.HazelcastInstance;
+import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.CrowdSim;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The issue's tests, in one JVM: the same world hash for 8 regions on 1, 2 and 3 members (50,000
+ * agents, 300 ticks); a member killed at tick 150 of 300 and the same hash; a member with a wrong
+ * secret given no region and no world data while the run goes on.
+ */
+class ClusterRunTest {
+    private static final CrowdConfig CONFIG = CrowdConfig.defaults().withAgents(50_000).withSeed(3);
+    private static final int TICKS = 300;
+
+    static RunSpec spec() {
+        return RunSpec.of("test", CONFIG, "crowd", CrowdSim.embeddedTreeText(), 8);
+    }
+
+    static ClusterRun.Result run(int members, long killAt) throws Exception {
+        ClusterSecret secret = ClusterSecret.of("a test secret of some length");
+        try (LocalCluster cluster = LocalCluster.start(members, secret, "127.0.0.1")) {
+            return new ClusterRun(cluster.driver(), secret, spec(), new ClusterRun.Options(TICKS, 50, killAt, false),
+                    cluster::kill, new PrintStream(new ByteArrayOutputStream())).run();
+        }
+    }
+
+    @Test
+    void theWorldHashDoesNotDependOnHowManyMembersRunTheRegions() throws Exception {
+        ClusterRun.Result one = run(1, -1);
+        ClusterRun.Result two = run(2, -1);
+        ClusterRun.Result three = run(3, -1);
+        assertEquals(CONFIG.agents(), one.agents);
+        assertEquals(1, one.plan.size());
+        assertEquals(3, three.plan.size());
+        assertEquals(one.worldHash, two.worldHash, "1 and 2 members");
+        assertEquals(one.worldHash, three.worldHash, "1 and 3 members");
+        assertTrue(one.migrationBytes > 0 && one.haloBytes > 0, "agents crossed borders and halos were sent");
+        assertEquals(0, one.droppedEvents);
+    }
+
+    @Test
+    void aMemberKilledMidRunIsRecoveredFromTheCheckpointWithTheSameHash() throws Exception {
+        ClusterRun.Result undisturbed = run(3, -1);
+        ClusterRun.Result killed = run(3, 150);
+        assertEquals(1, killed.recoveries.size(), killed.recoveries.toString());
+        assertTrue(killed.recoveries.get(0).contains("checkpoint of tick 100"), killed.recoveries.get(0));
+        assertEquals(2, killed.plan.size(), "the survivors run every region");
+        assertEquals(CONFIG.agents(), killed.agents);
+        assertEquals(undisturbed.worldHash, killed.worldHash);
+    }
+
+    @Test
+    void aMemberWithAWrongSecretGetsNoRegionAndNoWorldData() throws Exception {
+        ClusterSecret secret = ClusterSecret.of("a test secret of some length");
+        ClusterSecret wrong = ClusterSecret.of("not the secret, but as long");
+        ClusterRun.Result honest = run(2, -1);
+        try (LocalCluster cluster = LocalCluster.start(2, secret, "127.0.0.1")) {
+            HazelcastInstance rogue = cluster.addMember(wrong);
+            ClusterRun.Result r = new ClusterRun(cluster.driver(), secret, spec(),
+                    new ClusterRun.Options(TICKS, 50, -1, false), cluster::kill,
+                    new PrintStream(new ByteArrayOutputStream())).run();
+            assertEquals(1, r.refused.size(), "the rogue was refused");
+            assertEquals(2, r.plan.size());
+            String rogueAddress = rogue.getCluster().getLocalMember().getAddress().getHost() + ":"
+                    + rogue.getCluster().getLocalMember().getAddress().getPort();
+            assertFalse(r.plan.containsKey(rogueAddress), "no region for the rogue");
+            assertEquals(0, MemberNode.of(rogue).worldTasks(), "the rogue ran no task with world data");
+            assertEquals(honest.worldHash, r.worldHash, "the run went on without it");
+        }
+    }
+
+    @Test
+    void sealedValuesOpenOnlyWithTheSecretAndUnderTheirKey() {
+        ClusterSecret secret = ClusterSecret.of("a test secret of some length");
+        byte[] sealed = secret.seal("region data".getBytes(), "t1/s0@r1");
+        assertEquals("region data", new String(secret.open(sealed, "t1/s0@r1")));
+        assertThrows(SecurityException.class, () -> secret.open(sealed, "t1/s0@r2"));
+        assertThrows(SecurityException.class, () -> ClusterSecret.of("not the secret, but as long").open(sealed, "t1/s0@r1"));
+        byte[] challenge = ClusterSecret.challenge();
+        assertTrue(secret.verify(challenge, "m", secret.prove(challenge, "m")));
+        assertFalse(secret.verify(challenge, "m", ClusterSecret.of("not the secret, but as long").prove(challenge, "m")));
+        assertThrows(SecurityException.class, () -> secret.checkTask("step", "run", 3, secret.taskProof("step", "run", 4)));
+    }
+}
