@@ -2,6 +2,7 @@ package dev.crowdtree.demo;
 
 import dev.crowdtree.demo.cli.DotCommand;
 import dev.crowdtree.demo.cli.Problems;
+import dev.crowdtree.demo.cli.MemberCommand;
 import dev.crowdtree.demo.cli.RunCommand;
 import dev.crowdtree.demo.cli.TraceCommand;
 import dev.crowdtree.demo.cli.ValidateCommand;
@@ -21,7 +22,7 @@ import java.util.Locale;
  */
 @Command(name = "agents-demo", mixinStandardHelpOptions = true, version = "crowdtree 0.1.0",
         description = "Batched StateTree crowds: run the simulation, or validate, draw and trace tree assets.",
-        subcommands = {RunCommand.class, ValidateCommand.class, DotCommand.class, TraceCommand.class, ServeCommand.class})
+        subcommands = {RunCommand.class, ValidateCommand.class, DotCommand.class, TraceCommand.class, ServeCommand.class, MemberCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

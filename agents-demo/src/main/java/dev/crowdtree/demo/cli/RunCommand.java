@@ -81,6 +81,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     InputLimit limit;
 
+    @Mixin
+    ClusterOptions cluster;
+
     @Override
     public Integer call() {
         PrintStream out = System.out;
@@ -109,6 +112,14 @@ public final class RunCommand implements Callable<Integer> {
             maxBytes = limit.bytes();
         } catch (IllegalArgumentException e) {
             return Problems.usage(err, e.getMessage());
+        }
+        if (cluster.wanted()) {
+            for (String o : new String[] {"--lod", "--png", "--save", "--load", "--observer"}) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                    return Problems.usage(err, o + " cannot be given with --regions, --local-members or --cluster");
+                }
+            }
+            return ClusterRunner.run(crowd, cluster, config, ticks, quiet, maxBytes, out, err);
         }
         if (pngDir != null) {
             try {

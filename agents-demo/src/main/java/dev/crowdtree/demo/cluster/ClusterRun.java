@@ -104,6 +104,11 @@ public final class ClusterRun {
         this.executor = driver.getExecutorService("crowdtree");
     }
 
+    /** The task that stops a member's JVM at once ({@code --kill-member-at} on a cluster of separate JVMs). */
+    public static java.util.concurrent.Callable<Void> haltTask(ClusterSecret secret, String runId) {
+        return new Tasks.Halt(secret, runId);
+    }
+
     /** The members that proved the secret, and the plan; call before {@link #run()} to print them early. */
     public Result handshake() throws InterruptedException {
         members = new ArrayList<>();

@@ -1,0 +1,169 @@
+package dev.crowdtree.demo.cli;
+
+import com.hazelcast.core.HazelcastInstance;
+import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.demo.cluster.ClusterConfigs;
+import dev.crowdtree.demo.cluster.ClusterRun;
+import dev.crowdtree.demo.cluster.ClusterSecret;
+import dev.crowdtree.demo.cluster.LocalCluster;
+import dev.crowdtree.demo.cluster.RunSpec;
+import dev.crowdtree.demo.nodes.DemoNodes;
+import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.RegionGrid;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.json.InputFileException;
+import dev.crowdtree.statetree.json.InputFiles;
+import dev.crowdtree.statetree.json.StateTreeJson;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * {@code run --regions/--local-members/--cluster}: the crowd split into regions and run by cluster
+ * members ({@link ClusterRun}), with the run's header, progress and summary lines.
+ */
+final class ClusterRunner {
+    private ClusterRunner() {
+    }
+
+    static int run(CrowdOptions crowd, ClusterOptions opts, CrowdConfig config, int ticks, boolean quiet, long maxBytes,
+                   PrintStream out, PrintStream err) {
+        RegionGrid grid;
+        ClusterSecret secret;
+        String treeText;
+        String treeName;
+        CompiledStateTree tree;
+        try {
+            opts.check(ticks);
+            grid = new RegionGrid(opts.regionCount(), config.worldSize(), config.cellSize());
+            secret = opts.secret();
+            if (opts.cluster != null) {
+                opts.join();
+            }
+            treeName = crowd.tree == null ? CrowdSim.EMBEDDED_TREE : crowd.tree.toString();
+            if (crowd.tree != null) {
+                InputFiles.check(crowd.tree, maxBytes);
+                treeText = Files.readString(crowd.tree, StandardCharsets.UTF_8);
+            } else {
+                treeText = CrowdSim.embeddedTreeText();
+            }
+            tree = StateTreeJson.compile(treeName, treeText, new StateTreeCompiler(DemoNodes.registry()));
+        } catch (IllegalArgumentException | InputFileException e) {
+            return Problems.usage(err, e.getMessage());
+        } catch (IOException e) {
+            return Problems.usage(err, crowd.tree + ": cannot read it: " + e.getMessage());
+        } catch (StateTreeCompileException e) {
+            Problems.compileErrors(err, crowd.tree, e);
+            return 2;
+        }
+        RunSpec spec = RunSpec.of(UUID.randomUUID().toString(), config, treeName, treeText, grid.count);
+        long setup0 = System.nanoTime();
+        LocalCluster local = null;
+        HazelcastInstance driver;
+        try {
+            if (opts.cluster != null) {
+                driver = ClusterConfigs.start(ClusterConfigs.member(opts.name(), opts.bind, 5701, opts.join(), true), null);
+            } else {
+                local = LocalCluster.start(opts.members(), secret, opts.bind);
+                driver = local.driver();
+            }
+        } catch (RuntimeException e) {
+            err.println(Problems.line("cannot start the cluster member on " + opts.bind + ": " + e.getMessage()));
+            return 1;
+        }
+        long started = System.nanoTime() - setup0;
+        try {
+            ClusterRun.Killer killer;
+            if (local != null) {
+                killer = local::kill;
+            } else {
+                killer = m -> driver.getExecutorService("crowdtree").submitToMember(ClusterRun.haltTask(secret, spec.runId()), m);
+            }
+            ClusterRun run = new ClusterRun(driver, secret, spec,
+                    new ClusterRun.Options(ticks, opts.checkpointEvery, opts.killAt == null ? -1 : opts.killAt, !quiet),
+                    killer, err);
+            ClusterRun.Result r = run.handshake();
+            out.printf(Locale.ROOT, "crowdtree run: %,d agents, %s on %d %s, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
+                    config.agents(), grid, r.accepted.size(), local != null ? "local members" : "members", ticks, config.dt(),
+                    config.seed(), Printable.escape(crowd.treeName()), tree.stateCount);
+            out.printf(Locale.ROOT, "cluster '%s': %d members proved the secret, %d refused%s%n",
+                    Printable.escape(local != null ? local.name() : opts.name()), r.accepted.size(), r.refused.size(),
+                    r.refused.isEmpty() ? "" : " (" + String.join(", ", r.refused) + ")");
+            printPlan(out, r.plan);
+            r = run.run();
+            out.printf(Locale.ROOT, "setup: %.2f s (cluster members started in %.2f s; regions built and checkpoint of "
+                    + "tick 0 written in %.2f s)%n", (started + r.setupNanos) / 1e9, started / 1e9, r.setupNanos / 1e9);
+            if (!quiet && ticks > 0) {
+                err.println();
+            }
+            summary(out, r, config, tree, opts, ticks);
+            return 0;
+        } catch (Exception e) {
+            err.println(Problems.line("the cluster run failed: " + e.getMessage()));
+            return 1;
+        } finally {
+            if (local != null) {
+                local.close();
+            } else {
+                driver.getLifecycleService().shutdown();
+            }
+        }
+    }
+
+    private static void printPlan(PrintStream out, Map<String, List<Integer>> plan) {
+        for (Map.Entry<String, List<Integer>> e : plan.entrySet()) {
+            out.printf(Locale.ROOT, "  member %s: regions %s%n", e.getKey(), e.getValue().toString().replaceAll("[\\[\\]]", ""));
+        }
+    }
+
+    private static void summary(PrintStream out, ClusterRun.Result r, CrowdConfig config, CompiledStateTree tree,
+                                ClusterOptions opts, int ticks) {
+        double secs = r.wallNanos / 1e9;
+        out.println("== summary ==");
+        out.printf(Locale.ROOT, "ticks: %d in %.2f s = %.1f ticks/s, %.2fM agent-ticks/s (%.1f ns per agent-tick)%n",
+                ticks, secs, ticks / Math.max(1e-9, secs), (double) ticks * config.agents() / Math.max(1e-9, secs) / 1e6,
+                r.wallNanos / Math.max(1.0, (double) ticks * config.agents()));
+        if (!r.recoveries.isEmpty()) {
+            out.println("recoveries (ticks re-simulated are counted once above):");
+            for (String line : r.recoveries) {
+                out.println("  " + line);
+            }
+            printPlan(out, r.plan);
+        }
+        int n = Math.max(1, r.tickSamples);
+        out.printf(Locale.ROOT, "tick time: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.tickMicros.getValueAtPercentile(50) / 1e3,
+                r.tickMicros.getValueAtPercentile(99) / 1e3, r.tickMicros.getMaxValue() / 1e3);
+        out.printf(Locale.ROOT, "exchange per tick: halo %,d B, migration %,d B, events and releases %,d B (mean); "
+                        + "%,d B at most%n", r.haloBytes / n, r.migrationBytes / n, r.eventBytes / n, r.maxExchangeBytes);
+        out.printf(Locale.ROOT, "barrier wait per member per tick: p50 %.2f ms, p99 %.2f ms%n",
+                r.barrierMicros.getValueAtPercentile(50) / 1e3, r.barrierMicros.getValueAtPercentile(99) / 1e3);
+        out.printf(Locale.ROOT, "checkpoints: %d (%s), %,d bytes written%n", r.checkpoints,
+                opts.checkpointEvery == 0 ? "the start only" : "the start and every " + opts.checkpointEvery + " ticks",
+                r.checkpointBytes);
+        out.printf(Locale.ROOT, "agents: %,d; events dropped (agent not found): %d; node failures: %d%n", r.agents,
+                r.droppedEvents, r.nodeFailures);
+        out.println("state occupancy at the end (active state, running agents):");
+        long total = 0;
+        for (long c : r.occupancy) {
+            total += c;
+        }
+        for (int s = 0; s < r.occupancy.length && s < tree.stateCount; s++) {
+            if (r.occupancy[s] > 0) {
+                out.printf(Locale.ROOT, "  %-40s %9d %6.1f%%%n", Printable.escape(tree.statePath[s]), r.occupancy[s],
+                        100.0 * r.occupancy[s] / total);
+            }
+        }
+        out.printf(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d%n", r.usedSlots,
+                (long) config.smartObjects() * config.slotsPerObject(), r.alarms);
+        out.printf(Locale.ROOT, "world hash: %016x%n", r.worldHash);
+    }
+}
