@@ -1,0 +1,104 @@
+package dev.crowdtree.demo.cli;
+
+import dev.crowdtree.demo.Main;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The cluster from the command line: three {@code member} processes (separate JVMs on 127.0.0.1)
+ * run 8 regions of 50,000 agents for 300 ticks, with one of them killed at tick 150, and give the
+ * world hash of {@code run --local-members 1}; and the option checks.
+ */
+class ClusterCliTest extends CliTestBase {
+    private static final String SECRET = "a secret shared by the test's members";
+    private static final String[] WORLD = {"--regions", "8", "--agents", "50000", "--ticks", "300", "--seed", "5", "--quiet"};
+
+    private static String hash(String output) {
+        Matcher m = Pattern.compile("world hash: ([0-9a-f]{16})").matcher(output);
+        assertTrue(m.find(), output);
+        return m.group(1);
+    }
+
+    private String run(String... args) {
+        out.reset();
+        err.reset();
+        List<String> all = new ArrayList<>(List.of("run"));
+        all.addAll(List.of(WORLD));
+        all.addAll(List.of(args));
+        assertEquals(0, Main.execute(all.toArray(new String[0])), err());
+        return out();
+    }
+
+    @Test
+    void threeMemberProcessesOneKilledGiveTheHashOfOneLocalMember() throws Exception {
+        String local = hash(run("--local-members", "1"));
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = Math.min(s.getLocalPort(), 60_000);
+        }
+        String name = "crowdtree-test-" + port;
+        String join = "127.0.0.1:" + port + ",127.0.0.1:" + (port + 1) + ",127.0.0.1:" + (port + 2);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<Process> members = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                        Main.class.getName(), "member", "--port", Integer.toString(port), "--join", join,
+                        "--cluster-name", name);
+                pb.environment().put("CROWDTREE_CLUSTER_SECRET", SECRET);
+                pb.redirectErrorStream(true);
+                Process p = pb.start();
+                members.add(p);
+                BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                String line = r.readLine();
+                assertTrue(line != null && line.startsWith("crowdtree member "), "member " + i + " said: " + line);
+            }
+            String output = run("--cluster", join, "--cluster-name", name, "--secret", SECRET, "--kill-member-at", "150");
+            assertTrue(output.contains("on 3 members"), output);
+            assertTrue(output.contains("3 members proved the secret, 0 refused"), output);
+            assertTrue(output.contains("left during tick 150"), output);
+            assertTrue(output.contains("restored from the checkpoint of tick 100 on 2 members"), output);
+            assertEquals(local, hash(output), "separate JVMs, a member lost, the same world");
+        } finally {
+            for (Process p : members) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void clusterOptionsAreChecked() {
+        assertEquals(2, Main.execute("run", "--local-members", "2", "--cluster", "127.0.0.1:5701"));
+        assertTrue(err().contains("error: --local-members and --cluster cannot both be given"), err());
+        err.reset();
+        assertEquals(2, Main.execute("run", "--local-members", "1", "--kill-member-at", "3", "--ticks", "10"));
+        assertTrue(err().contains("--kill-member-at needs at least 2 members"), err());
+        err.reset();
+        assertEquals(2, Main.execute("run", "--regions", "0"));
+        assertTrue(err().contains("regions = 0 is out of range"), err());
+        err.reset();
+        assertEquals(2, Main.execute("run", "--cluster", "127.0.0.1:5701", "--secret", "short"));
+        assertTrue(err().contains("at least 16 characters"), err());
+        err.reset();
+        assertEquals(2, Main.execute("run", "--regions", "4", "--lod"));
+        assertTrue(err().contains("--lod cannot be given with --regions"), err());
+        err.reset();
+        assertEquals(2, Main.execute("member", "--secret", "short"));
+        assertTrue(err().contains("at least 16 characters"), err());
+    }
+}
