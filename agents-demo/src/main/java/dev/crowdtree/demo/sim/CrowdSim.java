@@ -56,8 +56,6 @@ public final class CrowdSim implements AutoCloseable {
     private static final float ALARM_RADIUS = 150f;
     /** Ticks between reorders of the agent table by grid cell (agents cross a 4 m cell in ~3 s). */
     private static final int REORDER_EVERY = 32;
-    private static final float SEPARATION_RADIUS = 0.8f;
-    private static final int SEPARATION_MATES = 8;
 
     private final CrowdConfig config;
     /** The tree asset given (null: the embedded one), kept for snapshots. */
@@ -68,7 +66,7 @@ public final class CrowdSim implements AutoCloseable {
     private final StateTreeSystem system;
     private final TickMetrics metrics = new TickMetrics(PHASES);
     private final GridKernel gridKernel = new GridKernel();
-    private final MovementKernel movementKernel = new MovementKernel();
+    private final MovementKernel movementKernel;
     private final int dangerBegin;
     private final int dangerEnd;
     private final String alarmTag;
@@ -183,6 +181,7 @@ public final class CrowdSim implements AutoCloseable {
             int danger = tree.stateByPath(tree.stateName[0] + "/Danger");
             this.dangerBegin = danger;
             this.dangerEnd = danger < 0 ? -1 : tree.stateSubtreeEnd[danger];
+            this.movementKernel = new MovementKernel(config, data, system, dangerBegin, dangerEnd);
             this.alarmTag = tree.tagId("Alarm") >= 0 ? "Alarm" : null;
             setObserver(observerX, observerY);
             this.periods = periods == null ? null : periods.apply(data);
@@ -253,7 +252,7 @@ public final class CrowdSim implements AutoCloseable {
         data.prepareGrid();
         world.runPhase(data.table, gridKernel);
         if (regions != null) {
-            regionGrid(true);
+            halo.appendToGrid(data, world, true);
         } else {
             data.sortGrid();
             world.reorder(data.table, data.cellRows);
@@ -276,7 +275,7 @@ public final class CrowdSim implements AutoCloseable {
         data.prepareGrid();
         world.runPhase(data.table, gridKernel);
         if (regions != null) {
-            regionGrid(tick % REORDER_EVERY == 0);
+            halo.appendToGrid(data, world, tick % REORDER_EVERY == 0);
         } else {
             data.sortGrid();
         }
@@ -305,40 +304,6 @@ public final class CrowdSim implements AutoCloseable {
         metrics.recordPhase(3, t4 - t3);
         metrics.recordPhase(4, t5 - t4);
         metrics.recordTick(t5 - t0);
-    }
-
-    /**
-     * Region mode's grid: the own rows (optionally reordered by cell first, as the whole world's are
-     * every {@value #REORDER_EVERY} ticks), then the halo's agents appended after the last row in the
-     * columns the cell-mate kernels read ({@code snapX}, {@code snapY}, {@code cell}, {@code danger},
-     * the agent id), sorted together by cell: a cell's own agents first, then its halo agents in the
-     * order the neighbours sent them. Kernels and the tick loop iterate the own rows only.
-     */
-    private void regionGrid(boolean reorder) {
-        int n = data.table.size();
-        if (reorder) {
-            GridSort.sortSequential(data.cell.data(), n, data.cellStart, data.cellRows);
-            world.reorder(data.table, data.cellRows);
-        }
-        int h = halo.count;
-        data.table.ensureCapacity(n + h);
-        float[] sx = data.snapX.data();
-        float[] sy = data.snapY.data();
-        int[] cell = data.cell.data();
-        byte[] danger = data.danger.data();
-        int[] ids = data.table.agentIds().data();
-        for (int i = 0; i < h; i++) {
-            int r = n + i;
-            sx[r] = halo.x[i];
-            sy[r] = halo.y[i];
-            cell[r] = data.cellOf(halo.x[i], halo.y[i]);
-            danger[r] = halo.danger[i];
-            ids[r] = halo.id[i];
-        }
-        if (data.cellRows.length < n + h) {
-            data.cellRows = new int[data.table.capacity()];
-        }
-        GridSort.sortSequential(cell, n + h, data.cellStart, data.cellRows);
     }
 
     /** Region mode's split, or null. */
@@ -596,84 +561,6 @@ public final class CrowdSim implements AutoCloseable {
         @Override
         public String kernelName() {
             return "grid";
-        }
-    }
-
-    /**
-     * Movement phase: steer toward the desired velocity the tasks set (then clear it, except for
-     * agents whose LOD period is above 1: they walk on between their StateTree steps), push away
-     * from up to {@value #SEPARATION_MATES} cell mates closer than {@value #SEPARATION_RADIUS} m
-     * (positions from the snapshot), integrate, bounce off the world's edges, and record whether
-     * the agent is in danger for the next tick's perception.
-     */
-    private final class MovementKernel implements ChunkKernel {
-        @Override
-        public void execute(Chunk c) {
-            final float dt = config.dt();
-            final float size = config.worldSize();
-            final float follow = Math.min(1f, 6f * dt);
-            final float[] x = data.x.data();
-            final float[] y = data.y.data();
-            final float[] vx = data.vx.data();
-            final float[] vy = data.vy.data();
-            final float[] dvx = data.desiredVx.data();
-            final float[] dvy = data.desiredVy.data();
-            final float[] sx = data.snapX.data();
-            final float[] sy = data.snapY.data();
-            final int[] cell = data.cell.data();
-            final int[] start = data.cellStart;
-            final int[] rows = data.cellRows;
-            final byte[] danger = data.danger.data();
-            final byte[] band = lodBand == null ? null : lodBand.data();
-            final byte[] clears = data.clearsEveryTick;
-            for (int r = c.begin(), e = c.end(); r < e; r++) {
-                float nvx = vx[r] + (dvx[r] - vx[r]) * follow;
-                float nvy = vy[r] + (dvy[r] - vy[r]) * follow;
-                if (band == null || clears[band[r]] != 0) {
-                    dvx[r] = 0f;
-                    dvy[r] = 0f;
-                }
-                float px = sx[r];
-                float py = sy[r];
-                float pushX = 0f;
-                float pushY = 0f;
-                int cl = cell[r];
-                for (int k = start[cl], end = Math.min(start[cl + 1], k + SEPARATION_MATES + 1); k < end; k++) {
-                    int o = rows[k];
-                    float dx = px - sx[o];
-                    float dy = py - sy[o];
-                    float d2 = dx * dx + dy * dy;
-                    if (o != r && d2 < SEPARATION_RADIUS * SEPARATION_RADIUS && d2 > 1e-8f) {
-                        float d = (float) Math.sqrt(d2);
-                        float push = (SEPARATION_RADIUS - d) / d;
-                        pushX += dx * push;
-                        pushY += dy * push;
-                    }
-                }
-                nvx += pushX * 2f;
-                nvy += pushY * 2f;
-                float nx = x[r] + nvx * dt;
-                float ny = y[r] + nvy * dt;
-                if (nx < 0f || nx > size) {
-                    nvx = -nvx;
-                    nx = Math.max(0f, Math.min(size, nx));
-                }
-                if (ny < 0f || ny > size) {
-                    nvy = -nvy;
-                    ny = Math.max(0f, Math.min(size, ny));
-                }
-                x[r] = nx;
-                y[r] = ny;
-                vx[r] = nvx;
-                vy[r] = nvy;
-                int s = system.activeStateOfRow(r);
-                danger[r] = (byte) (s >= dangerBegin && s < dangerEnd ? 1 : 0);
-            }
-        }
-
-        @Override
-        public String kernelName() {
-            return "movement";
         }
     }
 }

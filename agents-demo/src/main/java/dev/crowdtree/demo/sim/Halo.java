@@ -1,5 +1,7 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.core.world.World;
+
 import java.util.Arrays;
 
 /**
@@ -34,5 +36,39 @@ final class Halo {
         danger[count] = d;
         owner[count] = ownerRegion;
         count++;
+    }
+
+    /**
+     * Region mode's grid: the own rows (optionally reordered by cell first, as the whole world's are
+     * every few ticks), then the halo's agents appended after the last row in the
+     * columns the cell-mate kernels read ({@code snapX}, {@code snapY}, {@code cell}, {@code danger},
+     * the agent id), sorted together by cell: a cell's own agents first, then its halo agents in the
+     * order the neighbours sent them. Kernels and the tick loop iterate the own rows only.
+     */
+    void appendToGrid(CrowdData data, World world, boolean reorder) {
+        int n = data.table.size();
+        if (reorder) {
+            GridSort.sortSequential(data.cell.data(), n, data.cellStart, data.cellRows);
+            world.reorder(data.table, data.cellRows);
+        }
+        int h = count;
+        data.table.ensureCapacity(n + h);
+        float[] sx = data.snapX.data();
+        float[] sy = data.snapY.data();
+        int[] cell = data.cell.data();
+        byte[] flags = data.danger.data();
+        int[] ids = data.table.agentIds().data();
+        for (int i = 0; i < h; i++) {
+            int r = n + i;
+            sx[r] = x[i];
+            sy[r] = y[i];
+            cell[r] = data.cellOf(x[i], y[i]);
+            flags[r] = danger[i];
+            ids[r] = id[i];
+        }
+        if (data.cellRows.length < n + h) {
+            data.cellRows = new int[data.table.capacity()];
+        }
+        GridSort.sortSequential(cell, n + h, data.cellStart, data.cellRows);
     }
 }
