@@ -91,6 +91,8 @@ public final class ClusterRun {
     private final IExecutorService executor;
     private final Result result = new Result();
     private List<Member> members = new ArrayList<>();
+    /** Every data member at the handshake, accepted or not: a loss of any of them loses exchange partitions. */
+    private final Set<Member> everyone = new HashSet<>();
     private final Map<Member, int[]> plan = new HashMap<>();
 
     public ClusterRun(HazelcastInstance driver, ClusterSecret secret, RunSpec spec, Options options, Killer killer,
@@ -112,10 +114,9 @@ public final class ClusterRun {
     /** The members that proved the secret, and the plan; call before {@link #run()} to print them early. */
     public Result handshake() throws InterruptedException {
         members = new ArrayList<>();
-        for (Member m : driver.getCluster().getMembers()) {
-            if (m.isLiteMember()) {
-                continue;
-            }
+        everyone.clear();
+        everyone.addAll(dataMembers());
+        for (Member m : everyone) {
             byte[] challenge = ClusterSecret.challenge();
             boolean ok;
             try {
@@ -136,6 +137,16 @@ public final class ClusterRun {
         members.sort(Comparator.comparing(m -> m.getUuid().toString()));
         makePlan();
         return result;
+    }
+
+    private Set<Member> dataMembers() {
+        Set<Member> out = new HashSet<>();
+        for (Member m : driver.getCluster().getMembers()) {
+            if (!m.isLiteMember()) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     private static String describe(Member m) {
@@ -275,25 +286,26 @@ public final class ClusterRun {
         return out;
     }
 
-    /** A step failed: if members left, restore every region from the last checkpoint on the survivors. */
+    /**
+     * A step failed: if members left (those running regions, or any other that held partitions of the
+     * exchange), restore every region from the last checkpoint on the surviving accepted members.
+     */
     private void recover(long tick, long checkpoint, Throwable failure) throws Exception {
-        Set<Member> now = new HashSet<>(driver.getCluster().getMembers());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Set<Member> now = dataMembers();
+        while (now.containsAll(everyone) && System.nanoTime() < deadline) {
+            // the failure may be seen before the member is declared gone: wait for the membership to settle
+            Thread.sleep(100);
+            now = dataMembers();
+        }
+        if (now.containsAll(everyone)) {
+            throw new IllegalStateException("tick " + tick + " failed and no member left: " + failure, failure);
+        }
         List<Member> alive = new ArrayList<>();
         for (Member m : members) {
             if (now.contains(m)) {
                 alive.add(m);
             }
-        }
-        while (alive.size() == members.size() && System.nanoTime() < deadline) {
-            // the failure may be seen before the member is declared gone: wait for the membership to settle
-            Thread.sleep(100);
-            now = new HashSet<>(driver.getCluster().getMembers());
-            alive.removeIf(m -> !new HashSet<>(driver.getCluster().getMembers()).contains(m));
-        }
-        if (alive.size() == members.size()) {
-            throw new IllegalStateException("tick " + tick + " failed on a member that is still in the cluster: " + failure,
-                    failure);
         }
         if (alive.isEmpty()) {
             throw new IllegalStateException("every member that ran regions is gone; the run cannot go on");
@@ -301,11 +313,15 @@ public final class ClusterRun {
         while (!driver.getPartitionService().isClusterSafe() && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
+        everyone.retainAll(now);
         List<String> lost = new ArrayList<>();
         for (Member m : members) {
             if (!alive.contains(m)) {
                 lost.add(describe(m));
             }
+        }
+        if (lost.isEmpty()) {
+            lost.add("(one that held no region)");
         }
         members = alive;
         makePlan();

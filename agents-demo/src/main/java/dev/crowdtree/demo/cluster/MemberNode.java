@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -100,8 +101,10 @@ public final class MemberNode implements AutoCloseable {
             regions.put(region.index(), region);
         }
         long[] bytes = parallel(region -> {
-            publish(region);
-            return restoreTick < 0 ? checkpoint(region) : 0;
+            List<CompletableFuture<?>> writes = publish(region);
+            long cp = restoreTick < 0 ? checkpoint(region) : 0;
+            CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get();
+            return cp;
         });
         return new long[] {System.nanoTime() - t0, bytes[0]};
     }
@@ -119,22 +122,27 @@ public final class MemberNode implements AutoCloseable {
         for (Region region : regions.values()) {
             done.add(pool.submit(() -> {
                 int[] nb = region.neighbours();
+                // all of the inbox at once: one round trip, not one per neighbour
+                List<CompletableFuture<byte[]>> reads = new ArrayList<>();
+                for (int s : nb) {
+                    reads.add(exchange.getAsync(ClusterConfigs.exchangeKey(tick, s, region.index())).toCompletableFuture());
+                }
                 byte[][] inbox = new byte[nb.length][];
                 for (int i = 0; i < nb.length; i++) {
-                    String key = ClusterConfigs.exchangeKey(tick, nb[i], region.index());
-                    byte[] sealed = exchange.get(key);
+                    byte[] sealed = reads.get(i).get();
                     if (sealed == null) {
                         throw new IllegalStateException("region " + region.index() + " has no message from region " + nb[i]
                                 + " for tick " + tick);
                     }
-                    inbox[i] = secret.open(sealed, key);
+                    inbox[i] = secret.open(sealed, ClusterConfigs.exchangeKey(tick, nb[i], region.index()));
                 }
                 region.step(tick, inbox);
-                publish(region);
+                List<CompletableFuture<?>> writes = publish(region);
                 for (int s : nb) {
-                    exchange.delete(ClusterConfigs.exchangeKey(tick, s, region.index()));
+                    writes.add(exchange.deleteAsync(ClusterConfigs.exchangeKey(tick, s, region.index())).toCompletableFuture());
                 }
                 long cp = checkpoint ? checkpoint(region) : 0;
+                CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get();
                 return new long[] {region.haloBytes(), region.migrationBytes(), region.eventBytes(), cp};
             }));
         }
@@ -177,13 +185,16 @@ public final class MemberNode implements AutoCloseable {
         return out == null ? new long[0] : out;
     }
 
-    private void publish(Region region) {
+    /** Writes the region's outbox; returns the writes in flight. */
+    private List<CompletableFuture<?>> publish(Region region) {
         IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
         int[] nb = region.neighbours();
+        List<CompletableFuture<?>> writes = new ArrayList<>();
         for (int i = 0; i < nb.length; i++) {
             String key = ClusterConfigs.exchangeKey(region.tick() + 1, region.index(), nb[i]);
-            exchange.set(key, secret.seal(region.outbox(i), key));
+            writes.add(exchange.setAsync(key, secret.seal(region.outbox(i), key)).toCompletableFuture());
         }
+        return writes;
     }
 
     private long checkpoint(Region region) {

@@ -1,7 +1,6 @@
 package dev.crowdtree.demo.sim;
 
 import dev.crowdtree.core.storage.Column;
-import dev.crowdtree.core.storage.ObjectColumn;
 import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
@@ -29,7 +28,7 @@ import java.util.List;
  * <ol>
  *   <li>the inbox: one message from each neighbour, written at the end of {@code T-1}, read in
  *       ascending neighbour order, section by section over all of them: smart-object releases, then
- *       migrants (placed with their ids, generations and every column's bits: positions, claims, the
+ *       migrants (placed with their ids, generations and every column's value: positions, claims, the
  *       StateTree's instance data and timers), then events (queued after this region's own events
  *       for this tick), then the halo (the neighbours' agents within one grid cell of this region, as
  *       of the end of {@code T-1});</li>
@@ -54,6 +53,8 @@ public final class Region implements AutoCloseable {
     private final CrowdSim sim;
     private final int width;
     private final List<Column> columns;
+    /** Per column: bytes per value in a migrant record ({@link #width}). */
+    private final int[] widths;
 
     /** Agents that migrated out at the end of the last step: id to destination (events for them follow). */
     private final IdMap emigrants = new IdMap();
@@ -82,6 +83,10 @@ public final class Region implements AutoCloseable {
         this.neighbours = grid.neighbours(index);
         this.width = EventTransfer.payloadWidth(sim.system());
         this.columns = sim.data().table.columns();
+        this.widths = new int[columns.size()];
+        for (int c = 0; c < widths.length; c++) {
+            widths[c] = width(columns.get(c));
+        }
     }
 
     /**
@@ -252,10 +257,10 @@ public final class Region implements AutoCloseable {
                 int id = m.readInt();
                 int gen = m.readInt();
                 int row = world.place(d.table, id, gen, SpawnInitializer.NONE, 0);
-                for (Column c : columns) {
-                    long bits = m.readLong();
-                    if (!(c instanceof ObjectColumn)) {
-                        c.setRowBits(row, bits);
+                for (int c = 0; c < widths.length; c++) {
+                    long bits = readValue(m, widths[c]);
+                    if (widths[c] > 0) {
+                        columns.get(c).setRowBits(row, bits);
                     }
                 }
             }
@@ -295,6 +300,43 @@ public final class Region implements AutoCloseable {
                 haloOwner.put(id, neighbours[i]);
             }
         }
+    }
+
+    /** Bytes of a column's values on the wire: its type's width (0 for an object column, which has no bits). */
+    private static int width(Column c) {
+        switch (c.typeName()) {
+            case "byte":
+                return 1;
+            case "short":
+                return 2;
+            case "int":
+            case "float":
+                return 4;
+            case "long":
+                return 8;
+            default:
+                return 0;
+        }
+    }
+
+    private static void writeValue(DataOutputStream out, int width, long bits) throws IOException {
+        switch (width) {
+            case 1 -> out.writeByte((int) bits);
+            case 2 -> out.writeShort((int) bits);
+            case 4 -> out.writeInt((int) bits);
+            case 8 -> out.writeLong(bits);
+            default -> { }
+        }
+    }
+
+    private static long readValue(DataInputStream in, int width) throws IOException {
+        return switch (width) {
+            case 1 -> in.readByte();
+            case 2 -> in.readShort();
+            case 4 -> in.readInt();
+            case 8 -> in.readLong();
+            default -> 0L;
+        };
     }
 
     private void forwardRelease(int dest, int object) {
@@ -463,9 +505,9 @@ public final class Region implements AutoCloseable {
             int row = world.rowOf(id);
             s.out.writeInt(id);
             s.out.writeInt(world.generationOf(id));
-            for (int c = 0; c < columns.size(); c++) {
+            for (int c = 0; c < widths.length; c++) {
                 bits[c] = columns.get(c).rowBits(row);
-                s.out.writeLong(bits[c]);
+                writeValue(s.out, widths[c], bits[c]);
             }
             inFlight += SoaTable.rowHash(id, bits);
             s.count++;
