@@ -143,7 +143,8 @@ final class ClusterRunner {
         out.printf(Locale.ROOT, "tick time: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.tickMicros.getValueAtPercentile(50) / 1e3,
                 r.tickMicros.getValueAtPercentile(99) / 1e3, r.tickMicros.getMaxValue() / 1e3);
         out.printf(Locale.ROOT, "exchange per tick: halo %,d B, migration %,d B, events and releases %,d B (mean); "
-                        + "%,d B at most%n", r.haloBytes / n, r.migrationBytes / n, r.eventBytes / n, r.maxExchangeBytes);
+                        + "%,d B at most; between members %,d B (sealed)%n", r.haloBytes / n, r.migrationBytes / n,
+                r.eventBytes / n, r.maxExchangeBytes, r.memberBytes / n);
         out.printf(Locale.ROOT, "barrier wait per member per tick: p50 %.2f ms, p99 %.2f ms%n",
                 r.barrierMicros.getValueAtPercentile(50) / 1e3, r.barrierMicros.getValueAtPercentile(99) / 1e3);
         out.printf(Locale.ROOT, "checkpoints: %d (%s), %,d bytes written%n", r.checkpoints,

@@ -86,9 +86,13 @@ public final class ClusterConfigs {
         return "r" + r;
     }
 
-    /** The exchange key of the message {@code src} wrote for {@code dst}'s step of {@code tick}. */
+    /**
+     * The exchange key of the message {@code src} wrote for {@code dst}'s step of {@code tick}: by
+     * the tick's parity, so a message overwrites the one of two ticks before, which the barrier
+     * between proves was read (the message says its tick, and a reader checks it).
+     */
     public static String exchangeKey(long tick, int src, int dst) {
-        return "t" + tick + "/s" + src + "@" + regionKey(dst);
+        return "p" + (tick & 1) + "/s" + src + "@" + regionKey(dst);
     }
 
     /** The checkpoint key of region {@code r} at {@code tick}. */

@@ -71,6 +71,8 @@ public final class ClusterRun {
         public long migrationBytes;
         public long eventBytes;
         public long maxExchangeBytes;
+        /** Bytes of sealed messages written to the exchange map for another member (regions on one member exchange in memory). */
+        public long memberBytes;
         public int tickSamples;
         public long checkpointBytes;
         public int checkpoints;
@@ -246,6 +248,7 @@ public final class ClusterRun {
                 migration += a[2];
                 events += a[3];
                 result.checkpointBytes += a[4];
+                result.memberBytes += a[5];
             }
             result.haloBytes += halo;
             result.migrationBytes += migration;

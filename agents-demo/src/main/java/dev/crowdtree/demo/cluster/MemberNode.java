@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,8 +19,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A member's side of a run: the regions the driver gave it, stepped in parallel on a pool of one
- * thread per processor, their inboxes read from and outboxes written to the {@link ClusterConfigs#EXCHANGE}
+ * A member's side of a run: the regions the driver gave it, stepped in parallel on a pool of at
+ * least 16 threads (a step waits for the map as much as it computes), their inboxes read from and outboxes written to the {@link ClusterConfigs#EXCHANGE}
  * map, their checkpoints to {@link ClusterConfigs#CHECKPOINTS}; every value sealed with the
  * {@link ClusterSecret}. Kept in the Hazelcast instance's user context, where the tasks find it.
  *
@@ -34,6 +35,12 @@ public final class MemberNode implements AutoCloseable {
     final ClusterSecret secret;
     private final ExecutorService pool;
     private final Map<Integer, Region> regions = new TreeMap<>();
+    /**
+     * Messages between two regions of this member, by exchange key (they never leave the process).
+     * THREADING: written and read by the regions' steps in parallel; a key is written at one tick and
+     * read at the next, after the barrier.
+     */
+    private final Map<String, byte[]> local = new ConcurrentHashMap<>();
     private RunSpec spec;
     /** Tasks that handed this member world data (setup, step, finish) since it started; tests. */
     private final AtomicLong worldTasks = new AtomicLong();
@@ -41,7 +48,9 @@ public final class MemberNode implements AutoCloseable {
     private MemberNode(HazelcastInstance hz, ClusterSecret secret) {
         this.hz = hz;
         this.secret = secret;
-        int threads = Runtime.getRuntime().availableProcessors();
+        // more threads than processors: a region's step spends much of its time waiting for the map
+        // (its inbox, its outbox), and other regions' steps compute meanwhile
+        int threads = Math.max(16, Runtime.getRuntime().availableProcessors());
         this.pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "crowdtree-region");
             t.setDaemon(true);
@@ -78,6 +87,7 @@ public final class MemberNode implements AutoCloseable {
     synchronized long[] setup(RunSpec spec, int[] ids, long restoreTick) throws Exception {
         worldTasks.incrementAndGet();
         dropRegions();
+        local.clear();
         this.spec = spec;
         long t0 = System.nanoTime();
         RegionGrid grid = spec.grid();
@@ -101,7 +111,7 @@ public final class MemberNode implements AutoCloseable {
             regions.put(region.index(), region);
         }
         long[] bytes = parallel(region -> {
-            List<CompletableFuture<?>> writes = publish(region);
+            List<CompletableFuture<?>> writes = publish(region, new long[1]);
             long cp = restoreTick < 0 ? checkpoint(region) : 0;
             CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get();
             return cp;
@@ -111,48 +121,50 @@ public final class MemberNode implements AutoCloseable {
 
     /**
      * Steps every region to {@code tick}; with {@code checkpoint}, writes each region's checkpoint
-     * afterwards. Returns nanoseconds spent, halo, migration and event bytes written, checkpoint bytes.
+     * afterwards. Returns nanoseconds spent, halo, migration and event bytes written, checkpoint bytes,
+     * and the bytes sent to other members.
      */
     synchronized long[] step(long tick, boolean checkpoint) throws Exception {
         worldTasks.incrementAndGet();
         long t0 = System.nanoTime();
         IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
-        long[] sums = new long[4];
+        long[] sums = new long[5];
         List<Future<long[]>> done = new ArrayList<>();
         for (Region region : regions.values()) {
             done.add(pool.submit(() -> {
                 int[] nb = region.neighbours();
-                // all of the inbox at once: one round trip, not one per neighbour
+                // all of the inbox at once: one round trip, not one per neighbour; from regions of this
+                // member, straight from memory
                 List<CompletableFuture<byte[]>> reads = new ArrayList<>();
                 for (int s : nb) {
-                    reads.add(exchange.getAsync(ClusterConfigs.exchangeKey(tick, s, region.index())).toCompletableFuture());
+                    reads.add(regions.containsKey(s) ? null
+                            : exchange.getAsync(ClusterConfigs.exchangeKey(tick, s, region.index())).toCompletableFuture());
                 }
                 byte[][] inbox = new byte[nb.length][];
                 for (int i = 0; i < nb.length; i++) {
-                    byte[] sealed = reads.get(i).get();
-                    if (sealed == null) {
+                    String key = ClusterConfigs.exchangeKey(tick, nb[i], region.index());
+                    byte[] message = reads.get(i) == null ? local.get(key) : secret.open(reads.get(i).get(), key);
+                    if (message == null) {
                         throw new IllegalStateException("region " + region.index() + " has no message from region " + nb[i]
                                 + " for tick " + tick);
                     }
-                    inbox[i] = secret.open(sealed, ClusterConfigs.exchangeKey(tick, nb[i], region.index()));
+                    inbox[i] = message;
                 }
                 region.step(tick, inbox);
-                List<CompletableFuture<?>> writes = publish(region);
-                for (int s : nb) {
-                    writes.add(exchange.deleteAsync(ClusterConfigs.exchangeKey(tick, s, region.index())).toCompletableFuture());
-                }
+                long[] sent = new long[1];
+                List<CompletableFuture<?>> writes = publish(region, sent);
                 long cp = checkpoint ? checkpoint(region) : 0;
                 CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get();
-                return new long[] {region.haloBytes(), region.migrationBytes(), region.eventBytes(), cp};
+                return new long[] {region.haloBytes(), region.migrationBytes(), region.eventBytes(), cp, sent[0]};
             }));
         }
         for (Future<long[]> f : done) {
             long[] v = get(f);
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < sums.length; i++) {
                 sums[i] += v[i];
             }
         }
-        return new long[] {System.nanoTime() - t0, sums[0], sums[1], sums[2], sums[3]};
+        return new long[] {System.nanoTime() - t0, sums[0], sums[1], sums[2], sums[3], sums[4]};
     }
 
     /**
@@ -185,14 +197,23 @@ public final class MemberNode implements AutoCloseable {
         return out == null ? new long[0] : out;
     }
 
-    /** Writes the region's outbox; returns the writes in flight. */
-    private List<CompletableFuture<?>> publish(Region region) {
+    /**
+     * Writes the region's outbox: to a neighbour on this member in memory, to others sealed into the
+     * exchange map (adding the sealed bytes to {@code sent[0]}); returns the writes in flight.
+     */
+    private List<CompletableFuture<?>> publish(Region region, long[] sent) {
         IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
         int[] nb = region.neighbours();
         List<CompletableFuture<?>> writes = new ArrayList<>();
         for (int i = 0; i < nb.length; i++) {
             String key = ClusterConfigs.exchangeKey(region.tick() + 1, region.index(), nb[i]);
-            writes.add(exchange.setAsync(key, secret.seal(region.outbox(i), key)).toCompletableFuture());
+            if (regions.containsKey(nb[i])) {
+                local.put(key, region.outbox(i));
+            } else {
+                byte[] sealed = secret.seal(region.outbox(i), key);
+                sent[0] += sealed.length;
+                writes.add(exchange.setAsync(key, sealed).toCompletableFuture());
+            }
         }
         return writes;
     }

@@ -233,6 +233,8 @@ public final class CrowdSim implements AutoCloseable {
                 owned[o] = regions.regionOf(data.objects.x[o], data.objects.y[o]) == region;
             }
             data.objects.ownOnly(owned);
+            halo.window(data.side, data.cellSize, regions.x0(region), regions.x1(region), regions.y0(region),
+                    regions.y1(region));
         }
         if (lodWanted != null && periods == null) {
             periods = system::setTickPeriodOfRow;
@@ -346,6 +348,12 @@ public final class CrowdSim implements AutoCloseable {
         int cx1 = Math.min(data.side - 1, (int) ((fx + ALARM_RADIUS) / data.cellSize));
         int cy0 = Math.max(0, (int) ((fy - ALARM_RADIUS) / data.cellSize));
         int cy1 = Math.min(data.side - 1, (int) ((fy + ALARM_RADIUS) / data.cellSize));
+        if (regions != null) { // region mode: the grid holds the region's window of cells only
+            cx0 = Math.max(cx0, halo.cx0);
+            cx1 = Math.min(cx1, halo.cx1);
+            cy0 = Math.max(cy0, halo.cy0);
+            cy1 = Math.min(cy1, halo.cy1);
+        }
         float r2 = ALARM_RADIUS * ALARM_RADIUS;
         for (int cy = cy0; cy <= cy1; cy++) {
             for (int cx = cx0; cx <= cx1; cx++) {

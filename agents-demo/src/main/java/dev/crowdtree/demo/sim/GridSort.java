@@ -230,6 +230,37 @@ final class GridSort {
         start[0] = 0;
     }
 
+    /**
+     * {@link #sortSequential} for rows whose cells all lie in the window of cells
+     * {@code [cx0, cx1] x [cy0, cy1]} of a grid {@code side} cells wide (a region and its halo): the
+     * counting runs over the window's cells only, and only the window's entries of {@code start}
+     * (and the entry after each window row's last cell, its end) are written; the others are left as
+     * they were and must not be read. {@code scratch} holds at least {@code window cells + 1} ints.
+     * The same order as the whole-grid sort.
+     */
+    static void sortWindow(int[] cell, int rows, int side, int cx0, int cx1, int cy0, int cy1, int[] start,
+                           int[] cellRows, int[] scratch) {
+        int w = cx1 - cx0 + 1;
+        int n = w * (cy1 - cy0 + 1);
+        Arrays.fill(scratch, 0, n + 1, 0);
+        for (int r = 0; r < rows; r++) {
+            int c = cell[r];
+            scratch[(c / side - cy0) * w + c % side - cx0 + 1]++;
+        }
+        for (int i = 1; i <= n; i++) {
+            scratch[i] += scratch[i - 1];
+        }
+        for (int y = cy0, l = 0; y <= cy1; y++, l += w) {
+            System.arraycopy(scratch, l, start, y * side + cx0, w);
+            // the cell after the row's last: its end (when it is the next row's first window cell, the same value)
+            start[y * side + cx0 + w] = scratch[l + w];
+        }
+        for (int r = 0; r < rows; r++) {
+            int c = cell[r];
+            cellRows[scratch[(c / side - cy0) * w + c % side - cx0]++] = r;
+        }
+    }
+
     /** Per cell range: chunk offsets within each cell, and the cells' starts. */
     private final class PrefixKernel implements ChunkKernel {
         @Override

@@ -48,7 +48,7 @@ final class Halo {
     void appendToGrid(CrowdData data, World world, boolean reorder) {
         int n = data.table.size();
         if (reorder) {
-            GridSort.sortSequential(data.cell.data(), n, data.cellStart, data.cellRows);
+            sort(data, n);
             world.reorder(data.table, data.cellRows);
         }
         int h = count;
@@ -69,6 +69,36 @@ final class Halo {
         if (data.cellRows.length < n + h) {
             data.cellRows = new int[data.table.capacity()];
         }
-        GridSort.sortSequential(cell, n + h, data.cellStart, data.cellRows);
+        sort(data, n + h);
+    }
+
+    /**
+     * The region's window of grid cells: its rectangle and two cells around it (the halo's agents
+     * stand within one cell of it), set once by {@link CrowdSim}; the grid is sorted over these cells
+     * only, so a region's grid costs its own area, not the world's.
+     */
+    int cx0;
+    int cx1;
+    int cy0;
+    int cy1;
+    private int[] scratch = new int[0];
+
+    void window(int side, float cellSize, float x0, float x1, float y0, float y1) {
+        cx0 = Math.max(0, (int) (x0 / cellSize) - 2);
+        cx1 = Math.min(side - 1, (int) (x1 / cellSize) + 2);
+        cy0 = Math.max(0, (int) (y0 / cellSize) - 2);
+        cy1 = Math.min(side - 1, (int) (y1 / cellSize) + 2);
+        scratch = new int[(cx1 - cx0 + 1) * (cy1 - cy0 + 1) + 1];
+    }
+
+    /** Whether grid cell {@code c} (of a grid {@code side} wide) lies in the window. */
+    boolean inWindow(int c, int side) {
+        int x = c % side;
+        int y = c / side;
+        return x >= cx0 && x <= cx1 && y >= cy0 && y <= cy1;
+    }
+
+    private void sort(CrowdData data, int rows) {
+        GridSort.sortWindow(data.cell.data(), rows, data.side, cx0, cx1, cy0, cy1, data.cellStart, data.cellRows, scratch);
     }
 }

@@ -128,4 +128,37 @@ class GridSortTest {
             assertFalse(d.gridSort.lastSortWasParallel() && d.table.size() == 0);
         }
     }
+
+    /** A region's window of cells, at an edge and inside, gives the whole-grid sort's rows and its starts inside the window. */
+    @Test
+    void aWindowOfCellsSortsLikeTheWholeGrid() {
+        int side = 50;
+        int[][] windows = {{0, 49, 0, 9}, {10, 20, 5, 30}, {40, 49, 40, 49}, {0, 12, 30, 49}};
+        java.util.Random rnd = new java.util.Random(5);
+        for (int[] w : windows) {
+            int rows = 3000;
+            int[] cell = new int[rows];
+            for (int r = 0; r < rows; r++) {
+                int x = w[0] + rnd.nextInt(w[1] - w[0] + 1);
+                int y = w[2] + rnd.nextInt(w[3] - w[2] + 1);
+                cell[r] = y * side + x;
+            }
+            int[] start = new int[side * side + 1];
+            int[] sorted = new int[rows];
+            GridSort.sortSequential(cell, rows, start, sorted);
+            int[] wstart = new int[side * side + 1];
+            java.util.Arrays.fill(wstart, -7);
+            int[] wsorted = new int[rows];
+            GridSort.sortWindow(cell, rows, side, w[0], w[1], w[2], w[3], wstart, wsorted,
+                    new int[(w[1] - w[0] + 1) * (w[3] - w[2] + 1) + 1]);
+            assertArrayEquals(sorted, wsorted);
+            for (int y = w[2]; y <= w[3]; y++) {
+                for (int x = w[0]; x <= w[1]; x++) {
+                    int c = y * side + x;
+                    assertEquals(start[c], wstart[c], "start of cell " + c);
+                    assertEquals(start[c + 1], wstart[c + 1], "end of cell " + c);
+                }
+            }
+        }
+    }
 }
