@@ -9,7 +9,6 @@ import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -20,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The driver of a crowd run across a Hazelcast cluster (docs/SCALE.md). It runs on a lite member,
@@ -115,28 +113,14 @@ public final class ClusterRun {
 
     /** The members that proved the secret, and the plan; call before {@link #run()} to print them early. */
     public Result handshake() throws InterruptedException {
-        members = new ArrayList<>();
+        Handshake.Outcome h = Handshake.run(driver, executor, secret);
         everyone.clear();
-        everyone.addAll(dataMembers());
-        for (Member m : everyone) {
-            byte[] challenge = ClusterSecret.challenge();
-            boolean ok;
-            try {
-                byte[] answer = executor.submitToMember(new Tasks.Prove(challenge), m).get(20, TimeUnit.SECONDS);
-                ok = secret.verify(challenge, m.getUuid().toString(), answer);
-            } catch (ExecutionException | TimeoutException e) {
-                ok = false;
-            }
-            (ok ? result.accepted : result.refused).add(describe(m));
-            if (ok) {
-                members.add(m);
-            }
+        everyone.addAll(h.everyone());
+        members = new ArrayList<>(h.accepted());
+        for (Member m : members) {
+            result.accepted.add(describe(m));
         }
-        if (members.isEmpty()) {
-            throw new IllegalStateException("no member of the cluster proved the secret (" + result.refused.size()
-                    + " refused); check --secret / " + ClusterSecret.ENV + " and --cluster-name on every member");
-        }
-        members.sort(Comparator.comparing(m -> m.getUuid().toString()));
+        result.refused.addAll(h.refused());
         makePlan();
         return result;
     }
