@@ -114,9 +114,10 @@ public final class RunCommand implements Callable<Integer> {
             return Problems.usage(err, e.getMessage());
         }
         if (cluster.wanted()) {
-            for (String o : new String[] {"--lod", "--png", "--save", "--load", "--observer"}) {
+            for (String o : new String[] {"--lod", "--png", "--save", "--load", "--observer", "--workers"}) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-                    return Problems.usage(err, o + " cannot be given with --regions, --local-members or --cluster");
+                    return Problems.usage(err, o + " cannot be given with --regions, --local-members or --cluster (a region "
+                            + "run has no LOD, frames or --save/--load yet, and a member steps each region on a thread of its own)");
                 }
             }
             return ClusterRunner.run(crowd, cluster, config, ticks, quiet, maxBytes, out, err);

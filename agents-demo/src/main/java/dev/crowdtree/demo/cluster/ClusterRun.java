@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>setup: members build their regions and write their outboxes for tick 1 and checkpoint 0;</li>
  *   <li>one {@code Step} per member per tick, then the barrier (every member's answer) before the
  *       next; every {@code checkpointEvery} ticks the step also writes the regions' checkpoints, and
- *       once all have, the previous ones are deleted;</li>
+ *       once all have, the one before the previous is deleted (the last two complete ones are kept);</li>
  *   <li>a member lost (its step fails because it left): wait until the partitions are safe (the
  *       checkpoints' backups promoted), clear the exchange, plan again over the survivors, restore
  *       every region from the last complete checkpoint and go on from the tick after it;</li>
@@ -188,7 +188,10 @@ public final class ClusterRun {
         }
         result.checkpoints = 1;
         result.setupNanos = System.nanoTime() - t0;
+        // the last two complete checkpoints: a loss right after one completed may still take its
+        // newest entries with it (their backups not yet copied), and then the one before is used
         long lastCheckpoint = 0;
+        long previousCheckpoint = -1;
         boolean killed = false;
         long start = System.nanoTime();
         long lastReport = start;
@@ -199,6 +202,7 @@ public final class ClusterRun {
                 err.printf(Locale.ROOT, "killing member %s before tick %d (--kill-member-at)%n", describe(victim), tick);
                 killer.kill(victim);
                 killed = true;
+                awaitGone(victim);
             }
             boolean cp = options.checkpointEvery() > 0 && tick % options.checkpointEvery() == 0;
             long s0 = System.nanoTime();
@@ -218,8 +222,12 @@ public final class ClusterRun {
             }
             long tickNanos = System.nanoTime() - s0;
             if (failure != null) {
-                recover(tick, lastCheckpoint, failure);
-                tick = lastCheckpoint + 1;
+                long restored = recover(tick, lastCheckpoint, previousCheckpoint, failure);
+                if (restored != lastCheckpoint) {
+                    lastCheckpoint = restored;
+                    previousCheckpoint = -1;
+                }
+                tick = restored + 1;
                 continue;
             }
             result.tickMicros.recordValue(Math.max(1, tickNanos / 1000));
@@ -240,9 +248,12 @@ public final class ClusterRun {
             result.maxExchangeBytes = Math.max(result.maxExchangeBytes, halo + migration + events);
             result.tickSamples++;
             if (cp) {
-                for (int r = 0; r < spec.regions(); r++) {
-                    checkpoints.delete(ClusterConfigs.checkpointKey(lastCheckpoint, r));
+                if (previousCheckpoint >= 0) {
+                    for (int r = 0; r < spec.regions(); r++) {
+                        checkpoints.delete(ClusterConfigs.checkpointKey(previousCheckpoint, r));
+                    }
                 }
+                previousCheckpoint = lastCheckpoint;
                 lastCheckpoint = tick;
                 result.checkpoints++;
             }
@@ -277,7 +288,30 @@ public final class ClusterRun {
      * A step failed: if members left (those running regions, or any other that held partitions of the
      * exchange), restore every region from the last checkpoint on the surviving accepted members.
      */
-    private void recover(long tick, long checkpoint, Throwable failure) throws Exception {
+    /** Waits (up to 30 s) until {@code m} is no longer a member: a kill takes effect before the next step. */
+    private void awaitGone(Member m) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (driver.getCluster().getMembers().contains(m) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    /** Whether every region's checkpoint of {@code tick} is in the map. */
+    private boolean complete(long tick) {
+        IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
+        for (int r = 0; r < spec.regions(); r++) {
+            if (!checkpoints.containsKey(ClusterConfigs.checkpointKey(tick, r))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Restores every region on the survivors from checkpoint {@code last}, or from {@code previous}
+     * when a region's entry of {@code last} was lost; returns the tick restored.
+     */
+    private long recover(long tick, long last, long previous, Throwable failure) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         Set<Member> now = dataMembers();
         while (now.containsAll(everyone) && System.nanoTime() < deadline) {
@@ -312,15 +346,27 @@ public final class ClusterRun {
         }
         members = alive;
         makePlan();
+        long checkpoint = last;
+        String fallback = "";
+        if (!complete(last)) {
+            if (previous < 0 || !complete(previous)) {
+                throw new IllegalStateException("member " + String.join(", ", lost) + " left during tick " + tick
+                        + " and took checkpoint entries with it (no complete checkpoint is left); the run cannot go on");
+            }
+            checkpoint = previous;
+            fallback = " (the checkpoint of tick " + last + " lost an entry with the member)";
+        }
         driver.getMap(ClusterConfigs.EXCHANGE).clear();
-        for (Future<long[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), checkpoint))) {
+        final long from = checkpoint;
+        for (Future<long[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), from))) {
             f.get();
         }
         String line = String.format(Locale.ROOT, "member %s left during tick %d: %d regions restored from the checkpoint "
-                + "of tick %d on %d members, re-simulating from tick %d", String.join(", ", lost), tick, spec.regions(),
-                checkpoint, members.size(), checkpoint + 1);
+                + "of tick %d on %d members, re-simulating from tick %d%s", String.join(", ", lost), tick, spec.regions(),
+                checkpoint, members.size(), checkpoint + 1, fallback);
         result.recoveries.add(line);
         err.println(line);
+        return checkpoint;
     }
 
     private void finish() throws Exception {

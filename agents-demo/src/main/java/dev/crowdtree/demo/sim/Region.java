@@ -53,7 +53,7 @@ public final class Region implements AutoCloseable {
     private final CrowdSim sim;
     private final int width;
     private final List<Column> columns;
-    /** Per column: bytes per value in a migrant record ({@link #width}). */
+    /** Per column: bytes per value in a migrant record ({@link RegionWire#width}). */
     private final int[] widths;
 
     /** Agents that migrated out at the end of the last step: id to destination (events for them follow). */
@@ -85,7 +85,7 @@ public final class Region implements AutoCloseable {
         this.columns = sim.data().table.columns();
         this.widths = new int[columns.size()];
         for (int c = 0; c < widths.length; c++) {
-            widths[c] = width(columns.get(c));
+            widths[c] = RegionWire.width(columns.get(c));
         }
     }
 
@@ -258,7 +258,7 @@ public final class Region implements AutoCloseable {
                 int gen = m.readInt();
                 int row = world.place(d.table, id, gen, SpawnInitializer.NONE, 0);
                 for (int c = 0; c < widths.length; c++) {
-                    long bits = readValue(m, widths[c]);
+                    long bits = RegionWire.readValue(m, widths[c]);
                     if (widths[c] > 0) {
                         columns.get(c).setRowBits(row, bits);
                     }
@@ -302,64 +302,18 @@ public final class Region implements AutoCloseable {
         }
     }
 
-    /** Bytes of a column's values on the wire: its type's width (0 for an object column, which has no bits). */
-    private static int width(Column c) {
-        switch (c.typeName()) {
-            case "byte":
-                return 1;
-            case "short":
-                return 2;
-            case "int":
-            case "float":
-                return 4;
-            case "long":
-                return 8;
-            default:
-                return 0;
-        }
-    }
-
-    private static void writeValue(DataOutputStream out, int width, long bits) throws IOException {
-        switch (width) {
-            case 1 -> out.writeByte((int) bits);
-            case 2 -> out.writeShort((int) bits);
-            case 4 -> out.writeInt((int) bits);
-            case 8 -> out.writeLong(bits);
-            default -> { }
-        }
-    }
-
-    private static long readValue(DataInputStream in, int width) throws IOException {
-        return switch (width) {
-            case 1 -> in.readByte();
-            case 2 -> in.readShort();
-            case 4 -> in.readInt();
-            case 8 -> in.readLong();
-            default -> 0L;
-        };
-    }
-
     private void forwardRelease(int dest, int object) {
-        writeInts(forwardBytes, dest, object);
+        RegionWire.writeInts(forwardBytes, dest, object);
         forwardReleases++;
     }
 
     private void forwardEvent(int dest, int agent, int gen, int tag, byte[] types, int[] bits, int off) {
-        writeInts(forwardEventBytes, dest, agent, gen, tag);
+        RegionWire.writeInts(forwardEventBytes, dest, agent, gen, tag);
         for (int f = 0; f < width; f++) {
             forwardEventBytes.write(types[off + f]);
-            writeInts(forwardEventBytes, bits[off + f]);
+            RegionWire.writeInts(forwardEventBytes, bits[off + f]);
         }
         forwardEvents++;
-    }
-
-    private static void writeInts(ByteArrayOutputStream out, int... values) {
-        for (int v : values) {
-            out.write(v >>> 24);
-            out.write(v >>> 16);
-            out.write(v >>> 8);
-            out.write(v);
-        }
     }
 
     /** The neighbour slot of region {@code dest}'s next hop from here. */
@@ -375,17 +329,17 @@ public final class Region implements AutoCloseable {
     /** The outbox after a tick (or the start): migrants out, events out, halo; see the class comment. */
     private void finishTick(long tick) {
         int n = neighbours.length;
-        Section[] releases = Section.of(n);
-        Section[] migrants = Section.of(n);
-        Section[] events = Section.of(n);
-        Section[] halo = Section.of(n);
+        RegionWire.Section[] releases = RegionWire.Section.of(n);
+        RegionWire.Section[] migrants = RegionWire.Section.of(n);
+        RegionWire.Section[] events = RegionWire.Section.of(n);
+        RegionWire.Section[] halo = RegionWire.Section.of(n);
         try {
             routeForwarded(releases, events);
             CrowdData d = sim.data();
             for (int i = 0; i < d.foreignReleaseCount; i++) {
                 int o = d.foreignReleases[i];
                 int dest = grid.regionOf(d.objects.x[o], d.objects.y[o]);
-                Section s = releases[hopSlot(dest)];
+                RegionWire.Section s = releases[hopSlot(dest)];
                 s.out.writeInt(dest);
                 s.out.writeInt(o);
                 s.count++;
@@ -403,7 +357,7 @@ public final class Region implements AutoCloseable {
                     return;
                 }
                 try {
-                    Section s = events[hopSlot(dest)];
+                    RegionWire.Section s = events[hopSlot(dest)];
                     s.out.writeInt(dest);
                     s.out.writeInt(agent);
                     s.out.writeInt(gen);
@@ -447,11 +401,11 @@ public final class Region implements AutoCloseable {
     }
 
     /** What was received for other regions goes first, toward them. */
-    private void routeForwarded(Section[] releases, Section[] events) throws IOException {
+    private void routeForwarded(RegionWire.Section[] releases, RegionWire.Section[] events) throws IOException {
         DataInputStream f = new DataInputStream(new ByteArrayInputStream(forwardBytes.toByteArray()));
         for (int k = 0; k < forwardReleases; k++) {
             int dest = f.readInt();
-            Section s = releases[hopSlot(dest)];
+            RegionWire.Section s = releases[hopSlot(dest)];
             s.out.writeInt(dest);
             s.out.writeInt(f.readInt());
             s.count++;
@@ -461,7 +415,7 @@ public final class Region implements AutoCloseable {
         for (int k = 0; k < forwardEvents; k++) {
             int dest = ((ev[k * record] & 0xFF) << 24) | ((ev[k * record + 1] & 0xFF) << 16)
                     | ((ev[k * record + 2] & 0xFF) << 8) | (ev[k * record + 3] & 0xFF);
-            Section s = events[hopSlot(dest)];
+            RegionWire.Section s = events[hopSlot(dest)];
             s.out.write(ev, k * record, record);
             s.count++;
         }
@@ -472,7 +426,7 @@ public final class Region implements AutoCloseable {
     }
 
     /** Agents standing outside this region leave for the neighbour they stand in, ascending by id. */
-    private void emigrate(Section[] migrants) throws IOException {
+    private void emigrate(RegionWire.Section[] migrants) throws IOException {
         emigrants.clear();
         CrowdData d = sim.data();
         float[] x = d.x.data();
@@ -501,13 +455,13 @@ public final class Region implements AutoCloseable {
                 throw new IllegalStateException("agent " + id + " moved from region " + index + " to region " + dest
                         + ", which is not a neighbour, in one tick");
             }
-            Section s = migrants[slot];
+            RegionWire.Section s = migrants[slot];
             int row = world.rowOf(id);
             s.out.writeInt(id);
             s.out.writeInt(world.generationOf(id));
             for (int c = 0; c < widths.length; c++) {
                 bits[c] = columns.get(c).rowBits(row);
-                writeValue(s.out, widths[c], bits[c]);
+                RegionWire.writeValue(s.out, widths[c], bits[c]);
             }
             inFlight += SoaTable.rowHash(id, bits);
             s.count++;
@@ -519,7 +473,7 @@ public final class Region implements AutoCloseable {
     }
 
     /** Each neighbour gets this region's agents within one grid cell of its rectangle. */
-    private void writeHalo(Section[] halo) throws IOException {
+    private void writeHalo(RegionWire.Section[] halo) throws IOException {
         CrowdData d = sim.data();
         float[] x = d.x.data();
         float[] y = d.y.data();
@@ -538,7 +492,7 @@ public final class Region implements AutoCloseable {
             }
             for (int i = 0; i < neighbours.length; i++) {
                 if (grid.near(neighbours[i], px, py)) {
-                    Section s = halo[i];
+                    RegionWire.Section s = halo[i];
                     s.out.writeInt(ids[r]);
                     s.out.writeFloat(px);
                     s.out.writeFloat(py);
@@ -546,34 +500,6 @@ public final class Region implements AutoCloseable {
                     s.count++;
                 }
             }
-        }
-    }
-
-    /** One section of one outgoing message: a count, then its records. */
-    private static final class Section {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final DataOutputStream out = new DataOutputStream(bytes);
-        int count;
-
-        static Section[] of(int n) {
-            Section[] s = new Section[n];
-            for (int i = 0; i < n; i++) {
-                s[i] = new Section();
-            }
-            return s;
-        }
-
-        int size() {
-            return bytes.size();
-        }
-
-        /** The count, then {@code header} unless negative (the migrants' column count), then the records. */
-        void writeTo(DataOutputStream dest, int header) throws IOException {
-            dest.writeInt(count);
-            if (header >= 0) {
-                dest.writeInt(header);
-            }
-            bytes.writeTo(dest);
         }
     }
 
