@@ -16,12 +16,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The cluster from the command line: three {@code member} processes (separate JVMs on 127.0.0.1)
- * run 8 regions of 50,000 agents for 300 ticks, with one of them killed at tick 150, and give the
- * world hash of {@code run --local-members 1}; and the option checks.
+ * run 8 regions of 50,000 agents for 300 ticks, with one of them killed at tick 150 and a fourth in
+ * the cluster without the secret (refused, no region), and give the world hash of
+ * {@code run --local-members 1}; and the option checks.
  */
 class ClusterCliTest extends CliTestBase {
     private static final String SECRET = "a secret shared by the test's members";
@@ -44,22 +46,23 @@ class ClusterCliTest extends CliTestBase {
     }
 
     @Test
-    void threeMemberProcessesOneKilledGiveTheHashOfOneLocalMember() throws Exception {
+    void threeMemberProcessesOneKilledAndOneWithoutTheSecretGiveTheHashOfOneLocalMember() throws Exception {
         String local = hash(run("--local-members", "1"));
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = Math.min(s.getLocalPort(), 60_000);
         }
         String name = "crowdtree-test-" + port;
-        String join = "127.0.0.1:" + port + ",127.0.0.1:" + (port + 1) + ",127.0.0.1:" + (port + 2);
+        String join = "127.0.0.1:" + port + ",127.0.0.1:" + (port + 1) + ",127.0.0.1:" + (port + 2) + ",127.0.0.1:" + (port + 3);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Process> members = new ArrayList<>();
         try {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 4; i++) {
                 ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
                         Main.class.getName(), "member", "--port", Integer.toString(port), "--join", join,
                         "--cluster-name", name);
-                pb.environment().put("CROWDTREE_CLUSTER_SECRET", SECRET);
+                // the fourth knows the cluster's name and address but not its secret
+                pb.environment().put("CROWDTREE_CLUSTER_SECRET", i < 3 ? SECRET : "a guess at the secret, wrong");
                 pb.redirectErrorStream(true);
                 Process p = pb.start();
                 members.add(p);
@@ -69,7 +72,9 @@ class ClusterCliTest extends CliTestBase {
             }
             String output = run("--cluster", join, "--cluster-name", name, "--secret", SECRET, "--kill-member-at", "150");
             assertTrue(output.contains("on 3 members"), output);
-            assertTrue(output.contains("3 members proved the secret, 0 refused"), output);
+            Matcher refused = Pattern.compile("3 members proved the secret, 1 refused \\((\\S+)\\)").matcher(output);
+            assertTrue(refused.find(), output);
+            assertFalse(output.contains("member " + refused.group(1) + ": regions"), "no region for the refused member");
             assertTrue(output.contains("left during tick 150"), output);
             assertTrue(output.contains("restored from the checkpoint of tick 100 on 2 members"), output);
             assertEquals(local, hash(output), "separate JVMs, a member lost, the same world");
