@@ -151,4 +151,21 @@ class RegionTest {
             assertNotEquals(undisturbed, other.hash(), "the hash sees one tick of difference");
         }
     }
+
+    @Test
+    void theRegionGridIsTheMostSquareSplitWithItsNeighbours() {
+        RegionGrid g = new RegionGrid(8, 2000f, 4f);
+        assertEquals(4, g.columns);
+        assertEquals(2, g.rows);
+        assertEquals(0, g.regionOf(0f, 0f));
+        assertEquals(7, g.regionOf(2000f, 2000f), "the far edge belongs to the last region");
+        assertEquals(5, g.regionOf(500f, 1000f), "a border belongs to the region after it");
+        assertEquals(java.util.List.of(0, 2, 4, 5, 6), java.util.Arrays.stream(g.neighbours(1)).boxed().toList());
+        assertEquals(java.util.List.of(1, 4, 5), java.util.Arrays.stream(g.neighbours(0)).boxed().toList());
+        assertTrue(g.near(1, 499f, 10f) && !g.near(1, 495f, 10f), "the halo is one cell wide");
+        assertEquals(1, new RegionGrid(7, 2000f, 4f).rows, "a prime count is one row");
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new RegionGrid(4096, 100f, 4f));
+        assertTrue(e.getMessage().contains("at least two grid cells"), e.getMessage());
+    }
 }
