@@ -1,11 +1,8 @@
 package dev.crowdtree.demo.cli;
 
-import com.hazelcast.core.HazelcastInstance;
 import dev.crowdtree.core.util.Printable;
-import dev.crowdtree.demo.cluster.ClusterConfigs;
 import dev.crowdtree.demo.cluster.ClusterRun;
 import dev.crowdtree.demo.cluster.ClusterSecret;
-import dev.crowdtree.demo.cluster.LocalCluster;
 import dev.crowdtree.demo.cluster.RunSpec;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.demo.sim.CrowdConfig;
@@ -45,10 +42,7 @@ final class ClusterRunner {
         try {
             opts.check(ticks);
             grid = new RegionGrid(opts.regionCount(), config.worldSize(), config.cellSize());
-            secret = opts.secret();
-            if (opts.cluster != null) {
-                opts.join();
-            }
+            secret = opts.connection.secret();
             treeName = crowd.tree == null ? CrowdSim.EMBEDDED_TREE : crowd.tree.toString();
             if (crowd.tree != null) {
                 InputFiles.check(crowd.tree, maxBytes);
@@ -67,36 +61,26 @@ final class ClusterRunner {
         }
         RunSpec spec = RunSpec.of(UUID.randomUUID().toString(), config, treeName, treeText, grid.count);
         long setup0 = System.nanoTime();
-        LocalCluster local = null;
-        HazelcastInstance driver;
+        ClusterConnection.Joined joined;
         try {
-            if (opts.cluster != null) {
-                driver = ClusterConfigs.start(ClusterConfigs.member(opts.name(), opts.bind, 5701, opts.join(), true), null);
-            } else {
-                local = LocalCluster.start(opts.members(), secret, opts.bind);
-                driver = local.driver();
-            }
+            joined = opts.connection.join(secret);
         } catch (RuntimeException e) {
-            err.println(Problems.line("cannot start the cluster member on " + opts.bind + ": " + e.getMessage()));
+            err.println(Problems.line("cannot start the cluster member on " + opts.connection.bind + ": " + e.getMessage()));
             return 1;
         }
         long started = System.nanoTime() - setup0;
-        try {
-            ClusterRun.Killer killer;
-            if (local != null) {
-                killer = local::kill;
-            } else {
-                killer = m -> driver.getExecutorService("crowdtree").submitToMember(ClusterRun.haltTask(secret, spec.runId()), m);
-            }
-            ClusterRun run = new ClusterRun(driver, secret, spec,
+        try (joined) {
+            ClusterRun.Killer killer = joined.killer(secret, spec.runId());
+            boolean local = joined.local() != null;
+            ClusterRun run = new ClusterRun(joined.driver(), secret, spec,
                     new ClusterRun.Options(ticks, opts.checkpointEvery, opts.killAt == null ? -1 : opts.killAt, !quiet),
                     killer, err);
             ClusterRun.Result r = run.handshake();
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %s on %d %s, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
-                    config.agents(), grid, r.accepted.size(), local != null ? "local members" : "members", ticks, config.dt(),
+                    config.agents(), grid, r.accepted.size(), local ? "local members" : "members", ticks, config.dt(),
                     config.seed(), Printable.escape(crowd.treeName()), tree.stateCount);
             out.printf(Locale.ROOT, "cluster '%s': %d members proved the secret, %d refused%s%n",
-                    Printable.escape(local != null ? local.name() : opts.name()), r.accepted.size(), r.refused.size(),
+                    Printable.escape(joined.name()), r.accepted.size(), r.refused.size(),
                     r.refused.isEmpty() ? "" : " (" + String.join(", ", r.refused) + ")");
             printPlan(out, r.plan);
             r = run.run();
@@ -110,12 +94,6 @@ final class ClusterRunner {
         } catch (Exception e) {
             err.println(Problems.line("the cluster run failed: " + e.getMessage()));
             return 1;
-        } finally {
-            if (local != null) {
-                local.close();
-            } else {
-                driver.getLifecycleService().shutdown();
-            }
         }
     }
 

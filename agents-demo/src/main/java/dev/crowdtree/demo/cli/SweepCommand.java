@@ -1,12 +1,9 @@
 package dev.crowdtree.demo.cli;
 
-import com.hazelcast.core.HazelcastInstance;
 import dev.crowdtree.core.util.Printable;
-import dev.crowdtree.demo.cluster.ClusterConfigs;
 import dev.crowdtree.demo.cluster.ClusterRun;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.Handshake;
-import dev.crowdtree.demo.cluster.LocalCluster;
 import dev.crowdtree.demo.cluster.Sweep;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
@@ -24,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.AbstractList;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -82,29 +78,8 @@ public final class SweepCommand implements Callable<Integer> {
             description = "Write the table as Markdown to FILE (without --csv or --markdown it goes to stdout).")
     Path markdown;
 
-    @Option(names = "--local-members", paramLabel = "M",
-            description = "Start M cluster members in this JVM and run the jobs on them (1..16; the default, with 1, "
-                    + "when --cluster is not given).")
-    Integer localMembers;
-
-    @Option(names = "--cluster", paramLabel = "HOST:PORT,...",
-            description = "Run the jobs on the cluster whose members listen at these addresses (started with "
-                    + "'agents-demo member').")
-    String cluster;
-
-    @Option(names = "--cluster-name", paramLabel = "NAME",
-            description = "The cluster's name, with --cluster (default: $" + ClusterConfigs.NAME_ENV + ", else '"
-                    + ClusterConfigs.DEFAULT_NAME + "').")
-    String clusterName;
-
-    @Option(names = "--secret", paramLabel = "TEXT",
-            description = "The cluster's shared secret, 16 characters or more (default: $" + ClusterSecret.ENV
-                    + "); required with --cluster. Local members get a random one.")
-    String secret;
-
-    @Option(names = "--bind", paramLabel = "HOST", defaultValue = "127.0.0.1",
-            description = "The interface this process's cluster members bind (default: ${DEFAULT-VALUE}).")
-    String bind;
+    @Mixin
+    ClusterConnection connection = new ClusterConnection();
 
     @Option(names = "--kill-member-at-job", paramLabel = "K",
             description = "Testing: after K jobs completed, stop one member abruptly; its jobs are run again on the "
@@ -124,7 +99,6 @@ public final class SweepCommand implements Callable<Integer> {
         List<Sweep.Job> jobs;
         String treeText = null;
         ClusterSecret clusterSecret;
-        List<String> join = List.of();
         try {
             long maxBytes = limit.bytes();
             checkOptions();
@@ -135,10 +109,7 @@ public final class SweepCommand implements Callable<Integer> {
             }
             checkOutput(csv, "--csv");
             checkOutput(markdown, "--markdown");
-            if (cluster != null) {
-                join = join();
-            }
-            clusterSecret = secret();
+            clusterSecret = connection.secret();
             if (tree != null) {
                 treeText = InputFiles.read(tree, maxBytes);
                 StateTreeJson.compile(tree.toString(), treeText, TreeFiles.compiler());
@@ -149,21 +120,15 @@ public final class SweepCommand implements Callable<Integer> {
             Problems.compileErrors(err, tree, e);
             return Problems.USAGE;
         }
-        LocalCluster local = null;
-        HazelcastInstance driver;
+        ClusterConnection.Joined joined;
         try {
-            if (cluster != null) {
-                driver = ClusterConfigs.start(ClusterConfigs.member(name(), bind, 5701, join, true), null);
-            } else {
-                local = LocalCluster.start(localMembers == null ? 1 : localMembers, clusterSecret, bind);
-                driver = local.driver();
-            }
+            joined = connection.join(clusterSecret);
         } catch (RuntimeException e) {
-            err.println(Problems.line("cannot start the cluster member on " + bind + ": " + e.getMessage()));
+            err.println(Problems.line("cannot start the cluster member on " + connection.bind + ": " + e.getMessage()));
             return 1;
         }
-        try {
-            return sweep(jobs, treeText, clusterSecret, driver, local, out, err);
+        try (joined) {
+            return sweep(jobs, treeText, clusterSecret, joined, out, err);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println(Problems.line("the sweep was interrupted"));
@@ -171,20 +136,14 @@ public final class SweepCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             err.println(Problems.line("the sweep failed: " + e.getMessage()));
             return 1;
-        } finally {
-            if (local != null) {
-                local.close();
-            } else {
-                driver.getLifecycleService().shutdown();
-            }
         }
     }
 
-    private int sweep(List<Sweep.Job> jobs, String treeText, ClusterSecret clusterSecret, HazelcastInstance driver,
-                      LocalCluster local, PrintStream out, PrintStream err) throws InterruptedException {
-        ClusterRun.Killer killer = local != null ? local::kill
-                : m -> driver.getExecutorService("crowdtree").submitToMember(ClusterRun.haltTask(clusterSecret, "sweep"), m);
-        Sweep sweep = new Sweep(driver, clusterSecret, jobs, treeText,
+    private int sweep(List<Sweep.Job> jobs, String treeText, ClusterSecret clusterSecret, ClusterConnection.Joined joined,
+                      PrintStream out, PrintStream err) throws InterruptedException {
+        ClusterRun.Killer killer = joined.killer(clusterSecret, "sweep");
+        boolean local = joined.local() != null;
+        Sweep sweep = new Sweep(joined.driver(), clusterSecret, jobs, treeText,
                 new Sweep.Options(killAtJob == null ? 0 : killAtJob, !quiet), killer, err);
         Handshake.Outcome h = sweep.handshake();
         if (killAtJob != null && h.accepted().size() < 2) {
@@ -195,8 +154,8 @@ public final class SweepCommand implements Callable<Integer> {
                 seeds != null ? String.format(Locale.ROOT, "seeds %s, %,d agents and %d ticks each", seeds.strip(), agents, ticks)
                         : "scenarios in " + Printable.escape(scenarios.toString()),
                 tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : Printable.escape(tree.toString()),
-                h.accepted().size(), plural(h.accepted().size(), local != null ? "local member" : "member"),
-                Printable.escape(local != null ? local.name() : name()),
+                h.accepted().size(), plural(h.accepted().size(), local ? "local member" : "member"),
+                Printable.escape(joined.name()),
                 h.refused().isEmpty() ? "" : "; refused (no proof of the secret): " + String.join(", ", h.refused()));
         Sweep.Result r = sweep.run();
         boolean written = write(csv, "CSV", r, err) & write(markdown, "Markdown", r, err);
@@ -224,13 +183,7 @@ public final class SweepCommand implements Callable<Integer> {
         if ((seeds == null) == (scenarios == null)) {
             throw new IllegalArgumentException("give exactly one of --seeds A..B and --scenarios DIR");
         }
-        if (localMembers != null && cluster != null) {
-            throw new IllegalArgumentException("--local-members and --cluster cannot both be given: members start in this "
-                    + "JVM, or the jobs go to a cluster started with 'agents-demo member'");
-        }
-        if (localMembers != null && (localMembers < 1 || localMembers > 16)) {
-            throw new IllegalArgumentException("--local-members = " + localMembers + " is out of range; valid range is 1..16");
-        }
+        connection.check();
         if (agents < 1 || agents > SweepScenarios.MAX_AGENTS) {
             throw new IllegalArgumentException("--agents = " + agents + " is out of range; valid range is 1.."
                     + SweepScenarios.MAX_AGENTS);
@@ -238,7 +191,7 @@ public final class SweepCommand implements Callable<Integer> {
         if (ticks < 0) {
             throw new IllegalArgumentException("--ticks = " + ticks + " is out of range; valid range is 0..2147483647");
         }
-        if (killAtJob != null && cluster == null && (localMembers == null || localMembers < 2)) {
+        if (killAtJob != null && !connection.remote() && connection.members() < 2) {
             throw new IllegalArgumentException("--kill-member-at-job needs at least 2 members (give --local-members 2 or more)");
         }
     }
@@ -345,41 +298,6 @@ public final class SweepCommand implements Callable<Integer> {
         err.println(Printable.escape(String.format(Locale.ROOT, "%s table of %,d rows written to %s", format,
                 r.rows.length, file)));
         return true;
-    }
-
-    /** The addresses of --cluster. */
-    private List<String> join() {
-        List<String> out = new ArrayList<>();
-        for (String a : cluster.split(",")) {
-            if (!a.isBlank()) {
-                out.add(a.strip());
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException("--cluster = '" + Printable.clean(cluster, 100) + "' names no member; give "
-                    + "HOST:PORT,...");
-        }
-        return out;
-    }
-
-    private String name() {
-        if (clusterName != null) {
-            return clusterName;
-        }
-        String env = System.getenv(ClusterConfigs.NAME_ENV);
-        return env == null || env.isBlank() ? ClusterConfigs.DEFAULT_NAME : env;
-    }
-
-    /** The secret: --secret, else the environment; required for --cluster, random for local members. */
-    private ClusterSecret secret() {
-        String s = secret != null ? secret : System.getenv(ClusterSecret.ENV);
-        if (s == null && cluster == null) {
-            return ClusterSecret.random();
-        }
-        if (s == null) {
-            throw new IllegalArgumentException("a cluster needs its shared secret: give --secret or set " + ClusterSecret.ENV);
-        }
-        return ClusterSecret.of(s);
     }
 
     private static String plural(long n, String word) {
