@@ -41,6 +41,10 @@ public final class MemberNode implements AutoCloseable {
      * read at the next, after the barrier.
      */
     private final Map<String, byte[]> local = new ConcurrentHashMap<>();
+    /** Seals and stores checkpoints while the regions tick on: a checkpoint tick costs its snapshot only. */
+    private final ExecutorService writer;
+    /** Checkpoint writes not yet waited for. THREADING: guarded by itself. */
+    private final List<Future<?>> pendingCheckpoints = new ArrayList<>();
     private RunSpec spec;
     /** Tasks that handed this member world data (setup, step, finish) since it started; tests. */
     private final AtomicLong worldTasks = new AtomicLong();
@@ -53,6 +57,11 @@ public final class MemberNode implements AutoCloseable {
         int threads = Math.max(16, Runtime.getRuntime().availableProcessors());
         this.pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "crowdtree-region");
+            t.setDaemon(true);
+            return t;
+        });
+        this.writer = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "crowdtree-checkpoint");
             t.setDaemon(true);
             return t;
         });
@@ -86,6 +95,7 @@ public final class MemberNode implements AutoCloseable {
     /** Builds (fresh, {@code restoreTick < 0}) or restores (from that tick's checkpoints) {@code ids}, dropping any others. */
     synchronized long[] setup(RunSpec spec, int[] ids, long restoreTick) throws Exception {
         worldTasks.incrementAndGet();
+        awaitCheckpoints();
         dropRegions();
         local.clear();
         this.spec = spec;
@@ -116,6 +126,7 @@ public final class MemberNode implements AutoCloseable {
             CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get();
             return cp;
         });
+        awaitCheckpoints(); // checkpoint 0 is complete before the first tick
         return new long[] {System.nanoTime() - t0, bytes[0]};
     }
 
@@ -127,6 +138,9 @@ public final class MemberNode implements AutoCloseable {
     synchronized long[] step(long tick, boolean checkpoint) throws Exception {
         worldTasks.incrementAndGet();
         long t0 = System.nanoTime();
+        if (checkpoint) {
+            awaitCheckpoints();
+        }
         IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
         long[] sums = new long[5];
         List<Future<long[]>> done = new ArrayList<>();
@@ -172,8 +186,9 @@ public final class MemberNode implements AutoCloseable {
      * alarms, used slots, dropped events, node failures; then the occupancy per state. The regions
      * are closed.
      */
-    synchronized long[] finish() {
+    synchronized long[] finish() throws InterruptedException {
         worldTasks.incrementAndGet();
+        awaitCheckpoints();
         long[] out = null;
         for (Region r : regions.values()) {
             int[] occ = r.sim().occupancy();
@@ -218,11 +233,42 @@ public final class MemberNode implements AutoCloseable {
         return writes;
     }
 
+    /**
+     * The region's checkpoint: its bytes are taken now (the region moves on at the next step), sealed
+     * and stored in the background (see {@link #pendingCheckpoints}); returns their size.
+     */
     private long checkpoint(Region region) {
         String key = ClusterConfigs.checkpointKey(region.tick(), region.index());
-        byte[] bytes = secret.seal(region.checkpoint(), key);
-        hz.<String, byte[]>getMap(ClusterConfigs.CHECKPOINTS).set(key, bytes);
-        return bytes.length;
+        byte[] plain = region.checkpoint();
+        Future<?> write = writer.submit(() -> {
+            hz.<String, byte[]>getMap(ClusterConfigs.CHECKPOINTS).set(key, secret.seal(plain, key));
+            return null;
+        });
+        synchronized (pendingCheckpoints) {
+            pendingCheckpoints.add(write);
+        }
+        return plain.length;
+    }
+
+    /**
+     * Waits for the checkpoint writes still in flight: before the next checkpoint's step answers (so
+     * when the driver deletes an older checkpoint, the one after it is complete), and before the
+     * member's regions change (setup, finish). A failed write is not an error here: the driver takes a
+     * checkpoint only when every region's entry of it is in the map.
+     */
+    private void awaitCheckpoints() throws InterruptedException {
+        List<Future<?>> writes;
+        synchronized (pendingCheckpoints) {
+            writes = new ArrayList<>(pendingCheckpoints);
+            pendingCheckpoints.clear();
+        }
+        for (Future<?> w : writes) {
+            try {
+                w.get();
+            } catch (ExecutionException e) {
+                // the entry is missing; see above
+            }
+        }
     }
 
     private interface RegionJob {
@@ -261,5 +307,6 @@ public final class MemberNode implements AutoCloseable {
     public synchronized void close() {
         dropRegions();
         pool.shutdownNow();
+        writer.shutdownNow();
     }
 }

@@ -111,7 +111,7 @@ final class Tasks {
         }
 
         @Override
-        long[] run(MemberNode node, HazelcastInstance hz) {
+        long[] run(MemberNode node, HazelcastInstance hz) throws InterruptedException {
             return node.finish();
         }
     }
