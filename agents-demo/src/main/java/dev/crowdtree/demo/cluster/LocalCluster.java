@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A cluster inside this JVM ({@code run --local-members M}, tests): M members and the driver's lite
@@ -39,6 +40,9 @@ public final class LocalCluster implements AutoCloseable {
                 addMember(secret);
             }
             driver = ClusterConfigs.start(config(true), null);
+            for (HazelcastInstance m : members) {
+                awaitSeen(m);
+            }
             ok = true;
         } finally {
             if (!ok) {
@@ -60,7 +64,30 @@ public final class LocalCluster implements AutoCloseable {
     public HazelcastInstance addMember(ClusterSecret secret) {
         HazelcastInstance hz = ClusterConfigs.start(config(false), secret);
         members.add(hz);
+        if (driver != null) {
+            awaitSeen(hz);
+        }
         return hz;
+    }
+
+    /**
+     * Waits (up to 30 s) until the driver's member list has {@code member}: a member's start returns
+     * once it has joined, and the others' lists follow a moment later.
+     */
+    private void awaitSeen(HazelcastInstance member) {
+        Member m = member.getCluster().getLocalMember();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!driver.getCluster().getMembers().contains(m)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the driver did not see member " + m.getAddress() + " join within 30 s");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for member " + m.getAddress() + " to join", e);
+            }
+        }
     }
 
     public String name() {
