@@ -208,16 +208,44 @@ public final class World implements AutoCloseable {
                     + " agents (raise World.Builder.maxAgents)");
         }
         int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
+        ensureIdCapacity(id);
+        addRow(table, id, init, arg);
+    }
+
+    /** Grows the per-id arrays to hold {@code id}. */
+    private void ensureIdCapacity(int id) {
         if (id >= rowById.length) {
             int n = Math.max(16, Math.max(id + 1, rowById.length * 2));
             tableById = Arrays.copyOf(tableById, n);
             rowById = Arrays.copyOf(rowById, n);
             generations = Arrays.copyOf(generations, n);
         }
+    }
+
+    /** Gives live agent {@code id} a new row of {@code table} and initializes it; returns the row. */
+    private int addRow(SoaTable table, int id, SpawnInitializer init, long arg) {
         tableById[id] = (short) (tables.indexOf(table) + 1);
         int row = table.add(id); // the table's listener records the row
         agentCount++;
         init.initialize(table, row, id, arg);
+        return row;
+    }
+
+    /**
+     * Takes live agent {@code id} out of its table (swap-remove) and drops its Dominion entity;
+     * returns the table. Its generation and id are the caller's business.
+     */
+    private SoaTable unlink(int id) {
+        SoaTable t = tables.get(tableById[id] - 1);
+        tableById[id] = 0;
+        t.remove(rowById[id]);
+        rowById[id] = -1;
+        Entity e = entities.remove(id);
+        if (e != null) {
+            dominion.deleteEntity(e);
+        }
+        agentCount--;
+        return t;
     }
 
     /**
@@ -240,19 +268,10 @@ public final class World implements AutoCloseable {
             throw new IllegalArgumentException("agent capacity overflow: placing agent " + id + " but maxAgents = "
                     + maxAgents + " (raise World.Builder.maxAgents)");
         }
-        if (id >= rowById.length) {
-            int n = Math.max(16, Math.max(id + 1, rowById.length * 2));
-            tableById = Arrays.copyOf(tableById, n);
-            rowById = Arrays.copyOf(rowById, n);
-            generations = Arrays.copyOf(generations, n);
-        }
+        ensureIdCapacity(id);
         nextId = Math.max(nextId, id + 1);
         generations[id] = generation;
-        tableById[id] = (short) (tables.indexOf(table) + 1);
-        int row = table.add(id);
-        agentCount++;
-        init.initialize(table, row, id, arg);
-        return row;
+        return addRow(table, id, init, arg);
     }
 
     /**
@@ -267,16 +286,7 @@ public final class World implements AutoCloseable {
         if (!isLive(id)) {
             throw new IllegalArgumentException("agent " + id + " does not live in this world");
         }
-        SoaTable t = tables.get(tableById[id] - 1);
-        int row = rowById[id];
-        tableById[id] = 0;
-        rowById[id] = -1;
-        t.remove(row);
-        Entity e = entities.remove(id);
-        if (e != null) {
-            dominion.deleteEntity(e);
-        }
-        agentCount--;
+        unlink(id);
     }
 
     private boolean despawn(int id, int generation) {
@@ -287,19 +297,12 @@ public final class World implements AutoCloseable {
         for (DespawnListener l : despawnListeners) {
             l.despawning(t, rowById[id], id);
         }
-        tableById[id] = 0;
-        t.remove(rowById[id]);
-        rowById[id] = -1;
-        Entity e = entities.remove(id);
-        if (e != null) {
-            dominion.deleteEntity(e);
-        }
+        unlink(id);
         generations[id]++;
         if (freeCount == freeIds.length) {
             freeIds = Arrays.copyOf(freeIds, Math.max(16, freeIds.length * 2));
         }
         freeIds[freeCount++] = id;
-        agentCount--;
         return true;
     }
 
