@@ -60,11 +60,12 @@ public final class Region implements AutoCloseable {
     private final IdMap emigrants = new IdMap();
     /** This tick's halo: id to owning region. */
     private final IdMap haloOwner = new IdMap();
-    /** Releases and events received for other regions, forwarded with the next outbox: dest, then the record. */
-    private final ByteArrayOutputStream forwardBytes = new ByteArrayOutputStream();
-    private int forwardReleases;
-    private final ByteArrayOutputStream forwardEventBytes = new ByteArrayOutputStream();
-    private int forwardEvents;
+    /**
+     * The release and event sections of the next outbox, per neighbour slot: they start with what the
+     * inbox brought for other regions (forwarded one hop toward them), before this region's own.
+     */
+    private RegionWire.Section[] nextReleases;
+    private RegionWire.Section[] nextEvents;
 
     private byte[][] outbox;
     private long outboxTick;
@@ -81,6 +82,8 @@ public final class Region implements AutoCloseable {
         this.grid = grid;
         this.index = index;
         this.neighbours = grid.neighbours(index);
+        this.nextReleases = RegionWire.Section.of(neighbours.length);
+        this.nextEvents = RegionWire.Section.of(neighbours.length);
         this.width = EventTransfer.payloadWidth(sim.system());
         this.columns = sim.data().table.columns();
         this.widths = new int[columns.size()];
@@ -242,7 +245,7 @@ public final class Region implements AutoCloseable {
                 if (dest == index && d.objects.owns(o)) {
                     d.objects.used[o]--;
                 } else {
-                    forwardRelease(dest, o);
+                    writeRelease(nextReleases, dest, o);
                 }
             }
         }
@@ -285,7 +288,7 @@ public final class Region implements AutoCloseable {
                     if (next < 0) {
                         droppedEvents++;
                     } else {
-                        forwardEvent(next, agent, gen, tag, types, bits, 0);
+                        writeEvent(nextEvents, next, agent, gen, tag, types, bits, 0);
                     }
                 }
             }
@@ -302,18 +305,27 @@ public final class Region implements AutoCloseable {
         }
     }
 
-    private void forwardRelease(int dest, int object) {
-        RegionWire.writeInts(forwardBytes, dest, object);
-        forwardReleases++;
+    /** A release of object {@code object} for region {@code dest}, into the section of its next hop. */
+    private void writeRelease(RegionWire.Section[] to, int dest, int object) throws IOException {
+        RegionWire.Section s = to[hopSlot(dest)];
+        s.out.writeInt(dest);
+        s.out.writeInt(object);
+        s.count++;
     }
 
-    private void forwardEvent(int dest, int agent, int gen, int tag, byte[] types, int[] bits, int off) {
-        RegionWire.writeInts(forwardEventBytes, dest, agent, gen, tag);
+    /** An event for agent {@code agent} in region {@code dest}, into the section of its next hop. */
+    private void writeEvent(RegionWire.Section[] to, int dest, int agent, int gen, int tag, byte[] types, int[] bits,
+                            int off) throws IOException {
+        RegionWire.Section s = to[hopSlot(dest)];
+        s.out.writeInt(dest);
+        s.out.writeInt(agent);
+        s.out.writeInt(gen);
+        s.out.writeInt(tag);
         for (int f = 0; f < width; f++) {
-            forwardEventBytes.write(types[off + f]);
-            RegionWire.writeInts(forwardEventBytes, bits[off + f]);
+            s.out.writeByte(types[off + f]);
+            s.out.writeInt(bits[off + f]);
         }
-        forwardEvents++;
+        s.count++;
     }
 
     /** The neighbour slot of region {@code dest}'s next hop from here. */
@@ -329,20 +341,17 @@ public final class Region implements AutoCloseable {
     /** The outbox after a tick (or the start): migrants out, events out, halo; see the class comment. */
     private void finishTick(long tick) {
         int n = neighbours.length;
-        RegionWire.Section[] releases = RegionWire.Section.of(n);
+        RegionWire.Section[] releases = nextReleases;
         RegionWire.Section[] migrants = RegionWire.Section.of(n);
-        RegionWire.Section[] events = RegionWire.Section.of(n);
+        RegionWire.Section[] events = nextEvents;
         RegionWire.Section[] halo = RegionWire.Section.of(n);
+        nextReleases = RegionWire.Section.of(n);
+        nextEvents = RegionWire.Section.of(n);
         try {
-            routeForwarded(releases, events);
             CrowdData d = sim.data();
             for (int i = 0; i < d.foreignReleaseCount; i++) {
                 int o = d.foreignReleases[i];
-                int dest = grid.regionOf(d.objects.x[o], d.objects.y[o]);
-                RegionWire.Section s = releases[hopSlot(dest)];
-                s.out.writeInt(dest);
-                s.out.writeInt(o);
-                s.count++;
+                writeRelease(releases, grid.regionOf(d.objects.x[o], d.objects.y[o]), o);
             }
             d.foreignReleaseCount = 0;
             emigrate(migrants);
@@ -357,16 +366,7 @@ public final class Region implements AutoCloseable {
                     return;
                 }
                 try {
-                    RegionWire.Section s = events[hopSlot(dest)];
-                    s.out.writeInt(dest);
-                    s.out.writeInt(agent);
-                    s.out.writeInt(gen);
-                    s.out.writeInt(tag);
-                    for (int f = 0; f < width; f++) {
-                        s.out.writeByte(types[off + f]);
-                        s.out.writeInt(bits[off + f]);
-                    }
-                    s.count++;
+                    writeEvent(events, dest, agent, gen, tag, types, bits, off);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -398,31 +398,6 @@ public final class Region implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** What was received for other regions goes first, toward them. */
-    private void routeForwarded(RegionWire.Section[] releases, RegionWire.Section[] events) throws IOException {
-        DataInputStream f = new DataInputStream(new ByteArrayInputStream(forwardBytes.toByteArray()));
-        for (int k = 0; k < forwardReleases; k++) {
-            int dest = f.readInt();
-            RegionWire.Section s = releases[hopSlot(dest)];
-            s.out.writeInt(dest);
-            s.out.writeInt(f.readInt());
-            s.count++;
-        }
-        byte[] ev = forwardEventBytes.toByteArray();
-        int record = 16 + 5 * width;
-        for (int k = 0; k < forwardEvents; k++) {
-            int dest = ((ev[k * record] & 0xFF) << 24) | ((ev[k * record + 1] & 0xFF) << 16)
-                    | ((ev[k * record + 2] & 0xFF) << 8) | (ev[k * record + 3] & 0xFF);
-            RegionWire.Section s = events[hopSlot(dest)];
-            s.out.write(ev, k * record, record);
-            s.count++;
-        }
-        forwardBytes.reset();
-        forwardReleases = 0;
-        forwardEventBytes.reset();
-        forwardEvents = 0;
     }
 
     /** Agents standing outside this region leave for the neighbour they stand in, ascending by id. */

@@ -49,15 +49,6 @@ final class RegionWire {
         };
     }
 
-    static void writeInts(ByteArrayOutputStream out, int... values) {
-        for (int v : values) {
-            out.write(v >>> 24);
-            out.write(v >>> 16);
-            out.write(v >>> 8);
-            out.write(v);
-        }
-    }
-
     /** One section of one outgoing message: a count, then its records. */
     static final class Section {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
