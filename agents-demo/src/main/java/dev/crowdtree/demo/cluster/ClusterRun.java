@@ -118,25 +118,11 @@ public final class ClusterRun {
         everyone.addAll(h.everyone());
         members = new ArrayList<>(h.accepted());
         for (Member m : members) {
-            result.accepted.add(describe(m));
+            result.accepted.add(Handshake.describe(m));
         }
         result.refused.addAll(h.refused());
         makePlan();
         return result;
-    }
-
-    private Set<Member> dataMembers() {
-        Set<Member> out = new HashSet<>();
-        for (Member m : driver.getCluster().getMembers()) {
-            if (!m.isLiteMember()) {
-                out.add(m);
-            }
-        }
-        return out;
-    }
-
-    private static String describe(Member m) {
-        return m.getAddress().getHost() + ":" + m.getAddress().getPort();
     }
 
     private void makePlan() {
@@ -169,7 +155,7 @@ public final class ClusterRun {
         result.plan.clear();
         for (Map.Entry<Member, List<Integer>> e : lists.entrySet()) {
             plan.put(e.getKey(), e.getValue().stream().mapToInt(Integer::intValue).toArray());
-            result.plan.put(describe(e.getKey()), e.getValue());
+            result.plan.put(Handshake.describe(e.getKey()), e.getValue());
         }
     }
 
@@ -199,7 +185,7 @@ public final class ClusterRun {
         while (tick <= options.ticks()) {
             if (!killed && tick == options.killAt()) {
                 Member victim = members.get(members.size() - 1);
-                err.printf(Locale.ROOT, "killing member %s before tick %d (--kill-member-at)%n", describe(victim), tick);
+                err.printf(Locale.ROOT, "killing member %s before tick %d (--kill-member-at)%n", Handshake.describe(victim), tick);
                 killer.kill(victim);
                 killed = true;
                 awaitGone(victim);
@@ -313,11 +299,11 @@ public final class ClusterRun {
      */
     private long recover(long tick, long last, long previous, Throwable failure) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Set<Member> now = dataMembers();
+        Set<Member> now = Handshake.dataMembers(driver);
         while (now.containsAll(everyone) && System.nanoTime() < deadline) {
             // the failure may be seen before the member is declared gone: wait for the membership to settle
             Thread.sleep(100);
-            now = dataMembers();
+            now = Handshake.dataMembers(driver);
         }
         if (now.containsAll(everyone)) {
             throw new IllegalStateException("tick " + tick + " failed and no member left: " + failure, failure);
@@ -338,7 +324,7 @@ public final class ClusterRun {
         List<String> lost = new ArrayList<>();
         for (Member m : members) {
             if (!alive.contains(m)) {
-                lost.add(describe(m));
+                lost.add(Handshake.describe(m));
             }
         }
         if (lost.isEmpty()) {
