@@ -1,16 +1,15 @@
-package dev.crowdtree.demo.cluster;
+package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.Main;
+import dev.crowdtree.demo.cluster.ClusterSecret;
+import dev.crowdtree.demo.cluster.LocalCluster;
+import dev.crowdtree.demo.cluster.Sweep;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdSim;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,38 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * each hash that of the same crowd run alone; a member killed after 4 jobs and its jobs run again
  * on the others with the same hashes; scenario files; usage errors.
  */
-class SweepTest {
+class SweepTest extends CliTestBase {
     private static final String HEADER = "job,agents,ticks,wall_ms,ns_per_agent_tick,world_hash,alarms,member";
-
-    @TempDir
-    Path dir;
-
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream oldOut;
-    private PrintStream oldErr;
-
-    @BeforeEach
-    void capture() {
-        oldOut = System.out;
-        oldErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(oldOut);
-        System.setErr(oldErr);
-    }
-
-    private String out() {
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return err.toString(StandardCharsets.UTF_8);
-    }
 
     /** Runs {@code sweep --quiet --csv FILE args...}, checks that it exits with 0, and returns the CSV's rows (no header), split. */
     private List<String[]> sweep(String name, String... args) throws Exception {
