@@ -18,5 +18,8 @@ module dev.crowdtree.statetree {
     exports dev.crowdtree.statetree.nodes;
     exports dev.crowdtree.statetree.exec;
     exports dev.crowdtree.statetree.reference;
+    // Node types from jars: NodeProviders finds them with ServiceLoader.
+    uses dev.crowdtree.statetree.node.NodeProvider;
+
     // dev.crowdtree.statetree.fixtures (the trees of the tests and benchmarks) is not exported.
 }

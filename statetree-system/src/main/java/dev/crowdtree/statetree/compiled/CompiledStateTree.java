@@ -221,6 +221,12 @@ public final class CompiledStateTree {
     public final List<HostColumn> hostColumns;
     /** The host objects the tree's nodes need; {@link External#index} is the position here. */
     public final List<External<?>> externals;
+    /** By host column name: the node that first declared it, in words (for "needed by" messages). */
+    public final Map<String, String> hostColumnUsers;
+    /** By external name: the node that first declared it, in words. */
+    public final Map<String, String> externalUsers;
+    /** The names of the node types the tree uses (tasks, conditions, evaluators), in order of first use. */
+    public final java.util.Set<String> nodeTypes;
 
     private final java.util.concurrent.atomic.LongAdder divisionsByZero;
 
@@ -316,6 +322,9 @@ public final class CompiledStateTree {
         hostColumns = List.copyOf(b.hostColumns);
         divisionsByZero = b.divisionsByZero;
         externals = List.copyOf(b.externals);
+        hostColumnUsers = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.hostColumnUsers));
+        externalUsers = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.externalUsers));
+        nodeTypes = Collections.unmodifiableSet(new java.util.LinkedHashSet<>(b.nodeTypes));
         Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < tagNames.length; i++) {
             ids.put(tagNames[i], i);
@@ -516,35 +525,6 @@ public final class CompiledStateTree {
                     + "'; its parameters are " + Arrays.toString(paramName));
         }
         return p;
-    }
-
-    /**
-     * The index of the external {@code name} for a runtime's {@code bindExternal}, after checking
-     * that {@code value} has the declared type: the same errors in both runtimes.
-     */
-    public int requireExternal(String externalName, Object value) {
-        for (External<?> e : externals) {
-            if (e.name().equals(externalName)) {
-                if (!e.type().isInstance(value)) {
-                    throw new IllegalArgumentException("external '" + externalName + "' of tree '" + name
-                            + "' must be a " + e.type().getName() + ", got "
-                            + (value == null ? "null" : value.getClass().getName()));
-                }
-                return e.index();
-            }
-        }
-        throw new IllegalArgumentException("tree '" + name + "' needs no external '" + externalName
-                + "'; it needs " + externals);
-    }
-
-    /** Fails naming the first external in {@code bound} (by index) that is still null. */
-    public void requireExternalsBound(Object[] bound) {
-        for (External<?> e : externals) {
-            if (bound[e.index()] == null) {
-                throw new IllegalStateException("tree '" + name + "' needs external " + e
-                        + "; bind it with bindExternal(\"" + e.name() + "\", ...) before ticking");
-            }
-        }
     }
 
     /**

@@ -10,8 +10,10 @@ import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The one write path into a {@link CompiledStateTree}: the compiler's assembly pass adds slots,
@@ -86,6 +88,9 @@ public final class CompiledTreeBuilder {
     final List<List<String>> slotNames = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     final List<HostColumn> hostColumns = new ArrayList<>();
     final List<External<?>> externals = new ArrayList<>();
+    final Map<String, String> hostColumnUsers = new LinkedHashMap<>();
+    final Map<String, String> externalUsers = new LinkedHashMap<>();
+    final Set<String> nodeTypes = new LinkedHashSet<>();
     final LinkedHashMap<String, Integer> tags = new LinkedHashMap<>();
     final LinkedHashMap<String, Integer> payloadFields = new LinkedHashMap<>();
     final List<int[]> transitionPayloadFields = new ArrayList<>();
@@ -158,13 +163,26 @@ public final class CompiledTreeBuilder {
         evaluators.add(evaluator);
     }
 
-    /** The next host column the nodes declared (its handle is its position). */
-    public void addHostColumn(HostColumn column) {
+    /**
+     * The next host column the nodes declared (its handle is its position), and the node that first
+     * declared it, in words (for messages; may be null).
+     */
+    public void addHostColumn(HostColumn column, String usedBy) {
         hostColumns.add(column);
+        hostColumnUsers.put(column.name(), usedBy == null ? "a node" : usedBy);
     }
 
-    /** The next host object the nodes need (its {@link External#index} is its position). */
-    public void addExternal(External<?> external) {
+    /** A node type the tree uses (for {@link CompiledStateTree#nodeTypes}). */
+    public void addNodeType(String typeName) {
+        nodeTypes.add(typeName);
+    }
+
+    /**
+     * The next host object the nodes need (its {@link External#index} is its position), and the node
+     * that first declared it, in words (may be null).
+     */
+    public void addExternal(External<?> external, String usedBy) {
+        externalUsers.put(external.name(), usedBy == null ? "a node" : usedBy);
         if (external.index() != externals.size()) {
             throw new IllegalArgumentException("external " + external + " has index " + external.index()
                     + ", expected " + externals.size());

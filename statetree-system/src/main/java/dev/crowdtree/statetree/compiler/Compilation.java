@@ -63,6 +63,11 @@ final class Compilation {
     final Map<String, Integer> hostColumnHandle = new HashMap<>();
     final Map<String, External<?>> externals = new LinkedHashMap<>();
     final Map<String, String> externalOwner = new HashMap<>();
+    /** The node that first declared each host column or external, in words ({@link NodeFactory#who}). */
+    final Map<String, String> hostColumnUser = new HashMap<>();
+    final Map<String, String> externalUser = new HashMap<>();
+    /** The node types the tree uses, in order of first use. */
+    final java.util.Set<String> nodeTypes = new java.util.LinkedHashSet<>();
 
     /** A probe compilation checks one unlinked subtree and must not probe others in turn. */
     boolean probe;

@@ -177,6 +177,7 @@ final class NodeFactory {
         }
         Map<String, Integer> columns = hostColumns(type, path, field);
         Map<String, External<?>> externals = externals(type, path, field);
+        c.nodeTypes.add(type.name());
         if (columns == null || externals == null) {
             return null;
         }
@@ -293,11 +294,18 @@ final class NodeFactory {
             if (known == null) {
                 c.hostColumnHandle.put(col.name(), c.hostColumns.size());
                 c.hostColumnOwner.put(col.name(), type.name());
+                c.hostColumnUser.put(col.name(), who(type, path, field));
             }
             c.hostColumns.put(col.name(), known == null ? col : known.merge(col));
             handles.put(col.name(), c.hostColumnHandle.get(col.name()));
         }
         return handles;
+    }
+
+    /** A node in words, for "needed by" messages: {@code task 'moveTo' (tasks[0] of state 'Root/Go')}. */
+    static String who(NodeType type, String path, String field) {
+        String where = path == null ? field : field + " of state '" + path + "'";
+        return type.category().word() + " '" + type.name() + "' (" + where + ")";
     }
 
     /** Like {@link #hostColumns}, for the host objects of {@code type}. */
@@ -315,6 +323,7 @@ final class NodeFactory {
                 known = new External<>(e.getKey(), e.getValue(), c.externals.size());
                 c.externals.put(e.getKey(), known);
                 c.externalOwner.put(e.getKey(), type.name());
+                c.externalUser.put(e.getKey(), who(type, path, field));
             }
             handles.put(e.getKey(), known);
         }

@@ -119,8 +119,9 @@ public final class StateTreeCompiler {
         for (Param p : c.params.values()) {
             c.out.addParameter(p.name(), p.type(), p.defaultValue(), p.slot().index(), p.enumValues(), p.generationSlot());
         }
-        c.hostColumns.values().forEach(c.out::addHostColumn);
-        c.externals.values().forEach(c.out::addExternal);
+        c.hostColumns.values().forEach(col -> c.out.addHostColumn(col, c.hostColumnUser.get(col.name())));
+        c.externals.values().forEach(e -> c.out.addExternal(e, c.externalUser.get(e.name())));
+        c.nodeTypes.forEach(c.out::addNodeType);
         return c.out.build();
     }
 

@@ -6,6 +6,7 @@ import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HostDeclarations;
 import dev.crowdtree.statetree.node.HostColumn;
 
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ final class HostBinding {
             HostColumn hc = declared.get(i);
             Column c = table.column(hc.name());
             if (c == null && create) {
-                c = add(table, hc);
+                c = hc.addTo(table);
             }
             if (c == null) {
                 throw new IllegalArgumentException("tree '" + tree.name + "' needs host column " + hc
@@ -64,17 +65,6 @@ final class HostBinding {
             columns[i] = c;
         }
         refresh();
-    }
-
-    private static Column add(SoaTable table, HostColumn hc) {
-        switch (hc.type()) {
-            case FLOAT:
-                return table.addFloat(hc.name());
-            case INT:
-                return table.addInt(hc.name());
-            default:
-                return table.addByte(hc.name());
-        }
     }
 
     private static Class<? extends Column> expectedClass(HostColumn.Type type) {
@@ -98,7 +88,21 @@ final class HostBinding {
 
     /** Binds the host object the tree's nodes need under {@code name}. */
     void bindExternal(String name, Object value) {
-        externals[tree.requireExternal(name, value)] = value;
+        externals[HostDeclarations.external(tree, name, value)] = value;
+    }
+
+    /** Sets column {@code handle} of {@code row} (-1: of every row) to {@code value}, converted. */
+    void set(int handle, int row, double value) {
+        Object array = columns[handle].array(); // the table may have grown since the last refresh
+        HostColumn.Type type = tree.hostColumns.get(handle).type();
+        for (int r = row < 0 ? 0 : row, end = row < 0 ? table.size() : row + 1; r < end; r++) {
+            type.set(array, r, value);
+        }
+    }
+
+    /** Column {@code handle}'s value in {@code row}. */
+    double get(int handle, int row) {
+        return tree.hostColumns.get(handle).type().get(columns[handle].array(), row);
     }
 
     /** Before a tick, on the simulation thread: the columns' current arrays. */
@@ -112,7 +116,7 @@ final class HostBinding {
     void requireExternals() {
         for (Object e : externals) { // an array loop: nothing allocated per tick
             if (e == null) {
-                tree.requireExternalsBound(externals);
+                HostDeclarations.requireBound(tree, externals);
             }
         }
     }

@@ -115,6 +115,23 @@ public interface StateTreeRuntime extends AutoCloseable {
      */
     void bindExternal(String name, Object value);
 
+    /**
+     * Sets host column {@code column} (one the tree's nodes declare, {@code CompiledStateTree.hostColumns})
+     * of one agent or {@link #ALL} to {@code value}, converted to the column's type; seen by the
+     * nodes from the next tick. Between ticks only.
+     *
+     * @throws IllegalArgumentException for a column the tree does not declare, a value the column
+     *                                  cannot hold, or an unknown agent
+     */
+    void setHostValue(int agent, String column, double value);
+
+    /**
+     * The agent's value of host column {@code column}, as a double.
+     *
+     * @throws IllegalArgumentException for a column the tree does not declare or an unknown agent
+     */
+    double hostValue(int agent, String column);
+
     /** The agent's tree run status ({@link dev.crowdtree.statetree.node.RunStatus}). */
     byte treeStatus(int agent);
 

@@ -7,6 +7,7 @@ import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HostDeclarations;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.Payload;
 import dev.crowdtree.statetree.node.RunStatus;
@@ -478,6 +479,16 @@ public final class StateTreeSystem implements StateTreeRuntime {
     public byte treeStatus(int agent) {
         int row = rowOf(agent);
         return row < 0 ? RunStatus.UNSET : data.runOfRow(row);
+    }
+
+    @Override
+    public void setHostValue(int agent, String column, double value) {
+        host.set(HostDeclarations.checkedColumn(tree, column, value), agent == ALL ? -1 : requireRow(agent), value);
+    }
+
+    @Override
+    public double hostValue(int agent, String column) {
+        return host.get(HostDeclarations.column(tree, column), requireRow(agent));
     }
 
     /** The agent's last active state, or -1. */

@@ -1,12 +1,14 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HostDeclarations;
 import dev.crowdtree.statetree.compiled.ParameterValues;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.EventPayload;
+import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.Payload;
 import dev.crowdtree.statetree.node.ValueType;
 
@@ -118,7 +120,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void startAll(long tickNumber) {
-        data.tree.requireExternalsBound(data.externals);
+        HostDeclarations.requireBound(data.tree, data.externals);
         for (int a = 0; a < data.agents; a++) {
             data.bindAgent(a, tickNumber, 0f);
             lifecycle.start(execs[a]);
@@ -129,7 +131,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void tickAll(long tickNumber, float dt) {
-        data.tree.requireExternalsBound(data.externals);
+        HostDeclarations.requireBound(data.tree, data.externals);
         scheduler.tickAll(tickNumber, dt);
         deliverOutgoing();
     }
@@ -221,6 +223,27 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     }
 
     @Override
+    public void setHostValue(int agentId, String column, double value) {
+        int c = HostDeclarations.checkedColumn(data.tree, column, value);
+        HostColumn.Type type = data.tree.hostColumns.get(c).type();
+        if (agentId == ALL) {
+            for (int a = 0; a < data.agents; a++) {
+                type.set(data.hostColumns[c], a, value);
+            }
+        } else {
+            checkAgent(agentId);
+            type.set(data.hostColumns[c], agentId, value);
+        }
+    }
+
+    @Override
+    public double hostValue(int agentId, String column) {
+        int c = HostDeclarations.column(data.tree, column);
+        checkAgent(agentId);
+        return data.tree.hostColumns.get(c).type().get(data.hostColumns[c], agentId);
+    }
+
+    @Override
     public void setNodeErrorPolicy(NodeErrorPolicy policy) {
         data.isolate = policy == NodeErrorPolicy.ISOLATE;
     }
@@ -237,7 +260,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
 
     @Override
     public void bindExternal(String name, Object value) {
-        data.externals[data.tree.requireExternal(name, value)] = value;
+        data.externals[HostDeclarations.external(data.tree, name, value)] = value;
     }
 
     @Override

@@ -36,6 +36,7 @@ import java.util.Map;
  *             {"tick": 6, "event": {"tag": "Hit", "payload": 2}, "agent": 0},
  *             {"tick": 6, "event": "Noise", "payload": {"volume": 12, "loud": true}},
  *             {"tick": 7, "period": 4, "agent": 0},
+ *             {"tick": 8, "column": "distance", "value": 4.5, "agent": 0},
  *             {"tick": 9, "stop": true}]}
  * }</pre>
  *
@@ -47,7 +48,8 @@ import java.util.Map;
  * are ticks of {@code dt} seconds; the inputs of tick k apply just before tick k runs, in the
  * order listed: {@code set} sets parameters, {@code event} queues an event (its {@code payload} a
  * number, read as the field {@code value}, or an object of bool, int and float fields), {@code period} requests
- * a tick period (1, 2, 4, ..., 64; docs/SEMANTICS.md section 12), {@code stop} stops the tree, for
+ * a tick period (1, 2, 4, ..., 64; docs/SEMANTICS.md section 12), {@code column} with {@code value}
+ * sets a host column the tree's nodes declare (a number, or a boolean as 1 or 0), {@code stop} stops the tree, for
  * the given {@code agent} or for every agent; {@code despawn} (with an {@code agent}) stops its tree
  * and removes it, and no later input may name it. Defaults: dt 0.1, seed 1, agents 1,
  * workers 1, no inputs; {@code ticks} is required. At most {@value #MAX_AGENTS} agents and
@@ -73,7 +75,7 @@ public final class Scenario {
     private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs",
             "onNodeError");
     private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "payload", "period",
-            "stop", "despawn");
+            "stop", "despawn", "column", "value");
     private static final List<String> EVENT_FIELDS = List.of("tag", "payload");
     private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -89,7 +91,7 @@ public final class Scenario {
             .build();
 
     /** Something that happens from outside just before a tick. */
-    public sealed interface Input permits SetInput, EventInput, PeriodInput, StopInput, DespawnInput {
+    public sealed interface Input permits SetInput, EventInput, PeriodInput, StopInput, DespawnInput, ColumnInput {
         /** Position in the {@code inputs} list (for error messages). */
         int index();
 
@@ -129,6 +131,13 @@ public final class Scenario {
 
     /** Stops the tree. */
     public record StopInput(int index, int tick, int agent) implements Input {
+    }
+
+    /**
+     * Sets a host column the tree's nodes declare ({@code {"column": "distance", "value": 4.5}}) for
+     * one agent or every agent; a boolean is 1 or 0.
+     */
+    public record ColumnInput(int index, int tick, int agent, String column, double value) implements Input {
     }
 
     /** Despawns one agent (its tree stops first). */
@@ -342,10 +351,25 @@ public final class Scenario {
             agent = an.asInt();
         }
         int kinds = (n.has("set") ? 1 : 0) + (n.has("event") ? 1 : 0) + (n.has("period") ? 1 : 0)
-                + (n.has("stop") ? 1 : 0) + (n.has("despawn") ? 1 : 0);
+                + (n.has("stop") ? 1 : 0) + (n.has("despawn") ? 1 : 0) + (n.has("column") ? 1 : 0);
         if (kinds != 1) {
             throw new ScenarioException(src, f, "an input needs exactly one of 'set', 'event', 'period', 'stop', "
-                    + "'despawn'" + (kinds == 0 ? "" : ", not several"));
+                    + "'despawn', 'column'" + (kinds == 0 ? "" : ", not several"));
+        }
+        if (n.has("value") != n.has("column")) {
+            throw new ScenarioException(src, f + (n.has("value") ? ".value" : ".column"),
+                    "'column' and 'value' go together: {\"column\": \"distance\", \"value\": 4.5}");
+        }
+        if (n.has("column")) {
+            JsonNode c = n.get("column");
+            JsonNode v = n.get("value");
+            if (!c.isTextual() || c.asText().isEmpty()) {
+                throw new ScenarioException(src, f + ".column", "expected the name of a host column, got " + describe(c));
+            }
+            if (!(v.isBoolean() || v.isNumber() && Double.isFinite(v.asDouble()))) {
+                throw new ScenarioException(src, f + ".value", "expected a finite number or a boolean, got " + describe(v));
+            }
+            return new ColumnInput(index, tick, agent, c.asText(), v.isBoolean() ? (v.asBoolean() ? 1 : 0) : v.asDouble());
         }
         if (n.has("despawn")) {
             JsonNode dn = n.get("despawn");

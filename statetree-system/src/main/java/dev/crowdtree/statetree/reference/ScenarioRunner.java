@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HostDeclarations;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
@@ -172,10 +173,30 @@ public final class ScenarioRunner {
             runtime.sendEvent(e.agent(), e.tag(), e.payload());
         } else if (input instanceof Scenario.PeriodInput) {
             runtime.setTickPeriod(input.agent(), ((Scenario.PeriodInput) input).period());
+        } else if (input instanceof Scenario.ColumnInput) {
+            Scenario.ColumnInput c = (Scenario.ColumnInput) input;
+            runtime.setHostValue(c.agent(), c.column(), c.value());
         } else if (input instanceof Scenario.DespawnInput) {
             runtime.despawn(input.agent(), tick);
         } else {
             runtime.stop(input.agent(), tick);
+        }
+    }
+
+    /** Checks a column input's column and value against the tree's host columns. */
+    private static void validateColumn(Scenario scenario, CompiledStateTree tree, Scenario.ColumnInput c)
+            throws ScenarioException {
+        String field = "inputs[" + c.index() + "]";
+        int handle;
+        try {
+            handle = HostDeclarations.column(tree, c.column());
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(scenario.source(), field + ".column", e.getMessage());
+        }
+        try {
+            tree.hostColumns.get(handle).type().check(c.column(), c.value());
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(scenario.source(), field + ".value", e.getMessage());
         }
     }
 
@@ -196,6 +217,9 @@ public final class ScenarioRunner {
             }
         }
         for (Scenario.Input input : scenario.inputs()) {
+            if (input instanceof Scenario.ColumnInput) {
+                validateColumn(scenario, tree, (Scenario.ColumnInput) input);
+            }
             if (!(input instanceof Scenario.SetInput)) {
                 continue;
             }

@@ -1,0 +1,191 @@
+package dev.crowdtree.statetree.nodes;
+
+import dev.crowdtree.statetree.node.NodeProvider;
+import dev.crowdtree.statetree.node.NodeRegistry;
+
+import java.io.IOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.jar.JarFile;
+
+/**
+ * Registries filled by {@link NodeProvider}s, found with {@link ServiceLoader}: those on a class
+ * path ({@link #registry(ClassLoader)}) and those in jars or class directories named at run time
+ * ({@link #load}, the command line's {@code --nodes PATH}).
+ *
+ * <p>Order, so that the same inputs give the same registry: the built-in types, then the class
+ * path's providers by class name, then each path's providers in the order its services file lists
+ * them, path after path. Each path gets a class loader of its own whose parent is the previous
+ * path's, so a later jar may use an earlier one's classes.
+ */
+public final class NodeProviders {
+    /** Where a jar lists its providers. */
+    public static final String SERVICES_FILE = "META-INF/services/" + NodeProvider.class.getName();
+
+    private NodeProviders() {
+    }
+
+    /**
+     * A provider that was loaded, and from where.
+     *
+     * @param source    the jar or directory, or null for the class path
+     * @param className the provider's class
+     */
+    public record Source(Path source, String className) {
+    }
+
+    /**
+     * The registry of the jars and directories given to {@link #load}, with the class loaders that
+     * hold their classes: close it only when no tree compiled with the registry runs any more.
+     */
+    public static final class Loaded implements AutoCloseable {
+        private final NodeRegistry registry;
+        private final List<Source> providers;
+        private final List<URLClassLoader> loaders;
+
+        private Loaded(NodeRegistry registry, List<Source> providers, List<URLClassLoader> loaders) {
+            this.registry = registry;
+            this.providers = List.copyOf(providers);
+            this.loaders = loaders;
+        }
+
+        /** The registry: the base one's types and every loaded provider's. */
+        public NodeRegistry registry() {
+            return registry;
+        }
+
+        /** The providers loaded, in registration order. */
+        public List<Source> providers() {
+            return providers;
+        }
+
+        @Override
+        public void close() throws IOException {
+            for (int i = loaders.size() - 1; i >= 0; i--) {
+                loaders.get(i).close();
+            }
+        }
+    }
+
+    /**
+     * The built-in types plus those of every provider {@code loader} sees (on the class path, or
+     * declared with {@code provides} by a module), in class name order.
+     *
+     * @throws IllegalArgumentException naming the provider whose registration failed
+     * @throws ServiceConfigurationError when a listed provider cannot be loaded
+     */
+    public static NodeRegistry registry(ClassLoader loader) {
+        NodeRegistry r = BuiltinNodes.registry();
+        List<ServiceLoader.Provider<NodeProvider>> found = new ArrayList<>();
+        ServiceLoader.load(NodeProvider.class, loader).stream().forEach(found::add);
+        found.sort(Comparator.comparing(p -> p.type().getName()));
+        for (ServiceLoader.Provider<NodeProvider> p : found) {
+            try {
+                p.get().register(r);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("node provider " + p.type().getName() + " failed: " + why(e), e);
+            }
+        }
+        return r;
+    }
+
+    /**
+     * A copy of {@code base} with the types of every provider in {@code paths} (jars or directories
+     * of classes, each listing its providers in {@value #SERVICES_FILE}), loaded with class loaders
+     * whose first parent is {@code parent}.
+     *
+     * @throws NodeProviderException one line naming the path (and the provider class) when a path
+     *                               does not exist, is not a jar or a directory, lists no provider,
+     *                               or a provider cannot be loaded or fails in {@code register}
+     */
+    public static Loaded load(NodeRegistry base, List<Path> paths, ClassLoader parent) throws NodeProviderException {
+        NodeRegistry r = base.copy();
+        List<Source> sources = new ArrayList<>();
+        List<URLClassLoader> loaders = new ArrayList<>();
+        ClassLoader previous = parent;
+        boolean ok = false;
+        try {
+            for (Path path : paths) {
+                URLClassLoader loader = new URLClassLoader(new URL[] {url(path)}, previous);
+                loaders.add(loader);
+                previous = loader;
+                List<ServiceLoader.Provider<NodeProvider>> own = new ArrayList<>();
+                try {
+                    ServiceLoader.load(NodeProvider.class, loader).stream()
+                            .filter(p -> p.type().getClassLoader() == loader)
+                            .forEach(own::add);
+                } catch (ServiceConfigurationError | LinkageError e) {
+                    throw new NodeProviderException(path + ": a node provider it lists cannot be loaded: " + why(e));
+                }
+                if (own.isEmpty()) {
+                    throw new NodeProviderException(path + ": no node provider in it; a jar or directory lists its "
+                            + "providers' class names in " + SERVICES_FILE);
+                }
+                for (ServiceLoader.Provider<NodeProvider> p : own) {
+                    String name = p.type().getName();
+                    try {
+                        p.get().register(r);
+                    } catch (RuntimeException | ServiceConfigurationError | LinkageError e) {
+                        throw new NodeProviderException(path + ": node provider " + name + " failed: " + why(e));
+                    }
+                    sources.add(new Source(path, name));
+                }
+            }
+            ok = true;
+            return new Loaded(r, sources, loaders);
+        } finally {
+            if (!ok) {
+                for (URLClassLoader l : loaders) {
+                    try {
+                        l.close();
+                    } catch (IOException ignored) {
+                        // the error being thrown says more
+                    }
+                }
+            }
+        }
+    }
+
+    /** The class path URL of a jar or directory, after checking that it is one. */
+    private static URL url(Path path) throws NodeProviderException {
+        if (!Files.exists(path)) {
+            throw new NodeProviderException(path + ": no such file or directory");
+        }
+        if (Files.isRegularFile(path)) {
+            try (JarFile jar = new JarFile(path.toFile())) {
+                jar.size();
+            } catch (IOException | SecurityException e) {
+                throw new NodeProviderException(path + ": not a jar file (" + why(e) + ")");
+            }
+        } else if (!Files.isDirectory(path)) {
+            throw new NodeProviderException(path + ": not a jar file or a directory");
+        }
+        try {
+            return path.toAbsolutePath().normalize().toUri().toURL();
+        } catch (MalformedURLException e) {
+            throw new NodeProviderException(path + ": cannot be turned into a class path entry: " + why(e));
+        }
+    }
+
+    /** An exception in words: its class and message, and its root cause's when there is one. */
+    private static String why(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? describe(e) : describe(e) + " (caused by " + describe(root) + ")";
+    }
+
+    private static String describe(Throwable t) {
+        String m = t.getMessage();
+        return m == null || m.isBlank() ? t.getClass().getName() : t.getClass().getSimpleName() + ": " + m;
+    }
+}
