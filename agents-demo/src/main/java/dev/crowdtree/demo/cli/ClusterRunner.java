@@ -50,7 +50,12 @@ final class ClusterRunner {
             } else {
                 treeText = CrowdSim.embeddedTreeText();
             }
+            if (crowd.nodes.given()) {
+                throw new IllegalArgumentException("--nodes cannot be given with --regions, --local-members or --cluster: "
+                        + "cluster members know only the built-in and the crowd's node types");
+            }
             tree = StateTreeJson.compile(treeName, treeText, new StateTreeCompiler(DemoNodes.registry()));
+            DemoNodes.requireUsedBy(tree, "--regions, --local-members and --cluster run");
         } catch (IllegalArgumentException | InputFileException e) {
             return Problems.usage(err, e.getMessage());
         } catch (IOException e) {

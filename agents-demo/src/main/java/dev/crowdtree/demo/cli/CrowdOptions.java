@@ -3,11 +3,19 @@ package dev.crowdtree.demo.cli;
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
+import dev.crowdtree.demo.nodes.DemoNodes;
+import dev.crowdtree.demo.sim.BehaviourSim;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.sim.LodBands;
+import dev.crowdtree.demo.sim.Simulation;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.json.InputFileException;
 import dev.crowdtree.statetree.json.InputFiles;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -93,6 +101,9 @@ public final class CrowdOptions {
         return Printable.escape(tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : tree.toString());
     }
 
+    @Mixin
+    NodeOptions nodes;
+
     /**
      * Builds the simulation, with LOD by {@code lod} (null: off) around {@code observer} (x, y), or
      * prints why the tree cannot be used (one line when the file cannot be read, the compile errors
@@ -100,25 +111,50 @@ public final class CrowdOptions {
      * but the runtime cannot do it, warns on {@code err} and runs without. The tree file may have
      * at most 16 MB.
      */
-    public CrowdSim open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err) {
+    public Simulation open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err) {
         return open(config, lod, observer, err, InputFiles.DEFAULT_MAX_BYTES);
     }
 
-    /** As {@link #open(CrowdConfig, LodBands, float[], PrintStream)}, with a tree file of at most {@code maxTreeBytes}. */
-    public CrowdSim open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err, long maxTreeBytes) {
+    /**
+     * As {@link #open(CrowdConfig, LodBands, float[], PrintStream)}, with a tree file of at most
+     * {@code maxTreeBytes}. A tree that uses the crowd's node types runs in the crowd
+     * ({@link CrowdSim}); any other runs alone ({@link BehaviourSim}, without LOD). Either is bound
+     * only to the columns and externals it needs; one whose needs nothing gives (no loaded node
+     * provider has a standalone value) is refused with one line naming the column or external and
+     * the node that needs it.
+     */
+    public Simulation open(CrowdConfig config, LodBands lod, float[] observer, PrintStream err, long maxTreeBytes) {
+        NodeRegistry registry = TreeFiles.registry(nodes, err);
+        if (registry == null) {
+            return null;
+        }
         try {
-            if (tree != null) {
-                InputFiles.check(tree, maxTreeBytes);
-            }
-            CrowdSim sim = new CrowdSim(config, tree, maxTreeBytes, lod, observer[0], observer[1]);
+            CompiledStateTree t = compile(registry, maxTreeBytes);
+            Simulation sim = DemoNodes.usedBy(t) ? CrowdSim.running(config, tree, t, registry, lod, observer[0], observer[1])
+                    : new BehaviourSim(config, t, registry);
             sim.system().setNodeErrorPolicy(nodeErrorPolicy());
             return sim;
-        } catch (InputFileException e) {
+        } catch (InputFileException | IllegalArgumentException e) {
             Problems.usage(err, e.getMessage());
             return null;
         } catch (StateTreeCompileException e) {
             Problems.compileErrors(err, tree == null ? CrowdSim.EMBEDDED_TREE : tree, e);
             return null;
         }
+    }
+
+    /**
+     * The tree {@code --tree} names, or the embedded crowd tree, compiled with {@code registry}.
+     *
+     * @throws InputFileException        when the file cannot be read
+     * @throws StateTreeCompileException when it does not compile
+     */
+    CompiledStateTree compile(NodeRegistry registry, long maxTreeBytes) throws InputFileException, StateTreeCompileException {
+        StateTreeCompiler compiler = new StateTreeCompiler(registry);
+        if (tree == null) {
+            return StateTreeJson.compile(CrowdSim.EMBEDDED_TREE, CrowdSim.embeddedTreeText(), compiler);
+        }
+        InputFiles.check(tree, maxTreeBytes);
+        return StateTreeJson.compile(tree, compiler, maxTreeBytes);
     }
 }

@@ -2,9 +2,11 @@ package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.statetree.compiled.DotWriter;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.json.InputFileException;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -25,6 +27,9 @@ public final class DotCommand implements Callable<Integer> {
     @Mixin
     InputLimit limit;
 
+    @Mixin
+    NodeOptions nodes;
+
     @Override
     public Integer call() {
         long maxBytes;
@@ -33,9 +38,13 @@ public final class DotCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return Problems.usage(System.err, e.getMessage());
         }
+        NodeRegistry registry = TreeFiles.registry(nodes, System.err);
+        if (registry == null) {
+            return Problems.USAGE;
+        }
         try {
             InputFiles.check(asset, maxBytes);
-            System.out.print(DotWriter.toDot(StateTreeJson.compile(asset, TreeFiles.compiler(), maxBytes)));
+            System.out.print(DotWriter.toDot(StateTreeJson.compile(asset, new StateTreeCompiler(registry), maxBytes)));
             return 0;
         } catch (InputFileException e) {
             return Problems.usage(System.err, e.getMessage());

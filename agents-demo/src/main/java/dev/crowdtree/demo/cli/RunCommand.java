@@ -6,10 +6,12 @@ import dev.crowdtree.demo.render.FrameWriter;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.sim.CrowdSnapshot;
 import dev.crowdtree.demo.sim.LodBands;
+import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeFailure;
+import dev.crowdtree.statetree.node.NodeRegistry;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -130,7 +132,7 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         long setup0 = System.nanoTime();
-        CrowdSim sim;
+        Simulation sim;
         if (loadFile != null) {
             sim = load(config.workers(), err);
         } else {
@@ -139,12 +141,24 @@ public final class RunCommand implements Callable<Integer> {
         if (sim == null) {
             return 2;
         }
+        if (!sim.isCrowd() && saveFile != null) {
+            sim.close();
+            return Problems.usage(err, "--save saves the crowd; tree " + crowd.treeName() + " uses none of the crowd's "
+                    + "node types and runs alone, which cannot be saved yet");
+        }
         try (sim) {
             config = sim.config();
             FrameWriter frames = pngDir == null ? null : new FrameWriter(sim, pngDir);
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %d workers, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
                     config.agents(), config.workers(), ticks, config.dt(), config.seed(),
                     loadFile != null ? sim.tree().name : crowd.treeName(), sim.tree().stateCount);
+            if (!sim.isCrowd()) {
+                out.println("mode: the tree alone (it uses none of the crowd's node types): agents stand on a grid, "
+                        + "nothing moves, only their trees run");
+                if (lod) {
+                    err.println("warning: --lod is off: agents that stand still have no distance to the observer to go by");
+                }
+            }
             if (loadFile != null) {
                 out.printf(Locale.ROOT, "loaded: %s, from tick %d (%.2f s)%n", loadFile, sim.tickNumber(),
                         (System.nanoTime() - setup0) / 1e9);
@@ -188,7 +202,7 @@ public final class RunCommand implements Callable<Integer> {
             if (saveFile != null) {
                 long t0 = System.nanoTime();
                 try {
-                    long size = CrowdSnapshot.save(sim, saveFile);
+                    long size = CrowdSnapshot.save((CrowdSim) sim, saveFile);
                     out.printf(Locale.ROOT, "saved: %s, tick %d, %,d bytes (%.2f s)%n", saveFile, sim.tickNumber(), size,
                             (System.nanoTime() - t0) / 1e9);
                 } catch (IOException e) {
@@ -207,7 +221,11 @@ public final class RunCommand implements Callable<Integer> {
     /** The crowd saved in {@link #loadFile}, or null after printing why not (exit 2). */
     private CrowdSim load(int workers, PrintStream err) {
         try {
-            CrowdSim sim = CrowdSnapshot.load(loadFile, workers);
+            NodeRegistry registry = TreeFiles.registry(crowd.nodes, err);
+            if (registry == null) {
+                return null;
+            }
+            CrowdSim sim = CrowdSnapshot.load(loadFile, workers, registry);
             sim.system().setNodeErrorPolicy(crowd.nodeErrorPolicy());
             return sim;
         } catch (StateTreeCompileException e) {
@@ -235,7 +253,7 @@ public final class RunCommand implements Callable<Integer> {
         return m == null || m.isBlank() ? "an input/output error" : m;
     }
 
-    private void progress(PrintStream err, CrowdSim sim, int done, long nanos, long ticksDone) {
+    private void progress(PrintStream err, Simulation sim, int done, long nanos, long ticksDone) {
         double tps = ticksDone * 1e9 / nanos;
         Histogram h = sim.metrics().intervalTicks();
         int width = 20;
@@ -247,7 +265,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** The most populated states as "Name 41.2%", at most {@code limit} of them. */
-    static String shares(CrowdSim sim, int limit) {
+    static String shares(Simulation sim, int limit) {
         int[] occ = sim.occupancy();
         CompiledStateTree t = sim.tree();
         int total = 0;
@@ -277,7 +295,7 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** Agents per LOD band, one indented line per band. */
-    static String lodTable(CrowdSim sim) {
+    static String lodTable(Simulation sim) {
         LodBands bands = sim.lod();
         int[] counts = new int[bands.count()];
         sim.countLodBands(counts);
@@ -297,7 +315,7 @@ public final class RunCommand implements Callable<Integer> {
         return v == Math.rint(v) ? Integer.toString((int) v) : String.format(Locale.ROOT, "%.1f", v);
     }
 
-    private static void summary(PrintStream out, CrowdSim sim, int ticks, long wall) {
+    private static void summary(PrintStream out, Simulation sim, int ticks, long wall) {
         double secs = wall / 1e9;
         out.println("== summary ==");
         out.printf(Locale.ROOT, "ticks: %d in %.2f s = %.1f ticks/s, %.2fM agent-ticks/s (%.1f ns per agent-tick)%n",
@@ -305,10 +323,10 @@ public final class RunCommand implements Callable<Integer> {
                 wall / Math.max(1.0, (double) ticks * sim.config().agents()));
         out.println("tick and phase times:");
         out.print(sim.metrics().summary().indent(2));
-        int running = sim.runningAgents();
-        out.printf(Locale.ROOT, "  awake in the statetree phase: mean %.1f%% of %,d running agents (min %.1f%%, max %.1f%%)%n",
-                100.0 * sim.awakeMean() / Math.max(1, running), running, 100.0 * sim.awakeMin() / Math.max(1, running),
-                100.0 * sim.awakeMax() / Math.max(1, running));
+        int agents = sim.config().agents(); // not the running agents at the end: trees may have finished
+        out.printf(Locale.ROOT, "  awake in the statetree phase: mean %.1f%% of %,d agents (min %.1f%%, max %.1f%%)%n",
+                100.0 * sim.awakeMean() / agents, agents, 100.0 * sim.awakeMin() / agents,
+                100.0 * sim.awakeMax() / agents);
         if (sim.lod() != null) {
             out.printf(Locale.ROOT, "LOD bands at the end (observer at %s, %s):%n", metres(sim.observerX()),
                     metres(sim.observerY()));
@@ -327,10 +345,15 @@ public final class RunCommand implements Callable<Integer> {
                         100.0 * occ[s] / total);
             }
         }
-        out.printf(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d%n",
-                sim.data().objects.usedSlots(), sim.data().objects.count() * sim.data().objects.slots, sim.alarms());
+        if (sim instanceof CrowdSim) {
+            out.printf(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d%n",
+                    sim.data().objects.usedSlots(), sim.data().objects.count() * sim.data().objects.slots,
+                    ((CrowdSim) sim).alarms());
+        }
         FailureLog failures = sim.system().failures();
-        if (failures.total() > 0) {
+        if (failures.total() == 0) {
+            out.println("node failures: 0");
+        } else {
             List<NodeFailure> kept = failures.kept();
             out.printf(Locale.ROOT, "node failures: %,d (agents whose trees failed because a node threw; the first %d):%n",
                     failures.total(), Math.min(MAX_FAILURES_SHOWN, kept.size()));

@@ -5,8 +5,10 @@ import dev.crowdtree.demo.cluster.ClusterRun;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.Handshake;
 import dev.crowdtree.demo.cluster.Sweep;
+import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.json.InputFileException;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
@@ -112,7 +114,8 @@ public final class SweepCommand implements Callable<Integer> {
             clusterSecret = connection.secret();
             if (tree != null) {
                 treeText = InputFiles.read(tree, maxBytes);
-                StateTreeJson.compile(tree.toString(), treeText, TreeFiles.compiler());
+                DemoNodes.requireUsedBy(StateTreeJson.compile(tree.toString(), treeText,
+                        new StateTreeCompiler(DemoNodes.registry())), "sweep runs");
             }
         } catch (IllegalArgumentException | InputFileException e) {
             return Problems.usage(err, e.getMessage());

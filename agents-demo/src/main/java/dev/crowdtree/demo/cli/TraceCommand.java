@@ -2,15 +2,18 @@ package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.InputFileException;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.reference.ReferenceInterpreter;
 import dev.crowdtree.statetree.reference.RuntimeFactory;
 import dev.crowdtree.statetree.reference.Scenario;
 import dev.crowdtree.statetree.reference.ScenarioException;
 import dev.crowdtree.statetree.reference.ScenarioRunner;
+import dev.crowdtree.statetree.reference.StandaloneHost;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,6 +45,9 @@ public final class TraceCommand implements Callable<Integer> {
     @Mixin
     InputLimit limit;
 
+    @Mixin
+    NodeOptions nodes;
+
     private static final IllegalStateException OUTPUT_CLOSED = new IllegalStateException("the output is closed");
 
     @Override
@@ -63,6 +69,10 @@ public final class TraceCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return Problems.usage(System.err, e.getMessage());
         }
+        NodeRegistry registry = TreeFiles.registry(nodes, System.err);
+        if (registry == null) {
+            return Problems.USAGE;
+        }
         Path treeFile = tree;
         try {
             Scenario s = Scenario.load(scenario, maxBytes);
@@ -70,10 +80,13 @@ public final class TraceCommand implements Callable<Integer> {
                 treeFile = s.resolveTree();
             }
             InputFiles.check(treeFile, maxBytes);
-            CompiledStateTree t = StateTreeJson.compile(treeFile, TreeFiles.compiler(), maxBytes);
+            CompiledStateTree t = StateTreeJson.compile(treeFile, new StateTreeCompiler(registry), maxBytes);
+            if (!TreeFiles.runsStandalone(t, registry, System.err)) {
+                return Problems.USAGE;
+            }
             PrintStream out = System.out;
             try {
-                ScenarioRunner.run(s, t, TreeFiles.withEmptyCrowd(factory), line -> {
+                ScenarioRunner.run(s, t, StandaloneHost.factory(factory, registry), line -> {
                     out.println(line);
                     if (out.checkError()) {
                         throw OUTPUT_CLOSED; // the reader went away (trace ... | head): stop the run

@@ -1,32 +1,42 @@
 package dev.crowdtree.demo.cli;
 
-import dev.crowdtree.demo.nodes.CrowdWorld;
-import dev.crowdtree.demo.nodes.DemoNodes;
-import dev.crowdtree.statetree.compiler.StateTreeCompiler;
-import dev.crowdtree.statetree.exec.StateTreeRuntime;
-import dev.crowdtree.statetree.reference.RuntimeFactory;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.nodes.NodeProviderException;
+import dev.crowdtree.statetree.reference.StandaloneHost;
 
-/** The compiler the command line uses: the built-in node types plus the crowd's. */
+import java.io.PrintStream;
+import java.util.List;
+
+/** The node types the command line compiles with, and the check that a tree can run standalone. */
 final class TreeFiles {
     private TreeFiles() {
     }
 
-    /** A compiler that knows the crowd's node types; it needs no world (the nodes bind to columns). */
-    static StateTreeCompiler compiler() {
-        return new StateTreeCompiler(DemoNodes.registry());
+    /**
+     * The registry {@code nodes} describes (built-ins, the crowd's types, the class path's and
+     * {@code --nodes} providers), or null after printing the one-line error on {@code err} (exit 2).
+     */
+    static NodeRegistry registry(NodeOptions nodes, PrintStream err) {
+        try {
+            return nodes.registry();
+        } catch (NodeProviderException e) {
+            Problems.usage(err, e.getMessage());
+            return null;
+        }
     }
 
     /**
-     * {@code factory}, with the crowd's external bound to an empty crowd when the tree needs it, so
-     * that a tree using the crowd's node types can be traced outside a simulation.
+     * Whether {@code tree} can run standalone with {@code registry}'s values for its host columns and
+     * externals; if not, prints one line naming each missing column or external and the node that
+     * needs it on {@code err} and returns false (exit 2).
      */
-    static RuntimeFactory withEmptyCrowd(RuntimeFactory factory) {
-        return (tree, agents, seed, workers) -> {
-            StateTreeRuntime runtime = factory.create(tree, agents, seed, workers);
-            if (tree.externals.stream().anyMatch(e -> e.name().equals(CrowdWorld.EXTERNAL))) {
-                runtime.bindExternal(CrowdWorld.EXTERNAL, CrowdWorld.empty(1000f));
-            }
-            return runtime;
-        };
+    static boolean runsStandalone(CompiledStateTree tree, NodeRegistry registry, PrintStream err) {
+        List<String> unmet = StandaloneHost.unmet(tree, registry);
+        if (unmet.isEmpty()) {
+            return true;
+        }
+        Problems.usage(err, StandaloneHost.unmetMessage(tree, unmet));
+        return false;
     }
 }

@@ -3,9 +3,11 @@ package dev.crowdtree.demo.cli;
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.json.InputFileException;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -28,6 +30,9 @@ public final class ValidateCommand implements Callable<Integer> {
     @Mixin
     InputLimit limit;
 
+    @Mixin
+    NodeOptions nodes;
+
     @Override
     public Integer call() {
         long maxBytes;
@@ -36,9 +41,13 @@ public final class ValidateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return Problems.usage(System.err, e.getMessage());
         }
+        NodeRegistry registry = TreeFiles.registry(nodes, System.err);
+        if (registry == null) {
+            return Problems.USAGE;
+        }
         try {
             InputFiles.check(asset, maxBytes);
-            CompiledStateTree t = StateTreeJson.compile(asset, TreeFiles.compiler(), maxBytes);
+            CompiledStateTree t = StateTreeJson.compile(asset, new StateTreeCompiler(registry), maxBytes);
             System.out.println(Printable.escape(String.format("%s: OK: tree '%s', %d states, %d transitions, %d tasks, "
                     + "%d evaluators, %d parameters", asset, t.name, t.stateCount, t.transitionCount, t.tasks.length,
                     t.evaluators.length, t.paramName.length)));

@@ -1,9 +1,14 @@
 package dev.crowdtree.demo.nodes;
 
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.NodeProvider;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
+
+import java.util.Collections;
+import java.util.Set;
 
 import static dev.crowdtree.demo.nodes.CrowdWorld.CELL;
 import static dev.crowdtree.demo.nodes.CrowdWorld.CLAIM_EPOCH;
@@ -27,16 +32,55 @@ import static dev.crowdtree.statetree.node.HostColumn.Type.INT;
  * the {@code wander}, {@code moveTo}, {@code flee}, {@code shout} and {@code claimSlot} tasks. Each
  * declares the host columns it reads and writes and, where it needs more, the {@link CrowdWorld}
  * external; the registry holds no world, so trees can be compiled, checked and drawn without one.
+ *
+ * <p>It is also the crowd's {@link NodeProvider} (listed in this jar's
+ * {@code META-INF/services/dev.crowdtree.statetree.node.NodeProvider}), the way any jar adds node
+ * types to the command line: for standalone runs ({@code trace}) the crowd's columns start at 0 and
+ * the crowd is {@link CrowdWorld#empty} (no threats, no objects).
  */
-public final class DemoNodes {
+public final class DemoNodes implements NodeProvider {
     private static final double INF = Double.POSITIVE_INFINITY;
+    /** Side of the empty crowd of standalone runs, in metres. */
+    private static final float STANDALONE_WORLD = 1000f;
 
-    private DemoNodes() {
+    /** The provider; {@link java.util.ServiceLoader} calls this. */
+    public DemoNodes() {
     }
 
     /** The built-ins plus the crowd's types. */
     public static NodeRegistry registry() {
         NodeRegistry r = BuiltinNodes.registry();
+        new DemoNodes().register(r);
+        return r;
+    }
+
+    /** The names of the crowd's node types: a tree that uses one runs in the crowd. */
+    public static Set<String> typeNames() {
+        NodeRegistry r = new NodeRegistry();
+        new DemoNodes().register(r);
+        return r.types().keySet();
+    }
+
+    /** Whether {@code tree} uses one of the crowd's node types (and so runs in the crowd). */
+    public static boolean usedBy(CompiledStateTree tree) {
+        return !Collections.disjoint(tree.nodeTypes, typeNames());
+    }
+
+    /**
+     * Checks that {@code tree} runs in the crowd, for {@code what} (e.g. "sweep runs") that only runs
+     * the crowd.
+     *
+     * @throws IllegalArgumentException naming the tree when it uses none of the crowd's node types
+     */
+    public static void requireUsedBy(CompiledStateTree tree, String what) {
+        if (!usedBy(tree)) {
+            throw new IllegalArgumentException("tree '" + tree.name + "' uses none of the crowd's node types, and " + what
+                    + " the crowd only; run it with plain 'run' or 'serve', where it runs alone");
+        }
+    }
+
+    @Override
+    public void register(NodeRegistry r) {
         r.register(NodeType.evaluator("perception")
                 .tag("hitTag", true)
                 .constant("range", ValueType.FLOAT, false, 500.0, 1, INF)
@@ -84,7 +128,11 @@ public final class DemoNodes {
                 .writes(CLAIM_OBJECT, INT).writes(CLAIM_STATE, BYTE).writes(CLAIM_EPOCH, INT)
                 .external(CrowdWorld.EXTERNAL, CrowdWorld.class)
                 .factory(ClaimSlotTask::new).build());
-        return r;
+        for (String column : new String[] {X, Y, VX, VY, DESIRED_VX, DESIRED_VY, SNAP_X, SNAP_Y, CELL, DANGER,
+                CLAIM_OBJECT, CLAIM_STATE, CLAIM_EPOCH}) {
+            r.standaloneColumn(column, 0);
+        }
+        r.standaloneExternal(CrowdWorld.EXTERNAL, CrowdWorld.class, () -> CrowdWorld.empty(STANDALONE_WORLD));
     }
 
     /** A task that steers: it writes the desired velocity. */

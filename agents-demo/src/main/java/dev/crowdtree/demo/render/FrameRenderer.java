@@ -1,7 +1,7 @@
 package dev.crowdtree.demo.render;
 
 import dev.crowdtree.demo.sim.CrowdData;
-import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.demo.sim.Threats;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 
@@ -24,12 +24,12 @@ public final class FrameRenderer {
     private static final int MAP = 900;
     private static final int PANEL = 330;
 
-    private final CrowdSim sim;
+    private final Simulation sim;
     private final int[] colors;
     private final List<int[]> history = new ArrayList<>();
     private final List<Integer> shown = new ArrayList<>();
 
-    public FrameRenderer(CrowdSim sim) {
+    public FrameRenderer(Simulation sim) {
         this.sim = sim;
         this.colors = Palette.stateColors(sim.tree());
     }

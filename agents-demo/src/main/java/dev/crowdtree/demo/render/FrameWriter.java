@@ -1,6 +1,6 @@
 package dev.crowdtree.demo.render;
 
-import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.Simulation;
 
 import javax.imageio.ImageIO;
 import java.io.IOException;
@@ -10,12 +10,12 @@ import java.nio.file.Path;
 
 /** Writes frames as {@code frame-<tick>.png} into a directory. */
 public final class FrameWriter {
-    private final CrowdSim sim;
+    private final Simulation sim;
     private final Path dir;
     private final FrameRenderer renderer;
     private int count;
 
-    public FrameWriter(CrowdSim sim, Path dir) {
+    public FrameWriter(Simulation sim, Path dir) {
         this.sim = sim;
         this.dir = dir;
         this.renderer = new FrameRenderer(sim);

@@ -2,7 +2,7 @@ package dev.crowdtree.demo.serve;
 
 import dev.crowdtree.demo.render.Palette;
 import dev.crowdtree.demo.sim.CrowdData;
-import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -187,7 +187,7 @@ public final class CrowdServer implements AutoCloseable {
      * {@code speed} (0.1..16) and closes it when the server closes. Call once, from the thread that
      * built the sim.
      */
-    public void start(CrowdSim sim, double speed) {
+    public void start(Simulation sim, double speed) {
         if (loop != null) {
             throw new IllegalStateException("the server is already started");
         }
@@ -254,7 +254,7 @@ public final class CrowdServer implements AutoCloseable {
 
     // ---- /meta ----------------------------------------------------------------------------------
 
-    private static String metaJson(CrowdSim sim) {
+    private static String metaJson(Simulation sim) {
         CompiledStateTree t = sim.tree();
         CrowdData d = sim.data();
         int[] colors = Palette.stateColors(t);

@@ -2,7 +2,7 @@ package dev.crowdtree.demo.serve;
 
 import dev.crowdtree.demo.cli.CrowdOptions;
 import dev.crowdtree.demo.sim.CrowdConfig;
-import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.demo.sim.LodBands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -141,7 +141,7 @@ public final class ServeCommand implements Callable<Integer> {
         Thread hook = new Thread(server::close, "crowd-serve-shutdown");
         try {
             long setup0 = System.nanoTime();
-            CrowdSim sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
+            Simulation sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
             if (sim == null) {
                 return 2;
             }

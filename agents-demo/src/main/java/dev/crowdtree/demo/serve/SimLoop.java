@@ -3,7 +3,7 @@ package dev.crowdtree.demo.serve;
 import dev.crowdtree.core.time.FixedStepClock;
 import dev.crowdtree.demo.serve.FrameBuffers.Frame;
 import dev.crowdtree.demo.sim.CrowdData;
-import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.demo.sim.SmartObjects;
 import dev.crowdtree.demo.sim.Threats;
@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * threads post with {@link #call(Supplier)}: selecting and inspecting an agent, play, pause, speed.
  * The HTTP threads do not wait for them: the answer is written when the future completes.
  *
- * <p>THREADING: the simulation thread is the only thread that touches the {@link CrowdSim} (its
+ * <p>THREADING: the simulation thread is the only thread that touches the {@link Simulation} (its
  * world, columns, tree system and trace sink) after {@link #start()}; the sim is handed over by
  * {@link Thread#start()}, which orders everything the constructing thread did before it. Other
  * threads talk to it only through the request queue (a {@link LinkedBlockingQueue}; results come
@@ -49,7 +49,7 @@ final class SimLoop implements Runnable {
     private static final long BATCH_NANOS = 50_000_000L;
     private static final long PAUSED_WAIT_MS = 50;
 
-    private final CrowdSim sim;
+    private final Simulation sim;
     private final FrameBuffers frames;
     private final LinkedBlockingQueue<Request<?>> requests = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -83,7 +83,7 @@ final class SimLoop implements Runnable {
     // THREADING: written once by the sim thread when it dies, read by HTTP threads and the command.
     private volatile Throwable failure;
 
-    SimLoop(CrowdSim sim, double initialSpeed, int readers) {
+    SimLoop(Simulation sim, double initialSpeed, int readers) {
         this.sim = sim;
         this.system = sim.system();
         this.data = sim.data();

@@ -15,6 +15,7 @@ import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeRegistry;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,7 +48,7 @@ import java.util.function.Function;
  * through {@link TickPeriods} (the runtime's {@code setTickPeriodOfRow}). The band is kept in a
  * {@code lodBand} column that exists only with LOD on, so runs without LOD hash as before.
  */
-public final class CrowdSim implements AutoCloseable {
+public final class CrowdSim implements Simulation {
     /** Phase names, in order, for {@link #metrics()}. */
     public static final String[] PHASES = {"threats", "grid", "statetree", "movement", "sync"};
     /** The embedded tree asset. */
@@ -83,10 +84,7 @@ public final class CrowdSim implements AutoCloseable {
     private float observerY;
     private long tick;
     private long alarms;
-    private long awakeSum;
-    private long awakeTicks;
-    private int awakeMin = Integer.MAX_VALUE;
-    private int awakeMax;
+    private final AwakeStats awake = new AwakeStats();
 
     /**
      * Builds the world, compiles the tree ({@code treeFile}, or the embedded asset when null) with
@@ -136,12 +134,13 @@ public final class CrowdSim implements AutoCloseable {
      */
     CrowdSim(CrowdConfig config, Path treeFile, LodBands lod, float observerX, float observerY,
              Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
-        this(config, treeFile, InputFiles.DEFAULT_MAX_BYTES, lod, observerX, observerY, periods, null, null, null, -1);
+        this(config, treeFile, InputFiles.DEFAULT_MAX_BYTES, lod, observerX, observerY, periods, null, null, null, -1,
+                null, null);
     }
 
     private CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
                      float observerY, Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
-        this(config, treeFile, maxTreeBytes, lod, observerX, observerY, periods, null, null, null, -1);
+        this(config, treeFile, maxTreeBytes, lod, observerX, observerY, periods, null, null, null, -1, null, null);
     }
 
     /**
@@ -155,12 +154,31 @@ public final class CrowdSim implements AutoCloseable {
     CrowdSim(CrowdConfig config, String treeName, String treeText, RegionGrid regions, int region)
             throws StateTreeCompileException {
         this(config, null, InputFiles.DEFAULT_MAX_BYTES, null, config.worldSize() / 2, config.worldSize() / 2, null,
-                treeName, treeText, regions, region);
+                treeName, treeText, regions, region, null, null);
+    }
+
+    /**
+     * The crowd running {@code tree}, compiled with {@code nodes} (the crowd's node types and any
+     * other provider's) from {@code treeFile} (null: the embedded asset; kept for snapshots), with LOD
+     * by {@code lod} (null: off) around an observer at ({@code observerX}, {@code observerY}). The
+     * tree is bound to the crowd's table and, when its nodes ask for it, to the crowd; host columns
+     * and externals of other node types take the standalone values {@code nodes} gives them.
+     *
+     * @throws IllegalArgumentException when the tree needs a column or an external nothing gives
+     */
+    public static CrowdSim running(CrowdConfig config, Path treeFile, CompiledStateTree tree, NodeRegistry nodes,
+                                   LodBands lod, float observerX, float observerY) {
+        try {
+            return new CrowdSim(config, treeFile, 0, lod, observerX, observerY, null, null, null, null, -1, tree, nodes);
+        } catch (StateTreeCompileException e) {
+            throw new IllegalStateException("a compiled tree was compiled again", e); // it is not: compiled is given
+        }
     }
 
     private CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
                      float observerY, Function<CrowdData, TickPeriods> periods, String treeName, String treeText,
-                     RegionGrid regions, int region) throws StateTreeCompileException {
+                     RegionGrid regions, int region, CompiledStateTree compiled, NodeRegistry nodes)
+            throws StateTreeCompileException {
         this.config = config;
         this.treeFile = treeFile;
         this.regions = regions;
@@ -171,13 +189,15 @@ public final class CrowdSim implements AutoCloseable {
         boolean ok = false;
         try {
             this.data = new CrowdData(config, world);
-            StateTreeCompiler compiler = new StateTreeCompiler(DemoNodes.registry());
-            this.tree = treeText != null ? StateTreeJson.compile(treeName, treeText, compiler)
+            NodeRegistry registry = nodes == null ? DemoNodes.registry() : nodes;
+            StateTreeCompiler compiler = new StateTreeCompiler(registry);
+            this.tree = compiled != null ? compiled : treeText != null ? StateTreeJson.compile(treeName, treeText, compiler)
                     : treeFile == null
                     ? StateTreeJson.compile(EMBEDDED_TREE, embeddedTreeText(), compiler)
                     : StateTreeJson.compile(treeFile, compiler, maxTreeBytes);
+            TreeHost host = new TreeHost(data.table, tree, registry, true);
             this.system = new StateTreeSystem(world, data.table, tree);
-            system.bindExternal(CrowdWorld.EXTERNAL, data);
+            host.bindExternals(system, data);
             int danger = tree.stateByPath(tree.stateName[0] + "/Danger");
             this.dangerBegin = danger;
             this.dangerEnd = danger < 0 ? -1 : tree.stateSubtreeEnd[danger];
@@ -185,7 +205,7 @@ public final class CrowdSim implements AutoCloseable {
             this.alarmTag = tree.tagId("Alarm") >= 0 ? "Alarm" : null;
             setObserver(observerX, observerY);
             this.periods = periods == null ? null : periods.apply(data);
-            this.lod = spawn(lod);
+            this.lod = spawn(lod, host);
             ok = true;
         } finally {
             if (!ok) {
@@ -207,14 +227,14 @@ public final class CrowdSim implements AutoCloseable {
     }
 
     /** Spawns and starts the agents; returns the LOD bands in effect (null: off). */
-    private LodBands spawn(LodBands lodWanted) {
+    private LodBands spawn(LodBands lodWanted, TreeHost host) {
         final long seed = config.seed();
         final float size = config.worldSize();
         SpawnInitializer place = (t, row, id, arg) -> {
             data.x.set(row, CounterRng.range(0, size, seed, id, 0, 11, 0));
             data.y.set(row, CounterRng.range(0, size, seed, id, 0, 11, 1));
         };
-        SpawnInitializer init = system.spawnInitializer(place);
+        SpawnInitializer init = system.spawnInitializer(host.initializer(place));
         if (regions == null) {
             for (int i = 0; i < config.agents(); i++) {
                 world.commands().spawn(data.table, init, 0);
@@ -290,11 +310,7 @@ public final class CrowdSim implements AutoCloseable {
         long t2 = System.nanoTime();
         system.tickAll(tick, config.dt());
         long t3 = System.nanoTime();
-        int awake = system.awakeLastTick();
-        awakeSum += awake;
-        awakeTicks++;
-        awakeMin = Math.min(awakeMin, awake);
-        awakeMax = Math.max(awakeMax, awake);
+        awake.record(system.awakeLastTick());
         world.runPhase(data.table, movementKernel);
         long t4 = System.nanoTime();
         data.resolveClaims();
@@ -325,16 +341,14 @@ public final class CrowdSim implements AutoCloseable {
 
     /** Snapshot support ({@link CrowdSnapshot}): tick, alarms, awake sum, awake ticks, awake min, awake max. */
     long[] counters() {
-        return new long[] {tick, alarms, awakeSum, awakeTicks, awakeMin, awakeMax};
+        long[] a = awake.save();
+        return new long[] {tick, alarms, a[0], a[1], a[2], a[3]};
     }
 
     void restoreCounters(long[] c) {
         tick = c[0];
         alarms = c[1];
-        awakeSum = c[2];
-        awakeTicks = c[3];
-        awakeMin = (int) c[4];
-        awakeMax = (int) c[5];
+        awake.restore(c, 2);
     }
 
     /** A fire ignited: agents within {@value #ALARM_RADIUS} m hear the alarm next tick. */
@@ -375,6 +389,16 @@ public final class CrowdSim implements AutoCloseable {
     }
 
     // ---- views --------------------------------------------------------------------------------
+
+    @Override
+    public String[] phases() {
+        return PHASES.clone();
+    }
+
+    @Override
+    public boolean isCrowd() {
+        return true;
+    }
 
     public CrowdConfig config() {
         return config;
@@ -417,26 +441,17 @@ public final class CrowdSim implements AutoCloseable {
 
     /** Mean of {@link #awakeLastTick()} over the ticks run (0 before the first). */
     public double awakeMean() {
-        return awakeTicks == 0 ? 0 : (double) awakeSum / awakeTicks;
+        return awake.mean();
     }
 
     /** Fewest agents awake in one tick so far (0 before the first tick). */
     public int awakeMin() {
-        return awakeTicks == 0 ? 0 : awakeMin;
+        return awake.min();
     }
 
     /** Most agents awake in one tick so far. */
     public int awakeMax() {
-        return awakeMax;
-    }
-
-    /** Running agents (trees started and not finished). */
-    public int runningAgents() {
-        int n = 0;
-        for (int c : occupancy()) {
-            n += c;
-        }
-        return n;
+        return awake.max();
     }
 
     /** The LOD bands in effect, or null when LOD is off. */
@@ -485,13 +500,6 @@ public final class CrowdSim implements AutoCloseable {
     /** The LOD band of {@code row} from the last grid phase (-1: none; LOD off). Tests. */
     int lodBandOfRow(int row) {
         return lodBand == null ? -1 : lodBand.data()[row] - 1;
-    }
-
-    /** Running agents per active (last) state, indexed by state id. */
-    public int[] occupancy() {
-        int[] counts = new int[tree.stateCount];
-        system.countActiveStates(counts);
-        return counts;
     }
 
     /** A hash of the whole simulation: every column of every agent, the threats and the smart objects. */

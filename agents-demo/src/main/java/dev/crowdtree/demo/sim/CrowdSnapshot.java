@@ -3,7 +3,12 @@ package dev.crowdtree.demo.sim;
 import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
+import dev.crowdtree.demo.nodes.DemoNodes;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeRegistry;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -97,8 +102,20 @@ public final class CrowdSnapshot {
      * @throws StateTreeCompileException when the saved tree asset no longer compiles
      */
     public static CrowdSim load(Path file, int workers) throws IOException, StateTreeCompileException {
+        return load(file, workers, DemoNodes.registry());
+    }
+
+    /**
+     * As {@link #load(Path, int)}, compiling the saved tree with {@code nodes} (the crowd's node types
+     * and those of other providers the tree uses).
+     */
+    public static CrowdSim load(Path file, int workers, NodeRegistry nodes) throws IOException, StateTreeCompileException {
         Parsed p = parse(Files.readAllBytes(file), workers);
-        CrowdSim sim = new CrowdSim(p.config, p.tree, p.lod, p.ox, p.oy);
+        StateTreeCompiler compiler = new StateTreeCompiler(nodes);
+        CompiledStateTree tree = p.tree == null
+                ? StateTreeJson.compile(CrowdSim.EMBEDDED_TREE, CrowdSim.embeddedTreeText(), compiler)
+                : StateTreeJson.compile(p.tree, compiler);
+        CrowdSim sim = CrowdSim.running(p.config, p.tree, tree, nodes, p.lod, p.ox, p.oy);
         boolean ok = false;
         try {
             p.applyTo(sim);

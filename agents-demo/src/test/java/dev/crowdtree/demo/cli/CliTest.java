@@ -115,7 +115,7 @@ class CliTest extends CliTestBase {
         String o = out();
         assertTrue(o.contains("== summary ==") && o.contains("p99.9") && o.contains("statetree"), o);
         assertTrue(o.contains("Root/Peaceful/Wander"), o);
-        assertTrue(o.matches("(?s).*awake in the statetree phase: mean \\d+\\.\\d% of 3,000 running agents.*"), o);
+        assertTrue(o.matches("(?s).*awake in the statetree phase: mean \\d+\\.\\d% of 3,000 agents.*"), o);
         assertTrue(!o.contains("LOD bands"), "no LOD unless asked for");
         assertTrue(o.matches("(?s).*world hash: [0-9a-f]{16}.*"), o);
         List<Path> pngs;

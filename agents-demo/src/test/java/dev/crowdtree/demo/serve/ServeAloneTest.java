@@ -1,0 +1,140 @@
+package dev.crowdtree.demo.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.demo.testing.NodeJars;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@code serve} with a tree that uses none of the crowd's node types: the embedding example's tree
+ * with its node types from {@code --nodes}. Its agents stand on a grid, coloured by active state.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ServeAloneTest {
+    private static final int AGENTS = 2500;
+    private static final Pattern SERVING = Pattern.compile("serving the crowd on (http://127\\.0\\.0\\.1:(\\d+)/)");
+
+    @TempDir
+    static Path dir;
+
+    private static Thread serveThread;
+    private static final ByteArrayOutputStream OUT = new ByteArrayOutputStream();
+    private static final ByteArrayOutputStream ERR = new ByteArrayOutputStream();
+    private static String base;
+    private static HttpClient http;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        Path jar = NodeJars.guardJar(dir);
+        http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        PrintStream out = new PrintStream(OUT, true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(ERR, true, StandardCharsets.UTF_8);
+        serveThread = new Thread(() -> new CommandLine(new ServeCommand(out, err)).execute("--port", "0", "--agents",
+                Integer.toString(AGENTS), "--workers", "2", "--nodes", jar.toString(), "--tree",
+                NodeJars.GUARDS_TREE.toString()), "serve-alone-under-test");
+        serveThread.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (base == null) {
+            Matcher m = SERVING.matcher(OUT.toString(StandardCharsets.UTF_8));
+            if (m.find()) {
+                base = m.group(1);
+            } else if (!serveThread.isAlive() || System.nanoTime() > deadline) {
+                fail("serve did not start; stdout:\n" + OUT.toString(StandardCharsets.UTF_8)
+                        + "\nstderr:\n" + ERR.toString(StandardCharsets.UTF_8));
+            } else {
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        if (serveThread != null) {
+            serveThread.interrupt();
+            serveThread.join(15_000);
+            assertFalse(serveThread.isAlive(), "serve did not stop when interrupted");
+        }
+    }
+
+    @Test
+    void theHeaderSaysTheTreeRunsAloneWithoutLod() {
+        String o = OUT.toString(StandardCharsets.UTF_8);
+        assertTrue(o.contains("tree " + NodeJars.GUARDS_TREE + " (5 states)"), o);
+        assertTrue(o.contains("LOD off"), o);
+    }
+
+    @Test
+    void metaNamesTheTreeAndHasNoThreatsOrObjects() throws Exception {
+        JsonNode meta = JSON.readTree(get("meta").body());
+        assertEquals("Guards", meta.get("tree").asText());
+        assertEquals(AGENTS, meta.get("agents").asInt());
+        assertEquals(0, meta.get("threats").get("count").asInt());
+        assertEquals(0, meta.get("smartObjects").get("count").asInt());
+    }
+
+    @Test
+    void framesShowEveryAgentOnAGridColouredByItsState() throws Exception {
+        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + "frame")).timeout(Duration.ofSeconds(10))
+                .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, r.statusCode());
+        ByteBuffer f = ByteBuffer.wrap(r.body()).order(ByteOrder.LITTLE_ENDIAN);
+        int n = f.getInt(20);
+        int s = f.getShort(24);
+        int t = f.getShort(26);
+        assertEquals(AGENTS, n);
+        assertEquals(5, s);
+        assertEquals(0, t);
+        int posOff = FrameFormat.positionsOffset(s, t);
+        Set<Integer> columns = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            columns.add((f.getShort(posOff + 4 * i) & 0xFFFF) / 1000);
+        }
+        assertTrue(columns.size() > 20, "agents spread over the grid: " + columns.size() + " x bands");
+        int patrol = f.getInt(FrameFormat.HEADER_BYTES + 4); // state 1: Root/Patrol
+        assertEquals(AGENTS, patrol, "far from the standalone intruder, every guard patrols");
+        int stOff = FrameFormat.statesOffset(n, s, t);
+        for (int i = 0; i < n; i++) {
+            assertEquals(1, f.get(stOff + i), "state byte of row " + i);
+        }
+    }
+
+    @Test
+    void statsAnswer() throws Exception {
+        JsonNode stats = JSON.readTree(get("stats").body());
+        assertEquals(AGENTS, stats.get("running").asInt());
+        assertFalse(stats.get("lod").get("enabled").asBoolean());
+    }
+
+    private static HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
