@@ -310,56 +310,6 @@ public final class NodeType {
             return add(n, PropertySpec.Kind.CONDITIONS, null, List.of(), null, how);
         }
 
-        private static PropertySpec spec(String n, PropertySpec.Kind k, ValueType t, boolean req, Object def,
-                                         double min, double max, List<String> choices, String typeFrom) {
-            return new PropertySpec(n, k, t, req, def, min, max, choices, typeFrom);
-        }
-
-        /** A literal value of {@code type} ({@code null}: any number) within {@code min..max}. */
-        public Builder constant(String n, ValueType type, boolean required, Object def, double min, double max) {
-            return add(spec(n, PropertySpec.Kind.CONSTANT, type, required, def, min, max, List.of(), null));
-        }
-
-        /** A literal or binding of {@code type} ({@code null}: any number); literals must be within {@code min..max}. */
-        public Builder input(String n, ValueType type, boolean required, Object def, double min, double max) {
-            return add(spec(n, PropertySpec.Kind.INPUT, type, required, def, min, max, List.of(), null));
-        }
-
-        /** A literal or binding of the type of the parameter named by property {@code paramProperty}. */
-        public Builder inputTypedLike(String n, String paramProperty, boolean required) {
-            return add(spec(n, PropertySpec.Kind.INPUT, null, required, null, Double.NEGATIVE_INFINITY,
-                    Double.POSITIVE_INFINITY, List.of(), paramProperty));
-        }
-
-        public Builder string(String n, boolean required, String def) {
-            return add(spec(n, PropertySpec.Kind.STRING, null, required, def, 0, 0, List.of(), null));
-        }
-
-        public Builder choice(String n, boolean required, String def, String... choices) {
-            return add(spec(n, PropertySpec.Kind.CHOICE, null, required, def, 0, 0, List.of(choices), null));
-        }
-
-        public Builder tag(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.TAG, null, required, null, 0, 0, List.of(), null));
-        }
-
-        public Builder param(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.PARAM, null, required, null, 0, 0, List.of(), null));
-        }
-
-        /** An event payload property (read with {@link NodeConfig#payload}). */
-        public Builder payload(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.PAYLOAD, null, required, null, 0, 0, List.of(), null));
-        }
-
-        public Builder condition(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.CONDITION, null, required, null, 0, 0, List.of(), null));
-        }
-
-        public Builder conditions(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.CONDITIONS, null, required, null, 0, 0, List.of(), null));
-        }
-
         /** Exactly one of these properties must be given. */
         public Builder oneOf(String... names) {
             oneOf.add(List.of(names));
