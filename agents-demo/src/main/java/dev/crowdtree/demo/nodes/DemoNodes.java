@@ -39,7 +39,6 @@ import static dev.crowdtree.statetree.node.HostColumn.Type.INT;
  * the crowd is {@link CrowdWorld#empty} (no threats, no objects).
  */
 public final class DemoNodes implements NodeProvider {
-    private static final double INF = Double.POSITIVE_INFINITY;
     /** Side of the empty crowd of standalone runs, in metres. */
     private static final float STANDALONE_WORLD = 1000f;
 
@@ -82,8 +81,8 @@ public final class DemoNodes implements NodeProvider {
     @Override
     public void register(NodeRegistry r) {
         r.register(NodeType.evaluator("perception")
-                .tag("hitTag", true)
-                .constant("range", ValueType.FLOAT, false, 500.0, 1, INF)
+                .tag("hitTag", NodeType.Property::required)
+                .constant("range", ValueType.FLOAT, p -> p.byDefault(500.0).min(1))
                 .output("threatDistance", ValueType.FLOAT)
                 .output("awayX", ValueType.FLOAT)
                 .output("awayY", ValueType.FLOAT)
@@ -93,34 +92,34 @@ public final class DemoNodes implements NodeProvider {
                 .external(CrowdWorld.EXTERNAL, CrowdWorld.class)
                 .factory(PerceptionEvaluator::new).build());
         r.register(moving(NodeType.task("wander"))
-                .constant("radius", ValueType.FLOAT, true, null, 1, 10_000)
-                .input("speed", ValueType.FLOAT, true, null, 0, 100)
+                .constant("radius", ValueType.FLOAT, p -> p.required().range(1, 10_000))
+                .input("speed", ValueType.FLOAT, DemoNodes::speed)
                 .field("targetX", ValueType.FLOAT)
                 .field("targetY", ValueType.FLOAT)
                 .reads(X, FLOAT).reads(Y, FLOAT)
                 .external(CrowdWorld.EXTERNAL, CrowdWorld.class)
                 .factory(WanderTask::new).build());
         r.register(moving(NodeType.task("moveTo"))
-                .input("x", ValueType.FLOAT, true, null, -INF, INF)
-                .input("y", ValueType.FLOAT, true, null, -INF, INF)
-                .input("speed", ValueType.FLOAT, true, null, 0, 100)
-                .constant("arriveDistance", ValueType.FLOAT, false, 1.0, 0.01, 1000)
+                .input("x", ValueType.FLOAT, NodeType.Property::required)
+                .input("y", ValueType.FLOAT, NodeType.Property::required)
+                .input("speed", ValueType.FLOAT, DemoNodes::speed)
+                .constant("arriveDistance", ValueType.FLOAT, p -> p.byDefault(1.0).range(0.01, 1000))
                 .reads(X, FLOAT).reads(Y, FLOAT)
                 .factory(MoveToTask::new).build());
         r.register(moving(NodeType.task("flee"))
-                .input("speed", ValueType.FLOAT, true, null, 0, 100)
-                .input("awayX", ValueType.FLOAT, true, null, -INF, INF)
-                .input("awayY", ValueType.FLOAT, true, null, -INF, INF)
+                .input("speed", ValueType.FLOAT, DemoNodes::speed)
+                .input("awayX", ValueType.FLOAT, NodeType.Property::required)
+                .input("awayY", ValueType.FLOAT, NodeType.Property::required)
                 .reads(VX, FLOAT).reads(VY, FLOAT)
                 .factory(FleeTask::new).build());
         r.register(NodeType.task("shout")
-                .tag("tag", true)
-                .constant("maxTargets", ValueType.INT, false, 8L, 0, 1000)
+                .tag("tag", NodeType.Property::required)
+                .constant("maxTargets", ValueType.INT, p -> p.byDefault(8).range(0, 1000))
                 .reads(CELL, INT)
                 .external(CrowdWorld.EXTERNAL, CrowdWorld.class)
                 .factory(ShoutTask::new).build());
         r.register(NodeType.task("claimSlot")
-                .constant("searchRadius", ValueType.FLOAT, false, 60.0, 1, 10_000)
+                .constant("searchRadius", ValueType.FLOAT, p -> p.byDefault(60.0).range(1, 10_000))
                 .output("granted", ValueType.BOOL)
                 .output("slotX", ValueType.FLOAT)
                 .output("slotY", ValueType.FLOAT)
@@ -133,6 +132,11 @@ public final class DemoNodes implements NodeProvider {
             r.standaloneColumn(column, 0);
         }
         r.standaloneExternal(CrowdWorld.EXTERNAL, CrowdWorld.class, () -> CrowdWorld.empty(STANDALONE_WORLD));
+    }
+
+    /** The speed every steering task reads: required, 0..100. */
+    private static void speed(NodeType.Property p) {
+        p.required().range(0, 100);
     }
 
     /** A task that steers: it writes the desired velocity. */

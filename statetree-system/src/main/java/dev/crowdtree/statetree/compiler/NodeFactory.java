@@ -161,9 +161,10 @@ final class NodeFactory {
                 if (spec.required()) {
                     c.error(path, f, "missing required field '" + spec.name() + "' (" + spec.expected() + ")");
                 } else if (spec.defaultValue() != null) {
+                    Object d = spec.defaultValue();
                     values.put(spec.name(), spec.kind() == PropertySpec.Kind.INPUT
                             ? ValueInput.constant(spec.valueType() == null ? ValueType.FLOAT : spec.valueType(),
-                            ((Number) spec.defaultValue()).doubleValue()) : spec.defaultValue());
+                            d instanceof Boolean ? ((Boolean) d ? 1 : 0) : ((Number) d).doubleValue()) : d);
                 }
                 continue;
             }

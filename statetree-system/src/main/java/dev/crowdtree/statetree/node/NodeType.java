@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -17,7 +18,8 @@ import java.util.function.Function;
  *
  * <pre>{@code
  * NodeType delay = NodeType.task("delay")
- *     .input("duration", ValueType.FLOAT, true, null, 0, Double.POSITIVE_INFINITY)
+ *     .input("duration", ValueType.FLOAT, p -> p.required().min(0))
+ *     .input("randomDeviation", ValueType.FLOAT, p -> p.byDefault(0.0).min(0))
  *     .timer("remaining", TimerKind.SECONDS)
  *     .factory(DelayTask::new)
  *     .build();
@@ -121,8 +123,13 @@ public final class NodeType {
         return factory.apply(config);
     }
 
+    private static IllegalArgumentException misuse(String type, String property, String what) {
+        return new IllegalArgumentException("node type '" + type + "': property '" + property + "' " + what);
+    }
+
     /** Fluent schema builder. */
     public static final class Builder {
+        private static final Consumer<Property> AS_IS = p -> { };
         private final String name;
         private final Category category;
         private final Map<String, PropertySpec> properties = new LinkedHashMap<>();
@@ -143,61 +150,164 @@ public final class NodeType {
             if (properties.containsKey(p.name()) || p.name().equals("type") || p.name().equals("name")
                     || (category == Category.TASK && (p.name().equals("reselect")
                     || p.name().equals("considerForCompletion")))) {
-                throw new IllegalArgumentException("node type '" + name + "': property '" + p.name()
-                        + "' is declared twice or reserved");
+                throw misuse(name, p.name(), "is declared twice or reserved");
             }
             properties.put(p.name(), p);
             return this;
         }
 
-        private static PropertySpec spec(String n, PropertySpec.Kind k, ValueType t, boolean req, Object def,
-                                         double min, double max, List<String> choices, String typeFrom) {
-            return new PropertySpec(n, k, t, req, def, min, max, choices, typeFrom);
+        private Builder add(String n, PropertySpec.Kind kind, ValueType type, List<String> choices, String typeFrom,
+                            Consumer<Property> how) {
+            Property p = new Property(name, n, kind, type, choices, typeFrom);
+            how.accept(p);
+            return add(p.spec());
         }
 
-        /** A literal value of {@code type} ({@code null}: any number) within {@code min..max}. */
-        public Builder constant(String n, ValueType type, boolean required, Object def, double min, double max) {
-            return add(spec(n, PropertySpec.Kind.CONSTANT, type, required, def, min, max, List.of(), null));
+        private ValueType typed(String n, ValueType type) {
+            if (type == null) {
+                throw misuse(name, n, "has no value type (for any number use numberConstant or numberInput)");
+            }
+            return type;
         }
 
-        /** A literal or binding of {@code type} ({@code null}: any number); literals must be within {@code min..max}. */
-        public Builder input(String n, ValueType type, boolean required, Object def, double min, double max) {
-            return add(spec(n, PropertySpec.Kind.INPUT, type, required, def, min, max, List.of(), null));
+        /** An optional {@link #constant(String, ValueType, Consumer)} without default or range. */
+        public Builder constant(String n, ValueType type) {
+            return constant(n, type, AS_IS);
         }
 
-        /** A literal or binding of the type of the parameter named by property {@code paramProperty}. */
-        public Builder inputTypedLike(String n, String paramProperty, boolean required) {
-            return add(spec(n, PropertySpec.Kind.INPUT, null, required, null, Double.NEGATIVE_INFINITY,
-                    Double.POSITIVE_INFINITY, List.of(), paramProperty));
+        /**
+         * A literal value of {@code type}, configured by {@code how} (required, default, range).
+         *
+         * @throws IllegalArgumentException if {@code type} is null (see {@link #numberConstant}), the
+         *                                  name is taken, or {@code how} misconfigures it (see {@link Property})
+         */
+        public Builder constant(String n, ValueType type, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.CONSTANT, typed(n, type), List.of(), null, how);
         }
 
-        public Builder string(String n, boolean required, String def) {
-            return add(spec(n, PropertySpec.Kind.STRING, null, required, def, 0, 0, List.of(), null));
+        /** An optional {@link #numberConstant(String, Consumer)} without default or range. */
+        public Builder numberConstant(String n) {
+            return numberConstant(n, AS_IS);
         }
 
-        public Builder choice(String n, boolean required, String def, String... choices) {
-            return add(spec(n, PropertySpec.Kind.CHOICE, null, required, def, 0, 0, List.of(choices), null));
+        /** A literal number, int or float as written; otherwise as {@link #constant(String, ValueType, Consumer)}. */
+        public Builder numberConstant(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.CONSTANT, null, List.of(), null, how);
         }
 
-        public Builder tag(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.TAG, null, required, null, 0, 0, List.of(), null));
+        /** An optional {@link #input(String, ValueType, Consumer)} without default or range. */
+        public Builder input(String n, ValueType type) {
+            return input(n, type, AS_IS);
         }
 
-        public Builder param(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.PARAM, null, required, null, 0, 0, List.of(), null));
+        /**
+         * A literal or binding of {@code type} (read with {@link NodeConfig#input}), configured by
+         * {@code how}; a range limits literals only.
+         *
+         * @throws IllegalArgumentException if {@code type} is null (see {@link #numberInput}), the name
+         *                                  is taken, or {@code how} misconfigures it (see {@link Property})
+         */
+        public Builder input(String n, ValueType type, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.INPUT, typed(n, type), List.of(), null, how);
         }
 
-        /** An event payload property (read with {@link NodeConfig#payload}). */
-        public Builder payload(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.PAYLOAD, null, required, null, 0, 0, List.of(), null));
+        /** An optional {@link #numberInput(String, Consumer)} without default or range. */
+        public Builder numberInput(String n) {
+            return numberInput(n, AS_IS);
         }
 
-        public Builder condition(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.CONDITION, null, required, null, 0, 0, List.of(), null));
+        /** A literal or binding of any number, int or float; otherwise as {@link #input(String, ValueType, Consumer)}. */
+        public Builder numberInput(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.INPUT, null, List.of(), null, how);
         }
 
-        public Builder conditions(String n, boolean required) {
-            return add(spec(n, PropertySpec.Kind.CONDITIONS, null, required, null, 0, 0, List.of(), null));
+        /** An optional {@link #inputLike(String, String, Consumer)} without range. */
+        public Builder inputLike(String n, String paramProperty) {
+            return inputLike(n, paramProperty, AS_IS);
+        }
+
+        /**
+         * A literal or binding of the type of the parameter named by property {@code paramProperty}
+         * (a {@link #param}); it takes no default, since its type is known only per tree.
+         */
+        public Builder inputLike(String n, String paramProperty, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.INPUT, null, List.of(), Objects.requireNonNull(paramProperty), how);
+        }
+
+        /** An optional {@link #string(String, Consumer)} without default. */
+        public Builder string(String n) {
+            return string(n, AS_IS);
+        }
+
+        /** A literal string (read with {@link NodeConfig#string}); a default must be a String. */
+        public Builder string(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.STRING, null, List.of(), null, how);
+        }
+
+        /** An optional {@link #choice(String, List, Consumer)} without default. */
+        public Builder choice(String n, List<String> choices) {
+            return choice(n, choices, AS_IS);
+        }
+
+        /**
+         * One of the strings {@code choices} (read with {@link NodeConfig#string}); a default must be
+         * one of them.
+         *
+         * @throws IllegalArgumentException if {@code choices} is empty, the name is taken, or {@code how}
+         *                                  misconfigures it (see {@link Property})
+         */
+        public Builder choice(String n, List<String> choices, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.CHOICE, null, List.copyOf(choices), null, how);
+        }
+
+        /** An optional {@link #tag(String, Consumer)}. */
+        public Builder tag(String n) {
+            return tag(n, AS_IS);
+        }
+
+        /** An event tag (read with {@link NodeConfig#tag}); it takes no default. */
+        public Builder tag(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.TAG, null, List.of(), null, how);
+        }
+
+        /** An optional {@link #param(String, Consumer)}. */
+        public Builder param(String n) {
+            return param(n, AS_IS);
+        }
+
+        /** The name of a parameter (read with {@link NodeConfig#param}); it takes no default. */
+        public Builder param(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.PARAM, null, List.of(), null, how);
+        }
+
+        /** An optional {@link #payload(String, Consumer)}. */
+        public Builder payload(String n) {
+            return payload(n, AS_IS);
+        }
+
+        /** An event payload (read with {@link NodeConfig#payload}); it takes no default. */
+        public Builder payload(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.PAYLOAD, null, List.of(), null, how);
+        }
+
+        /** An optional {@link #condition(String, Consumer)}. */
+        public Builder condition(String n) {
+            return condition(n, AS_IS);
+        }
+
+        /** A nested condition (read with {@link NodeConfig#condition}); it takes no default. */
+        public Builder condition(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.CONDITION, null, List.of(), null, how);
+        }
+
+        /** An optional {@link #conditions(String, Consumer)}. */
+        public Builder conditions(String n) {
+            return conditions(n, AS_IS);
+        }
+
+        /** A list of nested conditions (read with {@link NodeConfig#conditions}); it takes no default. */
+        public Builder conditions(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.CONDITIONS, null, List.of(), null, how);
         }
 
         /** Exactly one of these properties must be given. */
@@ -283,6 +393,143 @@ public final class NodeType {
 
         public NodeType build() {
             return new NodeType(this);
+        }
+    }
+
+    /**
+     * How one property declared on a {@link Builder} is configured, e.g.
+     * {@code .constant("n", ValueType.INT, p -> p.required().range(1, 100))} or
+     * {@code .tag("tag", NodeType.Property::required)}. Without any call a property is optional, has no
+     * default and, if a number, no range; every method returns this property. A range limits the
+     * literals an asset may write (and the default), not what a binding or a function gives.
+     *
+     * <p>The builder checks the configuration as the property is declared and throws an
+     * {@link IllegalArgumentException} naming the node type and the property when the property is
+     * required and has a default; its min is above its max; it has a range but is not a number (a bool,
+     * string, choice, tag, parameter, payload or condition); a choice has no values; or its default is
+     * of the wrong kind (not a Boolean for a bool, a number for an int or float, a String for a string
+     * or choice; any default of a tag, parameter, payload, condition or input typed like a parameter),
+     * not integral for an int, outside the range, or not one of a choice's values.
+     */
+    public static final class Property {
+        private final String type;
+        private final String name;
+        private final PropertySpec.Kind kind;
+        private final ValueType valueType;
+        private final List<String> choices;
+        private final String typeFrom;
+        private boolean required;
+        private boolean hasDefault;
+        private Object defaultValue;
+        private boolean ranged;
+        private double min = Double.NEGATIVE_INFINITY;
+        private double max = Double.POSITIVE_INFINITY;
+
+        private Property(String type, String name, PropertySpec.Kind kind, ValueType valueType, List<String> choices,
+                         String typeFrom) {
+            this.type = type;
+            this.name = name;
+            this.kind = kind;
+            this.valueType = valueType;
+            this.choices = choices;
+            this.typeFrom = typeFrom;
+        }
+
+        /** The property must be given in every node of this type (it then has no default). */
+        public Property required() {
+            required = true;
+            return this;
+        }
+
+        /**
+         * The value an absent property takes: a Boolean for a bool; an Integer, Long, Float or Double
+         * for a number (kept as a Long for an int, a Double for a float, and as written, Long or
+         * Double, for any number); a String for a string or a choice.
+         */
+        public Property byDefault(Object value) {
+            hasDefault = true;
+            defaultValue = value;
+            return this;
+        }
+
+        /** The smallest literal a number accepts (inclusive). */
+        public Property min(double value) {
+            ranged = true;
+            min = value;
+            return this;
+        }
+
+        /** The largest literal a number accepts (inclusive). */
+        public Property max(double value) {
+            ranged = true;
+            max = value;
+            return this;
+        }
+
+        /** Both {@link #min} and {@link #max}. */
+        public Property range(double min, double max) {
+            return min(min).max(max);
+        }
+
+        private PropertySpec spec() {
+            boolean valued = kind == PropertySpec.Kind.CONSTANT || kind == PropertySpec.Kind.INPUT;
+            if (ranged && (!valued || valueType == ValueType.BOOL)) {
+                throw fail("has a range but is not a number");
+            }
+            if (!(min <= max)) {
+                throw fail("has min " + min + " above max " + max);
+            }
+            if (kind == PropertySpec.Kind.CHOICE && choices.isEmpty()) {
+                throw fail("has no choices");
+            }
+            if (required && hasDefault) {
+                throw fail("is required and has a default");
+            }
+            Object def = hasDefault ? checkedDefault(valued) : null;
+            return new PropertySpec(name, kind, valueType, required, def, valued ? min : 0, valued ? max : 0,
+                    choices, typeFrom);
+        }
+
+        private Object checkedDefault(boolean valued) {
+            Object v = defaultValue;
+            String given = "default " + v + (v == null ? "" : " (" + v.getClass().getSimpleName() + ")");
+            if (kind == PropertySpec.Kind.STRING || kind == PropertySpec.Kind.CHOICE) {
+                if (!(v instanceof String)) {
+                    throw fail("has " + given + ", not a string");
+                }
+                if (kind == PropertySpec.Kind.CHOICE && !choices.contains(v)) {
+                    throw fail("has " + given + ", not one of " + choices);
+                }
+                return v;
+            }
+            if (!valued || typeFrom != null) {
+                throw fail("takes no default, has " + given);
+            }
+            if (valueType == ValueType.BOOL) {
+                if (!(v instanceof Boolean)) {
+                    throw fail("has " + given + ", not a Boolean");
+                }
+                return v;
+            }
+            boolean integral = v instanceof Integer || v instanceof Long;
+            if (!integral && !(v instanceof Float || v instanceof Double)) {
+                throw fail("has " + given + ", not a number");
+            }
+            double d = ((Number) v).doubleValue();
+            if (valueType == ValueType.INT && (d != Math.rint(d) || d < Integer.MIN_VALUE || d > Integer.MAX_VALUE)) {
+                throw fail("has " + given + ", not an integer");
+            }
+            if (!(d >= min && d <= max)) {
+                throw fail("has " + given + " outside its range " + min + ".." + max);
+            }
+            if (valueType == ValueType.FLOAT || (valueType == null && !integral)) {
+                return d;
+            }
+            return integral ? ((Number) v).longValue() : (long) d;
+        }
+
+        private IllegalArgumentException fail(String what) {
+            return misuse(type, name, what);
         }
     }
 }

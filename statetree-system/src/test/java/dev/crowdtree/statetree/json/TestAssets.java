@@ -28,7 +28,7 @@ final class TestAssets {
     static NodeRegistry registry() {
         NodeRegistry r = BuiltinNodes.registry();
         r.register(NodeType.task("claim")
-                .input("capacity", ValueType.INT, false, 1L, 1, 1000)
+                .input("capacity", ValueType.INT, p -> p.byDefault(1).range(1, 1000))
                 .output("slotX", ValueType.FLOAT)
                 .output("granted", ValueType.BOOL)
                 .factory(c -> new Task(c, false) {

@@ -104,12 +104,12 @@ class ReadmeNodesTest {
     private static CompiledStateTree compile(String json) throws Exception {
         NodeRegistry registry = BuiltinNodes.registry();
         registry.register(NodeType.task("count")
-                .constant("n", ValueType.INT, true, null, 1, Integer.MAX_VALUE)
+                .constant("n", ValueType.INT, p -> p.required().range(1, Integer.MAX_VALUE))
                 .field("count", ValueType.INT)
                 .factory(CountTask::new)
                 .build());
         registry.register(NodeType.task("timeout")
-                .input("seconds", ValueType.FLOAT, true, null, 0, Double.POSITIVE_INFINITY)
+                .input("seconds", ValueType.FLOAT, p -> p.required().min(0))
                 .timer("remaining", TimerKind.SECONDS)
                 .factory(TimeoutTask::new)
                 .build());

@@ -49,21 +49,26 @@ final class TestNodes {
     static NodeRegistry registry() {
         NodeRegistry r = BuiltinNodes.registry();
         r.register(NodeType.condition("counted")
-                .constant("value", ValueType.BOOL, true, null, 0, 1)
+                .constant("value", ValueType.BOOL, NodeType.Property::required)
                 .factory(CountedCondition::new).build());
-        r.register(NodeType.task("tickSend").tag("tag", true).factory(TickSendTask::new).build());
-        r.register(NodeType.task("tickSendNext").tag("tag", true)
-                .constant("agents", ValueType.INT, true, null, 1, Integer.MAX_VALUE)
+        r.register(NodeType.task("tickSend").tag("tag", NodeType.Property::required)
+                .factory(TickSendTask::new).build());
+        r.register(NodeType.task("tickSendNext").tag("tag", NodeType.Property::required)
+                .constant("agents", ValueType.INT, p -> p.required().range(1, Integer.MAX_VALUE))
                 .factory(TickSendNextTask::new).build());
-        r.register(NodeType.task("exitSend").tag("tag", true).factory(ExitSendTask::new).build());
-        r.register(NodeType.task("boomTask").choice("in", true, null, "enter", "tick", "exit")
-                .input("armed", ValueType.BOOL, false, 1L, 0, 1).factory(BoomTask::new).build());
-        r.register(NodeType.condition("boomCondition").input("armed", ValueType.BOOL, false, 1L, 0, 1)
+        r.register(NodeType.task("exitSend").tag("tag", NodeType.Property::required)
+                .factory(ExitSendTask::new).build());
+        r.register(NodeType.task("boomTask")
+                .choice("in", List.of("enter", "tick", "exit"), NodeType.Property::required)
+                .input("armed", ValueType.BOOL, p -> p.byDefault(true)).factory(BoomTask::new).build());
+        r.register(NodeType.condition("boomCondition").input("armed", ValueType.BOOL, p -> p.byDefault(true))
                 .factory(BoomCondition::new).build());
-        r.register(NodeType.task("tickSendEntity").tag("tag", true).param("target", true)
+        r.register(NodeType.task("tickSendEntity")
+                .tag("tag", NodeType.Property::required).param("target", NodeType.Property::required)
                 .factory(TickSendEntityTask::new).build());
-        r.register(NodeType.task("counter").input("start", ValueType.INT, false, 0L, Integer.MIN_VALUE,
-                Integer.MAX_VALUE).output("count", ValueType.INT).factory(CounterTask::new).build());
+        r.register(NodeType.task("counter")
+                .input("start", ValueType.INT, p -> p.byDefault(0).range(Integer.MIN_VALUE, Integer.MAX_VALUE))
+                .output("count", ValueType.INT).factory(CounterTask::new).build());
         return r;
     }
 
