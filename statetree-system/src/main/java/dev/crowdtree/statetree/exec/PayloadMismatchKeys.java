@@ -83,7 +83,7 @@ public final class PayloadMismatchKeys {
     }
 
     /** {@code missing}, or {@code wrong type (sent float, declared int)}. */
-    static String reason(byte sent, byte declared) {
+    private static String reason(byte sent, byte declared) {
         return sent == EventPayload.ABSENT ? "missing"
                 : "wrong type (sent " + TYPE_WORDS[sent] + ", declared " + TYPE_WORDS[declared] + ")";
     }

@@ -59,12 +59,13 @@ class PayloadMismatchTest {
         return StateTreeJson.compile("test", json, StateTreeCompiler.withBuiltins());
     }
 
-    /** The runtimes compared: the reference (plain and scheduled) and the batched one on 1, 2 and 8 workers. */
+    /** The runtimes compared: the reference (plain and scheduled) and the batched one on 1, 2, 3 and 8 workers. */
     private static List<Supplier<StateTreeRuntime>> runtimes(CompiledStateTree t, int agents) {
         return List.of(() -> new ReferenceInterpreter(t, agents, 5),
                 () -> new ReferenceInterpreter(t, agents, 5, ReferenceInterpreter.TickMode.SCHEDULED),
                 () -> StateTreeSystem.standalone(t, agents, 5, 1, 64),
                 () -> StateTreeSystem.standalone(t, agents, 5, 2, 4),
+                () -> StateTreeSystem.standalone(t, agents, 5, 3, 16),
                 () -> StateTreeSystem.standalone(t, agents, 5, 8, 1));
     }
 
