@@ -361,6 +361,7 @@ public final class RunCommand implements Callable<Integer> {
                 out.println("  " + kept.get(i));
             }
         }
+        PayloadMismatchLines.print(out, sim.system().unmatchedPayloads());
         out.printf(Locale.ROOT, "world hash: %016x%n", sim.worldHash());
     }
 

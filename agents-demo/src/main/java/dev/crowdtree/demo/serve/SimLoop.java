@@ -7,12 +7,14 @@ import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.demo.sim.SmartObjects;
 import dev.crowdtree.demo.sim.Threats;
+import dev.crowdtree.statetree.exec.PayloadMismatch;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.exec.TraceSink;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -355,7 +357,8 @@ final class SimLoop implements Runnable {
 
     /**
      * Statistics as JSON: running agents, the share awake in the StateTree phase of the last tick,
-     * the LOD observer and the agents per LOD band. Sim thread.
+     * the LOD observer and the agents per LOD band, and the payload mismatches counted since the
+     * start (rule E5). Sim thread.
      */
     String statsJson() {
         int running = sim.runningAgents();
@@ -382,7 +385,21 @@ final class SimLoop implements Runnable {
                         .append(",\"agents\":").append(counts[b]).append('}');
             }
         }
-        return sb.append("]}}").toString();
+        sb.append("]},\"payloadMismatches\":");
+        return payloadMismatchesJson(sb, sim.system().unmatchedPayloads()).append('}').toString();
+    }
+
+    /** Appends the payload mismatches (rule E5) as a JSON array of {tag, field, reason, count}; returns {@code sb}. */
+    static StringBuilder payloadMismatchesJson(StringBuilder sb, List<PayloadMismatch> mismatches) {
+        sb.append('[');
+        for (int i = 0; i < mismatches.size(); i++) {
+            PayloadMismatch m = mismatches.get(i);
+            sb.append(i == 0 ? "" : ",").append("{\"tag\":").append(Json.string(m.tag()))
+                    .append(",\"field\":").append(Json.string(m.field()))
+                    .append(",\"reason\":").append(Json.string(m.reason()))
+                    .append(",\"count\":").append(m.count()).append('}');
+        }
+        return sb.append(']');
     }
 
     /** Selects the agent nearest to world position (wx, wy) and describes it; null when there are no agents. Sim thread. */

@@ -11,6 +11,8 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -118,6 +120,7 @@ class CliTest extends CliTestBase {
         assertTrue(o.matches("(?s).*awake in the statetree phase: mean \\d+\\.\\d% of 3,000 agents.*"), o);
         assertTrue(!o.contains("LOD bands"), "no LOD unless asked for");
         assertTrue(o.matches("(?s).*world hash: [0-9a-f]{16}.*"), o);
+        assertTrue(o.contains("\npayload mismatches: 0\nworld hash: "), "the crowd tree declares no payload fields: " + o);
         List<Path> pngs;
         try (Stream<Path> s = Files.list(frames)) {
             pngs = s.sorted().collect(Collectors.toList());
@@ -125,6 +128,37 @@ class CliTest extends CliTestBase {
         assertEquals(3, pngs.size(), pngs.toString()); // ticks 0, 10, 20
         BufferedImage img = ImageIO.read(pngs.get(2).toFile());
         assertTrue(img.getWidth() > 900 && img.getHeight() >= 900);
+    }
+
+    @Test
+    void runPrintsThePayloadMismatches() throws Exception {
+        // Rule E5: the crowd tree with a Hit transition that declares an int 'strength', and a Wander
+        // that sends itself a Hit with a float one on entering: every agent counts at least once.
+        String tree = CrowdSim.embeddedTreeText()
+                .replace("{\"trigger\": \"onEvent\", \"event\": \"Hit\", \"to\": \"Root/Danger/Flee\"}",
+                        "{\"trigger\": \"onEvent\", \"event\": \"Hit\", \"to\": \"Root/Danger/Flee\", "
+                                + "\"payloadFields\": {\"strength\": \"int\"}}")
+                .replace("{\"type\": \"wander\",", "{\"type\": \"sendEvent\", \"tag\": \"Hit\", "
+                        + "\"payload\": {\"strength\": 1.5}}, {\"type\": \"wander\",");
+        assertTrue(tree.contains("payloadFields") && tree.contains("sendEvent"), "the crowd tree changed: adapt this test");
+        Path p = write("crowd-payload.json", tree);
+        assertEquals(0, Main.execute("run", "--tree", p.toString(), "--agents", "300", "--ticks", "5", "--workers", "2",
+                "--quiet"));
+        String o = out();
+        Matcher total = Pattern.compile("\npayload mismatches: (\\d+)\n((?:  .*\n)*)world hash: ").matcher(o);
+        assertTrue(total.find(), o);
+        long n = Long.parseLong(total.group(1));
+        assertTrue(n >= 300, o);
+        long sum = 0;
+        for (String line : total.group(2).split("\n")) {
+            Matcher m = Pattern.compile("  (\\S+) (\\S+): (.+)  (\\d+)").matcher(line);
+            assertTrue(m.matches(), line);
+            assertEquals("Hit strength", m.group(1) + " " + m.group(2), line);
+            assertTrue(m.group(3).equals("wrong type (sent float, declared int)") || m.group(3).equals("missing"), line);
+            sum += Long.parseLong(m.group(4));
+        }
+        assertEquals(n, sum, o);
+        assertTrue(o.contains("  Hit strength: wrong type (sent float, declared int)  "), o);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.crowdtree.demo.serve;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crowdtree.demo.Main;
+import dev.crowdtree.statetree.exec.PayloadMismatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -249,6 +250,18 @@ class ServeCommandTest {
     }
 
     @Test
+    void statsListThePayloadMismatchesAsJson() throws Exception {
+        String json = SimLoop.payloadMismatchesJson(new StringBuilder(), List.of(
+                new PayloadMismatch("Alarm", "level", "missing", 2),
+                new PayloadMismatch("Alarm", "level", "wrong type (sent float, declared int)", 3))).toString();
+        assertEquals("[{\"tag\":\"Alarm\",\"field\":\"level\",\"reason\":\"missing\",\"count\":2},"
+                + "{\"tag\":\"Alarm\",\"field\":\"level\",\"reason\":\"wrong type (sent float, declared int)\","
+                + "\"count\":3}]", json);
+        assertEquals(2, JSON.readTree(json).size());
+        assertEquals("[]", SimLoop.payloadMismatchesJson(new StringBuilder(), List.of()).toString());
+    }
+
+    @Test
     void statsShowTheAwakeShareAndTheLodBands() throws Exception {
         HttpResponse<String> r = get("stats");
         assertEquals(200, r.statusCode(), r.body());
@@ -268,6 +281,8 @@ class ServeCommandTest {
         }
         assertEquals(4, lod.get("bands").size(), lod.toString());
         assertEquals(AGENTS, sum, lod.toString());
+        assertTrue(s.get("payloadMismatches").isArray() && s.get("payloadMismatches").isEmpty(),
+                "the crowd tree declares no payload fields: " + s);
         assertTrue(OUT.toString(StandardCharsets.UTF_8).contains(", LOD on,"));
         assertEquals(405, http.send(HttpRequest.newBuilder(URI.create(base + "stats")).timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofString("")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The event payload fields a tree can observe (docs/SEMANTICS.md section 8, rules E1-E4): the
+ * The event payload fields a tree can observe (docs/SEMANTICS.md section 8, rules E1-E5): the
  * names its onEvent transitions declare in {@code payloadFields}, each given an id, and per
  * transition the fields (with their types) an event must carry to match it. Fields no transition
  * declares are dropped when an event is sent: nothing could read them. Immutable.
@@ -85,14 +85,51 @@ public final class PayloadSchema {
      * field transition {@code tr} declares, each with its type (an int is accepted for a float).
      */
     public boolean matches(int tr, byte[] types, int off) {
+        return firstMismatch(tr, types, off) < 0;
+    }
+
+    /**
+     * The first field transition {@code tr} declares (in declared order) that an event whose slots
+     * are {@code types[off..)} does not carry with its type, as a requirement index for
+     * {@link #requiredField} and {@link #requiredType}; -1 when it carries them all.
+     */
+    public int firstMismatch(int tr, byte[] types, int off) {
         for (int i = reqBegin[tr], end = i + reqNum[tr]; i < end; i++) {
-            byte have = types[off + reqField[i]];
-            byte want = reqType[i];
-            if (have != want && !(want == EventPayload.FLOAT && have == EventPayload.INT)) {
-                return false;
+            if (!accepts(reqType[i], types[off + reqField[i]])) {
+                return i;
             }
         }
-        return true;
+        return -1;
+    }
+
+    /** Whether a field declared of slot type {@code declared} accepts a slot of type {@code sent} (an int for a float). */
+    public static boolean accepts(byte declared, byte sent) {
+        return sent == declared || (declared == EventPayload.FLOAT && sent == EventPayload.INT);
+    }
+
+    /** The requirements of transition {@code tr} are the indices {@code [requirementsBegin(tr), requirementsBegin(tr) + requirementsNum(tr))}. */
+    public int requirementsBegin(int tr) {
+        return reqBegin[tr];
+    }
+
+    /** How many fields transition {@code tr} declares. */
+    public int requirementsNum(int tr) {
+        return reqNum[tr];
+    }
+
+    /** The field id of requirement {@code i}. */
+    public int requiredField(int i) {
+        return reqField[i];
+    }
+
+    /** The declared slot type of requirement {@code i} ({@link EventPayload#BOOL}, {@code INT} or {@code FLOAT}). */
+    public byte requiredType(int i) {
+        return reqType[i];
+    }
+
+    /** How many requirements all transitions declare together. */
+    public int requirementCount() {
+        return reqField.length;
     }
 
     /** Fills {@code out} (emptied first) with the fields of {@code p} the tree can observe; returns it. */

@@ -15,7 +15,10 @@ import java.util.Arrays;
  * linked list that is emptied at every chunk. Also the {@link EventOutbox} of the worker's
  * {@code NodeContext}: events to self go to E or P by {@link #outboxMode}, events to other agents to
  * the chunk's output. Also the {@link EventFields} that {@code {"event": ...}} bindings read: per
- * row, the event an onEvent transition with {@code payloadFields} is being tested against.
+ * row, the event an onEvent transition with {@code payloadFields} is being tested against. And the
+ * payload mismatches of rule E5: an event is counted when it enters E (at the chunk's collect, when
+ * sent to self during the evaluator and task ticks, or moved from P at the next round) against the
+ * row's active path at that moment, into the chunk's output.
  *
  * <p>Allocation: only when the pool grows past its high-water mark, or in {@link #ensureCapacity}.
  * THREADING: confined to its worker.
@@ -28,6 +31,9 @@ final class ChunkEvents implements EventOutbox, EventFields {
     private final ChunkState st;
     private final CompiledStateTree t;
     private final PayloadSchema schema;
+    /** Rule E5's keys, or null for a tree without payload fields (nothing to count); scratch for one event's keys. */
+    private final PayloadMismatchKeys mismatchKeys;
+    private final int[] mismatchFound;
     /** Payload slots per event. */
     private final int width;
     int outboxMode;
@@ -56,6 +62,9 @@ final class ChunkEvents implements EventOutbox, EventFields {
         this.st = state;
         this.schema = t.payloads;
         this.width = schema.fieldCount();
+        PayloadMismatchKeys keys = state.sys.events().mismatchKeys;
+        this.mismatchKeys = keys.size() == 0 ? null : keys;
+        this.mismatchFound = new int[keys.scratchSize()];
         evTypes = new byte[EV_INITIAL * width];
         evBits = new int[EV_INITIAL * width];
     }
@@ -96,6 +105,9 @@ final class ChunkEvents implements EventOutbox, EventFields {
         }
         System.arraycopy(types, off, evTypes, e * width, width);
         System.arraycopy(bits, off, evBits, e * width, width);
+        if (toE) {
+            countMismatches(local, e);
+        }
     }
 
     private void append(int local, int tag, EventPayload payload, boolean toE) {
@@ -107,6 +119,29 @@ final class ChunkEvents implements EventOutbox, EventFields {
         } else {
             Arrays.fill(evTypes, e * width, e * width + width, EventPayload.ABSENT);
             Arrays.fill(evBits, e * width, e * width + width, 0);
+        }
+        if (toE) {
+            countMismatches(local, e);
+        }
+    }
+
+    /**
+     * Rule E5: event {@code e} just became visible to row {@code local} (entered E); counts the
+     * keys under which the onEvent transitions with payload fields on the row's active path reject
+     * it, once per key.
+     */
+    private void countMismatches(int local, int e) {
+        if (mismatchKeys == null) {
+            return;
+        }
+        final int[] found = mismatchFound;
+        int n = 0;
+        for (int s = st.stateOf(st.base + local) - 1; s >= 0; s = t.stateParent[s]) {
+            n = mismatchKeys.rejections(s, evTag[e], evTypes, e * width, found, n);
+        }
+        final long[] counts = st.out.payloadMismatches;
+        for (int i = 0; i < n; i++) {
+            counts[found[i]]++;
         }
     }
 
@@ -196,6 +231,9 @@ final class ChunkEvents implements EventOutbox, EventFields {
         int p = pHead[local];
         if (p < 0) {
             return;
+        }
+        for (int e = p; e >= 0; e = evNext[e]) {
+            countMismatches(local, e); // the P list ends at its tail: evNext[pTail] is -1
         }
         if (eHead[local] < 0) {
             eHead[local] = p;

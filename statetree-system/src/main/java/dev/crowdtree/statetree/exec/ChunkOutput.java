@@ -23,28 +23,34 @@ final class ChunkOutput {
     long overflow;
     /** Agents awake in the chunk's last tick (took part and ran more than evaluators). */
     int awake;
+    /** Payload mismatches counted in the chunk (rule E5), by {@link PayloadMismatchKeys} key. */
+    final long[] payloadMismatches;
 
-    /** Outputs for a tree whose events carry {@code payloadWidth} payload slots. */
-    /** {@code outputs}, grown (doubling) to at least {@code chunks} entries. */
-    static ChunkOutput[] ensure(ChunkOutput[] outputs, int chunks, int payloadWidth) {
+    /**
+     * {@code outputs}, grown (doubling) to at least {@code chunks} entries, for a tree whose events
+     * carry {@code payloadWidth} payload slots and which has {@code mismatchKeys} payload mismatch keys.
+     */
+    static ChunkOutput[] ensure(ChunkOutput[] outputs, int chunks, int payloadWidth, int mismatchKeys) {
         if (outputs.length >= chunks) {
             return outputs;
         }
         ChunkOutput[] next = java.util.Arrays.copyOf(outputs, Math.max(chunks, outputs.length * 2));
         for (int i = outputs.length; i < next.length; i++) {
-            next[i] = new ChunkOutput(payloadWidth);
+            next[i] = new ChunkOutput(payloadWidth, mismatchKeys);
         }
         return next;
     }
 
-    ChunkOutput(int payloadWidth) {
+    ChunkOutput(int payloadWidth, int mismatchKeys) {
         toOthers = new EventBuffer(payloadWidth);
         carried = new EventBuffer(payloadWidth);
+        payloadMismatches = new long[mismatchKeys];
     }
 
     void clear() {
         awake = 0;
         overflow = 0;
+        java.util.Arrays.fill(payloadMismatches, 0);
         toOthers.clear();
         carried.clear();
         traceLines.clear();

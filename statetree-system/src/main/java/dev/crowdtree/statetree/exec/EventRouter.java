@@ -44,6 +44,11 @@ final class EventRouter {
     long overflowEvents;
     /** The chunks' node failures, merged in chunk order (rule R4). */
     final FailureLog failures = new FailureLog();
+    /** Payload mismatch keys (rule E5), and the counts the chunks' outputs added up to since creation. */
+    final PayloadMismatchKeys mismatchKeys;
+    private final long[] mismatches;
+    /** Agents awake in the chunks of the last phase merged. */
+    int awake;
 
     EventRouter(StateTreeSystem sys, SoaTable table, CompiledStateTree tree) {
         this.sys = sys;
@@ -53,6 +58,13 @@ final class EventRouter {
         incoming = new EventBuffer(width);
         byChunk = new EventBuffer(width);
         scratch = new EventPayload(width);
+        mismatchKeys = new PayloadMismatchKeys(tree);
+        mismatches = new long[mismatchKeys.size()];
+    }
+
+    /** The payload mismatches counted since creation ({@link StateTreeRuntime#unmatchedPayloads()}). */
+    List<PayloadMismatch> unmatchedPayloads() {
+        return mismatchKeys.report(mismatches);
     }
 
     /** The events queued for the next tick (snapshots). */
@@ -176,16 +188,22 @@ final class EventRouter {
     }
 
     /**
-     * Merges the events of chunks {@code [0, chunks)} in chunk order. (Trace lines go through
+     * Merges the events of chunks {@code [0, chunks)} in chunk order, and sums their counts (awake
+     * agents, payload mismatches). (Trace lines go through
      * {@link #deliverTrace}, called only when tracing: a steady tick's compiled code must not
      * mention {@link TraceSink}, or C2 plants a trap for the class not loaded yet, and its first
      * run deoptimizes and loads it mid-run, allocating.)
      */
     void merge(ChunkOutput[] outputs, int chunks) {
         incoming.limit = limit();
+        awake = 0;
         for (int c = 0; c < chunks; c++) {
             ChunkOutput o = outputs[c];
             overflowEvents += o.overflow + o.toOthers.takeOverflow() + o.carried.takeOverflow();
+            awake += o.awake;
+            for (int k = 0; k < mismatches.length; k++) {
+                mismatches[k] += o.payloadMismatches[k];
+            }
             incoming.addAll(outputs[c].carried);
             for (int i = 0; i < outputs[c].failures.size(); i++) {
                 failures.add(outputs[c].failures.get(i));

@@ -3,6 +3,8 @@ package dev.crowdtree.statetree.exec;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.Payload;
 
+import java.util.List;
+
 /**
  * What the scenario runner, the command line and the tests drive: a population of agents
  * {@code 0 .. agentCount()-1}, each running one instance of a compiled tree. Implemented by the
@@ -78,6 +80,15 @@ public interface StateTreeRuntime extends AutoCloseable {
 
     /** Events dropped because an agent's list was full ({@link #MAX_PENDING_EVENTS}) or a buffer was. */
     long overflowedEvents();
+
+    /**
+     * Events an onEvent transition with payload fields rejected for a missing field or a field of
+     * another type (docs/SEMANTICS.md section 8, rule E5), counted per (tag, field, reason) when
+     * they became visible to their agent, since this runtime was created; sorted by tag, field,
+     * reason, only keys with a count. The same in both runtimes and on any number of workers. Not
+     * part of a snapshot: {@link #restore} leaves the counts as they are.
+     */
+    List<PayloadMismatch> unmatchedPayloads();
 
     /** Largest tick period ({@link #setTickPeriod}). */
     int MAX_TICK_PERIOD = 64;

@@ -275,11 +275,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         events.distribute(chunkRows);
         world.executor().run(tickKernel, table.size(), chunkRows);
         finish();
-        int n = 0;
-        for (int c = 0, chunks = table.chunkCount(chunkRows); c < chunks; c++) {
-            n += outputs[c].awake;
-        }
-        awakeLastTick = n;
+        awakeLastTick = events.awake;
     }
 
     @Override
@@ -328,7 +324,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         requests.ensureLists();
         int cs = chunkRows;
         int chunks = table.chunkCount(cs);
-        outputs = ChunkOutput.ensure(outputs, chunks, tree.payloads.fieldCount());
+        outputs = ChunkOutput.ensure(outputs, chunks, tree.payloads.fieldCount(), events.mismatchKeys.size());
         schedules = ChunkSchedule.ensure(schedules, chunks, cs, tree.awakeGroupCount);
         for (int c = 0; c < chunks; c++) {
             outputs[c].clear();
@@ -431,6 +427,11 @@ public final class StateTreeSystem implements StateTreeRuntime {
     @Override
     public long overflowedEvents() {
         return events.overflowEvents;
+    }
+
+    @Override
+    public List<PayloadMismatch> unmatchedPayloads() {
+        return events.unmatchedPayloads();
     }
 
     @Override

@@ -112,6 +112,9 @@ final class AgentLifecycle {
             exec.eventsToProcess.clear(); // Q-A15: events reaching a tree that is not running are dropped
             return;
         }
+        for (Event e : exec.eventsToProcess) {
+            data.countVisible(exec, e); // rule E5
+        }
 
         if (exec.gatedTransitionIndex != INVALID) {
             exec.gatedTransitionTime -= deltaTime;
@@ -162,7 +165,10 @@ final class AgentLifecycle {
 
         for (int iter = 0; iter < MAX_ITERATIONS; iter++) {
             if (iter > 0) {
-                // Events sent during the previous round's ExitState/EnterState.
+                // Events sent during the previous round's ExitState/EnterState (counted against the new path, rule E5).
+                for (Event e : exec.enterExitEvents) {
+                    data.countVisible(exec, e);
+                }
                 exec.eventsToProcess.addAll(exec.enterExitEvents);
                 exec.enterExitEvents.clear();
             }

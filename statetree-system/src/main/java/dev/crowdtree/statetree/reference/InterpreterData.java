@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.reference;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeFailure;
+import dev.crowdtree.statetree.exec.PayloadMismatchKeys;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.exec.TraceSink;
@@ -24,7 +25,8 @@ import java.util.List;
  * agent index) with the {@link NodeContext} bound to it, and the binding of the agent being run
  * (its id, its tick, the trace). It also routes the events that agent's nodes send
  * (docs/SEMANTICS.md section 8): to itself, into the window {@link #selfEventWindow} names; to
- * other agents, into {@link #outgoing} until the end of the API call.
+ * other agents, into {@link #outgoing} until the end of the API call. And it counts the payload
+ * mismatches of rule E5 ({@link #countVisible}).
  */
 final class InterpreterData {
     /** Where an event an agent sends to itself goes (SEMANTICS.md section 8). */
@@ -146,6 +148,9 @@ final class InterpreterData {
         control.setOutbox(outbox);
         control.setEvents(outbox, tree.payloads.fieldCount(), tree.payloads.valueField());
         control.ensureScratch(tree.maxConditionDepth, 1);
+        mismatchKeys = new PayloadMismatchKeys(tree);
+        mismatchCounts = new long[mismatchKeys.size()];
+        mismatchFound = new int[mismatchKeys.scratchSize()];
     }
 
     /** Makes {@code agentId} the agent being run, at {@code tickNumber} with {@code dt}. */
@@ -167,12 +172,36 @@ final class InterpreterData {
     /** Events dropped because an agent's list was full (StateTreeRuntime#MAX_PENDING_EVENTS). */
     long overflowEvents;
 
-    /** Adds {@code e} to an agent's event list, unless it holds the most it may: then it is counted. */
-    void enqueue(List<Event> list, Event e) {
+    /** Adds {@code e} to an agent's event list, unless it holds the most it may: then it is counted. Returns whether added. */
+    boolean enqueue(List<Event> list, Event e) {
         if (list.size() >= StateTreeRuntime.MAX_PENDING_EVENTS) {
             overflowEvents++;
-        } else {
-            list.add(e);
+            return false;
+        }
+        list.add(e);
+        return true;
+    }
+
+    /** Rule E5's keys and counts (since creation), and scratch for one event's keys. */
+    final PayloadMismatchKeys mismatchKeys;
+    final long[] mismatchCounts;
+    private final int[] mismatchFound;
+
+    /**
+     * Rule E5 (docs/SEMANTICS.md section 8): {@code e} just entered {@code exec}'s
+     * {@code EventsToProcess}; counts the keys under which the onEvent transitions with payload
+     * fields on its active path, as it is now, reject the event, once per key.
+     */
+    void countVisible(ExecutionState exec, Event e) {
+        if (mismatchCounts.length == 0) {
+            return;
+        }
+        int n = 0;
+        for (int i = 0; i < exec.activeStates.num; i++) {
+            n = mismatchKeys.rejections(exec.activeStates.get(i), e.tag(), e.types(), 0, mismatchFound, n);
+        }
+        for (int i = 0; i < n; i++) {
+            mismatchCounts[mismatchFound[i]]++;
         }
     }
 
@@ -199,7 +228,9 @@ final class InterpreterData {
             Event e = event(tag, payload);
             switch (selfEventWindow) {
                 case WINDOW_EVENTS_TO_PROCESS:
-                    enqueue(exec.eventsToProcess, e);
+                    if (enqueue(exec.eventsToProcess, e)) {
+                        countVisible(exec, e); // rule E5: seen by this tick's transitions
+                    }
                     break;
                 case WINDOW_ENTER_EXIT:
                     enqueue(exec.enterExitEvents, e);

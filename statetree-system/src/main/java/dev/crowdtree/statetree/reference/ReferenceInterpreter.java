@@ -5,12 +5,15 @@ import dev.crowdtree.statetree.compiled.HostDeclarations;
 import dev.crowdtree.statetree.compiled.ParameterValues;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
+import dev.crowdtree.statetree.exec.PayloadMismatch;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.node.EventPayload;
 import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.Payload;
 import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.List;
 
 /**
  * The per-agent reference interpreter: the oracle the batched runtime is differentially tested
@@ -256,6 +259,11 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     @Override
     public long overflowedEvents() {
         return data.overflowEvents;
+    }
+
+    @Override
+    public List<PayloadMismatch> unmatchedPayloads() {
+        return data.mismatchKeys.report(data.mismatchCounts);
     }
 
     @Override

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,6 +46,27 @@ class RuntimeAllocationTest {
                 sys.sendEvent(a, "Noise", -1f, true);
             }
         });
+    }
+
+    /**
+     * Rule E5: events the tree's payload transitions reject (a bool where a float is declared, no
+     * payload, a field no transition declares) are counted in every measured tick without allocating.
+     */
+    @Test
+    void steadyTickWithMismatchingPayloadsAllocatesNothing() throws Exception {
+        CompiledStateTree tree = StateTreeJson.compile(Path.of("src/test/resources/golden/event_payload/tree.json"),
+                StateTreeCompiler.withBuiltins());
+        Payload loud = Payload.of(Map.of("volume", 12.5));
+        Payload wrongType = Payload.of(Map.of("volume", true));
+        Payload misspelt = Payload.of(Map.of("volmue", 12.5));
+        assertSteadyTicksAllocateNothing(tree, 20_000, (sys, k) -> {
+            for (int a = k % 5; a < 20_000; a += 97) {
+                sys.sendEvent(a, "Noise", k % 2 == 0 ? wrongType : misspelt);
+                sys.sendEvent(a, "Noise", (Payload) null);
+                sys.sendEvent(a, "Noise", k % 3 == 0 ? loud : null);
+                sys.sendEvent(a, "Noise", -1f, true);
+            }
+        }, sys -> sys.unmatchedPayloads().stream().mapToLong(PayloadMismatch::count).sum());
     }
 
     /**
@@ -86,12 +108,18 @@ class RuntimeAllocationTest {
         assertSteadyTicksAllocateNothing(StateTreeCompiler.withBuiltins().compile(def), agents, (sys, k) -> { });
     }
 
+    private static void assertSteadyTicksAllocateNothing(CompiledStateTree tree, int agents, Host host) throws Exception {
+        assertSteadyTicksAllocateNothing(tree, agents, host, null);
+    }
+
     /** What the host does before tick {@code k}. */
     private interface Host {
         void beforeTick(StateTreeSystem sys, int k);
     }
 
-    private static void assertSteadyTicksAllocateNothing(CompiledStateTree tree, int agents, Host host) throws Exception {
+    /** With {@code grows} non-null, the count it reads (outside the measured ticks) must grow over them. */
+    private static void assertSteadyTicksAllocateNothing(CompiledStateTree tree, int agents, Host host,
+                                                         ToLongFunction<StateTreeSystem> grows) throws Exception {
         assumeTrue(AllocationWindows.supported());
         for (int workers : new int[] {1, 2}) {
             try (StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, 3, workers, 1024)) {
@@ -105,6 +133,7 @@ class RuntimeAllocationTest {
                     sys.tickAll(k, 1f / 30f);
                 }
                 int[] transitions = new int[1];
+                long before = grows == null ? 0 : grows.applyAsLong(sys);
                 String dirty = AllocationWindows.findClean(sys.world().executor().workerThreadIds(), 4, 300, i -> {
                     int c0 = sys.stateChangeCount(0);
                     host.beforeTick(sys, 4001 + i);
@@ -113,6 +142,10 @@ class RuntimeAllocationTest {
                 });
                 assertTrue(transitions[0] > 0, "agent 0 should have changed state in the measured ticks");
                 assertEquals("", dirty, tree.name + ": no window of 300 steady ticks without allocation, workers=" + workers);
+                if (grows != null) {
+                    long after = grows.applyAsLong(sys);
+                    assertTrue(after > before, "the count should grow in the measured ticks: " + before + " -> " + after);
+                }
             }
         }
     }

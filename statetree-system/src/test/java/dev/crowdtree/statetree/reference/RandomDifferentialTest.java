@@ -6,6 +6,8 @@ import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.StateTreeBuilder;
 import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.exec.PayloadMismatch;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.statetree.node.ValueType;
@@ -32,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * transitions (agents there sleep between their timers), global tasks (a third of the trees: time
  * limits, tick-counted finishes, a ticking counter whose output states bind, events, failures and
  * successes on enter, background ones), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
+ * The payload mismatches counted (rule E5) must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -54,6 +57,7 @@ class RandomDifferentialTest {
         int chosen = 0;
         int payloadReaders = 0;
         int withGlobals = 0;
+        int withMismatches = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before
@@ -79,13 +83,22 @@ class RandomDifferentialTest {
                 sleepyStates += tree.stateAlwaysAwake[st] ? 0 : 1;
             }
             String scenario = scenario(rnd, tree, periods);
-            List<String> reference = TestNodes.run(tree, scenario, ScenarioRunner.REFERENCE);
+            List<StateTreeRuntime> made = new ArrayList<>();
+            List<String> reference = TestNodes.run(tree, scenario, capturing(ScenarioRunner.REFERENCE, made));
+            List<PayloadMismatch> mismatches = made.get(0).unmatchedPayloads();
+            withMismatches += mismatches.isEmpty() ? 0 : 1;
             for (int k = 0; k < others.size(); k++) {
-                List<String> other = TestNodes.run(tree, scenario, others.get(k));
+                List<String> other = TestNodes.run(tree, scenario, capturing(others.get(k), made));
                 if (!other.equals(reference)) {
                     fail("tree " + n + ", runtime " + RUNTIMES[k] + " disagrees with the reference\n"
                             + GoldenTraceTest.unifiedDiff("reference", "batched", reference, other)
                             + "\nscenario: " + scenario + "\ntree:\n" + StateTreeJson.write(def));
+                }
+                List<PayloadMismatch> otherMismatches = made.get(made.size() - 1).unmatchedPayloads();
+                if (!otherMismatches.equals(mismatches)) {
+                    fail("tree " + n + ", runtime " + RUNTIMES[k] + " counts other payload mismatches (rule E5): "
+                            + otherMismatches + " instead of " + mismatches + "\nscenario: " + scenario + "\ntree:\n"
+                            + StateTreeJson.write(def));
                 }
             }
         }
@@ -96,6 +109,16 @@ class RandomDifferentialTest {
         assertTrue(chosen >= TREES / 5, "states with random or utility selection: " + chosen);
         assertTrue(payloadReaders >= TREES / 5, "transitions with payload fields: " + payloadReaders);
         assertTrue(withGlobals >= TREES / 4, "trees with global tasks: " + withGlobals);
+        assertTrue(withMismatches >= TREES / 10, "scenarios with payload mismatches: " + withMismatches);
+    }
+
+    /** {@code factory}, adding each runtime it creates to {@code made} (to read its counts after the run). */
+    private static RuntimeFactory capturing(RuntimeFactory factory, List<StateTreeRuntime> made) {
+        return (t, agents, seed, workers) -> {
+            StateTreeRuntime rt = factory.create(t, agents, seed, workers);
+            made.add(rt);
+            return rt;
+        };
     }
 
     static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
