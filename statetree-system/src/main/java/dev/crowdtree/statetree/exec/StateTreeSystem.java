@@ -1,7 +1,5 @@
 package dev.crowdtree.statetree.exec;
 
-import dev.crowdtree.core.schedule.Chunk;
-import dev.crowdtree.core.schedule.ChunkKernel;
 import dev.crowdtree.core.storage.Column;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
@@ -81,10 +79,10 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private TraceSink trace;
     private int traceAgent = -1;
 
-    private final TickKernel tickKernel = new TickKernel();
-    private final StartStopKernel startKernel = new StartStopKernel(true);
-    private final StartStopKernel stopKernel = new StartStopKernel(false);
-    private final RebaseKernel rebaseKernel = new RebaseKernel();
+    private final SystemKernels.Tick tickKernel = new SystemKernels.Tick(this);
+    private final SystemKernels.StartStop startKernel = new SystemKernels.StartStop(this, true);
+    private final SystemKernels.StartStop stopKernel = new SystemKernels.StartStop(this, false);
+    private final SystemKernels.Rebase rebaseKernel = new SystemKernels.Rebase(this);
     private long currentTick;
     private float currentDt;
 
@@ -131,6 +129,23 @@ public final class StateTreeSystem implements StateTreeRuntime {
     @Override
     public void despawn(int agent, long tick) {
         despawns.despawn(agent, tick);
+    }
+
+    /** The dt of the tick being run. */
+    float currentDt() {
+        return currentDt;
+    }
+
+    ChunkRunner runner(int worker) {
+        return runners[worker];
+    }
+
+    ChunkOutput output(int chunk) {
+        return outputs[chunk];
+    }
+
+    PhaseTimes times() {
+        return times;
     }
 
     long currentTick() {
@@ -549,63 +564,6 @@ public final class StateTreeSystem implements StateTreeRuntime {
     public void close() {
         if (ownsWorld) {
             world.close();
-        }
-    }
-
-    // ---- kernels --------------------------------------------------------------------------------
-
-    private final class TickKernel implements ChunkKernel {
-        @Override
-        public void execute(Chunk c) {
-            runners[c.worker()].tickChunk(schedules[c.index()], c.begin(), c.end(), outputs[c.index()], currentTick,
-                    steps, currentDt, events.byChunk, events.chunkEventBegin[c.index()],
-                    events.chunkEventBegin[c.index() + 1], times.of(c.worker()));
-        }
-
-        @Override
-        public String kernelName() {
-            return "StateTree tick (" + tree.name + ")";
-        }
-    }
-
-    /** Start (of the never-started rows, or with {@code all} of every row) or Stop of every running row. */
-    private final class StartStopKernel implements ChunkKernel {
-        private final boolean start;
-        boolean all;
-
-        StartStopKernel(boolean start) {
-            this.start = start;
-        }
-
-        @Override
-        public void execute(Chunk c) {
-            if (start) {
-                runners[c.worker()].startChunk(schedules[c.index()], c.begin(), c.end(), all, outputs[c.index()],
-                        currentTick, steps);
-            } else {
-                runners[c.worker()].stopRange(schedules[c.index()], c.begin(), c.end(), c.begin(), c.end(),
-                        outputs[c.index()], currentTick, steps);
-            }
-        }
-
-        @Override
-        public String kernelName() {
-            return "StateTree " + (start ? "start" : "stop") + " (" + tree.name + ")";
-        }
-    }
-
-    /** Re-derives the due steps of running timers after a change of dt (before step {@link #steps}). */
-    private final class RebaseKernel implements ChunkKernel {
-        float oldDt;
-
-        @Override
-        public void execute(Chunk c) {
-            runners[c.worker()].rebaseChunk(c.begin(), c.end(), steps, oldDt, currentDt);
-        }
-
-        @Override
-        public String kernelName() {
-            return "StateTree timer rebase (" + tree.name + ")";
         }
     }
 }
