@@ -39,5 +39,23 @@ public final class Problems {
         for (String l : e.listing()) {
             err.println("  " + l);
         }
+        String hint = nodesHint(e);
+        if (hint != null) {
+            err.println(hint);
+        }
+    }
+
+    /**
+     * A hint when {@code e} lists a node type the registry does not know: it may be the user's own,
+     * whose jar {@code --nodes} loads; null otherwise.
+     */
+    public static String nodesHint(StateTreeCompileException e) {
+        for (String l : e.listing()) {
+            if (l.matches(".*unknown (task|condition|evaluator) type .*")) {
+                return "hint: node types of your own are loaded from their jar with --nodes PATH (README: \"Your node "
+                        + "types in the command line\")";
+            }
+        }
+        return null;
     }
 }

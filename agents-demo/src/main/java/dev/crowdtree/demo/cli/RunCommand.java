@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.demo.sim.BehaviourSim;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.render.FrameWriter;
 import dev.crowdtree.demo.sim.CrowdSim;
@@ -153,8 +154,7 @@ public final class RunCommand implements Callable<Integer> {
                     config.agents(), config.workers(), ticks, config.dt(), config.seed(),
                     loadFile != null ? sim.tree().name : crowd.treeName(), sim.tree().stateCount);
             if (!sim.isCrowd()) {
-                out.println("mode: the tree alone (it uses none of the crowd's node types): agents stand on a grid, "
-                        + "nothing moves, only their trees run");
+                out.println("mode: " + BehaviourSim.MODE);
                 if (lod) {
                     err.println("warning: --lod is off: agents that stand still have no distance to the observer to go by");
                 }

@@ -57,6 +57,10 @@ public final class ValidateCommand implements Callable<Integer> {
         } catch (StateTreeCompileException e) {
             e.listing().forEach(System.out::println);
             System.out.println(e.errorCount() + (e.errorCount() == 1 ? " error" : " errors"));
+            String hint = Problems.nodesHint(e);
+            if (hint != null) {
+                System.out.println(hint);
+            }
             return 1;
         }
     }

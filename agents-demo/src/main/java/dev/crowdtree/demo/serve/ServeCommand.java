@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.serve;
 
 import dev.crowdtree.demo.cli.CrowdOptions;
+import dev.crowdtree.demo.sim.BehaviourSim;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.demo.sim.LodBands;
@@ -158,6 +159,9 @@ public final class ServeCommand implements Callable<Integer> {
                     config.agents(), config.workers(), config.seed(),
                     crowd.treeName(), sim.tree().stateCount,
                     Json.number(speed), sim.lod() == null ? "off" : "on", (System.nanoTime() - setup0) / 1e9);
+            if (!sim.isCrowd()) {
+                out.println("mode: " + BehaviourSim.MODE);
+            }
             if (!address.isLoopbackAddress()) {
                 err.println("warning: --bind " + bind + " is not a loopback address: anyone who can reach this machine "
                         + "and has the token can watch and control the simulation (plain HTTP: the token is not "

@@ -20,6 +20,10 @@ import java.util.Arrays;
  * number of workers.
  */
 public final class BehaviourSim implements Simulation {
+    /** What {@code run} and {@code serve} say of this mode. */
+    public static final String MODE = "the tree alone (it uses none of the crowd's node types): agents start on a grid, "
+            + "no crowd movement, threats or smart objects";
+
     /** Phase names, in order, for {@link #metrics()}. */
     private static final String[] PHASES = {"statetree", "sync"};
 

@@ -27,7 +27,8 @@ class NodesCliTest extends CliTestBase {
     @Test
     void validateKnowsTheEmbeddingExamplesNodeTypesOnlyWithNodes() throws Exception {
         assertEquals(1, Main.execute("validate", TREE));
-        assertTrue(out().contains("canSee"), out());
+        assertTrue(out().contains("unknown condition type \"canSee\""), out());
+        assertTrue(out().contains("hint: node types of your own are loaded from their jar with --nodes PATH"), out());
         out.reset();
         Path jar = NodeJars.guardJar(dir);
         assertEquals(0, Main.execute("validate", "--nodes", jar.toString(), TREE), err());

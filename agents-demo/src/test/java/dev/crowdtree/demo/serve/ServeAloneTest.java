@@ -89,6 +89,7 @@ class ServeAloneTest {
         String o = OUT.toString(StandardCharsets.UTF_8);
         assertTrue(o.contains("tree " + NodeJars.GUARDS_TREE + " (5 states)"), o);
         assertTrue(o.contains("LOD off"), o);
+        assertTrue(o.contains("mode: the tree alone (it uses none of the crowd's node types)"), o);
     }
 
     @Test
