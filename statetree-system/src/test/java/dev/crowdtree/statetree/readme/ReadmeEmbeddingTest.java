@@ -1,0 +1,116 @@
+package dev.crowdtree.statetree.readme;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * README.md's "Your node types in the command line" and "Embedding walkthrough" quote the embedding
+ * example (examples/embedding) verbatim: every Java block of those sections is a run of lines of one
+ * of the example's sources (compared with their common indentation removed), so the README cannot
+ * drift from code that compiles and runs (the example's own tests run it, in CI, against the
+ * installed artifacts). Also: the README's dependency snippet is the one the example's pom declares.
+ */
+class ReadmeEmbeddingTest {
+    private static final Path REPO = repo();
+    private static final Path EXAMPLE = REPO.resolve("examples/embedding");
+
+    private static Path repo() {
+        String basedir = System.getProperty("basedir");
+        return (basedir != null ? Path.of(basedir) : Path.of("").toAbsolutePath()).resolve("..").normalize();
+    }
+
+    @Test
+    void everyJavaBlockOfTheWalkthroughIsQuotedFromTheExample() throws IOException {
+        List<String> readme = Files.readAllLines(REPO.resolve("README.md"));
+        List<List<String>> blocks = new ArrayList<>();
+        blocks.addAll(javaBlocks(section(readme, "## Your node types in the command line")));
+        blocks.addAll(javaBlocks(section(readme, "## Embedding walkthrough")));
+        assertTrue(blocks.size() >= 8, "java blocks found: " + blocks.size());
+        List<List<String>> sources = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(EXAMPLE.resolve("src"))) {
+            for (Path p : (Iterable<Path>) walk.filter(f -> f.toString().endsWith(".java"))::iterator) {
+                sources.add(Files.readAllLines(p));
+            }
+        }
+        assertTrue(sources.size() >= 6, "example sources: " + sources.size());
+        for (List<String> block : blocks) {
+            assertTrue(quoted(dedent(block), sources), "not a verbatim run of lines of examples/embedding/src:\n"
+                    + String.join("\n", block));
+        }
+    }
+
+    @Test
+    void theReadmesDependencyIsTheOneTheExampleDeclares() throws IOException {
+        String readme = Files.readString(REPO.resolve("README.md"));
+        String pom = Files.readString(EXAMPLE.resolve("pom.xml"));
+        String version = Files.readString(REPO.resolve("pom.xml")).replaceAll("(?s).*?<version>([^<]+)</version>.*", "$1");
+        assertTrue(readme.contains("<dependency>\n  <groupId>dev.crowdtree</groupId>\n  <artifactId>statetree-system</artifactId>\n"
+                + "  <version>" + version + "</version>\n</dependency>"), "README dependency snippet with version " + version);
+        assertTrue(pom.contains("<artifactId>statetree-system</artifactId>\n      <version>${crowdtree.version}</version>"), pom);
+        assertTrue(pom.contains("<crowdtree.version>" + version + "</crowdtree.version>"), "example pom's version");
+        assertTrue(readme.contains("mvn -B install -DskipTests"), "the install command");
+        assertEquals(1, pom.split("<groupId>dev.crowdtree</groupId>", -1).length - 1,
+                "the example depends on statetree-system alone");
+    }
+
+    /** The lines from {@code heading} to the next heading of the same level. */
+    private static List<String> section(List<String> lines, String heading) {
+        int from = lines.indexOf(heading);
+        assertTrue(from >= 0, "README has no section " + heading);
+        int to = from + 1;
+        while (to < lines.size() && !lines.get(to).startsWith("## ")) {
+            to++;
+        }
+        return lines.subList(from, to);
+    }
+
+    private static List<List<String>> javaBlocks(List<String> lines) {
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).equals("```java")) {
+                int end = i + 1;
+                while (!lines.get(end).equals("```")) {
+                    end++;
+                }
+                out.add(lines.subList(i + 1, end));
+                i = end;
+            }
+        }
+        return out;
+    }
+
+    private static boolean quoted(List<String> block, List<List<String>> sources) {
+        for (List<String> src : sources) {
+            for (int start = 0; start + block.size() <= src.size(); start++) {
+                if (dedent(src.subList(start, start + block.size())).equals(block)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The lines without their common leading spaces (blank lines ignored for the measure). */
+    private static List<String> dedent(List<String> lines) {
+        int indent = Integer.MAX_VALUE;
+        for (String l : lines) {
+            if (!l.isBlank()) {
+                indent = Math.min(indent, l.length() - l.stripLeading().length());
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (String l : lines) {
+            out.add(l.isBlank() ? "" : l.substring(indent));
+        }
+        return out;
+    }
+}
