@@ -21,5 +21,6 @@ module dev.crowdtree.statetree {
     // Node types from jars: NodeProviders finds them with ServiceLoader.
     uses dev.crowdtree.statetree.node.NodeProvider;
 
-    // dev.crowdtree.statetree.fixtures (the trees of the tests and benchmarks) is not exported.
+    // Not exported: dev.crowdtree.statetree.fixtures (the trees of the tests and benchmarks) and
+    // dev.crowdtree.statetree.internal (what the two runtimes share; not an API).
 }

@@ -236,7 +236,11 @@ public final class CompiledStateTree {
     /** {@code tagCovers[t][e]}: a transition on tag t matches an event with tag e (e is t or below it). */
     private final boolean[][] tagCovers;
 
-    /** A builder for a new tree; the compiler's assembly pass is its one user. */
+    /**
+     * A builder for a new tree; the compiler's assembly pass is its one user.
+     *
+     * @hidden
+     */
     public static CompiledTreeBuilder builder(String name, String source) {
         return new CompiledTreeBuilder(name, source);
     }

@@ -24,6 +24,8 @@ import java.util.Set;
  *
  * <p>Nothing of the builder's state is visible outside this package; a builder is obtained from
  * {@link CompiledStateTree#builder} and used once. THREADING: confined to one thread.
+ *
+ * @hidden
  */
 public final class CompiledTreeBuilder {
     final String name;

@@ -28,16 +28,17 @@ import java.util.Set;
  * inputs see parameters and earlier evaluators; the global tasks count as ancestors of the root (rule
  * G4), and a global task's inputs see parameters, evaluators and earlier global tasks.
  *
- * <p>Each step is a pass of its own, run in this order over one {@link Compilation}:
- * {@link DeclarationPass}, {@link GlobalTaskPass} (the global tasks: after the evaluators, before
- * every state), {@link ExpansionPass}, {@link SlotLayoutPass}, {@link StatePass} (with
- * {@link TransitionPass}, {@link NodeFactory} and {@link Bindings}), then the assembly below, which
- * hands the result to {@link dev.crowdtree.statetree.compiled.CompiledTreeBuilder}.
- *
  * <p>Whatever the input, the only exception it throws is {@link StateTreeCompileException}.
  * THREADING: a compiler instance may be used from several threads; each call is independent.
  */
 public final class StateTreeCompiler {
+    /*
+     * Each step is a pass of its own, run in this order over one Compilation: DeclarationPass,
+     * GlobalTaskPass (the global tasks: after the evaluators, before every state), ExpansionPass,
+     * SlotLayoutPass, StatePass (with TransitionPass, NodeFactory and Bindings), then the assembly
+     * below, which hands the result to CompiledTreeBuilder.
+     */
+
     /** Deepest nesting of conditions inside conditions. */
     public static final int MAX_CONDITION_NESTING = 32;
 

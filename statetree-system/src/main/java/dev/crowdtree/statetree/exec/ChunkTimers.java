@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.internal.Countdown;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.TimerService;

@@ -23,7 +23,11 @@ public final class FailureLog {
     public FailureLog() {
     }
 
-    /** Adds a failure (runtime use). */
+    /**
+     * Adds a failure (runtime use).
+     *
+     * @hidden
+     */
     public void add(NodeFailure f) {
         total++;
         if (kept.size() < CAPACITY) {

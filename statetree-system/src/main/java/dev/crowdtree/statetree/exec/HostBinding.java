@@ -6,7 +6,7 @@ import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.HostDeclarations;
+import dev.crowdtree.statetree.internal.HostDeclarations;
 import dev.crowdtree.statetree.node.HostColumn;
 
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.crowdtree.statetree.exec;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.ParameterValues;
+import dev.crowdtree.statetree.internal.ParameterValues;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.ValueType;
 

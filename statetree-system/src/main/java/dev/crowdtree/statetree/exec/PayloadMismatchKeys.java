@@ -19,6 +19,8 @@ import java.util.Map;
  * ({@link #rejections}). A tree without payload fields has no keys, and counting is skipped.
  *
  * <p>Immutable; THREADING: safe to share between workers (each passes its own scratch).
+ *
+ * @hidden
  */
 public final class PayloadMismatchKeys {
     private static final String[] TYPE_WORDS = {"absent", "bool", "int", "float"};

@@ -5,7 +5,7 @@ import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
 import dev.crowdtree.core.world.WorldSnapshot;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.TreeFingerprint;
+import dev.crowdtree.statetree.internal.TreeFingerprint;
 import dev.crowdtree.statetree.node.EventPayload;
 
 import java.io.DataInputStream;

@@ -5,7 +5,7 @@ import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.HostDeclarations;
+import dev.crowdtree.statetree.internal.HostDeclarations;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.Payload;
 import dev.crowdtree.statetree.node.RunStatus;
@@ -15,14 +15,23 @@ import java.util.List;
 
 /**
  * The batched StateTree runtime: every agent of a {@link SoaTable} runs one instance of a
- * {@link CompiledStateTree}, whose per-agent data lives in columns of that table
- * ({@link InstanceData}: execution state plus the compiler's slots for parameters, evaluator
- * outputs, task fields and timers). One tick is one parallel phase over the table's chunks; within a
- * chunk every node runs as a batch kernel (see {@code ChunkRunner}), only over the agents that have
- * something to do: each chunk keeps a persistent schedule ({@code ChunkSchedule}) of its always-awake
- * agents grouped by state, a timer wheel of wake-up steps, and the agents that must be looked at every
- * step. Sleeping agents cost nothing per tick (docs/SEMANTICS.md section 11); agents with a tick period
- * p take part in every p-th tick (section 12).
+ * {@link CompiledStateTree}, whose per-agent data lives in columns the runtime adds to that table
+ * (execution state plus the compiler's slots for parameters, evaluator outputs, task fields and
+ * timers). One tick is one parallel phase over the table's chunks; within a chunk every node runs as
+ * a batch kernel, only over the agents that have something to do. Sleeping agents cost nothing per
+ * tick (docs/SEMANTICS.md section 11); agents with a tick period p take part in every p-th tick
+ * (section 12).
+ *
+ * <p><b>Agent ids and rows.</b> An agent id ({@code int agent}) names one agent for its whole life
+ * (the world hands a freed id out again only with a new generation); a row ({@code int row}) is where
+ * the agent's values are in the table's columns now, and changes when the world moves rows (a
+ * despawn moves the last row into the gap; {@code World.reorder}). The rule, for this runtime and for
+ * the whole library: a method takes agent ids unless its name ends in {@code OfRow}
+ * ({@link #activeStateOfRow}, {@link #setTickPeriodOfRow}) or it is a per-row hook
+ * ({@link #initializeRow}, a {@code SpawnInitializer}); column arrays, node kernels
+ * ({@code NodeContext}) and chunk kernels work by row, and a {@code NodeContext} method that takes an
+ * id says so ({@code sendEventToAgent}, {@code generationOf}). Convert with {@code World.rowOf(id)}
+ * and {@code table.agentIds().data()[row]}.
  *
  * <p>Determinism: chunk outputs (events to other agents, events carried to the next tick, trace
  * lines) are merged in chunk order after the barrier; randomness is counter-based per agent; the
@@ -32,8 +41,6 @@ import java.util.List;
  * <p>Events: {@link #sendEvent} (simulation thread) and {@link #externalEvents()} (any thread, a
  * JCTools MPSC queue drained at the start of the next tick, sorted by a stable key) queue events
  * for the next tick; tasks send events through their {@code NodeContext}. See docs/SEMANTICS.md.
- * {@code EventRouter} routes them and merges the chunks' outputs; {@code HostRequests} records
- * parameters and tick periods set by the host.
  *
  * <p>Steps: the runtime counts its {@link #tickAll} calls (steps 1, 2, ...); timers and periods are
  * in steps, so at most {@code Integer.MAX_VALUE - 1} ticks per runtime. A tick with a different dt
@@ -44,6 +51,14 @@ import java.util.List;
  * {@link #setTickPeriodOfRow}.
  */
 public final class StateTreeSystem implements StateTreeRuntime {
+    /*
+     * Inside (docs/ARCHITECTURE.md): InstanceData holds the per-agent columns; a ChunkRunner per
+     * worker runs a chunk's phases, each chunk keeping a persistent ChunkSchedule (its always-awake
+     * agents grouped by state, a timer wheel of wake-up steps, the agents to look at every step);
+     * EventRouter routes events and merges the chunks' outputs; HostRequests records parameters and
+     * tick periods set by the host; HostBinding binds the host's columns and externals.
+     */
+
     /** Sub-phases timed per chunk (summed worker CPU time), see {@link #phaseNanos()}. */
     public static final List<String> PHASES = List.of("schedule", "evaluators", "tasks", "transitions", "apply");
 

@@ -1,8 +1,8 @@
 package dev.crowdtree.statetree.exec;
 
-import dev.crowdtree.statetree.compiled.ChildOrder;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;

@@ -7,6 +7,8 @@ package dev.crowdtree.statetree.node;
  * keep one control per worker.
  *
  * <p>THREADING: confined to the worker that owns it, like its context.
+ *
+ * @hidden
  */
 public final class ContextControl {
     private final NodeContext ctx = new NodeContext();

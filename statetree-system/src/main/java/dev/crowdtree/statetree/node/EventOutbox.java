@@ -4,6 +4,8 @@ package dev.crowdtree.statetree.node;
  * Where nodes send events. Implemented by each runtime; tasks reach it through
  * {@link NodeContext#sendEvent(int, int, EventPayload)}. The payload (null: none) is copied before
  * the call returns.
+ *
+ * @hidden
  */
 public interface EventOutbox {
     /** An event for the agent in {@code row} itself, visible per the runtime's event windows. */

@@ -75,7 +75,11 @@ public final class EventPayload {
         return bits[field];
     }
 
-    /** Copies the slots to {@code t[off..)} and {@code b[off..)} (runtime use). */
+    /**
+     * Copies the slots to {@code t[off..)} and {@code b[off..)} (runtime use).
+     *
+     * @hidden
+     */
     public void copyTo(byte[] t, int[] b, int off) {
         System.arraycopy(types, 0, t, off, types.length);
         System.arraycopy(bits, 0, b, off, bits.length);

@@ -16,7 +16,11 @@ public final class External<T> {
     private final Class<T> type;
     private final int index;
 
-    /** Compiler use: the tree's {@code index}-th external. */
+    /**
+     * Compiler use: the tree's {@code index}-th external.
+     *
+     * @hidden
+     */
     public External(String name, Class<T> type, int index) {
         this.name = Objects.requireNonNull(name);
         this.type = Objects.requireNonNull(type);

@@ -17,12 +17,20 @@ public final class NodeConfig {
     private final Map<String, Integer> columns;
     private final Map<String, External<?>> externals;
 
-    /** Compiler use. */
+    /**
+     * Compiler use.
+     *
+     * @hidden
+     */
     public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots) {
         this(type, name, stream, values, fieldSlots, TimerKind.NONE, null);
     }
 
-    /** Compiler use: {@code timerField} names the float field of the type's timer (null when none). */
+    /**
+     * Compiler use: {@code timerField} names the float field of the type's timer (null when none).
+     *
+     * @hidden
+     */
     public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots,
                       TimerKind timer, String timerField) {
         this(type, name, stream, values, fieldSlots, timer, timerField, Map.of(), Map.of());
@@ -31,6 +39,8 @@ public final class NodeConfig {
     /**
      * Compiler use: {@code columns} maps the type's host columns to the tree's column handles,
      * {@code externals} its externals to the tree's handles.
+     *
+     * @hidden
      */
     public NodeConfig(String type, String name, int stream, Map<String, Object> values, Map<String, Integer> fieldSlots,
                       TimerKind timer, String timerField, Map<String, Integer> columns,

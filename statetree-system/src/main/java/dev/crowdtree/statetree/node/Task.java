@@ -48,12 +48,20 @@ public abstract class Task extends Node {
         return timer;
     }
 
-    /** The timer's float slot (runtime use), or -1. */
+    /**
+     * The timer's float slot (runtime use), or -1.
+     *
+     * @hidden
+     */
     public final int timerValueSlot() {
         return timerValueSlot;
     }
 
-    /** The timer's int slot (runtime use), or -1. */
+    /**
+     * The timer's int slot (runtime use), or -1.
+     *
+     * @hidden
+     */
     public final int timerDueSlot() {
         return timerDueSlot;
     }

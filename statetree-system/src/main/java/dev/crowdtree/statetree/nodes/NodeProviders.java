@@ -28,7 +28,7 @@ import java.util.jar.JarFile;
  */
 public final class NodeProviders {
     /** Where a jar lists its providers. */
-    public static final String SERVICES_FILE = "META-INF/services/" + NodeProvider.class.getName();
+    public static final String SERVICES_FILE = "META-INF/services/dev.crowdtree.statetree.node.NodeProvider";
 
     private NodeProviders() {
     }

@@ -1,13 +1,13 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.HostDeclarations;
-import dev.crowdtree.statetree.compiled.ParameterValues;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.PayloadMismatch;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceSink;
+import dev.crowdtree.statetree.internal.HostDeclarations;
+import dev.crowdtree.statetree.internal.ParameterValues;
 import dev.crowdtree.statetree.node.EventPayload;
 import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.Payload;
@@ -21,27 +21,13 @@ import java.util.List;
  * {@code Start}, {@code Tick}, {@code SelectState}, {@code SelectStateInternal},
  * {@code TriggerTransitions}, {@code EnterState}, {@code ExitState}) with the deviations of
  * docs/SEMANTICS.md, and keeps the seed's structure and names so the two can be read side by side.
- * It is deliberately simple and slow: one {@link ExecutionState} per agent, nodes called with
+ * It is deliberately simple and slow: one execution state per agent, nodes called with
  * one-row batches, no batching, no sorting, no caching.
  *
  * <p>Independence from the batched runtime is the point: the core algorithm compares explicit path
  * arrays element by element ({@code IndexOfReverse}, {@code GetStateSafe}) and walks
  * {@code stateParent}, exactly like the seed, and never uses the DFS-range shortcuts of
  * {@link CompiledStateTree} ({@code isAncestorOrSelf}, {@code ancestorAt}).
- *
- * <p>This class is the public façade; the work is done by one package-private class per phase:
- * <ul>
- *   <li>{@link InterpreterData}: what the phases share (per-agent {@link ExecutionState}s, node
- *       instance data, the agent being run, event routing);</li>
- *   <li>{@link AgentLifecycle}: Start, Tick and Stop of one agent (SEMANTICS.md sections 2, 3, 7);</li>
- *   <li>{@link Transitions}: TriggerTransitions (section 4);</li>
- *   <li>{@link StateSelection}: SelectState (section 5);</li>
- *   <li>{@link StateChanges}: EnterState and ExitState (section 6);</li>
- *   <li>{@link NodeCalls} and {@link TaskTimers}: evaluators, conditions, TickTasks and timers
- *       (section 3, 3.1);</li>
- *   <li>{@link GlobalTasks}: the global tasks (rules G1-G3);</li>
- *   <li>{@link TickScheduler}: tick periods and the scheduled tick (sections 11, 12).</li>
- * </ul>
  *
  * <p>Events (SEMANTICS.md section 8): each agent has a queue ({@code InstanceData.GetEvents()}) and
  * the {@code EventsToProcess} list of the tick being run. Events an agent sends to itself go to
@@ -54,6 +40,19 @@ import java.util.List;
  * <p>THREADING: single-threaded; call from one thread.
  */
 public final class ReferenceInterpreter implements StateTreeRuntime {
+    /*
+     * This class is the public façade; the work is done by one package-private class per phase:
+     * - InterpreterData: what the phases share (per-agent ExecutionStates, node instance data, the
+     *   agent being run, event routing);
+     * - AgentLifecycle: Start, Tick and Stop of one agent (SEMANTICS.md sections 2, 3, 7);
+     * - Transitions: TriggerTransitions (section 4);
+     * - StateSelection: SelectState (section 5);
+     * - StateChanges: EnterState and ExitState (section 6);
+     * - NodeCalls and TaskTimers: evaluators, conditions, TickTasks and timers (section 3, 3.1);
+     * - GlobalTasks: the global tasks (rules G1-G3);
+     * - TickScheduler: tick periods and the scheduled tick (sections 11, 12).
+     */
+
     /** {@code INDEX_NONE}. */
     static final int INDEX_NONE = -1;
     /** Invalid state handle / transition index. */

@@ -4,7 +4,7 @@ import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.TreeFingerprint;
+import dev.crowdtree.statetree.internal.TreeFingerprint;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

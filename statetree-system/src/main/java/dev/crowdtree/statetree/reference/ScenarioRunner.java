@@ -1,10 +1,10 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.HostDeclarations;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.internal.HostDeclarations;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.statetree.node.ValueType;
 

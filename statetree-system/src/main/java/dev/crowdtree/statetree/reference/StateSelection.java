@@ -1,10 +1,10 @@
 package dev.crowdtree.statetree.reference;
 
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.internal.ChildOrder;
+
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INDEX_NONE;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
-
-import dev.crowdtree.statetree.compiled.ChildOrder;
-import dev.crowdtree.statetree.compiled.CompiledStateTree;
 
 /**
  * {@code SelectState} and {@code SelectStateInternal} (docs/SEMANTICS.md section 5): which path of

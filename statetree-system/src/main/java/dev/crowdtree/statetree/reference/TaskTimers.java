@@ -1,7 +1,7 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.exec.Countdown;
+import dev.crowdtree.statetree.internal.Countdown;
 import dev.crowdtree.statetree.node.TimerKind;
 import dev.crowdtree.statetree.node.TimerService;
 

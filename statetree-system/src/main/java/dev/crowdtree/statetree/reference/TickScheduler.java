@@ -1,9 +1,7 @@
 package dev.crowdtree.statetree.reference;
 
-import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
-
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.exec.Countdown;
+import dev.crowdtree.statetree.internal.Countdown;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.reference.ReferenceInterpreter.TickMode;
 
@@ -11,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
+
+import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
 
 /**
  * Which agents run at each step, and with which dt. Tick periods (docs/SEMANTICS.md section 12):

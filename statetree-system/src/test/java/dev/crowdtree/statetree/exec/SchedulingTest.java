@@ -9,6 +9,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.TreeDef;
 import dev.crowdtree.statetree.fixtures.CrowdTrees;
+import dev.crowdtree.statetree.internal.Countdown;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.reference.ReferenceInterpreter;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
-import dev.crowdtree.statetree.exec.Countdown;
 import dev.crowdtree.statetree.fixtures.CrowdTrees;
+import dev.crowdtree.statetree.internal.Countdown;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

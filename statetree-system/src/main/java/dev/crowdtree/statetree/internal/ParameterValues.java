@@ -1,5 +1,6 @@
-package dev.crowdtree.statetree.compiled;
+package dev.crowdtree.statetree.internal;
 
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.ValueType;
 
 /**

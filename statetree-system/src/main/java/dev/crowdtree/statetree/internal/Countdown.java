@@ -1,4 +1,5 @@
-package dev.crowdtree.statetree.exec;
+package dev.crowdtree.statetree.internal;
+
 
 /**
  * Exact arithmetic of a float countdown {@code v = v - d} repeated once per tick, the rule every

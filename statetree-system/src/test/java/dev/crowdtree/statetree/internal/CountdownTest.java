@@ -1,4 +1,4 @@
-package dev.crowdtree.statetree.exec;
+package dev.crowdtree.statetree.internal;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,9 @@
-package dev.crowdtree.statetree.compiled;
+package dev.crowdtree.statetree.internal;
 
 import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

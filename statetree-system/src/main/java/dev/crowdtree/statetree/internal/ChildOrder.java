@@ -1,6 +1,7 @@
-package dev.crowdtree.statetree.compiled;
+package dev.crowdtree.statetree.internal;
 
 import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.NodeContext;
 
 /**
