@@ -144,6 +144,24 @@ public final class GuardPost implements AutoCloseable {
         return brains.activePath(id);
     }
 
+    /**
+     * Output, read after a tick: how close the nearest guard came to the intruder (the tasks wrote
+     * the guards' positions, by row).
+     */
+    public float nearestGuardDistance() {
+        final float[] gx = x.data();
+        final float[] gy = y.data();
+        final float ix = intruder.x();
+        final float iy = intruder.y();
+        float best = Float.POSITIVE_INFINITY;
+        for (int row = 0, n = guards.size(); row < n; row++) {
+            float dx = gx[row] - ix;
+            float dy = gy[row] - iy;
+            best = Math.min(best, dx * dx + dy * dy);
+        }
+        return (float) Math.sqrt(best);
+    }
+
     /** Guard {@code id}'s position: its row's x and y. */
     public float[] positionOf(int id) {
         int row = world.rowOf(id);

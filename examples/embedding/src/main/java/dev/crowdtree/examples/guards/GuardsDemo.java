@@ -9,8 +9,10 @@ import java.util.Locale;
  * The demo: an evening at the guard post. An intruder crosses the grounds diagonally at 5 m/s; the
  * guards it passes see it and chase it, lose it and go home; a third of the way in, the host raises
  * an alarm (level 2, an int) for the guards within 60 m, who respond; half way, a second alarm sends
- * its level as a float by mistake, which no transition accepts and the runtime counts. Prints the
- * guards per state every 100 ticks and the cost per guard and tick.
+ * its level as a float by mistake, which no transition accepts and the runtime counts. Every tick
+ * the host writes its input (each guard's distance to the intruder) and reads an output (how close
+ * the nearest guard came); it prints the guards per state every 100 ticks and the cost per guard
+ * and tick.
  *
  * <pre>java -jar target/guards-demo.jar [guards, default 50000] [ticks, default 600] [workers, default all]</pre>
  */
@@ -33,6 +35,7 @@ public final class GuardsDemo {
         try (GuardPost post = new GuardPost(guards, workers, 1)) {
             out.printf(Locale.ROOT, "guards: %,d on %d workers, %d ticks of %.1f s%n", guards, workers, ticks, GuardPost.DT);
             long nanos = 0;
+            float nearest = Float.POSITIVE_INFINITY;
             for (int t = 1; t <= ticks; t++) {
                 float along = -20 + t * INTRUDER_STEP;
                 post.intruder().moveTo(along, along);
@@ -46,6 +49,7 @@ public final class GuardsDemo {
                 long t0 = System.nanoTime();
                 post.tick();
                 nanos += System.nanoTime() - t0;
+                nearest = Math.min(nearest, post.nearestGuardDistance());
                 if (t % 100 == 0 || t == ticks) {
                     out.printf(Locale.ROOT, "tick %d: Patrol %,d  Chase %,d  Respond %,d  Return %,d%n", t,
                             post.count("Patrol"), post.count("Chase"), post.count("Respond"), post.count("Return"));
@@ -53,6 +57,7 @@ public final class GuardsDemo {
             }
             out.printf(Locale.ROOT, "%.1f ns per guard and tick (the host's input loop included), %.2f ms per tick%n",
                     nanos / ((double) ticks * guards), nanos / 1e6 / ticks);
+            out.printf(Locale.ROOT, "closest any guard came to the intruder: %.2f m%n", nearest);
             post.brains().unmatchedPayloads().forEach(m -> out.printf(Locale.ROOT,
                     "payload mismatch: %s %s: %s, %d events%n", m.tag(), m.field(), m.reason(), m.count()));
             out.printf(Locale.ROOT, "hash: %016x%n", post.hash());

@@ -1,6 +1,8 @@
 package dev.crowdtree.examples.guards;
 
 import dev.crowdtree.statetree.exec.PayloadMismatch;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.nodes.NodeProviders;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -130,6 +132,15 @@ class GuardPostTest {
     }
 
     @Test
+    void serviceLoaderFindsTheGuardsNodeProvider() {
+        NodeRegistry registry = NodeProviders.registry(GuardNodes.class.getClassLoader());
+        for (String type : List.of("canSee", "patrol", "moveTowards", "delay")) {
+            assertTrue(registry.get(type) != null, type);
+        }
+        assertEquals(1000.0, registry.standaloneColumnValue(GuardNodes.DISTANCE));
+    }
+
+    @Test
     void theDemoPrintsTheGuardsPerStateTheCostAndTheMismatchedAlarm() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         GuardsDemo.run(2000, 200, 2, new PrintStream(bytes, true, StandardCharsets.UTF_8));
@@ -138,5 +149,6 @@ class GuardPostTest {
         assertTrue(out.contains("tick 200: Patrol "), out);
         assertTrue(out.matches("(?s).*\\d+\\.\\d ns per guard and tick.*"), out);
         assertTrue(out.contains("payload mismatch: Alarm level: "), out);
+        assertTrue(out.contains("closest any guard came to the intruder: "), out);
     }
 }
