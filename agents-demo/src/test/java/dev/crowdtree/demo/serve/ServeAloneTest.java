@@ -8,29 +8,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * {@code serve} with a tree that uses none of the crowd's node types: the embedding example's tree
@@ -39,14 +32,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ServeAloneTest {
     private static final int AGENTS = 2500;
-    private static final Pattern SERVING = Pattern.compile("serving the crowd on (http://127\\.0\\.0\\.1:(\\d+)/)");
 
     @TempDir
     static Path dir;
 
-    private static Thread serveThread;
-    private static final ByteArrayOutputStream OUT = new ByteArrayOutputStream();
-    private static final ByteArrayOutputStream ERR = new ByteArrayOutputStream();
+    private static ServeUnderTest serve;
     private static String base;
     private static HttpClient http;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,38 +45,21 @@ class ServeAloneTest {
     static void startServer() throws Exception {
         Path jar = NodeJars.guardJar(dir);
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        PrintStream out = new PrintStream(OUT, true, StandardCharsets.UTF_8);
-        PrintStream err = new PrintStream(ERR, true, StandardCharsets.UTF_8);
-        serveThread = new Thread(() -> new CommandLine(new ServeCommand(out, err)).execute("--port", "0", "--agents",
-                Integer.toString(AGENTS), "--workers", "2", "--nodes", jar.toString(), "--tree",
-                NodeJars.GUARDS_TREE.toString()), "serve-alone-under-test");
-        serveThread.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (base == null) {
-            Matcher m = SERVING.matcher(OUT.toString(StandardCharsets.UTF_8));
-            if (m.find()) {
-                base = m.group(1);
-            } else if (!serveThread.isAlive() || System.nanoTime() > deadline) {
-                fail("serve did not start; stdout:\n" + OUT.toString(StandardCharsets.UTF_8)
-                        + "\nstderr:\n" + ERR.toString(StandardCharsets.UTF_8));
-            } else {
-                Thread.sleep(50);
-            }
-        }
+        serve = ServeUnderTest.start("--port", "0", "--agents", Integer.toString(AGENTS), "--workers", "2", "--nodes",
+                jar.toString(), "--tree", NodeJars.GUARDS_TREE.toString());
+        base = serve.base;
     }
 
     @AfterAll
     static void stopServer() throws Exception {
-        if (serveThread != null) {
-            serveThread.interrupt();
-            serveThread.join(15_000);
-            assertFalse(serveThread.isAlive(), "serve did not stop when interrupted");
+        if (serve != null) {
+            serve.stop();
         }
     }
 
     @Test
     void theHeaderSaysTheTreeRunsAloneWithoutLod() {
-        String o = OUT.toString(StandardCharsets.UTF_8);
+        String o = serve.out();
         assertTrue(o.contains("tree " + NodeJars.GUARDS_TREE + " (5 states)"), o);
         assertTrue(o.contains("LOD off"), o);
         assertTrue(o.contains("mode: the tree alone (it uses none of the crowd's node types)"), o);

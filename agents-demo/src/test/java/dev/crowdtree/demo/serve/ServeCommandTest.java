@@ -48,12 +48,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ServeCommandTest {
     private static final int AGENTS = 3000;
-    private static final Pattern SERVING = Pattern.compile("serving the crowd on (http://127\\.0\\.0\\.1:(\\d+)/) \\(Ctrl\\+C to stop\\)");
 
-    private static Thread serveThread;
-    private static final ByteArrayOutputStream OUT = new ByteArrayOutputStream();
-    private static final ByteArrayOutputStream ERR = new ByteArrayOutputStream();
-    private static final int[] EXIT = {-1};
+    private static ServeUnderTest serve;
     private static String base;
     private static HttpClient http;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -61,39 +57,14 @@ class ServeCommandTest {
     @BeforeAll
     static void startServer() throws Exception {
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        PrintStream out = new PrintStream(OUT, true, StandardCharsets.UTF_8);
-        PrintStream err = new PrintStream(ERR, true, StandardCharsets.UTF_8);
-        serveThread = new Thread(() -> {
-            int code = new CommandLine(new ServeCommand(out, err))
-                    .execute("--port", "0", "--agents", Integer.toString(AGENTS), "--workers", "2", "--seed", "7");
-            synchronized (EXIT) {
-                EXIT[0] = code;
-            }
-        }, "serve-under-test");
-        serveThread.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (base == null) {
-            Matcher m = SERVING.matcher(OUT.toString(StandardCharsets.UTF_8));
-            if (m.find()) {
-                base = m.group(1);
-            } else if (!serveThread.isAlive() || System.nanoTime() > deadline) {
-                fail("serve did not start; stdout:\n" + OUT.toString(StandardCharsets.UTF_8)
-                        + "\nstderr:\n" + ERR.toString(StandardCharsets.UTF_8));
-            } else {
-                Thread.sleep(50);
-            }
-        }
+        serve = ServeUnderTest.start("--port", "0", "--agents", Integer.toString(AGENTS), "--workers", "2", "--seed", "7");
+        base = serve.base;
     }
 
     @AfterAll
     static void stopServer() throws Exception {
-        if (serveThread != null) {
-            serveThread.interrupt();
-            serveThread.join(15_000);
-            assertFalse(serveThread.isAlive(), "serve did not stop when interrupted");
-            synchronized (EXIT) {
-                assertEquals(0, EXIT[0], "exit code; stderr:\n" + ERR.toString(StandardCharsets.UTF_8));
-            }
+        if (serve != null) {
+            serve.stop();
         }
     }
 
@@ -283,7 +254,7 @@ class ServeCommandTest {
         assertEquals(AGENTS, sum, lod.toString());
         assertTrue(s.get("payloadMismatches").isArray() && s.get("payloadMismatches").isEmpty(),
                 "the crowd tree declares no payload fields: " + s);
-        assertTrue(OUT.toString(StandardCharsets.UTF_8).contains(", LOD on,"));
+        assertTrue(serve.out().contains(", LOD on,"));
         assertEquals(405, http.send(HttpRequest.newBuilder(URI.create(base + "stats")).timeout(Duration.ofSeconds(10))
                 .POST(HttpRequest.BodyPublishers.ofString("")).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
     }
