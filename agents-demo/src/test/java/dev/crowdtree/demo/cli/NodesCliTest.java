@@ -74,6 +74,33 @@ class NodesCliTest extends CliTestBase {
     }
 
     @Test
+    void nodesIsRepeatableAndEachPathAddsItsTypes() throws Exception {
+        Path extra = NodeJars.classes(dir.resolve("extra"), Map.of("acme.Extra",
+                "package acme;\n"
+                        + "import dev.crowdtree.statetree.node.*;\n"
+                        + "public final class Extra implements NodeProvider {\n"
+                        + "  public static final class Always extends Condition {\n"
+                        + "    public Always(NodeConfig c) { super(c); }\n"
+                        + "    public void test(NodeContext ctx, int[] rows, int from, int to, boolean[] out) {\n"
+                        + "      for (int i = from; i < to; i++) { out[i] = true; }\n"
+                        + "    }\n"
+                        + "  }\n"
+                        + "  public void register(NodeRegistry r) {\n"
+                        + "    r.register(NodeType.condition(\"always\").factory(Always::new).build());\n"
+                        + "  }\n"
+                        + "}\n"), "acme.Extra");
+        String both = Files.readString(NodeJars.GUARDS_TREE).replace("{\"type\": \"canSee\", \"range\": 15}]}",
+                "{\"type\": \"canSee\", \"range\": 15}, {\"type\": \"always\"}]}");
+        Path tree = write("both.json", both);
+        assertEquals(1, Main.execute("validate", "--nodes", NodeJars.guardJar(dir).toString(), tree.toString()));
+        assertTrue(out().contains("unknown condition type \"always\""), out());
+        out.reset();
+        assertEquals(0, Main.execute("validate", "--nodes", NodeJars.guardJar(dir.resolve("again")).toString(), "--nodes",
+                extra.toString(), tree.toString()), err());
+        assertTrue(out().contains("OK: tree 'Guards'"), out());
+    }
+
+    @Test
     void everyCommandSaysWhenANodesPathDoesNotExist() throws Exception {
         Path missing = dir.resolve("missing.jar");
         for (List<String> cmd : List.of(List.of("validate", TREE), List.of("dot", TREE),
