@@ -113,9 +113,11 @@ class CliLimitsTest extends CliTestBase {
         Path p = write("many.json", sb.append("]}}").toString());
         assertEquals(1, Main.execute("validate", p.toString()));
         List<String> lines = out().lines().toList();
-        assertEquals(100 + 2, lines.size(), out().substring(0, 300));
+        assertEquals(100 + 3, lines.size(), out().substring(0, 300));
         assertEquals("... and 4900 more errors", lines.get(100));
         assertEquals("5000 errors", lines.get(101));
+        assertTrue(lines.get(102).startsWith("hint: node types of your own are loaded from their jar with --nodes"),
+                lines.get(102));
         assertTrue(lines.get(0).contains("state 'R\\u001B[2J'"), lines.get(0));
         assertFalse(out().contains("\u001b"));
         for (String cmd : List.of("dot", "run")) {
@@ -124,8 +126,9 @@ class CliLimitsTest extends CliTestBase {
                     : Main.execute(cmd, p.toString());
             assertTrue(code != 0);
             List<String> e = err().lines().toList();
-            assertTrue(e.get(0).startsWith("error: ") && e.size() == 102, cmd + ": " + e.size() + " lines");
+            assertTrue(e.get(0).startsWith("error: ") && e.size() == 103, cmd + ": " + e.size() + " lines");
             assertEquals("  ... and 4900 more errors", e.get(101));
+            assertTrue(e.get(102).startsWith("hint: "), e.get(102));
         }
     }
 
