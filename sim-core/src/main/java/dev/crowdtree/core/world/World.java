@@ -65,7 +65,7 @@ public final class World implements AutoCloseable {
     private World(Builder b) {
         this.chunkSize = b.chunkSize;
         this.maxAgents = b.maxAgents;
-        this.initialCapacity = b.initialCapacity;
+        this.initialCapacity = b.resolvedInitialCapacity();
         this.seed = b.seed;
         this.clock = new FixedStepClock(b.dt);
         this.dominion = createDominion();
@@ -524,10 +524,14 @@ public final class World implements AutoCloseable {
     }
 
     public static final class Builder {
+        /** Rows a table allocates up front unless told otherwise (at most maxAgents). */
+        private static final int DEFAULT_INITIAL_CAPACITY = 1024;
+
         private int workers = Runtime.getRuntime().availableProcessors();
         private int chunkSize = 4096;
         private int maxAgents = 1 << 24;
-        private int initialCapacity = 1024;
+        /** -1: not set, {@link #resolvedInitialCapacity()} decides. */
+        private int initialCapacity = -1;
         private long seed = 1;
         private float dt = 1f / 30f;
         private long spinNanos = ChunkExecutor.DEFAULT_SPIN_NANOS;
@@ -553,7 +557,7 @@ public final class World implements AutoCloseable {
             return this;
         }
 
-        /** Rows each table allocates up front, 0..maxAgents. Default 1024. */
+        /** Rows each table allocates up front, 0..maxAgents. Default min(1024, maxAgents). */
         public Builder initialCapacity(int initialCapacity) {
             this.initialCapacity = Checks.inRange("initialCapacity", initialCapacity, 0, SoaTable.MAX_CAPACITY);
             return this;
@@ -577,8 +581,18 @@ public final class World implements AutoCloseable {
             return this;
         }
 
+        /** The initial capacity set, or by default min(1024, maxAgents), so that a small world needs no setting. */
+        private int resolvedInitialCapacity() {
+            return initialCapacity < 0 ? Math.min(DEFAULT_INITIAL_CAPACITY, maxAgents) : initialCapacity;
+        }
+
+        /**
+         * The world.
+         *
+         * @throws IllegalArgumentException when an explicit {@link #initialCapacity} exceeds {@link #maxAgents}
+         */
         public World build() {
-            if (initialCapacity > maxAgents) {
+            if (resolvedInitialCapacity() > maxAgents) {
                 throw new IllegalArgumentException("initialCapacity = " + initialCapacity
                         + " is out of range; valid range is 0.." + maxAgents + " (maxAgents)");
             }
