@@ -75,7 +75,7 @@ public final class CrowdData implements CrowdWorld {
         claimObject = table.addInt(CLAIM_OBJECT);
         claimState = table.addByte(CLAIM_STATE);
         claimEpoch = table.addInt(CLAIM_EPOCH);
-        threats = new Threats(config.predators(), config.fires(), config.worldSize(), config.seed());
+        threats = new Threats(world, config.predators(), config.fires(), config.worldSize(), config.seed());
         objects = new SmartObjects(config.smartObjects(), config.slotsPerObject(), config.worldSize(), config.seed());
         worldSize = config.worldSize();
         cellSize = config.cellSize();

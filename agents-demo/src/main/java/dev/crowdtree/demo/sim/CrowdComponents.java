@@ -1,0 +1,93 @@
+package dev.crowdtree.demo.sim;
+
+/**
+ * The components of the crowd's Dominion entities: the sparse, heterogeneous things of the world,
+ * created in the simulation's {@code World.dominion()} (the agents themselves are rows of the SoA
+ * table, not entities):
+ * <ul>
+ *   <li>a predator: {@link Threat}, {@link Position}, {@link Predator};</li>
+ *   <li>a fire: {@link Threat}, {@link Position}, {@link Fire}.</li>
+ * </ul>
+ * Each kind carries a stable index ({@link Threat#index()}): the order
+ * in which everything that depends on order happens (the threat update, the packed threats, the
+ * hashes, snapshots), because the order of Dominion's query results means nothing (it depends on
+ * the instance's history, and instances are reused).
+ *
+ * <p>Fields are written only by {@link Threats}, on the simulation thread
+ * at sync points; other code reads them through the getters.
+ */
+public final class CrowdComponents {
+    private CrowdComponents() {
+    }
+
+    /** Where an entity stands, in metres. Predators move every tick, fires move when they ignite. */
+    public static final class Position {
+        float x;
+        float y;
+
+        Position(float x, float y) {
+            this.x = x;
+            this.y = y;
+        }
+
+        public float x() {
+            return x;
+        }
+
+        public float y() {
+            return y;
+        }
+    }
+
+    /** A threat: its stable index (its place in the packed threats, the key of its random streams) and radius. */
+    public static final class Threat {
+        final int index;
+        final float radius;
+
+        Threat(int index, float radius) {
+            this.index = index;
+            this.radius = radius;
+        }
+
+        public int index() {
+            return index;
+        }
+
+        /** Metres from the centre within which the threat is felt as touching. */
+        public float radius() {
+            return radius;
+        }
+    }
+
+    /** A predator's state: the heading of its random walk, in radians. */
+    public static final class Predator {
+        float heading;
+
+        Predator(float heading) {
+            this.heading = heading;
+        }
+
+        public float heading() {
+            return heading;
+        }
+    }
+
+    /** A fire's state: burning or not, and the ticks left until it ignites or burns out. */
+    public static final class Fire {
+        boolean burning;
+        int timer;
+
+        Fire(boolean burning, int timer) {
+            this.burning = burning;
+            this.timer = timer;
+        }
+
+        public boolean burning() {
+            return burning;
+        }
+
+        public int timer() {
+            return timer;
+        }
+    }
+}
