@@ -6,21 +6,23 @@ package dev.crowdtree.demo.sim;
  * table, not entities):
  * <ul>
  *   <li>a predator: {@link Threat}, {@link Position}, {@link Predator};</li>
- *   <li>a fire: {@link Threat}, {@link Position}, {@link Fire}.</li>
+ *   <li>a fire: {@link Threat}, {@link Position}, {@link Fire};</li>
+ *   <li>a smart object: {@link SmartObject}, {@link Position}, and {@link Slots} when this
+ *       simulation owns it (in region mode, the objects standing in other regions have none).</li>
  * </ul>
- * Each kind carries a stable index ({@link Threat#index()}): the order
+ * Each kind carries a stable index ({@link Threat#index()}, {@link SmartObject#index()}): the order
  * in which everything that depends on order happens (the threat update, the packed threats, the
  * hashes, snapshots), because the order of Dominion's query results means nothing (it depends on
  * the instance's history, and instances are reused).
  *
- * <p>Fields are written only by {@link Threats}, on the simulation thread
+ * <p>Fields are written only by {@link Threats} and {@link SmartObjects}, on the simulation thread
  * at sync points; other code reads them through the getters.
  */
 public final class CrowdComponents {
     private CrowdComponents() {
     }
 
-    /** Where an entity stands, in metres. Predators move every tick, fires move when they ignite. */
+    /** Where an entity stands, in metres. Predators move every tick, fires move when they ignite, objects stay. */
     public static final class Position {
         float x;
         float y;
@@ -88,6 +90,37 @@ public final class CrowdComponents {
 
         public int timer() {
             return timer;
+        }
+    }
+
+    /** A smart object (a bench): its stable index, the value of an agent's {@code claimObject} column. */
+    public static final class SmartObject {
+        final int index;
+
+        SmartObject(int index) {
+            this.index = index;
+        }
+
+        public int index() {
+            return index;
+        }
+    }
+
+    /** The slots of a smart object this simulation owns: how many there are and how many are claimed. */
+    public static final class Slots {
+        final int capacity;
+        int used;
+
+        Slots(int capacity) {
+            this.capacity = capacity;
+        }
+
+        public int capacity() {
+            return capacity;
+        }
+
+        public int used() {
+            return used;
         }
     }
 }

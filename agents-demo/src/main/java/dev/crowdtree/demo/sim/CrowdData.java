@@ -76,7 +76,7 @@ public final class CrowdData implements CrowdWorld {
         claimState = table.addByte(CLAIM_STATE);
         claimEpoch = table.addInt(CLAIM_EPOCH);
         threats = new Threats(world, config.predators(), config.fires(), config.worldSize(), config.seed());
-        objects = new SmartObjects(config.smartObjects(), config.slotsPerObject(), config.worldSize(), config.seed());
+        objects = new SmartObjects(world, config.smartObjects(), config.slotsPerObject(), config.worldSize(), config.seed());
         worldSize = config.worldSize();
         cellSize = config.cellSize();
         side = config.cellsPerSide();
@@ -202,12 +202,11 @@ public final class CrowdData implements CrowdWorld {
      */
     int resolveClaims() {
         int granted = 0;
-        int[] used = objects.used;
         for (ClaimBuffer b : claims) {
             for (int i = 0; i < b.releases; i++) {
                 int o = b.released[i];
                 if (objects.owns(o)) {
-                    used[o]--;
+                    objects.release(o);
                 } else {
                     // region mode: another region owns the object; its Region sends the release there
                     if (foreignReleaseCount == foreignReleases.length) {
@@ -228,9 +227,7 @@ public final class CrowdData implements CrowdWorld {
                 if (state[r] != CLAIM_PENDING || epoch[r] != b.epoch[i]) {
                     continue; // the agent gave up before the claim was resolved
                 }
-                int o = b.object[i];
-                if (used[o] < objects.slots) {
-                    used[o]++;
+                if (objects.tryClaim(b.object[i])) {
                     state[r] = CLAIM_GRANTED;
                     granted++;
                 } else {

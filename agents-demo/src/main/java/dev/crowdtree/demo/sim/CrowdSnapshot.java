@@ -204,7 +204,7 @@ public final class CrowdSnapshot {
                 t.restore(i, threats[0][i], threats[1][i], threats[2][i], active[i], timers[i]);
             }
             t.restored();
-            System.arraycopy(used, 0, sim.data().objects.used, 0, used.length);
+            sim.data().objects.restoreUsed(used);
             sim.restoreCounters(counters);
             CrowdData d = sim.data();
             d.prepareGrid();
