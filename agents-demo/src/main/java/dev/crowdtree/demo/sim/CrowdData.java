@@ -11,7 +11,8 @@ import java.util.Arrays;
 
 /**
  * Everything the crowd's kernels share: the agent table's movement and perception columns, the
- * spatial hash grid, the threats, the smart objects and the per-chunk claim buffers.
+ * spatial hash grid, the threats and the smart objects (Dominion entities of the world, with flat
+ * copies for the kernels; see {@link Threats}, {@link SmartObjects}) and the per-chunk claim buffers.
  *
  * <p>Data flow per tick (see {@link CrowdSim#tick()}): the grid phase writes each agent's cell and
  * a snapshot of its position, and the grid is sorted in parallel phases; the StateTree phase
@@ -139,6 +140,11 @@ public final class CrowdData implements CrowdWorld {
     }
 
     // ---- CrowdWorld: what the crowd's node types read beyond columns -------------------------
+    // THREADING: called by kernels on the workers. The threats and smart objects are Dominion
+    // entities, but these read only the flat copies (Threats.packed, SmartObjects.x/y/used) that the
+    // simulation thread refreshes from the components at its sync points (Threats.update in the
+    // threat phase, resolveClaims and a region's inbox after the movement phase), never during a
+    // parallel phase; requestClaim and releaseClaim write the claiming chunk's own buffer.
 
     @Override
     public float worldSize() {
