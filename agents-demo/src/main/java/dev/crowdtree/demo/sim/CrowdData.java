@@ -143,8 +143,8 @@ public final class CrowdData implements CrowdWorld {
     // THREADING: called by kernels on the workers. The threats and smart objects are Dominion
     // entities, but these read only the flat copies (Threats.packed, SmartObjects.x/y/used) that the
     // simulation thread refreshes from the components at its sync points (Threats.update in the
-    // threat phase, resolveClaims and a region's inbox after the movement phase), never during a
-    // parallel phase; requestClaim and releaseClaim write the claiming chunk's own buffer.
+    // threat phase, resolveClaims after the movement phase, a region's inbox between ticks), never
+    // during a parallel phase; requestClaim and releaseClaim write the claiming chunk's own buffer.
 
     @Override
     public float worldSize() {

@@ -65,7 +65,7 @@ public final class SmartObjects {
             world.createEntity(new SmartObject(i), new Position(CounterRng.range(20, worldSize - 20, seed, -100_000 - i, 0, 1, 0),
                     CounterRng.range(20, worldSize - 20, seed, -100_000 - i, 0, 1, 1)), new Slots(slots));
         }
-        for (Results.With2<SmartObject, Position> e : dominion.findEntitiesWith(SmartObject.class, Position.class)) {
+        for (Results.With2<SmartObject, Position> e : dominion.findCompositionsWith(SmartObject.class, Position.class)) {
             x[e.comp1().index] = e.comp2().x;
             y[e.comp1().index] = e.comp2().y;
         }
@@ -135,7 +135,7 @@ public final class SmartObjects {
      */
     private void findSlots() {
         Arrays.fill(owned, null);
-        for (Results.With2<SmartObject, Slots> e : dominion.findEntitiesWith(SmartObject.class, Slots.class)) {
+        for (Results.With2<SmartObject, Slots> e : dominion.findCompositionsWith(SmartObject.class, Slots.class)) {
             owned[e.comp1().index] = e.comp2();
         }
         for (int o = 0; o < count; o++) {
@@ -198,8 +198,8 @@ public final class SmartObjects {
     /** Total slots in use of the owned objects: a Dominion query over the {@code Slots} components. */
     public int usedSlots() {
         int u = 0;
-        for (Results.With1<Slots> e : dominion.findEntitiesWith(Slots.class)) {
-            u += e.comp().used;
+        for (Slots s : dominion.findCompositionsWith(Slots.class)) {
+            u += s.used;
         }
         return u;
     }
@@ -220,7 +220,7 @@ public final class SmartObjects {
      */
     long ownedHash() {
         long h = 0;
-        for (Results.With2<SmartObject, Slots> e : dominion.findEntitiesWith(SmartObject.class, Slots.class)) {
+        for (Results.With2<SmartObject, Slots> e : dominion.findCompositionsWith(SmartObject.class, Slots.class)) {
             long z = (e.comp1().index * 0x9E3779B97F4A7C15L) ^ e.comp2().used;
             z = (z ^ (z >>> 31)) * 0xBF58476D1CE4E5B9L;
             h += z ^ (z >>> 29);

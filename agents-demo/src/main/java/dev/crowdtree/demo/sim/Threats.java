@@ -84,19 +84,21 @@ public final class Threats {
     }
 
     /**
-     * Finds the threats' components with Dominion queries and keeps them by threat index (the
-     * canonical order: Dominion's own order means nothing). Simulation thread.
+     * Finds the threats' components with Dominion queries ({@code findCompositionsWith}: the
+     * components without their entities) and keeps them by threat index, the canonical order:
+     * Dominion's own order means nothing. Simulation thread.
      */
     private void find(Dominion dominion) {
         for (Results.With3<Threat, Position, Predator> e
-                : dominion.findEntitiesWith(Threat.class, Position.class, Predator.class)) {
+                : dominion.findCompositionsWith(Threat.class, Position.class, Predator.class)) {
             int i = e.comp1().index;
             position[i] = e.comp2();
             predator[i] = e.comp3();
             radius[i] = e.comp1().radius;
             kind[i] = PREDATOR;
         }
-        for (Results.With3<Threat, Position, Fire> e : dominion.findEntitiesWith(Threat.class, Position.class, Fire.class)) {
+        for (Results.With3<Threat, Position, Fire> e
+                : dominion.findCompositionsWith(Threat.class, Position.class, Fire.class)) {
             int i = e.comp1().index;
             position[i] = e.comp2();
             fire[i] = e.comp3();
