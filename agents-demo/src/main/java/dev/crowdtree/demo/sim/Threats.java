@@ -89,21 +89,17 @@ public final class Threats {
      * Dominion's own order means nothing. Simulation thread.
      */
     private void find(Dominion dominion) {
-        for (Results.With3<Threat, Position, Predator> e
-                : dominion.findCompositionsWith(Threat.class, Position.class, Predator.class)) {
-            int i = e.comp1().index;
-            position[i] = e.comp2();
-            predator[i] = e.comp3();
-            radius[i] = e.comp1().radius;
-            kind[i] = PREDATOR;
+        for (Results.With2<Threat, Position> e : dominion.findCompositionsWith(Threat.class, Position.class)) {
+            position[e.comp1().index] = e.comp2();
+            radius[e.comp1().index] = e.comp1().radius;
         }
-        for (Results.With3<Threat, Position, Fire> e
-                : dominion.findCompositionsWith(Threat.class, Position.class, Fire.class)) {
-            int i = e.comp1().index;
-            position[i] = e.comp2();
-            fire[i] = e.comp3();
-            radius[i] = e.comp1().radius;
-            kind[i] = FIRE;
+        for (Results.With2<Threat, Predator> e : dominion.findCompositionsWith(Threat.class, Predator.class)) {
+            predator[e.comp1().index] = e.comp2();
+            kind[e.comp1().index] = PREDATOR;
+        }
+        for (Results.With2<Threat, Fire> e : dominion.findCompositionsWith(Threat.class, Fire.class)) {
+            fire[e.comp1().index] = e.comp2();
+            kind[e.comp1().index] = FIRE;
         }
         for (int i = 0; i < count; i++) {
             if (position[i] == null || (predator[i] == null) == (fire[i] == null)) {
