@@ -32,10 +32,12 @@ public final class CrowdComponents {
             this.y = y;
         }
 
+        /** Metres along the world's x axis. */
         public float x() {
             return x;
         }
 
+        /** Metres along the world's y axis. */
         public float y() {
             return y;
         }
@@ -51,6 +53,7 @@ public final class CrowdComponents {
             this.radius = radius;
         }
 
+        /** The threat's stable index, 0 .. threats - 1: predators first, then fires. */
         public int index() {
             return index;
         }
@@ -69,6 +72,7 @@ public final class CrowdComponents {
             this.heading = heading;
         }
 
+        /** Radians, 0 along +x. */
         public float heading() {
             return heading;
         }
@@ -84,10 +88,12 @@ public final class CrowdComponents {
             this.timer = timer;
         }
 
+        /** Whether the fire burns (is a threat) now. */
         public boolean burning() {
             return burning;
         }
 
+        /** Ticks until the fire ignites (idle) or burns out (burning). */
         public int timer() {
             return timer;
         }
@@ -101,6 +107,7 @@ public final class CrowdComponents {
             this.index = index;
         }
 
+        /** The object's stable index, 0 .. objects - 1. */
         public int index() {
             return index;
         }
@@ -115,10 +122,12 @@ public final class CrowdComponents {
             this.capacity = capacity;
         }
 
+        /** Agents the object serves at once. */
         public int capacity() {
             return capacity;
         }
 
+        /** Slots claimed now. */
         public int used() {
             return used;
         }
