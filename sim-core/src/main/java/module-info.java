@@ -1,6 +1,6 @@
 /**
- * The simulation core: SoA agent tables, the world (agent identity on Dominion, spawning and
- * despawning through command buffers), chunked parallel execution on persistent workers,
+ * The simulation core: SoA agent tables, the world (agent ids, spawning and despawning through
+ * command buffers, a Dominion instance for sparse entities), chunked parallel execution on persistent workers,
  * counter-based randomness, a fixed-step clock and tick metrics.
  */
 @SuppressWarnings({"module", "requires-automatic", "requires-transitive-automatic"}) // the qualified export below; HdrHistogram has no module name

@@ -54,6 +54,25 @@ class ConfigValidationTest {
     }
 
     @Test
+    void aSmallMaxAgentsNeedsNoInitialCapacity() {
+        // the default initial capacity (1024) shrinks to maxAgents; an explicit one above it still fails
+        try (World w = World.builder().workers(1).maxAgents(10).build()) {
+            SoaTable t = w.createTable("t");
+            assertEquals(10, t.capacity());
+            for (int i = 0; i < 10; i++) {
+                w.commands().spawn(t, (tb, row, id, arg) -> { }, 0);
+            }
+            w.sync();
+            assertEquals(10, w.agentCount());
+        }
+        try (World w = World.builder().workers(1).maxAgents(5000).build()) {
+            assertEquals(1024, w.createTable("t").capacity(), "the default for a larger world is 1024");
+        }
+        assertNames(() -> World.builder().maxAgents(10).initialCapacity(11).build(),
+                "initialCapacity = 11 is out of range", "0..10");
+    }
+
+    @Test
     void manyWorldsCanBeCreatedAndClosed() {
         // Dominion 0.9.0 can only create about 1023 instances per JVM; worlds reuse them when closed.
         for (int i = 0; i < 1500; i++) {

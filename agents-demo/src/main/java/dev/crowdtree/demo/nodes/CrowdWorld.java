@@ -7,6 +7,14 @@ package dev.crowdtree.demo.nodes;
  *
  * <p>The column names the nodes declare are the constants below; the simulation creates its table
  * with them.
+ *
+ * <p>THREADING: kernels call these on worker threads during the parallel phases. The simulation
+ * keeps its threats and smart objects as Dominion entities, but workers never touch Dominion (its
+ * structural changes and queries are not thread-safe, and its queries allocate):
+ * {@link #packedThreats}, {@link #findFreeObject}, {@link #objectX} and {@link #objectY} read flat
+ * arrays that the simulation thread refreshes from the entities' components at its sync points (the
+ * threat update before the parallel phases, the resolution of claims after them). Within a phase
+ * they hold still, so every worker sees the same values whatever the number of workers.
  */
 public interface CrowdWorld {
     /** The name the crowd is bound under. */

@@ -11,7 +11,8 @@ import java.util.Arrays;
 
 /**
  * Everything the crowd's kernels share: the agent table's movement and perception columns, the
- * spatial hash grid, the threats, the smart objects and the per-chunk claim buffers.
+ * spatial hash grid, the threats and the smart objects (Dominion entities of the world, with flat
+ * copies for the kernels; see {@link Threats}, {@link SmartObjects}) and the per-chunk claim buffers.
  *
  * <p>Data flow per tick (see {@link CrowdSim#tick()}): the grid phase writes each agent's cell and
  * a snapshot of its position, and the grid is sorted in parallel phases; the StateTree phase
@@ -75,8 +76,8 @@ public final class CrowdData implements CrowdWorld {
         claimObject = table.addInt(CLAIM_OBJECT);
         claimState = table.addByte(CLAIM_STATE);
         claimEpoch = table.addInt(CLAIM_EPOCH);
-        threats = new Threats(config.predators(), config.fires(), config.worldSize(), config.seed());
-        objects = new SmartObjects(config.smartObjects(), config.slotsPerObject(), config.worldSize(), config.seed());
+        threats = new Threats(world, config.predators(), config.fires(), config.worldSize(), config.seed());
+        objects = new SmartObjects(world, config.smartObjects(), config.slotsPerObject(), config.worldSize(), config.seed());
         worldSize = config.worldSize();
         cellSize = config.cellSize();
         side = config.cellsPerSide();
@@ -139,6 +140,11 @@ public final class CrowdData implements CrowdWorld {
     }
 
     // ---- CrowdWorld: what the crowd's node types read beyond columns -------------------------
+    // THREADING: called by kernels on the workers. The threats and smart objects are Dominion
+    // entities, but these read only the flat copies (Threats.packed, SmartObjects.x/y/used) that the
+    // simulation thread refreshes from the components at its sync points (Threats.update in the
+    // threat phase, resolveClaims after the movement phase, a region's inbox between ticks), never
+    // during a parallel phase; requestClaim and releaseClaim write the claiming chunk's own buffer.
 
     @Override
     public float worldSize() {
@@ -202,12 +208,11 @@ public final class CrowdData implements CrowdWorld {
      */
     int resolveClaims() {
         int granted = 0;
-        int[] used = objects.used;
         for (ClaimBuffer b : claims) {
             for (int i = 0; i < b.releases; i++) {
                 int o = b.released[i];
                 if (objects.owns(o)) {
-                    used[o]--;
+                    objects.release(o);
                 } else {
                     // region mode: another region owns the object; its Region sends the release there
                     if (foreignReleaseCount == foreignReleases.length) {
@@ -228,9 +233,7 @@ public final class CrowdData implements CrowdWorld {
                 if (state[r] != CLAIM_PENDING || epoch[r] != b.epoch[i]) {
                     continue; // the agent gave up before the claim was resolved
                 }
-                int o = b.object[i];
-                if (used[o] < objects.slots) {
-                    used[o]++;
+                if (objects.tryClaim(b.object[i])) {
                     state[r] = CLAIM_GRANTED;
                     granted++;
                 } else {

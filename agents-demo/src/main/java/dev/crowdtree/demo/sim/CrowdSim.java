@@ -28,7 +28,9 @@ import java.util.function.Function;
 /**
  * The crowd simulation: agents in a bounded square world whose behaviour is a StateTree asset,
  * threats that move and ignite, smart objects with limited slots, a spatial hash grid rebuilt every
- * tick, and local separation.
+ * tick, and local separation. The agents are rows of the world's table; the threats and smart
+ * objects are entities of its Dominion instance ({@link CrowdComponents}), which only the simulation
+ * thread touches, and the kernels read their flat copies ({@link CrowdData}).
  *
  * <p>One tick ({@link #tick()}), in phases separated by barriers:
  * <ol>

@@ -71,9 +71,9 @@ public final class CrowdSnapshot {
         for (int i = 0; i < t.count; i++) {
             cr.writeFloat(t.x[i]);
             cr.writeFloat(t.y[i]);
-            cr.writeFloat(t.heading[i]);
+            cr.writeFloat(t.heading(i));
             cr.writeBoolean(t.active[i]);
-            cr.writeInt(t.timer[i]);
+            cr.writeInt(t.timer(i));
         }
         SmartObjects o = sim.data().objects;
         cr.writeInt(o.count);
@@ -217,13 +217,11 @@ public final class CrowdSnapshot {
         void applyTo(CrowdSim sim) throws IOException {
             sim.system().restore(new ByteArrayInputStream(system));
             Threats t = sim.data().threats;
-            System.arraycopy(threats[0], 0, t.x, 0, t.count);
-            System.arraycopy(threats[1], 0, t.y, 0, t.count);
-            System.arraycopy(threats[2], 0, t.heading, 0, t.count);
-            System.arraycopy(active, 0, t.active, 0, t.count);
-            System.arraycopy(timers, 0, t.timer, 0, t.count);
-            t.pack();
-            System.arraycopy(used, 0, sim.data().objects.used, 0, used.length);
+            for (int i = 0; i < t.count; i++) {
+                t.restore(i, threats[0][i], threats[1][i], threats[2][i], active[i], timers[i]);
+            }
+            t.restored();
+            sim.data().objects.restoreUsed(used);
             sim.restoreCounters(counters);
             CrowdData d = sim.data();
             d.prepareGrid();

@@ -243,7 +243,7 @@ public final class Region implements AutoCloseable {
                 int dest = m.readInt();
                 int o = m.readInt();
                 if (dest == index && d.objects.owns(o)) {
-                    d.objects.used[o]--;
+                    d.objects.release(o);
                 } else {
                     writeRelease(nextReleases, dest, o);
                 }

@@ -1,2 +1,6 @@
-/** The crowd simulation: world, threats, smart objects, spatial grid, movement, and the tick. */
+/**
+ * The crowd simulation: the agents' columns, threats and smart objects (Dominion entities of the
+ * world, {@link dev.crowdtree.demo.sim.CrowdComponents}), spatial grid, movement, regions, and the
+ * tick.
+ */
 package dev.crowdtree.demo.sim;

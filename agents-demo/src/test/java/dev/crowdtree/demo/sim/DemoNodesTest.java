@@ -97,8 +97,7 @@ class DemoNodesTest {
             Threats th = sim.data().threats;
             place(sim, 0, 100, 100);
             place(sim, 1, 10, 10);
-            th.x[0] = 100.5f;
-            th.y[0] = 100f;
+            th.place(0, 100.5f, 100f);
             sim.tick();
             assertEquals("Root/Hurt", path(sim, 0));
             assertEquals("Root/Calm", path(sim, 1));
@@ -155,8 +154,7 @@ class DemoNodesTest {
         try (CrowdSim sim = sim(tree, 2, 1, 0, 1)) {
             place(sim, 0, 100, 100);
             Threats th = sim.data().threats;
-            th.x[0] = 95f;
-            th.y[0] = 100f;
+            th.place(0, 95f, 100f);
             sim.system().sendEvent(0, "Run", 0f, false);
             sim.tick();
             assertEquals("Root/Flee", path(sim, 0));
@@ -164,8 +162,8 @@ class DemoNodesTest {
             int changes = sim.system().stateChangeCount(1);
             int row0 = sim.world().agent(0).row();
             for (int i = 0; i < 240; i++) {
-                th.x[0] = Math.max(0f, sim.data().x.get(row0) - 5f); // keep the predator 5 m behind, in -x
-                th.y[0] = sim.data().y.get(row0);
+                // keep the predator 5 m behind, in -x
+                th.place(0, Math.max(0f, sim.data().x.get(row0) - 5f), sim.data().y.get(row0));
                 sim.tick();
             }
             assertTrue(sim.data().x.get(row0) > 110f, "fled in +x, away from the threat: x = " + sim.data().x.get(row0));

@@ -12,14 +12,12 @@ import dev.dominion.ecs.api.Entity;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The simulation world: agents as Dominion entities, their hot data in SoA tables, a chunk executor
- * for parallel phases, a fixed-step clock and the seed of all randomness.
+ * The simulation world: agents with their hot data in SoA tables, a Dominion instance for the
+ * host's sparse entities and the agents' optional cold data, a chunk executor for parallel phases,
+ * a fixed-step clock and the seed of all randomness.
  *
  * <p>Lifecycle of a tick: the simulation thread runs phases with {@link #runPhase}; kernels record
  * structural changes into the buffer of their chunk ({@link #commands(Chunk)}); then
@@ -31,8 +29,12 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * id is reused by a later spawn with a higher generation. Where an agent lives is kept in arrays by
  * id (its table and row, updated through each table's {@link SoaTable.RowListener} when rows move),
  * not in per-agent objects: {@link #rowOf} and {@link #tableOf} are allocation-free, and
- * {@link #agent} returns a view for code that wants one. An agent's Dominion entity exists only once
- * {@link #entity} asked for it (cold data).
+ * {@link #agent} returns a view for code that wants one.
+ *
+ * <p>Dominion ({@link #dominion()}) holds what does not fit dense columns: the host's sparse,
+ * heterogeneous entities ({@link #createEntity}; the crowd's smart objects and threats) and, on
+ * demand, an agent's cold data ({@link #entity}). Dominion stores components as heap objects and its
+ * queries allocate, so hot per-agent data stays in the columns and kernels never iterate Dominion.
  *
  * <p>THREADING: every method is for the simulation thread, except {@link #commands(Chunk)},
  * {@link #generationOf(int)}, {@link #seed()} and the getters of immutable configuration, which
@@ -43,18 +45,17 @@ public final class World implements AutoCloseable {
     private final int maxAgents;
     private final int initialCapacity;
     private final long seed;
-    private final Dominion dominion;
+    private final WorldEntities entities;
     private final ChunkExecutor executor;
     private final FixedStepClock clock;
     private final List<SoaTable> tables = new ArrayList<>();
     private final CommandBuffer commands;
     private CommandBuffer[] chunkCommands = new CommandBuffer[0];
 
-    /** Per agent id: table index + 1 (0: no live agent), row, generation; Dominion entities once created. */
+    /** Per agent id: table index + 1 (0: no live agent), row, generation. */
     private short[] tableById = new short[0];
     private int[] rowById = new int[0];
     private int[] generations = new int[0];
-    private final Map<Integer, Entity> entities = new HashMap<>();
     private int[] freeIds = new int[0];
     private int freeCount;
     private int nextId;
@@ -65,41 +66,12 @@ public final class World implements AutoCloseable {
     private World(Builder b) {
         this.chunkSize = b.chunkSize;
         this.maxAgents = b.maxAgents;
-        this.initialCapacity = b.initialCapacity;
+        this.initialCapacity = b.resolvedInitialCapacity();
         this.seed = b.seed;
         this.clock = new FixedStepClock(b.dt);
-        this.dominion = createDominion();
+        this.entities = new WorldEntities();
         this.executor = new ChunkExecutor(b.workers, b.spinNanos);
         this.commands = new CommandBuffer(this);
-    }
-
-    /**
-     * Dominion instances of closed worlds, emptied, ready for reuse. Dominion 0.9.0 registers a
-     * logging level in a fixed static array of 1024 entries on every {@code Dominion.create()}, so a
-     * JVM can create at most about a thousand of them; reusing them bounds the number created by the
-     * number of worlds open at the same time.
-     */
-    private static final ConcurrentLinkedQueue<Dominion> IDLE_DOMINIONS = new ConcurrentLinkedQueue<>();
-
-    /**
-     * Dominion prints a configuration banner at INFO level for every instance; keep it quiet unless
-     * the user asked for a level with the system properties Dominion documents.
-     */
-    private static Dominion createDominion() {
-        Dominion idle = IDLE_DOMINIONS.poll();
-        if (idle != null) {
-            return idle;
-        }
-        String name = "crowdtree";
-        for (String key : new String[] {"dominion.logging-level", "dominion." + name + ".logging-level"}) {
-            if (System.getProperty(key) == null) {
-                System.setProperty(key, "WARNING");
-            }
-        }
-        if (System.getProperty("dominion.show-banner") == null) {
-            System.setProperty("dominion.show-banner", "false");
-        }
-        return Dominion.create(name);
     }
 
     /** A builder with defaults: all processors, chunks of 4096 rows, dt 1/30 s, seed 1. */
@@ -240,10 +212,7 @@ public final class World implements AutoCloseable {
         tableById[id] = 0;
         t.remove(rowById[id]);
         rowById[id] = -1;
-        Entity e = entities.remove(id);
-        if (e != null) {
-            dominion.deleteEntity(e);
-        }
+        entities.dropAgent(id);
         agentCount--;
         return t;
     }
@@ -362,21 +331,32 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * The live agent's Dominion entity, or null when there is no such agent. Entities are created on
-     * first use, here: Dominion holds cold data only, and an entity costs about 40 bytes of heap that
-     * an agent without cold data need not pay. Its component is an {@link AgentHandle} view of the
-     * agent. Simulation thread, outside phases (a structural change).
+     * The live agent's Dominion entity for optional cold data (a name, a profile: components attached
+     * with {@code Entity.add}), or null when there is no such agent. Created on first use, here, with
+     * an {@link AgentHandle} view of the agent as its first component; an entity costs heap that an
+     * agent without cold data need not pay. It goes when the agent despawns or emigrates and when a
+     * snapshot replaces the agents. Simulation thread, outside phases (a structural change).
      */
     public Entity entity(int id) {
-        if (!isLive(id)) {
-            return null;
-        }
-        Entity e = entities.get(id);
-        if (e == null) {
-            e = dominion.createEntity(new AgentHandle(this, id, generations[id]));
-            entities.put(id, e);
-        }
-        return e;
+        return isLive(id) ? entities.agent(this, id, generations[id]) : null;
+    }
+
+    /**
+     * Creates a Dominion entity in this world's instance with {@code components}: the host's sparse,
+     * heterogeneous entities (the crowd's smart objects and threats), which the host finds again with
+     * Dominion's queries. The world deletes it at {@link #close()}, if not before. Simulation thread,
+     * outside phases (a structural change).
+     */
+    public Entity createEntity(Object... components) {
+        return entities.create(components);
+    }
+
+    /**
+     * Deletes an entity made by {@link #createEntity}; false when it is not one (or already gone).
+     * Simulation thread, outside phases.
+     */
+    public boolean deleteEntity(Entity entity) {
+        return entities.delete(entity);
     }
 
     /** The generation the next (or current) incarnation of {@code id} has. Safe during phases. */
@@ -418,10 +398,7 @@ public final class World implements AutoCloseable {
             rowById[ids[r]] = r;
         }
         agentCount = rows;
-        for (Entity e : entities.values()) {
-            dominion.deleteEntity(e);
-        }
-        entities.clear();
+        entities.dropAgents();
     }
 
     /** Number of live agents. */
@@ -434,8 +411,16 @@ public final class World implements AutoCloseable {
         return skippedCommands;
     }
 
+    /**
+     * This world's Dominion instance, for queries ({@code findEntitiesWith},
+     * {@code findCompositionsWith}) and component changes. Create and delete entities through
+     * {@link #createEntity} / {@link #deleteEntity} (or {@link #entity}): the instance is reused by a
+     * later world once this one closes (see {@code WorldEntities}), and only the entities the world
+     * knows of are deleted then. Its queries allocate (a map of compositions, an iterator, a record
+     * per entity): no steady tick should run one. THREADING: simulation thread only, outside phases.
+     */
     public Dominion dominion() {
-        return dominion;
+        return entities.dominion;
     }
 
     public ChunkExecutor executor() {
@@ -462,7 +447,6 @@ public final class World implements AutoCloseable {
         return maxAgents;
     }
 
-    /** Hash of every table's primitive columns, in table order: equal simulations hash equal. */
     /**
      * A hash of every table's content by agent ({@link SoaTable#contentHashByAgent}), summed over
      * the tables: independent of row order and of which table holds an agent, as long as the tables
@@ -476,6 +460,7 @@ public final class World implements AutoCloseable {
         return h;
     }
 
+    /** Hash of every table's primitive columns, in table order: equal simulations hash equal. */
     public long contentHash() {
         long h = 0xCBF29CE484222325L;
         for (SoaTable t : tables) {
@@ -485,8 +470,8 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * Stops the workers and hands the Dominion instance, emptied of this world's entities, back for
-     * reuse by later worlds (see {@link #IDLE_DOMINIONS}). Idempotent.
+     * Stops the workers, deletes every entity the world created and hands the emptied Dominion
+     * instance back for reuse by later worlds (see {@code WorldEntities}). Idempotent.
      */
     @Override
     public void close() {
@@ -495,16 +480,11 @@ public final class World implements AutoCloseable {
         }
         closed = true;
         executor.close();
-        for (Entity e : entities.values()) {
-            dominion.deleteEntity(e);
-        }
-        entities.clear();
+        entities.close();
         Arrays.fill(tableById, (short) 0);
         agentCount = 0;
-        IDLE_DOMINIONS.offer(dominion);
     }
 
-    /** Configuration of a {@link World}; every setter validates its argument. */
     /**
      * Something that keeps state for agents and must act before one goes (a StateTree runtime
      * runs the agent's ExitState). Called on the simulation thread, at the sync point that applies
@@ -523,11 +503,16 @@ public final class World implements AutoCloseable {
         despawnListeners[despawnListeners.length - 1] = l;
     }
 
+    /** Configuration of a {@link World}; every setter validates its argument. */
     public static final class Builder {
+        /** Rows a table allocates up front unless told otherwise (at most maxAgents). */
+        private static final int DEFAULT_INITIAL_CAPACITY = 1024;
+
         private int workers = Runtime.getRuntime().availableProcessors();
         private int chunkSize = 4096;
         private int maxAgents = 1 << 24;
-        private int initialCapacity = 1024;
+        /** -1: not set, {@link #resolvedInitialCapacity()} decides. */
+        private int initialCapacity = -1;
         private long seed = 1;
         private float dt = 1f / 30f;
         private long spinNanos = ChunkExecutor.DEFAULT_SPIN_NANOS;
@@ -553,7 +538,7 @@ public final class World implements AutoCloseable {
             return this;
         }
 
-        /** Rows each table allocates up front, 0..maxAgents. Default 1024. */
+        /** Rows each table allocates up front, 0..maxAgents. Default min(1024, maxAgents). */
         public Builder initialCapacity(int initialCapacity) {
             this.initialCapacity = Checks.inRange("initialCapacity", initialCapacity, 0, SoaTable.MAX_CAPACITY);
             return this;
@@ -577,8 +562,18 @@ public final class World implements AutoCloseable {
             return this;
         }
 
+        /** The initial capacity set, or by default min(1024, maxAgents), so that a small world needs no setting. */
+        private int resolvedInitialCapacity() {
+            return initialCapacity < 0 ? Math.min(DEFAULT_INITIAL_CAPACITY, maxAgents) : initialCapacity;
+        }
+
+        /**
+         * The world.
+         *
+         * @throws IllegalArgumentException when an explicit {@link #initialCapacity} exceeds {@link #maxAgents}
+         */
         public World build() {
-            if (initialCapacity > maxAgents) {
+            if (resolvedInitialCapacity() > maxAgents) {
                 throw new IllegalArgumentException("initialCapacity = " + initialCapacity
                         + " is out of range; valid range is 0.." + maxAgents + " (maxAgents)");
             }
