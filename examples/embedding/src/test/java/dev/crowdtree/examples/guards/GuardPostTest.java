@@ -41,17 +41,23 @@ class GuardPostTest {
             }
             assertEquals(100 + 1.2f, post.positionOf(5)[0], 1e-3, "1.2 m/s for 1 s");
             assertEquals(0, post.positionOf(5)[1]);
+            float far = 0;
             for (int t = 10; t < 60; t++) {
                 post.tick();
+                far = Math.max(far, post.positionOf(5)[0]);
             }
-            assertEquals(106 - 1.2f, post.positionOf(5)[0], 1e-3, "at the far end after 5 s, then 1 s back");
+            assertEquals(106f, far, "the far end of the leg, 6 m east of the post");
+            float x = post.positionOf(5)[0];
+            assertTrue(x > 104.5f && x < 105f, "after 5 s out, about 1 s back: " + x);
+            post.tick();
+            assertTrue(post.positionOf(5)[0] < x, "walking back west");
         }
     }
 
     @Test
     void aGuardThatSeesTheIntruderChasesItAndGoesHomeOnceItIsGone() throws Exception {
         try (GuardPost post = post(1)) {
-            post.intruder().moveTo(5, 0); // 5 m from guard 0's post, beyond everyone else's 15 m
+            post.intruder().moveTo(3, 0); // 3 m from guard 0's post, more than 15 m from everyone else's
             post.tick();
             assertEquals("Root/Chase", post.stateOf(0));
             assertEquals(399, post.count("Patrol"));
