@@ -6,7 +6,8 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * The demo: an evening at the guard post. An intruder crosses the grounds diagonally at 5 m/s; the
+ * The demo: an evening at the guard post. An intruder crosses the grounds diagonally at 5 m/s, 7 m
+ * off the line of posts; the
  * guards it passes see it and chase it, lose it and go home; a third of the way in, the host raises
  * an alarm (level 2, an int) for the guards within 60 m, who respond; half way, a second alarm sends
  * its level as a float by mistake, which no transition accepts and the runtime counts. Every tick
@@ -19,6 +20,8 @@ import java.util.Locale;
 public final class GuardsDemo {
     /** The intruder's walk per tick (5 m/s). */
     static final float INTRUDER_STEP = 5f * GuardPost.DT;
+    /** Its path runs 7 m north of the diagonal of posts, between them. */
+    static final float OFFSET = 7f;
 
     private GuardsDemo() {
     }
@@ -38,13 +41,14 @@ public final class GuardsDemo {
             float nearest = Float.POSITIVE_INFINITY;
             for (int t = 1; t <= ticks; t++) {
                 float along = -20 + t * INTRUDER_STEP;
-                post.intruder().moveTo(along, along);
+                post.intruder().moveTo(along, along + OFFSET);
                 if (t == ticks / 3) {
-                    out.printf(Locale.ROOT, "tick %d: alarm, level 2, to %d guards%n", t, post.alarm(along, along, 60, 2));
+                    out.printf(Locale.ROOT, "tick %d: alarm, level 2, to %d guards%n", t,
+                            post.alarm(along, along + OFFSET, 60, 2));
                 }
                 if (t == ticks / 2) {
                     out.printf(Locale.ROOT, "tick %d: alarm, level 3.0 (a float), to %d guards%n", t,
-                            post.alarm(along, along, 60, 3.0));
+                            post.alarm(along, along + OFFSET, 60, 3.0));
                 }
                 long t0 = System.nanoTime();
                 post.tick();
