@@ -156,7 +156,7 @@ public final class RunCommand implements Callable<Integer> {
             if (!sim.isCrowd()) {
                 out.println("mode: " + BehaviourSim.MODE);
                 if (lod) {
-                    err.println("warning: --lod is off: agents that stand still have no distance to the observer to go by");
+                    err.println("warning: --lod is off: LOD is the crowd's, and this tree runs alone");
                 }
             }
             if (loadFile != null) {

@@ -157,7 +157,7 @@ public final class BehaviourSim implements Simulation {
         return awake.max();
     }
 
-    /** Always null: agents that stand still have no distance to an observer worth a tick period. */
+    /** Always null: LOD bands are the crowd's, by distance to an observer of a moving crowd. */
     @Override
     public LodBands lod() {
         return null;
