@@ -113,6 +113,7 @@ final class TaskPhase {
                         doneInA += onTimer(task, k, cand, 0, m);
                         if (control.completions() > 0) {
                             doneInA += recordCompletions(cand, 0, m, k);
+                            keepRunOut(k, cand, 0, m);
                         }
                     }
                 }
@@ -201,7 +202,9 @@ final class TaskPhase {
                     onTimer(task, k, oneRow, 0, 1);
                     if (status[l] != RunStatus.RUNNING) {
                         if (failedOrDone(l, r, k)) {
-                            return recordCompletions(oneRow, 0, 1, k);
+                            int completed = recordCompletions(oneRow, 0, 1, k);
+                            keepRunOut(k, oneRow, 0, 1);
+                            return completed;
                         }
                         finishedNow = true;
                         continue;
@@ -256,6 +259,28 @@ final class TaskPhase {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Rule K1 (docs/SEMANTICS.md section 3.1): the rows of {@code rs[from..to)} whose state task
+     * {@code k}'s {@code onTimer} just completed keep its timer run out, unless {@code onTimer}
+     * started it again: it is due at the row's next step (as a countdown from 0 s), so that the task
+     * reports again the next time it is reached, as a per-tick countdown would.
+     */
+    private void keepRunOut(int k, int[] rs, int from, int to) {
+        final ChunkState c = st;
+        final int[] due = d.ints[t.taskTimerDueSlot[k]];
+        final int next = c.step + c.period;
+        for (int i = from; i < to; i++) {
+            int r = rs[i];
+            int l = r - c.base;
+            if (c.doneAt[l] == k && due[r] == 0 && !c.faults.isFaulted(l)) {
+                if (t.taskTimer[k] == TimerKind.SECONDS) {
+                    d.floats[t.taskTimerValueSlot[k]][r] = 0f; // counted from 0 s: due at the next step
+                }
+                due[r] = next;
+            }
+        }
     }
 
     /** Rows of {@code rs[from..to)} that a call of task {@code k} completed: noted, and added to X. Returns how many are in A. */

@@ -85,7 +85,10 @@ public abstract class Task extends Node {
     /**
      * The timer of {@code rows[from .. to-1]} ran out this tick, at this task's place in TickTasks
      * (root to leaf, declared order; before its {@link #tick} if it has one). The timer is stopped;
-     * the task may complete the state or start the timer again.
+     * the task may complete the state or start the timer again. A timer whose {@code onTimer}
+     * completed the state, and was not started again, stays run out: {@code onTimer} is called
+     * again at every later tick the task is reached without being entered again, as a per-tick
+     * countdown would report again (docs/SEMANTICS.md section 3.1, rule K1).
      */
     public void onTimer(NodeContext ctx, int[] rows, int from, int to) {
     }

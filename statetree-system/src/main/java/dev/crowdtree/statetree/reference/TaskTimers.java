@@ -54,6 +54,20 @@ final class TaskTimers {
         return false;
     }
 
+    /**
+     * Rule K1 (docs/SEMANTICS.md section 3.1): task {@code k}'s timer ran out in this tick and its
+     * {@code onTimer} completed the state; unless {@code onTimer} started the timer again, it stays
+     * run out, so that the next tick the task is reached it runs out again, as the per-tick countdown
+     * {@code remaining -= dt; if (remaining <= 0) ...} would (SECONDS: the remaining time, already
+     * {@code <= 0}, keeps counting down; TICKS: one tick left).
+     */
+    void keepRunOut(int k) {
+        int[] state = ints[tree.taskTimerDueSlot[k]];
+        if (tree.taskTimer[k] != TimerKind.NONE && state[data.agent] == 0) {
+            state[data.agent] = 1;
+        }
+    }
+
     /** Stops task {@code k}'s timer for the agent being run. */
     void stopTimer(int k) {
         if (tree.taskTimer[k] != TimerKind.NONE) {

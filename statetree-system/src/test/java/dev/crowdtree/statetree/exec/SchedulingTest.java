@@ -60,6 +60,29 @@ class SchedulingTest {
         }
     }
 
+    @Test
+    void aStateThatCompletesAgainAtEveryTickKeepsItsAgentsAwake() throws Exception {
+        // rules K1, K2: the delay is not re-entered by the sustained self-transition and stays run out
+        CompiledStateTree tree = compile(tree("Again")
+                .root(state("Root")
+                        .child(state("Wait").task(node("delay").with("duration", 1.0).reselect(false))
+                                .transition(on("onStateCompleted").to("Root/Wait"))))
+                .build());
+        long due = Countdown.steps(1f, 0.1f);
+        try (StateTreeSystem sys = StateTreeSystem.standalone(tree, 1000, 1, 2, 64)) {
+            int[] transitions = new int[1];
+            sys.setTrace((agent, line) -> transitions[0] += line.contains(" transition ") ? 1 : 0);
+            sys.startAll(0);
+            for (int k = 1; k < due + 20; k++) {
+                transitions[0] = 0;
+                sys.tickAll(k, 0.1f);
+                int expected = k < due ? 0 : 1000;
+                assertEquals(expected, sys.awakeLastTick(), "awake agents at tick " + k);
+                assertEquals(expected, transitions[0], "self-transitions at tick " + k);
+            }
+        }
+    }
+
     /** Drives a runtime with a per-tick dt and scripted inputs; returns its trace, agent-prefixed. */
     private static List<String> drive(StateTreeRuntime rt, float[] dts, long seed) {
         List<String> lines = new ArrayList<>();

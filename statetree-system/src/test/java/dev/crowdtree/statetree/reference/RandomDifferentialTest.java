@@ -61,7 +61,8 @@ class RandomDifferentialTest {
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before
-            TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n)).tree("Random" + n);
+            TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n))
+                    .tree("Random" + n);
             CompiledStateTree tree;
             try {
                 tree = TestNodes.compiler().compile(def);
@@ -184,10 +185,14 @@ class RandomDifferentialTest {
         /** Whether the condition being generated may bind task outputs (not in enter conditions). */
         private boolean taskOutputs;
 
-        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd) {
+        /** Draws for the keys of issue 20 (a stream of their own, so the trees stay those of before otherwise). */
+        private final SplittableRandom xrnd;
+
+        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom xrnd) {
             this.rnd = rnd;
             this.ranked = ranked;
             this.grnd = grnd;
+            this.xrnd = xrnd;
         }
 
         private boolean chance(int percent) {
@@ -312,6 +317,9 @@ class RandomDifferentialTest {
                 StateTreeBuilder.Node delay = node("delay").with("duration", 0.25 * (1 + rnd.nextInt(6)));
                 if (chance(40)) {
                     delay.with("randomDeviation", 0.25 * rnd.nextInt(3));
+                }
+                if (xrnd.nextInt(100) < 25) {
+                    delay.reselect(false); // a sustained re-entry keeps its run-out timer (rule K1)
                 }
                 st.task(delay);
                 st.transition(on(chance(70) ? "onStateCompleted" : "onStateSucceeded")
