@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.internal.LinkedParameters;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
@@ -26,6 +27,8 @@ final class ChunkState {
     static final int FAULTED = -4;
     /** Fault isolation for the chunk (rules R1-R4). */
     final NodeFaults faults = new NodeFaults(this);
+    /** Linked states' subtree parameters, on selection and on EnterState (rules A16.5, L3). */
+    final LinkedParameters linked;
     /** {@link #xFlags}: in X / a timer is due / has events / completed / fired / finished by a global task. */
     static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16, X_GLOBAL = 32;
     /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
@@ -113,6 +116,7 @@ final class ChunkState {
         this.world = sys.world();
         this.t = data.tree;
         this.d = data;
+        this.linked = new LinkedParameters(t);
         this.groups = t.awakeGroupCount;
         this.lodBegin = new int[PERIODS][groups + 1];
         this.histogram = new int[t.stateCount + 1];

@@ -168,7 +168,7 @@ final class TransitionApply {
             onTarget |= s == target;
             byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
             if (t.stateType[s] == CompiledStateTree.LINKED) {
-                copyLinkedParameters(r, s);
+                c.linked.copy(ctx, s, r);
             }
             if (!wasActive || onTarget) {
                 if (c.traced(r)) {
@@ -232,12 +232,6 @@ final class TransitionApply {
             }
         }
         return result == RunStatus.RUNNING && succeeded ? RunStatus.SUCCEEDED : result;
-    }
-
-    private void copyLinkedParameters(int r, int s) {
-        for (int i = t.stateLinkedParamsBegin[s], end = i + t.stateLinkedParamsNum[s]; i < end; i++) {
-            ctx.write(t.linkedParamType[i], t.linkedParamSlot[i], r, t.linkedParamValue[i].getDouble(ctx, r));
-        }
     }
 
     /**

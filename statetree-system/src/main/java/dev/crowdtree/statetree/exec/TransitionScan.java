@@ -398,6 +398,14 @@ final class TransitionScan {
         if (mode == TRY_ENTER || end == s + 1) {
             return s;
         }
+        if (t.stateType[s] == CompiledStateTree.LINKED) {
+            // rule L3: the subtree copy's root is selected with the parameters the linked state gives
+            final ChunkState c = st;
+            int mark = c.linked.setForSelection(ctx, s, r);
+            int leaf = selectInternal(r, s + 1);
+            c.linked.restore(ctx, s, r, mark);
+            return leaf;
+        }
         if (mode == SELECT_CHILDREN_IN_ORDER) {
             for (int c = s + 1; c < end; c = t.stateSubtreeEnd[c]) {
                 int leaf = selectInternal(r, c);

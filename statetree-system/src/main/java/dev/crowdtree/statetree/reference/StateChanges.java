@@ -5,13 +5,13 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID_TAS
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.TraceFormat;
+import dev.crowdtree.statetree.internal.LinkedParameters;
 import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.TimerKind;
-import dev.crowdtree.statetree.node.ValueInput;
 
 /**
  * {@code EnterState} and {@code ExitState} (docs/SEMANTICS.md section 6): applies a selected
@@ -28,13 +28,15 @@ final class StateChanges {
     private final NodeContext ctx;
     private final ContextControl control;
     private final TaskTimers timers;
+    private final LinkedParameters linkedParameters;
 
-    StateChanges(InterpreterData data, TaskTimers timers) {
+    StateChanges(InterpreterData data, TaskTimers timers, LinkedParameters linkedParameters) {
         this.data = data;
         this.tree = data.tree;
         this.ctx = data.ctx;
         this.control = data.control;
         this.timers = timers;
+        this.linkedParameters = linkedParameters;
     }
 
     /** EnterState: returns the state's status after entering (RUNNING, SUCCEEDED or FAILED). */
@@ -59,7 +61,7 @@ final class StateChanges {
                 break;
             }
             if (tree.stateType[currentHandle] == CompiledStateTree.LINKED) {
-                updateLinkedStateParameters(currentHandle);
+                linkedParameters.copy(ctx, currentHandle, data.agent);
             }
 
             onTargetBranch = onTargetBranch || currentHandle == transition.targetState;
@@ -186,14 +188,5 @@ final class StateChanges {
     private boolean shouldCallStateChange(byte changeType, int taskIndex) {
         return changeType == ChangeType.CHANGED
                 || (changeType == ChangeType.SUSTAINED && tree.taskReselect[taskIndex]);
-    }
-
-    /** Copies the linked state's {@code linkedParameters} into its subtree copy's parameter slots. */
-    private void updateLinkedStateParameters(int linkedState) {
-        int begin = tree.stateLinkedParamsBegin[linkedState];
-        for (int p = begin; p < begin + tree.stateLinkedParamsNum[linkedState]; p++) {
-            ValueInput value = tree.linkedParamValue[p];
-            ctx.write(tree.linkedParamType[p], tree.linkedParamSlot[p], data.agent, value.getDouble(ctx, data.agent));
-        }
     }
 }

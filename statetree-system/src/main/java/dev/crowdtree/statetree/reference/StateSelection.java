@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.internal.ChildOrder;
+import dev.crowdtree.statetree.internal.LinkedParameters;
 
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INDEX_NONE;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
@@ -13,19 +14,22 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * without their enter conditions (Q-A6), then selects down from the target: enter conditions, a
  * {@code tryEnterState} state ends the path (Q-A10), otherwise the first child that can be selected,
  * in the order of the state's selection mode ({@link ChildOrder}: declared, random or by utility; a
- * linked state's only child is its private subtree copy, Q-A7).
+ * linked state's only child is its private subtree copy, Q-A7, selected with the linked state's
+ * parameters written into the copy for the time of that selection, rule L3).
  */
 final class StateSelection {
     private final CompiledStateTree tree;
     private final InterpreterData data;
     private final NodeCalls nodes;
     private final ChildOrder childOrder;
+    private final LinkedParameters linkedParameters;
 
-    StateSelection(InterpreterData data, NodeCalls nodes) {
+    StateSelection(InterpreterData data, NodeCalls nodes, LinkedParameters linkedParameters) {
         this.tree = data.tree;
         this.data = data;
         this.nodes = nodes;
         this.childOrder = new ChildOrder(data.tree);
+        this.linkedParameters = linkedParameters;
     }
 
     /**
@@ -94,7 +98,15 @@ final class StateSelection {
             }
             if (tree.stateType[nextState] == CompiledStateTree.LINKED) {
                 int linkedState = nextState + 1; // the private copy of the linked subtree
-                if (selectStateInternal(linkedState, outNewActiveState)) {
+                // rule L3: the copy is selected with the parameters the linked state gives it
+                int mark = linkedParameters.setForSelection(data.ctx, nextState, data.agent);
+                boolean selected;
+                try {
+                    selected = selectStateInternal(linkedState, outNewActiveState);
+                } finally {
+                    linkedParameters.restore(data.ctx, nextState, data.agent, mark);
+                }
+                if (selected) {
                     return true;
                 }
             } else {

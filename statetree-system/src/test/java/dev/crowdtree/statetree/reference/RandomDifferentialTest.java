@@ -215,8 +215,15 @@ class RandomDifferentialTest {
             next = 0;
             b.root(build(root, null, withSubtree));
             if (withSubtree) {
-                b.subtree(state("Sub").param("p", "float", 0.5).task(node("run").named("sub"))
-                        .transition(on("onEvent").event("E3").to("U1"))
+                StateTreeBuilder.State sub = state("Sub").param("p", "float", 0.5).task(node("run").named("sub"))
+                        .transition(on("onEvent").event("E3").to("U1"));
+                if (xrnd.nextInt(100) < 40) {
+                    // rule L3: the copy's root is selected with the linked state's value of p
+                    sub.enterCondition(node("compare").with("param", "p").with("op", ">").with("value", 0.3));
+                    sub.transition(on("onTick").to("U1").when(node("compare").with("param", "p").with("op", "<")
+                            .with("value", 0.3)));
+                }
+                b.subtree(sub
                         .child(state("U0").task(node("delay").with("duration", Binding.param("p")))
                                 .transition(on("onStateCompleted").to("@next")))
                         .child(state("U1").task(node("succeed").with("afterTicks", 2))));
