@@ -181,6 +181,11 @@ public final class CompiledStateTree {
     public final int[] taskDoneSlot;
     /** Whether each state completes when all its counted tasks have succeeded ({@code "completion": "all"}). */
     public final boolean[] stateCompletionAll;
+    /**
+     * False for a disabled state ({@code "enabled": false} or inside one): an empty placeholder that
+     * SelectStateInternal never selects (docs/SEMANTICS.md, rule N2).
+     */
+    public final boolean[] stateEnabled;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -306,6 +311,7 @@ public final class CompiledStateTree {
         taskConsidered = CompiledTreeBuilder.booleans(b.taskConsidered);
         taskDoneSlot = CompiledTreeBuilder.ints(b.taskDoneSlot);
         stateCompletionAll = CompiledTreeBuilder.booleans(b.stateCompletionAll);
+        stateEnabled = CompiledTreeBuilder.booleans(b.stateEnabled);
         evaluators = b.evaluators.toArray(new Evaluator[0]);
         paramName = b.paramName.toArray(new String[0]);
         paramType = b.paramType.toArray(new ValueType[0]);

@@ -77,6 +77,7 @@ public final class CompiledTreeBuilder {
     final List<Boolean> taskConsidered = new ArrayList<>();
     final List<Integer> taskDoneSlot = new ArrayList<>();
     final List<Boolean> stateCompletionAll = new ArrayList<>();
+    final List<Boolean> stateEnabled = new ArrayList<>();
     final List<Evaluator> evaluators = new ArrayList<>();
 
     final List<String> paramName = new ArrayList<>();
@@ -225,6 +226,7 @@ public final class CompiledTreeBuilder {
         stateTransitionsBegin.add(transitionSource.size());
         stateWeight.add(1f);
         stateCompletionAll.add(false);
+        stateEnabled.add(true);
         stateConsiderationsBegin.add(considerationInput.size());
         return id;
     }
@@ -289,6 +291,11 @@ public final class CompiledTreeBuilder {
     /** The current state succeeds when all its counted tasks have succeeded ({@code "completion": "all"}). */
     public void setCompletionAll() {
         stateCompletionAll.set(current(), true);
+    }
+
+    /** The current state is disabled ({@code "enabled": false}, or inside a disabled state): it can never be selected. */
+    public void setDisabled() {
+        stateEnabled.set(current(), false);
     }
 
     /** Sets the enter conditions of the current state (ANDed, in order). */

@@ -13,7 +13,10 @@ import java.util.List;
  * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
  * delay when present; {@code @succeeded} and {@code @failed} lead to two terminal nodes, and an
  * {@code @none} transition (which masks the transitions of the ancestors) is a dotted self-loop.
- * The global tasks, if any, are a note above the root.
+ * The global tasks, if any, are a note above the root. A disabled state ({@code "enabled": false},
+ * docs/SEMANTICS.md rules N1-N5) is drawn in grey with a dashed border and {@code (disabled)}, and
+ * so are its descendants and the transitions that target it (they never fire); disabled tasks,
+ * evaluators and transitions are not drawn at all, since the compiled tree leaves them out.
  *
  * <p>The output is deterministic: states, edges and transitions in index order, numbers printed by
  * {@link Float#toString(float)}. Every label and the graph name are quoted and escaped, so state
@@ -44,11 +47,13 @@ public final class DotWriter {
                     + String.join(", ", tasks))).append("];\n  global -> ").append(id(0)).append(" [style=dotted];\n");
         }
         for (int s = 0; s < t.stateCount; s++) {
-            sb.append("  ").append(id(s)).append(" [label=").append(quote(stateLabel(t, s))).append("];\n");
+            sb.append("  ").append(id(s)).append(" [label=").append(quote(stateLabel(t, s)))
+                    .append(t.stateEnabled[s] ? "" : ", " + DISABLED + ", style=\"rounded,dashed\"").append("];\n");
         }
         for (int s = 0; s < t.stateCount; s++) {
             if (t.stateParent[s] >= 0) {
-                sb.append("  ").append(id(t.stateParent[s])).append(" -> ").append(id(s)).append(";\n");
+                sb.append("  ").append(id(t.stateParent[s])).append(" -> ").append(id(s))
+                        .append(t.stateEnabled[s] ? "" : " [" + DISABLED + "]").append(";\n");
             }
         }
 
@@ -73,7 +78,9 @@ public final class DotWriter {
                         sb.append(id(s)).append(" [style=dotted, label=").append(quote(label + "\n@none (masks ancestors)"));
                         break;
                     default:
-                        sb.append(id(t.transitionTarget[tr])).append(" [style=dashed, label=").append(quote(label));
+                        boolean off = !t.stateEnabled[t.transitionTarget[tr]];
+                        sb.append(id(t.transitionTarget[tr])).append(" [style=dashed, ").append(off ? DISABLED + ", " : "")
+                                .append("label=").append(quote(off ? label + "\ntarget disabled: never fires" : label));
                 }
                 sb.append(", constraint=false];\n");
             }
@@ -88,6 +95,9 @@ public final class DotWriter {
         return sb.toString();
     }
 
+    /** The DOT attributes of a disabled state, and of the edges to it. */
+    private static final String DISABLED = "color=gray, fontcolor=gray";
+
     private static String id(int state) {
         return "s" + state;
     }
@@ -95,6 +105,9 @@ public final class DotWriter {
     private static String stateLabel(CompiledStateTree t, int s) {
         List<String> lines = new ArrayList<>();
         lines.add(t.stateName[s]);
+        if (!t.stateEnabled[s]) {
+            lines.add("(disabled)");
+        }
         List<String> kind = new ArrayList<>();
         if (t.stateType[s] != CompiledStateTree.STATE) {
             kind.add(Vocabulary.StateType.of(t.stateType[s]).assetName());

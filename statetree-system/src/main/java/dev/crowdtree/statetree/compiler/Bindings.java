@@ -304,6 +304,10 @@ final class Bindings {
                             + " (an evaluator may only bind to evaluators listed before it)");
                     return null;
                 }
+                if (e.disabled() && !scope.disabledSite()) {
+                    c.error(path, f, disabledOutput("evaluator '" + ev + "'"));
+                    return null;
+                }
                 Slot s = e.outputs().get(out);
                 if (s == null) {
                     c.error(path, f, "evaluator '" + ev + "' has no output '" + out + "'; its outputs are "
@@ -357,6 +361,10 @@ final class Bindings {
             for (int k = 0; k < limit; k++) {
                 TaskInfo ti = s.tasks.get(k);
                 if (ti.displayName.equals(task)) {
+                    if (ti.disabled && !scope.disabledSite()) {
+                        c.error(path, f, disabledOutput("task '" + task + "' of state '" + s.path + "'"));
+                        return null;
+                    }
                     Slot slot = ti.outputs.containsKey(out) ? ti.fieldSlots.get(out) : null;
                     if (slot == null) {
                         c.error(path, f, "task '" + task + "' of state '" + s.path + "' has no output '" + out
@@ -378,6 +386,10 @@ final class Bindings {
                             + "listed after this one; a global task may bind only to the global tasks listed before it");
                     return null;
                 }
+                if (ti.disabled && !scope.disabledSite()) {
+                    c.error(path, f, disabledOutput("global task '" + task + "'"));
+                    return null;
+                }
                 Slot slot = ti.outputs.containsKey(out) ? ti.fieldSlots.get(out) : null;
                 if (slot == null) {
                     c.error(path, f, "global task '" + task + "' has no output '" + out + "'; its outputs are "
@@ -393,6 +405,12 @@ final class Bindings {
                 + (qualifier == null ? "" : " in state '" + qualifier + "'")) + " is in scope for " + scope.what()
                 + " (visible: " + visible + ")");
         return null;
+    }
+
+    /** Rule N5: an enabled place binds the output of a disabled node. */
+    private static String disabledOutput(String node) {
+        return node + " is disabled (\"enabled\": false): a disabled node never runs and has no outputs; "
+                + "enable it, or bind something else here";
     }
 
     static Binding asBinding(Object raw) {

@@ -169,9 +169,12 @@ final class DeclarationPass {
                     outputs.put(f.name(), s);
                 }
             }
-            Scope scope = new Scope(null, false, 0, c.evalInfos.size(), "evaluator inputs");
+            Object enabled = nd.properties().get(EnabledFlags.KEY);
+            EnabledFlags.check(c, enabled, null, where + "." + EnabledFlags.KEY);
+            boolean disabled = EnabledFlags.isDisabled(enabled);
+            Scope scope = new Scope(null, false, 0, c.evalInfos.size(), "evaluator inputs").disabledIf(disabled);
             Node n = nodes.createNode(nd, type, name, scope, fieldSlots, null, where, 0);
-            c.evalInfos.add(new EvalInfo(name, outputs));
+            c.evalInfos.add(new EvalInfo(name, outputs, disabled));
             if (n != null) {
                 c.out.addEvaluator((Evaluator) n);
             }

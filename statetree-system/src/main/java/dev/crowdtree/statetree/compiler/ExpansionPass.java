@@ -77,6 +77,8 @@ final class ExpansionPass {
         if (isCopyRoot) {
             inst.root = n;
         }
+        n.disabled = (parent != null && parent.disabled) || EnabledFlags.isDisabled(d.enabled());
+        EnabledFlags.check(c, d.enabled(), n.path, EnabledFlags.KEY);
         n.type = stateType(d.type(), n, isCopyRoot);
         n.selection = selection(d.selection(), n);
         if (d.completion() != null && !d.completion().equals("any")) {

@@ -94,7 +94,8 @@ final class GlobalTaskPass {
         Map<String, Integer> slots = new LinkedHashMap<>();
         ti.fieldSlots.forEach((f, slot) -> slots.put(f, slot.index()));
         // no state, with tasks: the first k global tasks are visible (see Bindings.taskOutput)
-        Scope scope = new Scope(null, true, k, c.evalInfos.size(), "global task inputs");
+        Scope scope = new Scope(null, true, k, c.evalInfos.size(), "global task inputs").disabledIf(ti.disabled);
+        EnabledFlags.check(c, ti.def.properties().get(EnabledFlags.KEY), null, where + "." + EnabledFlags.KEY);
         Node n = nodes.createNode(ti.def, ti.type, ti.displayName, scope, slots, null, where, 0);
         Object raw = ti.def.properties().get("considerForCompletion");
         Double considered = raw == null ? Double.valueOf(1)

@@ -46,8 +46,8 @@ final class Model {
         }
     }
 
-    /** A compiled evaluator's name and outputs. */
-    record EvalInfo(String name, Map<String, Slot> outputs) {
+    /** A compiled evaluator's name and outputs, and whether it is disabled ({@code "enabled": false}). */
+    record EvalInfo(String name, Map<String, Slot> outputs, boolean disabled) {
     }
 
     /** One copy of a subtree under a linked state, with the parameters of that copy. */
@@ -86,11 +86,14 @@ final class Model {
         /** In a {@code completion: all} state: the offset, then the slot, of its runtime-owned "finished" flag. */
         int doneOffset = -1;
         int doneSlot = -1;
+        /** {@code "enabled": false} on the task itself: validated, then left out (rules N1, N4). */
+        final boolean disabled;
 
         TaskInfo(NodeDef def, int index, NodeType type) {
             this.def = def;
             this.index = index;
             this.type = type;
+            this.disabled = EnabledFlags.isDisabled(def.properties().get(EnabledFlags.KEY));
         }
     }
 
@@ -108,6 +111,8 @@ final class Model {
         Vocabulary.Selection selection;
         /** {@code "completion": "all"}: the state succeeds when all its counted tasks have succeeded. */
         boolean completionAll;
+        /** The state or one of its ancestors says {@code "enabled": false} (rule N2). */
+        boolean disabled;
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();
@@ -127,13 +132,25 @@ final class Model {
      * docs/SEMANTICS.md section 13; the rules are in docs/ASSET_FORMAT.md): parameters in scope always; evaluators listed before {@code evaluatorLimit}; with
      * {@code tasks}, the first {@code ownTaskLimit} tasks of {@code state} and all tasks of its
      * ancestors; with {@code eventFields} (an onEvent transition's conditions), the payload
-     * fields the transition declares. {@code what} names the place in error messages.
+     * fields the transition declares. {@code what} names the place in error messages. With
+     * {@code disabledSite}, the place itself is disabled (rule N5: it may bind disabled nodes' outputs).
      */
     record Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
-                 Map<String, ValueType> eventFields) {
+                 Map<String, ValueType> eventFields, boolean disabledSite) {
         /** A scope where no event payload can be bound. */
         Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what) {
             this(state, tasks, ownTaskLimit, evaluatorLimit, what, null);
+        }
+
+        /** A scope of an enabled place, or of a place in a disabled state. */
+        Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
+              Map<String, ValueType> eventFields) {
+            this(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, state != null && state.disabled);
+        }
+
+        /** This scope, for a place that is disabled itself ({@code "enabled": false}) when {@code disabled}. */
+        Scope disabledIf(boolean disabled) {
+            return disabled ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true) : this;
         }
     }
 }

@@ -30,7 +30,9 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
  */
 final class NodeFactory {
     /** Keys every task has besides its type's properties (read by {@link StatePass}). */
-    static final List<String> TASK_KEYS = List.of("reselect", "considerForCompletion");
+    static final List<String> TASK_KEYS = List.of("reselect", "considerForCompletion", EnabledFlags.KEY);
+    /** Keys every evaluator has besides its type's properties (read by {@link DeclarationPass}). */
+    static final List<String> EVALUATOR_KEYS = List.of(EnabledFlags.KEY);
 
     private final Compilation c;
     private final Bindings bindings;
@@ -128,7 +130,8 @@ final class NodeFactory {
             if (key.equals("name") || key.equals("type")) {
                 continue;
             }
-            if (TASK_KEYS.contains(key) && type.category() == NodeType.Category.TASK) {
+            if (TASK_KEYS.contains(key) && type.category() == NodeType.Category.TASK
+                    || EVALUATOR_KEYS.contains(key) && type.category() == NodeType.Category.EVALUATOR) {
                 continue;
             }
             if (!type.properties().containsKey(key)) {
@@ -136,6 +139,8 @@ final class NodeFactory {
                 valid.add("name");
                 if (type.category() == NodeType.Category.TASK) {
                     valid.addAll(TASK_KEYS);
+                } else if (type.category() == NodeType.Category.EVALUATOR) {
+                    valid.addAll(EVALUATOR_KEYS);
                 }
                 c.error(path, field + "." + key, "unknown field '" + key + "' for " + type.category().word()
                         + " type '" + type.name() + "'; valid fields are " + valid);

@@ -59,6 +59,9 @@ final class StatePass {
         if (s.completionAll) {
             c.out.setCompletionAll();
         }
+        if (s.disabled) {
+            c.out.setDisabled(); // rule N2 (only placeholders are disabled in the tree that is built)
+        }
         compileUtility(s);
 
         // tasks (DFS order: this state's tasks come after all ancestors' tasks)
@@ -67,7 +70,8 @@ final class StatePass {
             String where = "tasks[" + ti.index + "]";
             Map<String, Integer> slots = new LinkedHashMap<>();
             ti.fieldSlots.forEach((f, slot) -> slots.put(f, slot.index()));
-            Scope scope = new Scope(s, true, k, c.evalInfos.size(), "task inputs");
+            Scope scope = new Scope(s, true, k, c.evalInfos.size(), "task inputs").disabledIf(ti.disabled);
+            EnabledFlags.check(c, ti.def.properties().get(EnabledFlags.KEY), s.path, where + "." + EnabledFlags.KEY);
             Node n = nodes.createNode(ti.def, ti.type, ti.displayName, scope, slots, s.path, where, 0);
             boolean reselect = flag(ti.def.properties().get("reselect"), s.path, where + ".reselect");
             boolean considered = flag(ti.def.properties().get("considerForCompletion"), s.path,

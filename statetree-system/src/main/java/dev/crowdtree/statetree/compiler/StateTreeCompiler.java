@@ -57,15 +57,20 @@ public final class StateTreeCompiler {
         return registry.copy();
     }
 
-    /** Compiles {@code def}, or throws with every error found. */
+    /**
+     * Compiles {@code def}, or throws with every error found. Disabled elements
+     * ({@code "enabled": false}) are checked like the others, then left out of the result (rules
+     * N1-N5 of docs/SEMANTICS.md): a second pass compiles {@link EnabledFlags#prune the asset
+     * without them}.
+     */
     public CompiledStateTree compile(TreeDef def) throws StateTreeCompileException {
         Compilation c = new Compilation(def, registry);
-        CompiledStateTree result = null;
-        try {
-            result = run(c);
-        } catch (StackOverflowError | RuntimeException e) {
-            // A safety net only: every known kind of bad input is reported as a specific error.
-            c.error(null, null, "internal compiler error (" + e + "); please report this asset");
+        CompiledStateTree result = attempt(c);
+        if (c.errorCount() == 0 && result != null && EnabledFlags.anyDisabled(def)) {
+            Compilation kept = new Compilation(EnabledFlags.prune(def), registry);
+            kept.probe = true; // its subtrees that only disabled states link were checked above
+            result = attempt(kept);
+            kept.errors.forEach(c::add); // none expected: every element was checked above
         }
         if (c.errorCount() > 0 || result == null) {
             if (c.errorCount() == 0) {
@@ -74,6 +79,17 @@ public final class StateTreeCompiler {
             throw c.exception();
         }
         return result;
+    }
+
+    /** {@link #run}, with every exception turned into an error of {@code c}. */
+    private CompiledStateTree attempt(Compilation c) {
+        try {
+            return run(c);
+        } catch (StackOverflowError | RuntimeException e) {
+            // A safety net only: every known kind of bad input is reported as a specific error.
+            c.error(null, null, "internal compiler error (" + e + "); please report this asset");
+            return null;
+        }
     }
 
     /** Runs the passes in order; null when the tree cannot be built (the errors say why). */

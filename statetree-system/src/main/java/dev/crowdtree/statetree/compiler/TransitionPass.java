@@ -130,8 +130,9 @@ final class TransitionPass {
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
         int errorsBefore = c.errorCount();
+        EnabledFlags.check(c, t.enabled(), s.path, where + "." + EnabledFlags.KEY);
         Scope scope = new Scope(s, true, s.tasks.size(), c.evalInfos.size(), "transition conditions",
-                trigger == Trigger.ON_EVENT ? payload : null);
+                trigger == Trigger.ON_EVENT ? payload : null).disabledIf(EnabledFlags.isDisabled(t.enabled()));
         List<Condition> guards = nodes.compileConditionList(t.conditions(), scope, s.path, where + ".conditions");
         if (!ok || c.errorCount() != errorsBefore) {
             return; // errors reported; the whole compilation fails, nothing is emitted

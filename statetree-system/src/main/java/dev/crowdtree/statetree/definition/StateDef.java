@@ -12,13 +12,26 @@ import java.util.Map;
  * give values (constants or bindings) for the subtree's parameters in {@code linkedParameters}; a
  * {@code subtree} declares those parameters in {@code parameters}. A child of a state whose selection
  * uses utility may give a {@code weight} (a number) and {@code considerations} (objects with
- * {@code input}, {@code min}, {@code max}, {@code curve}, {@code threshold}). Null fields mean "absent".
+ * {@code input}, {@code min}, {@code max}, {@code curve}, {@code threshold}). {@code enabled} is
+ * Unreal 5.3's flag: {@code Boolean.FALSE} disables the state and its subtree (docs/SEMANTICS.md,
+ * rules N1-N5); the compiler checks that it is a boolean. Null fields mean "absent".
  */
 public record StateDef(String name, String type, String selection, String linkedSubtree,
                        Map<String, Object> linkedParameters, List<ParameterDef> parameters,
                        List<NodeDef> enterConditions, List<NodeDef> tasks,
                        List<TransitionDef> transitions, List<StateDef> children,
-                       Object weight, List<Map<String, Object>> considerations, String completion) {
+                       Object weight, List<Map<String, Object>> considerations, String completion,
+                       Object enabled) {
+    /** An enabled state (no {@code enabled} key). */
+    public StateDef(String name, String type, String selection, String linkedSubtree,
+                    Map<String, Object> linkedParameters, List<ParameterDef> parameters,
+                    List<NodeDef> enterConditions, List<NodeDef> tasks,
+                    List<TransitionDef> transitions, List<StateDef> children,
+                    Object weight, List<Map<String, Object>> considerations, String completion) {
+        this(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks, transitions,
+                children, weight, considerations, completion, null);
+    }
+
     /** A state with the default completion ({@code any}). */
     public StateDef(String name, String type, String selection, String linkedSubtree,
                     Map<String, Object> linkedParameters, List<ParameterDef> parameters,

@@ -121,6 +121,7 @@ public final class StateTreeBuilder {
         private String selection;
         private Object weight;
         private String completion;
+        private Boolean enabled;
         private final List<Map<String, Object>> considerations = new ArrayList<>();
         private String linkedSubtree;
         private final Map<String, Object> linkedParameters = new LinkedHashMap<>();
@@ -221,9 +222,18 @@ public final class StateTreeBuilder {
             return this;
         }
 
+        /**
+         * The asset's {@code enabled} key (Unreal 5.3): {@code false} disables the state and its subtree;
+         * they are validated but cannot be selected (docs/SEMANTICS.md, rules N1-N5).
+         */
+        public State enabled(boolean value) {
+            this.enabled = value;
+            return this;
+        }
+
         public StateDef build() {
             return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
-                    tasks, transitions, children, weight, considerations, completion);
+                    tasks, transitions, children, weight, considerations, completion, enabled);
         }
     }
 
@@ -251,6 +261,14 @@ public final class StateTreeBuilder {
         /** Unreal's {@code bShouldStateChangeOnReselect} for tasks. */
         public Node reselect(boolean value) {
             return with("reselect", value);
+        }
+
+        /**
+         * The {@code enabled} key of a task, global task or evaluator (Unreal 5.3): {@code false}
+         * disables it; it is validated but never entered, ticked or exited (docs/SEMANTICS.md, N1-N5).
+         */
+        public Node enabled(boolean value) {
+            return with("enabled", value);
         }
 
         private static Object convert(Object value) {
@@ -283,6 +301,7 @@ public final class StateTreeBuilder {
         private String priority;
         private Boolean consumeEvent;
         private Map<String, String> payloadFields;
+        private Boolean enabled;
 
         private Transition(String trigger) {
             this.trigger = trigger;
@@ -340,9 +359,15 @@ public final class StateTreeBuilder {
             return this;
         }
 
+        /** The asset's {@code enabled} key (Unreal 5.3): {@code false} disables the transition; it never fires. */
+        public Transition enabled(boolean value) {
+            this.enabled = value;
+            return this;
+        }
+
         public TransitionDef build() {
             return new TransitionDef(trigger, event, to, conditions, delay, delayVariance, priority, consumeEvent,
-                    payloadFields == null ? null : new LinkedHashMap<>(payloadFields));
+                    payloadFields == null ? null : new LinkedHashMap<>(payloadFields), enabled);
         }
     }
 }

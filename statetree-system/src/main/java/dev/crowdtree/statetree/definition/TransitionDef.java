@@ -11,13 +11,21 @@ import java.util.List;
  * {@code consumeEvent} (onEvent only; null = true): whether firing removes the event.
  * {@code payloadFields} (onEvent only; null = none): a map from payload field name to its type
  * ({@code "bool"}, {@code "int"}, {@code "float"}), which the conditions may bind with
- * {@code {"event": name}}.
+ * {@code {"event": name}}. {@code enabled} (null = true): {@code Boolean.FALSE} disables the
+ * transition (docs/SEMANTICS.md, rules N1-N5).
  */
 public record TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
                             Object delay, Object delayVariance, String priority, Object consumeEvent,
-                            Object payloadFields) {
+                            Object payloadFields, Object enabled) {
     public TransitionDef {
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    }
+
+    /** An enabled transition (no {@code enabled} key). */
+    public TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
+                         Object delay, Object delayVariance, String priority, Object consumeEvent,
+                         Object payloadFields) {
+        this(trigger, event, to, conditions, delay, delayVariance, priority, consumeEvent, payloadFields, null);
     }
 
     /** A transition that declares no payload fields. */

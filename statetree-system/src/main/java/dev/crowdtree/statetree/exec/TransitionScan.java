@@ -390,8 +390,8 @@ final class TransitionScan {
      * depends on SelectStateInternal(target). Returns the selected last state, or -1.
      */
     int selectInternal(int r, int s) {
-        if (!enterConditionsPass(r, s)) {
-            return -1;
+        if (!t.stateEnabled[s] || !enterConditionsPass(r, s)) {
+            return -1; // rule N2: a disabled state (and so its subtree) is never selected
         }
         int end = t.stateSubtreeEnd[s];
         byte mode = t.stateSelection[s];

@@ -58,7 +58,7 @@ public final class TreeFingerprint {
                     .append(t.stateTasksBegin[s]).append('+').append(t.stateTasksNum[s]).append(' ')
                     .append(t.stateEnterConditionsBegin[s]).append('+').append(t.stateEnterConditionsNum[s]).append(' ')
                     .append(t.stateTransitionsBegin[s]).append('+').append(t.stateTransitionsNum[s]).append(' ')
-                    .append(t.stateCompletionAll[s]).append('\n');
+                    .append(t.stateCompletionAll[s]).append(t.stateEnabled[s] ? "" : " disabled").append('\n');
         }
         for (int i = 0; i < t.tasks.length; i++) {
             b.append("task ").append(t.taskName[i]).append(' ').append(t.tasks[i].getClass().getName()).append(' ')

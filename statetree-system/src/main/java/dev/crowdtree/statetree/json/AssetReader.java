@@ -42,9 +42,9 @@ final class AssetReader {
     static final String SCHEMA_KEY = "$schema";
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", LinkedAssets.KEY,
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
-            "considerations", "completion");
+            "considerations", "completion", "enabled");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
-            "delayVariance", "priority", "consumeEvent", "payloadFields");
+            "delayVariance", "priority", "consumeEvent", "payloadFields", "enabled");
     static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
 
     /** A loader error and whether it is inside a subtree (whose compiled paths are prefixed). */
@@ -265,8 +265,9 @@ final class AssetReader {
             }
         }
         String completion = string(m, "completion", path, pre);
+        Object enabled = m.containsKey("enabled") ? value(m.get("enabled"), path, pre + "enabled") : null;
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, params, enter, tasks,
-                transitions, children, weight, considerations, completion);
+                transitions, children, weight, considerations, completion, enabled);
     }
 
     /** Stands in for a list element that is not an object; the compiler skips it (error suppressed). */
@@ -286,7 +287,8 @@ final class AssetReader {
         String priority = string(m, "priority", path, pre);
         Object consume = m.containsKey("consumeEvent") ? value(m.get("consumeEvent"), path, pre + "consumeEvent") : null;
         Object payload = m.containsKey("payloadFields") ? value(m.get("payloadFields"), path, pre + "payloadFields") : null;
-        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority, consume, payload);
+        Object enabled = m.containsKey("enabled") ? value(m.get("enabled"), path, pre + "enabled") : null;
+        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority, consume, payload, enabled);
     }
 
     // ---- parameters ------------------------------------------------------------------------------

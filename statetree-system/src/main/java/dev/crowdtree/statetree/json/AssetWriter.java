@@ -69,6 +69,10 @@ final class AssetWriter {
         }
         g.writeStartObject();
         stringField(g, "name", s.name());
+        if (s.enabled() != null) {
+            g.writeFieldName("enabled");
+            value(g, s.enabled());
+        }
         stringField(g, "type", s.type());
         stringField(g, "selection", s.selection());
         stringField(g, "completion", s.completion());
@@ -131,6 +135,10 @@ final class AssetWriter {
         if (t.payloadFields() != null) {
             g.writeFieldName("payloadFields");
             value(g, t.payloadFields());
+        }
+        if (t.enabled() != null) {
+            g.writeFieldName("enabled");
+            value(g, t.enabled());
         }
         g.writeEndObject();
     }

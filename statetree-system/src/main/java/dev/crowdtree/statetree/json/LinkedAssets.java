@@ -154,7 +154,8 @@ final class LinkedAssets {
         }
         StateDef root = included.root();
         subtrees.put(name, new StateDef(name, Vocabulary.StateType.SUBTREE.assetName(), root.selection(), null, null,
-                included.parameters(), root.enterConditions(), root.tasks(), root.transitions(), root.children()));
+                included.parameters(), root.enterConditions(), root.tasks(), root.transitions(), root.children(),
+                null, null, null, root.enabled()));
         subtreeFiles.put(name, target);
         return name;
     }

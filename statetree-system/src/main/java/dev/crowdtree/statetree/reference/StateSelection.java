@@ -82,8 +82,8 @@ final class StateSelection {
      * order and the first that can be selected wins; if none can, it is popped.
      */
     private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState) {
-        if (nextState == INVALID) {
-            return false;
+        if (nextState == INVALID || !tree.stateEnabled[nextState]) {
+            return false; // rule N2: a disabled state (and so its subtree) is never selected
         }
         if (nodes.testAllConditions(tree.stateEnterConditionsBegin[nextState],
                 tree.stateEnterConditionsNum[nextState])) {

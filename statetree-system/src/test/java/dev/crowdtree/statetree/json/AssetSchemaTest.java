@@ -128,9 +128,9 @@ class AssetSchemaTest {
         if (props != null && props.isObject()) {
             for (Map.Entry<String, JsonNode> p : props.properties()) {
                 JsonNode s = p.getValue();
-                // A built-in type's "type", "name", "reselect" and "considerForCompletion" are described on
-                // task/condition/evaluator.
-                boolean inherited = builtinDef && Set.of("type", "name", "reselect", "considerForCompletion")
+                // A built-in type's "type", "name", "reselect", "considerForCompletion" and "enabled" are
+                // described on task/condition/evaluator.
+                boolean inherited = builtinDef && Set.of("type", "name", "reselect", "considerForCompletion", "enabled")
                         .contains(p.getKey());
                 boolean restriction = at.contains("/if") || at.contains("/then") || at.contains("/else");
                 if (!inherited && !restriction && (!s.isObject() || !s.has("description"))) {
@@ -343,6 +343,11 @@ class AssetSchemaTest {
                 "'globalTasks': [{'type': 'randomChance', 'probability': 0.5}], 'evaluators':"));
         cases.put("unknown property of a built-in global task", breaking("'evaluators':",
                 "'globalTasks': [{'type': 'delay', 'duration': 2, 'durration': 2}], 'evaluators':"));
+        cases.put("enabled that is not a boolean on a state", breaking("'name': 'Idle',", "'name': 'Idle', 'enabled': 'no',"));
+        cases.put("enabled that is not a boolean on a transition", breaking("'delay': 0.5", "'delay': 0.5, 'enabled': 0"));
+        cases.put("enabled that is not a boolean on a task", breaking("'reselect': false}", "'reselect': false, 'enabled': 1}"));
+        cases.put("enabled that is not a boolean on an evaluator", breaking("'period': 30", "'period': 30, 'enabled': 'yes'"));
+        cases.put("enabled on a condition", breaking("'op': '>'", "'op': '>', 'enabled': false"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             assertFalse(errors(c.getValue()).isEmpty(), c.getKey() + ": the schema accepts " + c.getValue());
             assertThrows(StateTreeCompileException.class,
@@ -377,6 +382,12 @@ class AssetSchemaTest {
                         + " {'type': 'waitUntil', 'condition': {'type': 'bool', 'param': 'hungry'}}"));
         cases.put("global tasks", breaking("'evaluators':", "'globalTasks': [{'type': 'delay', 'name': 'limit',"
                 + " 'duration': {'param': 'coins'}, 'considerForCompletion': false}, {'type': 'run'}], 'evaluators':"));
+        cases.put("enabled flags", breaking("'to': '@next'}",
+                "'to': '@next', 'enabled': true}, {'trigger': 'onTick', 'to': 'Idle', 'enabled': false}")
+                .replace(json("{'name': 'Idle',"), json("{'name': 'Off', 'enabled': false, 'tasks': [{'type': 'run',"
+                        + " 'enabled': false}]}, {'name': 'Idle', 'enabled': true,"))
+                .replace(json("'evaluators': ["), json("'globalTasks': [{'type': 'run', 'enabled': false}],"
+                        + " 'evaluators': [{'type': 'time', 'enabled': false}, ")));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             StateTreeJson.compile(c.getKey(), c.getValue(), StateTreeCompiler.withBuiltins());
             assertEquals(List.of(), errors(c.getValue()), c.getKey());
@@ -433,6 +444,9 @@ class AssetSchemaTest {
             if (t.category() == NodeType.Category.TASK) {
                 keys.add("reselect");
                 keys.add("considerForCompletion");
+            }
+            if (t.category() != NodeType.Category.CONDITION) {
+                keys.add("enabled"); // rules N1-N5: tasks and evaluators, not conditions
             }
             assertEquals(keys, fieldNames(props), key + ": properties");
 

@@ -233,7 +233,7 @@ class CompileErrorsTest {
     void unknownFieldOnANode() {
         assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'delay', 'duration': 1, 'durration': 2}]}"),
                 "Root/A", "tasks[0].durration", "unknown field 'durration' for task type 'delay'; valid fields are "
-                        + "[duration, randomDeviation, name, reselect, considerForCompletion]");
+                        + "[duration, randomDeviation, name, reselect, considerForCompletion, enabled]");
     }
 
     @Test

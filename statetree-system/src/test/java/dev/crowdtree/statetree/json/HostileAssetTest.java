@@ -54,7 +54,7 @@ class HostileAssetTest {
         "conditions", "delay", "delayVariance", "priority", "asset", "consumeEvent", "considerForCompletion",
         "weight", "considerations", "values", "fn", "args", "root", "subtrees", "evaluators", "default", "param", "eval",
         "task", "input", "value", "op", "duration", "condition", "reselect", "afterTicks", "probability",
-        "payloadFields", "payload", "volume", "completion", "globalTasks", ""};
+        "payloadFields", "payload", "volume", "completion", "globalTasks", "enabled", ""};
     private static final String[] STRINGS = {"", " ", "Root", "Idle", "Danger", "Root/Danger/Flee", "Root//X",
         "@next", "@none", "@succeeded", "@failed", "@bogus", "onTick", "onEvent", "onStateCompleted", "group",
         "linked", "subtree", "tryEnterState", "bool", "int", "float", "delay", "compare", "not", "and", "time",

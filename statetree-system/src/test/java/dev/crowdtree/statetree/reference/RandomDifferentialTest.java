@@ -34,6 +34,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * transitions (agents there sleep between their timers), global tasks (a third of the trees: time
  * limits, tick-counted finishes, a ticking counter whose output states bind, events, failures and
  * successes on enter, background ones), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
+ * Issue 20's keys, drawn from a stream of their own: disabled states, tasks, transitions, global tasks
+ * and evaluators (rules N1-N5), delays without reselect in delay-only states (K1), and subtree roots
+ * whose enter condition tests the parameter their linked state gives (L3).
  * The payload mismatches counted (rule E5) must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
@@ -58,6 +61,7 @@ class RandomDifferentialTest {
         int payloadReaders = 0;
         int withGlobals = 0;
         int withMismatches = 0;
+        int withDisabled = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before
@@ -75,6 +79,12 @@ class RandomDifferentialTest {
                 payloadReaders += tree.payloads.readsPayload(tr) ? 1 : 0;
             }
             withGlobals += tree.globalTaskCount > 0 ? 1 : 0;
+            for (int st = 0; st < tree.stateCount; st++) {
+                if (!tree.stateEnabled[st]) {
+                    withDisabled++;
+                    break;
+                }
+            }
             for (int st = 0; st < tree.stateCount; st++) {
                 chosen += tree.stateSelection[st] >= CompiledStateTree.SELECT_AT_RANDOM ? 1 : 0;
             }
@@ -111,6 +121,7 @@ class RandomDifferentialTest {
         assertTrue(payloadReaders >= TREES / 5, "transitions with payload fields: " + payloadReaders);
         assertTrue(withGlobals >= TREES / 4, "trees with global tasks: " + withGlobals);
         assertTrue(withMismatches >= TREES / 10, "scenarios with payload mismatches: " + withMismatches);
+        assertTrue(withDisabled >= TREES / 10, "trees with disabled states: " + withDisabled);
     }
 
     /** {@code factory}, adding each runtime it creates to {@code made} (to read its counts after the run). */
@@ -204,6 +215,9 @@ class RandomDifferentialTest {
             // names first, so transitions can target any state
             StateTreeBuilder b = StateTreeBuilder.tree(name).param("f", "float", 0.5).param("b1", "bool", false).param("b2", "bool", true)
                     .evaluator(node("time").named("clock"));
+            if (xrnd.nextInt(100) < 20) {
+                b.evaluator(node("evalSend").named("pinger").with("tag", "E1").enabled(false)); // rule N3
+            }
             if (grnd.nextInt(100) < 35) {
                 globalTasks(b);
             }
@@ -273,6 +287,9 @@ class RandomDifferentialTest {
                 if (grnd.nextInt(100) < 25) {
                     t.with("considerForCompletion", false);
                 }
+                if (xrnd.nextInt(100) < 15 && !"gclock".equals(t.build().name())) {
+                    t.enabled(false); // rule N3; the counter stays, since others bind its output
+                }
                 b.globalTask(t);
             }
         }
@@ -313,6 +330,9 @@ class RandomDifferentialTest {
             String name = names.get(next);
             next++;
             StateTreeBuilder.State st = state(name);
+            if (next > 1 && xrnd.nextInt(100) < 8) {
+                st.enabled(false); // rule N2: never selected, nor anything below; transitions to it never fire
+            }
             String selection = null;
             if (s.linked()) {
                 st.linked("Sub");
@@ -416,6 +436,9 @@ class RandomDifferentialTest {
             if (ranked && chance(20)) {
                 t.with("considerForCompletion", false);
             }
+            if (xrnd.nextInt(100) < 8) {
+                t.enabled(false); // rule N3
+            }
             return t;
         }
 
@@ -494,6 +517,9 @@ class RandomDifferentialTest {
             }
             if (ranked && (trigger.equals("onTick") || trigger.equals("onEvent")) && chance(50)) {
                 t.priority(PRIORITIES[rnd.nextInt(PRIORITIES.length)]);
+            }
+            if (xrnd.nextInt(100) < 8) {
+                t.enabled(false); // rule N4
             }
             if (ranked && trigger.equals("onEvent") && chance(30)) {
                 t.consumeEvent(false);

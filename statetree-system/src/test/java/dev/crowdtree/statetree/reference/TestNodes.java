@@ -5,6 +5,7 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.TreeDef;
 import dev.crowdtree.statetree.node.Condition;
+import dev.crowdtree.statetree.node.Evaluator;
 import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.NodeRegistry;
@@ -26,6 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code counted} condition: returns its constant {@code value} and counts its evaluations
  *       per node name in {@link #EVALUATIONS} (to prove a condition was, or was not, evaluated);</li>
  *   <li>{@code tickSend} task: sends event {@code tag} to itself on every tick;</li>
+ *   <li>{@code evalSend} evaluator: sends event {@code tag} to itself on every tick, the one at the
+ *       start included (an evaluator whose work shows in a trace, for the enabled flags);</li>
  *   <li>{@code tickSendNext} task: sends event {@code tag} to agent {@code (id + 1) % agents} on every tick;</li>
  *   <li>{@code exitSend} task: sends event {@code tag} to itself from ExitState;</li>
  *   <li>{@code counter} task: output {@code count} (int), {@code start} on enter (default 0) and one
@@ -56,6 +59,8 @@ final class TestNodes {
         r.register(NodeType.task("tickSendNext").tag("tag", NodeType.Property::required)
                 .constant("agents", ValueType.INT, p -> p.required().range(1, Integer.MAX_VALUE))
                 .factory(TickSendNextTask::new).build());
+        r.register(NodeType.evaluator("evalSend").tag("tag", NodeType.Property::required)
+                .factory(EvalSendEvaluator::new).build());
         r.register(NodeType.task("exitSend").tag("tag", NodeType.Property::required)
                 .factory(ExitSendTask::new).build());
         r.register(NodeType.task("boomTask")
@@ -135,6 +140,22 @@ final class TestNodes {
 
         TickSendTask(NodeConfig c) {
             super(c, true);
+            this.tag = c.tag("tag");
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            for (int i = from; i < to; i++) {
+                ctx.sendEvent(rows[i], tag, 0f, false);
+            }
+        }
+    }
+
+    static final class EvalSendEvaluator extends Evaluator {
+        private final int tag;
+
+        EvalSendEvaluator(NodeConfig c) {
+            super(c);
             this.tag = c.tag("tag");
         }
 
