@@ -145,9 +145,14 @@ final class TestNodes {
 
         @Override
         public void tick(NodeContext ctx, int[] rows, int from, int to) {
-            for (int i = from; i < to; i++) {
-                ctx.sendEvent(rows[i], tag, 0f, false);
-            }
+            sendToSelf(ctx, rows, from, to, tag);
+        }
+    }
+
+    /** Sends event {@code tag} from each agent of {@code rows[from .. to-1]} to itself. */
+    private static void sendToSelf(NodeContext ctx, int[] rows, int from, int to, int tag) {
+        for (int i = from; i < to; i++) {
+            ctx.sendEvent(rows[i], tag, 0f, false);
         }
     }
 
@@ -161,9 +166,7 @@ final class TestNodes {
 
         @Override
         public void tick(NodeContext ctx, int[] rows, int from, int to) {
-            for (int i = from; i < to; i++) {
-                ctx.sendEvent(rows[i], tag, 0f, false);
-            }
+            sendToSelf(ctx, rows, from, to, tag);
         }
     }
 
