@@ -92,7 +92,8 @@ final class NodeFactory {
         NodeType type = c.registry.get(nd.type());
         if (type == null) {
             c.error(path, field + ".type", "unknown " + category.word() + " type " + quote(nd.type())
-                    + "; valid " + category.word() + " types are " + typeNames(category));
+                    + "; valid " + category.word() + " types are " + typeNames(category)
+                    + c.didYouMean(nd.type(), typeNames(category)));
             return null;
         }
         if (type.category() != category) {
@@ -138,7 +139,7 @@ final class NodeFactory {
                     valid.addAll(TASK_KEYS);
                 }
                 c.error(path, field + "." + key, "unknown field '" + key + "' for " + type.category().word()
-                        + " type '" + type.name() + "'; valid fields are " + valid);
+                        + " type '" + type.name() + "'; valid fields are " + valid + c.didYouMean(key, valid));
             }
         }
         for (List<String> group : type.oneOf()) {
@@ -246,7 +247,9 @@ final class NodeFactory {
                 }
                 Param p = bindings.lookupParam((String) raw, scope);
                 if (p == null) {
-                    c.error(path, f, "unknown parameter '" + raw + "'; parameters in scope are " + bindings.paramNames(scope));
+                    List<String> names = bindings.paramNames(scope);
+                    c.error(path, f, "unknown parameter '" + raw + "'; parameters in scope are " + names
+                            + c.didYouMean((String) raw, names));
                     return null;
                 }
                 if (spec.valueType() != null && !spec.valueType().accepts(p.type())) {
@@ -350,7 +353,7 @@ final class NodeFactory {
         int index = p.enumIndex(name);
         if (index < 0) {
             c.error(path, f, "enum parameter '" + p.name() + "' has no value " + quote(name) + "; its values are "
-                    + java.util.Arrays.toString(p.enumValues()));
+                    + java.util.Arrays.toString(p.enumValues()) + c.didYouMean(name, List.of(p.enumValues())));
             return null;
         }
         return ValueInput.constant(ValueType.INT, index);
