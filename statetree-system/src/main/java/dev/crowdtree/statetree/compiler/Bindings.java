@@ -170,14 +170,18 @@ final class Bindings {
      * An event payload property: a number (or numeric binding or function), sent as the float field
      * {@code value}, or an object of named fields, each a literal, binding or function (a map with
      * exactly one binding key is a binding, so those names cannot be fields). Fields no transition
-     * declares are checked and then left out. Null after reporting.
+     * declares are checked and then left out. Null after reporting. {@code sent}, when not null,
+     * receives the name and type of every field, the left-out ones included (for warning W3).
      */
-    PayloadInput payload(Object raw, Scope scope, String path, String f) {
+    PayloadInput payload(Object raw, Scope scope, String path, String f, Map<String, ValueType> sent) {
         boolean object = raw instanceof Map && asBinding(raw) == null && !((Map<?, ?>) raw).containsKey("fn");
         if (!object) {
             ValueInput v = input(raw, ValueType.FLOAT, -Float.MAX_VALUE, Float.MAX_VALUE, scope, path, f);
             if (v == null) {
                 return null;
+            }
+            if (sent != null) {
+                sent.put(Payload.VALUE, ValueType.FLOAT);
             }
             int id = c.out.knownPayloadField(Payload.VALUE);
             return id < 0 ? new PayloadInput(new int[0], new ValueInput[0], new ValueType[0], v.toString())
@@ -211,6 +215,9 @@ final class Bindings {
                 continue;
             }
             d.append(d.length() == 1 ? "" : ", ").append(name).append(": ").append(in);
+            if (sent != null) {
+                sent.put(name, in.type());
+            }
             int id = c.out.knownPayloadField(name);
             if (id >= 0) {
                 ids.add(id);

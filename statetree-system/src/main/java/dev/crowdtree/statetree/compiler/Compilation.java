@@ -66,6 +66,8 @@ final class Compilation {
     /** The node that first declared each host column or external, in words ({@link NodeFactory#who}). */
     final Map<String, String> hostColumnUser = new HashMap<>();
     final Map<String, String> externalUser = new HashMap<>();
+    /** The built-in sendEvent tasks, as compiled, for warning W3. */
+    final List<Model.SentEvent> sentEvents = new ArrayList<>();
     /** The node types the tree uses, in order of first use. */
     final java.util.Set<String> nodeTypes = new java.util.LinkedHashSet<>();
 

@@ -17,6 +17,7 @@ import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -155,6 +156,7 @@ final class NodeFactory {
             }
         }
         Map<String, Object> values = new HashMap<>();
+        Map<String, ValueType> sent = WarningPass.sendsToItself(type) ? new LinkedHashMap<>() : null;
         for (PropertySpec spec : type.properties().values()) {
             Object raw = props.get(spec.name());
             String f = field + "." + spec.name();
@@ -169,13 +171,16 @@ final class NodeFactory {
                 }
                 continue;
             }
-            Object v = resolveProperty(type, spec, raw, props, scope, path, f, nesting);
+            Object v = resolveProperty(type, spec, raw, props, scope, path, f, nesting, sent);
             if (v != null) {
                 values.put(spec.name(), v);
             }
         }
         if (c.errorCount() != before) {
             return null;
+        }
+        if (sent != null) {
+            c.sentEvents.add(new Model.SentEvent(path, field, (String) props.get("tag"), sent));
         }
         Map<String, Integer> columns = hostColumns(type, path, field);
         Map<String, External<?>> externals = externals(type, path, field);
@@ -197,7 +202,7 @@ final class NodeFactory {
     }
 
     Object resolveProperty(NodeType nodeType, PropertySpec spec, Object raw, Map<String, Object> props, Scope scope, String path,
-                           String f, int nesting) {
+                           String f, int nesting, Map<String, ValueType> sent) {
         switch (spec.kind()) {
             case CONSTANT: {
                 if (spec.valueType() == null && !(raw instanceof Number)) {
@@ -260,7 +265,7 @@ final class NodeFactory {
                 return new ParamRef(p.name(), p.type(), p.slot().index(), p.enumValues(), p.generationSlot());
             }
             case PAYLOAD:
-                return bindings.payload(raw, scope, path, f);
+                return bindings.payload(raw, scope, path, f, sent);
             case CONDITION:
                 return compileCondition(raw, scope, path, f, nesting + 1);
             default: {

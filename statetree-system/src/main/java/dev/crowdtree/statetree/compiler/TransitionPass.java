@@ -137,6 +137,8 @@ final class TransitionPass {
         }
         c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,
                 consume, payload);
+        s.transitions.add(new Model.TransitionInfo(where, trigger, t.event(), type == CompiledStateTree.GOTO ? target : -1,
+                delay.floatValue(), variance.floatValue(), payload));
     }
 
     /**
