@@ -61,7 +61,7 @@ public final class ValidateCommand implements Callable<Integer> {
             }
             int n = Problems.warnings(System.out, t);
             if (n > 0) {
-                System.out.println(n + (n == 1 ? " warning" : " warnings") + (strict ? ", errors under --strict" : ""));
+                System.out.println(n + (n == 1 ? " warning" : " warnings") + (strict ? "; --strict makes them errors" : ""));
             }
             return failed ? 1 : 0;
         } catch (InputFileException e) {

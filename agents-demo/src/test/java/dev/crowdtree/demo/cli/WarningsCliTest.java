@@ -50,7 +50,7 @@ class WarningsCliTest extends CliTestBase {
     void strictMakesTheWarningsErrors() throws Exception {
         Path p = write("noisy.json", WARNED);
         assertEquals(1, Main.execute("validate", "--strict", p.toString()));
-        assertEquals(String.format(W1, p) + "\n" + String.format(W3, p) + "\n2 warnings, errors under --strict\n", out());
+        assertEquals(String.format(W1, p) + "\n" + String.format(W3, p) + "\n2 warnings; --strict makes them errors\n", out());
         out.reset();
         // a tree without warnings passes
         Path fixed = write("fixed.json", WARNED.replace("{\"trigger\": \"onStateCompleted\", \"to\": \"Root/Shout\"}, ", "")
