@@ -238,12 +238,16 @@ final class WarningPass {
             why = "its parent is entered only on the way to a transition target below it, so the parent's "
                     + "selection never runs";
         } else {
-            StateNode first = p.children.get(0);
-            while (!always[first.id]) { // an in-order selection stopped at an earlier child (see reach)
-                first = p.children.get(p.children.indexOf(first) + 1);
+            // a selected parent whose selection did not reach s: an in-order one stopped at an earlier child
+            StateNode stop = null;
+            for (StateNode child : p.children) {
+                if (child == s || stop != null) {
+                    break;
+                }
+                stop = always[child.id] ? child : null;
             }
-            why = "its parent tries its children in order and stops at '" + first.name + "', which is always "
-                    + "selected (no enter conditions)";
+            why = stop == null ? "its parent's selection never reaches it" : "its parent tries its children in order "
+                    + "and stops at '" + stop.name + "', which is always selected (no enter conditions)";
         }
         boolean targeted = targetedBefore[s.subtreeEnd] > targetedBefore[s.id];
         int below = s.subtreeEnd - s.id - 1;
