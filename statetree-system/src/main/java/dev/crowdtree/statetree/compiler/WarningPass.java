@@ -13,6 +13,7 @@ import dev.crowdtree.statetree.node.ValueType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,16 @@ final class WarningPass {
     private int[] targetedBefore;
     /** The onEvent transitions by tag, each with where it is in words (for W3). */
     private final Map<String, List<Receiver>> receivers = new HashMap<>();
+    /** By the receiving tags of a sent tag: the receivers, summarised (for W3). */
+    private final Map<List<String>, Audience> audiences = new HashMap<>();
+    /** The work W3 has done (receivers summarised, fields compared); see {@link #W3_BUDGET}. */
+    private long w3Work;
+    /**
+     * The most work W3 does (a hostile tree can hold thousands of senders, receiving tags and
+     * distinct sets of declared fields): far more than a real tree needs. Past it, the senders
+     * left are not checked and the one being checked is taken to fit.
+     */
+    private static final long W3_BUDGET = 20_000_000L;
 
     /** An onEvent transition and where it is: {@code transitions[0] of state 'Root/A'}. */
     private record Receiver(TransitionInfo t, String where) {
@@ -81,6 +92,9 @@ final class WarningPass {
             }
         }
         for (SentEvent e : c.sentEvents) {
+            if (kept >= StateTreeCompileException.MAX_KEPT) {
+                break;
+            }
             payload(e);
         }
     }
@@ -260,54 +274,95 @@ final class WarningPass {
     // ---- W3: the tree's own payloads --------------------------------------------------------------
 
     /**
-     * W3 for one sender: its receivers are the onEvent transitions whose tag matches the sent tag
-     * (tags match hierarchically: {@code Danger} matches {@code Danger.Fire}).
+     * The receivers of one sent tag, summarised so that a sender costs its own fields and the
+     * distinct sets of declared fields, not every receiver: the onEvent transitions whose tag
+     * matches it (tags match hierarchically: {@code Noise} receives {@code Noise.Loud}).
      */
-    private void payload(SentEvent e) {
-        List<Receiver> matching = new ArrayList<>();
-        for (String tag = e.tag(); ; tag = tag.substring(0, tag.lastIndexOf('.'))) {
-            matching.addAll(receivers.getOrDefault(tag, List.of()));
+    private static final class Audience {
+        /** One receiver declares no payload fields: it matches any payload. */
+        boolean untyped;
+        /** Field -> declared type -> the first receiver declaring it so, and how many do. */
+        final Map<String, Map<ValueType, Declared>> byField = new LinkedHashMap<>();
+        /** Distinct declared field sets -> the first receiver declaring that set. */
+        final Map<Map<String, ValueType>, Receiver> signatures = new LinkedHashMap<>();
+    }
+
+    /** The first receiver that declares a field with a type, and how many receivers do. */
+    private static final class Declared {
+        final Receiver first;
+        int count;
+
+        Declared(Receiver first) {
+            this.first = first;
+        }
+    }
+
+    /** The receivers of {@code sentTag}: one summary per set of receiving tags (its own and the tags above it). */
+    private Audience audience(String sentTag) {
+        List<String> tags = new ArrayList<>();
+        for (String tag = sentTag; ; tag = tag.substring(0, tag.lastIndexOf('.'))) {
+            if (receivers.containsKey(tag)) {
+                tags.add(tag);
+            }
             if (tag.lastIndexOf('.') < 0) {
                 break;
             }
         }
-        Set<String> declared = new LinkedHashSet<>();
-        boolean typed = false;
-        for (Receiver r : matching) {
-            declared.addAll(r.t().payloadFields().keySet());
-            typed |= !r.t().payloadFields().isEmpty();
-        }
-        if (!typed) {
-            return; // no transition on the tag reads a payload: nothing to fit
-        }
-        String field = e.field() + ".payload";
-        boolean fits = false;
-        for (Receiver r : matching) {
-            Map<String, ValueType> want = r.t().payloadFields();
-            boolean fitsThis = true;
-            for (Map.Entry<String, ValueType> f : want.entrySet()) {
-                ValueType sent = e.fields().get(f.getKey());
-                fitsThis &= sent != null && f.getValue().accepts(sent);
-                if (sent != null && !f.getValue().accepts(sent)) {
-                    warn(CompileWarning.PAYLOAD_MISMATCH, e.statePath(), field + "." + f.getKey(), "payload field '"
-                            + f.getKey() + "' of event '" + e.tag() + "' is sent as " + sent.assetName() + " but "
-                            + r.where() + " declares it " + f.getValue().assetName()
-                            + ": that transition never matches this event");
+        return audiences.computeIfAbsent(tags, k -> {
+            Audience a = new Audience();
+            for (String tag : tags) {
+                for (Receiver r : receivers.get(tag)) {
+                    Map<String, ValueType> want = r.t().payloadFields();
+                    a.untyped |= want.isEmpty();
+                    if (!want.isEmpty()) {
+                        a.signatures.putIfAbsent(want, r);
+                    }
+                    want.forEach((f, type) -> a.byField.computeIfAbsent(f, x -> new LinkedHashMap<>())
+                            .computeIfAbsent(type, x -> new Declared(r)).count++);
+                    w3Work += 1 + want.size();
                 }
             }
-            fits |= fitsThis;
-        }
-        for (Map.Entry<String, ValueType> f : e.fields().entrySet()) {
-            if (!declared.contains(f.getKey())) {
-                warn(CompileWarning.PAYLOAD_MISMATCH, e.statePath(), field + "." + f.getKey(), "payload field '"
-                        + f.getKey() + "' of event '" + e.tag() + "' is declared by no onEvent transition on that tag, "
-                        + "so it is dropped when sent (they declare " + declared + ")" + c.didYouMean(f.getKey(), declared));
-            }
-        }
-        if (fits) {
+            return a;
+        });
+    }
+
+    /** W3 for one sender: see docs/SEMANTICS.md, "Authoring warnings". */
+    private void payload(SentEvent e) {
+        if (w3Work > W3_BUDGET) {
             return;
         }
-        for (Receiver r : matching) {
+        Audience a = audience(e.tag());
+        if (a.signatures.isEmpty()) {
+            return; // no receiver reads a payload: nothing to fit
+        }
+        String field = e.field() + ".payload";
+        for (Map.Entry<String, ValueType> f : e.fields().entrySet()) {
+            Map<ValueType, Declared> declared = a.byField.get(f.getKey());
+            if (declared == null) {
+                warn(CompileWarning.PAYLOAD_MISMATCH, e.statePath(), field + "." + f.getKey(), "payload field '"
+                        + f.getKey() + "' of event '" + e.tag() + "' is declared by no onEvent transition on that tag, "
+                        + "so it is dropped when sent (they declare " + a.byField.keySet() + ")"
+                        + c.didYouMean(f.getKey(), a.byField.keySet()));
+                continue;
+            }
+            for (Map.Entry<ValueType, Declared> d : declared.entrySet()) {
+                if (!d.getKey().accepts(f.getValue())) {
+                    int more = d.getValue().count - 1;
+                    warn(CompileWarning.PAYLOAD_MISMATCH, e.statePath(), field + "." + f.getKey(), "payload field '"
+                            + f.getKey() + "' of event '" + e.tag() + "' is sent as " + f.getValue().assetName() + " but "
+                            + d.getValue().first.where() + " declares it " + d.getKey().assetName()
+                            + (more == 0 ? ": that transition never matches" : " (and " + more + " more"
+                            + (more == 1 ? " transition" : " transitions") + "): they never match") + " this event");
+                }
+            }
+        }
+        if (a.untyped || fitsOne(e, a)) {
+            return;
+        }
+        for (Receiver r : a.signatures.values()) {
+            if (kept >= StateTreeCompileException.MAX_KEPT) {
+                return;
+            }
             for (Map.Entry<String, ValueType> f : r.t().payloadFields().entrySet()) {
                 if (!e.fields().containsKey(f.getKey())) {
                     warn(CompileWarning.PAYLOAD_MISMATCH, e.statePath(), e.fields().isEmpty() ? e.field() : field,
@@ -318,6 +373,25 @@ final class WarningPass {
                 }
             }
         }
+    }
+
+    /**
+     * Whether one declared field set of {@code a} is carried by {@code e} with accepted types (or
+     * the work done is past {@link #W3_BUDGET}).
+     */
+    private boolean fitsOne(SentEvent e, Audience a) {
+        for (Map<String, ValueType> want : a.signatures.keySet()) {
+            boolean fits = true;
+            for (Map.Entry<String, ValueType> f : want.entrySet()) {
+                ValueType sent = e.fields().get(f.getKey());
+                fits &= sent != null && f.getValue().accepts(sent);
+            }
+            w3Work += want.size();
+            if (fits || w3Work > W3_BUDGET) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- W4: delayed onEvent transitions ----------------------------------------------------------
