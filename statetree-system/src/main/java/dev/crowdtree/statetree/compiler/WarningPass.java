@@ -20,13 +20,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The last pass, authoring warnings (docs/SEMANTICS.md, "Authoring warnings"), on the expanded tree of a
- * compilation that found no error: W1 completion transitions on states that cannot complete that
- * way, W2 states that can never become active, W3 payloads of the tree's own {@code sendEvent} that
- * its receiving transitions reject or drop, W4 delayed {@code onEvent} transitions. Each is added to
- * the output ({@code CompiledStateTree.warnings}); at most {@link StateTreeCompileException#MAX_KEPT}
- * are kept. The analyses are linear in the states, tasks and transitions (W3: in the senders times
- * the onEvent transitions).
+ * The last pass, authoring warnings (docs/SEMANTICS.md, "Authoring warnings"), on the expanded
+ * tree of a compilation that found no error: W1 completion transitions on states that cannot
+ * complete that way, W2 states that can never become active, W3 payloads of the tree's own
+ * {@code sendEvent} that its receiving transitions reject or drop, W4 delayed {@code onEvent}
+ * transitions. Each is added to the output ({@code CompiledStateTree.warnings}); at most {@link StateTreeCompileException#MAX_KEPT}
+ * are kept. W1, W2 and W4 are linear in the states, tasks and transitions; W3 summarises the
+ * receivers of each tag once and stays within a work budget ({@link #W3_BUDGET}).
  */
 final class WarningPass {
     /** The built-in task that sends an event to its own agent (the only one whose payload W3 checks). */
@@ -227,18 +227,18 @@ final class WarningPass {
      * counted: a smaller set only means fewer warnings.)
      */
     private boolean[] alwaysSelected() {
-        boolean[] always = new boolean[c.order.size()];
+        boolean[] out = new boolean[c.order.size()];
         for (int i = c.order.size() - 1; i >= 0; i--) {
             StateNode s = c.order.get(i);
             boolean self = s.children.isEmpty() || s.selection == Selection.TRY_ENTER_STATE;
             if (!self && s.selection == Selection.TRY_SELECT_CHILDREN_IN_ORDER) {
                 for (StateNode child : s.children) {
-                    self |= always[child.id];
+                    self |= out[child.id];
                 }
             }
-            always[i] = self && s.def.enterConditions().isEmpty();
+            out[i] = self && s.def.enterConditions().isEmpty();
         }
-        return always;
+        return out;
     }
 
     private void unreachable(StateNode s, boolean[] selected) {
