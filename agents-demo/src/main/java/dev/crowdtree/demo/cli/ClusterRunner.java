@@ -56,6 +56,7 @@ final class ClusterRunner {
             }
             tree = StateTreeJson.compile(treeName, treeText, new StateTreeCompiler(DemoNodes.registry()));
             DemoNodes.requireUsedBy(tree, "--regions, --local-members and --cluster run");
+            Problems.warnings(err, tree);
         } catch (IllegalArgumentException | InputFileException e) {
             return Problems.usage(err, e.getMessage());
         } catch (IOException e) {

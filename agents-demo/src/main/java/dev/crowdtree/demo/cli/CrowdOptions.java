@@ -107,7 +107,8 @@ public final class CrowdOptions {
     /**
      * Builds the simulation, with LOD by {@code lod} (null: off) around {@code observer} (x, y), or
      * prints why the tree cannot be used (one line when the file cannot be read, the compile errors
-     * otherwise) to {@code err} and returns null (the caller exits with 2). When LOD was asked for
+     * otherwise) to {@code err} and returns null (the caller exits with 2). The tree's authoring
+     * warnings go to {@code err} too, and do not stop it. When LOD was asked for
      * but the runtime cannot do it, warns on {@code err} and runs without. The tree file may have
      * at most 16 MB.
      */
@@ -130,6 +131,7 @@ public final class CrowdOptions {
         }
         try {
             CompiledStateTree t = compile(registry, maxTreeBytes);
+            Problems.warnings(err, t);
             Simulation sim = DemoNodes.usedBy(t) ? CrowdSim.running(config, tree, t, registry, lod, observer[0], observer[1])
                     : new BehaviourSim(config, t, registry);
             sim.system().setNodeErrorPolicy(nodeErrorPolicy());

@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.cli;
 
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.DotWriter;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
@@ -15,8 +16,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
- * {@code dot <asset.json>}: the compiled tree as Graphviz DOT on stdout; exit 1 with the compile
- * errors on stderr, or 2 if the file cannot be read.
+ * {@code dot <asset.json>}: the compiled tree as Graphviz DOT on stdout, its authoring warnings on
+ * stderr; exit 1 with the compile errors on stderr, or 2 if the file cannot be read.
  */
 @Command(name = "dot", mixinStandardHelpOptions = true,
         description = "Print the compiled tree as Graphviz DOT (render with: dot -Tpng -o tree.png).")
@@ -44,7 +45,9 @@ public final class DotCommand implements Callable<Integer> {
         }
         try {
             InputFiles.check(asset, maxBytes);
-            System.out.print(DotWriter.toDot(StateTreeJson.compile(asset, new StateTreeCompiler(registry), maxBytes)));
+            CompiledStateTree t = StateTreeJson.compile(asset, new StateTreeCompiler(registry), maxBytes);
+            Problems.warnings(System.err, t);
+            System.out.print(DotWriter.toDot(t));
             return 0;
         } catch (InputFileException e) {
             return Problems.usage(System.err, e.getMessage());

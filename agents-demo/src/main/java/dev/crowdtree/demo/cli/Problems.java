@@ -1,14 +1,18 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.statetree.compiled.CompileWarning;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 
 import java.io.PrintStream;
+import java.util.List;
 
 /**
  * How the commands report bad input: one line {@code error: ...} with control characters escaped
  * (file names, option values and names from assets are the user's), exit code 2; and a tree's
- * compile errors, at most {@link StateTreeCompileException#MAX_LISTED} of them and a count.
+ * compile errors, at most {@link StateTreeCompileException#MAX_LISTED} of them and a count; and its
+ * authoring warnings ({@code warning: ...}, one line each, as many at most).
  */
 public final class Problems {
     /** The exit code of bad input: a wrong option, file, scenario or tree. */
@@ -43,6 +47,24 @@ public final class Problems {
         if (hint != null) {
             err.println(hint);
         }
+    }
+
+    /**
+     * Prints the authoring warnings of {@code tree} on {@code out}, one line each,
+     * {@code warning: <file>: state '<path>': <field>: [W1] ...} (docs/SEMANTICS.md, "Authoring
+     * warnings"): the first {@link StateTreeCompileException#MAX_LISTED}, then
+     * {@code ... and N more warnings}. Returns how many the tree has.
+     */
+    public static int warnings(PrintStream out, CompiledStateTree tree) {
+        List<CompileWarning> ws = tree.warnings;
+        for (int i = 0; i < Math.min(ws.size(), StateTreeCompileException.MAX_LISTED); i++) {
+            out.println("warning: " + ws.get(i));
+        }
+        int more = ws.size() - StateTreeCompileException.MAX_LISTED;
+        if (more > 0) {
+            out.println("... and " + more + (more == 1 ? " more warning" : " more warnings"));
+        }
+        return ws.size();
     }
 
     /**

@@ -25,8 +25,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code trace <scenario.json>}: runs a scripted scenario and prints the canonical trace
- * (docs/SEMANTICS.md section 10) on stdout, each tick's lines as soon as the tick is over. Exit 0,
- * or 2 for a bad scenario or tree.
+ * (docs/SEMANTICS.md section 10) on stdout, each tick's lines as soon as the tick is over; the
+ * tree's authoring warnings first, on stderr. Exit 0, or 2 for a bad scenario or tree.
  */
 @Command(name = "trace", mixinStandardHelpOptions = true,
         description = "Run a scripted scenario and print the canonical trace, line by line as it happens.")
@@ -84,6 +84,7 @@ public final class TraceCommand implements Callable<Integer> {
             if (!TreeFiles.runsStandalone(t, registry, System.err)) {
                 return Problems.USAGE;
             }
+            Problems.warnings(System.err, t);
             PrintStream out = System.out;
             try {
                 ScenarioRunner.run(s, t, StandaloneHost.factory(factory, registry), line -> {

@@ -33,6 +33,7 @@ class NodesCliTest extends CliTestBase {
         Path jar = NodeJars.guardJar(dir);
         assertEquals(0, Main.execute("validate", "--nodes", jar.toString(), TREE), err());
         assertTrue(out().contains("OK: tree 'Guards', 5 states"), out());
+        assertFalse(out().contains("warning:"), "the embedding example's tree has no authoring warnings: " + out());
     }
 
     @Test

@@ -232,6 +232,8 @@ public final class CompiledStateTree {
     public final Map<String, String> externalUsers;
     /** The names of the node types the tree uses (tasks, conditions, evaluators), in order of first use. */
     public final java.util.Set<String> nodeTypes;
+    /** The compiler's authoring warnings about this tree, in the order found (none stops it from running). */
+    public final List<CompileWarning> warnings;
 
     private final java.util.concurrent.atomic.LongAdder divisionsByZero;
 
@@ -335,6 +337,7 @@ public final class CompiledStateTree {
         hostColumnUsers = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.hostColumnUsers));
         externalUsers = Collections.unmodifiableMap(new java.util.LinkedHashMap<>(b.externalUsers));
         nodeTypes = Collections.unmodifiableSet(new java.util.LinkedHashSet<>(b.nodeTypes));
+        warnings = List.copyOf(b.warnings);
         Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < tagNames.length; i++) {
             ids.put(tagNames[i], i);

@@ -94,6 +94,7 @@ public final class CompiledTreeBuilder {
     final Map<String, String> hostColumnUsers = new LinkedHashMap<>();
     final Map<String, String> externalUsers = new LinkedHashMap<>();
     final Set<String> nodeTypes = new LinkedHashSet<>();
+    final List<CompileWarning> warnings = new ArrayList<>();
     final LinkedHashMap<String, Integer> tags = new LinkedHashMap<>();
     final LinkedHashMap<String, Integer> payloadFields = new LinkedHashMap<>();
     final List<int[]> transitionPayloadFields = new ArrayList<>();
@@ -173,6 +174,11 @@ public final class CompiledTreeBuilder {
     public void addHostColumn(HostColumn column, String usedBy) {
         hostColumns.add(column);
         hostColumnUsers.put(column.name(), usedBy == null ? "a node" : usedBy);
+    }
+
+    /** An authoring warning about the tree (for {@link CompiledStateTree#warnings}). */
+    public void addWarning(CompileWarning warning) {
+        warnings.add(warning);
     }
 
     /** A node type the tree uses (for {@link CompiledStateTree#nodeTypes}). */

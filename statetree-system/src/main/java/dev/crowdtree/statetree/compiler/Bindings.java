@@ -113,8 +113,9 @@ final class Bindings {
             case PARAM: {
                 Param p = lookupParam(b.ref(), scope);
                 if (p == null) {
+                    List<String> names = paramNames(scope);
                     c.error(path, f, "binding to unknown parameter '" + b.ref() + "'; parameters in scope are "
-                            + paramNames(scope));
+                            + names + c.didYouMean(b.ref(), names));
                     return null;
                 }
                 slot = p.slot();
@@ -152,7 +153,8 @@ final class Bindings {
         ValueType declared = scope.eventFields().get(field);
         if (declared == null) {
             c.error(path, f, "binding {\"event\": \"" + field + "\"}: the transition does not declare payload field '"
-                    + field + "'; add it to payloadFields (declared: " + scope.eventFields().keySet() + ")");
+                    + field + "'; add it to payloadFields (declared: " + scope.eventFields().keySet() + ")"
+                    + c.didYouMean(field, scope.eventFields().keySet()));
             return null;
         }
         boolean ok = type == null ? anyType || declared != ValueType.BOOL : type.accepts(declared);
@@ -168,14 +170,18 @@ final class Bindings {
      * An event payload property: a number (or numeric binding or function), sent as the float field
      * {@code value}, or an object of named fields, each a literal, binding or function (a map with
      * exactly one binding key is a binding, so those names cannot be fields). Fields no transition
-     * declares are checked and then left out. Null after reporting.
+     * declares are checked and then left out. Null after reporting. {@code sent}, when not null,
+     * receives the name and type of every field, the left-out ones included (for warning W3).
      */
-    PayloadInput payload(Object raw, Scope scope, String path, String f) {
+    PayloadInput payload(Object raw, Scope scope, String path, String f, Map<String, ValueType> sent) {
         boolean object = raw instanceof Map && asBinding(raw) == null && !((Map<?, ?>) raw).containsKey("fn");
         if (!object) {
             ValueInput v = input(raw, ValueType.FLOAT, -Float.MAX_VALUE, Float.MAX_VALUE, scope, path, f);
             if (v == null) {
                 return null;
+            }
+            if (sent != null) {
+                sent.put(Payload.VALUE, ValueType.FLOAT);
             }
             int id = c.out.knownPayloadField(Payload.VALUE);
             return id < 0 ? new PayloadInput(new int[0], new ValueInput[0], new ValueType[0], v.toString())
@@ -209,6 +215,9 @@ final class Bindings {
                 continue;
             }
             d.append(d.length() == 1 ? "" : ", ").append(name).append(": ").append(in);
+            if (sent != null) {
+                sent.put(name, in.type());
+            }
             int id = c.out.knownPayloadField(name);
             if (id >= 0) {
                 ids.add(id);
@@ -241,14 +250,16 @@ final class Bindings {
         }
         for (Object key : m.keySet()) {
             if (!"fn".equals(key) && !"args".equals(key)) {
-                c.error(path, f + "." + key, "unknown key '" + key + "' in a property function; valid keys are fn, args");
+                c.error(path, f + "." + key, "unknown key '" + key + "' in a property function; valid keys are fn, args"
+                        + c.didYouMean(String.valueOf(key), "fn, args"));
                 return null;
             }
         }
         Object name = m.get("fn");
         if (!(name instanceof String) || !ValueInput.FUNCTIONS.contains(name)) {
             c.error(path, f + ".fn", "unknown property function " + (name instanceof String ? "'" + name + "'"
-                    : Values.describe(name)) + "; valid ones are " + String.join(", ", ValueInput.FUNCTIONS));
+                    : Values.describe(name)) + "; valid ones are " + String.join(", ", ValueInput.FUNCTIONS)
+                    + (name instanceof String ? c.didYouMean((String) name, ValueInput.FUNCTIONS) : ""));
             return null;
         }
         Object raw = m.get("args");
@@ -311,7 +322,7 @@ final class Bindings {
                 Slot s = e.outputs().get(out);
                 if (s == null) {
                     c.error(path, f, "evaluator '" + ev + "' has no output '" + out + "'; its outputs are "
-                            + e.outputs().keySet());
+                            + e.outputs().keySet() + c.didYouMean(out, e.outputs().keySet()));
                 }
                 return s;
             }
@@ -320,7 +331,7 @@ final class Bindings {
         for (EvalInfo e : c.evalInfos) {
             names.add(e.name());
         }
-        c.error(path, f, "unknown evaluator '" + ev + "'; evaluators are " + names);
+        c.error(path, f, "unknown evaluator '" + ev + "'; evaluators are " + names + c.didYouMean(ev, names));
         return null;
     }
 
@@ -352,6 +363,7 @@ final class Bindings {
         String task = rest.substring(0, dot);
         String out = rest.substring(dot + 1);
         boolean global = Vocabulary.GLOBAL_SCOPE.equals(qualifier);
+        List<String> visibleNames = new ArrayList<>();
         for (StateNode s = global ? null : scope.state(); s != null; s = s.parent) {
             if (qualifier != null && !s.path.equals(qualifier) && !s.path.endsWith("/" + qualifier)
                     && !s.name.equals(qualifier)) {
@@ -360,6 +372,7 @@ final class Bindings {
             int limit = s == scope.state() ? scope.ownTaskLimit() : s.tasks.size();
             for (int k = 0; k < limit; k++) {
                 TaskInfo ti = s.tasks.get(k);
+                visibleNames.add(ti.displayName);
                 if (ti.displayName.equals(task)) {
                     if (ti.disabled && !scope.disabledSite()) {
                         c.error(path, f, disabledOutput("task '" + task + "' of state '" + s.path + "'"));
@@ -368,7 +381,7 @@ final class Bindings {
                     Slot slot = ti.outputs.containsKey(out) ? ti.fieldSlots.get(out) : null;
                     if (slot == null) {
                         c.error(path, f, "task '" + task + "' of state '" + s.path + "' has no output '" + out
-                                + "'; its outputs are " + ti.outputs.keySet());
+                                + "'; its outputs are " + ti.outputs.keySet() + c.didYouMean(out, ti.outputs.keySet()));
                     }
                     return slot;
                 }
@@ -378,6 +391,9 @@ final class Bindings {
             // the global tasks are above the root: searched after every state (rule G4)
             for (int k = 0; k < c.globalTasks.size(); k++) {
                 TaskInfo ti = c.globalTasks.get(k);
+                if (scope.state() != null || k < scope.ownTaskLimit()) {
+                    visibleNames.add(ti.displayName);
+                }
                 if (!ti.displayName.equals(task)) {
                     continue;
                 }
@@ -393,7 +409,7 @@ final class Bindings {
                 Slot slot = ti.outputs.containsKey(out) ? ti.fieldSlots.get(out) : null;
                 if (slot == null) {
                     c.error(path, f, "global task '" + task + "' has no output '" + out + "'; its outputs are "
-                            + ti.outputs.keySet());
+                            + ti.outputs.keySet() + c.didYouMean(out, ti.outputs.keySet()));
                 }
                 return slot;
             }
@@ -403,7 +419,7 @@ final class Bindings {
                 + "the tasks of its ancestor states" + (c.globalTasks.isEmpty() ? "" : " and the global tasks");
         c.error(path, f, "no " + (global ? "global task '" + task + "'" : "task '" + task + "'"
                 + (qualifier == null ? "" : " in state '" + qualifier + "'")) + " is in scope for " + scope.what()
-                + " (visible: " + visible + ")");
+                + " (visible: " + visible + ")" + c.didYouMean(task, visibleNames));
         return null;
     }
 

@@ -66,6 +66,8 @@ final class Compilation {
     /** The node that first declared each host column or external, in words ({@link NodeFactory#who}). */
     final Map<String, String> hostColumnUser = new HashMap<>();
     final Map<String, String> externalUser = new HashMap<>();
+    /** The built-in sendEvent tasks, as compiled, for warning W3. */
+    final List<Model.SentEvent> sentEvents = new ArrayList<>();
     /** The node types the tree uses, in order of first use. */
     final java.util.Set<String> nodeTypes = new java.util.LinkedHashSet<>();
 
@@ -73,6 +75,8 @@ final class Compilation {
     boolean probe;
     /** Random stream id of the next node. */
     int stream = 1;
+    /** "Did you mean" for unknown names, within a budget (a hostile asset has thousands of them). */
+    final Suggestions suggestions = new Suggestions(Suggestions.DEFAULT_BUDGET);
 
     Compilation(TreeDef def, NodeRegistry registry) {
         this.def = def;
@@ -102,6 +106,16 @@ final class Compilation {
     /** Every error found, as an exception. */
     StateTreeCompileException exception() {
         return new StateTreeCompileException(new ArrayList<>(errors), omitted);
+    }
+
+    /** {@code "; did you mean [...]?"} with the names of {@code valid} closest to {@code word}, or "". */
+    String didYouMean(String word, java.util.Collection<String> valid) {
+        return suggestions.suggest(word, valid);
+    }
+
+    /** As {@link #didYouMean(String, java.util.Collection)}, among the names of a list "a, b, c". */
+    String didYouMean(String word, String validNames) {
+        return didYouMean(word, java.util.List.of(validNames.split(", ")));
     }
 
     Slot newSlot(ValueType type, String name) {

@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.statetree.compiled.CompileWarning;
 
 /**
  * One problem in an asset: where (source file, state path, field) and what is wrong.
@@ -17,20 +18,13 @@ import dev.crowdtree.core.util.Printable;
  */
 public record CompileError(String source, String statePath, String field, String message) {
     /** The longest source, state path or field printed whole. */
-    public static final int MAX_PATH = 300;
+    public static final int MAX_PATH = CompileWarning.MAX_PATH;
     /** The longest message printed whole. */
-    public static final int MAX_MESSAGE = 2000;
+    public static final int MAX_MESSAGE = CompileWarning.MAX_MESSAGE;
 
     /** {@code source: state 'path': field: message}, printable (see the class comment). */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(source == null ? "<tree>" : Printable.clean(source, MAX_PATH)).append(": ");
-        if (statePath != null) {
-            sb.append("state '").append(Printable.clean(statePath, MAX_PATH)).append("': ");
-        }
-        if (field != null && !field.isEmpty()) {
-            sb.append(Printable.clean(field, MAX_PATH)).append(": ");
-        }
-        return sb.append(Printable.clean(message, MAX_MESSAGE)).toString();
+        return CompileWarning.line(source, statePath, field, message);
     }
 }

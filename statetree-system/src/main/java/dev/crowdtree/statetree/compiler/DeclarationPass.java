@@ -76,7 +76,7 @@ final class DeclarationPass {
             ValueType t = ValueType.parse(p.type());
             if (t == null) {
                 c.error(statePath, where + ".type", "unknown parameter type " + quote(p.type())
-                        + "; valid types are bool, int, float, enum, entity");
+                        + "; valid types are bool, int, float, enum, entity" + c.didYouMean(p.type(), "bool, int, float, enum, entity"));
                 continue;
             }
             double dflt = 0;
@@ -133,7 +133,8 @@ final class DeclarationPass {
             int index = p.defaultValue() instanceof String ? param.enumIndex((String) p.defaultValue()) : -1;
             if (index < 0) {
                 c.error(statePath, where + ".default", "expected one of the values " + names + ", got "
-                        + dev.crowdtree.statetree.definition.Values.describe(p.defaultValue()));
+                        + dev.crowdtree.statetree.definition.Values.describe(p.defaultValue())
+                        + (p.defaultValue() instanceof String ? c.didYouMean((String) p.defaultValue(), names) : ""));
             } else {
                 param = new Param(p.name(), ValueType.INT, index, slot, param.enumValues(), false);
             }

@@ -86,7 +86,7 @@ final class ExpansionPass {
                 n.completionAll = true;
             } else {
                 c.error(n.path, "completion", "unknown completion " + quote(d.completion())
-                        + "; valid values are any, all");
+                        + "; valid values are any, all" + c.didYouMean(d.completion(), "any, all"));
             }
         }
         if (n.type != StateType.LINKED) {
@@ -119,7 +119,7 @@ final class ExpansionPass {
             } else if (sub == null) {
                 c.error(n.path, "linkedSubtree", "unknown subtree '" + target + "'; available subtrees: "
                         + c.subtrees.keySet() + " (a linked state must point at a state of type 'subtree'"
-                        + " in the top-level 'subtrees' list)");
+                        + " in the top-level 'subtrees' list)" + c.didYouMean(target, c.subtrees.keySet()));
             } else if (linkStack.contains(target)) {
                 List<String> cycle = new ArrayList<>(linkStack.subList(linkStack.indexOf(target), linkStack.size()));
                 cycle.add(target);
@@ -156,7 +156,8 @@ final class ExpansionPass {
     StateType stateType(String t, StateNode n, boolean isCopyRoot) {
         StateType type = t == null ? StateType.STATE : StateType.parse(t);
         if (type == null) {
-            c.error(n.path, "type", "unknown state type " + quote(t) + "; valid types are " + StateType.validNames());
+            c.error(n.path, "type", "unknown state type " + quote(t) + "; valid types are " + StateType.validNames()
+                    + c.didYouMean(t, StateType.validNames()));
             return StateType.STATE;
         }
         if (type == StateType.SUBTREE && !isCopyRoot) {
@@ -170,7 +171,7 @@ final class ExpansionPass {
         Selection selection = s == null ? Selection.TRY_SELECT_CHILDREN_IN_ORDER : Selection.parse(s);
         if (selection == null) {
             c.error(n.path, "selection", "unknown selection " + quote(s) + "; valid values are "
-                    + Selection.validNames());
+                    + Selection.validNames() + c.didYouMean(s, Selection.validNames()));
             return Selection.TRY_SELECT_CHILDREN_IN_ORDER;
         }
         return selection;

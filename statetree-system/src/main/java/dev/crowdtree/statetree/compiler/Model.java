@@ -46,6 +46,23 @@ final class Model {
         }
     }
 
+    /**
+     * A transition as compiled, kept for the authoring warnings ({@link WarningPass}): its field
+     * ({@code transitions[i]}), trigger, event tag (onEvent only), target state id (-1 for a special
+     * target other than {@code @next}), gate and declared payload fields.
+     */
+    record TransitionInfo(String field, Vocabulary.Trigger trigger, String event, int target, float delay,
+                          float delayVariance, Map<String, ValueType> payloadFields) {
+    }
+
+    /**
+     * A built-in {@code sendEvent} as compiled, kept for warning W3: where it is (a state's task, or
+     * a global task with a null path), its tag and the name and type of every payload field it sends
+     * (the number form sends the float field {@code value}).
+     */
+    record SentEvent(String statePath, String field, String tag, Map<String, ValueType> fields) {
+    }
+
     /** A compiled evaluator's name and outputs, and whether it is disabled ({@code "enabled": false}). */
     record EvalInfo(String name, Map<String, Slot> outputs, boolean disabled) {
     }
@@ -116,6 +133,8 @@ final class Model {
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();
+        /** The transitions as compiled, in declared order (all of them when the tree compiles). */
+        final List<TransitionInfo> transitions = new ArrayList<>();
 
         StateNode(StateDef def, String name, StateNode parent, SubtreeCopy copy) {
             this.def = def;

@@ -17,6 +17,7 @@ import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -94,7 +95,8 @@ final class NodeFactory {
         NodeType type = c.registry.get(nd.type());
         if (type == null) {
             c.error(path, field + ".type", "unknown " + category.word() + " type " + quote(nd.type())
-                    + "; valid " + category.word() + " types are " + typeNames(category));
+                    + "; valid " + category.word() + " types are " + typeNames(category)
+                    + c.didYouMean(nd.type(), typeNames(category)));
             return null;
         }
         if (type.category() != category) {
@@ -143,7 +145,7 @@ final class NodeFactory {
                     valid.addAll(EVALUATOR_KEYS);
                 }
                 c.error(path, field + "." + key, "unknown field '" + key + "' for " + type.category().word()
-                        + " type '" + type.name() + "'; valid fields are " + valid);
+                        + " type '" + type.name() + "'; valid fields are " + valid + c.didYouMean(key, valid));
             }
         }
         for (List<String> group : type.oneOf()) {
@@ -159,6 +161,7 @@ final class NodeFactory {
             }
         }
         Map<String, Object> values = new HashMap<>();
+        Map<String, ValueType> sent = WarningPass.sendsToItself(type) ? new LinkedHashMap<>() : null;
         for (PropertySpec spec : type.properties().values()) {
             Object raw = props.get(spec.name());
             String f = field + "." + spec.name();
@@ -173,13 +176,16 @@ final class NodeFactory {
                 }
                 continue;
             }
-            Object v = resolveProperty(type, spec, raw, props, scope, path, f, nesting);
+            Object v = resolveProperty(type, spec, raw, props, scope, path, f, nesting, sent);
             if (v != null) {
                 values.put(spec.name(), v);
             }
         }
         if (c.errorCount() != before) {
             return null;
+        }
+        if (sent != null) {
+            c.sentEvents.add(new Model.SentEvent(path, field, (String) props.get("tag"), sent));
         }
         Map<String, Integer> columns = hostColumns(type, path, field);
         Map<String, External<?>> externals = externals(type, path, field);
@@ -201,7 +207,7 @@ final class NodeFactory {
     }
 
     Object resolveProperty(NodeType nodeType, PropertySpec spec, Object raw, Map<String, Object> props, Scope scope, String path,
-                           String f, int nesting) {
+                           String f, int nesting, Map<String, ValueType> sent) {
         switch (spec.kind()) {
             case CONSTANT: {
                 if (spec.valueType() == null && !(raw instanceof Number)) {
@@ -251,7 +257,9 @@ final class NodeFactory {
                 }
                 Param p = bindings.lookupParam((String) raw, scope);
                 if (p == null) {
-                    c.error(path, f, "unknown parameter '" + raw + "'; parameters in scope are " + bindings.paramNames(scope));
+                    List<String> names = bindings.paramNames(scope);
+                    c.error(path, f, "unknown parameter '" + raw + "'; parameters in scope are " + names
+                            + c.didYouMean((String) raw, names));
                     return null;
                 }
                 if (spec.valueType() != null && !spec.valueType().accepts(p.type())) {
@@ -262,7 +270,7 @@ final class NodeFactory {
                 return new ParamRef(p.name(), p.type(), p.slot().index(), p.enumValues(), p.generationSlot());
             }
             case PAYLOAD:
-                return bindings.payload(raw, scope, path, f);
+                return bindings.payload(raw, scope, path, f, sent);
             case CONDITION:
                 return compileCondition(raw, scope, path, f, nesting + 1);
             default: {
@@ -355,7 +363,7 @@ final class NodeFactory {
         int index = p.enumIndex(name);
         if (index < 0) {
             c.error(path, f, "enum parameter '" + p.name() + "' has no value " + quote(name) + "; its values are "
-                    + java.util.Arrays.toString(p.enumValues()));
+                    + java.util.Arrays.toString(p.enumValues()) + c.didYouMean(name, List.of(p.enumValues())));
             return null;
         }
         return ValueInput.constant(ValueType.INT, index);

@@ -144,7 +144,7 @@ final class StatePass {
             for (String key : k.keySet()) {
                 if (!CONSIDERATION_KEYS.contains(key)) {
                     c.error(s.path, where + "." + key, "unknown field '" + key + "' in a consideration; valid fields are "
-                            + CONSIDERATION_KEYS);
+                            + CONSIDERATION_KEYS + c.didYouMean(key, CONSIDERATION_KEYS));
                     ok = false;
                 }
             }
@@ -180,8 +180,8 @@ final class StatePass {
                 curve = raw instanceof String ? Vocabulary.Curve.parse((String) raw) : null;
                 if (curve == null) {
                     c.error(s.path, where + ".curve", "unknown curve " + (raw instanceof String ? Compilation.quote((String) raw)
-                            : Values.describe(raw)) + "; valid curves are "
-                            + Vocabulary.Curve.validNames());
+                            : Values.describe(raw)) + "; valid curves are " + Vocabulary.Curve.validNames()
+                            + (raw instanceof String ? c.didYouMean((String) raw, Vocabulary.Curve.validNames()) : ""));
                     ok = false;
                 }
             }
@@ -201,7 +201,7 @@ final class StatePass {
         for (String key : s.def.linkedParameters().keySet()) {
             if (!inst.params.containsKey(key)) {
                 c.error(s.path, "linkedParameters." + key, "subtree '" + inst.subtree + "' has no parameter '"
-                        + key + "'; its parameters are " + inst.params.keySet());
+                        + key + "'; its parameters are " + inst.params.keySet() + c.didYouMean(key, inst.params.keySet()));
             }
         }
         // Values see the tasks of the linked state's ancestors, not its own (entered after the copy).

@@ -15,7 +15,9 @@ import java.util.Set;
 
 /**
  * Compiles an authored {@link TreeDef} into a {@link CompiledStateTree}, or reports every error it
- * finds at once in a {@link StateTreeCompileException}.
+ * finds at once in a {@link StateTreeCompileException}. A tree that compiles carries the compiler's
+ * authoring warnings ({@link CompiledStateTree#warnings}, ids W1-W4 in docs/SEMANTICS.md,
+ * "Authoring warnings"): logic that cannot work as written, which does not stop the tree from running.
  *
  * <p>What it does, in order: checks parameters, evaluators and global tasks; expands the state hierarchy,
  * inlining a private copy of the subtree under every {@code linked} state (cycles of linked states
@@ -35,8 +37,8 @@ public final class StateTreeCompiler {
     /*
      * Each step is a pass of its own, run in this order over one Compilation: DeclarationPass,
      * GlobalTaskPass (the global tasks: after the evaluators, before every state), ExpansionPass,
-     * SlotLayoutPass, StatePass (with TransitionPass, NodeFactory and Bindings), then the assembly
-     * below, which hands the result to CompiledTreeBuilder.
+     * SlotLayoutPass, StatePass (with TransitionPass, NodeFactory and Bindings), WarningPass (only
+     * when no error was found), then the assembly below, which hands the result to CompiledTreeBuilder.
      */
 
     /** Deepest nesting of conditions inside conditions. */
@@ -123,6 +125,9 @@ public final class StateTreeCompiler {
         validateUnlinkedSubtrees(c);
         if (c.errorCount() > 0) {
             return null;
+        }
+        if (!c.probe) {
+            new WarningPass(c).run();
         }
         return assemble(c);
     }

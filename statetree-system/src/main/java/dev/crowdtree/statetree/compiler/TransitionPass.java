@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 import static dev.crowdtree.statetree.compiler.Compilation.quote;
 
@@ -59,7 +58,7 @@ final class TransitionPass {
             ok = false;
         } else if (trigger == null) {
             c.error(s.path, where + ".trigger", "unknown trigger " + quote(trig) + "; valid triggers are "
-                    + Trigger.validNames());
+                    + Trigger.validNames() + c.didYouMean(trig, Trigger.validNames()));
             ok = false;
         }
         int event = -1;
@@ -84,7 +83,7 @@ final class TransitionPass {
             Target special = Target.parse(to);
             if (special == null) {
                 c.error(s.path, where + ".to", "unknown target " + quote(to)
-                        + "; valid special targets are " + Target.validNames());
+                        + "; valid special targets are " + Target.validNames() + c.didYouMean(to, Target.validNames()));
                 ok = false;
             } else if (special == Target.NEXT) {
                 target = nextSibling(s, where);
@@ -101,7 +100,7 @@ final class TransitionPass {
             priority = Priority.parse(t.priority());
             if (priority == null) {
                 c.error(s.path, where + ".priority", "unknown priority " + quote(t.priority())
-                        + "; valid priorities are " + Priority.validNames());
+                        + "; valid priorities are " + Priority.validNames() + c.didYouMean(t.priority(), Priority.validNames()));
                 ok = false;
             } else if (trigger != null && trigger != Trigger.ON_TICK && trigger != Trigger.ON_EVENT) {
                 c.error(s.path, where + ".priority", "'priority' is only valid on onTick and onEvent transitions "
@@ -139,6 +138,8 @@ final class TransitionPass {
         }
         c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,
                 consume, payload);
+        s.transitions.add(new Model.TransitionInfo(where, trigger, t.event(), type == CompiledStateTree.GOTO ? target : -1,
+                delay.floatValue(), variance.floatValue(), payload));
     }
 
     /**
@@ -221,7 +222,7 @@ final class TransitionPass {
                 findByPath(to, candidates);
             }
             if (candidates.isEmpty()) {
-                c.error(s.path, field, "unknown target state path '" + to + "'" + suggest(to));
+                c.error(s.path, field, "unknown target state path '" + to + "'" + suggest(s, to));
                 return -1;
             }
         } else {
@@ -244,7 +245,7 @@ final class TransitionPass {
                     c.error(s.path, field, "state '" + to + "' is inside " + owners.get(0)
                             + "; states of a subtree are reached only through a linked state");
                 } else {
-                    c.error(s.path, field, "unknown target state '" + to + "'" + suggest(to));
+                    c.error(s.path, field, "unknown target state '" + to + "'" + suggest(s, to));
                 }
                 return -1;
             }
@@ -273,14 +274,23 @@ final class TransitionPass {
         }
     }
 
-    String suggest(String to) {
+    /**
+     * {@code "; did you mean [paths]?"}: among the states {@code s} may target (not those inside
+     * another subtree copy), those whose name is closest to the last name of {@code to} (a path's
+     * last name, or the name itself; case differences first), or "".
+     */
+    String suggest(StateNode s, String to) {
         String last = to.contains("/") ? to.substring(to.lastIndexOf('/') + 1) : to;
-        TreeSet<String> similar = new TreeSet<>();
+        List<StateNode> visible = new ArrayList<>();
         for (StateNode n : c.order) {
-            if (n.name.equalsIgnoreCase(last) || n.path.endsWith("/" + last)) {
-                similar.add(n.path);
+            if (n.copy == null || n.copy == s.copy || n.copy.contains(s)) {
+                visible.add(n);
             }
         }
-        return similar.isEmpty() ? "" : "; did you mean " + similar + "?";
+        List<String> paths = new ArrayList<>();
+        for (StateNode n : c.suggestions.closestOf(last, visible, n -> n.name)) {
+            paths.add(n.path);
+        }
+        return Suggestions.format(paths);
     }
 }

@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.json;
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.compiler.CompileError;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.Suggestions;
 import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.ParameterDef;
 import dev.crowdtree.statetree.definition.StateDef;
@@ -84,6 +85,7 @@ final class AssetReader {
     private int dropped;
 
     private final LinkedAssets links;
+    private final Suggestions suggestions = new Suggestions(Suggestions.DEFAULT_BUDGET);
 
     AssetReader(String source) {
         this(source, new LinkedAssets());
@@ -388,7 +390,8 @@ final class AssetReader {
     private void checkKeys(Map<String, Object> m, List<String> valid, String path, String pre, String where) {
         for (String k : m.keySet()) {
             if (!valid.contains(k)) {
-                error(path, pre + k, "unknown key '" + k + "' " + where + "; valid keys are " + String.join(", ", valid));
+                error(path, pre + k, "unknown key '" + k + "' " + where + "; valid keys are " + String.join(", ", valid)
+                        + suggestions.suggest(k, valid));
             }
         }
     }

@@ -51,6 +51,8 @@ public final class NodeType {
     private final Map<String, HostColumn> columns;
     private final Map<String, Class<?>> externals;
     private final Function<NodeConfig, ? extends Node> factory;
+    private final boolean canSucceed;
+    private final boolean canFail;
 
     private NodeType(Builder b) {
         this.name = b.name;
@@ -63,6 +65,8 @@ public final class NodeType {
         this.columns = Collections.unmodifiableMap(new LinkedHashMap<>(b.columns));
         this.externals = Collections.unmodifiableMap(new LinkedHashMap<>(b.externals));
         this.factory = Objects.requireNonNull(b.factory, "factory of node type " + b.name);
+        this.canSucceed = b.canSucceed;
+        this.canFail = b.canFail;
     }
 
     public static Builder task(String name) {
@@ -118,6 +122,22 @@ public final class NodeType {
         return externals;
     }
 
+    /**
+     * Whether a task of this type may complete its state with success (true unless the type says
+     * otherwise with {@link Builder#completes}).
+     */
+    public boolean canSucceed() {
+        return canSucceed;
+    }
+
+    /**
+     * Whether a task of this type may complete its state with failure (true unless the type says
+     * otherwise with {@link Builder#completes}).
+     */
+    public boolean canFail() {
+        return canFail;
+    }
+
     /** Builds the node; the compiler calls this with a fully validated configuration. */
     public Node create(NodeConfig config) {
         return factory.apply(config);
@@ -140,6 +160,8 @@ public final class NodeType {
         private final Map<String, HostColumn> columns = new LinkedHashMap<>();
         private final Map<String, Class<?>> externals = new LinkedHashMap<>();
         private Function<NodeConfig, ? extends Node> factory;
+        private boolean canSucceed = true;
+        private boolean canFail = true;
 
         private Builder(String name, Category category) {
             this.name = Objects.requireNonNull(name);
@@ -383,6 +405,23 @@ public final class NodeType {
                 throw new IllegalArgumentException("node type '" + name + "': external '" + externalName
                         + "' declared as " + old.getName() + " and as " + type.getName());
             }
+            return this;
+        }
+
+        /**
+         * What a task of this type can end its state with (tasks only; without this call, both):
+         * {@code completes(true, false)} for a task that only ever succeeds (a timeout),
+         * {@code completes(false, false)} for one that never completes its state (it runs until a
+         * transition leaves it). Only the compiler's authoring warnings read it (docs/SEMANTICS.md,
+         * warning W1: a completion transition no task can trigger); the runtimes do not enforce
+         * it. Leave it out when unsure: a type that may do both never causes a false warning.
+         */
+        public Builder completes(boolean canSucceed, boolean canFail) {
+            if (category != Category.TASK) {
+                throw new IllegalArgumentException("node type '" + name + "': only tasks complete states");
+            }
+            this.canSucceed = canSucceed;
+            this.canFail = canFail;
             return this;
         }
 

@@ -21,18 +21,22 @@ public final class BuiltinNodes {
                 .input("duration", ValueType.FLOAT, p -> p.required().min(0))
                 .input("randomDeviation", ValueType.FLOAT, p -> p.byDefault(0.0).min(0))
                 .timer("remaining", TimerKind.SECONDS)
+                .completes(true, false)
                 .factory(DelayTask::new).build());
         r.register(finish("succeed", RunStatus.SUCCEEDED));
         r.register(finish("fail", RunStatus.FAILED));
-        r.register(NodeType.task("run").factory(RunTask::new).build());
+        r.register(NodeType.task("run").completes(false, false).factory(RunTask::new).build());
         r.register(NodeType.task("setParameter")
                 .param("param", NodeType.Property::required)
                 .inputLike("value", "param", NodeType.Property::required)
+                .completes(false, false)
                 .factory(SetParameterTask::new).build());
-        r.register(NodeType.task("waitUntil").condition("condition", NodeType.Property::required).factory(WaitUntilTask::new).build());
+        r.register(NodeType.task("waitUntil").condition("condition", NodeType.Property::required).completes(true, false)
+                .factory(WaitUntilTask::new).build());
         r.register(NodeType.task("sendEvent")
                 .tag("tag", NodeType.Property::required)
                 .payload("payload")
+                .completes(false, false)
                 .factory(SendEventTask::new).build());
         // conditions
         r.register(NodeType.condition("compare")
@@ -76,6 +80,7 @@ public final class BuiltinNodes {
                 .constant("afterTicks", ValueType.INT, p -> p.byDefault(1).range(1, Integer.MAX_VALUE))
                 .constant("onEnter", ValueType.BOOL, p -> p.byDefault(false))
                 .timer("ticks", TimerKind.TICKS)
+                .completes(status == RunStatus.SUCCEEDED, status == RunStatus.FAILED)
                 .factory(c -> new FinishTask(c, status)).build();
     }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.crowdtree.statetree.compiler.Suggestions;
 import dev.crowdtree.statetree.definition.Values;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.json.InputFileException;
@@ -490,7 +491,8 @@ public final class Scenario {
         for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
             String name = it.next();
             if (!valid.contains(name)) {
-                throw new ScenarioException(src, prefix + name, "unknown field '" + name + "'; valid fields are " + valid);
+                throw new ScenarioException(src, prefix + name, "unknown field '" + name + "'; valid fields are " + valid
+                        + Suggestions.didYouMean(name, valid));
             }
         }
     }

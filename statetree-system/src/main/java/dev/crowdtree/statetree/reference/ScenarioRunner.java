@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.reference;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.compiler.Suggestions;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.internal.HostDeclarations;
 import dev.crowdtree.statetree.json.StateTreeJson;
@@ -229,7 +230,8 @@ public final class ScenarioRunner {
                 int p = tree.paramIndex(e.getKey());
                 if (p < 0) {
                     throw new ScenarioException(scenario.source(), field, "unknown parameter '" + e.getKey()
-                            + "'; tree '" + tree.name + "' has parameters " + List.of(tree.paramName));
+                            + "'; tree '" + tree.name + "' has parameters " + List.of(tree.paramName)
+                            + Suggestions.didYouMean(e.getKey(), List.of(tree.paramName)));
                 }
                 ValueType type = tree.paramType[p];
                 Scenario.Value v = e.getValue();

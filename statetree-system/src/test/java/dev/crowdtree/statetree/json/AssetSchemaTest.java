@@ -65,7 +65,7 @@ class AssetSchemaTest {
     private static JsonNode schemaDoc;
 
     /** One asset: where it is (a path, or a path and line for a Markdown block) and its text. */
-    private record Asset(String where, String text) {
+    record Asset(String where, String text) {
     }
 
     @BeforeAll
@@ -199,7 +199,7 @@ class AssetSchemaTest {
     }
 
     /** Every asset in the repository: JSON files and whole assets in Markdown json blocks. */
-    private static List<Asset> assets() throws IOException {
+    static List<Asset> assets() throws IOException {
         List<Asset> out = new ArrayList<>();
         for (Path f : jsonFiles()) {
             String rel = relative(f);

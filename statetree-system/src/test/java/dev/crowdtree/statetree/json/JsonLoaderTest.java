@@ -305,6 +305,7 @@ class JsonLoaderTest {
         assertArrayEquals(new String[] {"Root", "Root/Flee", "Root/Life", "Root/Life/Eat", "Root/Life/Eat/Meal",
             "Root/Life/Eat/Meal/Queue", "Root/Life/Eat/Meal/Pay", "Root/Life/Rest", "Root/Life/Wander",
             "Root/Life/Wander/Gaze"}, t.statePath);
+        assertEquals(List.of(), t.warnings, "an example without authoring warnings");
         DefEquivalence.assertEquivalent(StateTreeJson.read("a", example),
                 StateTreeJson.read("b", StateTreeJson.write(StateTreeJson.read("a", example))));
     }

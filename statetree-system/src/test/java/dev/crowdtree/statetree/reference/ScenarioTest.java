@@ -76,6 +76,7 @@ class ScenarioTest {
     @Test
     void errorsNameTheFileAndTheField() {
         assertError("{\"ticks\": 4, \"tick\": 3}", "tick", "unknown field 'tick'");
+        assertError("{\"ticks\": 4, \"tick\": 3}", "tick", "; did you mean [ticks]?");
         assertError("{}", "ticks", "missing required field 'ticks'");
         assertError("{\"ticks\": \"4\"}", "ticks", "expected an integer");
         assertError("{\"ticks\": 4.5}", "ticks", "expected an integer");
@@ -96,7 +97,8 @@ class ScenarioTest {
                 "out of range 0..0");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"event\": \"A\", \"agent\": \"x\"}]}",
                 "inputs[0].agent", "expected an agent id");
-        assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"evnt\": \"A\"}]}", "inputs[0].evnt", "unknown field");
+        assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"evnt\": \"A\"}]}", "inputs[0].evnt",
+                "unknown field 'evnt'; valid fields are [tick, agent, set, event, payload, period, stop, despawn, column, value]; did you mean [event]?");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1}]}", "inputs[0]", "exactly one of");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"event\": \"A\", \"stop\": true}]}", "inputs[0]",
                 "not several");
@@ -137,7 +139,7 @@ class ScenarioTest {
         CompiledStateTree t = paramTree();
         String[][] cases = {
                 {"{\"threat\": 1}", "ok"},
-                {"{\"treat\": 1}", "unknown parameter 'treat'"},
+                {"{\"treat\": 1}", "unknown parameter 'treat'; tree 'T' has parameters [threat, count, alert]; did you mean [threat]?"},
                 {"{\"threat\": true}", "expected a number, got a boolean"},
                 {"{\"count\": 1.5}", "expected an integer"},
                 {"{\"count\": 2}", "ok"},

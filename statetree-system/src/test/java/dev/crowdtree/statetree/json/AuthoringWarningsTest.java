@@ -1,0 +1,261 @@
+package dev.crowdtree.statetree.json;
+
+import dev.crowdtree.statetree.compiled.CompileWarning;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The authoring warnings W1-W4 (docs/SEMANTICS.md, "Authoring warnings"): for each kind, trees that get it and
+ * near misses that do not. A warning does not stop the tree from compiling. Assets are written with
+ * single quotes for readability.
+ */
+class AuthoringWarningsTest {
+    private static final String FILE = "warn.json";
+
+    private static List<CompileWarning> warnings(String singleQuoted) throws Exception {
+        CompiledStateTree t = StateTreeJson.compile(FILE, singleQuoted.replace('\'', '"'), TestAssets.compiler());
+        for (CompileWarning w : t.warnings) {
+            assertEquals(FILE, w.source());
+            assertTrue(w.toString().startsWith(FILE + ": ") && w.toString().contains("[" + w.id() + "] "), w.toString());
+        }
+        return t.warnings;
+    }
+
+    /** The one warning of {@code asset}: its id, state path and field, and a part of its message. */
+    private static CompileWarning assertOnlyWarning(String asset, String id, String statePath, String field, String what)
+            throws Exception {
+        List<CompileWarning> ws = warnings(asset);
+        assertEquals(1, ws.size(), ws.toString());
+        CompileWarning w = ws.get(0);
+        assertEquals(List.of(id, String.valueOf(statePath), String.valueOf(field)),
+                List.of(w.id(), String.valueOf(w.statePath()), String.valueOf(w.field())), w.toString());
+        assertTrue(w.message().contains(what), w.toString());
+        return w;
+    }
+
+    private static void assertNoWarning(String asset) throws Exception {
+        assertEquals(List.of(), warnings(asset));
+    }
+
+    /** A tree whose root has the given children. */
+    private static String tree(String children) {
+        return "{'name': 'T', 'root': {'name': 'Root', 'children': [" + children + "]}}";
+    }
+
+    /** A first child that ends on a completion transition to {@code Root/Next}, with these tasks. */
+    private static String completing(String tasks, String trigger) {
+        return tree("{'name': 'A', 'tasks': [" + tasks + "], 'transitions': [{'trigger': '" + trigger
+                + "', 'to': 'Root/Next'}]}, {'name': 'Next', 'tasks': [{'type': 'run'}]}");
+    }
+
+    // ---- W1 --------------------------------------------------------------------------------------
+
+    @Test
+    void w1ACompletionTransitionOnAStateThatNeverCompletes() throws Exception {
+        // the issue's case: a state whose only task is run
+        CompileWarning w = assertOnlyWarning(completing("{'type': 'run'}", "onStateCompleted"), "W1", "Root/A",
+                "transitions[0].trigger", "onStateCompleted can never fire: no task of this state or of a state below "
+                        + "it can complete it (their counted task types: run)");
+        assertEquals("warn.json: state 'Root/A': transitions[0].trigger: [W1] " + w.message(), w.toString());
+        assertOnlyWarning(completing("{'type': 'setParameter', 'param': 'p', 'value': 1}, {'type': 'sendEvent', 'tag': 'X'}",
+                "onStateCompleted").replace("'root'", "'parameters': {'p': {'type': 'int'}}, 'root'"), "W1", "Root/A",
+                "transitions[0].trigger", "(their counted task types: setParameter, sendEvent)");
+        assertOnlyWarning(completing("", "onStateCompleted"), "W1", "Root/A", "transitions[0].trigger",
+                "they have no tasks counted for completion");
+        // a background task does not complete its state
+        assertOnlyWarning(completing("{'type': 'delay', 'duration': 1, 'considerForCompletion': false}, {'type': 'run'}",
+                "onStateCompleted"), "W1", "Root/A", "transitions[0].trigger", "(their counted task types: run)");
+    }
+
+    @Test
+    void w1SucceededAndFailedAreToldApart() throws Exception {
+        assertOnlyWarning(completing("{'type': 'delay', 'duration': 1}, {'type': 'waitUntil', 'condition': {'type': 'randomChance', "
+                + "'probability': 0.5}}", "onStateFailed"), "W1", "Root/A", "transitions[0].trigger",
+                "onStateFailed can never fire: no task of this state or of a state below it can fail it");
+        assertOnlyWarning(completing("{'type': 'fail'}", "onStateSucceeded"), "W1", "Root/A", "transitions[0].trigger",
+                "onStateSucceeded can never fire");
+        // under completion: all, one task that never succeeds keeps the state from succeeding
+        String all = completing("{'type': 'delay', 'duration': 1}, {'type': 'fail', 'afterTicks': 3}", "onStateSucceeded")
+                .replace("'name': 'A',", "'name': 'A', 'completion': 'all',");
+        assertOnlyWarning(all, "W1", "Root/A", "transitions[0].trigger",
+                "under \"completion\": \"all\" every counted task must be able to succeed");
+        assertNoWarning(all.replace("onStateSucceeded", "onStateFailed"));
+        assertNoWarning(all.replace("'completion': 'all',", ""));
+    }
+
+    @Test
+    void w1NearMisses() throws Exception {
+        assertNoWarning(completing("{'type': 'run'}, {'type': 'delay', 'duration': 1}", "onStateCompleted"));
+        assertNoWarning(completing("{'type': 'fail', 'onEnter': true}", "onStateFailed"));
+        assertNoWarning(completing("{'type': 'succeed'}", "onStateSucceeded"));
+        // a node type that does not say: it may do either (the test registry's claim)
+        assertNoWarning(completing("{'type': 'claim'}", "onStateFailed"));
+        // completion is scoped: a child's completion is matched by its parent's transitions
+        assertNoWarning(tree("{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onStateCompleted',"
+                + " 'to': 'Root/Next'}], 'children': [{'name': 'Wait', 'tasks': [{'type': 'delay', 'duration': 1}]}]},"
+                + " {'name': 'Next', 'tasks': [{'type': 'run'}]}"));
+        // ... through a linked subtree too
+        assertNoWarning("{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'L', 'type': 'linked',"
+                + " 'linkedSubtree': 'S', 'transitions': [{'trigger': 'onStateSucceeded', 'to': 'Root/Next'}]},"
+                + " {'name': 'Next', 'tasks': [{'type': 'run'}]}]}, 'subtrees': [{'name': 'S', 'type': 'subtree',"
+                + " 'tasks': [{'type': 'succeed', 'afterTicks': 2}]}]}");
+    }
+
+    // ---- W2 --------------------------------------------------------------------------------------
+
+    @Test
+    void w2TheChildrenOfATryEnterStateAreReachedOnlyByTransitions() throws Exception {
+        String asset = tree("{'name': 'Guard', 'selection': 'tryEnterState', 'tasks': [{'type': 'run'}],"
+                + " 'children': [{'name': 'Alert', 'tasks': [{'type': 'run'}]}]}");
+        assertOnlyWarning(asset, "W2", "Root/Guard/Alert", null, "this state can never become active: its parent "
+                + "selects with tryEnterState, which never selects a child, and no transition targets it or a state below it");
+        assertNoWarning(asset.replace("'selection': 'tryEnterState', 'tasks': [{'type': 'run'}],",
+                "'selection': 'tryEnterState', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onEvent',"
+                        + " 'event': 'Alarm', 'to': 'Alert'}],"));
+    }
+
+    @Test
+    void w2ChildrenAfterAChildThatIsAlwaysSelected() throws Exception {
+        String asset = tree("{'name': 'Patrol', 'tasks': [{'type': 'run'}]}, {'name': 'Rest', 'children': ["
+                + "{'name': 'Sit', 'enterConditions': [{'type': 'randomChance', 'probability': 0.5}], 'tasks': [{'type': 'run'}]},"
+                + " {'name': 'Lie', 'tasks': [{'type': 'run'}]}]}");
+        assertOnlyWarning(asset, "W2", "Root/Rest", null, "its parent tries its children in order and stops at "
+                + "'Patrol', which is always selected (no enter conditions), and no transition targets it or a state "
+                + "below it (nor can the 2 states below it)");
+        // near misses: Patrol may fail its enter conditions; a transition targets Rest; random order
+        assertNoWarning(asset.replace("{'name': 'Patrol',", "{'name': 'Patrol', 'enterConditions': [{'type': 'randomChance',"
+                + " 'probability': 0.5}],"));
+        assertNoWarning(asset.replace("{'name': 'Patrol', 'tasks': [{'type': 'run'}]}", "{'name': 'Patrol', 'tasks':"
+                + " [{'type': 'delay', 'duration': 1}], 'transitions': [{'trigger': 'onStateCompleted', 'to': '@next'}]}"));
+        assertNoWarning(asset.replace("'children': [{'name': 'Patrol'",
+                "'selection': 'trySelectChildrenAtRandom', 'children': [{'name': 'Patrol'"));
+        // a child with children counts as always selected when its first child is
+        assertOnlyWarning(tree("{'name': 'G', 'children': [{'name': 'X', 'tasks': [{'type': 'run'}]}]},"
+                + " {'name': 'Late', 'tasks': [{'type': 'run'}]}"), "W2", "Root/Late", null, "stops at 'G'");
+    }
+
+    @Test
+    void w2TransitionsOfStatesThatCanNeverBeActiveDoNotCount() throws Exception {
+        List<CompileWarning> ws = warnings(tree("{'name': 'A', 'tasks': [{'type': 'run'}]},"
+                + " {'name': 'B', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onTick', 'to': 'C'}]},"
+                + " {'name': 'C', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onTick', 'to': 'B'}]}"));
+        assertEquals(2, ws.size(), ws.toString());
+        assertEquals("Root/B", ws.get(0).statePath());
+        assertTrue(ws.get(0).message().endsWith("and the only transitions to it or below it are on states that can "
+                + "never become active either"), ws.get(0).toString());
+        assertEquals("Root/C", ws.get(1).statePath());
+    }
+
+    @Test
+    void w2AParentEnteredOnlyOnTheWayToATarget() throws Exception {
+        // Lobby is never selected itself (Hall is always selected first); Desk is a target, Stairs is not
+        assertOnlyWarning(tree("{'name': 'Hall', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onTick',"
+                + " 'to': 'Root/Lobby/Desk'}]}, {'name': 'Lobby', 'children': [{'name': 'Stairs', 'tasks': [{'type': 'run'}]},"
+                + " {'name': 'Desk', 'tasks': [{'type': 'run'}]}]}"), "W2", "Root/Lobby/Stairs", null,
+                "its parent is entered only on the way to a transition target below it, so the parent's selection never runs");
+    }
+
+    // ---- W3 --------------------------------------------------------------------------------------
+
+    /** A root listening for Noise with these payload fields, and a child that sends Noise with this payload. */
+    private static String noise(String payloadFields, String payload) {
+        return "{'name': 'T', 'root': {'name': 'Root', 'transitions': [{'trigger': 'onEvent', 'event': 'Noise', 'to': 'Root/Hear'"
+                + (payloadFields == null ? "" : ", 'payloadFields': " + payloadFields) + "}], 'children': ["
+                + "{'name': 'Talk', 'tasks': [{'type': 'sendEvent', 'tag': 'Noise'" + (payload == null ? "" : ", 'payload': " + payload)
+                + "}, {'type': 'delay', 'duration': 1}], 'transitions': [{'trigger': 'onStateCompleted', 'to': '@next'}]},"
+                + " {'name': 'Hear', 'tasks': [{'type': 'run'}]}]}}";
+    }
+
+    @Test
+    void w3APayloadFieldOfAnotherType() throws Exception {
+        // the issue's case: volume: true to a transition declaring volume as float
+        assertOnlyWarning(noise("{'volume': 'float'}", "{'volume': true}"), "W3", "Root/Talk", "tasks[0].payload.volume",
+                "payload field 'volume' of event 'Noise' is sent as bool but transitions[0] of state 'Root' declares it "
+                        + "float: that transition never matches this event");
+        assertNoWarning(noise("{'volume': 'float'}", "{'volume': 3}"));
+        assertNoWarning(noise("{'volume': 'float'}", "{'volume': 2.5}"));
+        assertOnlyWarning(noise("{'volume': 'int'}", "{'volume': 2.5}"), "W3", "Root/Talk", "tasks[0].payload.volume",
+                "is sent as float but");
+        // the number form sends the float field 'value'
+        assertOnlyWarning(noise("{'value': 'int'}", "2.5"), "W3", "Root/Talk", "tasks[0].payload.value", "is sent as float");
+        assertNoWarning(noise("{'value': 'float'}", "2"));
+        // a binding's type counts
+        assertOnlyWarning(noise("{'volume': 'bool'}", "{'volume': {'fn': 'add', 'args': [1, 2]}}"), "W3", "Root/Talk",
+                "tasks[0].payload.volume", "sent as int");
+    }
+
+    @Test
+    void w3AFieldNoTransitionDeclares() throws Exception {
+        List<CompileWarning> ws = warnings(noise("{'volume': 'float'}", "{'volum': 2.5}"));
+        assertEquals(2, ws.size(), ws.toString());
+        assertEquals("tasks[0].payload.volum", ws.get(0).field());
+        assertTrue(ws.get(0).message().endsWith("is declared by no onEvent transition on that tag, so it is dropped when "
+                + "sent (they declare [volume]); did you mean [volume]?"), ws.get(0).toString());
+        assertEquals("tasks[0].payload", ws.get(1).field());
+        assertTrue(ws.get(1).message().contains("event 'Noise' is sent without payload field 'volume', which "
+                + "transitions[0] of state 'Root' declares (float), and no transition on that tag matches it as sent"),
+                ws.get(1).toString());
+        // no payload at all
+        assertOnlyWarning(noise("{'volume': 'float'}", null), "W3", "Root/Talk", "tasks[0]", "sent without payload field 'volume'");
+        // an extra field is dropped, though the event matches
+        assertOnlyWarning(noise("{'volume': 'float'}", "{'volume': 1, 'pitch': 2}"), "W3", "Root/Talk",
+                "tasks[0].payload.pitch", "dropped when sent");
+    }
+
+    @Test
+    void w3NearMisses() throws Exception {
+        // no receiving transition declares payload fields: nothing to fit (the fields are dropped, as E4 says)
+        assertNoWarning(noise(null, "{'volume': true}"));
+        // another transition on the tag takes any payload: an event without the field still matches one
+        String both = noise("{'volume': 'float'}", null).replace("'transitions': [{'trigger': 'onEvent'",
+                "'transitions': [{'trigger': 'onEvent', 'event': 'Noise', 'to': 'Root/Talk'}, {'trigger': 'onEvent'");
+        assertNoWarning(both);
+        // tags match hierarchically: a transition on Noise receives Noise.Loud, one on Noise.Loud not Noise
+        assertOnlyWarning(noise("{'volume': 'float'}", "{'volume': true}").replace("'tag': 'Noise'", "'tag': 'Noise.Loud'"),
+                "W3", "Root/Talk", "tasks[0].payload.volume", "event 'Noise.Loud' is sent as bool");
+        assertNoWarning(noise("{'volume': 'float'}", "{'volume': true}").replace("'event': 'Noise'", "'event': 'Noise.Loud'"));
+        // another node type with a tag is not the tree's own sendEvent
+        assertNoWarning(noise("{'volume': 'float'}", null).replace("'type': 'sendEvent', 'tag': 'Noise'", "'type': 'claim'"));
+    }
+
+    @Test
+    void w3AGlobalSendEvent() throws Exception {
+        String asset = noise("{'volume': 'float'}", "{'volume': 1}").replace("'root':",
+                "'globalTasks': [{'type': 'sendEvent', 'tag': 'Noise', 'payload': {'volume': false}}], 'root':");
+        assertOnlyWarning(asset, "W3", null, "globalTasks[0].payload.volume", "is sent as bool");
+    }
+
+    // ---- W4 --------------------------------------------------------------------------------------
+
+    @Test
+    void w4ADelayedOnEventTransition() throws Exception {
+        String asset = tree("{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onEvent',"
+                + " 'event': 'Alarm', 'to': 'B', 'delay': 1.5}]}, {'name': 'B', 'tasks': [{'type': 'run'}]}");
+        assertOnlyWarning(asset, "W4", "Root/A", "transitions[0].delay", "a delayed onEvent transition fires only if an "
+                + "event 'Alarm' is in the agent's window on every tick until the delay runs out");
+        assertOnlyWarning(asset.replace("'delay': 1.5", "'delayVariance': 0.5"), "W4", "Root/A",
+                "transitions[0].delayVariance", "a delayed onEvent transition");
+        assertNoWarning(asset.replace(", 'delay': 1.5", ""));
+        assertNoWarning(asset.replace("'delay': 1.5", "'delay': 0"));
+        assertNoWarning(asset.replace("'trigger': 'onEvent', 'event': 'Alarm'", "'trigger': 'onTick'"));
+    }
+
+    // ---- all of them -----------------------------------------------------------------------------
+
+    @Test
+    void warningsComeInStateOrderAndDoNotStopTheTree() throws Exception {
+        CompiledStateTree t = StateTreeJson.compile(FILE, tree("{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': ["
+                + "{'trigger': 'onEvent', 'event': 'E', 'to': 'A', 'delay': 1}, {'trigger': 'onStateCompleted', 'to': 'A'}]},"
+                + " {'name': 'B', 'tasks': [{'type': 'run'}]}").replace('\'', '"'), TestAssets.compiler());
+        assertEquals(List.of("W4 Root/A transitions[0].delay", "W1 Root/A transitions[1].trigger", "W2 Root/B null"),
+                t.warnings.stream().map(w -> w.id() + " " + w.statePath() + " " + w.field()).toList());
+        assertEquals(3, t.stateCount);
+        assertThrows(UnsupportedOperationException.class, () -> t.warnings.clear());
+    }
+}

@@ -1,0 +1,64 @@
+package dev.crowdtree.statetree.reference;
+
+import dev.crowdtree.statetree.compiled.CompileWarning;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The authoring warnings (docs/SEMANTICS.md, "Authoring warnings") of every golden case and every example that
+ * compiles: the examples have none, and the golden cases only those listed here, each genuinely
+ * warranted (they pin runtime rules, and some do it with logic that cannot fire on purpose).
+ */
+class GoldenWarningsTest {
+    /** Case -> its warnings as {@code <id> <state path> <field>}. */
+    private static final Map<String, List<String>> EXPECTED = Map.of(
+            // the background fail task never fails Main: that is the rule the case shows
+            "background_task", List.of("W1 Root/Main transitions[0].trigger"),
+            // Strict has a counted fail task under "completion": "all": it can only fail
+            "completion_all", List.of("W1 Root/Strict transitions[1].trigger"),
+            // both routes on both states, for symmetry: Celebrate only succeeds, Sulk only fails
+            "d11d_completion_routing", List.of("W1 Root/Celebrate transitions[0].trigger",
+                    "W1 Root/Sulk transitions[0].trigger"),
+            // Guard (tryEnterState, no enter conditions) is always selected before Fallback
+            "d11k_try_enter", List.of("W2 Root/Fallback null"),
+            // Flee has no enter conditions, and nothing targets AssessSituation
+            "d1_no_leaf_at_start", List.of("W2 Root/Danger/AssessSituation null"),
+            // Wander has no enter conditions, and nothing targets Idle
+            "d1_peaceful_danger", List.of("W2 Root/Peaceful/Idle null"),
+            // the 'note' field no transition declares is dropped on send (rule E4)
+            "event_payload", List.of("W3 Root/Dismiss tasks[0].payload.note"));
+
+    @Test
+    void goldenCasesAndExamplesHaveOnlyTheWarningsTheyWarrant() throws Exception {
+        Map<String, List<String>> actual = new TreeMap<>();
+        int compiled = 0;
+        for (Path c : GoldenTraceTest.cases()) {
+            if (Files.isRegularFile(c.resolve("expected.error"))) {
+                continue;
+            }
+            CompiledStateTree t = StateTreeJson.compile(c.resolve("tree.json"), TestNodes.compiler());
+            compiled++;
+            List<String> ws = new ArrayList<>();
+            for (CompileWarning w : t.warnings) {
+                ws.add(w.id() + " " + w.statePath() + " " + w.field());
+                assertTrue(w.toString().startsWith(c.resolve("tree.json") + ": "), w.toString());
+            }
+            if (!ws.isEmpty()) {
+                actual.put(c.getFileName().toString(), ws);
+            }
+        }
+        assertTrue(compiled > 50, compiled + " cases");
+        assertEquals(new TreeMap<>(EXPECTED), actual);
+    }
+}
