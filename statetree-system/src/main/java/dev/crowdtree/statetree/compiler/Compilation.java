@@ -73,6 +73,8 @@ final class Compilation {
 
     /** A probe compilation checks one unlinked subtree and must not probe others in turn. */
     boolean probe;
+    /** The second pass over an asset without its disabled elements: the tree that runs, warned about. */
+    boolean pruned;
     /** Random stream id of the next node. */
     int stream = 1;
     /** "Did you mean" for unknown names, within a budget (a hostile asset has thousands of them). */

@@ -71,6 +71,7 @@ public final class StateTreeCompiler {
         if (c.errorCount() == 0 && result != null && EnabledFlags.anyDisabled(def)) {
             Compilation kept = new Compilation(EnabledFlags.prune(def), registry);
             kept.probe = true; // its subtrees that only disabled states link were checked above
+            kept.pruned = true; // the tree that runs: its warnings are the ones to give
             result = attempt(kept);
             kept.errors.forEach(c::add); // none expected: every element was checked above
         }
@@ -126,7 +127,7 @@ public final class StateTreeCompiler {
         if (c.errorCount() > 0) {
             return null;
         }
-        if (!c.probe) {
+        if (!c.probe || c.pruned) {
             new WarningPass(c).run();
         }
         return assemble(c);

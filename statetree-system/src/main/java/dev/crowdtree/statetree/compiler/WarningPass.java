@@ -73,8 +73,8 @@ final class WarningPass {
         boolean[] selected = new boolean[n];
         reach(active, selected);
         for (StateNode s : c.order) {
-            if (!active[s.id] && (s.parent == null || active[s.parent.id])) {
-                unreachable(s, selected);
+            if (!active[s.id] && !s.disabled && (s.parent == null || active[s.parent.id])) {
+                unreachable(s, selected); // a disabled state is never selected, by its author's choice (N2)
             }
             for (TransitionInfo t : s.transitions) {
                 neverCompletes(s, t, canSucceed[s.id], canFail[s.id]);
@@ -214,7 +214,7 @@ final class WarningPass {
     }
 
     private static void select(StateNode s, boolean[] selected, ArrayDeque<StateNode> work) {
-        if (!selected[s.id]) {
+        if (!selected[s.id] && !s.disabled) { // SelectStateInternal refuses a disabled state (N2)
             selected[s.id] = true;
             work.push(s);
         }
@@ -236,7 +236,7 @@ final class WarningPass {
                     self |= out[child.id];
                 }
             }
-            out[i] = self && s.def.enterConditions().isEmpty();
+            out[i] = self && s.def.enterConditions().isEmpty() && !s.disabled;
         }
         return out;
     }

@@ -54,6 +54,19 @@ class AuthoringWarningsTest {
                 + "', 'to': 'Root/Next'}]}, {'name': 'Next', 'tasks': [{'type': 'run'}]}");
     }
 
+    // ---- with disabled elements (rules N1-N5) ----------------------------------------------------
+
+    @Test
+    void disabledElementsAreNotWarnedAboutButWhatTheyLeaveBehindIs() throws Exception {
+        // a disabled state is not reported as unreachable, a disabled delayed onEvent transition not as W4
+        assertNoWarning(tree("{'name': 'A', 'tasks': [{'type': 'run'}]},"
+                + "{'name': 'Off', 'enabled': false, 'tasks': [{'type': 'run'}],"
+                + " 'transitions': [{'trigger': 'onEvent', 'event': 'E', 'to': 'Root/A', 'delay': 1, 'enabled': false}]}"));
+        // a completion transition whose only completing task is disabled can never fire
+        assertOnlyWarning(completing("{'type': 'delay', 'duration': 1, 'enabled': false}, {'type': 'run'}",
+                "onStateCompleted"), CompileWarning.NEVER_COMPLETES, "Root/A", "transitions[0].trigger", "run");
+    }
+
     // ---- W1 --------------------------------------------------------------------------------------
 
     @Test
