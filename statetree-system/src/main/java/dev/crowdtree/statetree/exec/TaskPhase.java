@@ -262,7 +262,7 @@ final class TaskPhase {
     }
 
     /**
-     * Rule K1 (docs/SEMANTICS.md section 3.1): the rows of {@code rs[from..to)} whose state task
+     * Rule M1 (docs/SEMANTICS.md section 3.1): the rows of {@code rs[from..to)} whose state task
      * {@code k}'s {@code onTimer} just completed keep its timer run out, unless {@code onTimer}
      * started it again: it is due at the row's next step (as a countdown from 0 s), so that the task
      * reports again the next time it is reached, as a per-tick countdown would.

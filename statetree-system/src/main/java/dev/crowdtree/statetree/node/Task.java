@@ -88,7 +88,7 @@ public abstract class Task extends Node {
      * the task may complete the state or start the timer again. A timer whose {@code onTimer}
      * completed the state, and was not started again, stays run out: {@code onTimer} is called
      * again at every later tick the task is reached without being entered again, as a per-tick
-     * countdown would report again (docs/SEMANTICS.md section 3.1, rule K1).
+     * countdown would report again (docs/SEMANTICS.md section 3.1, rule M1).
      */
     public void onTimer(NodeContext ctx, int[] rows, int from, int to) {
     }

@@ -105,7 +105,7 @@ final class NodeCalls {
                     control.setTask(-1, TimerKind.NONE);
                     if (taskStatus[0] != RunStatus.RUNNING) {
                         if (completes(exec, index, all, taskIndex)) {
-                            timers.keepRunOut(taskIndex); // rule K1: it reports again when reached again
+                            timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
                             return taskStatus[0];
                         }
                         continue;

@@ -55,7 +55,7 @@ final class TaskTimers {
     }
 
     /**
-     * Rule K1 (docs/SEMANTICS.md section 3.1): task {@code k}'s timer ran out in this tick and its
+     * Rule M1 (docs/SEMANTICS.md section 3.1): task {@code k}'s timer ran out in this tick and its
      * {@code onTimer} completed the state; unless {@code onTimer} started the timer again, it stays
      * run out, so that the next tick the task is reached it runs out again, as the per-tick countdown
      * {@code remaining -= dt; if (remaining <= 0) ...} would (SECONDS: the remaining time, already

@@ -62,7 +62,7 @@ class SchedulingTest {
 
     @Test
     void aStateThatCompletesAgainAtEveryTickKeepsItsAgentsAwake() throws Exception {
-        // rules K1, K2: the delay is not re-entered by the sustained self-transition and stays run out
+        // rules M1, M2: the delay is not re-entered by the sustained self-transition and stays run out
         CompiledStateTree tree = compile(tree("Again")
                 .root(state("Root")
                         .child(state("Wait").task(node("delay").with("duration", 1.0).reselect(false))

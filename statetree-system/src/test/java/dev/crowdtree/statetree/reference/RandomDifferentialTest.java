@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * limits, tick-counted finishes, a ticking counter whose output states bind, events, failures and
  * successes on enter, background ones), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
  * Issue 20's keys, drawn from a stream of their own: disabled states, tasks, transitions, global tasks
- * and evaluators (rules N1-N5), delays without reselect in delay-only states (K1), and subtree roots
+ * and evaluators (rules N1-N5), delays without reselect in delay-only states (M1), and subtree roots
  * whose enter condition tests the parameter their linked state gives (L3).
  * The payload mismatches counted (rule E5) must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
@@ -346,7 +346,7 @@ class RandomDifferentialTest {
                     delay.with("randomDeviation", 0.25 * rnd.nextInt(3));
                 }
                 if (xrnd.nextInt(100) < 25) {
-                    delay.reselect(false); // a sustained re-entry keeps its run-out timer (rule K1)
+                    delay.reselect(false); // a sustained re-entry keeps its run-out timer (rule M1)
                 }
                 st.task(delay);
                 st.transition(on(chance(70) ? "onStateCompleted" : "onStateSucceeded")
