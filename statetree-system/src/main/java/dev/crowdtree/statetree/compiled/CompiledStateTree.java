@@ -181,6 +181,8 @@ public final class CompiledStateTree {
     public final int[] taskDoneSlot;
     /** Whether each state completes when all its counted tasks have succeeded ({@code "completion": "all"}). */
     public final boolean[] stateCompletionAll;
+    /** The scan order and the composite states' rules (docs/SEMANTICS.md section 4.1). */
+    public final ScanRules scanRules;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -306,6 +308,7 @@ public final class CompiledStateTree {
         taskConsidered = CompiledTreeBuilder.booleans(b.taskConsidered);
         taskDoneSlot = CompiledTreeBuilder.ints(b.taskDoneSlot);
         stateCompletionAll = CompiledTreeBuilder.booleans(b.stateCompletionAll);
+        scanRules = new ScanRules(CompiledTreeBuilder.bytes(b.stateComposite), b.rootFirst);
         evaluators = b.evaluators.toArray(new Evaluator[0]);
         paramName = b.paramName.toArray(new String[0]);
         paramType = b.paramType.toArray(new ValueType[0]);

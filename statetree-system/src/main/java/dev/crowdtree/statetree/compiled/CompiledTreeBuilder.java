@@ -77,6 +77,9 @@ public final class CompiledTreeBuilder {
     final List<Boolean> taskConsidered = new ArrayList<>();
     final List<Integer> taskDoneSlot = new ArrayList<>();
     final List<Boolean> stateCompletionAll = new ArrayList<>();
+    final List<Byte> stateComposite = new ArrayList<>();
+    /** The transition scan goes root to leaf ({@code "transitionScan": "rootFirst"}). */
+    boolean rootFirst;
     final List<Evaluator> evaluators = new ArrayList<>();
 
     final List<String> paramName = new ArrayList<>();
@@ -225,6 +228,7 @@ public final class CompiledTreeBuilder {
         stateTransitionsBegin.add(transitionSource.size());
         stateWeight.add(1f);
         stateCompletionAll.add(false);
+        stateComposite.add(ScanRules.NONE);
         stateConsiderationsBegin.add(considerationInput.size());
         return id;
     }
@@ -289,6 +293,16 @@ public final class CompiledTreeBuilder {
     /** The current state succeeds when all its counted tasks have succeeded ({@code "completion": "all"}). */
     public void setCompletionAll() {
         stateCompletionAll.set(current(), true);
+    }
+
+    /** The current state is a composite (docs/SEMANTICS.md, rules K1-K6). */
+    public void setComposite(Vocabulary.Composite composite) {
+        stateComposite.set(current(), composite.code());
+    }
+
+    /** The transition scan goes root to leaf (docs/SEMANTICS.md, rules H1-H2); by default leaf to root. */
+    public void setRootFirst() {
+        rootFirst = true;
     }
 
     /** Sets the enter conditions of the current state (ANDed, in order). */

@@ -108,6 +108,8 @@ final class Model {
         Vocabulary.Selection selection;
         /** {@code "completion": "all"}: the state succeeds when all its counted tasks have succeeded. */
         boolean completionAll;
+        /** Its composite ({@code sequence} or {@code selector}, rules K1-K6), or null. */
+        Vocabulary.Composite composite;
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();

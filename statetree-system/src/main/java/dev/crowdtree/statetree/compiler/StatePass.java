@@ -59,6 +59,9 @@ final class StatePass {
         if (s.completionAll) {
             c.out.setCompletionAll();
         }
+        if (s.composite != null) {
+            c.out.setComposite(s.composite);
+        }
         compileUtility(s);
 
         // tasks (DFS order: this state's tasks come after all ancestors' tasks)

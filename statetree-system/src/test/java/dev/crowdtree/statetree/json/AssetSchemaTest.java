@@ -343,6 +343,12 @@ class AssetSchemaTest {
                 "'globalTasks': [{'type': 'randomChance', 'probability': 0.5}], 'evaluators':"));
         cases.put("unknown property of a built-in global task", breaking("'evaluators':",
                 "'globalTasks': [{'type': 'delay', 'duration': 2, 'durration': 2}], 'evaluators':"));
+        cases.put("unknown composite", breaking("'name': 'Root',", "'name': 'Root', 'composite': 'parallel',"));
+        cases.put("a composite on a leaf", breaking("'name': 'Idle',", "'name': 'Idle', 'composite': 'sequence',"));
+        cases.put("a composite on a linked state", breaking("'name': 'Eat',", "'name': 'Eat', 'composite': 'selector',"));
+        cases.put("a composite with another selection", breaking("'name': 'Root',",
+                "'name': 'Root', 'composite': 'sequence', 'selection': 'tryEnterState',"));
+        cases.put("unknown transitionScan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'depthFirst',"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             assertFalse(errors(c.getValue()).isEmpty(), c.getKey() + ": the schema accepts " + c.getValue());
             assertThrows(StateTreeCompileException.class,
@@ -377,6 +383,8 @@ class AssetSchemaTest {
                         + " {'type': 'waitUntil', 'condition': {'type': 'bool', 'param': 'hungry'}}"));
         cases.put("global tasks", breaking("'evaluators':", "'globalTasks': [{'type': 'delay', 'name': 'limit',"
                 + " 'duration': {'param': 'coins'}, 'considerForCompletion': false}, {'type': 'run'}], 'evaluators':"));
+        cases.put("a composite", breaking("'name': 'Root',", "'name': 'Root', 'composite': 'selector',"));
+        cases.put("a root-first scan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'rootFirst',"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             StateTreeJson.compile(c.getKey(), c.getValue(), StateTreeCompiler.withBuiltins());
             assertEquals(List.of(), errors(c.getValue()), c.getKey());

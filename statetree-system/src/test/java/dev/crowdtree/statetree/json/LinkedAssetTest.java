@@ -76,4 +76,37 @@ class LinkedAssetTest {
                 () -> StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()));
         assertTrue(e.getMessage().contains(dir.resolve("part.json").toString() + ": state 'Root': bogus"), e.getMessage());
     }
+
+    @Test
+    void anIncludedAssetIsScannedAsTheIncludingTreeAndKeepsItsRootsComposite() throws Exception {
+        String main = MAIN.replace("{\"name\": \"Main\",", "{\"name\": \"Main\", \"transitionScan\": \"rootFirst\",");
+        Files.writeString(dir.resolve("main.json"), main);
+        // no transitionScan of its own: it takes the including tree's
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"root\": {\"name\": \"Root\","
+                + " \"tasks\": [{\"type\": \"run\"}]}}");
+        assertTrue(StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()).scanRules.rootFirst);
+        // the same as the including tree's: accepted
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"transitionScan\": \"rootFirst\","
+                + " \"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"run\"}]}}");
+        assertTrue(StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()).scanRules.rootFirst);
+        // a composite at the asset's root stays one in the subtree it becomes
+        Files.writeString(dir.resolve("main.json"), MAIN);
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"root\": {\"name\": \"Root\","
+                + " \"composite\": \"sequence\", \"children\": [{\"name\": \"X\", \"tasks\": [{\"type\": \"run\"}]},"
+                + " {\"name\": \"Y\", \"tasks\": [{\"type\": \"run\"}]}]}}");
+        CompiledStateTree t = StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins());
+        assertTrue(t.scanRules.isSequence(t.stateByPath("Root/A/Part")));
+        assertTrue(t.scanRules.isSequence(t.stateByPath("Root/B/Part")));
+    }
+
+    @Test
+    void anIncludedAssetMayNotBeScannedOtherwiseThanTheIncludingTree() throws Exception {
+        Files.writeString(dir.resolve("main.json"), MAIN);
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"transitionScan\": \"rootFirst\","
+                + " \"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"run\"}]}}");
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()));
+        assertTrue(e.getMessage().contains("state 'Root/A': asset: linked asset \"part.json\" declares \"transitionScan\":"
+                + " \"rootFirst\" but the including tree is scanned leafFirst"), e.getMessage());
+    }
 }
