@@ -33,8 +33,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * completion "all" (a third of the trees), delay-only states chained by completion
  * transitions (agents there sleep between their timers), global tasks (a third of the trees: time
  * limits, tick-counted finishes, a ticking counter whose output states bind, events, failures and
- * successes on enter, background ones), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
- * The payload mismatches counted (rule E5) must be identical too.
+ * successes on enter, background ones), composites (a third of the trees: sequences and selectors,
+ * rules K1-K6, some of whose children leave their completion to them) and a root-first scan (a
+ * fifth, rules H1-H2), and half of the scenarios give agents tick periods of 1 to 8 that change
+ * during the run. The payload mismatches counted (rule E5) must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -58,10 +60,15 @@ class RandomDifferentialTest {
         int payloadReaders = 0;
         int withGlobals = 0;
         int withMismatches = 0;
+        int withComposites = 0;
+        int rootFirst = 0;
+        int compositeRulesFired = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before
-            TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n)).tree("Random" + n);
+            // so do composites and the root-first scan (rules K1-K6, H1-H2)
+            TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n))
+                    .tree("Random" + n);
             CompiledStateTree tree;
             try {
                 tree = TestNodes.compiler().compile(def);
@@ -74,6 +81,8 @@ class RandomDifferentialTest {
                 payloadReaders += tree.payloads.readsPayload(tr) ? 1 : 0;
             }
             withGlobals += tree.globalTaskCount > 0 ? 1 : 0;
+            withComposites += tree.scanRules.hasComposites ? 1 : 0;
+            rootFirst += tree.scanRules.rootFirst ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 chosen += tree.stateSelection[st] >= CompiledStateTree.SELECT_AT_RANDOM ? 1 : 0;
             }
@@ -87,6 +96,7 @@ class RandomDifferentialTest {
             List<String> reference = TestNodes.run(tree, scenario, capturing(ScenarioRunner.REFERENCE, made));
             List<PayloadMismatch> mismatches = made.get(0).unmatchedPayloads();
             withMismatches += mismatches.isEmpty() ? 0 : 1;
+            compositeRulesFired += reference.stream().anyMatch(l -> l.contains(" state-completed ")) ? 1 : 0;
             for (int k = 0; k < others.size(); k++) {
                 List<String> other = TestNodes.run(tree, scenario, capturing(others.get(k), made));
                 if (!other.equals(reference)) {
@@ -110,6 +120,9 @@ class RandomDifferentialTest {
         assertTrue(payloadReaders >= TREES / 5, "transitions with payload fields: " + payloadReaders);
         assertTrue(withGlobals >= TREES / 4, "trees with global tasks: " + withGlobals);
         assertTrue(withMismatches >= TREES / 10, "scenarios with payload mismatches: " + withMismatches);
+        assertTrue(withComposites >= TREES / 5, "trees with composites: " + withComposites);
+        assertTrue(rootFirst >= TREES / 10, "trees scanned root first: " + rootFirst);
+        assertTrue(compositeRulesFired >= TREES / 20, "scenarios where a composite completed: " + compositeRulesFired);
     }
 
     /** {@code factory}, adding each runtime it creates to {@code made} (to read its counts after the run). */
@@ -183,11 +196,20 @@ class RandomDifferentialTest {
         private boolean counter;
         /** Whether the condition being generated may bind task outputs (not in enter conditions). */
         private boolean taskOutputs;
+        /** Draws for composites and the scan order. */
+        private final SplittableRandom crnd;
+        /** Whether states may be composites (a third of the trees), and whether the tree is scanned root first. */
+        private final boolean composites;
+        private final boolean rootFirst;
 
-        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd) {
+        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd) {
             this.rnd = rnd;
             this.ranked = ranked;
             this.grnd = grnd;
+            this.crnd = crnd;
+            int kind = crnd.nextInt(100);
+            this.composites = kind < 35;
+            this.rootFirst = kind >= 35 && kind < 55;
         }
 
         private boolean chance(int percent) {
@@ -199,6 +221,9 @@ class RandomDifferentialTest {
             // names first, so transitions can target any state
             StateTreeBuilder b = StateTreeBuilder.tree(name).param("f", "float", 0.5).param("b1", "bool", false).param("b2", "bool", true)
                     .evaluator(node("time").named("clock"));
+            if (rootFirst) {
+                b.rootFirst();
+            }
             if (grnd.nextInt(100) < 35) {
                 globalTasks(b);
             }
@@ -208,13 +233,17 @@ class RandomDifferentialTest {
                 names.add(i == 0 ? "Root" : "S" + i);
             }
             next = 0;
-            b.root(build(root, null, withSubtree));
+            b.root(build(root, null, withSubtree, false));
             if (withSubtree) {
-                b.subtree(state("Sub").param("p", "float", 0.5).task(node("run").named("sub"))
+                StateTreeBuilder.State sub = state("Sub").param("p", "float", 0.5).task(node("run").named("sub"))
                         .transition(on("onEvent").event("E3").to("U1"))
                         .child(state("U0").task(node("delay").with("duration", Binding.param("p")))
                                 .transition(on("onStateCompleted").to("@next")))
-                        .child(state("U1").task(node("succeed").with("afterTicks", 2))));
+                        .child(state("U1").task(node("succeed").with("afterTicks", 2)));
+                if (composites && crnd.nextBoolean()) {
+                    sub.composite(crnd.nextBoolean() ? "sequence" : "selector"); // a subtree's root may be one
+                }
+                b.subtree(sub);
             }
             return b.build();
         }
@@ -297,11 +326,13 @@ class RandomDifferentialTest {
             return c;
         }
 
-        private StateTreeBuilder.State build(Shape s, String nextSibling, boolean withSubtree) {
+        /** The state of {@code s}; {@code underComposite}: its parent is a composite. */
+        private StateTreeBuilder.State build(Shape s, String nextSibling, boolean withSubtree, boolean underComposite) {
             String name = names.get(next);
             next++;
             StateTreeBuilder.State st = state(name);
             String selection = null;
+            boolean isComposite = false;
             if (s.linked()) {
                 st.linked("Sub");
                 if (chance(50)) {
@@ -314,19 +345,28 @@ class RandomDifferentialTest {
                     delay.with("randomDeviation", 0.25 * rnd.nextInt(3));
                 }
                 st.task(delay);
-                st.transition(on(chance(70) ? "onStateCompleted" : "onStateSucceeded")
-                        .to(nextSibling != null && chance(60) ? "@next" : names.get(rnd.nextInt(names.size()))));
+                StateTreeBuilder.Transition chained = on(chance(70) ? "onStateCompleted" : "onStateSucceeded")
+                        .to(nextSibling != null && chance(60) ? "@next" : names.get(rnd.nextInt(names.size())));
+                if (!underComposite || crnd.nextInt(100) < 30) {
+                    st.transition(chained); // under a composite, mostly left to the composite's rule
+                }
                 if (chance(30)) {
                     st.transition(on("onEvent").event(TAGS[rnd.nextInt(TAGS.length)])
                             .to(names.get(rnd.nextInt(names.size()))));
                 }
                 return st;
             } else {
+                boolean tryEnter = false;
                 if (!s.children().isEmpty() && chance(15)) {
                     st.tryEnter();
+                    tryEnter = true;
                 } else if (ranked && !s.children().isEmpty() && chance(40)) {
                     selection = SELECTIONS[rnd.nextInt(SELECTIONS.length)];
                     st.selection(selection);
+                }
+                if (composites && !s.children().isEmpty() && !tryEnter && selection == null && crnd.nextInt(100) < 60) {
+                    st.composite(crnd.nextBoolean() ? "sequence" : "selector");
+                    isComposite = true;
                 }
                 int tasks = rnd.nextInt(3);
                 for (int i = 0; i < tasks; i++) {
@@ -346,7 +386,7 @@ class RandomDifferentialTest {
             for (int i = 0; i < s.children().size(); i++) {
                 // the next sibling's name is the name given after this child's whole subtree
                 String sib = i + 1 < s.children().size() ? "has-next" : null;
-                StateTreeBuilder.State child = build(s.children().get(i), sib, withSubtree);
+                StateTreeBuilder.State child = build(s.children().get(i), sib, withSubtree, isComposite);
                 if (selection != null && !selection.equals(SELECTIONS[0])) {
                     // a child of a utility selection: a weight (0 sometimes) and a consideration on f
                     if (chance(70)) {

@@ -62,7 +62,7 @@ class SnapshotRoundTripTest {
         for (int n = 0; tree == null; n++) {
             try {
                 tree = TestNodes.compiler().compile(new RandomDifferentialTest.Gen(new SplittableRandom(300 + n), false,
-                        new SplittableRandom(400 + n)).tree("Kind"));
+                        new SplittableRandom(400 + n), new SplittableRandom(450 + n)).tree("Kind"));
             } catch (StateTreeCompileException e) {
                 // try the next one
             }
@@ -85,7 +85,8 @@ class SnapshotRoundTripTest {
         long bytes = 0;
         for (int n = 0; done < TREES && n < 3 * TREES; n++) {
             SplittableRandom rnd = new SplittableRandom(5000 + n);
-            TreeDef def = new RandomDifferentialTest.Gen(rnd, n % 3 == 2, new SplittableRandom(9000 + n)).tree("Snap" + n);
+            TreeDef def = new RandomDifferentialTest.Gen(rnd, n % 3 == 2, new SplittableRandom(9000 + n),
+                    new SplittableRandom(11000 + n)).tree("Snap" + n);
             CompiledStateTree tree;
             try {
                 tree = TestNodes.compiler().compile(def);
@@ -129,8 +130,8 @@ class SnapshotRoundTripTest {
         CompiledStateTree tree = null;
         CompiledStateTree other = null;
         for (int n = 0; other == null; n++) {
-            TreeDef def = new RandomDifferentialTest.Gen(new SplittableRandom(100 + n), false, new SplittableRandom(200 + n))
-                    .tree(tree == null ? "Mine" : "Theirs");
+            TreeDef def = new RandomDifferentialTest.Gen(new SplittableRandom(100 + n), false, new SplittableRandom(200 + n),
+                    new SplittableRandom(250 + n)).tree(tree == null ? "Mine" : "Theirs");
             try {
                 CompiledStateTree t = TestNodes.compiler().compile(def);
                 if (tree == null) {
