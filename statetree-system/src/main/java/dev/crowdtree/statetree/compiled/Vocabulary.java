@@ -117,24 +117,23 @@ public final class Vocabulary {
      */
     public enum Composite {
         /** Runs its children in order while they succeed; selected only through its first child. */
-        SEQUENCE("sequence", ScanRules.SEQUENCE),
+        SEQUENCE("sequence"),
         /** Tries its children in order until one succeeds. */
-        SELECTOR("selector", ScanRules.SELECTOR);
+        SELECTOR("selector");
 
         private final String assetName;
-        private final byte code;
 
-        Composite(String assetName, byte code) {
+        Composite(String assetName) {
             this.assetName = assetName;
-            this.code = code;
         }
 
         public String assetName() {
             return assetName;
         }
 
+        /** The stored code: {@link ScanRules#SEQUENCE} or {@link ScanRules#SELECTOR} (the ordinal + 1; 0 is none). */
         public byte code() {
-            return code;
+            return (byte) (ordinal() + 1);
         }
 
         /** The composite with this asset name, or null. */
@@ -144,12 +143,7 @@ public final class Vocabulary {
 
         /** The composite stored as {@code code}, or null for {@link ScanRules#NONE}. */
         public static Composite of(byte code) {
-            for (Composite c : values()) {
-                if (c.code == code) {
-                    return c;
-                }
-            }
-            return null;
+            return code == ScanRules.NONE ? null : values()[code - 1];
         }
 
         /** "sequence, selector". */
