@@ -284,14 +284,6 @@ final class TransitionScan {
     }
 
     private boolean shouldCheck(int tr, int r) {
-        return shouldCheck(tr, r, st.lastOf(r), st.done[r]);
-    }
-
-    /**
-     * Whether transition {@code tr} is checked for row {@code r} whose completion is {@code status}
-     * and {@code doneLimit} the depth + 1 of the completed state ({@link ChunkState#done}).
-     */
-    boolean shouldCheck(int tr, int r, byte status, int doneLimit) {
         byte trig = t.transitionTrigger[tr];
         if (trig == TRIGGER_TICK) {
             return true;
@@ -299,6 +291,23 @@ final class TransitionScan {
         if (trig == TRIGGER_EVENT) {
             return events.hasEvent(r - st.base, tr);
         }
+        return completionMatches(tr, trig, st.lastOf(r), st.done[r]);
+    }
+
+    /**
+     * {@link #shouldCheck(int, int)} with row {@code r}'s completion given: {@code status}, and
+     * {@code doneLimit} the depth + 1 of the completed state ({@link ChunkState#done}).
+     */
+    boolean shouldCheck(int tr, int r, byte status, int doneLimit) {
+        byte trig = t.transitionTrigger[tr];
+        if (trig == TRIGGER_TICK || trig == TRIGGER_EVENT) {
+            return shouldCheck(tr, r);
+        }
+        return completionMatches(tr, trig, status, doneLimit);
+    }
+
+    /** Whether completion trigger {@code trig} of transition {@code tr} matches a completion with {@code status}. */
+    private boolean completionMatches(int tr, byte trig, byte status, int doneLimit) {
         byte completion = status == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED
                 : status == RunStatus.FAILED ? TRIGGER_FAILED : 0;
         // scoped completion: only the completed state and its ancestors see it
