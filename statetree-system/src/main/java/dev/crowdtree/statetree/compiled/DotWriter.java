@@ -13,7 +13,8 @@ import java.util.List;
  * and its source, and its {@code transitionScan} when it is not the default ({@code rootFirst}). Solid edges go from parent to child. Transitions are dashed edges labelled
  * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
  * delay when present; {@code @succeeded} and {@code @failed} lead to two terminal nodes, and an
- * {@code @none} transition (which masks the transitions of the ancestors) is a dotted self-loop.
+ * {@code @none} transition (which masks the transitions of the ancestors, or of the descendants in a
+ * tree scanned root first) is a dotted self-loop.
  * The global tasks, if any, are a note above the root.
  *
  * <p>The output is deterministic: states, edges and transitions in index order, numbers printed by
@@ -72,7 +73,8 @@ public final class DotWriter {
                         sb.append("failed [style=dashed, label=").append(quote(label));
                         break;
                     case CompiledStateTree.NOT_SET:
-                        sb.append(id(s)).append(" [style=dotted, label=").append(quote(label + "\n@none (masks ancestors)"));
+                        sb.append(id(s)).append(" [style=dotted, label=").append(quote(label + "\n@none (masks "
+                                + (t.scanRules.rootFirst ? "descendants)" : "ancestors)")));
                         break;
                     default:
                         sb.append(id(t.transitionTarget[tr])).append(" [style=dashed, label=").append(quote(label));

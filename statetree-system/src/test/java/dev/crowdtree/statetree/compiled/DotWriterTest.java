@@ -167,9 +167,10 @@ class DotWriterTest {
         assertTrue(dot.contains("s1 [label=\"Seq\\n(sequence)\"];"), dot);
         assertTrue(dot.contains("graph [label=\"Bt (<builder>)\", "), dot);
         CompiledStateTree rootFirst = COMPILER.compile(tree("Hsm").rootFirst()
-                .root(state("Root").child(state("A").task(node("run"))))
+                .root(state("Root").transition(on("onTick").to("@none")).child(state("A").task(node("run"))))
                 .build());
-        assertTrue(DotWriter.toDot(rootFirst).contains("graph [label=\"Hsm (<builder>)\\ntransitionScan: rootFirst\", "),
-                DotWriter.toDot(rootFirst));
+        String hsm = DotWriter.toDot(rootFirst);
+        assertTrue(hsm.contains("graph [label=\"Hsm (<builder>)\\ntransitionScan: rootFirst\", "), hsm);
+        assertTrue(hsm.contains("@none (masks descendants)"), hsm); // the scan reaches them after it
     }
 }
