@@ -10,12 +10,13 @@ import java.util.List;
  * <p>One box per state (after inlining, so every linked state shows its own copy of its subtree):
  * the state's name, its type, selection and composite ({@code sequence}, {@code selector}) when not
  * the defaults, its task names and its number of enter conditions. The graph's label names the tree
- * and its source, and its {@code transitionScan} when it is not the default ({@code rootFirst}). Solid edges go from parent to child. Transitions are dashed edges labelled
+ * and its source, and its {@code transitionScan} when it is not the default ({@code rootFirst}).
+ * Solid edges go from parent to child. Transitions are dashed edges labelled
  * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
  * delay when present; {@code @succeeded} and {@code @failed} lead to two terminal nodes, and an
  * {@code @none} transition (which masks the transitions of the ancestors, or of the descendants in a
- * tree scanned root first) is a dotted self-loop.
- * The global tasks, if any, are a note above the root.
+ * tree scanned root first) is a dotted self-loop. The global tasks, if any, are a note above the
+ * root.
  *
  * <p>The output is deterministic: states, edges and transitions in index order, numbers printed by
  * {@link Float#toString(float)}. Every label and the graph name are quoted and escaped, so state
@@ -32,7 +33,8 @@ public final class DotWriter {
         StringBuilder sb = new StringBuilder();
         String name = t.name == null ? "" : t.name;
         sb.append("digraph ").append(quote(name)).append(" {\n");
-        String scan = t.scanRules.rootFirst ? "\ntransitionScan: " + Vocabulary.TransitionScan.ROOT_FIRST.assetName() : "";
+        String scan = t.scanRules.rootFirst
+                ? "\ntransitionScan: " + Vocabulary.TransitionScan.ROOT_FIRST.assetName() : "";
         sb.append("  graph [label=").append(quote(name + " (" + t.source + ")" + scan))
                 .append(", labelloc=t, fontname=\"Helvetica\"];\n");
         sb.append("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n");

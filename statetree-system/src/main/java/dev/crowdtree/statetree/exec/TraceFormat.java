@@ -62,10 +62,11 @@ public final class TraceFormat {
      * rule fired (docs/SEMANTICS.md, rules K4, K5).
      */
     public static String transitionTo(long tick, CompiledStateTree t, int leaf, int target) {
-        return tick + " transition " + Printable.escape(t.statePath[leaf]) + " -> " + Printable.escape(t.statePath[target]);
+        return tick + " transition " + Printable.escape(t.statePath[leaf]) + " -> "
+                + Printable.escape(t.statePath[target]);
     }
 
-    /** Composite {@code state} completed with {@code status} (rule K6): {@code state-completed <path> succeeded|failed}. */
+    /** Composite {@code state} completed with {@code status} (rule K6): {@code state-completed <path> <status>}. */
     public static String stateCompleted(long tick, CompiledStateTree t, int state, byte status) {
         return tick + " state-completed " + Printable.escape(t.statePath[state]) + " " + RunStatus.name(status);
     }

@@ -66,7 +66,8 @@ public final class TreeFingerprint {
                     .append(' ').append(t.taskTimerDueSlot[i]).append(' ').append(t.taskDoneSlot[i]).append('\n');
         }
         b.append("globals ").append(t.globalTaskCount).append('\n');
-        if (t.scanRules.rootFirst || t.scanRules.hasComposites) { // rules H1, K1 (trees without them keep their fingerprints)
+        if (t.scanRules.rootFirst || t.scanRules.hasComposites) {
+            // rules H1, K1; trees with neither keep the fingerprints they had before
             b.append("scan ").append(t.scanRules.rootFirst);
             for (int s = 0; s < t.stateCount; s++) {
                 b.append(' ').append(t.scanRules.composite(s));

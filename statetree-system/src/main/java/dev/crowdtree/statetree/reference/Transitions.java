@@ -11,17 +11,18 @@ import dev.crowdtree.statetree.node.RunStatus;
 
 /**
  * {@code TriggerTransitions} (docs/SEMANTICS.md section 4): scans the transitions of the active
- * states leaf to root (root to leaf in a tree scanned root first, rule H2) for the first one to fire. A transition is checked when its trigger matches
- * the completion of the last tick, is {@code onTick}, or is {@code onEvent} with its event in this
- * tick's {@code EventsToProcess} (section 8); its conditions must pass; a gated one arms its gate
- * and blocks the scan while the gate is closed (Q-A5); {@code @none} masks the ancestors'
- * transitions (Q-A4). Blocking and masking hold only against transitions of no higher priority: the
- * scan skips a transition whose priority is not above the best found so far, and the best found
- * decides. A completed state with nothing to fire restarts from the root (failing
- * cleanly when no state can be selected, Q-A9). A composite state on the way applies its rule to a
- * completion of its active child before its own transitions (section 4.1, rules K3-K6): it fires a
- * transition to a later sibling at normal priority, or completes itself, which the scan goes on
- * with. Also consumes the event of an {@code onEvent} transition that fired.
+ * states leaf to root (root to leaf in a tree scanned root first, rule H2) for the first one to
+ * fire. A transition is checked when its trigger matches the completion of the last tick, is
+ * {@code onTick}, or is {@code onEvent} with its event in this tick's {@code EventsToProcess}
+ * (section 8); its conditions must pass; a gated one arms its gate and blocks the scan while the
+ * gate is closed (Q-A5); {@code @none} masks the transitions after it in the scan (Q-A4). Blocking
+ * and masking hold only against transitions of no higher priority: the scan skips a transition
+ * whose priority is not above the best found so far, and the best found decides. A completed state
+ * with nothing to fire restarts from the root (failing cleanly when no state can be selected,
+ * Q-A9). A composite state on the way applies its rule to a completion of its active child before
+ * its own transitions (section 4.1, rules K3-K6): it fires a transition to a later sibling at normal
+ * priority, or completes itself, which the scan goes on with. Also consumes the event of an
+ * {@code onEvent} transition that fired.
  */
 final class Transitions {
     private final InterpreterData data;
@@ -112,7 +113,7 @@ final class Transitions {
                         }
                         fires = true;
                     } else if (type == CompiledStateTree.NOT_SET) {
-                        // Masks the transitions of no higher priority after it in the scan (and the restart from root: Q-A4).
+                        // Masks the later transitions of no higher priority (and the restart from root: Q-A4).
                         fires = false;
                     } else {
                         short handle = type == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
