@@ -186,6 +186,8 @@ public final class CompiledStateTree {
      * SelectStateInternal never selects (docs/SEMANTICS.md, rule N2).
      */
     public final boolean[] stateEnabled;
+    /** The scan order and the composite states' rules (docs/SEMANTICS.md section 4.1). */
+    public final ScanRules scanRules;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -314,6 +316,7 @@ public final class CompiledStateTree {
         taskDoneSlot = CompiledTreeBuilder.ints(b.taskDoneSlot);
         stateCompletionAll = CompiledTreeBuilder.booleans(b.stateCompletionAll);
         stateEnabled = CompiledTreeBuilder.booleans(b.stateEnabled);
+        scanRules = new ScanRules(CompiledTreeBuilder.bytes(b.stateComposite), b.rootFirst);
         evaluators = b.evaluators.toArray(new Evaluator[0]);
         paramName = b.paramName.toArray(new String[0]);
         paramType = b.paramType.toArray(new ValueType[0]);

@@ -78,6 +78,9 @@ public final class CompiledTreeBuilder {
     final List<Integer> taskDoneSlot = new ArrayList<>();
     final List<Boolean> stateCompletionAll = new ArrayList<>();
     final List<Boolean> stateEnabled = new ArrayList<>();
+    final List<Byte> stateComposite = new ArrayList<>();
+    /** The transition scan goes root to leaf ({@code "transitionScan": "rootFirst"}). */
+    boolean rootFirst;
     final List<Evaluator> evaluators = new ArrayList<>();
 
     final List<String> paramName = new ArrayList<>();
@@ -233,6 +236,7 @@ public final class CompiledTreeBuilder {
         stateWeight.add(1f);
         stateCompletionAll.add(false);
         stateEnabled.add(true);
+        stateComposite.add(ScanRules.NONE);
         stateConsiderationsBegin.add(considerationInput.size());
         return id;
     }
@@ -302,6 +306,16 @@ public final class CompiledTreeBuilder {
     /** The current state is disabled ({@code "enabled": false}, or inside a disabled state): it can never be selected. */
     public void setDisabled() {
         stateEnabled.set(current(), false);
+    }
+
+    /** The current state is a composite (docs/SEMANTICS.md, rules K1-K6). */
+    public void setComposite(Vocabulary.Composite composite) {
+        stateComposite.set(current(), composite.code());
+    }
+
+    /** The transition scan goes root to leaf (docs/SEMANTICS.md, rules H1-H2); by default leaf to root. */
+    public void setRootFirst() {
+        rootFirst = true;
     }
 
     /** Sets the enter conditions of the current state (ANDed, in order). */

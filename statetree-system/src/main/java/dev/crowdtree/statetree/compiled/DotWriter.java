@@ -8,15 +8,18 @@ import java.util.List;
  * ({@code dot -Tsvg tree.dot -o tree.svg}).
  *
  * <p>One box per state (after inlining, so every linked state shows its own copy of its subtree):
- * the state's name, its type and selection when not the defaults, its task names and its number of
- * enter conditions. Solid edges go from parent to child. Transitions are dashed edges labelled
+ * the state's name, its type, selection and composite ({@code sequence}, {@code selector}) when not
+ * the defaults, its task names and its number of enter conditions. The graph's label names the tree
+ * and its source, and its {@code transitionScan} when it is not the default ({@code rootFirst}).
+ * Solid edges go from parent to child. Transitions are dashed edges labelled
  * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
  * delay when present; {@code @succeeded} and {@code @failed} lead to two terminal nodes, and an
- * {@code @none} transition (which masks the transitions of the ancestors) is a dotted self-loop.
- * The global tasks, if any, are a note above the root. A disabled state ({@code "enabled": false},
- * docs/SEMANTICS.md rules N1-N5) is drawn in grey with a dashed border and {@code (disabled)}, and
- * so are its descendants and the transitions that target it (they never fire); disabled tasks,
- * evaluators and transitions are not drawn at all, since the compiled tree leaves them out.
+ * {@code @none} transition (which masks the transitions of the ancestors, or of the descendants in a
+ * tree scanned root first) is a dotted self-loop. The global tasks, if any, are a note above the
+ * root. A disabled state ({@code "enabled": false}, docs/SEMANTICS.md rules N1-N5) is drawn in grey
+ * with a dashed border and {@code (disabled)}, and so are its descendants and the transitions that
+ * target it (they never fire); disabled tasks, evaluators and transitions are not drawn at all,
+ * since the compiled tree leaves them out.
  *
  * <p>The output is deterministic: states, edges and transitions in index order, numbers printed by
  * {@link Float#toString(float)}. Every label and the graph name are quoted and escaped, so state
@@ -33,7 +36,9 @@ public final class DotWriter {
         StringBuilder sb = new StringBuilder();
         String name = t.name == null ? "" : t.name;
         sb.append("digraph ").append(quote(name)).append(" {\n");
-        sb.append("  graph [label=").append(quote(name + " (" + t.source + ")"))
+        String scan = t.scanRules.rootFirst
+                ? "\ntransitionScan: " + Vocabulary.TransitionScan.ROOT_FIRST.assetName() : "";
+        sb.append("  graph [label=").append(quote(name + " (" + t.source + ")" + scan))
                 .append(", labelloc=t, fontname=\"Helvetica\"];\n");
         sb.append("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n");
         sb.append("  edge [fontname=\"Helvetica\", fontsize=10];\n");
@@ -75,7 +80,8 @@ public final class DotWriter {
                         sb.append("failed [style=dashed, label=").append(quote(label));
                         break;
                     case CompiledStateTree.NOT_SET:
-                        sb.append(id(s)).append(" [style=dotted, label=").append(quote(label + "\n@none (masks ancestors)"));
+                        sb.append(id(s)).append(" [style=dotted, label=").append(quote(label + "\n@none (masks "
+                                + (t.scanRules.rootFirst ? "descendants)" : "ancestors)")));
                         break;
                     default:
                         boolean off = !t.stateEnabled[t.transitionTarget[tr]];
@@ -114,6 +120,9 @@ public final class DotWriter {
         }
         if (t.stateSelection[s] != CompiledStateTree.SELECT_CHILDREN_IN_ORDER) {
             kind.add(Vocabulary.Selection.of(t.stateSelection[s]).assetName());
+        }
+        if (t.scanRules.isComposite(s)) {
+            kind.add(Vocabulary.Composite.of(t.scanRules.composite(s)).assetName());
         }
         if (!kind.isEmpty()) {
             lines.add("(" + String.join(", ", kind) + ")");

@@ -5,10 +5,10 @@ import java.util.List;
 
 /**
  * The words of the asset format that name runtime behaviour, in one place: state types,
- * selection modes, transition triggers and the special transition targets. Each word maps to the
- * byte code the compiled tree stores ({@link CompiledStateTree#STATE}, ...); the compiler parses
- * with {@code parse}, error messages list {@code validNames}, and writers (DOT, JSON) print
- * {@code assetName}, so a new word is added here and nowhere else is spelled out.
+ * selection modes, composites, the scan order, transition triggers and the special transition
+ * targets. Each word maps to the byte code the compiled tree stores ({@link CompiledStateTree#STATE},
+ * ...); the compiler parses with {@code parse}, error messages list {@code validNames}, and writers
+ * (DOT, JSON) print {@code assetName}, so a new word is added here and nowhere else is spelled out.
  *
  * <p>docs/ASSET_FORMAT.md lists the same words with their meaning; docs/SEMANTICS.md defines what
  * each does at run time.
@@ -108,6 +108,76 @@ public final class Vocabulary {
         /** Whether the children of a state with this mode have a utility (weight and considerations). */
         public boolean usesUtility() {
             return this == TRY_SELECT_CHILDREN_WITH_HIGHEST_UTILITY || this == TRY_SELECT_CHILDREN_AT_RANDOM_WEIGHTED_BY_UTILITY;
+        }
+    }
+
+    /**
+     * A behavior tree's composite ({@code "composite"} of a state with children; docs/SEMANTICS.md,
+     * rules K1-K6): what the state does when its active child completes.
+     */
+    public enum Composite {
+        /** Runs its children in order while they succeed; selected only through its first child. */
+        SEQUENCE("sequence"),
+        /** Tries its children in order until one succeeds. */
+        SELECTOR("selector");
+
+        private final String assetName;
+
+        Composite(String assetName) {
+            this.assetName = assetName;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        /** The stored code: {@link ScanRules#SEQUENCE} or {@link ScanRules#SELECTOR} (the ordinal + 1; 0 is none). */
+        public byte code() {
+            return (byte) (ordinal() + 1);
+        }
+
+        /** The composite with this asset name, or null. */
+        public static Composite parse(String name) {
+            return Vocabulary.parse(values(), name, Composite::assetName);
+        }
+
+        /** The composite stored as {@code code}, or null for {@link ScanRules#NONE}. */
+        public static Composite of(byte code) {
+            return code == ScanRules.NONE ? null : values()[code - 1];
+        }
+
+        /** "sequence, selector". */
+        public static String validNames() {
+            return Vocabulary.names(values(), Composite::assetName);
+        }
+    }
+
+    /**
+     * The order of the transition scan ({@code "transitionScan"} at the top level; docs/SEMANTICS.md,
+     * rules H1-H2): leaf to root (Unreal's, the default) or root to leaf (a hierarchical state
+     * machine's "the higher level wins").
+     */
+    public enum TransitionScan {
+        LEAF_FIRST("leafFirst"), ROOT_FIRST("rootFirst");
+
+        private final String assetName;
+
+        TransitionScan(String assetName) {
+            this.assetName = assetName;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        /** The scan order with this asset name, or null. */
+        public static TransitionScan parse(String name) {
+            return Vocabulary.parse(values(), name, TransitionScan::assetName);
+        }
+
+        /** "leafFirst, rootFirst". */
+        public static String validNames() {
+            return Vocabulary.names(values(), TransitionScan::assetName);
         }
     }
 

@@ -45,6 +45,8 @@ final class Compilation {
     final Map<String, StateDef> subtrees = new LinkedHashMap<>();
     /** State name -> where it is authored ("tree" or "subtree X"), for target errors. */
     final Map<String, List<String>> authoredNames = new HashMap<>();
+    /** The tree's transitions are scanned root to leaf ({@code "transitionScan": "rootFirst"}, rule H1). */
+    boolean rootFirst;
 
     // ---- the expanded tree (ExpansionPass) -----------------------------------------------------
     /** States in id order (DFS pre-order). */

@@ -93,7 +93,7 @@ final class EnabledFlags {
             subtrees.add(state(s, false));
         }
         return new TreeDef(def.source(), def.name(), def.parameters(), enabledNodes(def.evaluators()),
-                state(def.root(), false), subtrees, enabledNodes(def.globalTasks()));
+                state(def.root(), false), subtrees, enabledNodes(def.globalTasks()), def.transitionScan());
     }
 
     /** The enabled nodes of a list, each named as in the full list (a name shared by several gets {@code #<index>}). */
@@ -141,7 +141,7 @@ final class EnabledFlags {
         }
         return new StateDef(s.name(), s.type(), s.selection(), s.linkedSubtree(), s.linkedParameters(), s.parameters(),
                 s.enterConditions(), enabledNodes(s.tasks()), transitions, children, s.weight(), s.considerations(),
-                s.completion(), s.enabled());
+                s.completion(), s.enabled(), s.composite());
     }
 
     /**
@@ -159,6 +159,6 @@ final class EnabledFlags {
             }
         }
         return new StateDef(s.name(), subtree ? s.type() : null, null, null, null, subtree ? s.parameters() : null,
-                null, null, null, children, parentUsesUtility ? (Object) 0L : null, null, null, Boolean.FALSE);
+                null, null, null, children, parentUsesUtility ? (Object) 0L : null, null, null, Boolean.FALSE, null);
     }
 }

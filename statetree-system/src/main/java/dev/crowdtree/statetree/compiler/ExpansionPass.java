@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary.Composite;
 import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
 import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
@@ -16,9 +17,9 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
 
 /**
  * Pass 2, expansion and numbering: builds the tree of {@link StateNode}s from the authored states,
- * checking names, types, selection modes and depth; under every {@code linked} state it inlines a
- * private copy of the linked subtree (with its own parameters; a cycle of linked states is an
- * error), so the result is a plain tree. Then it numbers the states in depth-first pre-order (root
+ * checking names, types, selection modes, composites and depth; under every {@code linked} state it
+ * inlines a private copy of the linked subtree (with its own parameters; a cycle of linked states is
+ * an error), so the result is a plain tree. Then it numbers the states in depth-first pre-order (root
  * = 0), the order every later pass and the compiled tree use.
  */
 final class ExpansionPass {
@@ -81,6 +82,7 @@ final class ExpansionPass {
         EnabledFlags.check(c, d.enabled(), n.path, EnabledFlags.KEY);
         n.type = stateType(d.type(), n, isCopyRoot);
         n.selection = selection(d.selection(), n);
+        n.composite = composite(d, n);
         if (d.completion() != null && !d.completion().equals("any")) {
             if (d.completion().equals("all")) {
                 n.completionAll = true;
@@ -175,6 +177,44 @@ final class ExpansionPass {
             return Selection.TRY_SELECT_CHILDREN_IN_ORDER;
         }
         return selection;
+    }
+
+    /**
+     * The state's composite (rule K1), or null: only on a state with children, with the default
+     * selection, not on a linked state (nor a linkedAsset one, which the loader made linked), and
+     * not in a tree scanned root first.
+     */
+    Composite composite(StateDef d, StateNode n) {
+        if (d.composite() == null) {
+            return null;
+        }
+        Composite composite = Composite.parse(d.composite());
+        if (composite == null) {
+            c.error(n.path, "composite", "unknown composite " + quote(d.composite()) + "; valid values are "
+                    + Composite.validNames());
+            return null;
+        }
+        String what = "composite " + quote(composite.assetName());
+        String wrong = null;
+        if (n.type == StateType.LINKED) {
+            wrong = what + " is not allowed on a linked or linkedAsset state (its only child is the subtree it "
+                    + "runs): put 'composite' on the root of that subtree or asset";
+        } else if (d.children().isEmpty()) {
+            wrong = what + " needs children: a composite decides which of its children runs next when one "
+                    + "completes, and this state has none";
+        } else if (n.selection != Selection.TRY_SELECT_CHILDREN_IN_ORDER) {
+            wrong = what + " cannot be combined with \"selection\": " + quote(n.selection.assetName())
+                    + "; a composite selects its children itself (a sequence through its first child, a selector "
+                    + "in declared order): leave 'selection' out";
+        } else if (c.rootFirst) {
+            wrong = what + " cannot be used in a tree with \"transitionScan\": \"rootFirst\": a composite's rule "
+                    + "is part of the leaf-to-root scan; use one or the other";
+        }
+        if (wrong != null) {
+            c.error(n.path, "composite", wrong);
+            return null;
+        }
+        return composite;
     }
 
     void number(StateNode n) {

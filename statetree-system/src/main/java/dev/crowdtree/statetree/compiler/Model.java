@@ -130,6 +130,8 @@ final class Model {
         boolean completionAll;
         /** The state or one of its ancestors says {@code "enabled": false} (rule N2). */
         boolean disabled;
+        /** Its composite ({@code sequence} or {@code selector}, rules K1-K6), or null. */
+        Vocabulary.Composite composite;
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();

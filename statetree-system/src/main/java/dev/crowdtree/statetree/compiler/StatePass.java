@@ -62,6 +62,9 @@ final class StatePass {
         if (s.disabled) {
             c.out.setDisabled(); // rule N2 (only placeholders are disabled in the tree that is built)
         }
+        if (s.composite != null) {
+            c.out.setComposite(s.composite);
+        }
         compileUtility(s);
 
         // tasks (DFS order: this state's tasks come after all ancestors' tasks)

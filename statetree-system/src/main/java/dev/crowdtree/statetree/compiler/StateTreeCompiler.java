@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary.TransitionScan;
 import dev.crowdtree.statetree.compiler.Model.Param;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
 import dev.crowdtree.statetree.definition.StateDef;
@@ -105,6 +106,7 @@ public final class StateTreeCompiler {
         if (def.name() == null || def.name().isBlank()) {
             c.error(null, "name", "the tree needs a non-empty 'name'");
         }
+        scanOrder(c);
         Bindings bindings = new Bindings(c);
         NodeFactory nodes = new NodeFactory(c, bindings);
         TransitionPass.registerPayloadFields(c.out, def.root());
@@ -131,6 +133,19 @@ public final class StateTreeCompiler {
             new WarningPass(c).run();
         }
         return assemble(c);
+    }
+
+    /** The tree's {@code transitionScan} (rule H1): leaf to root unless {@code rootFirst}. */
+    private static void scanOrder(Compilation c) {
+        String declared = c.def.transitionScan();
+        TransitionScan scan = declared == null ? TransitionScan.LEAF_FIRST : TransitionScan.parse(declared);
+        if (scan == null) {
+            c.error(null, "transitionScan", "unknown transitionScan " + Compilation.quote(declared)
+                    + "; valid values are " + TransitionScan.validNames());
+        } else if (scan == TransitionScan.ROOT_FIRST) {
+            c.rootFirst = true;
+            c.out.setRootFirst();
+        }
     }
 
     /** The last pass: the tree's parameters and host data into the output, then the frozen tree. */
@@ -178,7 +193,7 @@ public final class StateTreeCompiler {
         }
         Compilation check = new Compilation(new TreeDef(c.source, c.def.name(), c.def.parameters(), c.def.evaluators(),
                 new StateDef(c.def.root().name(), "state", null, null, null, null, null, null, null, links),
-                c.def.subtrees(), c.def.globalTasks()), registry);
+                c.def.subtrees(), c.def.globalTasks(), c.def.transitionScan()), registry);
         check.probe = true;
         run(check);
         for (CompileError err : check.errors) {

@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.statetree.compiled.CompileWarning;
+import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
 import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
 import dev.crowdtree.statetree.compiler.Model.SentEvent;
@@ -131,6 +132,13 @@ final class WarningPass {
                 canSucceed[i] |= canSucceed[child.id];
                 canFail[i] |= canFail[child.id];
             }
+            if (s.composite != null && (canSucceed[i] || canFail[i])) {
+                // a composite turns its children's outcomes into its own, either way (rules K4-K6):
+                // a sequence fails when its next child cannot be selected, a selector succeeds on a
+                // child's success and fails when no later child can be selected
+                canSucceed[i] = true;
+                canFail[i] = true;
+            }
         }
     }
 
@@ -206,7 +214,8 @@ final class WarningPass {
             }
             for (StateNode child : s.children) {
                 select(child, selected, work);
-                if (s.selection == Selection.TRY_SELECT_CHILDREN_IN_ORDER && always[child.id]) {
+                // a composite's rule selects its later children when an earlier one completes (K4, K5)
+                if (s.composite == null && s.selection == Selection.TRY_SELECT_CHILDREN_IN_ORDER && always[child.id]) {
                     break;
                 }
             }
@@ -231,7 +240,9 @@ final class WarningPass {
         for (int i = c.order.size() - 1; i >= 0; i--) {
             StateNode s = c.order.get(i);
             boolean self = s.children.isEmpty() || s.selection == Selection.TRY_ENTER_STATE;
-            if (!self && s.selection == Selection.TRY_SELECT_CHILDREN_IN_ORDER) {
+            if (!self && s.composite == Vocabulary.Composite.SEQUENCE) {
+                self = out[s.children.get(0).id]; // selected only through its first child (K2)
+            } else if (!self && s.selection == Selection.TRY_SELECT_CHILDREN_IN_ORDER) {
                 for (StateNode child : s.children) {
                     self |= out[child.id];
                 }

@@ -12,24 +12,27 @@ import java.util.Map;
  * give values (constants or bindings) for the subtree's parameters in {@code linkedParameters}; a
  * {@code subtree} declares those parameters in {@code parameters}. A child of a state whose selection
  * uses utility may give a {@code weight} (a number) and {@code considerations} (objects with
- * {@code input}, {@code min}, {@code max}, {@code curve}, {@code threshold}). {@code enabled} is
- * Unreal 5.3's flag: {@code Boolean.FALSE} disables the state and its subtree (docs/SEMANTICS.md,
- * rules N1-N5); the compiler checks that it is a boolean. Null fields mean "absent".
+ * {@code input}, {@code min}, {@code max}, {@code curve}, {@code threshold}). {@code completion} is
+ * {@code any} (default) or {@code all}. {@code enabled} is Unreal 5.3's flag: {@code Boolean.FALSE}
+ * disables the state and its subtree (docs/SEMANTICS.md, rules N1-N5); the compiler checks that it
+ * is a boolean. {@code composite} is {@code sequence} or {@code selector} (a behavior tree's
+ * composite: docs/SEMANTICS.md, rules K1-K6), on a state with children only. Null fields mean
+ * "absent".
  */
 public record StateDef(String name, String type, String selection, String linkedSubtree,
                        Map<String, Object> linkedParameters, List<ParameterDef> parameters,
                        List<NodeDef> enterConditions, List<NodeDef> tasks,
                        List<TransitionDef> transitions, List<StateDef> children,
                        Object weight, List<Map<String, Object>> considerations, String completion,
-                       Object enabled) {
-    /** An enabled state (no {@code enabled} key). */
+                       Object enabled, String composite) {
+    /** An enabled state that is not a composite. */
     public StateDef(String name, String type, String selection, String linkedSubtree,
                     Map<String, Object> linkedParameters, List<ParameterDef> parameters,
                     List<NodeDef> enterConditions, List<NodeDef> tasks,
                     List<TransitionDef> transitions, List<StateDef> children,
                     Object weight, List<Map<String, Object>> considerations, String completion) {
         this(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks, transitions,
-                children, weight, considerations, completion, null);
+                children, weight, considerations, completion, null, null);
     }
 
     /** A state with the default completion ({@code any}). */

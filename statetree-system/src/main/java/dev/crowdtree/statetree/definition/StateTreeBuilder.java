@@ -1,8 +1,10 @@
 package dev.crowdtree.statetree.definition;
 
+import dev.crowdtree.statetree.compiled.Vocabulary.Composite;
 import dev.crowdtree.statetree.compiled.Vocabulary.Priority;
 import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
 import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
+import dev.crowdtree.statetree.compiled.Vocabulary.TransitionScan;
 import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
 
 import dev.crowdtree.statetree.node.ValueType;
@@ -35,6 +37,7 @@ public final class StateTreeBuilder {
     private final List<StateDef> subtrees = new ArrayList<>();
     private final List<NodeDef> globalTasks = new ArrayList<>();
     private StateDef root;
+    private String transitionScan;
 
     private StateTreeBuilder(String name) {
         this.name = name;
@@ -89,6 +92,20 @@ public final class StateTreeBuilder {
         return this;
     }
 
+    /**
+     * The order of the transition scan ({@code "transitionScan"}): {@code leafFirst} (the default) or
+     * {@code rootFirst} (docs/SEMANTICS.md, rules H1-H2).
+     */
+    public StateTreeBuilder transitionScan(String order) {
+        this.transitionScan = order;
+        return this;
+    }
+
+    /** The transition scan goes root to leaf, so the highest level wins ({@code "transitionScan": "rootFirst"}). */
+    public StateTreeBuilder rootFirst() {
+        return transitionScan(TransitionScan.ROOT_FIRST.assetName());
+    }
+
     public StateTreeBuilder root(State state) {
         this.root = state.build();
         return this;
@@ -101,7 +118,7 @@ public final class StateTreeBuilder {
     }
 
     public TreeDef build() {
-        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks);
+        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan);
     }
 
     static Object normalize(Object v) {
@@ -122,6 +139,7 @@ public final class StateTreeBuilder {
         private Object weight;
         private String completion;
         private Boolean enabled;
+        private String composite;
         private final List<Map<String, Object>> considerations = new ArrayList<>();
         private String linkedSubtree;
         private final Map<String, Object> linkedParameters = new LinkedHashMap<>();
@@ -154,6 +172,25 @@ public final class StateTreeBuilder {
         public State selection(String s) {
             this.selection = s;
             return this;
+        }
+
+        /**
+         * A behavior tree's composite ({@code "composite"}): {@code sequence} or {@code selector}, on a
+         * state with children (docs/SEMANTICS.md, rules K1-K6).
+         */
+        public State composite(String kind) {
+            this.composite = kind;
+            return this;
+        }
+
+        /** A {@code sequence}: its children run in order while they succeed (rules K2, K4). */
+        public State sequence() {
+            return composite(Composite.SEQUENCE.assetName());
+        }
+
+        /** A {@code selector}: its children are tried in order until one succeeds (rules K2, K5). */
+        public State selector() {
+            return composite(Composite.SELECTOR.assetName());
         }
 
         /** Makes this a {@code linked} state pointing at {@code subtreeName}. */
@@ -233,7 +270,7 @@ public final class StateTreeBuilder {
 
         public StateDef build() {
             return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
-                    tasks, transitions, children, weight, considerations, completion, enabled);
+                    tasks, transitions, children, weight, considerations, completion, enabled, composite);
         }
     }
 

@@ -7,15 +7,22 @@ import java.util.List;
  * {@code linked} states may point at, and the global tasks (tasks of the whole tree, entered before
  * the root state is selected and exited when the tree finishes: docs/SEMANTICS.md, rules G1-G5).
  * {@code source} names where it came from (a file name, or a label for trees built in code) and
- * prefixes every compile error.
+ * prefixes every compile error. {@code transitionScan} is {@code leafFirst} (null: the default) or
+ * {@code rootFirst}, the order of the transition scan (docs/SEMANTICS.md, rules H1-H2).
  */
 public record TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
-                      StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks) {
+                      StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan) {
     public TreeDef {
         parameters = parameters == null ? List.of() : List.copyOf(parameters);
         evaluators = evaluators == null ? List.of() : List.copyOf(evaluators);
         subtrees = subtrees == null ? List.of() : List.copyOf(subtrees);
         globalTasks = globalTasks == null ? List.of() : List.copyOf(globalTasks);
+    }
+
+    /** A tree scanned leaf first (the default). */
+    public TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
+                   StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks) {
+        this(source, name, parameters, evaluators, root, subtrees, globalTasks, null);
     }
 
     /** A tree without global tasks. */

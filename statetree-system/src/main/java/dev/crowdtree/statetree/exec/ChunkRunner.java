@@ -35,7 +35,8 @@ import static dev.crowdtree.statetree.exec.ChunkState.PERIODS;
  *       every agent): onTick transitions test their condition kernels over the state's slice of A
  *       into a mask; event and completion transitions look only at X (only X agents can have events
  *       or a completed state). The first transition that passes decides, as in
- *       {@code TriggerTransitions}.</li>
+ *       {@code TriggerTransitions}. Trees with priorities or a root-first scan, and the completed
+ *       agents of trees with composites, are scanned agent by agent instead ({@link AgentScan}).</li>
  *   <li><b>Apply</b> ({@link TransitionApply}) the fired transitions per agent (up to 4 more scalar
  *       rounds), then re-file ({@link SchedulePhase#refile}) every agent that was looked at: its group
  *       in the order, its wake-up in the wheel, its stickiness.</li>
@@ -70,7 +71,7 @@ final class ChunkRunner {
         tasks = new TaskPhase(st);
         globals = new GlobalTaskPhase(st);
         scan = new TransitionScan(st, events, timers);
-        apply = new TransitionApply(st, events, scan, globals);
+        apply = new TransitionApply(st, events, scan.perAgent, globals);
         st.control.setOutbox(events);
         st.control.setEvents(events, st.t.payloads.fieldCount(), st.t.payloads.valueField());
         st.control.setTimers(timers);

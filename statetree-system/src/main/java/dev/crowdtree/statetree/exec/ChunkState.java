@@ -25,6 +25,11 @@ final class ChunkState {
     static final int GLOBAL_DONE = -3;
     /** {@link #firedTransition} value for an agent a throwing node failed (rule R1; {@link NodeFaults}). */
     static final int FAULTED = -4;
+    /**
+     * {@link #firedTransition} values from this one down: a transition a composite's rule fired to
+     * state {@code COMPOSITE_FIRED - value} (rules K4, K5; {@link #compositeFired}, {@link #compositeTarget}).
+     */
+    static final int COMPOSITE_FIRED = -16;
     /** Fault isolation for the chunk (rules R1-R4). */
     final NodeFaults faults = new NodeFaults(this);
     /** Linked states' subtree parameters, on selection and on EnterState (rules A16.5, L3). */
@@ -227,9 +232,14 @@ final class ChunkState {
         done[r] = (byte) (v == RunStatus.SUCCEEDED || v == RunStatus.FAILED ? completedDepth + 1 : 0);
     }
 
-    /** Whether a completion trigger of a state at {@code depth} matches row {@code r}'s completion. */
-    boolean completionReaches(int r, int depth) {
-        return depth < done[r];
+    /** The {@link #firedTransition} value of a transition a composite's rule fired to {@code target}. */
+    static int compositeFired(int target) {
+        return COMPOSITE_FIRED - target;
+    }
+
+    /** The target of {@link #firedTransition} value {@code fired} if a composite's rule fired it, else -1. */
+    static int compositeTarget(int fired) {
+        return fired <= COMPOSITE_FIRED ? COMPOSITE_FIRED - fired : -1;
     }
 
     /** The tick period byte: log2 in bits 0-2, a requested log2 in bits 4-6, bit 7 while requested. */

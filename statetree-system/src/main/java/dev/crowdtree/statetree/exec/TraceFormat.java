@@ -57,6 +57,20 @@ public final class TraceFormat {
         return tick + " transition " + Printable.escape(t.statePath[leaf]) + " -> " + Printable.escape(target);
     }
 
+    /**
+     * A transition to state {@code target} that no transition of the asset names: one a composite's
+     * rule fired (docs/SEMANTICS.md, rules K4, K5).
+     */
+    public static String transitionTo(long tick, CompiledStateTree t, int leaf, int target) {
+        return tick + " transition " + Printable.escape(t.statePath[leaf]) + " -> "
+                + Printable.escape(t.statePath[target]);
+    }
+
+    /** Composite {@code state} completed with {@code status} (rule K6): {@code state-completed <path> <status>}. */
+    public static String stateCompleted(long tick, CompiledStateTree t, int state, byte status) {
+        return tick + " state-completed " + Printable.escape(t.statePath[state]) + " " + RunStatus.name(status);
+    }
+
     /** {@code tree succeeded|failed|stopped}. */
     /** A node failure (rule R1): {@code <tick> fault <node> in <leaf path>: <error>}. */
     public static String fault(NodeFailure f) {

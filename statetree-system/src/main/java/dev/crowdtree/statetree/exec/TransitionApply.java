@@ -28,10 +28,10 @@ final class TransitionApply {
     private final NodeContext ctx;
     private final ContextControl control;
     private final ChunkEvents events;
-    private final TransitionScan scan;
+    private final AgentScan scan;
     private final GlobalTaskPhase globals;
 
-    TransitionApply(ChunkState state, ChunkEvents events, TransitionScan scan, GlobalTaskPhase globals) {
+    TransitionApply(ChunkState state, ChunkEvents events, AgentScan scan, GlobalTaskPhase globals) {
         this.st = state;
         this.t = state.t;
         this.d = state.d;
@@ -88,7 +88,7 @@ final class TransitionApply {
                 finishByFault(r); // a condition threw (rule R1)
                 return;
             }
-            if (found == TransitionScan.NONE) {
+            if (found == AgentScan.NONE) {
                 break;
             }
             tr = (int) (found >> 32);
@@ -109,8 +109,10 @@ final class TransitionApply {
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]) {
             events.consumeEvent(r - c.base, tr);
         }
+        int byComposite = ChunkState.compositeTarget(tr);
         if (c.traced(r)) {
-            c.trace(r, TraceFormat.transition(c.tick, t, cur, tr));
+            c.trace(r, byComposite >= 0 ? TraceFormat.transitionTo(c.tick, t, cur, byComposite)
+                    : TraceFormat.transition(c.tick, t, cur, tr));
         }
         boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
         if (terminal || (tr == RESTART && leaf < 0)) {
@@ -122,7 +124,7 @@ final class TransitionApply {
                     exitStatus, t.globalTaskCount);
             return false;
         }
-        int target = tr >= 0 ? t.transitionTarget[tr] : 0;
+        int target = tr >= 0 ? t.transitionTarget[tr] : byComposite >= 0 ? byComposite : 0;
         exitState(r, cur, target, leaf, false, c.lastOf(r));
         byte entered = enterState(r, cur, target, leaf);
         c.setLast(r, entered, enteredDepth);

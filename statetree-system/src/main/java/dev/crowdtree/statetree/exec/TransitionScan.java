@@ -1,7 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.compiled.ScanRules;
 import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.NodeContext;
@@ -26,17 +26,17 @@ import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
  * always-awake agents into a mask, event and completion transitions look only at X (only X agents can
  * have events or a completed state); the first transition that passes decides, gates included, and
  * completed agents that found none restart from the root. Rounds two to five run per agent
- * ({@link #triggerScalar}), and so does round one of a tree with transition priorities, where what
- * is found is ranked instead of deciding at once. The decisions go to {@link ChunkState#firedRows} for {@link TransitionApply}.
+ * ({@link AgentScan}), and so does round one of a tree with transition priorities, where what is
+ * found is ranked instead of deciding at once, of a tree scanned root first (rule H2), and of the
+ * completed agents of a tree with composites (rules K3-K6). The decisions go to
+ * {@link ChunkState#firedRows} for {@link TransitionApply}. Also the steps both scans share: a
+ * transition's trigger, conditions, gate and target (SelectState).
  *
  * <p>THREADING: confined to its worker.
  */
 final class TransitionScan {
     /** {@link #onPassed} results beside a selected leaf. */
-    private static final int CONTINUE = -3, STOP = -4, TERMINAL = -5;
-    /** {@link #triggerScalar}: no transition. */
-    static final long NONE = Long.MIN_VALUE;
-    private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
+    static final int CONTINUE = -3, STOP = -4, TERMINAL = -5;
 
     private final ChunkState st;
     private final CompiledStateTree t;
@@ -45,6 +45,11 @@ final class TransitionScan {
     private final ChunkTimers timers;
     private int gatesStreamed;
     private final ChildOrder childOrder;
+    /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
+    private final ScanRules rules;
+    private final boolean composites;
+    /** The per-agent scan: rounds two to five, and round one where this one cannot decide at once. */
+    final AgentScan perAgent;
 
     TransitionScan(ChunkState state, ChunkEvents events, ChunkTimers timers) {
         this.st = state;
@@ -53,6 +58,9 @@ final class TransitionScan {
         this.events = events;
         this.timers = timers;
         this.childOrder = new ChildOrder(state.t);
+        this.rules = state.t.scanRules;
+        this.composites = rules.hasComposites;
+        this.perAgent = new AgentScan(state, this);
     }
 
     /**
@@ -63,9 +71,12 @@ final class TransitionScan {
      * the completed X agents that found no transition restart from the root.
      */
     void detectTransitions(int[] aOrder, int[] aBegin, int[] xs, int xn) {
-        if (t.hasPriorities) {
-            detectRanked(aOrder, aBegin[0], aBegin[t.awakeGroupCount], xs, xn);
+        if (t.hasPriorities || rules.rootFirst) {
+            perAgent.detectAll(aOrder, aBegin[0], aBegin[t.awakeGroupCount], xs, xn);
             return;
+        }
+        if (composites) {
+            perAgent.detectCompleted(xs, xn); // rules K3-K6
         }
         final ChunkState c = st;
         final int b = c.base;
@@ -189,36 +200,6 @@ final class TransitionScan {
     }
 
     /**
-     * Round one for a tree with transition priorities: every agent of the pass (the always-awake
-     * {@code aOrder[aLo..aHi)} and X) runs the per-agent scan {@link #triggerScalar}, which ranks
-     * what it finds. Slower than the state-batched scan, which relies on "the first found decides";
-     * trees whose transitions are all of normal priority never come here.
-     */
-    private void detectRanked(int[] aOrder, int aLo, int aHi, int[] xs, int xn) {
-        final ChunkState c = st;
-        for (int i = aLo; i < aHi; i++) {
-            detectOne(c, aOrder[i]);
-        }
-        for (int i = 0; i < xn; i++) {
-            detectOne(c, xs[i]);
-        }
-    }
-
-    private void detectOne(ChunkState c, int r) {
-        int l = r - c.base;
-        if (c.decStamp[l] == c.epoch) {
-            return; // in both A and X
-        }
-        c.decStamp[l] = c.epoch;
-        long found = triggerScalar(r);
-        if (found != NONE) {
-            c.firedTransition[l] = (int) (found >> 32);
-            c.nextLeaf[l] = (int) found;
-            c.firedRows[c.fired++] = r;
-        }
-    }
-
-    /**
      * Reads the chunk's gate columns front to back. The always-awake order is grouped by state but
      * not by row, so a gated onTick transition's loop reads gates in scattered order; when it covers
      * a good part of the chunk, streaming the columns in first (which the hardware prefetcher does at
@@ -270,7 +251,7 @@ final class TransitionScan {
      * when the scan must stop without a transition (gate waiting, @none), or {@link #CONTINUE} when
      * the target could not be selected.
      */
-    private int onPassed(int r, int tr) {
+    int onPassed(int r, int tr) {
         if (t.isGated(tr)) {
             final ChunkState c = st;
             final short[] gate = c.gate;
@@ -310,13 +291,30 @@ final class TransitionScan {
         if (trig == TRIGGER_EVENT) {
             return events.hasEvent(r - st.base, tr);
         }
-        byte l = st.lastOf(r);
-        byte completion = l == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : l == RunStatus.FAILED ? TRIGGER_FAILED : 0;
-        // scoped completion: only the completed state and its ancestors see it
-        return (trig & completion) != 0 && st.completionReaches(r, t.stateDepth[t.transitionSource[tr]]);
+        return completionMatches(tr, trig, st.lastOf(r), st.done[r]);
     }
 
-    private void cancelGate(int r, int tr) {
+    /**
+     * {@link #shouldCheck(int, int)} with row {@code r}'s completion given: {@code status}, and
+     * {@code doneLimit} the depth + 1 of the completed state ({@link ChunkState#done}).
+     */
+    boolean shouldCheck(int tr, int r, byte status, int doneLimit) {
+        byte trig = t.transitionTrigger[tr];
+        if (trig == TRIGGER_TICK || trig == TRIGGER_EVENT) {
+            return shouldCheck(tr, r);
+        }
+        return completionMatches(tr, trig, status, doneLimit);
+    }
+
+    /** Whether completion trigger {@code trig} of transition {@code tr} matches a completion with {@code status}. */
+    private boolean completionMatches(int tr, byte trig, byte status, int doneLimit) {
+        byte completion = status == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED
+                : status == RunStatus.FAILED ? TRIGGER_FAILED : 0;
+        // scoped completion: only the completed state and its ancestors see it
+        return (trig & completion) != 0 && t.stateDepth[t.transitionSource[tr]] < doneLimit;
+    }
+
+    void cancelGate(int r, int tr) {
         if (st.gate[r] == tr + 1) {
             st.clearGate(r);
         }
@@ -350,7 +348,7 @@ final class TransitionScan {
     }
 
     /** Tests one row's conditions {@code [begin, begin+num)}. */
-    private boolean conditionsPass(int r, int begin, int num) {
+    boolean conditionsPass(int r, int begin, int num) {
         final ChunkState c = st;
         c.one[0] = r;
         testConditions(begin, num, c.one, 0, 1, c.oneOut);
@@ -362,7 +360,7 @@ final class TransitionScan {
      * (tag and declared fields) are tried in queue order until one passes the conditions, which
      * read its payload; that one is consumed if the transition fires.
      */
-    private boolean payloadPass(int r, int tr) {
+    boolean payloadPass(int r, int tr) {
         int l = r - st.base;
         int begin = t.transitionConditionsBegin[tr];
         int num = t.transitionConditionsNum[tr];
@@ -407,7 +405,9 @@ final class TransitionScan {
             return leaf;
         }
         if (mode == SELECT_CHILDREN_IN_ORDER) {
-            for (int c = s + 1; c < end; c = t.stateSubtreeEnd[c]) {
+            // a sequence composite is selected only through its first child (rule K2)
+            int last = composites && rules.isSequence(s) ? t.stateSubtreeEnd[s + 1] : end;
+            for (int c = s + 1; c < last; c = t.stateSubtreeEnd[c]) {
                 int leaf = selectInternal(r, c);
                 if (leaf >= 0) {
                     return leaf;
@@ -424,54 +424,5 @@ final class TransitionScan {
             }
         }
         return -1;
-    }
-
-    /**
-     * TriggerTransitions for one agent (rounds two to five, and round one of trees with priorities).
-     * A transition whose priority is not above the best found so far is skipped unevaluated (a gate
-     * it holds keeps running); the best found decides. Returns (transition << 32 | leaf) or NONE.
-     */
-    long triggerScalar(int r) {
-        final byte[] priority = t.transitionPriority;
-        int best = -1;
-        long result = NONE;
-        int cur = st.stateOf(r) - 1;
-        scan:
-        for (int s = cur; s >= 0; s = t.stateParent[s]) {
-            for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
-                if (priority[tr] <= best) {
-                    continue;
-                }
-                boolean ok = shouldCheck(tr, r);
-                if (ok) {
-                    ok = t.payloads.readsPayload(tr) ? payloadPass(r, tr)
-                            : conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
-                    if (st.faults.isFaulted(r - st.base)) {
-                        return NONE; // a condition threw: the agent fails (rule R1)
-                    }
-                }
-                if (!ok) {
-                    cancelGate(r, tr);
-                    continue;
-                }
-                int leaf = onPassed(r, tr);
-                if (leaf == CONTINUE) {
-                    continue;
-                }
-                best = priority[tr];
-                result = leaf == STOP ? NONE : ((long) tr << 32) | (leaf & 0xFFFFFFFFL);
-                if (best == MAX_PRIORITY) {
-                    break scan;
-                }
-            }
-        }
-        if (best >= 0) {
-            return st.faults.isFaulted(r - st.base) ? NONE : result;
-        }
-        if (st.lastOf(r) != RunStatus.RUNNING) {
-            long restart = ((long) RESTART << 32) | (selectInternal(r, 0) & 0xFFFFFFFFL);
-            return st.faults.isFaulted(r - st.base) ? NONE : restart;
-        }
-        return NONE;
     }
 }

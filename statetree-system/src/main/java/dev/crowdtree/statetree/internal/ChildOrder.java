@@ -17,9 +17,10 @@ import dev.crowdtree.statetree.node.NodeContext;
  *       0, drawn with probability proportional to it (draw 0 of the same stream), then the others
  *       as in the highest-utility mode.</li>
  * </ul>
- * A child's utility is its weight times the product of its considerations, in declared order, in
- * float: x = clamp((input - min) / (max - min), 0, 1), then linear x, inverse 1 - x, quadratic x*x,
- * step (x >= threshold ? 1 : 0).
+ * A {@code sequence} composite (rule K2) is selected only through its first child: {@link #count}
+ * is 1 for it. A child's utility is its weight times the product of its considerations, in declared
+ * order, in float: x = clamp((input - min) / (max - min), 0, 1), then linear x, inverse 1 - x,
+ * quadratic x*x, step (x >= threshold ? 1 : 0).
  *
  * <p>Scratch per selection depth, sized once; allocation-free. THREADING: one instance per worker.
  */
@@ -35,10 +36,13 @@ public final class ChildOrder {
         childCount = new int[tree.stateCount];
         int most = 1;
         for (int s = 0; s < tree.stateCount; s++) {
+            int n = 0;
             for (int c = s + 1; c < tree.stateSubtreeEnd[s]; c = tree.stateSubtreeEnd[c]) {
-                childCount[s]++;
+                n++;
             }
-            most = Math.max(most, childCount[s]);
+            most = Math.max(most, n);
+            // a sequence is selected only through its first child (rule K2)
+            childCount[s] = tree.scanRules.isSequence(s) ? Math.min(1, n) : n;
         }
         order = new int[CompiledStateTree.MAX_DEPTH + 1][most];
         utility = new float[CompiledStateTree.MAX_DEPTH + 1][most];
@@ -104,7 +108,10 @@ public final class ChildOrder {
         return out;
     }
 
-    /** The number of children of {@code s} (the length of {@link #order}'s result). */
+    /**
+     * The number of children of {@code s} to try: the first this many of {@link #order}'s result
+     * (all of them, but only the first for a {@code sequence} composite, rule K2).
+     */
     public int count(int s) {
         return childCount[s];
     }

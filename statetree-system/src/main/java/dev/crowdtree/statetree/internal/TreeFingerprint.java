@@ -66,6 +66,14 @@ public final class TreeFingerprint {
                     .append(' ').append(t.taskTimerDueSlot[i]).append(' ').append(t.taskDoneSlot[i]).append('\n');
         }
         b.append("globals ").append(t.globalTaskCount).append('\n');
+        if (t.scanRules.rootFirst || t.scanRules.hasComposites) {
+            // rules H1, K1; trees with neither keep the fingerprints they had before
+            b.append("scan ").append(t.scanRules.rootFirst);
+            for (int s = 0; s < t.stateCount; s++) {
+                b.append(' ').append(t.scanRules.composite(s));
+            }
+            b.append('\n');
+        }
         for (int i = 0; i < t.conditions.length; i++) {
             b.append("condition ").append(t.conditions[i].getClass().getName()).append('\n');
         }

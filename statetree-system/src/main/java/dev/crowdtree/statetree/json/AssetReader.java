@@ -33,8 +33,8 @@ import java.util.regex.Pattern;
  * the field leading to it ({@code children[2].tasks[0]}).
  */
 final class AssetReader {
-    static final List<String> TOP_KEYS = List.of("name", "parameters", "evaluators", "globalTasks", "root",
-            "subtrees");
+    static final List<String> TOP_KEYS = List.of("name", "transitionScan", "parameters", "evaluators", "globalTasks",
+            "root", "subtrees");
     /**
      * The top-level key through which editors find the asset's JSON Schema
      * ({@code docs/statetree-asset.schema.json}): a string, accepted and otherwise ignored. It is not
@@ -43,7 +43,7 @@ final class AssetReader {
     static final String SCHEMA_KEY = "$schema";
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", LinkedAssets.KEY,
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
-            "considerations", "completion", "enabled");
+            "considerations", "completion", "enabled", "composite");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
             "delayVariance", "priority", "consumeEvent", "payloadFields", "enabled");
     static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
@@ -143,6 +143,8 @@ final class AssetReader {
         checkKeys(keys, TOP_KEYS, null, "", "at the top level");
         string(m, SCHEMA_KEY, null, ""); // only its JSON type is checked; the value is not used
         String name = string(m, "name", null, "");
+        String transitionScan = string(m, "transitionScan", null, "");
+        links.declareScan(transitionScan); // before the root: the linked assets it includes are checked against it
         List<ParameterDef> params = parameters(m, null, "");
         List<NodeDef> evaluators = nodes(m, "evaluators", null, "", "evaluator");
         List<NodeDef> globalTasks = nodes(m, "globalTasks", null, "", "task");
@@ -178,7 +180,7 @@ final class AssetReader {
             }
         }
         subtrees.addAll(links.subtrees());
-        return new TreeDef(source, name, params, evaluators, root, subtrees, globalTasks);
+        return new TreeDef(source, name, params, evaluators, root, subtrees, globalTasks, transitionScan);
     }
 
     // ---- states ----------------------------------------------------------------------------------
@@ -268,8 +270,9 @@ final class AssetReader {
         }
         String completion = string(m, "completion", path, pre);
         Object enabled = m.containsKey("enabled") ? value(m.get("enabled"), path, pre + "enabled") : null;
+        String composite = string(m, "composite", path, pre);
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, params, enter, tasks,
-                transitions, children, weight, considerations, completion, enabled);
+                transitions, children, weight, considerations, completion, enabled, composite);
     }
 
     /** Stands in for a list element that is not an object; the compiler skips it (error suppressed). */

@@ -41,6 +41,7 @@ final class AssetWriter {
             if (def.name() != null) {
                 g.writeStringField("name", def.name());
             }
+            stringField(g, "transitionScan", def.transitionScan());
             parameters(g, def.parameters());
             nodes(g, "evaluators", def.evaluators());
             nodes(g, "globalTasks", def.globalTasks());
@@ -75,6 +76,7 @@ final class AssetWriter {
         }
         stringField(g, "type", s.type());
         stringField(g, "selection", s.selection());
+        stringField(g, "composite", s.composite());
         stringField(g, "completion", s.completion());
         stringField(g, "linkedSubtree", s.linkedSubtree());
         if (!s.linkedParameters().isEmpty()) {

@@ -21,7 +21,8 @@ import java.util.Map;
  * plain {@code linked} state pointing at it. So the compiler and both runtimes see nothing new: a
  * linked asset is a linked subtree that lives in a file of its own. An included asset may not
  * declare evaluators or global tasks (they would run for the whole tree): move them to the
- * including tree.
+ * including tree. Nor may it declare a {@code transitionScan} other than the including tree's (the
+ * scan order is the whole tree's, rule H1); without one it is scanned as the including tree is.
  *
  * <p>One instance per top-level read: it remembers the assets already included (a file linked
  * twice becomes one subtree) and the chain of files being read, for cycles.
@@ -65,6 +66,25 @@ final class LinkedAssets {
         this.chain = chain;
         this.subtrees = subtrees;
         this.subtreeFiles = subtreeFiles;
+    }
+
+    /**
+     * The {@code transitionScan} of the tree being read, as declared (null: the default), once known:
+     * the top-level asset's, which the assets it includes inherit. Rule H1.
+     */
+    private String scan;
+    private boolean scanKnown;
+
+    /**
+     * The reader found the tree's {@code transitionScan} ({@code declared}, null when absent): for the
+     * top-level asset it is the whole tree's; an included asset keeps the one it inherited (its own
+     * is checked against it when the inclusion ends).
+     */
+    void declareScan(String declared) {
+        if (!scanKnown) {
+            scan = declared;
+            scanKnown = true;
+        }
     }
 
     /** The subtrees the included assets contributed, to append to the including tree's. */
@@ -121,8 +141,9 @@ final class LinkedAssets {
             used[0] += text.bytes();
             List<Path> longer = new ArrayList<>(chain);
             longer.add(target);
-            included = StateTreeJson.readIncluded(source, text.text(),
-                    new LinkedAssets(target, maxBytes, used, longer, subtrees, subtreeFiles));
+            LinkedAssets nested = new LinkedAssets(target, maxBytes, used, longer, subtrees, subtreeFiles);
+            nested.declareScan(scan); // an included asset is scanned as the including tree
+            included = StateTreeJson.readIncluded(source, text.text(), nested);
         } catch (StateTreeCompileException e) {
             for (CompileError ce : e.errors()) {
                 reader.issue(ce);
@@ -142,6 +163,12 @@ final class LinkedAssets {
                     + "the including tree, or make them tasks of the asset's root state");
             return null;
         }
+        if (included.transitionScan() != null && !scanName(included.transitionScan()).equals(scanName(scan))) {
+            reader.error(path, field, "linked asset \"" + asset + "\" declares \"transitionScan\": \""
+                    + included.transitionScan() + "\" but the including tree is scanned " + scanName(scan)
+                    + "; the scan order is the whole tree's: leave it out of the linked asset or make them the same");
+            return null;
+        }
         String name = included.name() == null || included.name().isBlank() ? target.getFileName().toString()
                 : included.name();
         if (subtrees.containsKey(name)) {
@@ -155,8 +182,13 @@ final class LinkedAssets {
         StateDef root = included.root();
         subtrees.put(name, new StateDef(name, Vocabulary.StateType.SUBTREE.assetName(), root.selection(), null, null,
                 included.parameters(), root.enterConditions(), root.tasks(), root.transitions(), root.children(),
-                null, null, null, root.enabled()));
+                null, null, root.completion(), root.enabled(), root.composite()));
         subtreeFiles.put(name, target);
         return name;
+    }
+
+    /** A declared {@code transitionScan} as the including tree compares it: absent is the default. */
+    private static String scanName(String declared) {
+        return declared == null ? Vocabulary.TransitionScan.LEAF_FIRST.assetName() : declared;
     }
 }

@@ -179,7 +179,9 @@ final class AgentLifecycle {
                 if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[t]) {
                     Transitions.consumeEvent(tree, exec, t);
                 }
-                data.trace(TraceFormat.transition(data.tick, tree, exec.activeStates.last(), t));
+                data.trace(t == TransitionResult.COMPOSITE_RULE
+                        ? TraceFormat.transitionTo(data.tick, tree, exec.activeStates.last(), transition.targetState)
+                        : TraceFormat.transition(data.tick, tree, exec.activeStates.last(), t));
 
                 data.selfEventWindow = InterpreterData.WINDOW_ENTER_EXIT;
                 changes.exitState(exec, transition, exec.lastTickStatus);

@@ -14,8 +14,9 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * without their enter conditions (Q-A6), then selects down from the target: enter conditions, a
  * {@code tryEnterState} state ends the path (Q-A10), otherwise the first child that can be selected,
  * in the order of the state's selection mode ({@link ChildOrder}: declared, random or by utility; a
- * linked state's only child is its private subtree copy, Q-A7, selected with the linked state's
- * parameters written into the copy for the time of that selection, rule L3).
+ * {@code sequence} composite only through its first child, rule K2; a linked state's only child is
+ * its private subtree copy, Q-A7, selected with the linked state's parameters written into the copy
+ * for the time of that selection, rule L3).
  */
 final class StateSelection {
     private final CompiledStateTree tree;

@@ -10,7 +10,9 @@ final class TransitionResult {
     final ActiveStates currentActiveStates = new ActiveStates();
     final ActiveStates nextActiveStates = new ActiveStates();
     int targetState = INVALID;
-    /** The transition that fired, or -1 for the restart from root. */
+    /** {@link #transitionIndex} of a transition a composite's rule fired (rules K3-K5; to {@link #targetState}). */
+    static final int COMPOSITE_RULE = -2;
+    /** The transition that fired, -1 for the restart from root, or {@link #COMPOSITE_RULE}. */
     int transitionIndex = INVALID;
     /** The restart from root could not select a state (SEMANTICS.md section 4, deviation Q-A9). */
     boolean restartFailed;

@@ -6,19 +6,23 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.SUCCEEDED_H
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.node.RunStatus;
 
 /**
  * {@code TriggerTransitions} (docs/SEMANTICS.md section 4): scans the transitions of the active
- * states leaf to root for the first one to fire. A transition is checked when its trigger matches
- * the completion of the last tick, is {@code onTick}, or is {@code onEvent} with its event in this
- * tick's {@code EventsToProcess} (section 8); its conditions must pass; a gated one arms its gate
- * and blocks the scan while the gate is closed (Q-A5); {@code @none} masks the ancestors'
- * transitions (Q-A4). Blocking and masking hold only against transitions of no higher priority: the
- * scan skips a transition whose priority is not above the best found so far, and the best found
- * decides. A completed state with nothing to fire restarts from the root (failing
- * cleanly when no state can be selected, Q-A9). Also consumes the event of an {@code onEvent}
- * transition that fired.
+ * states leaf to root (root to leaf in a tree scanned root first, rule H2) for the first one to
+ * fire. A transition is checked when its trigger matches the completion of the last tick, is
+ * {@code onTick}, or is {@code onEvent} with its event in this tick's {@code EventsToProcess}
+ * (section 8); its conditions must pass; a gated one arms its gate and blocks the scan while the
+ * gate is closed (Q-A5); {@code @none} masks the transitions after it in the scan (Q-A4). Blocking
+ * and masking hold only against transitions of no higher priority: the scan skips a transition
+ * whose priority is not above the best found so far, and the best found decides. A completed state
+ * with nothing to fire restarts from the root (failing cleanly when no state can be selected,
+ * Q-A9). A composite state on the way applies its rule to a completion of its active child before
+ * its own transitions (section 4.1, rules K3-K6): it fires a transition to a later sibling at normal
+ * priority, or completes itself, which the scan goes on with. Also consumes the event of an
+ * {@code onEvent} transition that fired.
  */
 final class Transitions {
     private final InterpreterData data;
@@ -28,6 +32,8 @@ final class Transitions {
     /** A candidate GOTO transition while its target is selected (the best one so far stays in the result). */
     private final TransitionResult trial = new TransitionResult();
     private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
+    /** The priority a composite's rule fires at (rule K3). */
+    private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
 
     Transitions(InterpreterData data, NodeCalls nodes, StateSelection selection) {
         this.data = data;
@@ -38,20 +44,37 @@ final class Transitions {
 
     /** Fills {@code outTransition} and returns true when a transition fires (or the tree restarts). */
     boolean triggerTransitions(ExecutionState exec, TransitionResult outTransition) {
-        int completionTrigger = 0;
-        if (exec.lastTickStatus == RunStatus.SUCCEEDED) {
-            completionTrigger = CompiledStateTree.TRIGGER_SUCCEEDED;
-        } else if (exec.lastTickStatus == RunStatus.FAILED) {
-            completionTrigger = CompiledStateTree.TRIGGER_FAILED;
-        }
-
+        // The completion and its completed state; a composite's rule may change both (rule K6).
+        byte completion = exec.lastTickStatus;
+        int completedIndex = exec.completedIndex;
         // The best transition found so far, by priority (section 4): a later one counts only when its
         // priority is strictly higher, so with every priority normal the first one found decides.
         int best = -1;
         boolean fires = false;
+        final int num = exec.activeStates.num;
+        final boolean rootFirst = tree.scanRules.rootFirst;
         scan:
-        for (int stateIndex = exec.activeStates.num - 1; stateIndex >= 0; stateIndex--) {
+        for (int step = 0; step < num; step++) {
+            // leaf to root (A8.3), or root to leaf in a tree scanned root first (rule H2)
+            int stateIndex = rootFirst ? step : num - 1 - step;
             int state = exec.activeStates.get(stateIndex);
+            if (tree.scanRules.isComposite(state) && isCompletion(completion) && completedIndex > stateIndex
+                    && NORMAL > best) {
+                // Rule K3: a child of the composite completed and nothing below handled it.
+                byte outcome = compositeRule(exec, state, exec.activeStates.get(stateIndex + 1), completion,
+                        outTransition);
+                if (outcome == RunStatus.RUNNING) {
+                    best = NORMAL; // it fired, found at normal priority (P1)
+                    fires = true;
+                } else {
+                    // Rule K6: the composite completes; the scan goes on at it with its outcome.
+                    data.trace(TraceFormat.stateCompleted(data.tick, tree, state, outcome));
+                    completion = outcome;
+                    completedIndex = stateIndex;
+                }
+            }
+            int completionTrigger = completion == RunStatus.SUCCEEDED ? CompiledStateTree.TRIGGER_SUCCEEDED
+                    : completion == RunStatus.FAILED ? CompiledStateTree.TRIGGER_FAILED : 0;
             int begin = tree.stateTransitionsBegin[state];
             for (int i = 0; i < tree.stateTransitionsNum[state]; i++) {
                 int transitionIndex = begin + i;
@@ -61,7 +84,7 @@ final class Transitions {
                 }
                 int trigger = tree.transitionTrigger[transitionIndex];
                 // Completion is scoped: only the completed state and its ancestors see it.
-                boolean shouldCheck = ((trigger & completionTrigger) != 0 && stateIndex <= exec.completedIndex)
+                boolean shouldCheck = ((trigger & completionTrigger) != 0 && stateIndex <= completedIndex)
                         || trigger == CompiledStateTree.TRIGGER_TICK
                         || (trigger == CompiledStateTree.TRIGGER_EVENT
                         && nextMatch(exec, -1, transitionIndex) >= 0);
@@ -85,17 +108,12 @@ final class Transitions {
 
                     byte type = tree.transitionType[transitionIndex];
                     if (type == CompiledStateTree.GOTO) {
-                        trial.currentActiveStates.copyFrom(exec.activeStates);
-                        trial.targetState = tree.transitionTarget[transitionIndex];
-                        trial.nextActiveStates.reset();
-                        if (!selection.selectState(exec, trial.targetState, trial.nextActiveStates)) {
+                        if (!trySelect(exec, tree.transitionTarget[transitionIndex], transitionIndex, outTransition)) {
                             continue;
                         }
-                        trial.transitionIndex = transitionIndex;
-                        outTransition.copyFrom(trial);
                         fires = true;
                     } else if (type == CompiledStateTree.NOT_SET) {
-                        // Masks the transitions of ancestors of no higher priority (and the restart from root: Q-A4).
+                        // Masks the later transitions of no higher priority (and the restart from root: Q-A4).
                         fires = false;
                     } else {
                         short handle = type == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
@@ -134,6 +152,52 @@ final class Transitions {
             return true;
         }
         return false;
+    }
+
+    private static boolean isCompletion(byte status) {
+        return status == RunStatus.SUCCEEDED || status == RunStatus.FAILED;
+    }
+
+    /**
+     * The rule of composite {@code composite} whose active child {@code child} (or a state below it)
+     * completed with {@code completion} (rules K4, K5): the siblings after the child that the rule
+     * tries ({@link dev.crowdtree.statetree.compiled.ScanRules#siblingsToTry}) are selected in
+     * declared order, and the first that can be is the target of the transition it fires (into
+     * {@code out}); then RUNNING is returned. Otherwise the status the composite completes with:
+     * {@code completion} when it tries none or the child is the last, FAILED when none of those it
+     * tried could be selected.
+     */
+    private byte compositeRule(ExecutionState exec, int composite, int child, byte completion, TransitionResult out) {
+        int tries = tree.scanRules.siblingsToTry(composite, completion);
+        int end = tree.stateSubtreeEnd[composite];
+        int sibling = tree.stateSubtreeEnd[child]; // the next sibling (DFS pre-order), or the composite's end
+        if (tries == 0 || sibling >= end) {
+            return completion;
+        }
+        for (int tried = 0; tried < tries && sibling < end; tried++, sibling = tree.stateSubtreeEnd[sibling]) {
+            if (trySelect(exec, sibling, TransitionResult.COMPOSITE_RULE, out)) {
+                return RunStatus.RUNNING;
+            }
+        }
+        return RunStatus.FAILED;
+    }
+
+    /**
+     * SelectState({@code target}) for a transition ({@code transitionIndex}, or
+     * {@link TransitionResult#COMPOSITE_RULE}) that would go there: on success {@code out} holds it
+     * and true is returned; otherwise {@code out} is left as it was (it may hold the best transition
+     * found so far).
+     */
+    private boolean trySelect(ExecutionState exec, int target, int transitionIndex, TransitionResult out) {
+        trial.currentActiveStates.copyFrom(exec.activeStates);
+        trial.targetState = target;
+        trial.nextActiveStates.reset();
+        if (!selection.selectState(exec, target, trial.nextActiveStates)) {
+            return false;
+        }
+        trial.transitionIndex = transitionIndex;
+        out.copyFrom(trial);
+        return true;
     }
 
     /**

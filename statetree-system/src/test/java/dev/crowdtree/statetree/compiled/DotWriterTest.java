@@ -152,4 +152,25 @@ class DotWriterTest {
         assertTrue(Arrays.stream(dot.split("\n")).skip(1).limit(dot.split("\n").length - 2)
                 .allMatch(l -> l.startsWith("  ") && l.endsWith(";")), dot);
     }
+
+    @Test
+    void compositesAndARootFirstScanAreShown() throws Exception {
+        CompiledStateTree composites = COMPILER.compile(tree("Bt")
+                .root(state("Root").selector()
+                        .child(state("Seq").sequence()
+                                .child(state("A").task(node("run")))
+                                .child(state("B").task(node("run"))))
+                        .child(state("C").task(node("run"))))
+                .build());
+        String dot = DotWriter.toDot(composites);
+        assertTrue(dot.contains("s0 [label=\"Root\\n(selector)\"];"), dot);
+        assertTrue(dot.contains("s1 [label=\"Seq\\n(sequence)\"];"), dot);
+        assertTrue(dot.contains("graph [label=\"Bt (<builder>)\", "), dot);
+        CompiledStateTree rootFirst = COMPILER.compile(tree("Hsm").rootFirst()
+                .root(state("Root").transition(on("onTick").to("@none")).child(state("A").task(node("run"))))
+                .build());
+        String hsm = DotWriter.toDot(rootFirst);
+        assertTrue(hsm.contains("graph [label=\"Hsm (<builder>)\\ntransitionScan: rootFirst\", "), hsm);
+        assertTrue(hsm.contains("@none (masks descendants)"), hsm); // the scan reaches them after it
+    }
 }

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.state;
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.tree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -102,6 +104,31 @@ class RuntimeAllocationTest {
                         + " ticks, and others still run: awake " + before + " -> " + after);
             }
         }
+    }
+
+    /**
+     * Composites (rules K2-K6): a selector of two sequences, cycling through every rule (a sequence
+     * moving on, one whose next child cannot be selected, the selector falling back, both completing
+     * up to the root, the restart) on the per-agent scan of completed agents; and a root-first scan
+     * (rule H2) of {@link CrowdTrees#everything()}, scanned per agent.
+     */
+    @Test
+    void steadyTickWithCompositesOrARootFirstScanAllocatesNothing() throws Exception {
+        TreeDef composites = tree("Composites")
+                .root(state("Root").selector()
+                        .child(state("Seq").sequence()
+                                .child(state("A").task(node("delay").with("duration", 0.2).with("randomDeviation", 0.1)))
+                                .child(state("B").enterCondition(node("randomChance").with("probability", 0.5))
+                                        .task(node("delay").with("duration", 0.1)))
+                                .child(state("C").task(node("succeed").with("afterTicks", 2))))
+                        .child(state("Fallback").sequence()
+                                .child(state("D").task(node("delay").with("duration", 0.2).with("randomDeviation", 0.1)))
+                                .child(state("E").task(node("fail").with("afterTicks", 3)))))
+                .build();
+        assertSteadyTicksAllocateNothing(composites, 20_000);
+        TreeDef e = CrowdTrees.everything();
+        assertSteadyTicksAllocateNothing(new TreeDef(e.source(), "EverythingRootFirst", e.parameters(), e.evaluators(),
+                e.root(), e.subtrees(), e.globalTasks(), "rootFirst"), 20_000);
     }
 
     private static void assertSteadyTicksAllocateNothing(TreeDef def, int agents) throws Exception {

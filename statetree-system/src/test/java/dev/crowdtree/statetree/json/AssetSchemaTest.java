@@ -348,6 +348,12 @@ class AssetSchemaTest {
         cases.put("enabled that is not a boolean on a task", breaking("'reselect': false}", "'reselect': false, 'enabled': 1}"));
         cases.put("enabled that is not a boolean on an evaluator", breaking("'period': 30", "'period': 30, 'enabled': 'yes'"));
         cases.put("enabled on a condition", breaking("'op': '>'", "'op': '>', 'enabled': false"));
+        cases.put("unknown composite", breaking("'name': 'Root',", "'name': 'Root', 'composite': 'parallel',"));
+        cases.put("a composite on a leaf", breaking("'name': 'Idle',", "'name': 'Idle', 'composite': 'sequence',"));
+        cases.put("a composite on a linked state", breaking("'name': 'Eat',", "'name': 'Eat', 'composite': 'selector',"));
+        cases.put("a composite with another selection", breaking("'name': 'Root',",
+                "'name': 'Root', 'composite': 'sequence', 'selection': 'tryEnterState',"));
+        cases.put("unknown transitionScan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'depthFirst',"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             assertFalse(errors(c.getValue()).isEmpty(), c.getKey() + ": the schema accepts " + c.getValue());
             assertThrows(StateTreeCompileException.class,
@@ -388,6 +394,8 @@ class AssetSchemaTest {
                         + " 'enabled': false}]}, {'name': 'Idle', 'enabled': true,"))
                 .replace(json("'evaluators': ["), json("'globalTasks': [{'type': 'run', 'enabled': false}],"
                         + " 'evaluators': [{'type': 'time', 'enabled': false}, ")));
+        cases.put("a composite", breaking("'name': 'Root',", "'name': 'Root', 'composite': 'selector',"));
+        cases.put("a root-first scan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'rootFirst',"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             StateTreeJson.compile(c.getKey(), c.getValue(), StateTreeCompiler.withBuiltins());
             assertEquals(List.of(), errors(c.getValue()), c.getKey());

@@ -328,7 +328,8 @@ class CompileErrorsTest {
         assertOnlyError("{'name': 'T', 'parameters': {'p': {'type': 'int', 'value': 1}}, 'root': {'name': 'R'}}",
                 null, "parameters.p.value", "unknown key 'value' in a parameter; valid keys are type, default");
         assertOnlyError("{'name': 'T', 'root': {'name': 'R'}, 'subtree': []}", null, "subtree",
-                "unknown key 'subtree' at the top level; valid keys are name, parameters, evaluators, globalTasks, root, subtrees");
+                "unknown key 'subtree' at the top level; valid keys are name, transitionScan, parameters, evaluators,"
+                        + " globalTasks, root, subtrees");
     }
 
     @Test

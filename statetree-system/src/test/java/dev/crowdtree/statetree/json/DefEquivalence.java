@@ -57,6 +57,7 @@ final class DefEquivalence {
             TreeDef t = (TreeDef) v;
             Map<String, Object> m = new LinkedHashMap<>();
             put(m, "name", t.name());
+            put(m, "transitionScan", t.transitionScan());
             put(m, "parameters", structural(t.parameters()));
             put(m, "evaluators", structural(t.evaluators()));
             put(m, "globalTasks", structural(t.globalTasks()));
@@ -70,6 +71,7 @@ final class DefEquivalence {
             put(m, "name", s.name());
             put(m, "type", s.type());
             put(m, "selection", s.selection());
+            put(m, "composite", s.composite());
             put(m, "linkedSubtree", s.linkedSubtree());
             put(m, "linkedParameters", structural(s.linkedParameters()));
             put(m, "parameters", structural(s.parameters()));

@@ -76,4 +76,35 @@ class LinkedAssetTest {
                 () -> StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins()));
         assertTrue(e.getMessage().contains(dir.resolve("part.json").toString() + ": state 'Root': bogus"), e.getMessage());
     }
+
+    /** The main asset {@code main} linking {@code part.json} with text {@code part}, compiled. */
+    private CompiledStateTree compile(String main, String part) throws Exception {
+        Files.writeString(dir.resolve("main.json"), main);
+        Files.writeString(dir.resolve("part.json"), part);
+        return StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins());
+    }
+
+    @Test
+    void anIncludedAssetIsScannedAsTheIncludingTreeAndKeepsItsRootsComposite() throws Exception {
+        String rootFirst = MAIN.replace("{\"name\": \"Main\",", "{\"name\": \"Main\", \"transitionScan\": \"rootFirst\",");
+        String leaf = "\"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"run\"}]}}";
+        // no transitionScan of its own: it takes the including tree's; the same as the including tree's: accepted
+        assertTrue(compile(rootFirst, "{\"name\": \"Part\", " + leaf).scanRules.rootFirst);
+        assertTrue(compile(rootFirst, "{\"name\": \"Part\", \"transitionScan\": \"rootFirst\", " + leaf).scanRules.rootFirst);
+        // a composite at the asset's root stays one in the subtree it becomes
+        CompiledStateTree t = compile(MAIN, "{\"name\": \"Part\", \"root\": {\"name\": \"Root\","
+                + " \"composite\": \"sequence\", \"children\": [{\"name\": \"X\", \"tasks\": [{\"type\": \"run\"}]},"
+                + " {\"name\": \"Y\", \"tasks\": [{\"type\": \"run\"}]}]}}");
+        assertTrue(t.scanRules.isSequence(t.stateByPath("Root/A/Part")));
+        assertTrue(t.scanRules.isSequence(t.stateByPath("Root/B/Part")));
+    }
+
+    @Test
+    void anIncludedAssetMayNotBeScannedOtherwiseThanTheIncludingTree() {
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class, () -> compile(MAIN,
+                "{\"name\": \"Part\", \"transitionScan\": \"rootFirst\", \"root\": {\"name\": \"Root\","
+                        + " \"tasks\": [{\"type\": \"run\"}]}}"));
+        assertTrue(e.getMessage().contains("state 'Root/A': asset: linked asset \"part.json\" declares \"transitionScan\":"
+                + " \"rootFirst\" but the including tree is scanned leafFirst"), e.getMessage());
+    }
 }

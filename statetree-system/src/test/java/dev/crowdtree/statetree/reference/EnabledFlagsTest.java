@@ -69,6 +69,21 @@ class EnabledFlagsTest {
     }
 
     @Test
+    void theTreeThatRunsKeepsTheScanOrderAndTheCompositesOfTheAsset() {
+        // the pruned asset (rules N1-N5) is the asset in every other respect: rules H1 and K1 still hold
+        CompiledStateTree rootFirst = TestNodes.compile(tree("R").rootFirst().root(state("Root")
+                .child(state("A").task(node("run")))
+                .child(state("B").enabled(false).task(node("run")))).build());
+        assertTrue(rootFirst.scanRules.rootFirst, "transitionScan rootFirst survives the pruning");
+        CompiledStateTree sequence = TestNodes.compile(tree("S").root(state("Root")
+                .child(state("Seq").sequence()
+                        .child(state("A").task(node("succeed")))
+                        .child(state("B").enabled(false).task(node("run")))
+                        .child(state("C").task(node("run"))))).build());
+        assertTrue(sequence.scanRules.hasComposites, "the composite survives the pruning");
+    }
+
+    @Test
     void theWriterRoundTripsTheKey() throws Exception {
         String json = StateTreeJson.write(built());
         assertTrue(json.contains("\"enabled\": false"), json);

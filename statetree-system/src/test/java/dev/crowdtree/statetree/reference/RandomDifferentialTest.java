@@ -33,11 +33,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * completion "all" (a third of the trees), delay-only states chained by completion
  * transitions (agents there sleep between their timers), global tasks (a third of the trees: time
  * limits, tick-counted finishes, a ticking counter whose output states bind, events, failures and
- * successes on enter, background ones), and half of the scenarios give agents tick periods of 1 to 8 that change during the run.
- * Issue 20's keys, drawn from a stream of their own: disabled states, tasks, transitions, global tasks
- * and evaluators (rules N1-N5), delays without reselect in delay-only states (M1), and subtree roots
- * whose enter condition tests the parameter their linked state gives (L3).
- * The payload mismatches counted (rule E5) must be identical too.
+ * successes on enter, background ones), composites (a third of the trees: sequences and selectors,
+ * rules K1-K6, some of whose children leave their completion to them) and a root-first scan (a
+ * fifth, rules H1-H2), and half of the scenarios give agents tick periods of 1 to 8 that change
+ * during the run. Issue 20's other keys, drawn from a stream of their own: disabled states, tasks,
+ * transitions, global tasks and evaluators (rules N1-N5), delays without reselect in delay-only
+ * states (M1), and subtree roots whose enter condition tests the parameter their linked state gives
+ * (L3). The payload mismatches counted (rule E5) must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -62,10 +64,15 @@ class RandomDifferentialTest {
         int withGlobals = 0;
         int withMismatches = 0;
         int withDisabled = 0;
+        int withComposites = 0;
+        int rootFirst = 0;
+        int compositeRulesFired = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
-            // global tasks draw from a stream of their own: the trees without them are those of before
-            TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n))
+            // global tasks draw from a stream of their own: the trees without them are those of before;
+            // so do composites and the root-first scan (rules K1-K6, H1-H2), and the other keys of issue 20
+            TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n),
+                    new SplittableRandom(11000 + n))
                     .tree("Random" + n);
             CompiledStateTree tree;
             try {
@@ -79,6 +86,8 @@ class RandomDifferentialTest {
                 payloadReaders += tree.payloads.readsPayload(tr) ? 1 : 0;
             }
             withGlobals += tree.globalTaskCount > 0 ? 1 : 0;
+            withComposites += tree.scanRules.hasComposites ? 1 : 0;
+            rootFirst += tree.scanRules.rootFirst ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 if (!tree.stateEnabled[st]) {
                     withDisabled++;
@@ -98,6 +107,7 @@ class RandomDifferentialTest {
             List<String> reference = TestNodes.run(tree, scenario, capturing(ScenarioRunner.REFERENCE, made));
             List<PayloadMismatch> mismatches = made.get(0).unmatchedPayloads();
             withMismatches += mismatches.isEmpty() ? 0 : 1;
+            compositeRulesFired += reference.stream().anyMatch(l -> l.contains(" state-completed ")) ? 1 : 0;
             for (int k = 0; k < others.size(); k++) {
                 List<String> other = TestNodes.run(tree, scenario, capturing(others.get(k), made));
                 if (!other.equals(reference)) {
@@ -122,6 +132,9 @@ class RandomDifferentialTest {
         assertTrue(withGlobals >= TREES / 4, "trees with global tasks: " + withGlobals);
         assertTrue(withMismatches >= TREES / 10, "scenarios with payload mismatches: " + withMismatches);
         assertTrue(withDisabled >= TREES / 10, "trees with disabled states: " + withDisabled);
+        assertTrue(withComposites >= TREES / 5, "trees with composites: " + withComposites);
+        assertTrue(rootFirst >= TREES / 10, "trees scanned root first: " + rootFirst);
+        assertTrue(compositeRulesFired >= TREES / 20, "scenarios where a composite completed: " + compositeRulesFired);
     }
 
     /** {@code factory}, adding each runtime it creates to {@code made} (to read its counts after the run). */
@@ -195,15 +208,24 @@ class RandomDifferentialTest {
         private boolean counter;
         /** Whether the condition being generated may bind task outputs (not in enter conditions). */
         private boolean taskOutputs;
+        /** Draws for composites and the scan order. */
+        private final SplittableRandom crnd;
+        /** Whether states may be composites (a third of the trees), and whether the tree is scanned root first. */
+        private final boolean composites;
+        private final boolean rootFirst;
 
-        /** Draws for the keys of issue 20 (a stream of their own, so the trees stay those of before otherwise). */
+        /** Draws for the other keys of issue 20 (a stream of their own, so the trees stay those of before otherwise). */
         private final SplittableRandom xrnd;
 
-        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom xrnd) {
+        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd) {
             this.rnd = rnd;
             this.ranked = ranked;
             this.grnd = grnd;
+            this.crnd = crnd;
             this.xrnd = xrnd;
+            int kind = crnd.nextInt(100);
+            this.composites = kind < 35;
+            this.rootFirst = kind >= 35 && kind < 55;
         }
 
         private boolean chance(int percent) {
@@ -218,6 +240,9 @@ class RandomDifferentialTest {
             if (xrnd.nextInt(100) < 20) {
                 b.evaluator(node("evalSend").named("pinger").with("tag", "E1").enabled(false)); // rule N3
             }
+            if (rootFirst) {
+                b.rootFirst();
+            }
             if (grnd.nextInt(100) < 35) {
                 globalTasks(b);
             }
@@ -227,7 +252,7 @@ class RandomDifferentialTest {
                 names.add(i == 0 ? "Root" : "S" + i);
             }
             next = 0;
-            b.root(build(root, null, withSubtree));
+            b.root(build(root, null, withSubtree, false));
             if (withSubtree) {
                 StateTreeBuilder.State sub = state("Sub").param("p", "float", 0.5).task(node("run").named("sub"))
                         .transition(on("onEvent").event("E3").to("U1"));
@@ -237,10 +262,14 @@ class RandomDifferentialTest {
                     sub.transition(on("onTick").to("U1").when(node("compare").with("param", "p").with("op", "<")
                             .with("value", 0.3)));
                 }
-                b.subtree(sub
+                sub
                         .child(state("U0").task(node("delay").with("duration", Binding.param("p")))
                                 .transition(on("onStateCompleted").to("@next")))
-                        .child(state("U1").task(node("succeed").with("afterTicks", 2))));
+                        .child(state("U1").task(node("succeed").with("afterTicks", 2)));
+                if (composites && crnd.nextBoolean()) {
+                    sub.composite(crnd.nextBoolean() ? "sequence" : "selector"); // a subtree's root may be one
+                }
+                b.subtree(sub);
             }
             return b.build();
         }
@@ -326,7 +355,8 @@ class RandomDifferentialTest {
             return c;
         }
 
-        private StateTreeBuilder.State build(Shape s, String nextSibling, boolean withSubtree) {
+        /** The state of {@code s}; {@code underComposite}: its parent is a composite. */
+        private StateTreeBuilder.State build(Shape s, String nextSibling, boolean withSubtree, boolean underComposite) {
             String name = names.get(next);
             next++;
             StateTreeBuilder.State st = state(name);
@@ -334,6 +364,7 @@ class RandomDifferentialTest {
                 st.enabled(false); // rule N2: never selected, nor anything below; transitions to it never fire
             }
             String selection = null;
+            boolean isComposite = false;
             if (s.linked()) {
                 st.linked("Sub");
                 if (chance(50)) {
@@ -349,19 +380,28 @@ class RandomDifferentialTest {
                     delay.reselect(false); // a sustained re-entry keeps its run-out timer (rule M1)
                 }
                 st.task(delay);
-                st.transition(on(chance(70) ? "onStateCompleted" : "onStateSucceeded")
-                        .to(nextSibling != null && chance(60) ? "@next" : names.get(rnd.nextInt(names.size()))));
+                StateTreeBuilder.Transition chained = on(chance(70) ? "onStateCompleted" : "onStateSucceeded")
+                        .to(nextSibling != null && chance(60) ? "@next" : names.get(rnd.nextInt(names.size())));
+                if (!underComposite || crnd.nextInt(100) < 30) {
+                    st.transition(chained); // under a composite, mostly left to the composite's rule
+                }
                 if (chance(30)) {
                     st.transition(on("onEvent").event(TAGS[rnd.nextInt(TAGS.length)])
                             .to(names.get(rnd.nextInt(names.size()))));
                 }
                 return st;
             } else {
+                boolean tryEnter = false;
                 if (!s.children().isEmpty() && chance(15)) {
                     st.tryEnter();
+                    tryEnter = true;
                 } else if (ranked && !s.children().isEmpty() && chance(40)) {
                     selection = SELECTIONS[rnd.nextInt(SELECTIONS.length)];
                     st.selection(selection);
+                }
+                if (composites && !s.children().isEmpty() && !tryEnter && selection == null && crnd.nextInt(100) < 60) {
+                    st.composite(crnd.nextBoolean() ? "sequence" : "selector");
+                    isComposite = true;
                 }
                 int tasks = rnd.nextInt(3);
                 for (int i = 0; i < tasks; i++) {
@@ -381,7 +421,7 @@ class RandomDifferentialTest {
             for (int i = 0; i < s.children().size(); i++) {
                 // the next sibling's name is the name given after this child's whole subtree
                 String sib = i + 1 < s.children().size() ? "has-next" : null;
-                StateTreeBuilder.State child = build(s.children().get(i), sib, withSubtree);
+                StateTreeBuilder.State child = build(s.children().get(i), sib, withSubtree, isComposite);
                 if (selection != null && !selection.equals(SELECTIONS[0])) {
                     // a child of a utility selection: a weight (0 sometimes) and a consideration on f
                     if (chance(70)) {

@@ -62,7 +62,7 @@ class SnapshotRoundTripTest {
         for (int n = 0; tree == null; n++) {
             try {
                 tree = TestNodes.compiler().compile(new RandomDifferentialTest.Gen(new SplittableRandom(300 + n), false,
-                        new SplittableRandom(400 + n), new SplittableRandom(450 + n)).tree("Kind"));
+                        new SplittableRandom(400 + n), new SplittableRandom(450 + n), new SplittableRandom(470 + n)).tree("Kind"));
             } catch (StateTreeCompileException e) {
                 // try the next one
             }
@@ -86,7 +86,7 @@ class SnapshotRoundTripTest {
         for (int n = 0; done < TREES && n < 3 * TREES; n++) {
             SplittableRandom rnd = new SplittableRandom(5000 + n);
             TreeDef def = new RandomDifferentialTest.Gen(rnd, n % 3 == 2, new SplittableRandom(9000 + n),
-                    new SplittableRandom(11000 + n)).tree("Snap" + n);
+                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n)).tree("Snap" + n);
             CompiledStateTree tree;
             try {
                 tree = TestNodes.compiler().compile(def);
@@ -131,7 +131,7 @@ class SnapshotRoundTripTest {
         CompiledStateTree other = null;
         for (int n = 0; other == null; n++) {
             TreeDef def = new RandomDifferentialTest.Gen(new SplittableRandom(100 + n), false, new SplittableRandom(200 + n),
-                    new SplittableRandom(250 + n)).tree(tree == null ? "Mine" : "Theirs");
+                    new SplittableRandom(250 + n), new SplittableRandom(270 + n)).tree(tree == null ? "Mine" : "Theirs");
             try {
                 CompiledStateTree t = TestNodes.compiler().compile(def);
                 if (tree == null) {

@@ -1,0 +1,211 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.ScanRules;
+import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.node.RunStatus;
+
+import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
+
+/**
+ * TriggerTransitions for one agent at a time (docs/SEMANTICS.md sections 4 and 4.1): rounds two to
+ * five of every tree ({@link TransitionApply}), and round one where the state-batched
+ * {@link TransitionScan} cannot decide at once: in a tree with transition priorities (what is found
+ * is ranked), in a tree scanned root first (rule H2), and for the completed agents of a tree with
+ * composites, whose rules apply to completions (rules K3-K6). A transition's trigger, conditions,
+ * gate and target are checked by the steps {@link TransitionScan} shares with it.
+ *
+ * <p>Allocation: none. THREADING: confined to its worker.
+ */
+final class AgentScan {
+    /** {@link #triggerScalar}: no transition. */
+    static final long NONE = Long.MIN_VALUE;
+    private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
+    /** The priority a composite's rule fires at (rule K3). */
+    private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
+
+    private final ChunkState st;
+    private final CompiledStateTree t;
+    private final TransitionScan scan;
+    /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
+    private final ScanRules rules;
+    private final boolean composites;
+
+    // The scan in progress: the best priority found and what it decides, the completion (a
+    // composite's rule may change it, rule K6) with the depth + 1 of the completed state, and
+    // whether the scan stopped (the highest priority found, or a fault).
+    private int best;
+    private long result;
+    private byte completion;
+    private int doneLimit;
+    private boolean stopped;
+
+    AgentScan(ChunkState state, TransitionScan scan) {
+        this.st = state;
+        this.t = state.t;
+        this.scan = scan;
+        this.rules = state.t.scanRules;
+        this.composites = rules.hasComposites;
+    }
+
+    /**
+     * Round one for a tree with transition priorities or scanned root first (rule H2): every agent
+     * of the pass (the always-awake {@code aOrder[aLo..aHi)} and X) runs the per-agent scan
+     * {@link #triggerScalar}, which ranks what it finds in the tree's order. Slower than the
+     * state-batched scan, which relies on "the first found leaf to root decides"; trees scanned
+     * leaf to root whose transitions are all of normal priority never come here.
+     */
+    void detectAll(int[] aOrder, int aLo, int aHi, int[] xs, int xn) {
+        final ChunkState c = st;
+        for (int i = aLo; i < aHi; i++) {
+            detectOne(c, aOrder[i]);
+        }
+        for (int i = 0; i < xn; i++) {
+            detectOne(c, xs[i]);
+        }
+    }
+
+    /**
+     * Round one of a tree with composites, before the state-batched scan: the completed agents of X
+     * run the per-agent scan {@link #triggerScalar}, where a composite applies its rule to a
+     * completion of its active child (rules K3-K6); the batched scan then skips them as decided.
+     * Only completions meet a composite's rule, so the other agents are scanned batched as before.
+     */
+    void detectCompleted(int[] xs, int xn) {
+        final ChunkState c = st;
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            if (c.status[r - c.base] != RunStatus.RUNNING) {
+                detectOne(c, r);
+            }
+        }
+    }
+
+    private void detectOne(ChunkState c, int r) {
+        int l = r - c.base;
+        if (c.decStamp[l] == c.epoch) {
+            return; // in both A and X
+        }
+        c.decStamp[l] = c.epoch;
+        long found = triggerScalar(r);
+        if (found != NONE) {
+            c.firedTransition[l] = (int) (found >> 32);
+            c.nextLeaf[l] = (int) found;
+            c.firedRows[c.fired++] = r;
+        }
+    }
+
+    /**
+     * TriggerTransitions for one agent (rounds two to five, round one of trees with priorities or
+     * scanned root first, and of completed agents in trees with composites). The states are visited
+     * leaf to root, or root to leaf (rule H2); at each, a composite's rule first (rules K3-K6), then
+     * its transitions in declared order. A transition whose priority is not above the best found so
+     * far is skipped unevaluated (a gate it holds keeps running); the best found decides. Returns
+     * (transition << 32 | leaf), with {@link ChunkState#compositeFired} for a composite's
+     * transition, or NONE.
+     */
+    long triggerScalar(int r) {
+        best = -1;
+        result = NONE;
+        stopped = false;
+        completion = st.lastOf(r);
+        doneLimit = st.done[r];
+        int cur = st.stateOf(r) - 1;
+        if (rules.rootFirst) {
+            for (int d = 0, leafDepth = t.stateDepth[cur]; d <= leafDepth && !stopped; d++) {
+                scanState(r, t.ancestorAt(cur, d), cur);
+            }
+        } else {
+            for (int s = cur; s >= 0 && !stopped; s = t.stateParent[s]) {
+                scanState(r, s, cur);
+            }
+        }
+        if (st.faults.isFaulted(r - st.base)) {
+            return NONE; // a condition threw: the agent fails (rule R1)
+        }
+        if (best >= 0) {
+            return result;
+        }
+        if (st.lastOf(r) != RunStatus.RUNNING) {
+            long restart = ((long) RESTART << 32) | (scan.selectInternal(r, 0) & 0xFFFFFFFFL);
+            return st.faults.isFaulted(r - st.base) ? NONE : restart;
+        }
+        return NONE;
+    }
+
+    /** {@link #triggerScalar} at state {@code s} of row {@code r}'s path to {@code cur}. */
+    private void scanState(int r, int s, int cur) {
+        if (composites && rules.isComposite(s) && doneLimit > t.stateDepth[s] + 1 && NORMAL > best
+                && (completion == RunStatus.SUCCEEDED || completion == RunStatus.FAILED)) {
+            compositeRule(r, s, cur); // rule K3: a child of the composite completed, nothing below handled it
+            if (stopped) {
+                return;
+            }
+        }
+        final byte[] priority = t.transitionPriority;
+        for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
+            if (priority[tr] <= best) {
+                continue;
+            }
+            boolean ok = scan.shouldCheck(tr, r, completion, doneLimit);
+            if (ok) {
+                ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
+                        : scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                if (st.faults.isFaulted(r - st.base)) {
+                    stopped = true; // a condition threw
+                    return;
+                }
+            }
+            if (!ok) {
+                scan.cancelGate(r, tr);
+                continue;
+            }
+            int leaf = scan.onPassed(r, tr);
+            if (leaf == TransitionScan.CONTINUE) {
+                continue;
+            }
+            best = priority[tr];
+            result = leaf == TransitionScan.STOP ? NONE : ((long) tr << 32) | (leaf & 0xFFFFFFFFL);
+            if (best == MAX_PRIORITY) {
+                stopped = true;
+                return;
+            }
+        }
+    }
+
+    /**
+     * The rule of composite {@code c} on row {@code r}'s path to {@code cur}, whose active child (or a
+     * state below it) completed (rules K4, K5): the siblings after the child that it tries
+     * ({@code ScanRules.siblingsToTry}) are selected in declared order, and the first that can be
+     * is the transition found, at normal priority. Otherwise the composite completes (rule K6): with
+     * the completion when it tries none or the child is the last, FAILED when none of those it
+     * tried could be selected; the scan goes on at it with that completion.
+     */
+    private void compositeRule(int r, int c, int cur) {
+        int child = t.ancestorAt(cur, t.stateDepth[c] + 1);
+        int tries = rules.siblingsToTry(c, completion);
+        int end = t.stateSubtreeEnd[c];
+        int sibling = t.stateSubtreeEnd[child]; // the next sibling (DFS pre-order), or the composite's end
+        byte outcome = completion;
+        if (tries > 0 && sibling < end) {
+            for (int tried = 0; tried < tries && sibling < end; tried++, sibling = t.stateSubtreeEnd[sibling]) {
+                int leaf = scan.selectInternal(r, sibling);
+                if (st.faults.isFaulted(r - st.base)) {
+                    stopped = true; // an enter condition threw
+                    return;
+                }
+                if (leaf >= 0) {
+                    best = NORMAL;
+                    result = ((long) ChunkState.compositeFired(sibling) << 32) | (leaf & 0xFFFFFFFFL);
+                    return;
+                }
+            }
+            outcome = RunStatus.FAILED;
+        }
+        if (st.traced(r)) {
+            st.trace(r, TraceFormat.stateCompleted(st.tick, t, c, outcome));
+        }
+        completion = outcome;
+        doneLimit = t.stateDepth[c] + 1;
+    }
+}
