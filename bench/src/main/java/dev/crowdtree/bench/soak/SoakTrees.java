@@ -49,11 +49,7 @@ final class SoakTrees {
         StateDef r = def.root();
         List<TransitionDef> transitions = new ArrayList<>(r.transitions());
         transitions.add(new TransitionDef("onEvent", EVENT, target, null, null, null));
-        StateDef root = new StateDef(r.name(), r.type(), r.selection(), r.linkedSubtree(), r.linkedParameters(),
-                r.parameters(), r.enterConditions(), r.tasks(), transitions, r.children(), r.weight(),
-                r.considerations(), r.completion(), r.enabled());
-        return new TreeDef(def.source(), def.name(), def.parameters(), def.evaluators(), root, def.subtrees(),
-                def.globalTasks());
+        return def.withRoot(r.withTransitions(transitions));
     }
 
     /** {@link #definition} compiled with the built-in nodes. */

@@ -54,6 +54,12 @@ public record StateDef(String name, String type, String selection, String linked
                 children, null, null);
     }
 
+    /** This state with {@code newTransitions} instead of its transitions (every other field kept). */
+    public StateDef withTransitions(List<TransitionDef> newTransitions) {
+        return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks,
+                newTransitions, children, weight, considerations, completion, enabled, composite);
+    }
+
     public StateDef {
         // Insertion order is kept (Map.copyOf would not): errors and written assets follow the file.
         linkedParameters = linkedParameters == null ? Map.of()

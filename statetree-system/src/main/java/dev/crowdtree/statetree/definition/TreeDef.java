@@ -12,6 +12,11 @@ import java.util.List;
  */
 public record TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
                       StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan) {
+    /** This tree with {@code newRoot} as its root (every other field kept). */
+    public TreeDef withRoot(StateDef newRoot) {
+        return new TreeDef(source, name, parameters, evaluators, newRoot, subtrees, globalTasks, transitionScan);
+    }
+
     public TreeDef {
         parameters = parameters == null ? List.of() : List.copyOf(parameters);
         evaluators = evaluators == null ? List.of() : List.copyOf(evaluators);
