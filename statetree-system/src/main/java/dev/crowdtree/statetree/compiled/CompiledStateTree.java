@@ -188,6 +188,8 @@ public final class CompiledStateTree {
     public final boolean[] stateEnabled;
     /** The scan order and the composite states' rules (docs/SEMANTICS.md section 4.1). */
     public final ScanRules scanRules;
+    /** The history states and what they remember (docs/SEMANTICS.md section 17). */
+    public final HistoryStates history;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -317,6 +319,7 @@ public final class CompiledStateTree {
         stateCompletionAll = CompiledTreeBuilder.booleans(b.stateCompletionAll);
         stateEnabled = CompiledTreeBuilder.booleans(b.stateEnabled);
         scanRules = new ScanRules(CompiledTreeBuilder.bytes(b.stateComposite), b.rootFirst);
+        history = new HistoryStates(CompiledTreeBuilder.bytes(b.stateHistory));
         evaluators = b.evaluators.toArray(new Evaluator[0]);
         paramName = b.paramName.toArray(new String[0]);
         paramType = b.paramType.toArray(new ValueType[0]);

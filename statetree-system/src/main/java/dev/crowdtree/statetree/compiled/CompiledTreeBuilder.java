@@ -79,6 +79,7 @@ public final class CompiledTreeBuilder {
     final List<Boolean> stateCompletionAll = new ArrayList<>();
     final List<Boolean> stateEnabled = new ArrayList<>();
     final List<Byte> stateComposite = new ArrayList<>();
+    final List<Byte> stateHistory = new ArrayList<>();
     /** The transition scan goes root to leaf ({@code "transitionScan": "rootFirst"}). */
     boolean rootFirst;
     final List<Evaluator> evaluators = new ArrayList<>();
@@ -237,6 +238,7 @@ public final class CompiledTreeBuilder {
         stateCompletionAll.add(false);
         stateEnabled.add(true);
         stateComposite.add(ScanRules.NONE);
+        stateHistory.add(HistoryStates.NONE);
         stateConsiderationsBegin.add(considerationInput.size());
         return id;
     }
@@ -311,6 +313,11 @@ public final class CompiledTreeBuilder {
     /** The current state is a composite (docs/SEMANTICS.md, rules K1-K6). */
     public void setComposite(Vocabulary.Composite composite) {
         stateComposite.set(current(), composite.code());
+    }
+
+    /** The current state is a history state (docs/SEMANTICS.md, rules Y1-Y7). */
+    public void setHistory(Vocabulary.History kind) {
+        stateHistory.set(current(), kind.code());
     }
 
     /** The transition scan goes root to leaf (docs/SEMANTICS.md, rules H1-H2); by default leaf to root. */

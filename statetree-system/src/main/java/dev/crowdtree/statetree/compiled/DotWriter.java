@@ -9,7 +9,8 @@ import java.util.List;
  *
  * <p>One box per state (after inlining, so every linked state shows its own copy of its subtree):
  * the state's name, its type, selection and composite ({@code sequence}, {@code selector}) when not
- * the defaults, its task names and its number of enter conditions. The graph's label names the tree
+ * the defaults, its history as UML draws it ({@code H} shallow, {@code H*} deep), its task names and
+ * its number of enter conditions. The graph's label names the tree
  * and its source, and its {@code transitionScan} when it is not the default ({@code rootFirst}).
  * Solid edges go from parent to child. Transitions are dashed edges labelled
  * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
@@ -123,6 +124,9 @@ public final class DotWriter {
         }
         if (t.scanRules.isComposite(s)) {
             kind.add(Vocabulary.Composite.of(t.scanRules.composite(s)).assetName());
+        }
+        if (t.history.has(s)) {
+            kind.add(t.history.kind(s) == HistoryStates.DEEP ? "H*" : "H");
         }
         if (!kind.isEmpty()) {
             lines.add("(" + String.join(", ", kind) + ")");

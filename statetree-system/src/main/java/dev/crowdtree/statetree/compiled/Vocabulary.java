@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The words of the asset format that name runtime behaviour, in one place: state types,
- * selection modes, composites, the scan order, transition triggers and the special transition
- * targets. Each word maps to the byte code the compiled tree stores ({@link CompiledStateTree#STATE},
+ * selection modes, composites, the scan order, history states, transition triggers and the special
+ * transition targets. Each word maps to the byte code the compiled tree stores ({@link CompiledStateTree#STATE},
  * ...); the compiler parses with {@code parse}, error messages list {@code validNames}, and writers
  * (DOT, JSON) print {@code assetName}, so a new word is added here and nowhere else is spelled out.
  *
@@ -178,6 +178,48 @@ public final class Vocabulary {
         /** "leafFirst, rootFirst". */
         public static String validNames() {
             return Vocabulary.names(values(), TransitionScan::assetName);
+        }
+    }
+
+    /**
+     * A hierarchical state machine's history state ({@code "history"} of a state with children;
+     * docs/SEMANTICS.md, rules Y1-Y7): what the state remembers of the path below it when it is left,
+     * to resume there when it is selected again.
+     */
+    public enum History {
+        /** Remembers its active child (UML's H). */
+        SHALLOW("shallow"),
+        /** Remembers the whole active path below it, down to its last state (UML's H*). */
+        DEEP("deep");
+
+        private final String assetName;
+
+        History(String assetName) {
+            this.assetName = assetName;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        /** The stored code: {@link HistoryStates#SHALLOW} or {@link HistoryStates#DEEP} (the ordinal + 1; 0 is none). */
+        public byte code() {
+            return (byte) (ordinal() + 1);
+        }
+
+        /** The history with this asset name, or null. */
+        public static History parse(String name) {
+            return Vocabulary.parse(values(), name, History::assetName);
+        }
+
+        /** The history stored as {@code code}, or null for {@link HistoryStates#NONE}. */
+        public static History of(byte code) {
+            return code == HistoryStates.NONE ? null : values()[code - 1];
+        }
+
+        /** "shallow, deep". */
+        public static String validNames() {
+            return Vocabulary.names(values(), History::assetName);
         }
     }
 

@@ -141,7 +141,7 @@ final class EnabledFlags {
         }
         return new StateDef(s.name(), s.type(), s.selection(), s.linkedSubtree(), s.linkedParameters(), s.parameters(),
                 s.enterConditions(), enabledNodes(s.tasks()), transitions, children, s.weight(), s.considerations(),
-                s.completion(), s.enabled(), s.composite());
+                s.completion(), s.enabled(), s.composite()).withHistory(s.history());
     }
 
     /**

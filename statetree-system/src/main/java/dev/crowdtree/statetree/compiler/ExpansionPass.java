@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.Vocabulary.Composite;
+import dev.crowdtree.statetree.compiled.Vocabulary.History;
 import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
 import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
@@ -17,9 +18,9 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
 
 /**
  * Pass 2, expansion and numbering: builds the tree of {@link StateNode}s from the authored states,
- * checking names, types, selection modes, composites and depth; under every {@code linked} state it
- * inlines a private copy of the linked subtree (with its own parameters; a cycle of linked states is
- * an error), so the result is a plain tree. Then it numbers the states in depth-first pre-order (root
+ * checking names, types, selection modes, composites, history and depth; under every {@code linked}
+ * state it inlines a private copy of the linked subtree (with its own parameters; a cycle of linked
+ * states is an error), so the result is a plain tree. Then it numbers the states in depth-first pre-order (root
  * = 0), the order every later pass and the compiled tree use.
  */
 final class ExpansionPass {
@@ -83,6 +84,7 @@ final class ExpansionPass {
         n.type = stateType(d.type(), n, isCopyRoot);
         n.selection = selection(d.selection(), n);
         n.composite = composite(d, n);
+        n.history = history(d, n);
         if (d.completion() != null && !d.completion().equals("any")) {
             if (d.completion().equals("all")) {
                 n.completionAll = true;
@@ -215,6 +217,33 @@ final class ExpansionPass {
             return null;
         }
         return composite;
+    }
+
+    /**
+     * The state's history (rule Y1), or null: only on a state with children, not on a linked state
+     * (nor a linkedAsset one): its only child is the subtree copy, whose root may have the key.
+     */
+    History history(StateDef d, StateNode n) {
+        if (d.history() == null) {
+            return null;
+        }
+        History history = History.parse(d.history());
+        String wrong = null;
+        if (history == null) {
+            wrong = "unknown history " + quote(d.history()) + "; valid values are " + History.validNames()
+                    + c.didYouMean(d.history(), History.validNames());
+        } else if (n.type == StateType.LINKED) {
+            wrong = "history " + quote(history.assetName()) + " is not allowed on a linked or linkedAsset state (its "
+                    + "only child is the subtree it runs): put 'history' on the root of that subtree or asset";
+        } else if (d.children().isEmpty()) {
+            wrong = "history " + quote(history.assetName()) + " needs children: a history state remembers which "
+                    + "of its children was active, and this state has none";
+        }
+        if (wrong != null) {
+            c.error(n.path, "history", wrong);
+            return null;
+        }
+        return history;
     }
 
     void number(StateNode n) {

@@ -132,6 +132,8 @@ final class Model {
         boolean disabled;
         /** Its composite ({@code sequence} or {@code selector}, rules K1-K6), or null. */
         Vocabulary.Composite composite;
+        /** Its history ({@code shallow} or {@code deep}, rules Y1-Y7), or null. */
+        Vocabulary.History history;
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();

@@ -65,6 +65,9 @@ final class StatePass {
         if (s.composite != null) {
             c.out.setComposite(s.composite);
         }
+        if (s.history != null) {
+            c.out.setHistory(s.history);
+        }
         compileUtility(s);
 
         // tasks (DFS order: this state's tasks come after all ancestors' tasks)

@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.definition;
 
 import dev.crowdtree.statetree.compiled.Vocabulary.Composite;
+import dev.crowdtree.statetree.compiled.Vocabulary.History;
 import dev.crowdtree.statetree.compiled.Vocabulary.Priority;
 import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
 import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
@@ -140,6 +141,7 @@ public final class StateTreeBuilder {
         private String completion;
         private Boolean enabled;
         private String composite;
+        private String history;
         private final List<Map<String, Object>> considerations = new ArrayList<>();
         private String linkedSubtree;
         private final Map<String, Object> linkedParameters = new LinkedHashMap<>();
@@ -191,6 +193,26 @@ public final class StateTreeBuilder {
         /** A {@code selector}: its children are tried in order until one succeeds (rules K2, K5). */
         public State selector() {
             return composite(Composite.SELECTOR.assetName());
+        }
+
+        /**
+         * A hierarchical state machine's history state ({@code "history"}): {@code shallow} or
+         * {@code deep}, on a state with children (docs/SEMANTICS.md, rules Y1-Y7): selected again,
+         * it resumes the child (shallow) or the whole path (deep) that was active when it was left.
+         */
+        public State history(String kind) {
+            this.history = kind;
+            return this;
+        }
+
+        /** {@code "history": "shallow"}: selected again, it resumes the child it was left in (rule Y3). */
+        public State shallowHistory() {
+            return history(History.SHALLOW.assetName());
+        }
+
+        /** {@code "history": "deep"}: selected again, it resumes the whole path it was left in (rule Y4). */
+        public State deepHistory() {
+            return history(History.DEEP.assetName());
         }
 
         /** Makes this a {@code linked} state pointing at {@code subtreeName}. */
@@ -270,7 +292,7 @@ public final class StateTreeBuilder {
 
         public StateDef build() {
             return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
-                    tasks, transitions, children, weight, considerations, completion, enabled, composite);
+                    tasks, transitions, children, weight, considerations, completion, enabled, composite, history);
         }
     }
 

@@ -74,6 +74,14 @@ public final class TreeFingerprint {
             }
             b.append('\n');
         }
+        if (t.history.count() > 0) {
+            // rule Y1; trees without history keep the fingerprints they had before
+            b.append("history");
+            for (int h = 0; h < t.history.count(); h++) {
+                b.append(' ').append(t.history.state(h)).append(':').append(t.history.kind(t.history.state(h)));
+            }
+            b.append('\n');
+        }
         for (int i = 0; i < t.conditions.length; i++) {
             b.append("condition ").append(t.conditions[i].getClass().getName()).append('\n');
         }

@@ -43,7 +43,7 @@ final class AssetReader {
     static final String SCHEMA_KEY = "$schema";
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", LinkedAssets.KEY,
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
-            "considerations", "completion", "enabled", "composite");
+            "considerations", "completion", "enabled", "composite", "history");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
             "delayVariance", "priority", "consumeEvent", "payloadFields", "enabled");
     static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
@@ -271,8 +271,9 @@ final class AssetReader {
         String completion = string(m, "completion", path, pre);
         Object enabled = m.containsKey("enabled") ? value(m.get("enabled"), path, pre + "enabled") : null;
         String composite = string(m, "composite", path, pre);
+        String history = string(m, "history", path, pre);
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, params, enter, tasks,
-                transitions, children, weight, considerations, completion, enabled, composite);
+                transitions, children, weight, considerations, completion, enabled, composite, history);
     }
 
     /** Stands in for a list element that is not an object; the compiler skips it (error suppressed). */

@@ -77,6 +77,7 @@ final class AssetWriter {
         stringField(g, "type", s.type());
         stringField(g, "selection", s.selection());
         stringField(g, "composite", s.composite());
+        stringField(g, "history", s.history());
         stringField(g, "completion", s.completion());
         stringField(g, "linkedSubtree", s.linkedSubtree());
         if (!s.linkedParameters().isEmpty()) {

@@ -173,4 +173,18 @@ class DotWriterTest {
         assertTrue(hsm.contains("graph [label=\"Hsm (<builder>)\\ntransitionScan: rootFirst\", "), hsm);
         assertTrue(hsm.contains("@none (masks descendants)"), hsm); // the scan reaches them after it
     }
+
+    @Test
+    void historyStatesAreShownAsUmlDrawsThem() throws Exception {
+        CompiledStateTree hsm = COMPILER.compile(tree("Hsm")
+                .root(state("Root").deepHistory()
+                        .child(state("Clean").sequence().shallowHistory()
+                                .child(state("A").task(node("run")))
+                                .child(state("B").task(node("run"))))
+                        .child(state("C").task(node("run"))))
+                .build());
+        String dot = DotWriter.toDot(hsm);
+        assertTrue(dot.contains("s0 [label=\"Root\\n(H*)\"];"), dot);
+        assertTrue(dot.contains("s1 [label=\"Clean\\n(sequence, H)\"];"), dot);
+    }
 }

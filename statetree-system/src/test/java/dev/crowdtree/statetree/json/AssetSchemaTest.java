@@ -353,6 +353,9 @@ class AssetSchemaTest {
         cases.put("a composite on a linked state", breaking("'name': 'Eat',", "'name': 'Eat', 'composite': 'selector',"));
         cases.put("a composite with another selection", breaking("'name': 'Root',",
                 "'name': 'Root', 'composite': 'sequence', 'selection': 'tryEnterState',"));
+        cases.put("unknown history", breaking("'name': 'Root',", "'name': 'Root', 'history': 'full',"));
+        cases.put("history on a leaf", breaking("'name': 'Idle',", "'name': 'Idle', 'history': 'shallow',"));
+        cases.put("history on a linked state", breaking("'name': 'Eat',", "'name': 'Eat', 'history': 'deep',"));
         cases.put("unknown transitionScan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'depthFirst',"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             assertFalse(errors(c.getValue()).isEmpty(), c.getKey() + ": the schema accepts " + c.getValue());
@@ -395,6 +398,7 @@ class AssetSchemaTest {
                 .replace(json("'evaluators': ["), json("'globalTasks': [{'type': 'run', 'enabled': false}],"
                         + " 'evaluators': [{'type': 'time', 'enabled': false}, ")));
         cases.put("a composite", breaking("'name': 'Root',", "'name': 'Root', 'composite': 'selector',"));
+        cases.put("history", breaking("'name': 'Root',", "'name': 'Root', 'history': 'deep',"));
         cases.put("a root-first scan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'rootFirst',"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             StateTreeJson.compile(c.getKey(), c.getValue(), StateTreeCompiler.withBuiltins());

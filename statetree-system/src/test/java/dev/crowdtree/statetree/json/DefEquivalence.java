@@ -72,6 +72,7 @@ final class DefEquivalence {
             put(m, "type", s.type());
             put(m, "selection", s.selection());
             put(m, "composite", s.composite());
+            put(m, "history", s.history());
             put(m, "linkedSubtree", s.linkedSubtree());
             put(m, "linkedParameters", structural(s.linkedParameters()));
             put(m, "parameters", structural(s.parameters()));
