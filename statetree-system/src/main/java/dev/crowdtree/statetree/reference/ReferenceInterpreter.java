@@ -126,6 +126,9 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     public void startAll(long tickNumber) {
         HostDeclarations.requireBound(data.tree, data.externals);
         for (int a = 0; a < data.agents; a++) {
+            if (execs[a].despawned) {
+                continue; // a despawned agent takes part in nothing (SEMANTICS.md section 7)
+            }
             data.bindAgent(a, tickNumber, 0f);
             lifecycle.start(execs[a]);
             scheduler.started(a);

@@ -51,8 +51,8 @@ import java.util.Map;
  * number, read as the field {@code value}, or an object of bool, int and float fields), {@code period} requests
  * a tick period (1, 2, 4, ..., 64; docs/SEMANTICS.md section 12), {@code column} with {@code value}
  * sets a host column the tree's nodes declare (a number, or a boolean as 1 or 0), {@code stop} stops the tree, for
- * the given {@code agent} or for every agent; {@code despawn} (with an {@code agent}) stops its tree
- * and removes it, and no later input may name it. Defaults: dt 0.1, seed 1, agents 1,
+ * the given {@code agent} or for every agent, {@code start} starts every agent's tree again (A3); {@code despawn}
+ * (with an {@code agent}) stops its tree and removes it, and no later input may name it. Defaults: dt 0.1, seed 1, agents 1,
  * workers 1, no inputs; {@code ticks} is required. At most {@value #MAX_AGENTS} agents and
  * {@value #MAX_WORKERS} workers; the file is read through {@link InputFiles} (at most 16 MB unless
  * raised, regular files only).
@@ -76,7 +76,7 @@ public final class Scenario {
     private static final List<String> FIELDS = List.of("tree", "dt", "ticks", "seed", "agents", "workers", "inputs",
             "onNodeError");
     private static final List<String> INPUT_FIELDS = List.of("tick", "agent", "set", "event", "payload", "period",
-            "stop", "despawn", "column", "value");
+            "stop", "start", "despawn", "column", "value");
     private static final List<String> EVENT_FIELDS = List.of("tag", "payload");
     private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -92,7 +92,7 @@ public final class Scenario {
             .build();
 
     /** Something that happens from outside just before a tick. */
-    public sealed interface Input permits SetInput, EventInput, PeriodInput, StopInput, DespawnInput, ColumnInput {
+    public sealed interface Input permits SetInput, EventInput, PeriodInput, StopInput, StartInput, DespawnInput, ColumnInput {
         /** Position in the {@code inputs} list (for error messages). */
         int index();
 
@@ -132,6 +132,10 @@ public final class Scenario {
 
     /** Stops the tree. */
     public record StopInput(int index, int tick, int agent) implements Input {
+    }
+
+    /** Starts every agent's tree again, just before the tick (docs/SEMANTICS.md section 2). */
+    public record StartInput(int index, int tick, int agent) implements Input {
     }
 
     /**
@@ -352,10 +356,10 @@ public final class Scenario {
             agent = an.asInt();
         }
         int kinds = (n.has("set") ? 1 : 0) + (n.has("event") ? 1 : 0) + (n.has("period") ? 1 : 0)
-                + (n.has("stop") ? 1 : 0) + (n.has("despawn") ? 1 : 0) + (n.has("column") ? 1 : 0);
+                + (n.has("stop") ? 1 : 0) + (n.has("start") ? 1 : 0) + (n.has("despawn") ? 1 : 0) + (n.has("column") ? 1 : 0);
         if (kinds != 1) {
             throw new ScenarioException(src, f, "an input needs exactly one of 'set', 'event', 'period', 'stop', "
-                    + "'despawn', 'column'" + (kinds == 0 ? "" : ", not several"));
+                    + "'start', 'despawn', 'column'" + (kinds == 0 ? "" : ", not several"));
         }
         if (n.has("value") != n.has("column")) {
             throw new ScenarioException(src, f + (n.has("value") ? ".value" : ".column"),
@@ -442,11 +446,18 @@ public final class Scenario {
             return new EventInput(index, tick, agent, tag.asText(), payload(src, p, f + (e.has("payload")
                     ? ".event.payload" : ".payload")));
         }
-        JsonNode st = n.get("stop");
+        String key = n.has("start") ? "start" : "stop";
+        JsonNode st = n.get(key);
         if (!st.isBoolean() || !st.asBoolean()) {
-            throw new ScenarioException(src, f + ".stop", "expected true, got " + describe(st));
+            throw new ScenarioException(src, f + "." + key, "expected true, got " + describe(st));
         }
-        return new StopInput(index, tick, agent);
+        if (key.equals("stop")) {
+            return new StopInput(index, tick, agent);
+        }
+        if (agent != dev.crowdtree.statetree.exec.StateTreeRuntime.ALL || tick == 0) {
+            throw new ScenarioException(src, f, "a start starts every agent (no 'agent'), at a tick after 0 (the first start)");
+        }
+        return new StartInput(index, tick, agent);
     }
 
     /** An event payload: a number (the field {@code value}) or an object of bool/int/float fields; null when absent. */

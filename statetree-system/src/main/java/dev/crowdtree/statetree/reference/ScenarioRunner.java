@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  * 10): tick 0 is {@code startAll(0)}, ticks 1..N are {@code tickAll(k, dt)}, and the inputs of
  * tick k are applied just before tick k runs, in the order listed.
  *
- * <p>The lines of one tick (including those of {@code stop} inputs of that tick) are collected and
+ * <p>The lines of one tick (including those of {@code stop} and {@code start} inputs of that tick) are collected and
  * ordered by agent, stably, so a runtime may deliver them per agent as they happen or sorted after
  * the tick. With more than one agent every line is prefixed {@code a<k> }.
  *
@@ -179,6 +179,8 @@ public final class ScenarioRunner {
             runtime.setHostValue(c.agent(), c.column(), c.value());
         } else if (input instanceof Scenario.DespawnInput) {
             runtime.despawn(input.agent(), tick);
+        } else if (input instanceof Scenario.StartInput) {
+            runtime.startAll(tick);
         } else {
             runtime.stop(input.agent(), tick);
         }

@@ -54,7 +54,7 @@ class HostileScenarioTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private static final String[] KEYS = {"tree", "dt", "ticks", "seed", "agents", "workers", "inputs", "tick",
-        "agent", "set", "event", "payload", "period", "stop", "despawn", "tag", "volume", "value", "threat", ""};
+        "agent", "set", "event", "payload", "period", "stop", "start", "despawn", "tag", "volume", "value", "threat", ""};
     private static final String[] STRINGS = {"", " ", "tree.json", "../tree.json", "/etc/passwd", "tree.json\u0000",
         "tr\u001b[2Jee.json", "sub/../tree.json", "..", ".", "notes.md", "expected.trace", "C:\\x.json", "Alarm",
         "Noise", "Hit", "\u0000", "\ud800", "ünïcödé", "a\nb", "\u009b31m", "x".repeat(5000)};

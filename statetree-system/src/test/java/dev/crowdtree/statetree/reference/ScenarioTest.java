@@ -41,14 +41,14 @@ class ScenarioTest {
         Scenario s = parse("{\"tree\": \"asset.json\", \"dt\": 0.25, \"ticks\": 20, \"seed\": 7, \"agents\": 3,"
                 + " \"workers\": 2, \"inputs\": [{\"tick\": 3, \"set\": {\"threat\": 0.9}},"
                 + " {\"tick\": 5, \"event\": \"Alarm\"}, {\"tick\": 6, \"event\": {\"tag\": \"Hit\", \"payload\": 2}, \"agent\": 0},"
-                + " {\"tick\": 9, \"stop\": true}]}");
+                + " {\"tick\": 9, \"stop\": true}, {\"tick\": 10, \"start\": true}]}");
         assertEquals(Path.of("/base/asset.json"), s.tree());
         assertEquals(0.25f, s.dt());
         assertEquals(20, s.ticks());
         assertEquals(7, s.seed());
         assertEquals(3, s.agents());
         assertEquals(2, s.workers());
-        assertEquals(4, s.inputs().size());
+        assertEquals(5, s.inputs().size());
         Scenario.SetInput set = assertInstanceOf(Scenario.SetInput.class, s.inputs().get(0));
         assertEquals(StateTreeRuntime.ALL, set.agent());
         assertEquals(0.9, set.values().get("threat").number(), 1e-12);
@@ -60,6 +60,17 @@ class ScenarioTest {
         assertEquals(dev.crowdtree.statetree.node.Payload.number(2f), hit.payload());
         assertTrue(hit.hasPayload());
         assertInstanceOf(Scenario.StopInput.class, s.inputs().get(3));
+        assertEquals(StateTreeRuntime.ALL, assertInstanceOf(Scenario.StartInput.class, s.inputs().get(4)).agent());
+    }
+
+    @Test
+    void aStartIsOfEveryAgentAfterTheFirstStart() {
+        for (String input : List.of("{\"tick\": 2, \"start\": true, \"agent\": 0}", "{\"tick\": 0, \"start\": true}")) {
+            assertError("{\"ticks\": 4, \"inputs\": [" + input + "]}", "inputs[0]",
+                    "a start starts every agent (no 'agent'), at a tick after 0");
+        }
+        assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 2, \"start\": false}]}", "inputs[0].start",
+                "expected true, got false");
     }
 
     @Test
@@ -98,7 +109,7 @@ class ScenarioTest {
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"event\": \"A\", \"agent\": \"x\"}]}",
                 "inputs[0].agent", "expected an agent id");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"evnt\": \"A\"}]}", "inputs[0].evnt",
-                "unknown field 'evnt'; valid fields are [tick, agent, set, event, payload, period, stop, despawn, column, value]; did you mean [event]?");
+                "unknown field 'evnt'; valid fields are [tick, agent, set, event, payload, period, stop, start, despawn, column, value]; did you mean [event]?");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1}]}", "inputs[0]", "exactly one of");
         assertError("{\"ticks\": 4, \"inputs\": [{\"tick\": 1, \"event\": \"A\", \"stop\": true}]}", "inputs[0]",
                 "not several");

@@ -307,6 +307,8 @@ class SnapshotRoundTripTest {
                 runtime.setTickPeriod(input.agent(), p.period());
             } else if (input instanceof Scenario.DespawnInput) {
                 runtime.despawn(input.agent(), tick);
+            } else if (input instanceof Scenario.StartInput) {
+                runtime.startAll(tick);
             } else {
                 runtime.stop(input.agent(), tick);
             }
