@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HistoryStates;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 
@@ -262,6 +263,9 @@ final class ChunkRunner {
             c.setRun(r, RunStatus.RUNNING);
             c.setState(r, 0);
             c.setLast(r, RunStatus.UNSET);
+            for (short[] memory : c.d.history) {
+                memory[r] = HistoryStates.NO_MEMORY; // rule Y5: Start clears the history states' memories
+            }
             if (c.faults.isFaulted(r - c.base)) {
                 apply.finishTree(r, RunStatus.FAILED, RunStatus.FAILED, 0); // an evaluator threw (rule R1)
                 continue;

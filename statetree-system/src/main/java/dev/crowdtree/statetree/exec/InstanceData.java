@@ -35,7 +35,8 @@ import java.util.List;
  * changes, so a transition costs no extra cache line for it; {@link #stateChangeCount}). A timer's
  * int slot holds its due step (0: stopped,
  * {@link #NEVER}: never runs out) and, for a SECONDS timer, its float slot the remaining time at the
- * last step it was counted from (see {@code ChunkTimers}).
+ * last step it was counted from (see {@code ChunkTimers}). A tree with history states has one short
+ * column per history state, {@code history#<memory index>}: the state it remembers (rule Y2).
  *
  * <p>THREADING: column arrays are replaced when the table grows; {@link #refresh()} re-reads them on
  * the simulation thread before every phase, and kernels use the arrays read then.
@@ -58,6 +59,8 @@ final class InstanceData {
     private final FloatColumn[] floatCols;
     private final IntColumn[] intCols;
     private final ByteColumn[] boolCols;
+    /** The history states' memories, one column per history state (docs/SEMANTICS.md rule Y2); none without history. */
+    private final ShortColumn[] historyCols;
 
     // arrays as of the last refresh()
     long[] exec;
@@ -70,6 +73,8 @@ final class InstanceData {
     final float[][] floats;
     final int[][] ints;
     final byte[][] bools;
+    /** Per history state (by memory index), per row: the state it remembers, {@code HistoryStates.NO_MEMORY} for none. */
+    final short[][] history;
 
     InstanceData(SoaTable table, CompiledStateTree tree) {
         this.table = table;
@@ -93,6 +98,11 @@ final class InstanceData {
         for (int i = 0; i < boolCols.length; i++) {
             boolCols[i] = table.addByte(p + tree.boolSlotNames[i] + "#" + i);
         }
+        historyCols = new ShortColumn[tree.history.count()];
+        for (int h = 0; h < historyCols.length; h++) {
+            historyCols[h] = table.addShort(p + "history#" + h);
+        }
+        history = new short[historyCols.length][];
         floats = new float[floatCols.length][];
         ints = new int[intCols.length][];
         bools = new byte[boolCols.length][];
@@ -116,6 +126,9 @@ final class InstanceData {
         }
         for (int i = 0; i < boolCols.length; i++) {
             bools[i] = boolCols[i].data();
+        }
+        for (int h = 0; h < historyCols.length; h++) {
+            history[h] = historyCols[h].data();
         }
     }
 
@@ -181,7 +194,7 @@ final class InstanceData {
     /** Bytes per agent of every column this object added. */
     int bytesPerAgent() {
         int b = 8 + 2 + 4 + 4 + 4 + 1;
-        return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length;
+        return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length + 2 * historyCols.length;
     }
 
     /** Every column this object added to the table. */
@@ -190,6 +203,7 @@ final class InstanceData {
         cols.addAll(Arrays.asList(floatCols));
         cols.addAll(Arrays.asList(intCols));
         cols.addAll(Arrays.asList(boolCols));
+        cols.addAll(Arrays.asList(historyCols));
         return cols;
     }
 }

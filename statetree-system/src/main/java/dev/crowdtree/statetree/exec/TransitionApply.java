@@ -238,7 +238,8 @@ final class TransitionApply {
 
     /**
      * ExitState (A11) of the path ending at {@code cur}; {@code all} exits every state as changed
-     * (terminal transitions, failed restarts, Stop).
+     * (terminal transitions, failed restarts, Stop). A history state exited as changed remembers the
+     * path below it (rule Y2).
      */
     void exitState(int r, int cur, int target, int leaf, boolean all, byte exitStatus) {
         if (cur < 0) {
@@ -258,6 +259,10 @@ final class TransitionApply {
             int next = i < nextLen ? c.nextPath[i] : -1;
             boolean remains = next == s;
             onTarget |= next == target && next >= 0;
+            if (!remains && t.history.has(s)) {
+                // rule Y2: a history state exited as changed remembers the path below it
+                d.history[t.history.index(s)][r] = t.history.memoryOf(s, i + 1 < len ? c.chain[i + 1] : -1, cur);
+            }
             if (!remains || onTarget) {
                 c.exited[count] = s;
                 c.exitedChange[count] = remains ? ChangeType.SUSTAINED : ChangeType.CHANGED;

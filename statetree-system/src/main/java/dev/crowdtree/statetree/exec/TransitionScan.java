@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HistoryStates;
 import dev.crowdtree.statetree.compiled.ScanRules;
 import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.node.Condition;
@@ -48,6 +49,9 @@ final class TransitionScan {
     /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
     private final ScanRules rules;
     private final boolean composites;
+    /** The tree's history states (rules Y1-Y7); {@link #histories}: it has some. */
+    private final HistoryStates history;
+    private final boolean histories;
     /** The per-agent scan: rounds two to five, and round one where this one cannot decide at once. */
     final AgentScan perAgent;
 
@@ -60,6 +64,8 @@ final class TransitionScan {
         this.childOrder = new ChildOrder(state.t);
         this.rules = state.t.scanRules;
         this.composites = rules.hasComposites;
+        this.history = state.t.history;
+        this.histories = history.count() > 0;
         this.perAgent = new AgentScan(state, this);
     }
 
@@ -388,8 +394,27 @@ final class TransitionScan {
      * depends on SelectStateInternal(target). Returns the selected last state, or -1.
      */
     int selectInternal(int r, int s) {
+        return select(r, s, -1);
+    }
+
+    /**
+     * SelectStateInternal of state {@code s} for row {@code r}; {@code toward} is the last state of
+     * a deep history's remembered path below {@code s} (rule Y4), or -1: then only the state of that
+     * path below {@code s} is tried. A history state first tries what it remembers (rules Y3, Y4).
+     */
+    private int select(int r, int s, int toward) {
         if (!t.stateEnabled[s] || !enterConditionsPass(r, s)) {
             return -1; // rule N2: a disabled state (and so its subtree) is never selected
+        }
+        if (toward >= 0 && toward != s) {
+            // rule Y4: on a deep history's remembered path nothing but the path is tried
+            return selectChild(r, s, t.ancestorAt(toward, t.stateDepth[s] + 1), toward);
+        }
+        if (histories && history.has(s)) {
+            int leaf = selectRemembered(r, s);
+            if (leaf >= 0) {
+                return leaf;
+            }
         }
         int end = t.stateSubtreeEnd[s];
         byte mode = t.stateSelection[s];
@@ -397,18 +422,13 @@ final class TransitionScan {
             return s;
         }
         if (t.stateType[s] == CompiledStateTree.LINKED) {
-            // rule L3: the subtree copy's root is selected with the parameters the linked state gives
-            final ChunkState c = st;
-            int mark = c.linked.setForSelection(ctx, s, r);
-            int leaf = selectInternal(r, s + 1);
-            c.linked.restore(ctx, s, r, mark);
-            return leaf;
+            return selectChild(r, s, s + 1, -1);
         }
         if (mode == SELECT_CHILDREN_IN_ORDER) {
             // a sequence composite is selected only through its first child (rule K2)
             int last = composites && rules.isSequence(s) ? t.stateSubtreeEnd[s + 1] : end;
             for (int c = s + 1; c < last; c = t.stateSubtreeEnd[c]) {
-                int leaf = selectInternal(r, c);
+                int leaf = select(r, c, -1);
                 if (leaf >= 0) {
                     return leaf;
                 }
@@ -418,11 +438,43 @@ final class TransitionScan {
         final ChunkState st = this.st;
         int[] children = childOrder.order(s, ctx, r, st.sys.seed(), st.ids[r], st.tick);
         for (int i = 0, n = childOrder.count(s); i < n; i++) {
-            int leaf = selectInternal(r, children[i]);
+            int leaf = select(r, children[i], -1);
             if (leaf >= 0) {
                 return leaf;
             }
         }
         return -1;
+    }
+
+    /**
+     * {@link #select} of {@code child}, a child of {@code parent}; a linked parent's subtree copy is
+     * selected with the parameters the linked state gives it, put back afterwards (rule L3).
+     */
+    private int selectChild(int r, int parent, int child, int toward) {
+        if (t.stateType[parent] != CompiledStateTree.LINKED) {
+            return select(r, child, toward);
+        }
+        final ChunkState c = st;
+        int mark = c.linked.setForSelection(ctx, parent, r);
+        int leaf = select(r, child, toward);
+        c.linked.restore(ctx, parent, r, mark);
+        return leaf;
+    }
+
+    /**
+     * Rules Y3, Y4: history state {@code h} tries what it remembers for row {@code r} (its memory
+     * column): the remembered child and its own selection (shallow), or the remembered path down to
+     * its last state (deep). Returns the selected last state, or -1 when it remembers nothing, when
+     * it is on the row's active path (a selection of an active state is not a return to it), or when
+     * what it remembers cannot be selected.
+     */
+    private int selectRemembered(int r, int h) {
+        int cur = st.stateOf(r) - 1;
+        int remembered = st.d.history[history.index(h)][r];
+        if (remembered == HistoryStates.NO_MEMORY || cur >= 0 && t.isAncestorOrSelf(h, cur)) {
+            return -1;
+        }
+        return history.kind(h) == HistoryStates.SHALLOW ? select(r, remembered, -1)
+                : select(r, t.ancestorAt(remembered, t.stateDepth[h] + 1), remembered);
     }
 }

@@ -5,6 +5,7 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.SUCCEEDED_HANDLE;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HistoryStates;
 import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.node.RunStatus;
 
@@ -63,6 +64,9 @@ final class AgentLifecycle {
     }
 
     private void startTree(ExecutionState exec) {
+        for (short[] memory : data.history) {
+            memory[data.agent] = HistoryStates.NO_MEMORY; // rule Y5: Start clears the history states' memories
+        }
         nodes.startEvaluators();
         nodes.tickEvaluators(0f);
 

@@ -44,6 +44,11 @@ final class InterpreterData {
     final int[][] ints;
     final byte[][] bools;
     final int[] agentIds;
+    /**
+     * The history states' memories (docs/SEMANTICS.md rule Y2): one array per history state (by its
+     * memory index), indexed by agent; a state id, {@code HistoryStates.NO_MEMORY} for none.
+     */
+    final short[][] history;
 
     /** The tree's host columns, one zeroed array per column (the interpreter owns no host table). */
     final Object[] hostColumns;
@@ -128,6 +133,7 @@ final class InterpreterData {
         this.floats = new float[tree.floatSlots][agents];
         this.ints = new int[tree.intSlots][agents];
         this.bools = new byte[tree.boolSlots][agents];
+        this.history = new short[tree.history.count()][agents];
         this.agentIds = new int[agents];
         for (int a = 0; a < agents; a++) {
             agentIds[a] = a;

@@ -17,7 +17,8 @@ import dev.crowdtree.statetree.node.TimerKind;
  * {@code EnterState} and {@code ExitState} (docs/SEMANTICS.md section 6): applies a selected
  * transition to the agent being run. ExitState cancels the gate and exits the states that change
  * (or sit on the target branch), leaf to root, calling their tasks' {@code exitState} in reverse
- * order up to {@code EnterStateFailedTaskIndex}. EnterState makes the next path active root to leaf,
+ * order up to {@code EnterStateFailedTaskIndex}; a history state exited as changed remembers the
+ * path below it (rule Y2). EnterState makes the next path active root to leaf,
  * copies a linked state's parameters into its subtree copy, and calls the entering states' tasks'
  * {@code enterState} in declared order (stopping their timers first, section 3.1); a task that fails
  * stops the entering, one that succeeds completes the state at once (Q-A2).
@@ -155,6 +156,11 @@ final class StateChanges {
             byte changeType = remainsActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
 
             if (!remainsActive || onTargetBranch) {
+                if (!remainsActive && tree.history.has(currentHandle)) {
+                    // rule Y2: a history state exited as changed remembers the path below it
+                    data.history[tree.history.index(currentHandle)][data.agent] = tree.history.memoryOf(currentHandle,
+                            index + 1 < current.num ? current.get(index + 1) : -1, current.last());
+                }
                 exitedStates[numExitedStates] = currentHandle;
                 exitedStateChangeType[numExitedStates] = changeType;
                 numExitedStates++;

@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HistoryStates;
 import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.internal.LinkedParameters;
 
@@ -16,7 +17,8 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * in the order of the state's selection mode ({@link ChildOrder}: declared, random or by utility; a
  * {@code sequence} composite only through its first child, rule K2; a linked state's only child is
  * its private subtree copy, Q-A7, selected with the linked state's parameters written into the copy
- * for the time of that selection, rule L3).
+ * for the time of that selection, rule L3). A history state selected again tries first what it
+ * remembers (rules Y2-Y4).
  */
 final class StateSelection {
     private final CompiledStateTree tree;
@@ -24,6 +26,10 @@ final class StateSelection {
     private final NodeCalls nodes;
     private final ChildOrder childOrder;
     private final LinkedParameters linkedParameters;
+    /** {@link #selectStateInternal}'s {@code toward} outside a deep history's remembered path. */
+    private static final int NO_PATH = -1;
+    /** The agent being selected for: a history state on its active path is not returned to (rule Y3). */
+    private ExecutionState exec;
 
     StateSelection(InterpreterData data, NodeCalls nodes, LinkedParameters linkedParameters) {
         this.tree = data.tree;
@@ -73,16 +79,20 @@ final class StateSelection {
             // "Reached max execution depth when trying to select state"
             return false;
         }
-        return selectStateInternal(nextState, outNewActiveState);
+        this.exec = exec;
+        return selectStateInternal(nextState, outNewActiveState, NO_PATH);
     }
 
     /**
-     * If {@code nextState}'s enter conditions pass, pushes it; a {@code tryEnterState} state or a
-     * leaf is selected; otherwise its children (first child {@code s + 1}, next sibling
-     * {@code stateSubtreeEnd[child]}; a linked state's only child is its subtree copy) are tried in
-     * order and the first that can be selected wins; if none can, it is popped.
+     * If {@code nextState}'s enter conditions pass, pushes it; a history state with a memory first
+     * tries what it remembers (rules Y3, Y4); a {@code tryEnterState} state or a leaf is selected;
+     * otherwise its children (first child {@code s + 1}, next sibling {@code stateSubtreeEnd[child]};
+     * a linked state's only child is its subtree copy) are tried in order and the first that can be
+     * selected wins; if none can, it is popped. {@code toward} is the last state of a deep history's
+     * remembered path below {@code nextState} (rule Y4), or {@link #NO_PATH}: then only the state of
+     * that path below {@code nextState} is tried.
      */
-    private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState) {
+    private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState, int toward) {
         if (nextState == INVALID || !tree.stateEnabled[nextState]) {
             return false; // rule N2: a disabled state (and so its subtree) is never selected
         }
@@ -92,29 +102,32 @@ final class StateSelection {
                 // "Reached max execution depth when trying to select state"
                 return false;
             }
+            if (toward != NO_PATH && toward != nextState) {
+                // rule Y4: on a deep history's remembered path nothing but the path is tried
+                if (selectChild(nextState, onPathBelow(nextState, toward), outNewActiveState, toward)) {
+                    return true;
+                }
+                outNewActiveState.pop();
+                return false;
+            }
+            if (tree.history.has(nextState) && selectRemembered(nextState, outNewActiveState)) {
+                return true; // rules Y3, Y4: what it remembers comes first
+            }
             boolean hasChildren = tree.stateSubtreeEnd[nextState] > nextState + 1;
             if (tree.stateSelection[nextState] == CompiledStateTree.TRY_ENTER || !hasChildren) {
                 // Select this state (deviation Q-A10: tryEnterState ends the path here).
                 return true;
             }
             if (tree.stateType[nextState] == CompiledStateTree.LINKED) {
-                int linkedState = nextState + 1; // the private copy of the linked subtree
-                // rule L3: the copy is selected with the parameters the linked state gives it
-                int mark = linkedParameters.setForSelection(data.ctx, nextState, data.agent);
-                boolean selected;
-                try {
-                    selected = selectStateInternal(linkedState, outNewActiveState);
-                } finally {
-                    linkedParameters.restore(data.ctx, nextState, data.agent, mark);
-                }
-                if (selected) {
+                // the private copy of the linked subtree
+                if (selectChild(nextState, nextState + 1, outNewActiveState, NO_PATH)) {
                     return true;
                 }
             } else {
                 // declared order, or the order of the state's selection mode (random, utility)
                 int[] children = childOrder.order(nextState, data.ctx, data.agent, data.seed, data.agent, data.tick);
                 for (int i = 0, n = childOrder.count(nextState); i < n; i++) {
-                    if (selectStateInternal(children[i], outNewActiveState)) {
+                    if (selectStateInternal(children[i], outNewActiveState, NO_PATH)) {
                         return true;
                     }
                 }
@@ -122,5 +135,51 @@ final class StateSelection {
             outNewActiveState.pop();
         }
         return false;
+    }
+
+    /**
+     * SelectStateInternal of {@code child}, a child of {@code parent}; a linked parent's subtree copy
+     * is selected with the parameters the linked state gives it, put back afterwards (rule L3).
+     */
+    private boolean selectChild(int parent, int child, ActiveStates outNewActiveState, int toward) {
+        if (tree.stateType[parent] != CompiledStateTree.LINKED) {
+            return selectStateInternal(child, outNewActiveState, toward);
+        }
+        int mark = linkedParameters.setForSelection(data.ctx, parent, data.agent);
+        try {
+            return selectStateInternal(child, outNewActiveState, toward);
+        } finally {
+            linkedParameters.restore(data.ctx, parent, data.agent, mark);
+        }
+    }
+
+    /**
+     * Rules Y3, Y4: history state {@code h}, pushed, tries what it remembers: the remembered child
+     * and that child's own selection (shallow), or the remembered path down to its last state (deep).
+     * False when it remembers nothing, when it is on the active path (a selection of an active state
+     * is not a return to it: its own selection applies), or when what it remembers cannot be
+     * selected (then its own selection applies).
+     */
+    private boolean selectRemembered(int h, ActiveStates outNewActiveState) {
+        if (exec.activeStates.indexOfReverse(h) != INDEX_NONE) {
+            return false;
+        }
+        int remembered = data.history[tree.history.index(h)][data.agent];
+        if (remembered == HistoryStates.NO_MEMORY) {
+            return false;
+        }
+        if (tree.history.kind(h) == HistoryStates.SHALLOW) {
+            return selectStateInternal(remembered, outNewActiveState, NO_PATH);
+        }
+        return selectStateInternal(onPathBelow(h, remembered), outNewActiveState, remembered);
+    }
+
+    /** The child of {@code s} on the path from {@code s} down to {@code below} (a state below it). */
+    private int onPathBelow(int s, int below) {
+        int child = below;
+        while (tree.stateParent[child] != s) {
+            child = tree.stateParent[child];
+        }
+        return child;
     }
 }
