@@ -4,6 +4,7 @@ import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.HistoryStates;
 import dev.crowdtree.statetree.internal.TreeFingerprint;
 
 import java.io.DataInputStream;
@@ -21,7 +22,7 @@ import java.util.List;
  * {@code interpreter}: the agent count and tick mode, every agent's {@code ExecutionState} (statuses,
  * active path, gate, counters, its event lists with tags by name, tick period, sleep and step
  * bookkeeping), every slot and host column, and the scheduler (step, last dt, awake agents, wake-up
- * queue). Restore parses everything into fresh objects and checks it before it copies anything in.
+ * queue); and, for a tree with history states, section {@code history}: every memory (rule Y7). Restore parses everything into fresh objects and checks it before it copies anything in.
  */
 final class ReferenceSnapshot {
     static final String KIND = "statetree.reference";
@@ -95,6 +96,14 @@ final class ReferenceSnapshot {
         o.writeInt(queue.length);
         for (long q : queue) {
             o.writeLong(q);
+        }
+        if (tree.history.count() > 0) {
+            DataOutputStream h = w.section("history"); // rule Y7: only trees with history states have it
+            for (short[] memory : d.history) {
+                for (short v : memory) {
+                    h.writeShort(v);
+                }
+            }
         }
         w.writeTo(out);
     }
@@ -275,6 +284,7 @@ final class ReferenceSnapshot {
         } catch (EOFException e) {
             throw malformed();
         }
+        short[][] history = readHistory(r, tree, d.agents);
         // checked: copy in
         for (int a = 0; a < d.agents; a++) {
             ExecutionState to = d.execs[a];
@@ -314,6 +324,9 @@ final class ReferenceSnapshot {
         for (int c = 0; c < host.length; c++) {
             System.arraycopy(host[c], 0, d.hostColumns[c], 0, d.agents);
         }
+        for (int h = 0; h < history.length; h++) {
+            System.arraycopy(history[h], 0, d.history[h], 0, d.agents);
+        }
         d.outgoing.clear();
         s.awakeLastTick = awakeLast;
         s.step = step;
@@ -324,6 +337,47 @@ final class ReferenceSnapshot {
         s.woken.addAll(woken);
         s.wakeQueue.clear();
         s.wakeQueue.addAll(queue);
+    }
+
+    /**
+     * The section {@code history} of a tree with history states: per history state, per agent, the
+     * state it remembers, which must be none or below it (a child for shallow history).
+     */
+    private static short[][] readHistory(SnapshotReader r, CompiledStateTree tree, int agents) throws IOException {
+        short[][] history = new short[tree.history.count()][agents];
+        if (history.length == 0) {
+            return history;
+        }
+        DataInputStream in = r.section("history");
+        try {
+            for (int h = 0; h < history.length; h++) {
+                int state = tree.history.state(h);
+                for (int a = 0; a < agents; a++) {
+                    short v = in.readShort();
+                    if (v != HistoryStates.NO_MEMORY && !remembers(tree, state, v)) {
+                        throw new SnapshotException("the snapshot's history section is malformed");
+                    }
+                    history[h][a] = v;
+                }
+            }
+        } catch (EOFException e) {
+            throw new SnapshotException("the snapshot's history section is malformed");
+        }
+        return history;
+    }
+
+    /** Whether history state {@code h} can remember {@code v}: a state below it, its child for shallow history. */
+    private static boolean remembers(CompiledStateTree tree, int h, int v) {
+        if (v <= 0 || v >= tree.stateCount) {
+            return false;
+        }
+        int depth = 1;
+        for (int s = tree.stateParent[v]; s != h; s = tree.stateParent[s], depth++) {
+            if (s <= 0) {
+                return false;
+            }
+        }
+        return depth == 1 || tree.history.kind(h) == HistoryStates.DEEP;
     }
 
     private static void replace(List<Event> to, List<Event> from) {

@@ -56,6 +56,37 @@ class SnapshotRoundTripTest {
         roundTrips(REFERENCES, "reference");
     }
 
+    /**
+     * A history state's memory (rule Y7) goes with the snapshot: golden case {@code hist_deep}, four
+     * agents, snapshotted after tick 3, when H has been left and remembers B2; the restored runtime
+     * resumes B2 at tick 4, as the one never snapshotted does, on every runtime.
+     */
+    @Test
+    void theMemoriesOfHistoryStatesGoWithTheSnapshot() throws Exception {
+        java.nio.file.Path golden = java.nio.file.Path.of(System.getProperty("basedir", "."))
+                .resolve("src/test/resources/golden/hist_deep");
+        CompiledStateTree tree = dev.crowdtree.statetree.json.StateTreeJson.compile(golden.resolve("tree.json"),
+                TestNodes.compiler());
+        assertEquals(1, tree.history.count());
+        String json = java.nio.file.Files.readString(golden.resolve("scenario.json"))
+                .replace("\"tree\": \"tree.json\",", "\"agents\": 4,");
+        Scenario sc = scenario(json);
+        List<RuntimeFactory> all = new ArrayList<>(BATCHED);
+        all.addAll(REFERENCES);
+        for (RuntimeFactory f : all) {
+            try (Driver a = new Driver(f, tree, sc); Driver b = new Driver(f, tree, sc)) {
+                a.runTo(3);
+                b.restore(a.snapshot(), 3);
+                a.runTo(sc.ticks());
+                b.runTo(sc.ticks());
+                List<String> tail = a.trace.subList(a.linesUpTo(3), a.trace.size());
+                assertEquals(tail, b.trace);
+                assertTrue(b.trace.contains("a2 4 enter Root/H/B/B2 changed"), String.join("\n", b.trace));
+                assertArrayEquals(a.snapshot(), b.snapshot());
+            }
+        }
+    }
+
     @Test
     void aSnapshotOfTheOtherRuntimeIsRefused() throws Exception {
         CompiledStateTree tree = null;
