@@ -182,7 +182,8 @@ final class WarningPass {
      * targets, and the children a selected state's selection tries) and which may become active (a
      * selected state and its ancestors), with enter conditions assumed to pass or fail as needed:
      * only transitions of active states count. An in-order selection stops at a child that is
-     * always selected ({@link #alwaysSelected}); {@code tryEnterState} tries no child.
+     * always selected ({@link #alwaysSelected}); {@code tryEnterState} tries no child. A state a
+     * history state may remember counts as selected once it can be active ({@link #remembered}).
      */
     private void reach(boolean[] active, boolean[] selected) {
         always = alwaysSelected();
@@ -203,6 +204,9 @@ final class WarningPass {
             StateNode s = work.pop();
             for (StateNode a = s; a != null && !active[a.id]; a = a.parent) {
                 active[a.id] = true;
+                if (remembered(a)) {
+                    select(a, selected, work); // a history state selected again selects what it remembers (Y3, Y4)
+                }
                 for (TransitionInfo t : a.transitions) {
                     if (t.target() >= 0) {
                         select(c.order.get(t.target()), selected, work);
@@ -220,6 +224,25 @@ final class WarningPass {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a history state may remember active state {@code a} and select it when it is selected
+     * again (rules Y2-Y4): the child of a shallow history state; below a deep one, a state that can
+     * end an active path (a leaf, {@code tryEnterState}, or a state with tasks, where a failure on
+     * enter cuts the path). Such a state's own selection then runs, so its children count as selected.
+     */
+    private static boolean remembered(StateNode a) {
+        if (a.parent != null && a.parent.history == Vocabulary.History.SHALLOW) {
+            return true;
+        }
+        boolean endsAPath = a.children.isEmpty() || a.selection == Selection.TRY_ENTER_STATE || !a.def.tasks().isEmpty();
+        for (StateNode h = a.parent; endsAPath && h != null; h = h.parent) {
+            if (h.history == Vocabulary.History.DEEP) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void select(StateNode s, boolean[] selected, ArrayDeque<StateNode> work) {

@@ -174,6 +174,28 @@ class AuthoringWarningsTest {
                 "its parent is entered only on the way to a transition target below it, so the parent's selection never runs");
     }
 
+    @Test
+    void w2AStateAHistoryStateSelectsWhenItResumesIsReachable() throws Exception {
+        // B is entered only on the way to B2, so B never selects B1 ... unless H, a shallow history
+        // state, remembers B and selects it again when the agent comes back (rule Y3)
+        String asset = tree("{'name': 'H', HISTORY 'transitions': [{'trigger': 'onEvent', 'event': 'Out', 'to': 'Root/Away'}],"
+                + " 'children': [{'name': 'A', 'tasks': [{'type': 'run'}],"
+                + "  'transitions': [{'trigger': 'onEvent', 'event': 'Go', 'to': 'Root/H/B/B2'}]},"
+                + " {'name': 'B', 'children': [{'name': 'B1', 'tasks': [{'type': 'run'}]},"
+                + "  {'name': 'B2', 'tasks': [{'type': 'run'}]}]}]},"
+                + " {'name': 'Away', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onEvent', 'event': 'Back',"
+                + " 'to': 'Root/H'}]}");
+        assertOnlyWarning(asset.replace("HISTORY ", ""), "W2", "Root/H/B/B1", null,
+                "its parent is entered only on the way to a transition target below it");
+        assertNoWarning(asset.replace("HISTORY", "'history': 'shallow',"));
+        // deep history remembers the last state, B2, and selects the path to it: B's selection never runs
+        assertOnlyWarning(asset.replace("HISTORY", "'history': 'deep',"), "W2", "Root/H/B/B1", null,
+                "its parent is entered only on the way to a transition target below it");
+        // ... unless B can end the path itself (a failure on enter of one of its tasks cuts it there)
+        assertNoWarning(asset.replace("HISTORY", "'history': 'deep',").replace("{'name': 'B', 'children'",
+                "{'name': 'B', 'tasks': [{'type': 'run'}], 'children'"));
+    }
+
     // ---- W3 --------------------------------------------------------------------------------------
 
     /** A root listening for Noise with these payload fields, and a child that sends Noise with this payload. */

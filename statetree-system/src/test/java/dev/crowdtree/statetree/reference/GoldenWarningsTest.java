@@ -37,7 +37,10 @@ class GoldenWarningsTest {
             // Wander has no enter conditions, and nothing targets Idle
             "d1_peaceful_danger", List.of("W2 Root/Peaceful/Idle null"),
             // the 'note' field no transition declares is dropped on send (rule E4)
-            "event_payload", List.of("W3 Root/Dismiss tasks[0].payload.note"));
+            "event_payload", List.of("W3 Root/Dismiss tasks[0].payload.note"),
+            // B1 shows what B's own selection would pick, which never runs: B is entered on the way to
+            // B2, or on H's remembered path to B2 (rule Y4)
+            "hist_deep_enter_conditions", List.of("W2 Root/H/B/B1 null"));
 
     @Test
     void goldenCasesAndExamplesHaveOnlyTheWarningsTheyWarrant() throws Exception {
