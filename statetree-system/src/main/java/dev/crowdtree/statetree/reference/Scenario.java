@@ -51,7 +51,7 @@ import java.util.Map;
  * number, read as the field {@code value}, or an object of bool, int and float fields), {@code period} requests
  * a tick period (1, 2, 4, ..., 64; docs/SEMANTICS.md section 12), {@code column} with {@code value}
  * sets a host column the tree's nodes declare (a number, or a boolean as 1 or 0), {@code stop} stops the tree, for
- * the given {@code agent} or for every agent, {@code start} starts every agent's tree again (A3); {@code despawn}
+ * the given {@code agent} or for every agent, {@code start} makes the tick a Start of every agent (A3); {@code despawn}
  * (with an {@code agent}) stops its tree and removes it, and no later input may name it. Defaults: dt 0.1, seed 1, agents 1,
  * workers 1, no inputs; {@code ticks} is required. At most {@value #MAX_AGENTS} agents and
  * {@value #MAX_WORKERS} workers; the file is read through {@link InputFiles} (at most 16 MB unless
@@ -134,7 +134,7 @@ public final class Scenario {
     public record StopInput(int index, int tick, int agent) implements Input {
     }
 
-    /** Starts every agent's tree again, just before the tick (docs/SEMANTICS.md section 2). */
+    /** Makes its tick a Start of every agent's tree instead of a Tick, as tick 0 is (docs/SEMANTICS.md section 2). */
     public record StartInput(int index, int tick, int agent) implements Input {
     }
 

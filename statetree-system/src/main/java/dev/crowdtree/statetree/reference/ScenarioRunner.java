@@ -19,8 +19,9 @@ import java.util.function.Consumer;
 
 /**
  * Runs a {@link Scenario} on a runtime and returns its canonical trace (docs/SEMANTICS.md section
- * 10): tick 0 is {@code startAll(0)}, ticks 1..N are {@code tickAll(k, dt)}, and the inputs of
- * tick k are applied just before tick k runs, in the order listed.
+ * 10): tick 0 is {@code startAll(0)}, ticks 1..N are {@code tickAll(k, dt)} (or {@code startAll(k)} when a
+ * {@code start} input names tick k), and the inputs of tick k are applied just before tick k runs, in
+ * the order listed.
  *
  * <p>The lines of one tick (including those of {@code stop} and {@code start} inputs of that tick) are collected and
  * ordered by agent, stably, so a runtime may deliver them per agent as they happen or sorted after
@@ -103,11 +104,12 @@ public final class ScenarioRunner {
             inputs.sort(Comparator.comparingInt(Scenario.Input::tick)); // stable: listed order within a tick
             int next = 0;
             for (int k = 0; k <= scenario.ticks(); k++) {
+                boolean start = k == 0;
                 while (next < inputs.size() && inputs.get(next).tick() == k) {
-                    apply(runtime, tree, inputs.get(next++), k);
+                    start |= apply(runtime, tree, inputs.get(next++), k);
                 }
-                if (k == 0) {
-                    runtime.startAll(0);
+                if (start) {
+                    runtime.startAll(k);
                 } else {
                     runtime.tickAll(k, scenario.dt());
                 }
@@ -159,7 +161,11 @@ public final class ScenarioRunner {
     private record Line(int agent, String text) {
     }
 
-    private static void apply(StateTreeRuntime runtime, CompiledStateTree tree, Scenario.Input input, int tick) {
+    /**
+     * Applies an input before its tick; returns true for a {@code start} input, which makes the tick a
+     * Start of every agent instead of a Tick (applied by the caller, after the tick's other inputs).
+     */
+    static boolean apply(StateTreeRuntime runtime, CompiledStateTree tree, Scenario.Input input, int tick) {
         if (input instanceof Scenario.SetInput) {
             Scenario.SetInput s = (Scenario.SetInput) input;
             for (Map.Entry<String, Scenario.Value> e : s.values().entrySet()) {
@@ -180,10 +186,11 @@ public final class ScenarioRunner {
         } else if (input instanceof Scenario.DespawnInput) {
             runtime.despawn(input.agent(), tick);
         } else if (input instanceof Scenario.StartInput) {
-            runtime.startAll(tick);
+            return true;
         } else {
             runtime.stop(input.agent(), tick);
         }
+        return false;
     }
 
     /** Checks a column input's column and value against the tree's host columns. */

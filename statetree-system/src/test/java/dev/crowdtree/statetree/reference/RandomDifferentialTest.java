@@ -39,7 +39,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * during the run. Issue 20's other keys, drawn from a stream of their own: disabled states, tasks,
  * transitions, global tasks and evaluators (rules N1-N5), delays without reselect in delay-only
  * states (M1), and subtree roots whose enter condition tests the parameter their linked state gives
- * (L3). The payload mismatches counted (rule E5) must be identical too.
+ * (L3); and, from a stream of their own, history states (half of the trees: shallow or deep, on
+ * most states with children, subtree roots included, rules Y1-Y7) with Starts of every agent during
+ * the run in the scenarios without tick periods (which clear the memories); the same trees without
+ * history must give other traces in some scenarios. The payload mismatches counted (rule E5) must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -67,12 +70,14 @@ class RandomDifferentialTest {
         int withComposites = 0;
         int rootFirst = 0;
         int compositeRulesFired = 0;
+        int withHistory = 0;
+        int historyMattered = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
             // so do composites and the root-first scan (rules K1-K6, H1-H2), and the other keys of issue 20
             TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n),
-                    new SplittableRandom(11000 + n))
+                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n))
                     .tree("Random" + n);
             CompiledStateTree tree;
             try {
@@ -102,12 +107,17 @@ class RandomDifferentialTest {
             for (int st = 0; st < tree.stateCount; st++) {
                 sleepyStates += tree.stateAlwaysAwake[st] ? 0 : 1;
             }
-            String scenario = scenario(rnd, tree, periods);
+            String scenario = scenario(rnd, tree, periods, new SplittableRandom(15000 + n));
+            withHistory += tree.history.count() > 0 ? 1 : 0;
             List<StateTreeRuntime> made = new ArrayList<>();
             List<String> reference = TestNodes.run(tree, scenario, capturing(ScenarioRunner.REFERENCE, made));
             List<PayloadMismatch> mismatches = made.get(0).unmatchedPayloads();
             withMismatches += mismatches.isEmpty() ? 0 : 1;
             compositeRulesFired += reference.stream().anyMatch(l -> l.contains(" state-completed ")) ? 1 : 0;
+            if (tree.history.count() > 0) {
+                // the same tree without history: its memories must change what happens in some scenarios
+                historyMattered += TestNodes.run(TestNodes.compile(withoutHistory(def)), scenario).equals(reference) ? 0 : 1;
+            }
             for (int k = 0; k < others.size(); k++) {
                 List<String> other = TestNodes.run(tree, scenario, capturing(others.get(k), made));
                 if (!other.equals(reference)) {
@@ -135,6 +145,19 @@ class RandomDifferentialTest {
         assertTrue(withComposites >= TREES / 5, "trees with composites: " + withComposites);
         assertTrue(rootFirst >= TREES / 10, "trees scanned root first: " + rootFirst);
         assertTrue(compositeRulesFired >= TREES / 20, "scenarios where a composite completed: " + compositeRulesFired);
+        assertTrue(withHistory >= TREES / 3, "trees with history states: " + withHistory);
+        // (a memory changes a trace only when a state is left and selected again from elsewhere, in
+        // another child than its own selection picks: 32 of the 464 history trees here)
+        assertTrue(historyMattered >= TREES / 50, "scenarios that history changed: " + historyMattered);
+    }
+
+    /** {@code def} without its {@code history} keys (a history state always has children, written after it). */
+    private static TreeDef withoutHistory(TreeDef def) {
+        try {
+            return StateTreeJson.read("plain.json", StateTreeJson.write(def).replaceAll("\\s*\"history\": \"(shallow|deep)\",", ""));
+        } catch (StateTreeCompileException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
     }
 
     /** {@code factory}, adding each runtime it creates to {@code made} (to read its counts after the run). */
@@ -144,6 +167,27 @@ class RandomDifferentialTest {
             made.add(rt);
             return rt;
         };
+    }
+
+    /**
+     * {@link #scenario(SplittableRandom, CompiledStateTree, boolean)}, and for a tree with history states
+     * up to two Starts of every agent at random ticks, drawn from {@code restarts} (a stream of their own,
+     * so the scenarios of the other trees stay those of before): Start clears the memories (rule Y5).
+     * Not in scenarios with tick periods: an event queued for an agent whose tree does not run waits
+     * for the agent's next step to be dropped (Q-A15), and what a Start before that step does with it
+     * is not settled (the runtimes differ there, with or without history).
+     */
+    static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods, SplittableRandom restarts) {
+        String json = scenario(rnd, tree, periods);
+        if (tree.history.count() == 0 || periods) {
+            return json;
+        }
+        StringBuilder starts = new StringBuilder();
+        for (int i = 0, n = restarts.nextInt(3); i < n; i++) {
+            starts.append(json.endsWith("[]}") && i == 0 ? "" : ", ").append("{\"tick\": ")
+                    .append(1 + restarts.nextInt(30)).append(", \"start\": true}");
+        }
+        return json.substring(0, json.length() - 2) + starts + "]}";
     }
 
     static String scenario(SplittableRandom rnd, CompiledStateTree tree, boolean periods) {
@@ -216,8 +260,18 @@ class RandomDifferentialTest {
 
         /** Draws for the other keys of issue 20 (a stream of their own, so the trees stay those of before otherwise). */
         private final SplittableRandom xrnd;
+        /** Draws for history states (rules Y1-Y7; a stream of their own), null for none; whether this tree has some. */
+        private final SplittableRandom hrnd;
+        private final boolean history;
 
         Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd) {
+            this(rnd, ranked, grnd, crnd, xrnd, null);
+        }
+
+        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd,
+            SplittableRandom hrnd) {
+            this.hrnd = hrnd;
+            this.history = hrnd != null && hrnd.nextInt(100) < 50;
             this.rnd = rnd;
             this.ranked = ranked;
             this.grnd = grnd;
@@ -268,6 +322,9 @@ class RandomDifferentialTest {
                         .child(state("U1").task(node("succeed").with("afterTicks", 2)));
                 if (composites && crnd.nextBoolean()) {
                     sub.composite(crnd.nextBoolean() ? "sequence" : "selector"); // a subtree's root may be one
+                }
+                if (history && hrnd.nextInt(100) < 40) {
+                    sub.history(hrnd.nextBoolean() ? "shallow" : "deep"); // a memory per linked copy
                 }
                 b.subtree(sub);
             }
@@ -402,6 +459,9 @@ class RandomDifferentialTest {
                 if (composites && !s.children().isEmpty() && !tryEnter && selection == null && crnd.nextInt(100) < 60) {
                     st.composite(crnd.nextBoolean() ? "sequence" : "selector");
                     isComposite = true;
+                }
+                if (history && !s.children().isEmpty() && hrnd.nextInt(100) < 75) {
+                    st.history(hrnd.nextBoolean() ? "shallow" : "deep"); // with any selection, composites included
                 }
                 int tasks = rnd.nextInt(3);
                 for (int i = 0; i < tasks; i++) {

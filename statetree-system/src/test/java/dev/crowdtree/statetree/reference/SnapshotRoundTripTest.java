@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Snapshot and restore (docs/SNAPSHOT.md) on {@value #TREES} random trees of
  * {@link RandomDifferentialTest}'s generator with its random scenarios (events, parameters, tick
- * periods, stops): a runtime runs to a random tick k, is snapshotted, and the snapshot is restored
+ * periods, stops; history states and restarts): a runtime runs to a random tick k, is snapshotted, and the snapshot is restored
  * into a fresh runtime of the same tree; both then run the rest of the scenario and must give the
  * same trace, the same trace as a runtime never snapshotted, and byte-identical snapshots at the
  * end. Bad snapshots (truncated, a bit flipped, another format version, not a snapshot, another
@@ -117,7 +117,8 @@ class SnapshotRoundTripTest {
         for (int n = 0; done < TREES && n < 3 * TREES; n++) {
             SplittableRandom rnd = new SplittableRandom(5000 + n);
             TreeDef def = new RandomDifferentialTest.Gen(rnd, n % 3 == 2, new SplittableRandom(9000 + n),
-                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n)).tree("Snap" + n);
+                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n))
+                    .tree("Snap" + n);
             CompiledStateTree tree;
             try {
                 tree = TestNodes.compiler().compile(def);
@@ -125,7 +126,7 @@ class SnapshotRoundTripTest {
                 continue;
             }
             done++;
-            String json = RandomDifferentialTest.scenario(rnd, tree, n % 2 == 1);
+            String json = RandomDifferentialTest.scenario(rnd, tree, n % 2 == 1, new SplittableRandom(17000 + n));
             Scenario sc = scenario(json);
             RuntimeFactory f = factories.get(n % factories.size());
             int k = 1 + rnd.nextInt(sc.ticks() - 1);
@@ -277,11 +278,12 @@ class SnapshotRoundTripTest {
             boolean prefix = scenario.agents() > 1;
             for (; nextTick <= last; nextTick++) {
                 int k = nextTick;
+                boolean start = k == 0;
                 while (next < inputs.size() && inputs.get(next).tick() == k) {
-                    apply(inputs.get(next++), k);
+                    start |= ScenarioRunner.apply(runtime, tree, inputs.get(next++), k);
                 }
-                if (k == 0) {
-                    runtime.startAll(0);
+                if (start) {
+                    runtime.startAll(k);
                 } else {
                     runtime.tickAll(k, scenario.dt());
                 }
@@ -320,28 +322,6 @@ class SnapshotRoundTripTest {
             nextTick = k + 1;
             while (next < inputs.size() && inputs.get(next).tick() <= k) {
                 next++;
-            }
-        }
-
-        private void apply(Scenario.Input input, int tick) {
-            if (input instanceof Scenario.SetInput s) {
-                for (Map.Entry<String, Scenario.Value> e : s.values().entrySet()) {
-                    if (e.getValue().name() != null) {
-                        runtime.setParameter(s.agent(), e.getKey(), e.getValue().name());
-                    } else {
-                        runtime.setParameter(s.agent(), e.getKey(), e.getValue().number());
-                    }
-                }
-            } else if (input instanceof Scenario.EventInput e) {
-                runtime.sendEvent(e.agent(), e.tag(), e.payload());
-            } else if (input instanceof Scenario.PeriodInput p) {
-                runtime.setTickPeriod(input.agent(), p.period());
-            } else if (input instanceof Scenario.DespawnInput) {
-                runtime.despawn(input.agent(), tick);
-            } else if (input instanceof Scenario.StartInput) {
-                runtime.startAll(tick);
-            } else {
-                runtime.stop(input.agent(), tick);
             }
         }
 
