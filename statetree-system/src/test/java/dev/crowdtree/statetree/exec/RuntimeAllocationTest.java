@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
+import static dev.crowdtree.statetree.definition.StateTreeBuilder.on;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.state;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.tree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -129,6 +130,29 @@ class RuntimeAllocationTest {
         TreeDef e = CrowdTrees.everything();
         assertSteadyTicksAllocateNothing(new TreeDef(e.source(), "EverythingRootFirst", e.parameters(), e.evaluators(),
                 e.root(), e.subtrees(), e.globalTasks(), "rootFirst"), 20_000);
+    }
+
+    /**
+     * History states (rules Y2-Y5): a deep one left at random for a recharge and resumed, with a
+     * shallow one below it, so memories are written on every exit and read on every return.
+     */
+    @Test
+    void steadyTickWithHistoryStatesAllocatesNothing() throws Exception {
+        TreeDef history = tree("History")
+                .root(state("Root")
+                        .child(state("Work").deepHistory()
+                                .transition(on("onTick").to("Recharge").when(node("randomChance").with("probability", 0.05)))
+                                .child(state("Clean").shallowHistory()
+                                        .child(state("Search").task(node("delay").with("duration", 0.2).with("randomDeviation", 0.1))
+                                                .transition(on("onStateCompleted").to("@next")))
+                                        .child(state("PickUp").task(node("delay").with("duration", 0.1))
+                                                .transition(on("onStateCompleted").to("@next")))
+                                        .child(state("Carry").task(node("delay").with("duration", 0.2))
+                                                .transition(on("onStateCompleted").to("Search")))))
+                        .child(state("Recharge").task(node("delay").with("duration", 0.3).with("randomDeviation", 0.2))
+                                .transition(on("onStateCompleted").to("Work"))))
+                .build();
+        assertSteadyTicksAllocateNothing(history, 20_000);
     }
 
     private static void assertSteadyTicksAllocateNothing(TreeDef def, int agents) throws Exception {
