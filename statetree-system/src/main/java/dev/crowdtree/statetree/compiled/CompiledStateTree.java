@@ -188,6 +188,8 @@ public final class CompiledStateTree {
     public final boolean[] stateEnabled;
     /** The scan order and the composite states' rules (docs/SEMANTICS.md section 4.1). */
     public final ScanRules scanRules;
+    /** The states' required events to enter (docs/SEMANTICS.md section 18, rules V1-V6). */
+    public final RequiredEvents requiredEvents;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -333,7 +335,7 @@ public final class CompiledStateTree {
         boolSlots = boolSlotNames.length;
         tagNames = b.tags.keySet().toArray(new String[0]);
         payloads = new PayloadSchema(List.copyOf(b.payloadFields.keySet()), b.transitionPayloadFields,
-                b.transitionPayloadTypes);
+                b.transitionPayloadTypes, b.requiredPayloadFields, b.requiredPayloadTypes);
         hostColumns = List.copyOf(b.hostColumns);
         divisionsByZero = b.divisionsByZero;
         externals = List.copyOf(b.externals);
@@ -352,6 +354,7 @@ public final class CompiledStateTree {
                 tagCovers[a][e] = a == e || tagNames[e].startsWith(tagNames[a] + ".");
             }
         }
+        requiredEvents = new RequiredEvents(b, transitionCount, tagCovers, payloads);
 
         stateTriggerMask = new byte[stateCount];
         stateTicks = new boolean[stateCount];

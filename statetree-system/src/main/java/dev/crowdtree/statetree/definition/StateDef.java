@@ -16,15 +16,27 @@ import java.util.Map;
  * {@code any} (default) or {@code all}. {@code enabled} is Unreal 5.3's flag: {@code Boolean.FALSE}
  * disables the state and its subtree (docs/SEMANTICS.md, rules N1-N5); the compiler checks that it
  * is a boolean. {@code composite} is {@code sequence} or {@code selector} (a behavior tree's
- * composite: docs/SEMANTICS.md, rules K1-K6), on a state with children only. Null fields mean
- * "absent".
+ * composite: docs/SEMANTICS.md, rules K1-K6), on a state with children only.
+ * {@code requiredEvent} is Unreal 5.5's Required Event to Enter (docs/SEMANTICS.md, rules V1-V6).
+ * Null fields mean "absent".
  */
 public record StateDef(String name, String type, String selection, String linkedSubtree,
                        Map<String, Object> linkedParameters, List<ParameterDef> parameters,
                        List<NodeDef> enterConditions, List<NodeDef> tasks,
                        List<TransitionDef> transitions, List<StateDef> children,
                        Object weight, List<Map<String, Object>> considerations, String completion,
-                       Object enabled, String composite) {
+                       Object enabled, String composite, RequiredEventDef requiredEvent) {
+    /** A state without a required event. */
+    public StateDef(String name, String type, String selection, String linkedSubtree,
+                    Map<String, Object> linkedParameters, List<ParameterDef> parameters,
+                    List<NodeDef> enterConditions, List<NodeDef> tasks,
+                    List<TransitionDef> transitions, List<StateDef> children,
+                    Object weight, List<Map<String, Object>> considerations, String completion,
+                    Object enabled, String composite) {
+        this(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks, transitions,
+                children, weight, considerations, completion, enabled, composite, null);
+    }
+
     /** An enabled state that is not a composite. */
     public StateDef(String name, String type, String selection, String linkedSubtree,
                     Map<String, Object> linkedParameters, List<ParameterDef> parameters,
@@ -57,7 +69,25 @@ public record StateDef(String name, String type, String selection, String linked
     /** This state with {@code newTransitions} instead of its transitions (every other field kept). */
     public StateDef withTransitions(List<TransitionDef> newTransitions) {
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks,
-                newTransitions, children, weight, considerations, completion, enabled, composite);
+                newTransitions, children, weight, considerations, completion, enabled, composite, requiredEvent);
+    }
+
+    /** This state with {@code newTasks} instead of its tasks (every other field kept). */
+    public StateDef withTasks(List<NodeDef> newTasks) {
+        return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
+                newTasks, transitions, children, weight, considerations, completion, enabled, composite, requiredEvent);
+    }
+
+    /** This state with {@code newChildren} instead of its children (every other field kept). */
+    public StateDef withChildren(List<StateDef> newChildren) {
+        return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks,
+                transitions, newChildren, weight, considerations, completion, enabled, composite, requiredEvent);
+    }
+
+    /** This state with {@code event} as its required event to enter (null: none; every other field kept). */
+    public StateDef withRequiredEvent(RequiredEventDef event) {
+        return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks,
+                transitions, children, weight, considerations, completion, enabled, composite, event);
     }
 
     public StateDef {
