@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.RequiredEvents;
 import dev.crowdtree.statetree.compiled.ScanRules;
 import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.node.Condition;
@@ -48,6 +49,8 @@ final class TransitionScan {
     /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
     private final ScanRules rules;
     private final boolean composites;
+    /** The tree's required events to enter (rules V2-V5). */
+    private final RequiredEvents required;
     /** The per-agent scan: rounds two to five, and round one where this one cannot decide at once. */
     final AgentScan perAgent;
 
@@ -60,6 +63,7 @@ final class TransitionScan {
         this.childOrder = new ChildOrder(state.t);
         this.rules = state.t.scanRules;
         this.composites = rules.hasComposites;
+        this.required = state.t.requiredEvents;
         this.perAgent = new AgentScan(state, this);
     }
 
@@ -273,7 +277,11 @@ final class TransitionScan {
         }
         switch (t.transitionType[tr]) {
             case GOTO: {
-                int leaf = selectInternal(r, t.transitionTarget[tr]);
+                int target = t.transitionTarget[tr];
+                if (required.any && !inBetweenEvents(r, target)) {
+                    return CONTINUE; // rule V3
+                }
+                int leaf = selectInternal(r, target);
                 return leaf >= 0 ? leaf : CONTINUE;
             }
             case NOT_SET:
@@ -384,12 +392,66 @@ final class TransitionScan {
 
     /**
      * SelectState(target) (A5, A6). The kept prefix and the in-between ancestors are not tested
-     * (Q-A6), and the resulting path is the parent chain of the selected state, so the result only
-     * depends on SelectStateInternal(target). Returns the selected last state, or -1.
+     * (Q-A6; their required events are, by {@link #inBetweenEvents} before), and the resulting path is
+     * the parent chain of the selected state, so the result only depends on
+     * SelectStateInternal(target). Returns the selected last state, or -1. On success the events the
+     * selection chose for states with a required event are the ones a transition to it enters with.
      */
     int selectInternal(int r, int s) {
-        if (!t.stateEnabled[s] || !enterConditionsPass(r, s)) {
+        int leaf = selectDown(r, s);
+        if (leaf >= 0 && required.any) {
+            events.commitRequired(r - st.base);
+        }
+        return leaf;
+    }
+
+    /**
+     * Rule V3: the ancestors of {@code target} that are not active (SelectState pushes them without
+     * their enter conditions, Q-A6) and have a required event each take the first event of row
+     * {@code r}'s window that matches it; false when one finds none (the target cannot be selected).
+     */
+    private boolean inBetweenEvents(int r, int target) {
+        int cur = st.stateOf(r) - 1;
+        int l = r - st.base;
+        for (int a = t.stateParent[target]; a >= 0 && !(cur >= 0 && t.isAncestorOrSelf(a, cur)); a = t.stateParent[a]) {
+            if (required.has(a)) {
+                int e = events.nextRequired(l, -1, a);
+                if (e < 0) {
+                    return false;
+                }
+                events.tryRequired(l, t.stateDepth[a], e);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Rule V2: the events of row {@code r}'s window that match state {@code s}'s required event are
+     * tried in queue order until one lets its enter conditions pass (they read it as
+     * {@code {"event": ...}}); that one is the state's. False when none does.
+     */
+    private boolean requiredEventPass(int r, int s) {
+        int l = r - st.base;
+        for (int e = events.nextRequired(l, -1, s); e >= 0; e = events.nextRequired(l, e, s)) {
+            events.test(l, e);
+            if (enterConditionsPass(r, s)) {
+                events.tryRequired(l, t.stateDepth[s], e);
+                return true;
+            }
+            if (st.faults.isFaulted(l)) {
+                return false; // an enter condition threw (rule R1)
+            }
+        }
+        return false;
+    }
+
+    /** SelectStateInternal(s): the last state selected at or below {@code s}, or -1. */
+    private int selectDown(int r, int s) {
+        if (!t.stateEnabled[s]) {
             return -1; // rule N2: a disabled state (and so its subtree) is never selected
+        }
+        if (required.any && required.has(s) ? !requiredEventPass(r, s) : !enterConditionsPass(r, s)) {
+            return -1; // rule V2: a required event first, then the enter conditions with it
         }
         int end = t.stateSubtreeEnd[s];
         byte mode = t.stateSelection[s];
@@ -400,7 +462,7 @@ final class TransitionScan {
             // rule L3: the subtree copy's root is selected with the parameters the linked state gives
             final ChunkState c = st;
             int mark = c.linked.setForSelection(ctx, s, r);
-            int leaf = selectInternal(r, s + 1);
+            int leaf = selectDown(r, s + 1);
             c.linked.restore(ctx, s, r, mark);
             return leaf;
         }
@@ -408,7 +470,7 @@ final class TransitionScan {
             // a sequence composite is selected only through its first child (rule K2)
             int last = composites && rules.isSequence(s) ? t.stateSubtreeEnd[s + 1] : end;
             for (int c = s + 1; c < last; c = t.stateSubtreeEnd[c]) {
-                int leaf = selectInternal(r, c);
+                int leaf = selectDown(r, c);
                 if (leaf >= 0) {
                     return leaf;
                 }
@@ -418,7 +480,7 @@ final class TransitionScan {
         final ChunkState st = this.st;
         int[] children = childOrder.order(s, ctx, r, st.sys.seed(), st.ids[r], st.tick);
         for (int i = 0, n = childOrder.count(s); i < n; i++) {
-            int leaf = selectInternal(r, children[i]);
+            int leaf = selectDown(r, children[i]);
             if (leaf >= 0) {
                 return leaf;
             }
