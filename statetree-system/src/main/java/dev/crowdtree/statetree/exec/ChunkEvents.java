@@ -155,6 +155,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
         for (int s = st.stateOf(st.base + local) - 1; s >= 0; s = t.stateParent[s]) {
             n = mismatchKeys.rejections(s, evTag[e], evTypes, e * width, found, n);
         }
+        n = mismatchKeys.requiredRejections(evTag[e], evTypes, e * width, found, n); // rule V6
         final long[] counts = st.out.payloadMismatches;
         for (int i = 0; i < n; i++) {
             counts[found[i]]++;
