@@ -129,6 +129,13 @@ public final class StateTreeBuilder {
         return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan);
     }
 
+    /** {@code fields} (a new map when null) with payload field {@code name} of {@code type} added: a {@code payloadFields} map. */
+    private static Map<String, String> withField(Map<String, String> fields, String name, ValueType type) {
+        Map<String, String> out = fields == null ? new LinkedHashMap<>() : fields;
+        out.put(name, type.assetName());
+        return out;
+    }
+
     static Object normalize(Object v) {
         if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
             return ((Number) v).longValue();
@@ -312,10 +319,7 @@ public final class StateTreeBuilder {
          * float); the state's enter conditions and tasks may bind it with {@link Binding#event}.
          */
         public RequiredEvent payloadField(String name, ValueType type) {
-            if (payloadFields == null) {
-                payloadFields = new LinkedHashMap<>();
-            }
-            payloadFields.put(name, type.assetName());
+            payloadFields = withField(payloadFields, name, type);
             return this;
         }
 
@@ -446,10 +450,7 @@ public final class StateTreeBuilder {
          * accepted for a float); the conditions may then bind it with {@link Binding#event}.
          */
         public Transition payloadField(String name, ValueType type) {
-            if (payloadFields == null) {
-                payloadFields = new LinkedHashMap<>();
-            }
-            payloadFields.put(name, type.assetName());
+            payloadFields = withField(payloadFields, name, type);
             return this;
         }
 
