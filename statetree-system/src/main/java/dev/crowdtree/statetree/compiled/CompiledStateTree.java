@@ -190,6 +190,8 @@ public final class CompiledStateTree {
     public final ScanRules scanRules;
     /** The history states and what they remember (docs/SEMANTICS.md section 17). */
     public final HistoryStates history;
+    /** The states' required events to enter (docs/SEMANTICS.md section 18, rules V1-V6). */
+    public final RequiredEvents requiredEvents;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -336,7 +338,7 @@ public final class CompiledStateTree {
         boolSlots = boolSlotNames.length;
         tagNames = b.tags.keySet().toArray(new String[0]);
         payloads = new PayloadSchema(List.copyOf(b.payloadFields.keySet()), b.transitionPayloadFields,
-                b.transitionPayloadTypes);
+                b.transitionPayloadTypes, b.requiredPayloadFields, b.requiredPayloadTypes);
         hostColumns = List.copyOf(b.hostColumns);
         divisionsByZero = b.divisionsByZero;
         externals = List.copyOf(b.externals);
@@ -355,6 +357,7 @@ public final class CompiledStateTree {
                 tagCovers[a][e] = a == e || tagNames[e].startsWith(tagNames[a] + ".");
             }
         }
+        requiredEvents = new RequiredEvents(b, transitionCount, tagCovers, payloads);
 
         stateTriggerMask = new byte[stateCount];
         stateTicks = new boolean[stateCount];

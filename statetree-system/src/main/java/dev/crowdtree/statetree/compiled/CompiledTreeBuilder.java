@@ -80,6 +80,13 @@ public final class CompiledTreeBuilder {
     final List<Boolean> stateEnabled = new ArrayList<>();
     final List<Byte> stateComposite = new ArrayList<>();
     final List<Byte> stateHistory = new ArrayList<>();
+    /** Per state, the index of its required event among those below, or -1 (rules V1-V6). */
+    final List<Integer> stateRequired = new ArrayList<>();
+    final List<Integer> requiredTag = new ArrayList<>();
+    final List<Boolean> requiredConsume = new ArrayList<>();
+    final List<int[]> requiredPayloadFields = new ArrayList<>();
+    final List<byte[]> requiredPayloadTypes = new ArrayList<>();
+    final List<int[]> requiredSlots = new ArrayList<>();
     /** The transition scan goes root to leaf ({@code "transitionScan": "rootFirst"}). */
     boolean rootFirst;
     final List<Evaluator> evaluators = new ArrayList<>();
@@ -239,6 +246,7 @@ public final class CompiledTreeBuilder {
         stateEnabled.add(true);
         stateComposite.add(ScanRules.NONE);
         stateHistory.add(HistoryStates.NONE);
+        stateRequired.add(-1);
         stateConsiderationsBegin.add(considerationInput.size());
         return id;
     }
@@ -320,6 +328,37 @@ public final class CompiledTreeBuilder {
         stateHistory.set(current(), kind.code());
     }
 
+    /**
+     * The current state can be selected only with an event tagged {@code tag} (or below it) in the
+     * agent's window that carries {@code fields} (names registered with {@link #payloadFieldId}); the
+     * event is consumed when the transition that selected the state fires if {@code consume}; while
+     * the state is active its declared fields are kept in {@code slots} (one per field, in order, of
+     * the field's type). docs/SEMANTICS.md, rules V1-V6.
+     */
+    public void setRequiredEvent(int tag, boolean consume, Map<String, ValueType> fields, int[] slots) {
+        stateRequired.set(current(), requiredTag.size());
+        requiredTag.add(tag);
+        requiredConsume.add(consume);
+        requiredPayloadFields.add(fieldIds(fields));
+        requiredPayloadTypes.add(slotTypes(fields));
+        requiredSlots.add(slots.clone());
+    }
+
+    /** The ids of {@code fields}' names ({@link #payloadFieldId}), in order. */
+    private int[] fieldIds(Map<String, ValueType> fields) {
+        return fields.keySet().stream().mapToInt(this::payloadFieldId).toArray();
+    }
+
+    /** The slot types of {@code fields}' types ({@link PayloadSchema#slotType}), in order. */
+    private static byte[] slotTypes(Map<String, ValueType> fields) {
+        byte[] types = new byte[fields.size()];
+        int k = 0;
+        for (ValueType t : fields.values()) {
+            types[k++] = PayloadSchema.slotType(t);
+        }
+        return types;
+    }
+
     /** The transition scan goes root to leaf (docs/SEMANTICS.md, rules H1-H2); by default leaf to root. */
     public void setRootFirst() {
         rootFirst = true;
@@ -358,15 +397,8 @@ public final class CompiledTreeBuilder {
     public void addTransition(Vocabulary.Trigger trigger, int event, byte type, int target, List<Condition> guards,
                               float delay, float variance, Vocabulary.Priority priority, boolean consume,
                               Map<String, ValueType> payload) {
-        int[] fields = new int[payload.size()];
-        byte[] types = new byte[payload.size()];
-        int k = 0;
-        for (Map.Entry<String, ValueType> e : payload.entrySet()) {
-            fields[k] = payloadFieldId(e.getKey());
-            types[k++] = PayloadSchema.slotType(e.getValue());
-        }
-        transitionPayloadFields.add(fields);
-        transitionPayloadTypes.add(types);
+        transitionPayloadFields.add(fieldIds(payload));
+        transitionPayloadTypes.add(slotTypes(payload));
         transitionSource.add((short) current());
         transitionTrigger.add(trigger.flag());
         transitionEvent.add(event);

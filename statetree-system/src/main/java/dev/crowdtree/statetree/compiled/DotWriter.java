@@ -9,8 +9,9 @@ import java.util.List;
  *
  * <p>One box per state (after inlining, so every linked state shows its own copy of its subtree):
  * the state's name, its type, selection and composite ({@code sequence}, {@code selector}) when not
- * the defaults, its history as UML draws it ({@code H} shallow, {@code H*} deep), its task names and
- * its number of enter conditions. The graph's label names the tree
+ * the defaults, its history as UML draws it ({@code H} shallow, {@code H*} deep), its task names,
+ * its required event to enter ({@code requires Alarm {x: float}}, {@code (kept)} when it is not
+ * consumed) and its number of enter conditions. The graph's label names the tree
  * and its source, and its {@code transitionScan} when it is not the default ({@code rootFirst}).
  * Solid edges go from parent to child. Transitions are dashed edges labelled
  * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
@@ -138,12 +139,31 @@ public final class DotWriter {
             }
             lines.add("tasks: " + String.join(", ", tasks));
         }
+        if (t.requiredEvents.has(s)) {
+            lines.add(requiredEventLabel(t, s));
+        }
         int enter = t.stateEnterConditionsNum[s];
         if (enter > 0) {
             lines.add(enter + (enter == 1 ? " enter condition" : " enter conditions"));
         }
         return String.join("\n", lines);
     }
+
+    /** {@code requires Alarm {x: float}}, with {@code (kept)} when the event is not consumed (rules V1-V6). */
+    private static String requiredEventLabel(CompiledStateTree t, int s) {
+        RequiredEvents r = t.requiredEvents;
+        StringBuilder sb = new StringBuilder("requires ").append(t.tagName(r.tag(s)));
+        int set = r.payloadSet(s);
+        for (int i = 0, n = t.payloads.requirementsNum(set); i < n; i++) {
+            int req = t.payloads.requirementsBegin(set) + i;
+            sb.append(i == 0 ? " {" : ", ").append(t.payloads.fieldName(t.payloads.requiredField(req))).append(": ")
+                    .append(TYPE_WORDS[t.payloads.requiredType(req)]).append(i == n - 1 ? "}" : "");
+        }
+        return sb.append(r.consumes(s) ? "" : " (kept)").toString();
+    }
+
+    /** The asset words of the payload slot types ({@code EventPayload.BOOL}, {@code INT}, {@code FLOAT}). */
+    private static final String[] TYPE_WORDS = {"?", "bool", "int", "float"};
 
     private static String transitionLabel(CompiledStateTree t, int tr, int indexInState) {
         StringBuilder sb = new StringBuilder("#").append(indexInState).append(' ');

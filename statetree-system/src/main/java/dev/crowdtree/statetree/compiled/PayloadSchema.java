@@ -10,9 +10,12 @@ import java.util.Map;
 
 /**
  * The event payload fields a tree can observe (docs/SEMANTICS.md section 8, rules E1-E5): the
- * names its onEvent transitions declare in {@code payloadFields}, each given an id, and per
- * transition the fields (with their types) an event must carry to match it. Fields no transition
- * declares are dropped when an event is sent: nothing could read them. Immutable.
+ * names its onEvent transitions and its states' required events (rule V1) declare in
+ * {@code payloadFields}, each given an id, and per requirement set the fields (with their types) an
+ * event must carry to match it. Requirement set {@code tr} is transition {@code tr}'s; the required
+ * events' follow the transitions' ({@link RequiredEvents#payloadSet}). The methods below name a set
+ * {@code tr}. Fields nothing declares are dropped when an event is sent: nothing could read them.
+ * Immutable.
  */
 public final class PayloadSchema {
     private final String[] names;
@@ -23,7 +26,22 @@ public final class PayloadSchema {
     private final int[] reqField;
     private final byte[] reqType;
 
-    PayloadSchema(List<String> names, List<int[]> fieldsByTransition, List<byte[]> typesByTransition) {
+    /**
+     * The schema of fields {@code names}: the requirement sets are the transitions' (set {@code tr}
+     * for transition {@code tr}), then the required events' ({@link RequiredEvents#payloadSet}).
+     */
+    PayloadSchema(List<String> names, List<int[]> fieldsByTransition, List<byte[]> typesByTransition,
+                  List<int[]> fieldsByRequiredEvent, List<byte[]> typesByRequiredEvent) {
+        this(names, concat(fieldsByTransition, fieldsByRequiredEvent), concat(typesByTransition, typesByRequiredEvent));
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> out = new java.util.ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    private PayloadSchema(List<String> names, List<int[]> fieldsByTransition, List<byte[]> typesByTransition) {
         this.names = names.toArray(new String[0]);
         for (int i = 0; i < this.names.length; i++) {
             ids.put(this.names[i], i);

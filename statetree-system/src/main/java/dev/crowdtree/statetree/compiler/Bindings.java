@@ -141,19 +141,24 @@ final class Bindings {
 
     /**
      * {@code {"event": field}}: only in the conditions of an onEvent transition that declares the
-     * field in its {@code payloadFields}.
+     * field in its {@code payloadFields} (the event being tried, rule E2), and in the enter
+     * conditions (the event being tried, rule V2) and task inputs (the event the state was entered
+     * with, kept in slots, rule V5) of a state whose required event declares it.
      */
     private ValueInput eventField(String field, ValueType type, boolean anyType, Scope scope, String path, String f) {
         if (scope.eventFields() == null) {
             c.error(path, f, "binding {\"event\": \"" + field + "\"} is out of scope: " + scope.what()
                     + " cannot read an event payload (only the conditions of an onEvent transition can, "
-                    + "for the fields it declares in payloadFields)");
+                    + "for the fields it declares in payloadFields, and the enter conditions and tasks of a state, "
+                    + "for the fields its requiredEvent declares)");
             return null;
         }
         ValueType declared = scope.eventFields().get(field);
         if (declared == null) {
-            c.error(path, f, "binding {\"event\": \"" + field + "\"}: the transition does not declare payload field '"
-                    + field + "'; add it to payloadFields (declared: " + scope.eventFields().keySet() + ")"
+            String owner = scope.what().startsWith("transition") ? "transition" : "state's requiredEvent";
+            c.error(path, f, "binding {\"event\": \"" + field + "\"}: the " + owner + " does not declare payload field '"
+                    + field + "'; add it to " + (owner.equals("transition") ? "" : "requiredEvent.")
+                    + "payloadFields (declared: " + scope.eventFields().keySet() + ")"
                     + c.didYouMean(field, scope.eventFields().keySet()));
             return null;
         }
@@ -162,6 +167,11 @@ final class Bindings {
             c.error(path, f, "payload field '" + field + "' is " + declared.assetName() + " but this field needs "
                     + (type == null ? "a number" : type.assetName()));
             return null;
+        }
+        if (scope.eventSlots() != null) {
+            // a task of a state with a required event: the payload kept since the state was entered (rule V5)
+            Slot slot = scope.eventSlots().get(field);
+            return ValueInput.slot(slot.type(), slot.index(), "event:" + field);
         }
         return ValueInput.eventField(declared, c.out.payloadFieldId(field), field);
     }

@@ -139,9 +139,8 @@ final class EnabledFlags {
                 transitions.add(t);
             }
         }
-        return new StateDef(s.name(), s.type(), s.selection(), s.linkedSubtree(), s.linkedParameters(), s.parameters(),
-                s.enterConditions(), enabledNodes(s.tasks()), transitions, children, s.weight(), s.considerations(),
-                s.completion(), s.enabled(), s.composite()).withHistory(s.history());
+        // every other key is kept as it is (composite, required event, ...)
+        return s.withTasks(enabledNodes(s.tasks())).withTransitions(transitions).withChildren(children);
     }
 
     /**

@@ -18,9 +18,9 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
 
 /**
  * Pass 2, expansion and numbering: builds the tree of {@link StateNode}s from the authored states,
- * checking names, types, selection modes, composites, history and depth; under every {@code linked}
- * state it inlines a private copy of the linked subtree (with its own parameters; a cycle of linked
- * states is an error), so the result is a plain tree. Then it numbers the states in depth-first pre-order (root
+ * checking names, types, selection modes, composites, history, required events and depth; under
+ * every {@code linked} state it inlines a private copy of the linked subtree (with its own
+ * parameters; a cycle of linked states is an error), so the result is a plain tree. Then it numbers the states in depth-first pre-order (root
  * = 0), the order every later pass and the compiled tree use.
  */
 final class ExpansionPass {
@@ -85,6 +85,7 @@ final class ExpansionPass {
         n.selection = selection(d.selection(), n);
         n.composite = composite(d, n);
         n.history = history(d, n);
+        n.requiredEvent = RequiredEventKey.check(c, d, n);
         if (d.completion() != null && !d.completion().equals("any")) {
             if (d.completion().equals("all")) {
                 n.completionAll = true;

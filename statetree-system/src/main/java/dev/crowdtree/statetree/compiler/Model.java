@@ -63,6 +63,14 @@ final class Model {
     record SentEvent(String statePath, String field, String tag, Map<String, ValueType> fields) {
     }
 
+    /**
+     * A state's required event to enter as checked (rules V1-V6): its tag, the payload fields it
+     * declares with their types, whether it is consumed, and (after the slot layout) the per-agent
+     * slot each declared field is kept in while the state is active.
+     */
+    record RequiredEventInfo(String tag, Map<String, ValueType> fields, boolean consume, Map<String, Slot> slots) {
+    }
+
     /** A compiled evaluator's name and outputs, and whether it is disabled ({@code "enabled": false}). */
     record EvalInfo(String name, Map<String, Slot> outputs, boolean disabled) {
     }
@@ -134,6 +142,8 @@ final class Model {
         Vocabulary.Composite composite;
         /** Its history ({@code shallow} or {@code deep}, rules Y1-Y7), or null. */
         Vocabulary.History history;
+        /** Its required event to enter (rules V1-V6), or null. */
+        RequiredEventInfo requiredEvent;
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();
@@ -155,11 +165,20 @@ final class Model {
      * docs/SEMANTICS.md section 13; the rules are in docs/ASSET_FORMAT.md): parameters in scope always; evaluators listed before {@code evaluatorLimit}; with
      * {@code tasks}, the first {@code ownTaskLimit} tasks of {@code state} and all tasks of its
      * ancestors; with {@code eventFields} (an onEvent transition's conditions), the payload
-     * fields the transition declares. {@code what} names the place in error messages. With
-     * {@code disabledSite}, the place itself is disabled (rule N5: it may bind disabled nodes' outputs).
+     * fields the transition declares (or, in a state's enter conditions, those its required event
+     * declares: the event being tried); with {@code eventSlots} (a state's task inputs), the slots that
+     * keep the payload of the event its required event was entered with (rule V5). {@code what} names
+     * the place in error messages. With {@code disabledSite}, the place itself is disabled (rule N5: it
+     * may bind disabled nodes' outputs).
      */
     record Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
-                 Map<String, ValueType> eventFields, boolean disabledSite) {
+                 Map<String, ValueType> eventFields, boolean disabledSite, Map<String, Slot> eventSlots) {
+        /** A scope whose {@code {"event": ...}} bindings, if any, read the event being tried. */
+        Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
+              Map<String, ValueType> eventFields, boolean disabledSite) {
+            this(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, disabledSite, null);
+        }
+
         /** A scope where no event payload can be bound. */
         Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what) {
             this(state, tasks, ownTaskLimit, evaluatorLimit, what, null);
@@ -173,7 +192,14 @@ final class Model {
 
         /** This scope, for a place that is disabled itself ({@code "enabled": false}) when {@code disabled}. */
         Scope disabledIf(boolean disabled) {
-            return disabled ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true) : this;
+            return disabled ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true, eventSlots)
+                    : this;
+        }
+
+        /** This scope, reading {@code {"event": ...}} from the slots of the state's required event (rule V5). */
+        Scope withEventSlots(RequiredEventInfo event) {
+            return event == null ? this : new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, event.fields(),
+                    disabledSite, event.slots());
         }
     }
 }

@@ -10,13 +10,15 @@ import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.ValueType;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Pass 3, slot layout of task fields: finds each task's type, gives it a display name (its name,
- * with {@code #i} appended when its state has two of that name) and lays its per-agent fields out
- * as a union per depth: only one state per depth is active, so all states at depth d share one
- * block of slots, sized by the largest of them. The blocks follow the slots already given to
+ * with {@code #i} appended when its state has two of that name) and lays its per-agent fields out,
+ * with the slots that keep the payload of a state's required event (rule V5), as a union per
+ * depth: only one state per depth is active, so all states at depth d share one block of slots,
+ * sized by the largest of them. The blocks follow the slots already given to
  * parameters and evaluators (pass 1) and to subtree-copy parameters (pass 2).
  */
 final class SlotLayoutPass {
@@ -30,6 +32,7 @@ final class SlotLayoutPass {
 
     void run() {
         int[][] perDepth = new int[CompiledStateTree.MAX_DEPTH][3];
+        Map<StateNode, Map<String, int[]>> eventOffsets = new HashMap<>();
         for (StateNode s : c.order) {
             int[] used = new int[3];
             Map<String, Integer> nameCount = new HashMap<>();
@@ -63,6 +66,12 @@ final class SlotLayoutPass {
                 }
                 s.tasks.add(ti);
             }
+            if (s.requiredEvent != null) {
+                // the payload of the event the state was entered with, kept while it is active (rule V5)
+                Map<String, int[]> offsets = new LinkedHashMap<>();
+                s.requiredEvent.fields().forEach((f, t) -> offsets.put(f, new int[] {t.ordinal(), used[t.ordinal()]++}));
+                eventOffsets.put(s, offsets);
+            }
             for (int k = 0; k < 3; k++) {
                 perDepth[s.depth][k] = Math.max(perDepth[s.depth][k], used[k]);
             }
@@ -88,6 +97,8 @@ final class SlotLayoutPass {
                     ti.doneSlot = base[s.depth][ValueType.BOOL.ordinal()] + ti.doneOffset;
                 }
             }
+            eventOffsets.getOrDefault(s, Map.of()).forEach((f, o) -> s.requiredEvent.slots().put(f,
+                    new Slot(ValueType.values()[o[0]], base[s.depth][o[0]] + o[1])));
         }
     }
 }

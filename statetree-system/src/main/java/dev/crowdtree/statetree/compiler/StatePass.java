@@ -21,7 +21,8 @@ import java.util.Map;
 /**
  * Pass 4, states and their nodes: for each state in id order, adds it to the output with its
  * tasks (built with the slots of pass 3; a task's inputs see parameters, evaluators, earlier tasks of
- * its state and the tasks of its ancestors), its enter conditions (parameters and evaluators only),
+ * its state and the tasks of its ancestors, and the payload its required event was entered with),
+ * its required event and enter conditions (parameters, evaluators and the event being tried),
  * the parameter values a linked state copies into its subtree copy, and its transitions (through
  * {@link TransitionPass}). Stops early when the tree outgrows 16-bit indices.
  */
@@ -68,6 +69,12 @@ final class StatePass {
         if (s.history != null) {
             c.out.setHistory(s.history);
         }
+        if (s.requiredEvent != null && s.requiredEvent.tag() != null) {
+            int[] slots = s.requiredEvent.fields().keySet().stream().mapToInt(f -> s.requiredEvent.slots().get(f).index())
+                    .toArray();
+            c.out.setRequiredEvent(c.out.tagId(s.requiredEvent.tag()), s.requiredEvent.consume(),
+                    s.requiredEvent.fields(), slots);
+        }
         compileUtility(s);
 
         // tasks (DFS order: this state's tasks come after all ancestors' tasks)
@@ -76,7 +83,8 @@ final class StatePass {
             String where = "tasks[" + ti.index + "]";
             Map<String, Integer> slots = new LinkedHashMap<>();
             ti.fieldSlots.forEach((f, slot) -> slots.put(f, slot.index()));
-            Scope scope = new Scope(s, true, k, c.evalInfos.size(), "task inputs").disabledIf(ti.disabled);
+            Scope scope = new Scope(s, true, k, c.evalInfos.size(), "task inputs").disabledIf(ti.disabled)
+                    .withEventSlots(s.requiredEvent); // rule V5: the payload of the event that entered the state
             EnabledFlags.check(c, ti.def.properties().get(EnabledFlags.KEY), s.path, where + "." + EnabledFlags.KEY);
             Node n = nodes.createNode(ti.def, ti.type, ti.displayName, scope, slots, s.path, where, 0);
             boolean reselect = flag(ti.def.properties().get("reselect"), s.path, where + ".reselect");
@@ -87,7 +95,8 @@ final class StatePass {
             }
         }
 
-        Scope enterScope = new Scope(s, false, 0, c.evalInfos.size(), "enter conditions");
+        Scope enterScope = new Scope(s, false, 0, c.evalInfos.size(), "enter conditions",
+                s.requiredEvent == null ? null : s.requiredEvent.fields()); // rule V2: the event being tried
         c.out.setEnterConditions(nodes.compileConditionList(s.def.enterConditions(), enterScope, s.path,
                 "enterConditions"));
 

@@ -143,25 +143,32 @@ final class TransitionPass {
     }
 
     /**
-     * Registers the payload fields the transitions of {@code state} and its descendants declare,
-     * so that fields have ids before any node that sends a payload is compiled (errors are
-     * reported later, by {@link #payloadFields}).
+     * Registers the payload fields the transitions and required events of {@code state} and its
+     * descendants declare, so that fields have ids before any node that sends a payload is compiled
+     * (errors are reported later, by {@link #declaredFields}).
      */
     static void registerPayloadFields(CompiledTreeBuilder out, StateDef state) {
         if (state == null) {
             return;
         }
         for (TransitionDef t : state.transitions()) {
-            if (t.payloadFields() instanceof Map) {
-                for (Object name : ((Map<?, ?>) t.payloadFields()).keySet()) {
-                    if (name instanceof String && !((String) name).isEmpty() && !Payload.RESERVED.contains(name)) {
-                        out.payloadFieldId((String) name);
-                    }
-                }
-            }
+            registerPayloadFields(out, t.payloadFields());
+        }
+        if (state.requiredEvent() != null) {
+            registerPayloadFields(out, state.requiredEvent().payloadFields()); // rule V1
         }
         for (StateDef child : state.children()) {
             registerPayloadFields(out, child);
+        }
+    }
+
+    private static void registerPayloadFields(CompiledTreeBuilder out, Object payloadFields) {
+        if (payloadFields instanceof Map) {
+            for (Object name : ((Map<?, ?>) payloadFields).keySet()) {
+                if (name instanceof String && !((String) name).isEmpty() && !Payload.RESERVED.contains(name)) {
+                    out.payloadFieldId((String) name);
+                }
+            }
         }
     }
 
@@ -170,17 +177,25 @@ final class TransitionPass {
      * after reporting the others (so that the conditions are checked against what is valid).
      */
     private Map<String, ValueType> payloadFields(Object raw, Trigger trigger, String trig, StateNode s, String where) {
-        Map<String, ValueType> out = new LinkedHashMap<>();
         if (raw == null) {
-            return out;
+            return new LinkedHashMap<>();
         }
         String f = where + ".payloadFields";
         if (trigger != null && trigger != Trigger.ON_EVENT) {
             c.error(s.path, f, "'payloadFields' is only valid with trigger onEvent (trigger is " + trig + ")");
-            return out;
+            return new LinkedHashMap<>();
         }
+        return declaredFields(c, raw, s.path, f);
+    }
+
+    /**
+     * A {@code payloadFields} object (of an onEvent transition, or of a state's required event, rule
+     * V1) at field {@code f}: the valid names with their types, after reporting the others.
+     */
+    static Map<String, ValueType> declaredFields(Compilation c, Object raw, String path, String f) {
+        Map<String, ValueType> out = new LinkedHashMap<>();
         if (!(raw instanceof Map) || ((Map<?, ?>) raw).isEmpty()) {
-            c.error(s.path, f, "expected an object mapping payload field names to \"bool\", \"int\" or \"float\", "
+            c.error(path, f, "expected an object mapping payload field names to \"bool\", \"int\" or \"float\", "
                     + "got " + Values.describe(raw));
             return out;
         }
@@ -188,10 +203,10 @@ final class TransitionPass {
             String name = (String) e.getKey();
             ValueType type = e.getValue() instanceof String ? ValueType.parse((String) e.getValue()) : null;
             if (name.isEmpty() || Payload.RESERVED.contains(name)) {
-                c.error(s.path, f + "." + name, "payload field name " + quote(name) + " is not allowed (not empty, "
+                c.error(path, f + "." + name, "payload field name " + quote(name) + " is not allowed (not empty, "
                         + "and not one of " + Payload.RESERVED + ", which introduce bindings)");
             } else if (type == null) {
-                c.error(s.path, f + "." + name, "expected \"bool\", \"int\" or \"float\", got "
+                c.error(path, f + "." + name, "expected \"bool\", \"int\" or \"float\", got "
                         + Values.describe(e.getValue()));
             } else {
                 out.put(name, type);

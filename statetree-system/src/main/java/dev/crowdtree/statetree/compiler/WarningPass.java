@@ -24,7 +24,7 @@ import java.util.Set;
  * The last pass, authoring warnings (docs/SEMANTICS.md, "Authoring warnings"), on the expanded
  * tree of a compilation that found no error: W1 completion transitions on states that cannot
  * complete that way, W2 states that can never become active, W3 payloads of the tree's own
- * {@code sendEvent} that its receiving transitions reject or drop, W4 delayed {@code onEvent}
+ * {@code sendEvent} that its receiving transitions (and required events) reject or drop, W4 delayed {@code onEvent}
  * transitions. Each is added to the output ({@code CompiledStateTree.warnings}); at most {@link StateTreeCompileException#MAX_KEPT}
  * are kept. W1, W2 and W4 are linear in the states, tasks and transitions; W3 summarises the
  * receivers of each tag once and stays within a work budget ({@link #W3_BUDGET}).
@@ -54,6 +54,10 @@ final class WarningPass {
 
     /** An onEvent transition and where it is: {@code transitions[0] of state 'Root/A'}. */
     private record Receiver(TransitionInfo t, String where) {
+        /** {@code that transition}, or {@code that state} for a required event. */
+        String which() {
+            return RequiredEventKey.KEY.equals(t.field()) ? "that state" : "that transition";
+        }
     }
 
     WarningPass(Compilation c) {
@@ -89,6 +93,13 @@ final class WarningPass {
                         receivers.computeIfAbsent(t.event(), k -> new ArrayList<>())
                                 .add(new Receiver(t, t.field() + " of state '" + s.path + "'"));
                     }
+                }
+                if (s.requiredEvent != null && !s.disabled) {
+                    // a required event receives the events of its tag too (rule V1)
+                    TransitionInfo t = new TransitionInfo(RequiredEventKey.KEY, Trigger.ON_EVENT, s.requiredEvent.tag(),
+                            -1, 0, 0, s.requiredEvent.fields());
+                    receivers.computeIfAbsent(t.event(), k -> new ArrayList<>())
+                            .add(new Receiver(t, "the requiredEvent of state '" + s.path + "'"));
                 }
             }
         }
@@ -270,7 +281,8 @@ final class WarningPass {
                     self |= out[child.id];
                 }
             }
-            out[i] = self && s.def.enterConditions().isEmpty() && !s.disabled;
+            // a required event is checked like an enter condition: a selection may skip the state (rule V2)
+            out[i] = self && s.def.enterConditions().isEmpty() && s.requiredEvent == null && !s.disabled;
         }
         return out;
     }
@@ -385,8 +397,8 @@ final class WarningPass {
                     warn(CompileWarning.PAYLOAD_MISMATCH, e.statePath(), field + "." + f.getKey(), "payload field '"
                             + f.getKey() + "' of event '" + e.tag() + "' is sent as " + f.getValue().assetName() + " but "
                             + d.getValue().first.where() + " declares it " + d.getKey().assetName()
-                            + (more == 0 ? ": that transition never matches" : " (and " + more + " more"
-                            + (more == 1 ? " transition" : " transitions") + "): they never match") + " this event");
+                            + (more == 0 ? ": " + d.getValue().first.which() + " never matches" : " (and " + more + " more"
+                            + (more == 1 ? " receiver" : " receivers") + "): they never match") + " this event");
                 }
             }
         }

@@ -18,15 +18,16 @@ import java.util.Map;
  * is a boolean. {@code composite} is {@code sequence} or {@code selector} (a behavior tree's
  * composite: docs/SEMANTICS.md, rules K1-K6), on a state with children only. {@code history} is
  * {@code shallow} or {@code deep} (a hierarchical state machine's history state: docs/SEMANTICS.md,
- * rules Y1-Y7), on a state with children only. Null fields mean "absent".
+ * rules Y1-Y7), on a state with children only. {@code requiredEvent} is Unreal 5.5's Required Event
+ * to Enter (docs/SEMANTICS.md, rules V1-V6). Null fields mean "absent".
  */
 public record StateDef(String name, String type, String selection, String linkedSubtree,
                        Map<String, Object> linkedParameters, List<ParameterDef> parameters,
                        List<NodeDef> enterConditions, List<NodeDef> tasks,
                        List<TransitionDef> transitions, List<StateDef> children,
                        Object weight, List<Map<String, Object>> considerations, String completion,
-                       Object enabled, String composite, String history) {
-    /** A state without history. */
+                       Object enabled, String composite, String history, RequiredEventDef requiredEvent) {
+    /** A state without history or a required event. */
     public StateDef(String name, String type, String selection, String linkedSubtree,
                     Map<String, Object> linkedParameters, List<ParameterDef> parameters,
                     List<NodeDef> enterConditions, List<NodeDef> tasks,
@@ -34,7 +35,7 @@ public record StateDef(String name, String type, String selection, String linked
                     Object weight, List<Map<String, Object>> considerations, String completion,
                     Object enabled, String composite) {
         this(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks, transitions,
-                children, weight, considerations, completion, enabled, composite, null);
+                children, weight, considerations, completion, enabled, composite, null, null);
     }
 
     /** An enabled state that is not a composite. */
@@ -69,13 +70,34 @@ public record StateDef(String name, String type, String selection, String linked
     /** This state with {@code newTransitions} instead of its transitions (every other field kept). */
     public StateDef withTransitions(List<TransitionDef> newTransitions) {
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks,
-                newTransitions, children, weight, considerations, completion, enabled, composite, history);
+                newTransitions, children, weight, considerations, completion, enabled, composite, history,
+                requiredEvent);
     }
 
     /** This state with {@code newHistory} ({@code shallow}, {@code deep}, null: none) as its history (every other field kept). */
     public StateDef withHistory(String newHistory) {
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks,
-                transitions, children, weight, considerations, completion, enabled, composite, newHistory);
+                transitions, children, weight, considerations, completion, enabled, composite, newHistory, requiredEvent);
+    }
+
+    /** This state with {@code newTasks} instead of its tasks (every other field kept). */
+    public StateDef withTasks(List<NodeDef> newTasks) {
+        return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
+                newTasks, transitions, children, weight, considerations, completion, enabled, composite, history,
+                requiredEvent);
+    }
+
+    /** This state with {@code newChildren} instead of its children (every other field kept). */
+    public StateDef withChildren(List<StateDef> newChildren) {
+        return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks,
+                transitions, newChildren, weight, considerations, completion, enabled, composite, history,
+                requiredEvent);
+    }
+
+    /** This state with {@code event} as its required event to enter (null: none; every other field kept). */
+    public StateDef withRequiredEvent(RequiredEventDef event) {
+        return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions, tasks,
+                transitions, children, weight, considerations, completion, enabled, composite, history, event);
     }
 
     public StateDef {

@@ -56,6 +56,14 @@ public final class StateTreeBuilder {
         return new Node(type);
     }
 
+    /**
+     * A required event to enter on tag {@code tag}, for {@link State#requiredEvent(RequiredEvent)}
+     * (the asset's {@code "requiredEvent"}; docs/SEMANTICS.md, rules V1-V6).
+     */
+    public static RequiredEvent requiredEvent(String tag) {
+        return new RequiredEvent(tag);
+    }
+
     /** A transition with the given trigger ({@code onTick}, {@code onStateCompleted}, ...). */
     public static Transition on(String trigger) {
         return new Transition(trigger);
@@ -122,6 +130,13 @@ public final class StateTreeBuilder {
         return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan);
     }
 
+    /** {@code fields} (a new map when null) with payload field {@code name} of {@code type} added: a {@code payloadFields} map. */
+    private static Map<String, String> withField(Map<String, String> fields, String name, ValueType type) {
+        Map<String, String> out = fields == null ? new LinkedHashMap<>() : fields;
+        out.put(name, type.assetName());
+        return out;
+    }
+
     static Object normalize(Object v) {
         if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
             return ((Number) v).longValue();
@@ -142,6 +157,7 @@ public final class StateTreeBuilder {
         private Boolean enabled;
         private String composite;
         private String history;
+        private RequiredEventDef requiredEvent;
         private final List<Map<String, Object>> considerations = new ArrayList<>();
         private String linkedSubtree;
         private final Map<String, Object> linkedParameters = new LinkedHashMap<>();
@@ -290,9 +306,54 @@ public final class StateTreeBuilder {
             return this;
         }
 
+        /**
+         * The state can be selected only while the agent's window holds an event matching {@code event}
+         * (the asset's {@code "requiredEvent"}, Unreal 5.5; docs/SEMANTICS.md, rules V1-V6).
+         */
+        public State requiredEvent(RequiredEvent event) {
+            this.requiredEvent = event.build();
+            return this;
+        }
+
+        /** A required event on tag {@code tag}, without payload fields, consumed when the state is selected. */
+        public State requiredEvent(String tag) {
+            return requiredEvent(new RequiredEvent(tag));
+        }
+
         public StateDef build() {
             return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
-                    tasks, transitions, children, weight, considerations, completion, enabled, composite, history);
+                    tasks, transitions, children, weight, considerations, completion, enabled, composite, history, requiredEvent);
+        }
+    }
+
+    /** A required event to enter under construction: {@code {"tag": ..., "payloadFields": {...}, "consumeEvent": ...}}. */
+    public static final class RequiredEvent {
+        private final String tag;
+        private Map<String, String> payloadFields;
+        private Boolean consumeEvent;
+
+        private RequiredEvent(String tag) {
+            this.tag = tag;
+        }
+
+        /**
+         * The event must carry payload field {@code name} of {@code type} (an int is accepted for a
+         * float); the state's enter conditions and tasks may bind it with {@link Binding#event}.
+         */
+        public RequiredEvent payloadField(String name, ValueType type) {
+            payloadFields = withField(payloadFields, name, type);
+            return this;
+        }
+
+        /** {@code false} leaves the event in the window when the transition that selected the state fires. */
+        public RequiredEvent consumeEvent(boolean consume) {
+            this.consumeEvent = consume;
+            return this;
+        }
+
+        public RequiredEventDef build() {
+            return new RequiredEventDef(tag, payloadFields == null ? null : new LinkedHashMap<>(payloadFields),
+                    consumeEvent);
         }
     }
 
@@ -411,10 +472,7 @@ public final class StateTreeBuilder {
          * accepted for a float); the conditions may then bind it with {@link Binding#event}.
          */
         public Transition payloadField(String name, ValueType type) {
-            if (payloadFields == null) {
-                payloadFields = new LinkedHashMap<>();
-            }
-            payloadFields.put(name, type.assetName());
+            payloadFields = withField(payloadFields, name, type);
             return this;
         }
 

@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.PayloadSchema;
+import dev.crowdtree.statetree.compiled.RequiredEvents;
 import dev.crowdtree.statetree.node.EventFields;
 import dev.crowdtree.statetree.node.EventOutbox;
 import dev.crowdtree.statetree.node.EventPayload;
@@ -15,7 +16,8 @@ import java.util.Arrays;
  * linked list that is emptied at every chunk. Also the {@link EventOutbox} of the worker's
  * {@code NodeContext}: events to self go to E or P by {@link #outboxMode}, events to other agents to
  * the chunk's output. Also the {@link EventFields} that {@code {"event": ...}} bindings read: per
- * row, the event an onEvent transition with {@code payloadFields} is being tested against. And the
+ * row, the event an onEvent transition with {@code payloadFields}, or a state's required event
+ * (rules V2-V5, with the events the selection chose per depth), is being tested against. And the
  * payload mismatches of rule E5: an event is counted when it enters E (at the chunk's collect, when
  * sent to self during the evaluator and task ticks, or moved from P at the next round) against the
  * row's active path at that moment, into the chunk's output.
@@ -56,6 +58,15 @@ final class ChunkEvents implements EventOutbox, EventFields {
     private boolean[] evDead = new boolean[EV_INITIAL];
     private int[] evNext = new int[EV_INITIAL];
     private int evSize;
+    /** The tree's required events (rules V2-V5). */
+    private final RequiredEvents required;
+    /**
+     * Per local row and depth ({@code local * MAX_DEPTH + depth}): the event a state with a required
+     * event was selected with, in the selection being tried ({@link #tryRequired}) and in the last
+     * one that succeeded ({@link #commitRequired}), which the transition that fires enters with.
+     */
+    private int[] reqTrial = new int[0];
+    private int[] reqChosen = new int[0];
 
     ChunkEvents(ChunkState state) {
         this.t = state.t;
@@ -67,6 +78,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
         this.mismatchFound = new int[keys.scratchSize()];
         evTypes = new byte[EV_INITIAL * width];
         evBits = new int[EV_INITIAL * width];
+        this.required = t.requiredEvents;
     }
 
     /** Sizes the per-row lists for chunks of {@code n} rows (with {@link ChunkState#ensureCapacity}). */
@@ -81,6 +93,10 @@ final class ChunkEvents implements EventOutbox, EventFields {
         chosen = new int[n];
         Arrays.fill(eHead, -1);
         Arrays.fill(pHead, -1);
+        if (required.any) {
+            reqTrial = new int[n * CompiledStateTree.MAX_DEPTH];
+            reqChosen = new int[n * CompiledStateTree.MAX_DEPTH];
+        }
     }
 
     /** Empties the pool for a new chunk. */
@@ -139,6 +155,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
         for (int s = st.stateOf(st.base + local) - 1; s >= 0; s = t.stateParent[s]) {
             n = mismatchKeys.rejections(s, evTag[e], evTypes, e * width, found, n);
         }
+        n = mismatchKeys.requiredRejections(evTag[e], evTypes, e * width, found, n); // rule V6
         final long[] counts = st.out.payloadMismatches;
         for (int i = 0; i < n; i++) {
             counts[found[i]]++;
@@ -193,6 +210,44 @@ final class ChunkEvents implements EventOutbox, EventFields {
             }
         }
         return -1;
+    }
+
+    /**
+     * Rules V2, V3: the first event of row {@code local}'s E after {@code e} (-1: from the start)
+     * that state {@code s}'s required event matches (tag, and declared payload fields), or -1.
+     */
+    int nextRequired(int local, int e, int s) {
+        for (e = e < 0 ? eHead[local] : evNext[e]; e >= 0; e = evNext[e]) {
+            if (!evDead[e] && required.matches(s, evTag[e], evTypes, e * width)) {
+                return e;
+            }
+        }
+        return -1;
+    }
+
+    /** In the selection being tried, row {@code local}'s state at {@code depth} takes event {@code e} (rules V2, V3). */
+    void tryRequired(int local, int depth, int e) {
+        reqTrial[local * CompiledStateTree.MAX_DEPTH + depth] = e;
+    }
+
+    /** The selection just tried for row {@code local} succeeded: its events are the ones a transition to it enters with. */
+    void commitRequired(int local) {
+        int at = local * CompiledStateTree.MAX_DEPTH;
+        System.arraycopy(reqTrial, at, reqChosen, at, CompiledStateTree.MAX_DEPTH);
+    }
+
+    /**
+     * Rules V4, V5: row {@code r}'s state {@code s} at {@code depth}, which has a required event, is
+     * entered with the event it was selected with: its declared fields are kept in the state's
+     * slots, and the event is consumed unless {@code "consumeEvent": false} (once, whoever else
+     * consumed it).
+     */
+    void enterRequired(int r, int depth, int s, float[][] floats, int[][] ints, byte[][] bools) {
+        int e = reqChosen[(r - st.base) * CompiledStateTree.MAX_DEPTH + depth];
+        required.keep(s, evTypes, evBits, e * width, floats, ints, bools, r);
+        if (required.consumes(s)) {
+            evDead[e] = true;
+        }
     }
 
     /** Makes event {@code e} the one row {@code local}'s {@code {"event": ...}} bindings read. */

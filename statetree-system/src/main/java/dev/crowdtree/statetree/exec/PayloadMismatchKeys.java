@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.PayloadSchema;
+import dev.crowdtree.statetree.compiled.RequiredEvents;
 import dev.crowdtree.statetree.node.EventPayload;
 
 import java.util.ArrayList;
@@ -13,8 +14,8 @@ import java.util.Map;
 
 /**
  * What both runtimes count payload mismatches under (docs/SEMANTICS.md section 8, rule E5): every
- * (event tag, field, reason) an onEvent transition with payload fields of the tree could reject an
- * event for, each given a dense index when a runtime is created, so that counting is an increment
+ * (event tag, field, reason) an onEvent transition or a required event (rule V6) with payload fields
+ * of the tree could reject an event for, each given a dense index when a runtime is created, so that counting is an increment
  * in a {@code long[]} of {@link #size()} entries; and the rule itself, per state
  * ({@link #rejections}). A tree without payload fields has no keys, and counting is skipped.
  *
@@ -35,8 +36,10 @@ public final class PayloadMismatchKeys {
     private final String[] keyReason;
     /** The keys sorted by tag, field, reason. */
     private final int[] sorted;
-    /** Transitions with payload fields: the most keys one event can be counted under. */
+    /** Transitions and required events with payload fields: the most keys one event can be counted under. */
     private final int readers;
+    /** The states whose required event declares payload fields (rule V6). */
+    private final int[] requiredReaders;
 
     /** The keys of {@code tree}. */
     public PayloadMismatchKeys(CompiledStateTree tree) {
@@ -48,26 +51,22 @@ public final class PayloadMismatchKeys {
         Map<List<String>, Integer> ids = new LinkedHashMap<>();
         int n = 0;
         for (int tr = 0; tr < tree.transitionCount; tr++) {
-            if (!reads(tr)) {
-                continue;
-            }
-            n++;
-            for (int i = schema.requirementsBegin(tr), end = i + schema.requirementsNum(tr); i < end; i++) {
-                byte declared = schema.requiredType(i);
-                for (int e = 0; e < tags; e++) {
-                    if (!tree.tagMatches(tree.transitionEvent[tr], e)) {
-                        continue;
-                    }
-                    for (byte sent = EventPayload.ABSENT; sent <= EventPayload.FLOAT; sent++) {
-                        if (!PayloadSchema.accepts(declared, sent)) {
-                            List<String> key = List.of(tree.tagName(e), schema.fieldName(schema.requiredField(i)),
-                                    reason(sent, declared));
-                            keyOf[(i * tags + e) * 4 + sent] = ids.computeIfAbsent(key, k -> ids.size());
-                        }
-                    }
-                }
+            if (reads(tr)) {
+                n++;
+                addKeys(tr, tree.transitionEvent[tr], ids);
             }
         }
+        RequiredEvents required = tree.requiredEvents;
+        List<Integer> requiredReaders = new ArrayList<>();
+        for (int k = 0; k < required.count(); k++) {
+            int s = required.state(k);
+            if (schema.readsPayload(required.payloadSet(s))) {
+                n++;
+                requiredReaders.add(s);
+                addKeys(required.payloadSet(s), required.tag(s), ids); // rule V6
+            }
+        }
+        this.requiredReaders = requiredReaders.stream().mapToInt(Integer::intValue).toArray();
         readers = n;
         int size = ids.size();
         keyTag = new String[size];
@@ -82,6 +81,25 @@ public final class PayloadMismatchKeys {
         order.sort(Comparator.<Integer, String>comparing(k -> keyTag[k]).thenComparing(k -> keyField[k])
                 .thenComparing(k -> keyReason[k]));
         sorted = order.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The keys requirement set {@code set} (on tag {@code tag}) can reject an event for. */
+    private void addKeys(int set, int tag, Map<List<String>, Integer> ids) {
+        for (int i = schema.requirementsBegin(set), end = i + schema.requirementsNum(set); i < end; i++) {
+            byte declared = schema.requiredType(i);
+            for (int e = 0; e < tags; e++) {
+                if (!t.tagMatches(tag, e)) {
+                    continue;
+                }
+                for (byte sent = EventPayload.ABSENT; sent <= EventPayload.FLOAT; sent++) {
+                    if (!PayloadSchema.accepts(declared, sent)) {
+                        List<String> key = List.of(t.tagName(e), schema.fieldName(schema.requiredField(i)),
+                                reason(sent, declared));
+                        keyOf[(i * tags + e) * 4 + sent] = ids.computeIfAbsent(key, k -> ids.size());
+                    }
+                }
+            }
+        }
     }
 
     /** {@code missing}, or {@code wrong type (sent float, declared int)}. */
@@ -116,21 +134,44 @@ public final class PayloadMismatchKeys {
             return n;
         }
         for (int tr = t.stateTransitionsBegin[state], end = tr + t.stateTransitionsNum[state]; tr < end; tr++) {
-            if (!reads(tr) || !t.tagMatches(t.transitionEvent[tr], tag)) {
-                continue;
+            if (reads(tr) && t.tagMatches(t.transitionEvent[tr], tag)) {
+                n = rejection(tr, tag, types, off, found, n);
             }
-            int i = schema.firstMismatch(tr, types, off);
-            if (i < 0) {
-                continue;
+        }
+        return n;
+    }
+
+    /**
+     * Rule V6: as {@link #rejections}, for every state of the tree whose required event declares
+     * payload fields (wherever the agent's active path is: any of them may be selected by some
+     * transition), once per event that becomes visible to its agent.
+     */
+    public int requiredRejections(int tag, byte[] types, int off, int[] found, int n) {
+        if (tag < 0) {
+            return n;
+        }
+        RequiredEvents required = t.requiredEvents;
+        for (int s : requiredReaders) {
+            if (t.tagMatches(required.tag(s), tag)) {
+                n = rejection(required.payloadSet(s), tag, types, off, found, n);
             }
-            int key = keyOf[(i * tags + tag) * 4 + types[off + schema.requiredField(i)]];
-            int k = 0;
-            while (k < n && found[k] != key) {
-                k++;
-            }
-            if (k == n) {
-                found[n++] = key;
-            }
+        }
+        return n;
+    }
+
+    /** The key requirement set {@code set} rejects the event for, added to {@code found[n..]} unless there; the new n. */
+    private int rejection(int set, int tag, byte[] types, int off, int[] found, int n) {
+        int i = schema.firstMismatch(set, types, off);
+        if (i < 0) {
+            return n;
+        }
+        int key = keyOf[(i * tags + tag) * 4 + types[off + schema.requiredField(i)]];
+        int k = 0;
+        while (k < n && found[k] != key) {
+            k++;
+        }
+        if (k == n) {
+            found[n++] = key;
         }
         return n;
     }

@@ -176,6 +176,9 @@ final class TransitionApply {
                 if (c.traced(r)) {
                     c.trace(r, TraceFormat.enter(c.tick, t, s, change));
                 }
+                if (t.requiredEvents.any && t.requiredEvents.has(s)) {
+                    events.enterRequired(r, i, s, d.floats, d.ints, d.bools); // rules V4, V5
+                }
                 control.setChange(change, s, target);
                 final boolean all = t.stateCompletionAll[s];
                 boolean finishedOnEnter = false;

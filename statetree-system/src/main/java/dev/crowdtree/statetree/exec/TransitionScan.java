@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.HistoryStates;
+import dev.crowdtree.statetree.compiled.RequiredEvents;
 import dev.crowdtree.statetree.compiled.ScanRules;
 import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.node.Condition;
@@ -52,6 +53,8 @@ final class TransitionScan {
     /** The tree's history states (rules Y1-Y7); {@link #histories}: it has some. */
     private final HistoryStates history;
     private final boolean histories;
+    /** The tree's required events to enter (rules V2-V5). */
+    private final RequiredEvents required;
     /** The per-agent scan: rounds two to five, and round one where this one cannot decide at once. */
     final AgentScan perAgent;
 
@@ -66,6 +69,7 @@ final class TransitionScan {
         this.composites = rules.hasComposites;
         this.history = state.t.history;
         this.histories = history.count() > 0;
+        this.required = state.t.requiredEvents;
         this.perAgent = new AgentScan(state, this);
     }
 
@@ -279,7 +283,11 @@ final class TransitionScan {
         }
         switch (t.transitionType[tr]) {
             case GOTO: {
-                int leaf = selectInternal(r, t.transitionTarget[tr]);
+                int target = t.transitionTarget[tr];
+                if (required.any && !inBetweenEvents(r, target)) {
+                    return CONTINUE; // rule V3
+                }
+                int leaf = selectInternal(r, target);
                 return leaf >= 0 ? leaf : CONTINUE;
             }
             case NOT_SET:
@@ -390,11 +398,57 @@ final class TransitionScan {
 
     /**
      * SelectState(target) (A5, A6). The kept prefix and the in-between ancestors are not tested
-     * (Q-A6), and the resulting path is the parent chain of the selected state, so the result only
-     * depends on SelectStateInternal(target). Returns the selected last state, or -1.
+     * (Q-A6; their required events are, by {@link #inBetweenEvents} before), and the resulting path is
+     * the parent chain of the selected state, so the result only depends on
+     * SelectStateInternal(target). Returns the selected last state, or -1. On success the events the
+     * selection chose for states with a required event are the ones a transition to it enters with.
      */
     int selectInternal(int r, int s) {
-        return select(r, s, -1);
+        int leaf = select(r, s, -1);
+        if (leaf >= 0 && required.any) {
+            events.commitRequired(r - st.base);
+        }
+        return leaf;
+    }
+
+    /**
+     * Rule V3: the ancestors of {@code target} that are not active (SelectState pushes them without
+     * their enter conditions, Q-A6) and have a required event each take the first event of row
+     * {@code r}'s window that matches it; false when one finds none (the target cannot be selected).
+     */
+    private boolean inBetweenEvents(int r, int target) {
+        int cur = st.stateOf(r) - 1;
+        int l = r - st.base;
+        for (int a = t.stateParent[target]; a >= 0 && !(cur >= 0 && t.isAncestorOrSelf(a, cur)); a = t.stateParent[a]) {
+            if (required.has(a)) {
+                int e = events.nextRequired(l, -1, a);
+                if (e < 0) {
+                    return false;
+                }
+                events.tryRequired(l, t.stateDepth[a], e);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Rule V2: the events of row {@code r}'s window that match state {@code s}'s required event are
+     * tried in queue order until one lets its enter conditions pass (they read it as
+     * {@code {"event": ...}}); that one is the state's. False when none does.
+     */
+    private boolean requiredEventPass(int r, int s) {
+        int l = r - st.base;
+        for (int e = events.nextRequired(l, -1, s); e >= 0; e = events.nextRequired(l, e, s)) {
+            events.test(l, e);
+            if (enterConditionsPass(r, s)) {
+                events.tryRequired(l, t.stateDepth[s], e);
+                return true;
+            }
+            if (st.faults.isFaulted(l)) {
+                return false; // an enter condition threw (rule R1)
+            }
+        }
+        return false;
     }
 
     /**
@@ -403,8 +457,11 @@ final class TransitionScan {
      * path below {@code s} is tried. A history state first tries what it remembers (rules Y3, Y4).
      */
     private int select(int r, int s, int toward) {
-        if (!t.stateEnabled[s] || !enterConditionsPass(r, s)) {
+        if (!t.stateEnabled[s]) {
             return -1; // rule N2: a disabled state (and so its subtree) is never selected
+        }
+        if (required.any && required.has(s) ? !requiredEventPass(r, s) : !enterConditionsPass(r, s)) {
+            return -1; // rule V2: a required event first, then the enter conditions with it
         }
         if (toward >= 0 && toward != s) {
             // rule Y4: on a deep history's remembered path nothing but the path is tried

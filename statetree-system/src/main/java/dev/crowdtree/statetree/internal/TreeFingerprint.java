@@ -14,8 +14,8 @@ import java.util.Arrays;
 /**
  * A 64-bit hash of a compiled tree's structure: its name, states (paths, types, selection, parents,
  * tasks, enter conditions, transitions), tasks (names, node classes, timers, slots), transitions
- * (triggers, event tags, targets, priorities), evaluators, parameters, the slot layout, the event
- * tags and the payload fields. Two compilations of the same asset have the same fingerprint; a
+ * (triggers, event tags, targets, priorities), the required events to enter, evaluators,
+ * parameters, the slot layout, the event tags and the payload fields. Two compilations of the same asset have the same fingerprint; a
  * snapshot taken with one tree is refused by a runtime of a tree with another fingerprint. Node
  * constants (a delay's duration, say) are not part of it.
  *
@@ -79,6 +79,18 @@ public final class TreeFingerprint {
             b.append("history");
             for (int h = 0; h < t.history.count(); h++) {
                 b.append(' ').append(t.history.state(h)).append(':').append(t.history.kind(t.history.state(h)));
+            }
+            b.append('\n');
+        }
+        for (int k = 0; k < t.requiredEvents.count(); k++) {
+            // rules V1-V6; trees without required events keep the fingerprints they had before
+            int s = t.requiredEvents.state(k);
+            int set = t.requiredEvents.payloadSet(s);
+            b.append("required ").append(s).append(' ').append(t.requiredEvents.tag(s)).append(' ')
+                    .append(t.requiredEvents.consumes(s));
+            for (int i = t.payloads.requirementsBegin(set); i < t.payloads.requirementsBegin(set)
+                    + t.payloads.requirementsNum(set); i++) {
+                b.append(' ').append(t.payloads.requiredField(i)).append(':').append(t.payloads.requiredType(i));
             }
             b.append('\n');
         }

@@ -6,6 +6,7 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.Suggestions;
 import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.ParameterDef;
+import dev.crowdtree.statetree.definition.RequiredEventDef;
 import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TransitionDef;
 import dev.crowdtree.statetree.definition.TreeDef;
@@ -43,10 +44,11 @@ final class AssetReader {
     static final String SCHEMA_KEY = "$schema";
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", LinkedAssets.KEY,
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
-            "considerations", "completion", "enabled", "composite", "history");
+            "considerations", "completion", "enabled", "composite", "history", "requiredEvent");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
             "delayVariance", "priority", "consumeEvent", "payloadFields", "enabled");
     static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
+    static final List<String> REQUIRED_EVENT_KEYS = List.of("tag", "payloadFields", "consumeEvent");
 
     /** A loader error and whether it is inside a subtree (whose compiled paths are prefixed). */
     record Issue(CompileError error, boolean inSubtree) {
@@ -273,7 +275,28 @@ final class AssetReader {
         String composite = string(m, "composite", path, pre);
         String history = string(m, "history", path, pre);
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, params, enter, tasks,
-                transitions, children, weight, considerations, completion, enabled, composite, history);
+                transitions, children, weight, considerations, completion, enabled, composite, history, null)
+                .withRequiredEvent(requiredEvent(m, path, pre));
+    }
+
+    /** The state's {@code requiredEvent} object (rule V1; its values are the compiler's to check), or null. */
+    private RequiredEventDef requiredEvent(Map<String, Object> m, String path, String pre) {
+        if (!m.containsKey("requiredEvent")) {
+            return null;
+        }
+        Object raw = m.get("requiredEvent");
+        String f = pre + "requiredEvent";
+        if (!(raw instanceof Map)) {
+            error(path, f, "expected a required event object {\"tag\": ..., \"payloadFields\": {...}, "
+                    + "\"consumeEvent\": true}, got " + Values.describe(raw));
+            return null;
+        }
+        Map<String, Object> r = asMap(raw);
+        checkKeys(r, REQUIRED_EVENT_KEYS, path, f + ".", "in a requiredEvent");
+        String tag = string(r, "tag", path, f + ".");
+        Object fields = r.containsKey("payloadFields") ? value(r.get("payloadFields"), path, f + ".payloadFields") : null;
+        Object consume = r.containsKey("consumeEvent") ? value(r.get("consumeEvent"), path, f + ".consumeEvent") : null;
+        return new RequiredEventDef(tag, fields, consume);
     }
 
     /** Stands in for a list element that is not an object; the compiler skips it (error suppressed). */

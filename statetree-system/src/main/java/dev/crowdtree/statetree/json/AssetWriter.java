@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.util.Separators;
 import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.ParameterDef;
+import dev.crowdtree.statetree.definition.RequiredEventDef;
 import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TransitionDef;
 import dev.crowdtree.statetree.definition.TreeDef;
@@ -85,6 +86,7 @@ final class AssetWriter {
             value(g, s.linkedParameters());
         }
         parameters(g, s.parameters());
+        requiredEvent(g, s.requiredEvent());
         nodes(g, "enterConditions", s.enterConditions());
         nodes(g, "tasks", s.tasks());
         if (!s.transitions().isEmpty()) {
@@ -108,6 +110,23 @@ final class AssetWriter {
                 state(g, c);
             }
             g.writeEndArray();
+        }
+        g.writeEndObject();
+    }
+
+    private static void requiredEvent(JsonGenerator g, RequiredEventDef e) throws IOException {
+        if (e == null) {
+            return;
+        }
+        g.writeObjectFieldStart("requiredEvent");
+        stringField(g, "tag", e.tag());
+        if (e.payloadFields() != null) {
+            g.writeFieldName("payloadFields");
+            value(g, e.payloadFields());
+        }
+        if (e.consumeEvent() != null) {
+            g.writeFieldName("consumeEvent");
+            value(g, e.consumeEvent());
         }
         g.writeEndObject();
     }

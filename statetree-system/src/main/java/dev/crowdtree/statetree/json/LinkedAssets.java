@@ -182,7 +182,8 @@ final class LinkedAssets {
         StateDef root = included.root();
         subtrees.put(name, new StateDef(name, Vocabulary.StateType.SUBTREE.assetName(), root.selection(), null, null,
                 included.parameters(), root.enterConditions(), root.tasks(), root.transitions(), root.children(),
-                null, null, root.completion(), root.enabled(), root.composite()).withHistory(root.history()));
+                null, null, root.completion(), root.enabled(), root.composite()).withHistory(root.history())
+                .withRequiredEvent(root.requiredEvent()));
         subtreeFiles.put(name, target);
         return name;
     }

@@ -206,6 +206,7 @@ final class InterpreterData {
         for (int i = 0; i < exec.activeStates.num; i++) {
             n = mismatchKeys.rejections(exec.activeStates.get(i), e.tag(), e.types(), 0, mismatchFound, n);
         }
+        n = mismatchKeys.requiredRejections(e.tag(), e.types(), 0, mismatchFound, n); // rule V6
         for (int i = 0; i < n; i++) {
             mismatchCounts[mismatchFound[i]]++;
         }

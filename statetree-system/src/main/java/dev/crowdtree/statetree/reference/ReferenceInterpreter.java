@@ -218,7 +218,14 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     @Override
     public void sendEvent(int agentId, String tag, Payload payload) {
         CompiledStateTree t = data.tree;
-        Event e = data.event(t.eventTagId(tag), t.payloads.fill(payload, new EventPayload(t.payloads.fieldCount())));
+        int id = t.eventTagId(tag);
+        if (id < 0) {
+            if (agentId != ALL) {
+                checkAgent(agentId);
+            }
+            return; // no transition could match it: dropped before any window (section 8), as the batched runtime does
+        }
+        Event e = data.event(id, t.payloads.fill(payload, new EventPayload(t.payloads.fieldCount())));
         if (agentId == ALL) {
             for (int a = 0; a < data.agents; a++) {
                 queueEvent(a, e);

@@ -18,8 +18,9 @@ import dev.crowdtree.statetree.node.TimerKind;
  * transition to the agent being run. ExitState cancels the gate and exits the states that change
  * (or sit on the target branch), leaf to root, calling their tasks' {@code exitState} in reverse
  * order up to {@code EnterStateFailedTaskIndex}; a history state exited as changed remembers the
- * path below it (rule Y2). EnterState makes the next path active root to leaf,
- * copies a linked state's parameters into its subtree copy, and calls the entering states' tasks'
+ * path below it (rule Y2). EnterState makes the next path active root to leaf, copies a linked
+ * state's parameters into its subtree copy, keeps the payload of the event a state with a required
+ * event was selected with (and consumes it, rules V4, V5), and calls the entering states' tasks'
  * {@code enterState} in declared order (stopping their timers first, section 3.1); a task that fails
  * stops the entering, one that succeeds completes the state at once (Q-A2).
  */
@@ -72,6 +73,9 @@ final class StateChanges {
 
             if (isEnteringState) {
                 data.trace(TraceFormat.enter(data.tick, tree, currentHandle, changeType));
+                if (tree.requiredEvents.any && tree.requiredEvents.has(currentHandle)) {
+                    enterWithEvent(exec, currentHandle, transition.nextActiveStates.eventAt(index));
+                }
             }
 
             boolean all = tree.stateCompletionAll[currentHandle];
@@ -130,6 +134,22 @@ final class StateChanges {
             }
         }
         return result;
+    }
+
+    /**
+     * A state with a required event is entered with the event it was selected with (rules V4, V5):
+     * its declared fields are kept in the state's slots for its tasks, and the event leaves the
+     * window unless the state says {@code "consumeEvent": false} (once: the transition's own event,
+     * or another state's, may be the same one and already gone).
+     */
+    private void enterWithEvent(ExecutionState exec, int state, Event event) {
+        if (event == null) {
+            throw new IllegalStateException("state " + tree.statePath[state] + " entered without its required event");
+        }
+        tree.requiredEvents.keep(state, event.types(), event.bits(), 0, data.floats, data.ints, data.bools, data.agent);
+        if (tree.requiredEvents.consumes(state)) {
+            exec.eventsToProcess.remove(event);
+        }
     }
 
     /** ExitState: exits the states of the current path the transition leaves or re-enters. */

@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.HistoryStates;
+import dev.crowdtree.statetree.compiled.RequiredEvents;
 import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.internal.LinkedParameters;
 
@@ -12,7 +13,8 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * {@code SelectState} and {@code SelectStateInternal} (docs/SEMANTICS.md section 5): which path of
  * states a transition to a state (or the start, or the restart from root) would make active. It
  * keeps the active path down to the common ancestor, pushes the states between it and the target
- * without their enter conditions (Q-A6), then selects down from the target: enter conditions, a
+ * without their enter conditions (Q-A6; but one with a required event needs a matching event, rule
+ * V3), then selects down from the target: the required event (rule V2) and enter conditions, a
  * {@code tryEnterState} state ends the path (Q-A10), otherwise the first child that can be selected,
  * in the order of the state's selection mode ({@link ChildOrder}: declared, random or by utility; a
  * {@code sequence} composite only through its first child, rule K2; a linked state's only child is
@@ -30,6 +32,7 @@ final class StateSelection {
     private static final int NO_PATH = -1;
     /** The agent being selected for: a history state on its active path is not returned to (rule Y3). */
     private ExecutionState exec;
+    private final RequiredEvents required;
 
     StateSelection(InterpreterData data, NodeCalls nodes, LinkedParameters linkedParameters) {
         this.tree = data.tree;
@@ -37,6 +40,34 @@ final class StateSelection {
         this.nodes = nodes;
         this.childOrder = new ChildOrder(data.tree);
         this.linkedParameters = linkedParameters;
+        this.required = data.tree.requiredEvents;
+    }
+
+    /**
+     * Rule V2: the first event of the agent's window (its {@code EventsToProcess}, in queue order)
+     * that matches state {@code s}'s required event and lets its enter conditions pass (they read
+     * it as {@code {"event": ...}}), or null.
+     */
+    private Event requiredEvent(int s) {
+        for (Event e : data.execs[data.agent].eventsToProcess) {
+            if (required.matches(s, e.tag(), e.types(), 0)) {
+                data.testedEvent = e;
+                if (nodes.testAllConditions(tree.stateEnterConditionsBegin[s], tree.stateEnterConditionsNum[s])) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Rule V3: the first event of the agent's window that matches state {@code s}'s required event, or null. */
+    private Event firstMatch(ExecutionState exec, int s) {
+        for (Event e : exec.eventsToProcess) {
+            if (required.matches(s, e.tag(), e.types(), 0)) {
+                return e;
+            }
+        }
+        return null;
     }
 
     /**
@@ -73,7 +104,17 @@ final class StateSelection {
 
         boolean activeStatesOverflow = false;
         for (int index = numInBetweenStates - 1; index > 0; index--) {
-            activeStatesOverflow |= !outNewActiveState.push(inBetweenStates[index]);
+            int state = inBetweenStates[index];
+            activeStatesOverflow |= !outNewActiveState.push(state);
+            if (required.any && required.has(state) && !(index == numInBetweenStates - 1
+                    && commonActiveAncestorIndex != INDEX_NONE)) {
+                // rule V3: an in-between state that is not active needs its event (enter conditions untested, Q-A6)
+                Event event = firstMatch(exec, state);
+                if (event == null) {
+                    return false;
+                }
+                outNewActiveState.setLastEvent(event);
+            }
         }
         if (activeStatesOverflow) {
             // "Reached max execution depth when trying to select state"
@@ -96,12 +137,21 @@ final class StateSelection {
         if (nextState == INVALID || !tree.stateEnabled[nextState]) {
             return false; // rule N2: a disabled state (and so its subtree) is never selected
         }
-        if (nodes.testAllConditions(tree.stateEnterConditionsBegin[nextState],
-                tree.stateEnterConditionsNum[nextState])) {
+        Event event = null;
+        boolean enters;
+        if (required.any && required.has(nextState)) {
+            event = requiredEvent(nextState); // rule V2: checked first, then the enter conditions with it
+            enters = event != null;
+        } else {
+            enters = nodes.testAllConditions(tree.stateEnterConditionsBegin[nextState],
+                    tree.stateEnterConditionsNum[nextState]);
+        }
+        if (enters) {
             if (!outNewActiveState.push(nextState)) {
                 // "Reached max execution depth when trying to select state"
                 return false;
             }
+            outNewActiveState.setLastEvent(event);
             if (toward != NO_PATH && toward != nextState) {
                 // rule Y4: on a deep history's remembered path nothing but the path is tried
                 if (selectChild(nextState, onPathBelow(nextState, toward), outNewActiveState, toward)) {

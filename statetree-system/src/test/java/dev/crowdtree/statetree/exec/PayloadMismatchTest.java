@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Rule E5 (docs/SEMANTICS.md section 8): events an onEvent transition with payload fields on the
  * agent's active path rejects for a missing field or a field of another type are counted per (tag,
  * field, reason) when they become visible to the agent, alike in the reference interpreter and the
- * batched runtime on any number of workers.
+ * batched runtime on any number of workers; and rule V6 (section 18): so are those a state's
+ * required event rejects, wherever the agent is.
  */
 class PayloadMismatchTest {
     /**
@@ -69,9 +70,30 @@ class PayloadMismatchTest {
                 () -> StateTreeSystem.standalone(t, agents, 5, 8, 1));
     }
 
+    /**
+     * Rule V6: required events count as onEvent transitions do, wherever the agent is. Idle's Alarm
+     * transition declares {@code level}; Respond requires an Alarm with {@code level} and {@code x};
+     * Other, never on the path here, requires a Danger with {@code x}.
+     */
+    static final String REQUIRED = """
+            {"name": "Required", "root": {"name": "Root", "children": [
+              {"name": "Idle", "tasks": [{"type": "run"}], "transitions": [
+                {"trigger": "onEvent", "event": "Alarm", "to": "Respond", "payloadFields": {"level": "int"}},
+                {"trigger": "onEvent", "event": "Back", "to": "Idle"}]},
+              {"name": "Respond", "requiredEvent": {"tag": "Alarm", "payloadFields": {"level": "int", "x": "float"}},
+               "tasks": [{"type": "run"}], "transitions": [{"trigger": "onEvent", "event": "Back", "to": "Idle"}]},
+              {"name": "Other", "requiredEvent": {"tag": "Danger", "payloadFields": {"x": "float"}},
+               "tasks": [{"type": "run"}]}]}}
+            """;
+
     /** Starts one agent, lets {@code host} send before tick 1, ticks twice; the counts, the same on every runtime. */
     private static List<PayloadMismatch> afterOneTick(Consumer<StateTreeRuntime> host) throws Exception {
-        CompiledStateTree t = tree(TREE);
+        return afterOneTick(TREE, host);
+    }
+
+    /** As {@link #afterOneTick(Consumer)}, with the tree {@code json}. */
+    private static List<PayloadMismatch> afterOneTick(String json, Consumer<StateTreeRuntime> host) throws Exception {
+        CompiledStateTree t = tree(json);
         List<PayloadMismatch> first = null;
         for (Supplier<StateTreeRuntime> make : runtimes(t, 1)) {
             try (StateTreeRuntime rt = make.get()) {
@@ -155,6 +177,24 @@ class PayloadMismatchTest {
         assertEquals(List.of(m("Alarm", "level", WRONG_FLOAT_INT, 1)), afterOneTick(rt -> rt.sendEvent(0, "Go", (Payload) null)));
     }
 
+    @Test
+    void requiredEventsCountLikeOnEventTransitionsOncePerKey() throws Exception {
+        // the transition and Respond reject level for the same reason: one key, counted once
+        assertEquals(List.of(m("Alarm", "level", WRONG_FLOAT_INT, 1)),
+                afterOneTick(REQUIRED, rt -> rt.sendEvent(0, "Alarm", Map.of("level", 3.0, "x", 1))));
+        // the transition accepts it (and is checked, but Respond cannot be selected): Respond lacks x
+        assertEquals(List.of(m("Alarm", "x", "missing", 1)),
+                afterOneTick(REQUIRED, rt -> rt.sendEvent(0, "Alarm", Map.of("level", 3))));
+        // Other is not on the path, and counts anyway: any state may be selected by some transition
+        assertEquals(List.of(m("Danger", "x", "wrong type (sent bool, declared float)", 1)),
+                afterOneTick(REQUIRED, rt -> rt.sendEvent(0, "Danger", Map.of("x", true))));
+        assertEquals(List.of(), afterOneTick(REQUIRED, rt -> {
+            rt.sendEvent(0, "Danger", Map.of("x", 2));                  // an int for a float
+            rt.sendEvent(0, "Alarm", Map.of("level", 1, "x", 0.5));     // accepted by both: Idle -> Respond
+            rt.sendEvent(0, "Back", Map.of("x", true));                 // no required event on that tag
+        }));
+    }
+
     /**
      * Many agents, random events with every kind of payload, tick periods that change, and trees
      * that move between states with and without payload transitions: the counts agree on every
@@ -162,7 +202,17 @@ class PayloadMismatchTest {
      */
     @Test
     void countsAreTheSameOnEveryRuntimeAndWorkerCount() throws Exception {
-        CompiledStateTree t = tree(TREE);
+        countsAgree(TREE, 8);
+    }
+
+    /** The same with required events (rule V6). */
+    @Test
+    void requiredEventCountsAreTheSameOnEveryRuntimeAndWorkerCount() throws Exception {
+        countsAgree(REQUIRED, 4);
+    }
+
+    private static void countsAgree(String json, int atLeast) throws Exception {
+        CompiledStateTree t = tree(json);
         int agents = 300;
         List<List<PayloadMismatch>> results = new ArrayList<>();
         for (Supplier<StateTreeRuntime> make : runtimes(t, agents)) {
@@ -183,14 +233,15 @@ class PayloadMismatchTest {
             }
         }
         List<PayloadMismatch> reference = results.get(0);
-        assertTrue(reference.size() >= 8, "a variety of mismatches: " + reference);
+        assertTrue(reference.size() >= atLeast, "a variety of mismatches: " + reference);
         for (int i = 1; i < results.size(); i++) {
             assertEquals(reference, results.get(i), "runtime " + i);
         }
     }
 
     private static String randomTag(SplittableRandom rnd) {
-        String[] tags = {"Alarm", "Alarm.Fire", "Alarm.Smoke", "Noise", "Danger", "Go", "Reset", "Ping"};
+        // Back: a tag TREE does not use, dropped when sent (it must not take a place in a window)
+        String[] tags = {"Alarm", "Alarm.Fire", "Alarm.Smoke", "Noise", "Danger", "Go", "Reset", "Ping", "Back"};
         return tags[rnd.nextInt(tags.length)];
     }
 
@@ -201,7 +252,7 @@ class PayloadMismatchTest {
             case 2 -> Payload.of(Map.of("level", rnd.nextInt(5)));
             case 3 -> Payload.of(Map.of("level", rnd.nextInt(5) + 0.5));
             case 4 -> Payload.of(Map.of("level", rnd.nextInt(3), "urgent", rnd.nextBoolean()));
-            case 5 -> Payload.of(Map.of("levle", 1, "urgent", 2));
+            case 5 -> Payload.of(Map.of("levle", 1, "urgent", 2, "x", rnd.nextBoolean() ? (Object) 1.5 : (Object) false));
             case 6 -> Payload.of(Map.of("volume", rnd.nextBoolean() ? (Object) 2000 : (Object) true));
             default -> Payload.of(Map.of("level", true, "volume", 5.5));
         };

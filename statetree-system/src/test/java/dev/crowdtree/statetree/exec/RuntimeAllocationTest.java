@@ -73,6 +73,26 @@ class RuntimeAllocationTest {
     }
 
     /**
+     * Required events (rules V2-V6), the reqevent_select golden tree: a state selected only with a
+     * matching event whose enter condition reads it (tried in queue order), its delay reading the
+     * kept payload, both events consumed; events it rejects for their payload are counted.
+     */
+    @Test
+    void steadyTickWithRequiredEventsAllocatesNothing() throws Exception {
+        CompiledStateTree tree = StateTreeJson.compile(Path.of("src/test/resources/golden/reqevent_select/tree.json"),
+                StateTreeCompiler.withBuiltins());
+        Payload near = Payload.of(Map.of("x", 0.5));
+        Payload far = Payload.of(Map.of("x", 50));
+        assertSteadyTicksAllocateNothing(tree, 20_000, (sys, k) -> {
+            for (int a = k % 5; a < 20_000; a += 97) {
+                sys.sendEvent(a, "Alarm", far);
+                sys.sendEvent(a, "Alarm", k % 3 == 0 ? near : far);
+                sys.sendEvent(a, "Alarm", 1f, true); // the field 'value', not x: rejected and counted
+            }
+        }, sys -> sys.unmatchedPayloads().stream().mapToLong(PayloadMismatch::count).sum());
+    }
+
+    /**
      * {@link CrowdTrees#everything()} with global tasks (rules G1-G3): one ticking in the background
      * (every agent awake, one batch per pass), a parameter set on enter, and a time limit drawn per
      * agent that finishes trees all along the measured ticks (the finish exits the states, then the

@@ -266,6 +266,30 @@ class AuthoringWarningsTest {
         assertOnlyWarning(asset, "W3", null, "globalTasks[0].payload.volume", "is sent as bool");
     }
 
+    // ---- with required events (rules V1-V6) ------------------------------------------------------
+
+    @Test
+    void aStateWithARequiredEventIsNotAlwaysSelected() throws Exception {
+        // W2: Wait has no enter conditions and is a leaf, but its required event may be missing, so
+        // the in-order selection may go on to Idle
+        assertNoWarning(tree("{'name': 'Wait', 'requiredEvent': {'tag': 'Go'}, 'tasks': [{'type': 'run'}]},"
+                + " {'name': 'Idle', 'tasks': [{'type': 'run'}]}"));
+        assertOnlyWarning(tree("{'name': 'Wait', 'tasks': [{'type': 'run'}]}, {'name': 'Idle', 'tasks': [{'type': 'run'}]}"),
+                "W2", "Root/Idle", null, "stops at 'Wait', which is always selected");
+    }
+
+    @Test
+    void w3ChecksTheTreesOwnPayloadAgainstARequiredEvent() throws Exception {
+        String asset = tree("{'name': 'Talk', 'tasks': [{'type': 'sendEvent', 'tag': 'Noise', 'payload': {'volume': true}},"
+                + " {'type': 'run'}], 'transitions': [{'trigger': 'onEvent', 'event': 'Noise', 'to': 'Hear'}]},"
+                + " {'name': 'Hear', 'requiredEvent': {'tag': 'Noise', 'payloadFields': {'volume': 'float'}},"
+                + " 'tasks': [{'type': 'run'}]}");
+        assertOnlyWarning(asset, "W3", "Root/Talk", "tasks[0].payload.volume", "payload field 'volume' of event 'Noise' "
+                + "is sent as bool but the requiredEvent of state 'Root/Hear' declares it float: that state never matches "
+                + "this event");
+        assertNoWarning(asset.replace("'volume': true", "'volume': 2"));
+    }
+
     // ---- W4 --------------------------------------------------------------------------------------
 
     @Test

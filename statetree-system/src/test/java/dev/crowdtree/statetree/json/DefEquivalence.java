@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.json;
 import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.ParameterDef;
+import dev.crowdtree.statetree.definition.RequiredEventDef;
 import dev.crowdtree.statetree.definition.StateDef;
 import dev.crowdtree.statetree.definition.TransitionDef;
 import dev.crowdtree.statetree.definition.TreeDef;
@@ -75,11 +76,20 @@ final class DefEquivalence {
             put(m, "history", s.history());
             put(m, "linkedSubtree", s.linkedSubtree());
             put(m, "linkedParameters", structural(s.linkedParameters()));
+            put(m, "requiredEvent", canonical(s.requiredEvent()));
             put(m, "parameters", structural(s.parameters()));
             put(m, "enterConditions", structural(s.enterConditions()));
             put(m, "tasks", structural(s.tasks()));
             put(m, "transitions", structural(s.transitions()));
             put(m, "children", structural(s.children()));
+            return m;
+        }
+        if (v instanceof RequiredEventDef) {
+            RequiredEventDef r = (RequiredEventDef) v;
+            Map<String, Object> m = new LinkedHashMap<>();
+            put(m, "tag", r.tag());
+            put(m, "payloadFields", canonical(r.payloadFields()));
+            put(m, "consumeEvent", canonical(r.consumeEvent()));
             return m;
         }
         if (v instanceof TransitionDef) {

@@ -39,10 +39,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  * during the run. Issue 20's other keys, drawn from a stream of their own: disabled states, tasks,
  * transitions, global tasks and evaluators (rules N1-N5), delays without reselect in delay-only
  * states (M1), and subtree roots whose enter condition tests the parameter their linked state gives
- * (L3); and, from a stream of their own, history states (half of the trees: shallow or deep, on
+ * (L3); and, from streams of their own, history states (half of the trees: shallow or deep, on
  * most states with children, subtree roots included, rules Y1-Y7) with Starts of every agent during
- * the run in the scenarios without tick periods (which clear the memories); the same trees without
- * history must give other traces in some scenarios. The payload mismatches counted (rule E5) must be identical too.
+ * the run in the scenarios without tick periods (which clear the memories), the same trees without
+ * history giving other traces in some scenarios; and required events to enter (rules V1-V6) on half
+ * of the trees, with payload fields their enter conditions and tasks read. The payload mismatches
+ * counted (rules E5, V6) must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -72,12 +74,14 @@ class RandomDifferentialTest {
         int compositeRulesFired = 0;
         int withHistory = 0;
         int historyMattered = 0;
+        int withRequired = 0;
+        int enteredWithEvent = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
             // so do composites and the root-first scan (rules K1-K6, H1-H2), and the other keys of issue 20
             TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n),
-                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n))
+                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n))
                     .tree("Random" + n);
             CompiledStateTree tree;
             try {
@@ -92,6 +96,7 @@ class RandomDifferentialTest {
             }
             withGlobals += tree.globalTaskCount > 0 ? 1 : 0;
             withComposites += tree.scanRules.hasComposites ? 1 : 0;
+            withRequired += tree.requiredEvents.any ? 1 : 0;
             rootFirst += tree.scanRules.rootFirst ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 if (!tree.stateEnabled[st]) {
@@ -118,6 +123,7 @@ class RandomDifferentialTest {
                 // the same tree without history: its memories must change what happens in some scenarios
                 historyMattered += TestNodes.run(TestNodes.compile(withoutHistory(def)), scenario).equals(reference) ? 0 : 1;
             }
+            enteredWithEvent += enteredWithEvent(tree, reference) ? 1 : 0;
             for (int k = 0; k < others.size(); k++) {
                 List<String> other = TestNodes.run(tree, scenario, capturing(others.get(k), made));
                 if (!other.equals(reference)) {
@@ -149,6 +155,22 @@ class RandomDifferentialTest {
         // (a memory changes a trace only when a state is left and selected again from elsewhere, in
         // another child than its own selection picks: 32 of the 464 history trees here)
         assertTrue(historyMattered >= TREES / 50, "scenarios that history changed: " + historyMattered);
+        assertTrue(withRequired >= TREES / 5, "trees with required events: " + withRequired);
+        assertTrue(enteredWithEvent >= TREES / 10, "scenarios where a state with a required event was entered: "
+                + enteredWithEvent);
+    }
+
+    /** Whether {@code trace} enters a state of {@code tree} that has a required event (rules V2-V5). */
+    private static boolean enteredWithEvent(CompiledStateTree tree, List<String> trace) {
+        for (int st = 0; st < tree.stateCount; st++) {
+            if (tree.requiredEvents.has(st)) {
+                String enter = " enter " + tree.statePath[st] + " ";
+                if (trace.stream().anyMatch(l -> l.contains(enter))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** {@code def} without its {@code history} keys (a history state always has children, written after it). */
@@ -263,13 +285,18 @@ class RandomDifferentialTest {
         /** Draws for history states (rules Y1-Y7; a stream of their own), null for none; whether this tree has some. */
         private final SplittableRandom hrnd;
         private final boolean history;
+        /** Draws for required events (rules V1-V6; a stream of their own too), null for none; whether the tree has some. */
+        private final SplittableRandom vrnd;
+        private final boolean requiredEvents;
+        /** The states given a required event so far, with its tag: the root may get a transition to them. */
+        private final List<String[]> requiredTargets = new ArrayList<>();
 
         Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd) {
-            this(rnd, ranked, grnd, crnd, xrnd, null);
+            this(rnd, ranked, grnd, crnd, xrnd, null, null);
         }
 
         Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd,
-            SplittableRandom hrnd) {
+            SplittableRandom hrnd, SplittableRandom vrnd) {
             this.hrnd = hrnd;
             this.history = hrnd != null && hrnd.nextInt(100) < 50;
             this.rnd = rnd;
@@ -277,6 +304,8 @@ class RandomDifferentialTest {
             this.grnd = grnd;
             this.crnd = crnd;
             this.xrnd = xrnd;
+            this.vrnd = vrnd;
+            this.requiredEvents = vrnd != null && vrnd.nextInt(100) < 50;
             int kind = crnd.nextInt(100);
             this.composites = kind < 35;
             this.rootFirst = kind >= 35 && kind < 55;
@@ -325,6 +354,9 @@ class RandomDifferentialTest {
                 }
                 if (history && hrnd.nextInt(100) < 40) {
                     sub.history(hrnd.nextBoolean() ? "shallow" : "deep"); // a memory per linked copy
+                }
+                if (requiredEvents && vrnd.nextInt(100) < 30) {
+                    requiredEvent(sub, false, null); // a subtree copy's root waits for an event
                 }
                 b.subtree(sub);
             }
@@ -420,6 +452,9 @@ class RandomDifferentialTest {
             if (next > 1 && xrnd.nextInt(100) < 8) {
                 st.enabled(false); // rule N2: never selected, nor anything below; transitions to it never fire
             }
+            if (requiredEvents && next > 1 && vrnd.nextInt(100) < 30) {
+                requiredEvent(st, s.linked(), name);
+            }
             String selection = null;
             boolean isComposite = false;
             if (s.linked()) {
@@ -493,7 +528,50 @@ class RandomDifferentialTest {
                 }
                 st.child(child);
             }
+            if (name.equals("Root")) { // built last: every state below has been given its required event
+                for (String[] target : requiredTargets) {
+                    if (vrnd.nextInt(100) < 75) {
+                        // Unreal's pattern: an event transition to the state that waits for that event
+                        st.transition(on("onEvent").event(target[0]).to(target[1]));
+                    }
+                }
+            }
             return st;
+        }
+
+        /**
+         * A required event on {@code st} (rules V1-V6): a tag, sometimes payload fields (x, b), an
+         * enter condition on x, a task that reads x from the event that entered the state (not on a
+         * linked state), and sometimes {@code "consumeEvent": false}. A state {@code name}d here may
+         * get a transition from the root on that tag.
+         */
+        private void requiredEvent(StateTreeBuilder.State st, boolean linked, String name) {
+            StateTreeBuilder.RequiredEvent e = StateTreeBuilder.requiredEvent(TAGS[vrnd.nextInt(TAGS.length)]);
+            int fields = vrnd.nextInt(4); // none, x, b, both
+            if (fields == 1 || fields == 3) {
+                e.payloadField("x", ValueType.FLOAT);
+                if (vrnd.nextInt(100) < 50) {
+                    st.enterCondition(node("compare").with("input", Binding.event("x"))
+                            .with("op", vrnd.nextBoolean() ? ">" : "<=").with("value", vrnd.nextInt(11) / 10.0));
+                }
+                if (!linked && vrnd.nextInt(100) < 60) {
+                    st.task(vrnd.nextBoolean()
+                            ? node("setParameter").with("param", "f").with("value",
+                                    Map.of("fn", "clamp", "args", List.of(Binding.event("x"), 0, 1)))
+                            : node("waitUntil").reselect(vrnd.nextBoolean()).with("condition", node("compare")
+                                    .with("input", Binding.event("x")).with("op", ">").with("value", Binding.param("f"))));
+                }
+            }
+            if (fields >= 2) {
+                e.payloadField("b", ValueType.BOOL);
+            }
+            if (vrnd.nextInt(100) < 30) {
+                e.consumeEvent(false);
+            }
+            st.requiredEvent(e);
+            if (name != null) {
+                requiredTargets.add(new String[] {e.build().tag(), name});
+            }
         }
 
         private StateTreeBuilder.Node task() {

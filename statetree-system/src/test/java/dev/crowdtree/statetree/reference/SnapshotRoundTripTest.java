@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * same trace, the same trace as a runtime never snapshotted, and byte-identical snapshots at the
  * end. Bad snapshots (truncated, a bit flipped, another format version, not a snapshot, another
  * tree, another runtime kind) are refused with their message, and the runtime they were offered to
- * goes on exactly like an untouched twin.
+ * goes on exactly like an untouched twin. A state entered by a required event keeps its payload
+ * across a snapshot (rule V5).
  */
 class SnapshotRoundTripTest {
     private static final int TREES = 150;
@@ -93,7 +94,8 @@ class SnapshotRoundTripTest {
         for (int n = 0; tree == null; n++) {
             try {
                 tree = TestNodes.compiler().compile(new RandomDifferentialTest.Gen(new SplittableRandom(300 + n), false,
-                        new SplittableRandom(400 + n), new SplittableRandom(450 + n), new SplittableRandom(470 + n)).tree("Kind"));
+                        new SplittableRandom(400 + n), new SplittableRandom(450 + n), new SplittableRandom(470 + n),
+                        null, new SplittableRandom(490 + n)).tree("Kind"));
             } catch (StateTreeCompileException e) {
                 // try the next one
             }
@@ -117,8 +119,8 @@ class SnapshotRoundTripTest {
         for (int n = 0; done < TREES && n < 3 * TREES; n++) {
             SplittableRandom rnd = new SplittableRandom(5000 + n);
             TreeDef def = new RandomDifferentialTest.Gen(rnd, n % 3 == 2, new SplittableRandom(9000 + n),
-                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n))
-                    .tree("Snap" + n);
+                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n),
+                    new SplittableRandom(17000 + n)).tree("Snap" + n);
             CompiledStateTree tree;
             try {
                 tree = TestNodes.compiler().compile(def);
@@ -156,6 +158,37 @@ class SnapshotRoundTripTest {
         assertTrue(bytes > 0);
     }
 
+    /**
+     * Rule V5: the payload of the event that entered a state is part of the snapshot. Golden case
+     * {@code reqevent_payload}, snapshotted after tick 2 (Move re-entered with {@code x = 7}, its
+     * waitUntil not re-entered: it succeeds at tick 3 only by reading the kept payload) and after
+     * tick 7 (Move entered with 3 at tick 6, kept through a Target it could not be selected with),
+     * on every runtime: the restored runtime goes on exactly as the original, to identical snapshots.
+     */
+    @Test
+    void aStateEnteredByARequiredEventRoundTripsWithItsPayload() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("basedir", "."))
+                .resolve("src/test/resources/golden/reqevent_payload");
+        Scenario sc = Scenario.load(dir.resolve("scenario.json"));
+        CompiledStateTree tree = dev.crowdtree.statetree.json.StateTreeJson.compile(dir.resolve("tree.json"),
+                TestNodes.compiler());
+        List<RuntimeFactory> all = new ArrayList<>(BATCHED);
+        all.addAll(REFERENCES);
+        for (RuntimeFactory f : all) {
+            for (int k : new int[] {2, 7}) {
+                try (Driver a = new Driver(f, tree, sc); Driver b = new Driver(f, tree, sc)) {
+                    a.runTo(k);
+                    b.restore(a.snapshot(), k);
+                    a.runTo(sc.ticks());
+                    b.runTo(sc.ticks());
+                    assertEquals(a.trace.subList(a.linesUpTo(k), a.trace.size()), b.trace, "after tick " + k);
+                    assertTrue(b.trace.contains((k == 2 ? "3" : "10") + " transition Root/Move -> Root/Idle"), b.trace.toString());
+                    assertArrayEquals(a.snapshot(), b.snapshot());
+                }
+            }
+        }
+    }
+
     @Test
     void badSnapshotsAreRefusedAndChangeNothing() throws Exception {
         SplittableRandom rnd = new SplittableRandom(42);
@@ -163,7 +196,8 @@ class SnapshotRoundTripTest {
         CompiledStateTree other = null;
         for (int n = 0; other == null; n++) {
             TreeDef def = new RandomDifferentialTest.Gen(new SplittableRandom(100 + n), false, new SplittableRandom(200 + n),
-                    new SplittableRandom(250 + n), new SplittableRandom(270 + n)).tree(tree == null ? "Mine" : "Theirs");
+                    new SplittableRandom(250 + n), new SplittableRandom(270 + n), null, new SplittableRandom(290 + n))
+                    .tree(tree == null ? "Mine" : "Theirs");
             try {
                 CompiledStateTree t = TestNodes.compiler().compile(def);
                 if (tree == null) {
