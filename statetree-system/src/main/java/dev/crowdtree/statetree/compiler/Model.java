@@ -25,19 +25,37 @@ final class Model {
     }
 
     /**
-     * A parameter of the tree or of a subtree copy. An {@code enum} parameter is an int slot holding
-     * the index of its value in {@code enumValues} (null for other types); an {@code entity} one an
-     * int slot holding an agent id, -1 for none, with the agent's generation in int slot
-     * {@code generationSlot} (-1 for other types).
+     * A parameter of the tree, of a subtree copy or of a state. An {@code enum} parameter is an int
+     * slot holding the index of its value in {@code enumValues} (null for other types); an
+     * {@code entity} one an int slot holding an agent id, -1 for none, with the agent's generation in
+     * int slot {@code generationSlot} (-1 for other types). A state parameter may have a {@code value}
+     * as authored (a literal, binding or function, null: its default), compiled by {@link StatePass}.
      */
     record Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity,
-                 int generationSlot) {
+                 int generationSlot, Object value) {
         Param(String name, ValueType type, double defaultValue, Slot slot) {
             this(name, type, defaultValue, slot, null, false);
         }
 
         Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity) {
             this(name, type, defaultValue, slot, enumValues, entity, -1);
+        }
+
+        Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity,
+              int generationSlot) {
+            this(name, type, defaultValue, slot, enumValues, entity, generationSlot, null);
+        }
+
+        /** This parameter with {@code newValue} as its authored value. */
+        Param withValue(Object newValue) {
+            return new Param(name, type, defaultValue, slot, enumValues, entity, generationSlot, newValue);
+        }
+
+        /** This parameter with its slots moved by {@code offsets} (indexed by {@link ValueType} ordinal). */
+        Param moved(int[] offsets) {
+            int intOffset = offsets[ValueType.INT.ordinal()];
+            return new Param(name, type, defaultValue, new Slot(slot.type(), slot.index() + offsets[slot.type().ordinal()]),
+                    enumValues, entity, generationSlot < 0 ? -1 : generationSlot + intOffset, value);
         }
 
         /** The index of enum value {@code value}, or -1. */
@@ -132,6 +150,16 @@ final class Model {
         boolean disabled;
         /** Its composite ({@code sequence} or {@code selector}, rules K1-K6), or null. */
         Vocabulary.Composite composite;
+        /** log2 of its {@code tickPeriod} (rule Z1), -1 without one. */
+        int periodLog = -1;
+        /**
+         * The parameters it declares, by name: a subtree copy's root holds the copy's (its linked state
+         * gives their values), any other state its state parameters (rules X1-X6). Nearest first, a
+         * binding's {@code {"param": ...}} looks here, then in its ancestors', then the tree's.
+         */
+        Map<String, Param> params = Map.of();
+        /** Whether {@link #params} are state parameters (not a subtree copy's). */
+        boolean stateParams;
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();
@@ -155,9 +183,17 @@ final class Model {
      * ancestors; with {@code eventFields} (an onEvent transition's conditions), the payload
      * fields the transition declares. {@code what} names the place in error messages. With
      * {@code disabledSite}, the place itself is disabled (rule N5: it may bind disabled nodes' outputs).
+     * With {@code outerParams}, the parameters in scope are those of the state's parent: its own
+     * state parameters are not (rule X2: the values they are given, and utility considerations).
      */
     record Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
-                 Map<String, ValueType> eventFields, boolean disabledSite) {
+                 Map<String, ValueType> eventFields, boolean disabledSite, boolean outerParams) {
+        /** A scope that sees the state's own parameters. */
+        Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
+              Map<String, ValueType> eventFields, boolean disabledSite) {
+            this(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, disabledSite, false);
+        }
+
         /** A scope where no event payload can be bound. */
         Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what) {
             this(state, tasks, ownTaskLimit, evaluatorLimit, what, null);
@@ -171,7 +207,18 @@ final class Model {
 
         /** This scope, for a place that is disabled itself ({@code "enabled": false}) when {@code disabled}. */
         Scope disabledIf(boolean disabled) {
-            return disabled ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true) : this;
+            return disabled ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true, outerParams)
+                    : this;
+        }
+
+        /** This scope without the state's own parameters (rule X2). */
+        Scope outer() {
+            return new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, disabledSite, true);
+        }
+
+        /** The state whose parameters, then its ancestors', are in scope (null: the tree's only). */
+        StateNode paramState() {
+            return state == null ? null : outerParams ? state.parent : state;
         }
     }
 }

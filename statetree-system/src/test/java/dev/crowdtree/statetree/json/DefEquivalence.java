@@ -72,6 +72,7 @@ final class DefEquivalence {
             put(m, "type", s.type());
             put(m, "selection", s.selection());
             put(m, "composite", s.composite());
+            put(m, "tickPeriod", canonical(s.tickPeriod()));
             put(m, "linkedSubtree", s.linkedSubtree());
             put(m, "linkedParameters", structural(s.linkedParameters()));
             put(m, "parameters", structural(s.parameters()));
@@ -98,6 +99,7 @@ final class DefEquivalence {
             put(m, "name", p.name());
             put(m, "type", p.type());
             put(m, "default", canonical(p.defaultValue()));
+            put(m, "value", canonical(p.value()));
             return m;
         }
         if (v instanceof List) {
