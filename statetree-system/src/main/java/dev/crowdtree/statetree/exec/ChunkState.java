@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.exec;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.internal.LinkedParameters;
+import dev.crowdtree.statetree.internal.StateParameterValues;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
@@ -34,6 +35,8 @@ final class ChunkState {
     final NodeFaults faults = new NodeFaults(this);
     /** Linked states' subtree parameters, on selection and on EnterState (rules A16.5, L3). */
     final LinkedParameters linked;
+    /** States' own parameters, on selection and on EnterState (rules X3, X4). */
+    final StateParameterValues params;
     /** {@link #xFlags}: in X / a timer is due / has events / completed / fired / finished by a global task. */
     static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16, X_GLOBAL = 32;
     /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
@@ -122,6 +125,7 @@ final class ChunkState {
         this.t = data.tree;
         this.d = data;
         this.linked = new LinkedParameters(t);
+        this.params = new StateParameterValues(t);
         this.groups = t.awakeGroupCount;
         this.lodBegin = new int[PERIODS][groups + 1];
         this.histogram = new int[t.stateCount + 1];

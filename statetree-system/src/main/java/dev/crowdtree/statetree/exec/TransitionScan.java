@@ -273,7 +273,7 @@ final class TransitionScan {
         }
         switch (t.transitionType[tr]) {
             case GOTO: {
-                int leaf = selectInternal(r, t.transitionTarget[tr]);
+                int leaf = selectTarget(r, t.transitionTarget[tr]);
                 return leaf >= 0 ? leaf : CONTINUE;
             }
             case NOT_SET:
@@ -383,11 +383,44 @@ final class TransitionScan {
     }
 
     /**
+     * SelectState(target) for a transition of row {@code r}: {@link #selectInternal}, with the states
+     * it pushes above {@code target} without trying them holding the values entering would give
+     * their own parameters (rule X4).
+     */
+    private int selectTarget(int r, int target) {
+        final ChunkState c = st;
+        if (!t.stateParameters.any) {
+            return selectInternal(r, target);
+        }
+        int mark = c.params.setAbove(ctx, target, c.stateOf(r) - 1, r);
+        try {
+            return selectInternal(r, target);
+        } finally {
+            c.params.restore(ctx, r, mark);
+        }
+    }
+
+    /**
      * SelectState(target) (A5, A6). The kept prefix and the in-between ancestors are not tested
      * (Q-A6), and the resulting path is the parent chain of the selected state, so the result only
-     * depends on SelectStateInternal(target). Returns the selected last state, or -1.
+     * depends on SelectStateInternal(target). Returns the selected last state, or -1. A state with
+     * parameters of its own is tried with the values entering would give them (rule X4).
      */
     int selectInternal(int r, int s) {
+        final ChunkState c = st;
+        if (!c.params.declares(s)) {
+            return selectStateAndBelow(r, s);
+        }
+        int mark = c.params.setForSelection(ctx, s, r);
+        try {
+            return selectStateAndBelow(r, s);
+        } finally {
+            c.params.restore(ctx, r, mark);
+        }
+    }
+
+    /** SelectStateInternal(s) (A6): its enter conditions, then its children in the order of its selection mode. */
+    private int selectStateAndBelow(int r, int s) {
         if (!t.stateEnabled[s] || !enterConditionsPass(r, s)) {
             return -1; // rule N2: a disabled state (and so its subtree) is never selected
         }

@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.reference;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.internal.LinkedParameters;
+import dev.crowdtree.statetree.internal.StateParameterValues;
 
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INDEX_NONE;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
@@ -16,7 +17,8 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * in the order of the state's selection mode ({@link ChildOrder}: declared, random or by utility; a
  * {@code sequence} composite only through its first child, rule K2; a linked state's only child is
  * its private subtree copy, Q-A7, selected with the linked state's parameters written into the copy
- * for the time of that selection, rule L3).
+ * for the time of that selection, rule L3; a state's own parameters, and those of the states pushed
+ * above the target, hold the values entering would give them while it is tried, rule X4).
  */
 final class StateSelection {
     private final CompiledStateTree tree;
@@ -24,6 +26,7 @@ final class StateSelection {
     private final NodeCalls nodes;
     private final ChildOrder childOrder;
     private final LinkedParameters linkedParameters;
+    private final StateParameterValues stateParameters;
 
     StateSelection(InterpreterData data, NodeCalls nodes, LinkedParameters linkedParameters) {
         this.tree = data.tree;
@@ -31,6 +34,7 @@ final class StateSelection {
         this.nodes = nodes;
         this.childOrder = new ChildOrder(data.tree);
         this.linkedParameters = linkedParameters;
+        this.stateParameters = new StateParameterValues(data.tree);
     }
 
     /**
@@ -73,7 +77,27 @@ final class StateSelection {
             // "Reached max execution depth when trying to select state"
             return false;
         }
-        return selectStateInternal(nextState, outNewActiveState);
+        // rule X4: the states pushed above the target without being tried get the values entering gives them
+        int active = exec.activeStates.isEmpty() ? INVALID : exec.activeStates.last();
+        int mark = stateParameters.setAbove(data.ctx, nextState, active, data.agent);
+        try {
+            return selectStateInternal(nextState, outNewActiveState);
+        } finally {
+            stateParameters.restore(data.ctx, data.agent, mark);
+        }
+    }
+
+    /** SelectStateInternal, with a state's own parameters set for the time it is tried (rule X4). */
+    private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState) {
+        if (nextState == INVALID || !stateParameters.declares(nextState)) {
+            return selectStateAndBelow(nextState, outNewActiveState);
+        }
+        int mark = stateParameters.setForSelection(data.ctx, nextState, data.agent);
+        try {
+            return selectStateAndBelow(nextState, outNewActiveState);
+        } finally {
+            stateParameters.restore(data.ctx, data.agent, mark);
+        }
     }
 
     /**
@@ -82,7 +106,7 @@ final class StateSelection {
      * {@code stateSubtreeEnd[child]}; a linked state's only child is its subtree copy) are tried in
      * order and the first that can be selected wins; if none can, it is popped.
      */
-    private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState) {
+    private boolean selectStateAndBelow(int nextState, ActiveStates outNewActiveState) {
         if (nextState == INVALID || !tree.stateEnabled[nextState]) {
             return false; // rule N2: a disabled state (and so its subtree) is never selected
         }
