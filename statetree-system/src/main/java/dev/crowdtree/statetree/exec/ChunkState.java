@@ -113,6 +113,8 @@ final class ChunkState {
     int[] changes;
     /** Depth + 1 of the state that completed (0: none); see {@link #setLast(int, byte, int)}. */
     byte[] done;
+    /** The LOD periods (log2) the host asked for, in trees with state tick periods ({@link InstanceData#lod}). */
+    byte[] lod;
     int[] ids;
 
     /** Sink for {@link #touch} and the other prefetching loops: keeps their loads alive. */
@@ -185,6 +187,7 @@ final class ChunkState {
         gateDue = d.gateDue;
         changes = d.changes;
         done = d.done;
+        lod = d.lod;
         ids = d.ids;
     }
 
@@ -253,6 +256,17 @@ final class ChunkState {
 
     void setLod(int r, byte v) {
         exec[r] = (exec[r] & ~(0xFFL << 40)) | ((long) (v & 0xFF) << 40);
+    }
+
+    /**
+     * In a tree with state tick periods, row {@code r}'s running tree has a new active path (or Start
+     * entered one): its period byte aims at the larger of its LOD period and the path's (rules Z2,
+     * Z3), a pending change when that differs from the period in effect, none when it does not.
+     */
+    void aimPeriod(int r) {
+        int cur = lodOf(r) & 7;
+        int target = t.tickPeriods.targetLog(lod[r], stateOf(r) - 1);
+        setLod(r, (byte) (target == cur ? cur : cur | target << 4 | InstanceData.LOD_PENDING));
     }
 
     /** Cancels row {@code r}'s pending gate. */
