@@ -54,7 +54,8 @@ class HostileAssetTest {
         "conditions", "delay", "delayVariance", "priority", "asset", "consumeEvent", "considerForCompletion",
         "weight", "considerations", "values", "fn", "args", "root", "subtrees", "evaluators", "default", "param", "eval",
         "task", "input", "value", "op", "duration", "condition", "reselect", "afterTicks", "probability",
-        "payloadFields", "payload", "volume", "completion", "globalTasks", "enabled", "composite", "transitionScan", ""};
+        "payloadFields", "payload", "volume", "completion", "globalTasks", "enabled", "composite", "transitionScan",
+        "tickPeriod", ""};
     private static final String[] STRINGS = {"", " ", "Root", "Idle", "Danger", "Root/Danger/Flee", "Root//X",
         "@next", "@none", "@succeeded", "@failed", "@bogus", "onTick", "onEvent", "onStateCompleted", "group",
         "linked", "subtree", "tryEnterState", "bool", "int", "float", "delay", "compare", "not", "and", "time",
@@ -63,7 +64,7 @@ class HostileAssetTest {
         "@global", "sequence", "selector", "leafFirst", "rootFirst", "\"quoted\\\"", "ünïcödé", "\u0000", "\ud800"};
     private static final Object[] NUMBERS = {0, -1, 1, 2, 1e308, -1e308, new BigInteger("9223372036854775808"),
         new BigInteger("-9223372036854775809"), Long.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE + 1L, 0.5,
-        1e-320, 3.5e38, -0.0, 255, 256, 32767, 32768, new BigInteger("1" + "0".repeat(400))};
+        1e-320, 3.5e38, -0.0, 255, 256, 32767, 32768, new BigInteger("1" + "0".repeat(400)), 4, 64, 128};
 
     private int runs;
     private int compiled;
