@@ -10,6 +10,8 @@ import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.reference.ReferenceInterpreter;
+import dev.crowdtree.statetree.reference.ScenarioException;
+import dev.crowdtree.statetree.reference.ScenarioRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -176,5 +178,12 @@ class StateParametersAssetTest {
                 rt.setParameter(0, "speed", 3); // the tree's parameter: fine
             }
         }
+        Files.writeString(dir.resolve("tree.json"), PATROL);
+        Files.writeString(dir.resolve("scenario.json"), json("{'tree': 'tree.json', 'ticks': 2,"
+                + " 'inputs': [{'tick': 1, 'set': {'wait': 1.0}}]}"));
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> ScenarioRunner.run(dir.resolve("scenario.json"), ScenarioRunner.REFERENCE));
+        assertTrue(e.getMessage().contains("inputs[0].set.wait: unknown parameter 'wait' (a state parameter of Root/Walk:"),
+                e.getMessage());
     }
 }
