@@ -24,7 +24,8 @@ import static dev.crowdtree.statetree.compiler.Compilation.fmt;
  * Values and bindings: checks literals against a value type and range, and resolves
  * {@code {"param"|"eval"|"task": ...}} bindings to slots under the scope rules of {@link Scope}
  * (parameters of the state and its ancestors, a subtree copy's among them, then the tree's;
- * evaluators listed earlier; tasks of the state and its ancestors). Every failure is reported on the compilation and returns null.
+ * evaluators listed earlier; tasks of the state and its ancestors). Every failure is reported on the
+ * compilation and returns null.
  */
 final class Bindings {
     private final Compilation c;

@@ -21,9 +21,9 @@ import java.util.Map;
 
 /**
  * Pass 4, states and their nodes: for each state in id order, adds it to the output with its tick
- * period and its own parameters' values (rules Z1, X1-X3), its
- * tasks (built with the slots of pass 3; a task's inputs see parameters, evaluators, earlier tasks of
- * its state and the tasks of its ancestors), its enter conditions (parameters and evaluators only),
+ * period and its own parameters' values (rules Z1, X1-X3), its tasks (built with the slots of pass
+ * 3; a task's inputs see parameters, evaluators, earlier tasks of its state and the tasks of its
+ * ancestors), its enter conditions (parameters and evaluators only),
  * the parameter values a linked state copies into its subtree copy, and its transitions (through
  * {@link TransitionPass}). Stops early when the tree outgrows 16-bit indices.
  */

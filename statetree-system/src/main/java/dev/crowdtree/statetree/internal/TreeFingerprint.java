@@ -82,7 +82,8 @@ public final class TreeFingerprint {
             }
             for (int i = 0; i < t.stateParameters.size(); i++) {
                 b.append(" ; ").append(t.stateParameters.name[i]).append(' ').append(t.stateParameters.type[i])
-                        .append(' ').append(t.stateParameters.slot[i]).append(' ').append(t.stateParameters.generationSlot[i]);
+                        .append(' ').append(t.stateParameters.slot[i])
+                        .append(' ').append(t.stateParameters.generationSlot[i]);
             }
             b.append('\n');
         }

@@ -17,8 +17,8 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * step {@code k} is the k-th {@code tickAll}; an agent with period {@code p} takes part when
  * {@code (k + agent) mod p == 0}, with {@code p * dt}, and a requested period takes effect at a step
  * aligned to both periods; in a tree with state tick periods the period asked for is the larger of
- * the host's LOD period and the active path's (section 19, rules Z2, Z3). The scheduled tick (section 11, {@link TickMode#SCHEDULED}): after each
- * tick an agent sleeps when its next tick could do nothing observable, until its first timer runs
+ * the host's LOD period and the active path's (section 19, rules Z2, Z3). The scheduled tick
+ * (section 11, {@link TickMode#SCHEDULED}): after each tick an agent sleeps when its next tick could do nothing observable, until its first timer runs
  * out or its requested period takes effect, or until something wakes it (an event, a parameter,
  * a new dt); a sleeper still runs its EVERY_TICK evaluators, and its timers catch up on the steps it
  * slept through before it runs again.

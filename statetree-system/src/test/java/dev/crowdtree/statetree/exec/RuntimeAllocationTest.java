@@ -140,13 +140,15 @@ class RuntimeAllocationTest {
      */
     @Test
     void steadyTickWithStateTickPeriodsAndStateParametersAllocatesNothing() throws Exception {
+        Object wait = Map.of("fn", "mul", "args", List.of(Binding.param("speed"), 1.5));
+        Object lap = Map.of("fn", "add", "args", List.of(Binding.param("laps"), 1));
         TreeDef def = tree("PeriodsAndParams").param("speed", "float", 0.1)
-                .root(state("Root").paramValue("wait", "float", Map.of("fn", "mul", "args", List.of(Binding.param("speed"), 1.5)))
+                .root(state("Root").paramValue("wait", "float", wait)
                         .child(state("Slow").tickPeriod(4).param("laps", "int", 0)
                                 .child(state("Walk").tickPeriod(2)
-                                        .task(node("setParameter").with("param", "laps")
-                                                .with("value", Map.of("fn", "add", "args", List.of(Binding.param("laps"), 1))))
-                                        .task(node("delay").with("duration", Binding.param("wait")).with("randomDeviation", 0.05))
+                                        .task(node("setParameter").with("param", "laps").with("value", lap))
+                                        .task(node("delay").with("duration", Binding.param("wait"))
+                                                .with("randomDeviation", 0.05))
                                         .transition(on("onStateCompleted").to("Root/Slow/Walk")
                                                 .when(node("compare").with("param", "laps").with("op", "<").with("value", 3)))
                                         .transition(on("onStateCompleted").to("Root/Fast"))))
