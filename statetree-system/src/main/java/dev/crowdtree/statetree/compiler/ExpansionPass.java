@@ -21,8 +21,8 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
  * Pass 2, expansion and numbering: builds the tree of {@link StateNode}s from the authored states,
  * checking names, types, selection modes, composites, tick periods and depth; under every
  * {@code linked} state it inlines a private copy of the linked subtree (with its own parameters; a
- * cycle of linked states is an error), so the result is a plain tree. Then it numbers the states in depth-first pre-order (root
- * = 0), the order every later pass and the compiled tree use.
+ * cycle of linked states is an error), so the result is a plain tree. Then it numbers the states in
+ * depth-first pre-order (root = 0), the order every later pass and the compiled tree use.
  */
 final class ExpansionPass {
     /** The start of the error for a tree over {@link CompiledStateTree#MAX_STATES}. */

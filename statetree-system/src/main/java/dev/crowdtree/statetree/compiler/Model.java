@@ -53,9 +53,9 @@ final class Model {
 
         /** This parameter with its slots moved by {@code offsets} (indexed by {@link ValueType} ordinal). */
         Param moved(int[] offsets) {
-            int intOffset = offsets[ValueType.INT.ordinal()];
-            return new Param(name, type, defaultValue, new Slot(slot.type(), slot.index() + offsets[slot.type().ordinal()]),
-                    enumValues, entity, generationSlot < 0 ? -1 : generationSlot + intOffset, value);
+            Slot at = new Slot(slot.type(), slot.index() + offsets[slot.type().ordinal()]);
+            int generation = generationSlot < 0 ? -1 : generationSlot + offsets[ValueType.INT.ordinal()];
+            return new Param(name, type, defaultValue, at, enumValues, entity, generation, value);
         }
 
         /** The index of enum value {@code value}, or -1. */
@@ -207,8 +207,8 @@ final class Model {
 
         /** This scope, for a place that is disabled itself ({@code "enabled": false}) when {@code disabled}. */
         Scope disabledIf(boolean disabled) {
-            return disabled ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true, outerParams)
-                    : this;
+            return disabled
+                    ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true, outerParams) : this;
         }
 
         /** This scope without the state's own parameters (rule X2). */

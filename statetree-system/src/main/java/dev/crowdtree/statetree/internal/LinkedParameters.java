@@ -60,7 +60,7 @@ public final class LinkedParameters {
         top = mark;
     }
 
-    /** The value of a parameter slot of {@code type} for {@code row}, exactly (shared with {@link StateParameterValues}). */
+    /** The value of a parameter slot of {@code type} for {@code row}, exactly (also for {@link StateParameterValues}). */
     static double read(NodeContext ctx, ValueType type, int slot, int row) {
         switch (type) {
             case FLOAT:

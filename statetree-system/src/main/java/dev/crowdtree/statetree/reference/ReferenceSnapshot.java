@@ -18,10 +18,11 @@ import java.util.List;
 /**
  * Snapshot and restore of a {@link ReferenceInterpreter} (docs/SNAPSHOT.md), kind {@value #KIND}:
  * section {@code tree} (name and {@link TreeFingerprint}, as the batched runtime's) and section
- * {@code interpreter}: the agent count and tick mode, every agent's {@code ExecutionState} (statuses,
- * active path, gate, counters, its event lists with tags by name, tick period (and, in a tree with
- * state tick periods, its LOD period), sleep and step bookkeeping), every slot and host column, and
- * the scheduler (step, last dt, awake agents, wake-up queue). Restore parses everything into fresh objects and checks it before it copies anything in.
+ * {@code interpreter}: the agent count and tick mode, every agent's {@code ExecutionState}
+ * (statuses, active path, gate, counters, its event lists with tags by name, tick period (and, in a
+ * tree with state tick periods, its LOD period), sleep and step bookkeeping), every slot and host
+ * column, and the scheduler (step, last dt, awake agents, wake-up queue). Restore parses everything
+ * into fresh objects and checks it before it copies anything in.
  */
 final class ReferenceSnapshot {
     static final String KIND = "statetree.reference";

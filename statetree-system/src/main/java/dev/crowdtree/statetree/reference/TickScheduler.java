@@ -18,10 +18,10 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * {@code (k + agent) mod p == 0}, with {@code p * dt}, and a requested period takes effect at a step
  * aligned to both periods; in a tree with state tick periods the period asked for is the larger of
  * the host's LOD period and the active path's (section 19, rules Z2, Z3). The scheduled tick
- * (section 11, {@link TickMode#SCHEDULED}): after each tick an agent sleeps when its next tick could do nothing observable, until its first timer runs
- * out or its requested period takes effect, or until something wakes it (an event, a parameter,
- * a new dt); a sleeper still runs its EVERY_TICK evaluators, and its timers catch up on the steps it
- * slept through before it runs again.
+ * (section 11, {@link TickMode#SCHEDULED}): after each tick an agent sleeps when its next tick could
+ * do nothing observable, until its first timer runs out or its requested period takes effect, or
+ * until something wakes it (an event, a parameter, a new dt); a sleeper still runs its EVERY_TICK
+ * evaluators, and its timers catch up on the steps it slept through before it runs again.
  */
 final class TickScheduler {
     /** {@link ExecutionState#sleepUntil} of an agent that sleeps until an event or a request wakes it. */
@@ -162,7 +162,8 @@ final class TickScheduler {
             return;
         }
         // with state tick periods, the larger of the LOD period and the active path's (rule Z2)
-        int target = tree.tickPeriods.targetLog(log, exec.activeStates.isEmpty() ? INVALID : exec.activeStates.last());
+        int leaf = exec.activeStates.isEmpty() ? INVALID : exec.activeStates.last();
+        int target = tree.tickPeriods.targetLog(log, leaf);
         exec.pendingLog = target == exec.periodLog ? -1 : target;
         if (exec.pendingLog >= 0 && exec.sleepUntil != 0) {
             sleepUntil(a, exec, Math.min(exec.sleepUntil, switchStep(exec, a, step + 1)));

@@ -27,13 +27,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Snapshot and restore (docs/SNAPSHOT.md) on {@value #TREES} random trees of
- * {@link RandomDifferentialTest}'s generator with its random scenarios (events, parameters, tick
- * periods, stops; trees with state tick periods and state parameters among them): a runtime runs to a random tick k, is snapshotted, and the snapshot is restored
- * into a fresh runtime of the same tree; both then run the rest of the scenario and must give the
- * same trace, the same trace as a runtime never snapshotted, and byte-identical snapshots at the
- * end. Bad snapshots (truncated, a bit flipped, another format version, not a snapshot, another
- * tree, another runtime kind) are refused with their message, and the runtime they were offered to
- * goes on exactly like an untouched twin.
+ * {@link RandomDifferentialTest}'s generator with its random scenarios (events, parameters, tick periods,
+ * stops; trees with state tick periods and state parameters among them): a runtime runs to a random
+ * tick k, is snapshotted, and the snapshot is restored into a fresh runtime of the same tree; both
+ * then run the rest of the scenario and must give the same trace, the same trace as a runtime never
+ * snapshotted, and byte-identical snapshots at the end. Bad snapshots (truncated, a bit flipped,
+ * another format version, not a snapshot, another tree, another runtime kind) are refused with
+ * their message, and the runtime they were offered to goes on exactly like an untouched twin.
  */
 class SnapshotRoundTripTest {
     private static final int TREES = 150;
