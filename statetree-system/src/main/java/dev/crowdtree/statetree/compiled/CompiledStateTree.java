@@ -192,6 +192,10 @@ public final class CompiledStateTree {
     public final HistoryStates history;
     /** The states' required events to enter (docs/SEMANTICS.md section 18, rules V1-V6). */
     public final RequiredEvents requiredEvents;
+    /** The states' tick periods (docs/SEMANTICS.md section 19, rules Z1-Z5). */
+    public final TickPeriods tickPeriods;
+    /** The states' own parameters (docs/SEMANTICS.md section 19, rules X1-X6). */
+    public final StateParameters stateParameters;
     /** The kind of each task's timer ({@link TimerKind}). */
     public final TimerKind[] taskTimer;
     /** Each task's timer slots (float value, int due), -1 without a timer. */
@@ -322,6 +326,8 @@ public final class CompiledStateTree {
         stateEnabled = CompiledTreeBuilder.booleans(b.stateEnabled);
         scanRules = new ScanRules(CompiledTreeBuilder.bytes(b.stateComposite), b.rootFirst);
         history = new HistoryStates(CompiledTreeBuilder.bytes(b.stateHistory));
+        tickPeriods = new TickPeriods(CompiledTreeBuilder.bytes(b.statePeriodLog), stateParent);
+        stateParameters = new StateParameters(b);
         evaluators = b.evaluators.toArray(new Evaluator[0]);
         paramName = b.paramName.toArray(new String[0]);
         paramType = b.paramType.toArray(new ValueType[0]);
@@ -543,8 +549,8 @@ public final class CompiledStateTree {
     public int requireParam(String name) {
         int p = paramIndex(name);
         if (p < 0) {
-            throw new IllegalArgumentException("tree '" + this.name + "' has no parameter '" + name
-                    + "'; its parameters are " + Arrays.toString(paramName));
+            throw new IllegalArgumentException("tree '" + this.name + "' has no parameter '" + name + "'"
+                    + stateParameters.hostNote(name, statePath) + "; its parameters are " + Arrays.toString(paramName));
         }
         return p;
     }

@@ -17,8 +17,8 @@ import java.util.Set;
 
 /**
  * The one write path into a {@link CompiledStateTree}: the compiler's assembly pass adds slots,
- * parameters, evaluators, then states in id order (DFS pre-order), each state followed by its tasks,
- * enter conditions, linked parameters and transitions; {@link #build} checks the 16-bit limits and
+ * parameters, evaluators, then states in id order (DFS pre-order), each state followed by its state
+ * parameters, tasks, enter conditions, linked parameters and transitions; {@link #build} checks the 16-bit limits and
  * freezes everything into the tree's arrays. Per-state ranges ({@code stateTasksBegin/Num}, ...) are
  * derived here from that order, so a caller never computes an index into the flat arrays.
  *
@@ -52,6 +52,16 @@ public final class CompiledTreeBuilder {
     final List<Float> considerationMax = new ArrayList<>();
     final List<Byte> considerationCurve = new ArrayList<>();
     final List<Float> considerationThreshold = new ArrayList<>();
+
+    // state parameters (rules X1-X6) and tick periods (Z1-Z5)
+    final List<Integer> stateParamsBegin = new ArrayList<>();
+    final List<Short> stateParamState = new ArrayList<>();
+    final List<String> stateParamName = new ArrayList<>();
+    final List<ValueType> stateParamType = new ArrayList<>();
+    final List<Integer> stateParamSlot = new ArrayList<>();
+    final List<Integer> stateParamGenerationSlot = new ArrayList<>();
+    final List<ValueInput> stateParamValue = new ArrayList<>();
+    final List<Byte> statePeriodLog = new ArrayList<>();
 
     final List<ValueType> linkedParamType = new ArrayList<>();
     final List<Integer> linkedParamSlot = new ArrayList<>();
@@ -248,6 +258,8 @@ public final class CompiledTreeBuilder {
         stateHistory.add(HistoryStates.NONE);
         stateRequired.add(-1);
         stateConsiderationsBegin.add(considerationInput.size());
+        stateParamsBegin.add(stateParamName.size());
+        statePeriodLog.add((byte) -1);
         return id;
     }
 
@@ -372,6 +384,24 @@ public final class CompiledTreeBuilder {
         conditions.addAll(enterConditions);
     }
 
+    /**
+     * A state parameter of the current state (docs/SEMANTICS.md, rules X1-X6): its name, type, slot
+     * (and generation slot for an entity, else -1), and the value it is set to when the state is entered.
+     */
+    public void addStateParameter(String paramName, ValueType type, int slot, int generationSlot, ValueInput value) {
+        stateParamState.add((short) current());
+        stateParamName.add(paramName);
+        stateParamType.add(type);
+        stateParamSlot.add(slot);
+        stateParamGenerationSlot.add(generationSlot);
+        stateParamValue.add(value);
+    }
+
+    /** The current state's tick period, as its log2 (docs/SEMANTICS.md, rules Z1-Z5). */
+    public void setTickPeriodLog(int log) {
+        statePeriodLog.set(current(), (byte) log);
+    }
+
     /** A parameter value the current (linked) state copies into its subtree copy's slot on enter. */
     public void addLinkedParameter(ValueType type, int slot, ValueInput value) {
         linkedParamType.add(type);
@@ -428,7 +458,8 @@ public final class CompiledTreeBuilder {
     /** Whether the tasks, conditions and transitions fit the compiled tree's 16-bit indices. */
     public boolean fitsIndices() {
         return tasks.size() <= Short.MAX_VALUE && conditions.size() <= Short.MAX_VALUE
-                && transitionSource.size() <= Short.MAX_VALUE && linkedParamType.size() <= Short.MAX_VALUE;
+                && transitionSource.size() <= Short.MAX_VALUE && linkedParamType.size() <= Short.MAX_VALUE
+                && stateParamName.size() <= Short.MAX_VALUE;
     }
 
     /** Freezes the tree; the builder cannot be used afterwards. */

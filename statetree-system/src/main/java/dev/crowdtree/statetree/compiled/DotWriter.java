@@ -11,7 +11,8 @@ import java.util.List;
  * the state's name, its type, selection and composite ({@code sequence}, {@code selector}) when not
  * the defaults, its history as UML draws it ({@code H} shallow, {@code H*} deep), its task names,
  * its required event to enter ({@code requires Alarm {x: float}}, {@code (kept)} when it is not
- * consumed) and its number of enter conditions. The graph's label names the tree
+ * consumed), its tick period and its own parameters with the values they are entered with, and its
+ * number of enter conditions. The graph's label names the tree
  * and its source, and its {@code transitionScan} when it is not the default ({@code rootFirst}).
  * Solid edges go from parent to child. Transitions are dashed edges labelled
  * {@code #<index in the state> <trigger>}, with the event tag, the number of conditions and the gate
@@ -141,6 +142,16 @@ public final class DotWriter {
         }
         if (t.requiredEvents.has(s)) {
             lines.add(requiredEventLabel(t, s));
+        }
+        if (t.tickPeriods.declaredPeriod(s) > 0) {
+            lines.add("tickPeriod " + t.tickPeriods.declaredPeriod(s));
+        }
+        if (t.stateParameters.count(s) > 0) {
+            List<String> params = new ArrayList<>();
+            for (int i = t.stateParameters.begin(s), end = i + t.stateParameters.count(s); i < end; i++) {
+                params.add(t.stateParameters.name[i] + ": " + t.stateParameters.value[i]);
+            }
+            lines.add("parameters: " + String.join(", ", params));
         }
         int enter = t.stateEnterConditionsNum[s];
         if (enter > 0) {

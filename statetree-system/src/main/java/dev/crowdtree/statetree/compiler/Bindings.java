@@ -6,7 +6,6 @@ import dev.crowdtree.statetree.compiler.Model.Param;
 import dev.crowdtree.statetree.compiler.Model.Scope;
 import dev.crowdtree.statetree.compiler.Model.Slot;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
-import dev.crowdtree.statetree.compiler.Model.SubtreeCopy;
 import dev.crowdtree.statetree.compiler.Model.TaskInfo;
 import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.Values;
@@ -24,8 +23,9 @@ import static dev.crowdtree.statetree.compiler.Compilation.fmt;
 /**
  * Values and bindings: checks literals against a value type and range, and resolves
  * {@code {"param"|"eval"|"task": ...}} bindings to slots under the scope rules of {@link Scope}
- * (parameters of the enclosing subtree copies, then the tree's; evaluators listed earlier; tasks of
- * the state and its ancestors). Every failure is reported on the compilation and returns null.
+ * (parameters of the state and its ancestors, a subtree copy's among them, then the tree's;
+ * evaluators listed earlier; tasks of the state and its ancestors). Every failure is reported on the
+ * compilation and returns null.
  */
 final class Bindings {
     private final Compilation c;
@@ -49,9 +49,13 @@ final class Bindings {
         return raw instanceof String ? lookupParam((String) raw, scope) : null;
     }
 
+    /**
+     * The parameter {@code name} in scope, nearest first (rule X2): those the scope's state declares
+     * (its state parameters, or a subtree copy's root's), then each ancestor's, then the tree's.
+     */
     Param lookupParam(String name, Scope scope) {
-        for (SubtreeCopy i = scope.state() == null ? null : scope.state().copy; i != null; i = i.outer) {
-            Param p = i.params.get(name);
+        for (StateNode s = scope.paramState(); s != null; s = s.parent) {
+            Param p = s.params.get(name);
             if (p != null) {
                 return p;
             }
@@ -59,13 +63,14 @@ final class Bindings {
         return c.params.get(name);
     }
 
+    /** The names of the parameters in scope, nearest first, each once. */
     List<String> paramNames(Scope scope) {
-        List<String> names = new ArrayList<>();
-        for (SubtreeCopy i = scope.state() == null ? null : scope.state().copy; i != null; i = i.outer) {
-            names.addAll(i.params.keySet());
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (StateNode s = scope.paramState(); s != null; s = s.parent) {
+            names.addAll(s.params.keySet());
         }
         names.addAll(c.params.keySet());
-        return names;
+        return new ArrayList<>(names);
     }
 
     /** A literal or binding of {@code type} (null: any number). */

@@ -28,7 +28,8 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
  * Pass 1, declarations: the tree's parameters (each gets a slot), its evaluators (each built, with
  * slots for its fields; an evaluator's inputs see parameters and earlier evaluators), and the
  * top-level subtrees with the names authored in them (so that a target naming a state inside a
- * subtree gets a precise error later). Subtree parameters are declared per copy, by the expansion pass.
+ * subtree gets a precise error later). Subtree parameters are declared per copy, by the expansion
+ * pass, and state parameters by the slot layout pass, with the checks of {@link #compileParameters}.
  */
 final class DeclarationPass {
     private final Compilation c;
@@ -47,11 +48,33 @@ final class DeclarationPass {
         collectSubtrees();
     }
 
+    /** Gives a parameter a slot of {@code type}: a new slot of the tree, or a place in a state's block (rule X6). */
+    interface SlotSource {
+        Slot take(ValueType type, String slotName);
+    }
+
+    /** The tree's parameters ({@code inst} null) or a subtree copy's: new slots, no {@code value} (rule X1). */
     void compileParameters(List<ParameterDef> defs, Map<String, Param> into, SubtreeCopy inst, String field) {
+        String statePath = inst == null ? null : inst.root == null ? null : inst.root.path;
+        String prefix = (inst == null ? "" : inst.subtree + "@" + statePath + ".") + "param.";
+        compileParameters(defs, into, statePath, field, prefix, c::newSlot, inst == null ? TREE_VALUE : SUBTREE_VALUE);
+    }
+
+    private static final String TREE_VALUE = "'value' is only valid on a state's parameters; a tree parameter starts "
+            + "with its 'default' and is set by the host or by setParameter tasks";
+    private static final String SUBTREE_VALUE = "a subtree's parameters get their values from the linking state's "
+            + "linkedParameters (their 'default' when not given); 'value' is only valid on other states' parameters";
+
+    /**
+     * Checks parameter declarations and puts them into {@code into} with slots from {@code slots}.
+     * {@code noValue} is the error for a {@code value} (null: a state's parameters, which may have
+     * one instead of a {@code default}, rule X1; it is kept for {@link StatePass} to compile).
+     */
+    void compileParameters(List<ParameterDef> defs, Map<String, Param> into, String statePath, String field,
+                           String slotPrefix, SlotSource slots, String noValue) {
         for (int i = 0; i < defs.size(); i++) {
             ParameterDef p = defs.get(i);
             String where = field + "[" + i + "]";
-            String statePath = inst == null ? null : inst.root == null ? null : inst.root.path;
             if (p == null) {
                 c.error(statePath, where, "expected a parameter object");
                 continue;
@@ -65,12 +88,20 @@ final class DeclarationPass {
                 c.error(statePath, where, "duplicate parameter '" + p.name() + "'");
                 continue;
             }
-            String slotName = (inst == null ? "" : inst.subtree + "@" + statePath + ".") + "param." + p.name();
+            String slotName = slotPrefix + p.name();
             if (p.values() != null && !ENUM.equals(p.type())) {
                 c.error(statePath, where + ".values", "'values' is only valid with \"type\": \"enum\"");
             }
+            Object value = p.value();
+            if (value != null && noValue != null) {
+                c.error(statePath, where + ".value", noValue);
+                value = null;
+            } else if (value != null && p.defaultValue() != null) {
+                c.error(statePath, where + ".value", "give 'default' or 'value', not both: a state parameter gets its "
+                        + "'value' each time its state is entered, or its 'default' when it has no 'value'");
+            }
             if (ENUM.equals(p.type()) || ENTITY.equals(p.type())) {
-                into.put(p.name(), typedParameter(p, statePath, where, slotName));
+                into.put(p.name(), typedParameter(p, statePath, where, slotName, slots).withValue(value));
                 continue;
             }
             ValueType t = ValueType.parse(p.type());
@@ -89,7 +120,7 @@ final class DeclarationPass {
                     dflt = d;
                 }
             }
-            into.put(p.name(), new Param(p.name(), t, dflt, c.newSlot(t, slotName)));
+            into.put(p.name(), new Param(p.name(), t, dflt, slots.take(t, slotName)).withValue(value));
         }
     }
 
@@ -102,8 +133,8 @@ final class DeclarationPass {
      * id, -1 for none, the default). Errors are reported; the parameter exists anyway, so that its
      * uses are not also reported as unknown.
      */
-    private Param typedParameter(ParameterDef p, String statePath, String where, String slotName) {
-        Model.Slot slot = c.newSlot(ValueType.INT, slotName);
+    private Param typedParameter(ParameterDef p, String statePath, String where, String slotName, SlotSource slots) {
+        Model.Slot slot = slots.take(ValueType.INT, slotName);
         if (ENTITY.equals(p.type())) {
             double dflt = -1;
             if (p.defaultValue() != null) {
@@ -111,7 +142,7 @@ final class DeclarationPass {
                         where + ".default");
                 dflt = d == null ? -1 : d;
             }
-            Model.Slot generation = c.newSlot(ValueType.INT, slotName + "#generation");
+            Model.Slot generation = slots.take(ValueType.INT, slotName + "#generation");
             return new Param(p.name(), ValueType.INT, dflt, slot, null, true, generation.index());
         }
         java.util.List<String> names = new java.util.ArrayList<>();

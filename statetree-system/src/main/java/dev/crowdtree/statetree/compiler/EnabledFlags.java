@@ -147,7 +147,8 @@ final class EnabledFlags {
      * A disabled state as the compiled tree keeps it: its name and {@code "enabled": false}; its
      * children as placeholders too (a linked state's subtree is not copied); a subtree keeps its type
      * and its parameters (the linked states give them values); under a utility selection, weight 0,
-     * so that it takes no part in a weighted draw. Nothing else: no tasks, conditions or transitions.
+     * so that it takes no part in a weighted draw. Nothing else: no tasks, conditions, transitions,
+     * state parameters (only the disabled states below it could read them) or tick period.
      */
     private static StateDef placeholder(StateDef s, boolean parentUsesUtility) {
         boolean subtree = StateType.SUBTREE.assetName().equals(s.type());

@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.TickPeriods;
 import dev.crowdtree.statetree.compiled.Vocabulary.Composite;
 import dev.crowdtree.statetree.compiled.Vocabulary.History;
 import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
@@ -8,6 +9,7 @@ import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
 import dev.crowdtree.statetree.compiler.Model.SubtreeCopy;
 import dev.crowdtree.statetree.definition.StateDef;
+import dev.crowdtree.statetree.definition.Values;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,10 +20,11 @@ import static dev.crowdtree.statetree.compiler.Compilation.quote;
 
 /**
  * Pass 2, expansion and numbering: builds the tree of {@link StateNode}s from the authored states,
- * checking names, types, selection modes, composites, history, required events and depth; under
- * every {@code linked} state it inlines a private copy of the linked subtree (with its own
- * parameters; a cycle of linked states is an error), so the result is a plain tree. Then it numbers the states in depth-first pre-order (root
- * = 0), the order every later pass and the compiled tree use.
+ * checking names, types, selection modes, composites, history, required events, tick periods and
+ * depth; under every {@code linked} state it inlines a private copy of the linked subtree (with its
+ * own parameters; a cycle of linked states is an error), so the result is a plain tree. Then it
+ * numbers the states in depth-first pre-order (root = 0), the order every later pass and the
+ * compiled tree use.
  */
 final class ExpansionPass {
     /** The start of the error for a tree over {@link CompiledStateTree#MAX_STATES}. */
@@ -102,12 +105,11 @@ final class ExpansionPass {
                 c.error(n.path, "linkedParameters", "only states of type 'linked' may give linkedParameters");
             }
         }
-        if (!d.parameters().isEmpty() && !isCopyRoot) {
-            c.error(n.path, "parameters", "only subtrees (in the top-level 'subtrees' list) declare parameters");
-        }
         if (isCopyRoot) {
             declarations.compileParameters(d.parameters(), inst.params, inst, "parameters");
-        }
+            n.params = inst.params;
+        } // other states' parameters are state parameters: SlotLayoutPass lays them out (rules X1, X6)
+        n.periodLog = tickPeriod(d.tickPeriod(), n);
         if (n.type == StateType.GROUP && !d.tasks().isEmpty()) {
             c.error(n.path, "tasks", "a group state cannot have tasks (" + d.tasks().size()
                     + " given); use type 'state' or move the tasks to a child");
@@ -245,6 +247,20 @@ final class ExpansionPass {
             return null;
         }
         return history;
+    }
+
+    /** log2 of the state's {@code tickPeriod} (rule Z1), -1 without one; an error unless 1, 2, 4, ..., 64. */
+    int tickPeriod(Object raw, StateNode n) {
+        if (raw == null) {
+            return -1;
+        }
+        double d = raw instanceof Number ? ((Number) raw).doubleValue() : Double.NaN;
+        if (d >= 1 && d <= 1 << TickPeriods.MAX_LOG && d == Math.rint(d) && Integer.bitCount((int) d) == 1) {
+            return Integer.numberOfTrailingZeros((int) d);
+        }
+        c.error(n.path, "tickPeriod", "expected a tick period 1, 2, 4, 8, 16, 32 or 64 (the agent then ticks every "
+                + "that many steps while the state is active), got " + Values.describe(raw));
+        return -1;
     }
 
     void number(StateNode n) {

@@ -25,19 +25,37 @@ final class Model {
     }
 
     /**
-     * A parameter of the tree or of a subtree copy. An {@code enum} parameter is an int slot holding
-     * the index of its value in {@code enumValues} (null for other types); an {@code entity} one an
-     * int slot holding an agent id, -1 for none, with the agent's generation in int slot
-     * {@code generationSlot} (-1 for other types).
+     * A parameter of the tree, of a subtree copy or of a state. An {@code enum} parameter is an int
+     * slot holding the index of its value in {@code enumValues} (null for other types); an
+     * {@code entity} one an int slot holding an agent id, -1 for none, with the agent's generation in
+     * int slot {@code generationSlot} (-1 for other types). A state parameter may have a {@code value}
+     * as authored (a literal, binding or function, null: its default), compiled by {@link StatePass}.
      */
     record Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity,
-                 int generationSlot) {
+                 int generationSlot, Object value) {
         Param(String name, ValueType type, double defaultValue, Slot slot) {
             this(name, type, defaultValue, slot, null, false);
         }
 
         Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity) {
             this(name, type, defaultValue, slot, enumValues, entity, -1);
+        }
+
+        Param(String name, ValueType type, double defaultValue, Slot slot, String[] enumValues, boolean entity,
+              int generationSlot) {
+            this(name, type, defaultValue, slot, enumValues, entity, generationSlot, null);
+        }
+
+        /** This parameter with {@code newValue} as its authored value. */
+        Param withValue(Object newValue) {
+            return new Param(name, type, defaultValue, slot, enumValues, entity, generationSlot, newValue);
+        }
+
+        /** This parameter with its slots moved by {@code offsets} (indexed by {@link ValueType} ordinal). */
+        Param moved(int[] offsets) {
+            Slot at = new Slot(slot.type(), slot.index() + offsets[slot.type().ordinal()]);
+            int generation = generationSlot < 0 ? -1 : generationSlot + offsets[ValueType.INT.ordinal()];
+            return new Param(name, type, defaultValue, at, enumValues, entity, generation, value);
         }
 
         /** The index of enum value {@code value}, or -1. */
@@ -144,6 +162,16 @@ final class Model {
         Vocabulary.History history;
         /** Its required event to enter (rules V1-V6), or null. */
         RequiredEventInfo requiredEvent;
+        /** log2 of its {@code tickPeriod} (rule Z1), -1 without one. */
+        int periodLog = -1;
+        /**
+         * The parameters it declares, by name: a subtree copy's root holds the copy's (its linked state
+         * gives their values), any other state its state parameters (rules X1-X6). Nearest first, a
+         * binding's {@code {"param": ...}} looks here, then in its ancestors', then the tree's.
+         */
+        Map<String, Param> params = Map.of();
+        /** Whether {@link #params} are state parameters (not a subtree copy's). */
+        boolean stateParams;
         int id;
         int subtreeEnd;
         final List<TaskInfo> tasks = new ArrayList<>();
@@ -169,14 +197,17 @@ final class Model {
      * declares: the event being tried); with {@code eventSlots} (a state's task inputs), the slots that
      * keep the payload of the event its required event was entered with (rule V5). {@code what} names
      * the place in error messages. With {@code disabledSite}, the place itself is disabled (rule N5: it
-     * may bind disabled nodes' outputs).
+     * may bind disabled nodes' outputs). With {@code outerParams}, the parameters in scope are those of
+     * the state's parent: its own state parameters are not (rule X2: the values they are given, and
+     * utility considerations).
      */
     record Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
-                 Map<String, ValueType> eventFields, boolean disabledSite, Map<String, Slot> eventSlots) {
-        /** A scope whose {@code {"event": ...}} bindings, if any, read the event being tried. */
+                 Map<String, ValueType> eventFields, boolean disabledSite, Map<String, Slot> eventSlots,
+                 boolean outerParams) {
+        /** A scope whose {@code {"event": ...}} bindings, if any, read the event being tried, and that sees the state's own parameters. */
         Scope(StateNode state, boolean tasks, int ownTaskLimit, int evaluatorLimit, String what,
               Map<String, ValueType> eventFields, boolean disabledSite) {
-            this(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, disabledSite, null);
+            this(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, disabledSite, null, false);
         }
 
         /** A scope where no event payload can be bound. */
@@ -192,14 +223,24 @@ final class Model {
 
         /** This scope, for a place that is disabled itself ({@code "enabled": false}) when {@code disabled}. */
         Scope disabledIf(boolean disabled) {
-            return disabled ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true, eventSlots)
-                    : this;
+            return disabled ? new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, true, eventSlots,
+                    outerParams) : this;
         }
 
         /** This scope, reading {@code {"event": ...}} from the slots of the state's required event (rule V5). */
         Scope withEventSlots(RequiredEventInfo event) {
             return event == null ? this : new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, event.fields(),
-                    disabledSite, event.slots());
+                    disabledSite, event.slots(), outerParams);
+        }
+
+        /** This scope without the state's own parameters (rule X2). */
+        Scope outer() {
+            return new Scope(state, tasks, ownTaskLimit, evaluatorLimit, what, eventFields, disabledSite, eventSlots, true);
+        }
+
+        /** The state whose parameters, then its ancestors', are in scope (null: the tree's only). */
+        StateNode paramState() {
+            return state == null ? null : outerParams ? state.parent : state;
         }
     }
 }

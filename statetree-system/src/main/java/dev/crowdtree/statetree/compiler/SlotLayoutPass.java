@@ -14,20 +14,25 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Pass 3, slot layout of task fields: finds each task's type, gives it a display name (its name,
- * with {@code #i} appended when its state has two of that name) and lays its per-agent fields out,
- * with the slots that keep the payload of a state's required event (rule V5), as a union per
- * depth: only one state per depth is active, so all states at depth d share one block of slots,
- * sized by the largest of them. The blocks follow the slots already given to
- * parameters and evaluators (pass 1) and to subtree-copy parameters (pass 2).
+ * Pass 3, slot layout of task fields and state parameters: finds each task's type, gives it a
+ * display name (its name, with {@code #i} appended when its state has two of that name) and lays its
+ * per-agent fields out, with the slots that keep the payload of a state's required event (rule V5),
+ * as a union per depth: only one state per depth is active, so all states at depth d share one
+ * block of slots, sized by the largest of them. A state's own parameters (rules X1, X6; checked
+ * here) follow its task fields in its depth's block: only while the state is active, or being
+ * selected (when the values there before are put back afterwards), are they read. The blocks follow
+ * the slots already given to parameters and evaluators (pass 1) and to subtree-copy parameters
+ * (pass 2).
  */
 final class SlotLayoutPass {
     private final Compilation c;
     private final NodeFactory nodes;
+    private final DeclarationPass declarations;
 
-    SlotLayoutPass(Compilation c, NodeFactory nodes) {
+    SlotLayoutPass(Compilation c, NodeFactory nodes, DeclarationPass declarations) {
         this.c = c;
         this.nodes = nodes;
+        this.declarations = declarations;
     }
 
     void run() {
@@ -72,6 +77,13 @@ final class SlotLayoutPass {
                 s.requiredEvent.fields().forEach((f, t) -> offsets.put(f, new int[] {t.ordinal(), used[t.ordinal()]++}));
                 eventOffsets.put(s, offsets);
             }
+            if (!s.def.parameters().isEmpty() && (s.copy == null || s.copy.root != s)) {
+                // state parameters (rules X1, X6): after the task fields, at offsets moved below
+                s.params = new LinkedHashMap<>();
+                s.stateParams = true;
+                declarations.compileParameters(s.def.parameters(), s.params, s.path, "parameters", "state.param.",
+                        (type, slotName) -> new Slot(type, used[type.ordinal()]++), null);
+            }
             for (int k = 0; k < 3; k++) {
                 perDepth[s.depth][k] = Math.max(perDepth[s.depth][k], used[k]);
             }
@@ -88,6 +100,10 @@ final class SlotLayoutPass {
             }
         }
         for (StateNode s : c.order) {
+            if (s.stateParams) {
+                int[] offsets = base[s.depth];
+                s.params.replaceAll((name, p) -> p.moved(offsets));
+            }
             for (TaskInfo ti : s.tasks) {
                 for (Map.Entry<String, int[]> e : ti.fieldOffsets.entrySet()) {
                     int k = e.getValue()[0];

@@ -7,6 +7,7 @@ import dev.crowdtree.statetree.compiler.Model.Scope;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
 import dev.crowdtree.statetree.compiler.Model.SubtreeCopy;
 import dev.crowdtree.statetree.compiler.Model.TaskInfo;
+import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.TransitionDef;
 import dev.crowdtree.statetree.definition.Values;
 import dev.crowdtree.statetree.node.Node;
@@ -19,10 +20,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Pass 4, states and their nodes: for each state in id order, adds it to the output with its
- * tasks (built with the slots of pass 3; a task's inputs see parameters, evaluators, earlier tasks of
- * its state and the tasks of its ancestors, and the payload its required event was entered with),
- * its required event and enter conditions (parameters, evaluators and the event being tried),
+ * Pass 4, states and their nodes: for each state in id order, adds it to the output with its tick
+ * period and its own parameters' values (rules Z1, X1-X3), its tasks (built with the slots of pass
+ * 3; a task's inputs see parameters, evaluators, earlier tasks of its state and the tasks of its
+ * ancestors, and the payload its required event was entered with), its required event and enter
+ * conditions (parameters, evaluators and the event being tried),
  * the parameter values a linked state copies into its subtree copy, and its transitions (through
  * {@link TransitionPass}). Stops early when the tree outgrows 16-bit indices.
  */
@@ -75,7 +77,13 @@ final class StatePass {
             c.out.setRequiredEvent(c.out.tagId(s.requiredEvent.tag()), s.requiredEvent.consume(),
                     s.requiredEvent.fields(), slots);
         }
+        if (s.periodLog >= 0) {
+            c.out.setTickPeriodLog(s.periodLog); // rule Z1
+        }
         compileUtility(s);
+        if (s.stateParams) {
+            compileStateParameters(s);
+        }
 
         // tasks (DFS order: this state's tasks come after all ancestors' tasks)
         for (int k = 0; k < s.tasks.size(); k++) {
@@ -150,8 +158,9 @@ final class StatePass {
                 c.out.setWeight(w.floatValue());
             }
         }
-        // Computed when the parent is being selected: they see parameters and evaluators, like enter conditions.
-        Scope scope = new Scope(s, false, 0, c.evalInfos.size(), "utility considerations");
+        // Computed when the parent is being selected: they see parameters and evaluators, like enter
+        // conditions, but not the state's own parameters (rule X2: they are set only once it is tried).
+        Scope scope = new Scope(s, false, 0, c.evalInfos.size(), "utility considerations").outer();
         for (int i = 0; i < ks.size(); i++) {
             Map<String, Object> k = ks.get(i);
             String where = "considerations[" + i + "]";
@@ -208,6 +217,49 @@ final class StatePass {
                 c.out.addConsideration(input, min.floatValue(), max.floatValue(), curve, threshold.floatValue());
             }
         }
+    }
+
+    /**
+     * A state's own parameters (rules X1, X3): what each is set to when the state is entered, its
+     * {@code value} or its default. A value sees what the state's parent sees (rule X2: not the
+     * state's own parameters) and the tasks of the state's ancestors, as linkedParameters do; an enum
+     * parameter's value is one of its value names or a binding to an enum parameter with the same values.
+     */
+    private void compileStateParameters(StateNode s) {
+        Scope scope = new Scope(s, true, 0, c.evalInfos.size(), "state parameter values").outer();
+        for (Param p : s.params.values()) {
+            String f = "parameters." + p.name() + ".value";
+            ValueInput v;
+            if (p.value() == null) {
+                v = ValueInput.constant(p.type(), p.defaultValue());
+            } else if (p.enumValues() != null) {
+                v = enumValue(p, scope, s.path, f);
+            } else {
+                v = bindings.input(p.value(), p.type(), p.entity() ? -1 : Double.NEGATIVE_INFINITY,
+                        Double.POSITIVE_INFINITY, scope, s.path, f);
+            }
+            if (v != null) {
+                c.out.addStateParameter(p.name(), p.type(), p.slot().index(), p.generationSlot(), v);
+            }
+        }
+    }
+
+    /** The value of enum state parameter {@code p}: a value name, or an enum parameter with the same values. */
+    private ValueInput enumValue(Param p, Scope scope, String path, String f) {
+        Object raw = p.value();
+        if (raw instanceof String && p.enumIndex((String) raw) >= 0) {
+            return ValueInput.constant(ValueType.INT, p.enumIndex((String) raw));
+        }
+        Binding b = Bindings.asBinding(raw);
+        Param q = b != null && b.kind() == Binding.Kind.PARAM ? bindings.lookupParam(b.ref(), scope) : null;
+        if (q != null && java.util.Arrays.equals(q.enumValues(), p.enumValues())) {
+            return ValueInput.slot(ValueType.INT, q.slot().index(), b.kind().key() + ":" + b.ref());
+        }
+        List<String> names = List.of(p.enumValues());
+        c.error(path, f, "expected one of the values " + names + " or a binding {\"param\": ...} to an enum "
+                + "parameter in scope with the same values, got " + Values.describe(raw)
+                + (raw instanceof String ? c.didYouMean((String) raw, names) : ""));
+        return null;
     }
 
     private void compileLinkedParameters(StateNode s) {

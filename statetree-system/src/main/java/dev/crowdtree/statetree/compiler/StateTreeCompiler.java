@@ -123,7 +123,7 @@ public final class StateTreeCompiler {
         if (new ExpansionPass(c, declarations).run(def.root()) == null) {
             return null;
         }
-        new SlotLayoutPass(c, nodes).run();
+        new SlotLayoutPass(c, nodes, declarations).run();
         new StatePass(c, bindings, nodes, new TransitionPass(c, bindings, nodes)).run();
         validateUnlinkedSubtrees(c);
         if (c.errorCount() > 0) {

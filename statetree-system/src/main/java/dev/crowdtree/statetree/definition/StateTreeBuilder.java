@@ -158,6 +158,7 @@ public final class StateTreeBuilder {
         private String composite;
         private String history;
         private RequiredEventDef requiredEvent;
+        private Object tickPeriod;
         private final List<Map<String, Object>> considerations = new ArrayList<>();
         private String linkedSubtree;
         private final Map<String, Object> linkedParameters = new LinkedHashMap<>();
@@ -244,9 +245,31 @@ public final class StateTreeBuilder {
             return this;
         }
 
-        /** A parameter declared by a subtree. */
+        /**
+         * A parameter this state declares, with its default: a subtree's parameter (the linked states
+         * give it values), or on any other state a state parameter (docs/SEMANTICS.md, rules X1-X6).
+         */
         public State param(String paramName, String paramType, Object defaultValue) {
             parameters.add(new ParameterDef(paramName, paramType, normalize(defaultValue)));
+            return this;
+        }
+
+        /**
+         * A state parameter whose {@code value} (a literal, a {@link Binding} or a property function)
+         * is evaluated each time the state is entered (docs/SEMANTICS.md, rules X1, X3).
+         */
+        public State paramValue(String paramName, String paramType, Object value) {
+            parameters.add(new ParameterDef(paramName, paramType, null, null, Node.convert(value)));
+            return this;
+        }
+
+        /**
+         * The state's tick period ({@code "tickPeriod"}, Unreal 5.6's tick rate): 1, 2, 4, ..., 64; while
+         * the state is active the agent ticks with it, or with its LOD period if that is larger
+         * (docs/SEMANTICS.md, rules Z1-Z5).
+         */
+        public State tickPeriod(int period) {
+            this.tickPeriod = (long) period;
             return this;
         }
 
@@ -322,7 +345,8 @@ public final class StateTreeBuilder {
 
         public StateDef build() {
             return new StateDef(name, type, selection, linkedSubtree, linkedParameters, parameters, enterConditions,
-                    tasks, transitions, children, weight, considerations, completion, enabled, composite, history, requiredEvent);
+                    tasks, transitions, children, weight, considerations, completion, enabled, composite, history, requiredEvent,
+                    tickPeriod);
         }
     }
 
@@ -391,7 +415,7 @@ public final class StateTreeBuilder {
             return with("enabled", value);
         }
 
-        private static Object convert(Object value) {
+        static Object convert(Object value) {
             if (value instanceof Node) {
                 return ((Node) value).build();
             }

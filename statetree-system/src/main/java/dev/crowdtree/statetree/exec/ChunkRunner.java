@@ -295,6 +295,8 @@ final class ChunkRunner {
                 apply.finishByFault(r); // an enter condition or EnterState threw (rule R1)
             } else if (c.stateOf(r) == 0) {
                 apply.failTree(r);
+            } else if (t.tickPeriods.any) {
+                c.aimPeriod(r); // rule Z3: the period of the path Start entered, at the first step aligned to both
             }
             events.carryPending(r);
         }

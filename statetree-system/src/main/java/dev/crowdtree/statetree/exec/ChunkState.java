@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.exec;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.internal.LinkedParameters;
+import dev.crowdtree.statetree.internal.StateParameterValues;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
@@ -34,6 +35,8 @@ final class ChunkState {
     final NodeFaults faults = new NodeFaults(this);
     /** Linked states' subtree parameters, on selection and on EnterState (rules A16.5, L3). */
     final LinkedParameters linked;
+    /** States' own parameters, on selection and on EnterState (rules X3, X4). */
+    final StateParameterValues params;
     /** {@link #xFlags}: in X / a timer is due / has events / completed / fired / finished by a global task. */
     static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16, X_GLOBAL = 32;
     /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
@@ -110,6 +113,8 @@ final class ChunkState {
     int[] changes;
     /** Depth + 1 of the state that completed (0: none); see {@link #setLast(int, byte, int)}. */
     byte[] done;
+    /** The LOD periods (log2) the host asked for, in trees with state tick periods ({@link InstanceData#lod}). */
+    byte[] lod;
     int[] ids;
 
     /** Sink for {@link #touch} and the other prefetching loops: keeps their loads alive. */
@@ -122,6 +127,7 @@ final class ChunkState {
         this.t = data.tree;
         this.d = data;
         this.linked = new LinkedParameters(t);
+        this.params = new StateParameterValues(t);
         this.groups = t.awakeGroupCount;
         this.lodBegin = new int[PERIODS][groups + 1];
         this.histogram = new int[t.stateCount + 1];
@@ -181,6 +187,7 @@ final class ChunkState {
         gateDue = d.gateDue;
         changes = d.changes;
         done = d.done;
+        lod = d.lod;
         ids = d.ids;
     }
 
@@ -249,6 +256,17 @@ final class ChunkState {
 
     void setLod(int r, byte v) {
         exec[r] = (exec[r] & ~(0xFFL << 40)) | ((long) (v & 0xFF) << 40);
+    }
+
+    /**
+     * In a tree with state tick periods, row {@code r}'s running tree has a new active path (or Start
+     * entered one): its period byte aims at the larger of its LOD period and the path's (rules Z2,
+     * Z3), a pending change when that differs from the period in effect, none when it does not.
+     */
+    void aimPeriod(int r) {
+        int cur = lodOf(r) & 7;
+        int target = t.tickPeriods.targetLog(lod[r], stateOf(r) - 1);
+        setLod(r, (byte) (target == cur ? cur : cur | target << 4 | InstanceData.LOD_PENDING));
     }
 
     /** Cancels row {@code r}'s pending gate. */

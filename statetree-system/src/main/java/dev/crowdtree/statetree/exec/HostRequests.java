@@ -112,15 +112,23 @@ final class HostRequests {
         return Integer.numberOfTrailingZeros(period);
     }
 
-    /** Records period {@code 1 << log} for {@code row}: at once for a tree that is not running, else pending. */
+    /**
+     * Records period {@code 1 << log} for {@code row}: at once for a tree that is not running, else
+     * pending. In a tree with state tick periods it is the agent's LOD period, and the period asked
+     * for is the larger of it and its active path's (rule Z2).
+     */
     private void requestPeriod(int row, int log) {
         byte lod = data.lodOfRow(row);
         int cur = lod & 7;
+        if (data.lodCol != null) {
+            data.lodCol.data()[row] = (byte) log;
+        }
         if (data.runOfRow(row) != RunStatus.RUNNING) {
             data.setLodOfRow(row, (byte) log);
             return;
         }
-        byte next = log == cur ? (byte) cur : (byte) (cur | (log << 4) | InstanceData.LOD_PENDING);
+        int target = data.lodCol == null ? log : tree.tickPeriods.targetLog(log, data.stateOfRow(row));
+        byte next = target == cur ? (byte) cur : (byte) (cur | (target << 4) | InstanceData.LOD_PENDING);
         if (next == lod) {
             return;
         }

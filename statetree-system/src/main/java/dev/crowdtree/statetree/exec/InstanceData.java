@@ -26,13 +26,15 @@ import java.util.List;
  * runtime visits alone costs one cache line rather than one per field: bits 0-15 the last active
  * state + 1 (0: empty path), 16-31 the task whose EnterState failed + 1 (0: none), 32-34 the tree's
  * run status, 35-36 the last tick status, 37 set while a gate is pending, 40-47 the tick period
- * byte (log2 of the period in bits 0-2, a requested log2 in bits 4-6, bit 7 while a request is
- * pending), 48-63 the low 16 bits of the state-change count (Unreal's StateChangeCount). A zeroed
+ * byte (log2 of the period in effect in bits 0-2, a requested log2 in bits 4-6, bit 7 while a
+ * request is pending), 48-63 the low 16 bits of the state-change count (Unreal's StateChangeCount). A zeroed
  * row is a fresh, not-started instance. Separate columns: {@code gate} = gated transition + 1 (0:
  * none; read by the dense onTick loops), {@code gateDue} = the step at which the pending gate opens
  * (0: already open, {@link #NEVER}: never) with {@code gateValue} the gate time it was computed
  * from, and {@code changes}, the state-change count above its low 16 bits (written once per 65,536
- * changes, so a transition costs no extra cache line for it; {@link #stateChangeCount}). A timer's
+ * changes, so a transition costs no extra cache line for it; {@link #stateChangeCount}), and, in a
+ * tree whose states declare tick periods, {@code lodPeriod}, the LOD period the host asked for
+ * (section 19: the period in effect is then the larger of it and the active path's). A timer's
  * int slot holds its due step (0: stopped,
  * {@link #NEVER}: never runs out) and, for a SECONDS timer, its float slot the remaining time at the
  * last step it was counted from (see {@code ChunkTimers}). A tree with history states has one short
@@ -56,6 +58,11 @@ final class InstanceData {
     final IntColumn changesCol;
     /** Depth + 1 of the state whose task made the last tick status a completion (0: none). */
     final ByteColumn doneCol;
+    /**
+     * Trees whose states declare tick periods only (else null): log2 of the LOD period the host asked
+     * for, which the period in effect combines with the active path's (docs/SEMANTICS.md, rule Z2).
+     */
+    final ByteColumn lodCol;
     private final FloatColumn[] floatCols;
     private final IntColumn[] intCols;
     private final ByteColumn[] boolCols;
@@ -69,6 +76,7 @@ final class InstanceData {
     int[] gateDue;
     int[] changes; // the state-change count >>> 16
     byte[] done; // depth + 1 of the completed state (section 4: completion is scoped to it)
+    byte[] lod; // the host's LOD period, log2 (rule Z2); null without state tick periods
     int[] ids;
     final float[][] floats;
     final int[][] ints;
@@ -86,6 +94,7 @@ final class InstanceData {
         gateDueCol = table.addInt(p + "gateDue");
         changesCol = table.addInt(p + "changes");
         doneCol = table.addByte(p + "completedDepth");
+        lodCol = tree.tickPeriods.any ? table.addByte(p + "lodPeriod") : null;
         floatCols = new FloatColumn[tree.floatSlots];
         intCols = new IntColumn[tree.intSlots];
         boolCols = new ByteColumn[tree.boolSlots];
@@ -117,6 +126,7 @@ final class InstanceData {
         gateDue = gateDueCol.data();
         changes = changesCol.data();
         done = doneCol.data();
+        lod = lodCol == null ? null : lodCol.data();
         ids = table.agentIds().data();
         for (int i = 0; i < floatCols.length; i++) {
             floats[i] = floatCols[i].data();
@@ -193,13 +203,16 @@ final class InstanceData {
 
     /** Bytes per agent of every column this object added. */
     int bytesPerAgent() {
-        int b = 8 + 2 + 4 + 4 + 4 + 1;
+        int b = 8 + 2 + 4 + 4 + 4 + 1 + (lodCol == null ? 0 : 1);
         return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length + 2 * historyCols.length;
     }
 
     /** Every column this object added to the table. */
     List<Column> columns() {
         List<Column> cols = new ArrayList<>(List.of(execCol, gateCol, gateValueCol, gateDueCol, changesCol, doneCol));
+        if (lodCol != null) {
+            cols.add(lodCol);
+        }
         cols.addAll(Arrays.asList(floatCols));
         cols.addAll(Arrays.asList(intCols));
         cols.addAll(Arrays.asList(boolCols));

@@ -305,6 +305,9 @@ final class SchedulePhase {
             } else if (gNew >= 0) {
                 s.insert(l, gNew);
             }
+            if (t.tickPeriods.any) {
+                c.aimPeriod(r); // rule Z3: the new path's period, at the step aligned to both
+            }
         }
         byte lv = c.lodOf(r);
         if ((lv & InstanceData.LOD_PENDING) != 0) {
@@ -357,8 +360,15 @@ final class SchedulePhase {
         return w == NEVER ? 0 : w;
     }
 
-    /** A tree that no longer runs has no timers to keep exact: a requested period applies at once. */
+    /**
+     * A tree that no longer runs has no timers to keep exact: a requested period applies at once; in a
+     * tree with state tick periods, the LOD period (rule Z2: no path, no state period).
+     */
     void applyPendingPeriod(int r) {
+        if (st.lod != null) {
+            st.setLod(r, st.lod[r]);
+            return;
+        }
         byte lv = st.lodOf(r);
         if ((lv & InstanceData.LOD_PENDING) != 0) {
             st.setLod(r, (byte) ((lv >> 4) & 7));

@@ -96,13 +96,18 @@ public interface StateTreeRuntime extends AutoCloseable {
     /**
      * Sets the tick period of one agent or {@link #ALL}: 1, 2, 4, ..., {@value #MAX_TICK_PERIOD}. An
      * agent with period p takes part in every p-th tick with dt multiplied by p; a change takes effect
-     * at the first tick aligned to both periods (docs/SEMANTICS.md section 12).
+     * at the first tick aligned to both periods (docs/SEMANTICS.md section 12). In a tree whose states
+     * declare tick periods this is the agent's LOD period: it ticks with the larger of it and the
+     * smallest period on its active path (section 19, rules Z2-Z5).
      *
      * @throws IllegalArgumentException for a period that is not a power of two in range, or an unknown agent
      */
     void setTickPeriod(int agent, int period);
 
-    /** The agent's tick period in effect (a requested change shows once it takes effect). */
+    /**
+     * The agent's tick period in effect (a requested change, or one its states ask for, shows once it
+     * takes effect).
+     */
     int tickPeriod(int agent);
 
     /**

@@ -169,6 +169,9 @@ final class TransitionApply {
             boolean wasActive = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
             onTarget |= s == target;
             byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+            if ((!wasActive || onTarget) && c.params.declares(s)) {
+                c.params.enter(ctx, s, r); // rule X3: before its linked values and tasks
+            }
             if (t.stateType[s] == CompiledStateTree.LINKED) {
                 c.linked.copy(ctx, s, r);
             }

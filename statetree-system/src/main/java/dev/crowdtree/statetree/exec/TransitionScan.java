@@ -287,7 +287,7 @@ final class TransitionScan {
                 if (required.any && !inBetweenEvents(r, target)) {
                     return CONTINUE; // rule V3
                 }
-                int leaf = selectInternal(r, target);
+                int leaf = selectTarget(r, target);
                 return leaf >= 0 ? leaf : CONTINUE;
             }
             case NOT_SET:
@@ -397,6 +397,24 @@ final class TransitionScan {
     }
 
     /**
+     * SelectState(target) for a transition of row {@code r}: {@link #selectInternal}, with the states
+     * it pushes above {@code target} without trying them holding the values entering would give
+     * their own parameters (rule X4).
+     */
+    private int selectTarget(int r, int target) {
+        final ChunkState c = st;
+        if (!t.stateParameters.any) {
+            return selectInternal(r, target);
+        }
+        int mark = c.params.setAbove(ctx, target, c.stateOf(r) - 1, r);
+        try {
+            return selectInternal(r, target);
+        } finally {
+            c.params.restore(ctx, r, mark);
+        }
+    }
+
+    /**
      * SelectState(target) (A5, A6). The kept prefix and the in-between ancestors are not tested
      * (Q-A6; their required events are, by {@link #inBetweenEvents} before), and the resulting path is
      * the parent chain of the selected state, so the result only depends on
@@ -454,9 +472,28 @@ final class TransitionScan {
     /**
      * SelectStateInternal of state {@code s} for row {@code r}; {@code toward} is the last state of
      * a deep history's remembered path below {@code s} (rule Y4), or -1: then only the state of that
-     * path below {@code s} is tried. A history state first tries what it remembers (rules Y3, Y4).
+     * path below {@code s} is tried. A state with parameters of its own is tried with the values
+     * entering would give them, put back afterwards (rule X4).
      */
     private int select(int r, int s, int toward) {
+        final ChunkState c = st;
+        if (!c.params.declares(s)) {
+            return selectHere(r, s, toward);
+        }
+        int mark = c.params.setForSelection(ctx, s, r);
+        try {
+            return selectHere(r, s, toward);
+        } finally {
+            c.params.restore(ctx, r, mark);
+        }
+    }
+
+    /**
+     * {@link #select} once {@code s}'s own parameters hold their values: its required event and
+     * enter conditions, then what a history state remembers (rules Y3, Y4), then its children in the
+     * order of its selection mode.
+     */
+    private int selectHere(int r, int s, int toward) {
         if (!t.stateEnabled[s]) {
             return -1; // rule N2: a disabled state (and so its subtree) is never selected
         }

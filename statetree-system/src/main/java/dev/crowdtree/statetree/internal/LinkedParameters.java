@@ -60,7 +60,8 @@ public final class LinkedParameters {
         top = mark;
     }
 
-    private static double read(NodeContext ctx, ValueType type, int slot, int row) {
+    /** The value of a parameter slot of {@code type} for {@code row}, exactly (also for {@link StateParameterValues}). */
+    static double read(NodeContext ctx, ValueType type, int slot, int row) {
         switch (type) {
             case FLOAT:
                 return ctx.floats(slot)[row];

@@ -94,6 +94,19 @@ public final class TreeFingerprint {
             }
             b.append('\n');
         }
+        if (t.tickPeriods.any || t.stateParameters.any) {
+            // rules Z1, X1 (the runtime keeps a column of LOD periods); trees with neither keep their fingerprints
+            b.append("periods");
+            for (int s = 0; s < t.stateCount; s++) {
+                b.append(' ').append(t.tickPeriods.declaredPeriod(s));
+            }
+            for (int i = 0; i < t.stateParameters.size(); i++) {
+                b.append(" ; ").append(t.stateParameters.name[i]).append(' ').append(t.stateParameters.type[i])
+                        .append(' ').append(t.stateParameters.slot[i])
+                        .append(' ').append(t.stateParameters.generationSlot[i]);
+            }
+            b.append('\n');
+        }
         for (int i = 0; i < t.conditions.length; i++) {
             b.append("condition ").append(t.conditions[i].getClass().getName()).append('\n');
         }

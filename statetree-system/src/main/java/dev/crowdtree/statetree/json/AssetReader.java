@@ -44,10 +44,10 @@ final class AssetReader {
     static final String SCHEMA_KEY = "$schema";
     static final List<String> STATE_KEYS = List.of("name", "type", "selection", "linkedSubtree", LinkedAssets.KEY,
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
-            "considerations", "completion", "enabled", "composite", "history", "requiredEvent");
+            "considerations", "completion", "enabled", "composite", "history", "requiredEvent", "tickPeriod");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
             "delayVariance", "priority", "consumeEvent", "payloadFields", "enabled");
-    static final List<String> PARAMETER_KEYS = List.of("type", "default", "values");
+    static final List<String> PARAMETER_KEYS = List.of("type", "default", "values", "value");
     static final List<String> REQUIRED_EVENT_KEYS = List.of("tag", "payloadFields", "consumeEvent");
 
     /** A loader error and whether it is inside a subtree (whose compiled paths are prefixed). */
@@ -274,8 +274,9 @@ final class AssetReader {
         Object enabled = m.containsKey("enabled") ? value(m.get("enabled"), path, pre + "enabled") : null;
         String composite = string(m, "composite", path, pre);
         String history = string(m, "history", path, pre);
+        Object tickPeriod = m.containsKey("tickPeriod") ? value(m.get("tickPeriod"), path, pre + "tickPeriod") : null;
         return new StateDef(name, type, selection, linkedSubtree, linkedParameters, params, enter, tasks,
-                transitions, children, weight, considerations, completion, enabled, composite, history, null)
+                transitions, children, weight, considerations, completion, enabled, composite, history, null, tickPeriod)
                 .withRequiredEvent(requiredEvent(m, path, pre));
     }
 
@@ -357,7 +358,8 @@ final class AssetReader {
                     error(path, f + ".values", "expected a list of value names [\"Idle\", ...], got " + Values.describe(vs));
                 }
             }
-            out.add(new ParameterDef(e.getKey(), type, dflt, values));
+            Object given = pm.containsKey("value") ? value(pm.get("value"), path, f + ".value") : null;
+            out.add(new ParameterDef(e.getKey(), type, dflt, values, given));
         }
         return out;
     }

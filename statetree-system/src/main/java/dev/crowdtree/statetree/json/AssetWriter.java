@@ -80,6 +80,10 @@ final class AssetWriter {
         stringField(g, "composite", s.composite());
         stringField(g, "history", s.history());
         stringField(g, "completion", s.completion());
+        if (s.tickPeriod() != null) {
+            g.writeFieldName("tickPeriod");
+            value(g, s.tickPeriod());
+        }
         stringField(g, "linkedSubtree", s.linkedSubtree());
         if (!s.linkedParameters().isEmpty()) {
             g.writeFieldName("linkedParameters");
@@ -183,6 +187,10 @@ final class AssetWriter {
             if (p.values() != null) {
                 g.writeFieldName("values");
                 value(g, p.values());
+            }
+            if (p.value() != null) {
+                g.writeFieldName("value");
+                value(g, p.value());
             }
             g.writeEndObject();
         }

@@ -180,10 +180,16 @@ final class LinkedAssets {
             subtrees.putIfAbsent(s.name(), s);
         }
         StateDef root = included.root();
+        if (!root.parameters().isEmpty()) {
+            reader.error(path, field, "the root state of linked asset \"" + asset + "\" declares parameters; a linked "
+                    + "asset's parameters are its top-level 'parameters' (the linking state gives them values with "
+                    + "linkedParameters): declare them there");
+            return null;
+        }
         subtrees.put(name, new StateDef(name, Vocabulary.StateType.SUBTREE.assetName(), root.selection(), null, null,
                 included.parameters(), root.enterConditions(), root.tasks(), root.transitions(), root.children(),
                 null, null, root.completion(), root.enabled(), root.composite()).withHistory(root.history())
-                .withRequiredEvent(root.requiredEvent()));
+                .withRequiredEvent(root.requiredEvent()).withTickPeriod(root.tickPeriod()));
         subtreeFiles.put(name, target);
         return name;
     }

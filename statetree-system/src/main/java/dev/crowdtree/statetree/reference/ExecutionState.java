@@ -34,16 +34,21 @@ final class ExecutionState {
     /** Tick period in effect (log2), and a requested one (-1: none); SEMANTICS.md section 12. */
     int periodLog;
     int pendingLog = -1;
+    /** The LOD period the host asked for (log2): the period in effect while the tree does not run (rule Z2). */
+    int hostLog;
     /** Scheduled mode: asleep until this step (0: awake; {@link TickScheduler#SLEEP_FOREVER}: until something happens). */
     int sleepUntil;
     /** The last step the agent ran (took part and ticked past its evaluators), and the dt it slept with. */
     int lastStep;
     float sleptDt;
 
-    /** A tree that no longer runs has no timers to keep exact: a requested period applies at once (section 12). */
+    /**
+     * A tree that no longer runs has no timers to keep exact: the LOD period the host asked for
+     * applies at once (section 12; rule Z2: no path, no state period).
+     */
     void applyPeriodIfNotRunning() {
-        if (pendingLog >= 0 && treeRunStatus != RunStatus.RUNNING) {
-            periodLog = pendingLog;
+        if (treeRunStatus != RunStatus.RUNNING) {
+            periodLog = hostLog;
             pendingLog = -1;
         }
     }

@@ -19,10 +19,12 @@ import java.util.List;
 /**
  * Snapshot and restore of a {@link ReferenceInterpreter} (docs/SNAPSHOT.md), kind {@value #KIND}:
  * section {@code tree} (name and {@link TreeFingerprint}, as the batched runtime's) and section
- * {@code interpreter}: the agent count and tick mode, every agent's {@code ExecutionState} (statuses,
- * active path, gate, counters, its event lists with tags by name, tick period, sleep and step
- * bookkeeping), every slot and host column, and the scheduler (step, last dt, awake agents, wake-up
- * queue); and, for a tree with history states, section {@code history}: every memory (rule Y7). Restore parses everything into fresh objects and checks it before it copies anything in.
+ * {@code interpreter}: the agent count and tick mode, every agent's {@code ExecutionState}
+ * (statuses, active path, gate, counters, its event lists with tags by name, tick period (and, in a
+ * tree with state tick periods, its LOD period), sleep and step bookkeeping), every slot and host
+ * column, and the scheduler (step, last dt, awake agents, wake-up queue); and, for a tree with
+ * history states, section {@code history}: every memory (rule Y7). Restore parses everything into
+ * fresh objects and checks it before it copies anything in.
  */
 final class ReferenceSnapshot {
     static final String KIND = "statetree.reference";
@@ -58,6 +60,9 @@ final class ReferenceSnapshot {
             }
             o.writeInt(e.periodLog);
             o.writeInt(e.pendingLog);
+            if (tree.tickPeriods.any) {
+                o.writeInt(e.hostLog); // only trees with state tick periods: elsewhere it is derived (rule Z2)
+            }
             o.writeInt(e.sleepUntil);
             o.writeInt(e.lastStep);
             o.writeFloat(e.sleptDt);
@@ -236,6 +241,7 @@ final class ReferenceSnapshot {
                 }
                 e.periodLog = in.readInt();
                 e.pendingLog = in.readInt();
+                e.hostLog = tree.tickPeriods.any ? in.readInt() : e.pendingLog >= 0 ? e.pendingLog : e.periodLog;
                 e.sleepUntil = in.readInt();
                 e.lastStep = in.readInt();
                 e.sleptDt = in.readFloat();
@@ -306,6 +312,7 @@ final class ReferenceSnapshot {
             to.chosenEvent = e.chosenEvent;
             to.periodLog = e.periodLog;
             to.pendingLog = e.pendingLog;
+            to.hostLog = e.hostLog;
             to.sleepUntil = e.sleepUntil;
             to.lastStep = e.lastStep;
             to.sleptDt = e.sleptDt;

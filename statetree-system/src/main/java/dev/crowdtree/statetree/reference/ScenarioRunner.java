@@ -238,8 +238,9 @@ public final class ScenarioRunner {
                 String field = "inputs[" + s.index() + "].set." + e.getKey();
                 int p = tree.paramIndex(e.getKey());
                 if (p < 0) {
-                    throw new ScenarioException(scenario.source(), field, "unknown parameter '" + e.getKey()
-                            + "'; tree '" + tree.name + "' has parameters " + List.of(tree.paramName)
+                    throw new ScenarioException(scenario.source(), field, "unknown parameter '" + e.getKey() + "'"
+                            + tree.stateParameters.hostNote(e.getKey(), tree.statePath) + "; tree '" + tree.name
+                            + "' has parameters " + List.of(tree.paramName)
                             + Suggestions.didYouMean(e.getKey(), List.of(tree.paramName)));
                 }
                 ValueType type = tree.paramType[p];

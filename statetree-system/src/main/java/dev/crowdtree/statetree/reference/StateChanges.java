@@ -6,6 +6,7 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID_TAS
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.internal.LinkedParameters;
+import dev.crowdtree.statetree.internal.StateParameterValues;
 import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
@@ -18,9 +19,10 @@ import dev.crowdtree.statetree.node.TimerKind;
  * transition to the agent being run. ExitState cancels the gate and exits the states that change
  * (or sit on the target branch), leaf to root, calling their tasks' {@code exitState} in reverse
  * order up to {@code EnterStateFailedTaskIndex}; a history state exited as changed remembers the
- * path below it (rule Y2). EnterState makes the next path active root to leaf, copies a linked
- * state's parameters into its subtree copy, keeps the payload of the event a state with a required
- * event was selected with (and consumes it, rules V4, V5), and calls the entering states' tasks'
+ * path below it (rule Y2). EnterState makes the next path active root to leaf, gives an entering
+ * state's own parameters their values (rule X3), copies a linked state's parameters into its
+ * subtree copy, keeps the payload of the event a state with a required event was selected with (and
+ * consumes it, rules V4, V5), and calls the entering states' tasks'
  * {@code enterState} in declared order (stopping their timers first, section 3.1); a task that fails
  * stops the entering, one that succeeds completes the state at once (Q-A2).
  */
@@ -31,6 +33,7 @@ final class StateChanges {
     private final ContextControl control;
     private final TaskTimers timers;
     private final LinkedParameters linkedParameters;
+    private final StateParameterValues stateParameters;
 
     StateChanges(InterpreterData data, TaskTimers timers, LinkedParameters linkedParameters) {
         this.data = data;
@@ -39,6 +42,7 @@ final class StateChanges {
         this.control = data.control;
         this.timers = timers;
         this.linkedParameters = linkedParameters;
+        this.stateParameters = new StateParameterValues(data.tree);
     }
 
     /** EnterState: returns the state's status after entering (RUNNING, SUCCEEDED or FAILED). */
@@ -62,14 +66,17 @@ final class StateChanges {
                 // "Reached max execution depth when trying to enter state"
                 break;
             }
-            if (tree.stateType[currentHandle] == CompiledStateTree.LINKED) {
-                linkedParameters.copy(ctx, currentHandle, data.agent);
-            }
-
             onTargetBranch = onTargetBranch || currentHandle == transition.targetState;
             boolean wasActive = previousHandle == currentHandle;
             boolean isEnteringState = !wasActive || onTargetBranch;
             byte changeType = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+
+            if (isEnteringState && stateParameters.declares(currentHandle)) {
+                stateParameters.enter(ctx, currentHandle, data.agent); // rule X3: before its linked values and tasks
+            }
+            if (tree.stateType[currentHandle] == CompiledStateTree.LINKED) {
+                linkedParameters.copy(ctx, currentHandle, data.agent);
+            }
 
             if (isEnteringState) {
                 data.trace(TraceFormat.enter(data.tick, tree, currentHandle, changeType));

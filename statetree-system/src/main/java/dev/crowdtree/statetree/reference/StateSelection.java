@@ -5,6 +5,7 @@ import dev.crowdtree.statetree.compiled.HistoryStates;
 import dev.crowdtree.statetree.compiled.RequiredEvents;
 import dev.crowdtree.statetree.internal.ChildOrder;
 import dev.crowdtree.statetree.internal.LinkedParameters;
+import dev.crowdtree.statetree.internal.StateParameterValues;
 
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INDEX_NONE;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
@@ -19,8 +20,9 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * in the order of the state's selection mode ({@link ChildOrder}: declared, random or by utility; a
  * {@code sequence} composite only through its first child, rule K2; a linked state's only child is
  * its private subtree copy, Q-A7, selected with the linked state's parameters written into the copy
- * for the time of that selection, rule L3). A history state selected again tries first what it
- * remembers (rules Y2-Y4).
+ * for the time of that selection, rule L3; a state's own parameters, and those of the states pushed
+ * above the target, hold the values entering would give them while it is tried, rule X4). A
+ * history state selected again tries first what it remembers (rules Y2-Y4).
  */
 final class StateSelection {
     private final CompiledStateTree tree;
@@ -33,6 +35,7 @@ final class StateSelection {
     /** The agent being selected for: a history state on its active path is not returned to (rule Y3). */
     private ExecutionState exec;
     private final RequiredEvents required;
+    private final StateParameterValues stateParameters;
 
     StateSelection(InterpreterData data, NodeCalls nodes, LinkedParameters linkedParameters) {
         this.tree = data.tree;
@@ -41,6 +44,7 @@ final class StateSelection {
         this.childOrder = new ChildOrder(data.tree);
         this.linkedParameters = linkedParameters;
         this.required = data.tree.requiredEvents;
+        this.stateParameters = new StateParameterValues(data.tree);
     }
 
     /**
@@ -121,7 +125,27 @@ final class StateSelection {
             return false;
         }
         this.exec = exec;
-        return selectStateInternal(nextState, outNewActiveState, NO_PATH);
+        // rule X4: the states pushed above the target without being tried get the values entering gives them
+        int active = exec.activeStates.isEmpty() ? INVALID : exec.activeStates.last();
+        int mark = stateParameters.setAbove(data.ctx, nextState, active, data.agent);
+        try {
+            return selectStateInternal(nextState, outNewActiveState, NO_PATH);
+        } finally {
+            stateParameters.restore(data.ctx, data.agent, mark);
+        }
+    }
+
+    /** SelectStateInternal, with a state's own parameters set for the time it is tried (rule X4). */
+    private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState, int toward) {
+        if (nextState == INVALID || !stateParameters.declares(nextState)) {
+            return selectStateAndBelow(nextState, outNewActiveState, toward);
+        }
+        int mark = stateParameters.setForSelection(data.ctx, nextState, data.agent);
+        try {
+            return selectStateAndBelow(nextState, outNewActiveState, toward);
+        } finally {
+            stateParameters.restore(data.ctx, data.agent, mark);
+        }
     }
 
     /**
@@ -133,7 +157,7 @@ final class StateSelection {
      * remembered path below {@code nextState} (rule Y4), or {@link #NO_PATH}: then only the state of
      * that path below {@code nextState} is tried.
      */
-    private boolean selectStateInternal(int nextState, ActiveStates outNewActiveState, int toward) {
+    private boolean selectStateAndBelow(int nextState, ActiveStates outNewActiveState, int toward) {
         if (nextState == INVALID || !tree.stateEnabled[nextState]) {
             return false; // rule N2: a disabled state (and so its subtree) is never selected
         }

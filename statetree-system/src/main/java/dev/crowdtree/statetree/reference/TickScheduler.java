@@ -16,11 +16,12 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
  * Which agents run at each step, and with which dt. Tick periods (docs/SEMANTICS.md section 12):
  * step {@code k} is the k-th {@code tickAll}; an agent with period {@code p} takes part when
  * {@code (k + agent) mod p == 0}, with {@code p * dt}, and a requested period takes effect at a step
- * aligned to both periods. The scheduled tick (section 11, {@link TickMode#SCHEDULED}): after each
- * tick an agent sleeps when its next tick could do nothing observable, until its first timer runs
- * out or its requested period takes effect, or until something wakes it (an event, a parameter,
- * a new dt); a sleeper still runs its EVERY_TICK evaluators, and its timers catch up on the steps it
- * slept through before it runs again.
+ * aligned to both periods; in a tree with state tick periods the period asked for is the larger of
+ * the host's LOD period and the active path's (section 19, rules Z2, Z3). The scheduled tick
+ * (section 11, {@link TickMode#SCHEDULED}): after each tick an agent sleeps when its next tick could
+ * do nothing observable, until its first timer runs out or its requested period takes effect, or
+ * until something wakes it (an event, a parameter, a new dt); a sleeper still runs its EVERY_TICK
+ * evaluators, and its timers catch up on the steps it slept through before it runs again.
  */
 final class TickScheduler {
     /** {@link ExecutionState#sleepUntil} of an agent that sleeps until an event or a request wakes it. */
@@ -79,6 +80,7 @@ final class TickScheduler {
     void started(int a) {
         ExecutionState exec = execs[a];
         exec.lastStep = step - ((step + a) & ((1 << exec.periodLog) - 1)); // its last step at or before now
+        aimPeriod(exec);
         decideSleep(a, exec, lastDt);
     }
 
@@ -121,8 +123,22 @@ final class TickScheduler {
     /** After agent {@code a} ran at this step: a requested period may take effect. */
     private void ranThisStep(ExecutionState exec, int a) {
         exec.lastStep = step;
+        aimPeriod(exec);
         switchPeriodIfDue(exec, a);
         exec.applyPeriodIfNotRunning();
+    }
+
+    /**
+     * In a tree with state tick periods, a running agent asks for the larger of its LOD period and
+     * its active path's (rules Z2, Z3): a pending change when that differs from the period in effect,
+     * none when it does not. Looked at after every step the agent ran and after its start.
+     */
+    private void aimPeriod(ExecutionState exec) {
+        if (tree.tickPeriods.any && exec.treeRunStatus == RunStatus.RUNNING) {
+            int leaf = exec.activeStates.isEmpty() ? INVALID : exec.activeStates.last();
+            int target = tree.tickPeriods.targetLog(exec.hostLog, leaf);
+            exec.pendingLog = target == exec.periodLog ? -1 : target;
+        }
     }
 
     /** A requested period takes effect at a step aligned to both periods, after that step ran. */
@@ -139,12 +155,16 @@ final class TickScheduler {
     /** Requests the period {@code 1 << log} for agent {@code a} (SEMANTICS.md section 12). */
     void requestPeriod(int a, int log) {
         ExecutionState exec = execs[a];
+        exec.hostLog = log;
         if (exec.treeRunStatus != RunStatus.RUNNING) {
             exec.periodLog = log; // nothing to keep exact: at once
             exec.pendingLog = -1;
             return;
         }
-        exec.pendingLog = log == exec.periodLog ? -1 : log;
+        // with state tick periods, the larger of the LOD period and the active path's (rule Z2)
+        int leaf = exec.activeStates.isEmpty() ? INVALID : exec.activeStates.last();
+        int target = tree.tickPeriods.targetLog(log, leaf);
+        exec.pendingLog = target == exec.periodLog ? -1 : target;
         if (exec.pendingLog >= 0 && exec.sleepUntil != 0) {
             sleepUntil(a, exec, Math.min(exec.sleepUntil, switchStep(exec, a, step + 1)));
         }

@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.exec;
 import dev.crowdtree.core.metrics.AllocationWindows;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.TreeDef;
 import dev.crowdtree.statetree.fixtures.CrowdTrees;
 import dev.crowdtree.statetree.json.StateTreeJson;
@@ -173,6 +174,39 @@ class RuntimeAllocationTest {
                                 .transition(on("onStateCompleted").to("Work"))))
                 .build();
         assertSteadyTicksAllocateNothing(history, 20_000);
+    }
+
+    /**
+     * Tick periods of states and state parameters (rules Z2-Z5, X3-X4): agents cycle between states
+     * asking for periods 2 and 4 and one asking for none, under LOD periods the host changes, and
+     * their states' parameters are given values on every entry and selection.
+     */
+    @Test
+    void steadyTickWithStateTickPeriodsAndStateParametersAllocatesNothing() throws Exception {
+        Object wait = Map.of("fn", "mul", "args", List.of(Binding.param("speed"), 1.5));
+        Object lap = Map.of("fn", "add", "args", List.of(Binding.param("laps"), 1));
+        TreeDef def = tree("PeriodsAndParams").param("speed", "float", 0.1)
+                .root(state("Root").paramValue("wait", "float", wait)
+                        .child(state("Slow").tickPeriod(4).param("laps", "int", 0)
+                                .child(state("Walk").tickPeriod(2)
+                                        .task(node("setParameter").with("param", "laps").with("value", lap))
+                                        .task(node("delay").with("duration", Binding.param("wait"))
+                                                .with("randomDeviation", 0.05))
+                                        .transition(on("onStateCompleted").to("Root/Slow/Walk")
+                                                .when(node("compare").with("param", "laps").with("op", "<").with("value", 3)))
+                                        .transition(on("onStateCompleted").to("Root/Fast"))))
+                        .child(state("Fast").paramValue("limit", "int", 2)
+                                .enterCondition(node("compare").with("param", "limit").with("op", "==").with("value", 2))
+                                .task(node("succeed").with("afterTicks", 3))
+                                .transition(on("onStateCompleted").to("Root/Slow"))))
+                .build();
+        assertSteadyTicksAllocateNothing(StateTreeCompiler.withBuiltins().compile(def), 20_000, (sys, k) -> {
+            if (k % 50 == 0) {
+                for (int a = k % 7; a < 20_000; a += 13) {
+                    sys.setTickPeriod(a, 1 << (k / 50 % 4)); // LOD periods 1 to 8, combined with the states'
+                }
+            }
+        });
     }
 
     private static void assertSteadyTicksAllocateNothing(TreeDef def, int agents) throws Exception {

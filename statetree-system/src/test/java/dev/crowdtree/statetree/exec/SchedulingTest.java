@@ -406,6 +406,61 @@ class SchedulingTest {
     }
 
     @Test
+    void aStatesTickPeriodCombinesWithTheLodPeriodByTheLarger() throws Exception {
+        // rules Z2-Z5: Slow asks for 4, Fast for nothing; the host's LOD period, when larger, wins
+        CompiledStateTree tree = compile(tree("Periods").param("go", "bool", false)
+                .root(state("Root")
+                        .child(state("Slow").tickPeriod(4)
+                                .task(node("waitUntil").with("condition", node("bool").with("param", "go")))
+                                .transition(on("onStateSucceeded").to("Root/Fast")))
+                        .child(state("Fast").task(node("waitUntil").with("condition", node("bool").with("param", "go")))))
+                .build());
+        int agents = 1000;
+        long hash = 0;
+        for (int w : new int[] {1, 2, 3}) {
+            try (StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, 1, w, 64);
+                 ReferenceInterpreter ref = new ReferenceInterpreter(tree, agents, 1,
+                         ReferenceInterpreter.TickMode.SCHEDULED)) {
+                sys.startAll(0);
+                ref.startAll(0);
+                assertEquals(1, sys.tickPeriod(0), "the period in effect changes only at a step aligned to both");
+                for (int k = 1; k <= 60; k++) {
+                    if (k == 10 || k == 30) {
+                        setPeriod(sys, ref, k == 10 ? 8 : 2); // LOD 8: max(8, 4); LOD 2: max(2, 4) = 4 again
+                    }
+                    if (k == 45) {
+                        sys.setParameter(StateTreeRuntime.ALL, "go", 1.0); // Slow -> Fast: the LOD period, 2
+                        ref.setParameter(StateTreeRuntime.ALL, "go", 1.0);
+                    }
+                    sys.tickAll(k, 0.1f);
+                    ref.tickAll(k, 0.1f);
+                    for (int a = 0; a < agents; a += 37) {
+                        assertEquals(ref.tickPeriod(a), sys.tickPeriod(a), "agent " + a + " at tick " + k);
+                    }
+                    int expected = k >= 8 && k < 10 || k >= 37 && k < 45 ? agents / 4 : k >= 18 && k < 30 ? agents / 8
+                            : k >= 55 ? agents / 2 : -1; // every agent has switched: those taking part are awake
+                    if (expected >= 0) {
+                        assertEquals(expected, sys.awakeLastTick(), "awake agents at tick " + k);
+                        assertEquals(expected, ref.awakeLastTick(), "awake agents at tick " + k + " (reference)");
+                    }
+                }
+                assertEquals(2, sys.tickPeriod(0));
+                assertEquals("Root/Fast", sys.activePath(0));
+                if (w == 1) {
+                    hash = sys.world().contentHash();
+                } else {
+                    assertEquals(hash, sys.world().contentHash(), "hash with " + w + " workers");
+                }
+            }
+        }
+    }
+
+    private static void setPeriod(StateTreeSystem sys, ReferenceInterpreter ref, int period) {
+        sys.setTickPeriod(StateTreeRuntime.ALL, period);
+        ref.setTickPeriod(StateTreeRuntime.ALL, period);
+    }
+
+    @Test
     void badPeriodsAndChunksAreRejectedWithTheValidValues() throws Exception {
         CompiledStateTree tree = compile(CrowdTrees.napper());
         try (StateTreeSystem sys = StateTreeSystem.standalone(tree, 2, 1, 1, 64)) {

@@ -357,6 +357,13 @@ class AssetSchemaTest {
         cases.put("history on a leaf", breaking("'name': 'Idle',", "'name': 'Idle', 'history': 'shallow',"));
         cases.put("history on a linked state", breaking("'name': 'Eat',", "'name': 'Eat', 'history': 'deep',"));
         cases.put("unknown transitionScan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'depthFirst',"));
+        cases.put("a tick period that is not a power of two", breaking("'name': 'Idle',", "'name': 'Idle', 'tickPeriod': 3,"));
+        cases.put("a tick period above 64", breaking("'name': 'Idle',", "'name': 'Idle', 'tickPeriod': 128,"));
+        cases.put("a tick period as a string", breaking("'name': 'Idle',", "'name': 'Idle', 'tickPeriod': '4',"));
+        cases.put("a state parameter with a value and a default", breaking("'name': 'Idle',",
+                "'name': 'Idle', 'parameters': {'p': {'type': 'int', 'default': 1, 'value': {'param': 'coins'}}},"));
+        cases.put("a value on a tree parameter", breaking("'default': 2}", "'value': 2}"));
+        cases.put("a value on a subtree parameter", breaking("'budget': {'type': 'int'}", "'budget': {'type': 'int', 'value': 1}"));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             assertFalse(errors(c.getValue()).isEmpty(), c.getKey() + ": the schema accepts " + c.getValue());
             assertThrows(StateTreeCompileException.class,
@@ -400,6 +407,10 @@ class AssetSchemaTest {
         cases.put("a composite", breaking("'name': 'Root',", "'name': 'Root', 'composite': 'selector',"));
         cases.put("history", breaking("'name': 'Root',", "'name': 'Root', 'history': 'deep',"));
         cases.put("a root-first scan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'rootFirst',"));
+        cases.put("tick periods and state parameters", breaking("'name': 'Idle',", "'name': 'Idle', 'tickPeriod': 4,"
+                + " 'parameters': {'wait': {'type': 'float', 'value': {'fn': 'mul', 'args': [{'param': 'coins'}, 2]}},"
+                + " 'left': {'type': 'int', 'default': 3}, 'mode': {'type': 'enum', 'values': ['A', 'B'], 'value': 'B'}},")
+                .replace(json("'name': 'Root',"), json("'name': 'Root', 'tickPeriod': 64.0,")));
         for (Map.Entry<String, String> c : cases.entrySet()) {
             StateTreeJson.compile(c.getKey(), c.getValue(), StateTreeCompiler.withBuiltins());
             assertEquals(List.of(), errors(c.getValue()), c.getKey());

@@ -325,8 +325,10 @@ class CompileErrorsTest {
         assertOnlyError(tree("{'name': 'A', 'transitions': [{'trigger': 'onTick', 'to': '@none', 'delai': 1}]}"),
                 "Root/A", "transitions[0].delai", "unknown key 'delai' in a transition; valid keys are trigger, event, to,"
                         + " conditions, delay, delayVariance");
+        assertOnlyError("{'name': 'T', 'parameters': {'p': {'type': 'int', 'valeu': 1}}, 'root': {'name': 'R'}}",
+                null, "parameters.p.valeu", "unknown key 'valeu' in a parameter; valid keys are type, default, values, value");
         assertOnlyError("{'name': 'T', 'parameters': {'p': {'type': 'int', 'value': 1}}, 'root': {'name': 'R'}}",
-                null, "parameters.p.value", "unknown key 'value' in a parameter; valid keys are type, default");
+                null, "parameters.p.value", "'value' is only valid on a state's parameters");
         assertOnlyError("{'name': 'T', 'root': {'name': 'R'}, 'subtree': []}", null, "subtree",
                 "unknown key 'subtree' at the top level; valid keys are name, transitionScan, parameters, evaluators,"
                         + " globalTasks, root, subtrees");

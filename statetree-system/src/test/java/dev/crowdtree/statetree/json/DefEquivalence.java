@@ -74,6 +74,7 @@ final class DefEquivalence {
             put(m, "selection", s.selection());
             put(m, "composite", s.composite());
             put(m, "history", s.history());
+            put(m, "tickPeriod", canonical(s.tickPeriod()));
             put(m, "linkedSubtree", s.linkedSubtree());
             put(m, "linkedParameters", structural(s.linkedParameters()));
             put(m, "requiredEvent", canonical(s.requiredEvent()));
@@ -109,6 +110,7 @@ final class DefEquivalence {
             put(m, "name", p.name());
             put(m, "type", p.type());
             put(m, "default", canonical(p.defaultValue()));
+            put(m, "value", canonical(p.value()));
             return m;
         }
         if (v instanceof List) {

@@ -55,7 +55,7 @@ class HostileAssetTest {
         "weight", "considerations", "values", "fn", "args", "root", "subtrees", "evaluators", "default", "param", "eval",
         "task", "input", "value", "op", "duration", "condition", "reselect", "afterTicks", "probability",
         "payloadFields", "payload", "volume", "completion", "globalTasks", "enabled", "composite", "transitionScan",
-        "history", "requiredEvent", "tag", ""};
+        "history", "requiredEvent", "tag", "tickPeriod", ""};
     private static final String[] STRINGS = {"", " ", "Root", "Idle", "Danger", "Root/Danger/Flee", "Root//X",
         "@next", "@none", "@succeeded", "@failed", "@bogus", "onTick", "onEvent", "onStateCompleted", "group",
         "linked", "subtree", "tryEnterState", "bool", "int", "float", "delay", "compare", "not", "and", "time",
@@ -65,7 +65,7 @@ class HostileAssetTest {
         "\"quoted\\\"", "ünïcödé", "\u0000", "\ud800"};
     private static final Object[] NUMBERS = {0, -1, 1, 2, 1e308, -1e308, new BigInteger("9223372036854775808"),
         new BigInteger("-9223372036854775809"), Long.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE + 1L, 0.5,
-        1e-320, 3.5e38, -0.0, 255, 256, 32767, 32768, new BigInteger("1" + "0".repeat(400))};
+        1e-320, 3.5e38, -0.0, 255, 256, 32767, 32768, new BigInteger("1" + "0".repeat(400)), 4, 64, 128};
 
     private int runs;
     private int compiled;

@@ -44,7 +44,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the run in the scenarios without tick periods (which clear the memories), the same trees without
  * history giving other traces in some scenarios; and required events to enter (rules V1-V6) on half
  * of the trees, with payload fields their enter conditions and tasks read. The payload mismatches
- * counted (rules E5, V6) must be identical too.
+ * Tick periods of states and state parameters (rules Z1-Z5, X1-X6; a stream of their own too):
+ * in about a third of the trees each, states with a {@code tickPeriod} of 1 to 8 (with the scenarios'
+ * LOD periods, half of them), states declaring parameters (a value bound to {@code f} or to an outer
+ * one, a default, one shadowing {@code f}) that their conditions, delays and {@code setParameter}
+ * tasks, and those of the states below, read and write. The payload mismatches counted (rules E5,
+ * V6) must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -76,12 +81,15 @@ class RandomDifferentialTest {
         int historyMattered = 0;
         int withRequired = 0;
         int enteredWithEvent = 0;
+        int withStatePeriods = 0;
+        int withStateParams = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
             // so do composites and the root-first scan (rules K1-K6, H1-H2), and the other keys of issue 20
             TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n),
-                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n))
+                    new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n),
+                    new SplittableRandom(17000 + n))
                     .tree("Random" + n);
             CompiledStateTree tree;
             try {
@@ -98,6 +106,8 @@ class RandomDifferentialTest {
             withComposites += tree.scanRules.hasComposites ? 1 : 0;
             withRequired += tree.requiredEvents.any ? 1 : 0;
             rootFirst += tree.scanRules.rootFirst ? 1 : 0;
+            withStatePeriods += tree.tickPeriods.any ? 1 : 0;
+            withStateParams += tree.stateParameters.any ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 if (!tree.stateEnabled[st]) {
                     withDisabled++;
@@ -112,7 +122,7 @@ class RandomDifferentialTest {
             for (int st = 0; st < tree.stateCount; st++) {
                 sleepyStates += tree.stateAlwaysAwake[st] ? 0 : 1;
             }
-            String scenario = scenario(rnd, tree, periods, new SplittableRandom(15000 + n));
+            String scenario = scenario(rnd, tree, periods, new SplittableRandom(19000 + n));
             withHistory += tree.history.count() > 0 ? 1 : 0;
             List<StateTreeRuntime> made = new ArrayList<>();
             List<String> reference = TestNodes.run(tree, scenario, capturing(ScenarioRunner.REFERENCE, made));
@@ -158,6 +168,8 @@ class RandomDifferentialTest {
         assertTrue(withRequired >= TREES / 5, "trees with required events: " + withRequired);
         assertTrue(enteredWithEvent >= TREES / 10, "scenarios where a state with a required event was entered: "
                 + enteredWithEvent);
+        assertTrue(withStatePeriods >= TREES / 5, "trees with state tick periods: " + withStatePeriods);
+        assertTrue(withStateParams >= TREES / 5, "trees with state parameters: " + withStateParams);
     }
 
     /** Whether {@code trace} enters a state of {@code tree} that has a required event (rules V2-V5). */
@@ -291,12 +303,19 @@ class RandomDifferentialTest {
         /** The states given a required event so far, with its tag: the root may get a transition to them. */
         private final List<String[]> requiredTargets = new ArrayList<>();
 
+        /** Draws for tick periods of states and state parameters (rules Z1-Z5, X1-X6), a stream of their own, null for none. */
+        private final SplittableRandom prnd;
+        private final boolean statePeriods;
+        private final boolean stateParams;
+        /** The state parameters in scope of the state being built, nearest last (each name once). */
+        private final List<String> inScope = new ArrayList<>();
+
         Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd) {
-            this(rnd, ranked, grnd, crnd, xrnd, null, null);
+            this(rnd, ranked, grnd, crnd, xrnd, null, null, null);
         }
 
         Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd,
-            SplittableRandom hrnd, SplittableRandom vrnd) {
+            SplittableRandom hrnd, SplittableRandom vrnd, SplittableRandom prnd) {
             this.hrnd = hrnd;
             this.history = hrnd != null && hrnd.nextInt(100) < 50;
             this.rnd = rnd;
@@ -306,6 +325,9 @@ class RandomDifferentialTest {
             this.xrnd = xrnd;
             this.vrnd = vrnd;
             this.requiredEvents = vrnd != null && vrnd.nextInt(100) < 50;
+            this.prnd = prnd;
+            this.statePeriods = prnd != null && prnd.nextInt(100) < 35;
+            this.stateParams = prnd != null && prnd.nextInt(100) < 35;
             int kind = crnd.nextInt(100);
             this.composites = kind < 35;
             this.rootFirst = kind >= 35 && kind < 55;
@@ -357,6 +379,9 @@ class RandomDifferentialTest {
                 }
                 if (requiredEvents && vrnd.nextInt(100) < 30) {
                     requiredEvent(sub, false, null); // a subtree copy's root waits for an event
+            }
+                if (statePeriods && prnd.nextInt(100) < 30) {
+                    sub.tickPeriod(1 << prnd.nextInt(4)); // rule Z1: a subtree's root may have one
                 }
                 b.subtree(sub);
             }
@@ -455,6 +480,9 @@ class RandomDifferentialTest {
             if (requiredEvents && next > 1 && vrnd.nextInt(100) < 30) {
                 requiredEvent(st, s.linked(), name);
             }
+            if (statePeriods && prnd.nextInt(100) < 35) {
+                st.tickPeriod(1 << prnd.nextInt(4)); // rules Z1-Z5
+            }
             String selection = null;
             boolean isComposite = false;
             if (s.linked()) {
@@ -483,6 +511,7 @@ class RandomDifferentialTest {
                 }
                 return st;
             } else {
+                declareParameters(st); // rules X1-X6, before the state's own nodes: they see them
                 boolean tryEnter = false;
                 if (!s.children().isEmpty() && chance(15)) {
                     st.tryEnter();
@@ -513,10 +542,12 @@ class RandomDifferentialTest {
             for (int i = 0; i < transitions; i++) {
                 st.transition(transition(nextSibling));
             }
+            int scopeSize = inScope.size(); // with the state's own parameters: they stay for its children
             for (int i = 0; i < s.children().size(); i++) {
                 // the next sibling's name is the name given after this child's whole subtree
                 String sib = i + 1 < s.children().size() ? "has-next" : null;
                 StateTreeBuilder.State child = build(s.children().get(i), sib, withSubtree, isComposite);
+                inScope.subList(scopeSize, inScope.size()).clear(); // the child's own parameters go out of scope
                 if (selection != null && !selection.equals(SELECTIONS[0])) {
                     // a child of a utility selection: a weight (0 sometimes) and a consideration on f
                     if (chance(70)) {
@@ -574,7 +605,71 @@ class RandomDifferentialTest {
             }
         }
 
+        /**
+         * State parameters (a third of the trees, a third of their states): {@code sp} (a float: a
+         * default, a value bound to the nearest {@code f}, a function of it, or of an outer {@code sp}),
+         * {@code n} (an int counter, default 0), and {@code f} itself, shadowing the tree's (its value
+         * reads the outer {@code f}, so it stays in [0, 1]). They join {@link #inScope}.
+         */
+        private void declareParameters(StateTreeBuilder.State st) {
+            if (!stateParams || prnd.nextInt(100) >= 35) {
+                return;
+            }
+            switch (prnd.nextInt(4)) {
+                case 0 -> st.param("sp", "float", prnd.nextInt(5) / 4.0);
+                case 1 -> st.paramValue("sp", "float", Binding.param("f"));
+                case 2 -> st.paramValue("sp", "float", Map.of("fn", "mul", "args", List.of(Binding.param("f"), 0.5)));
+                default -> st.paramValue("sp", "float", inScope.contains("sp") ? Map.of("fn", "min", "args",
+                        List.of(Map.of("fn", "add", "args", List.of(Binding.param("sp"), 0.25)), 1)) : 0.75);
+            }
+            addInScope("sp");
+            if (prnd.nextBoolean()) {
+                st.param("n", "int", 0);
+                addInScope("n");
+            }
+            if (prnd.nextInt(100) < 30) {
+                st.paramValue("f", "float", Map.of("fn", "clamp", "args",
+                        List.of(Map.of("fn", "add", "args", List.of(Binding.param("f"), 0.25)), 0, 1)));
+            }
+        }
+
+        private void addInScope(String param) {
+            inScope.remove(param);
+            inScope.add(param);
+        }
+
+        /** A condition on a state parameter in scope, or null (a third of the time when there is one). */
+        private StateTreeBuilder.Node stateParamCondition() {
+            if (inScope.isEmpty() || prnd.nextInt(100) >= 35) {
+                return null;
+            }
+            String p = inScope.get(prnd.nextInt(inScope.size()));
+            return p.equals("n") ? node("compare").with("param", "n").with("op", prnd.nextBoolean() ? ">=" : "<")
+                    .with("value", prnd.nextInt(4))
+                    : node("compare").with("param", p).with("op", prnd.nextBoolean() ? ">" : "<=")
+                    .with("value", prnd.nextInt(5) / 4.0);
+        }
+
+        /** A task on a state parameter in scope (written, or a delay of its value), or null. */
+        private StateTreeBuilder.Node stateParamTask() {
+            if (inScope.isEmpty() || prnd.nextInt(100) >= 40) {
+                return null;
+            }
+            String p = inScope.get(prnd.nextInt(inScope.size()));
+            if (p.equals("n")) {
+                return node("setParameter").with("param", "n").with("value", Map.of("fn", "add",
+                        "args", List.of(Binding.param("n"), 1)));
+            }
+            return prnd.nextBoolean() ? node("delay").with("duration", Binding.param(p))
+                    : node("setParameter").with("param", p).with("value", Map.of("fn", "clamp", "args",
+                    List.of(Map.of("fn", "sub", "args", List.of(Binding.param(p), 0.25)), 0, 1)));
+        }
+
         private StateTreeBuilder.Node task() {
+            StateTreeBuilder.Node onParams = stateParamTask();
+            if (onParams != null) {
+                return onParams;
+            }
             StateTreeBuilder.Node t;
             switch (rnd.nextInt(7)) {
                 case 0:
@@ -633,6 +728,10 @@ class RandomDifferentialTest {
             StateTreeBuilder.Node onCounter = counterCondition();
             if (onCounter != null) {
                 return onCounter;
+            }
+            StateTreeBuilder.Node onParams = stateParamCondition();
+            if (onParams != null) {
+                return onParams;
             }
             switch (rnd.nextInt(depth < 2 ? 7 : 5)) {
                 case 0:

@@ -28,13 +28,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Snapshot and restore (docs/SNAPSHOT.md) on {@value #TREES} random trees of
  * {@link RandomDifferentialTest}'s generator with its random scenarios (events, parameters, tick
- * periods, stops; history states and restarts): a runtime runs to a random tick k, is snapshotted, and the snapshot is restored
- * into a fresh runtime of the same tree; both then run the rest of the scenario and must give the
- * same trace, the same trace as a runtime never snapshotted, and byte-identical snapshots at the
- * end. Bad snapshots (truncated, a bit flipped, another format version, not a snapshot, another
- * tree, another runtime kind) are refused with their message, and the runtime they were offered to
- * goes on exactly like an untouched twin. A state entered by a required event keeps its payload
- * across a snapshot (rule V5).
+ * periods, stops; history states and restarts; trees with state tick periods and state parameters
+ * among them): a runtime runs to a random tick k, is snapshotted, and the snapshot is restored into
+ * a fresh runtime of the same tree; both then run the rest of the scenario and must give the same
+ * trace, the same trace as a runtime never snapshotted, and byte-identical snapshots at the end. Bad
+ * snapshots (truncated, a bit flipped, another format version, not a snapshot, another tree, another
+ * runtime kind) are refused with their message, and the runtime they were offered to goes on exactly
+ * like an untouched twin. A state entered by a required event keeps its payload across a snapshot
+ * (rule V5).
  */
 class SnapshotRoundTripTest {
     private static final int TREES = 150;
@@ -95,7 +96,7 @@ class SnapshotRoundTripTest {
             try {
                 tree = TestNodes.compiler().compile(new RandomDifferentialTest.Gen(new SplittableRandom(300 + n), false,
                         new SplittableRandom(400 + n), new SplittableRandom(450 + n), new SplittableRandom(470 + n),
-                        null, new SplittableRandom(490 + n)).tree("Kind"));
+                        null, new SplittableRandom(490 + n), null).tree("Kind"));
             } catch (StateTreeCompileException e) {
                 // try the next one
             }
@@ -116,11 +117,13 @@ class SnapshotRoundTripTest {
     private static void roundTrips(List<RuntimeFactory> factories, String what) {
         int done = 0;
         long bytes = 0;
+        int withStatePeriods = 0;
+        int withStateParams = 0;
         for (int n = 0; done < TREES && n < 3 * TREES; n++) {
             SplittableRandom rnd = new SplittableRandom(5000 + n);
             TreeDef def = new RandomDifferentialTest.Gen(rnd, n % 3 == 2, new SplittableRandom(9000 + n),
                     new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n),
-                    new SplittableRandom(17000 + n)).tree("Snap" + n);
+                    new SplittableRandom(17000 + n), new SplittableRandom(19000 + n)).tree("Snap" + n);
             CompiledStateTree tree;
             try {
                 tree = TestNodes.compiler().compile(def);
@@ -128,7 +131,9 @@ class SnapshotRoundTripTest {
                 continue;
             }
             done++;
-            String json = RandomDifferentialTest.scenario(rnd, tree, n % 2 == 1, new SplittableRandom(17000 + n));
+            withStatePeriods += tree.tickPeriods.any ? 1 : 0; // rules Z1-Z5: LOD periods and pending changes mid-run
+            withStateParams += tree.stateParameters.any ? 1 : 0; // rules X1-X6: values in the depth blocks' slots
+            String json = RandomDifferentialTest.scenario(rnd, tree, n % 2 == 1, new SplittableRandom(21000 + n));
             Scenario sc = scenario(json);
             RuntimeFactory f = factories.get(n % factories.size());
             int k = 1 + rnd.nextInt(sc.ticks() - 1);
@@ -156,6 +161,8 @@ class SnapshotRoundTripTest {
         }
         assertTrue(done >= TREES, "only " + done + " trees compiled");
         assertTrue(bytes > 0);
+        assertTrue(withStatePeriods >= TREES / 5, "trees with state tick periods: " + withStatePeriods);
+        assertTrue(withStateParams >= TREES / 5, "trees with state parameters: " + withStateParams);
     }
 
     /**
@@ -196,7 +203,7 @@ class SnapshotRoundTripTest {
         CompiledStateTree other = null;
         for (int n = 0; other == null; n++) {
             TreeDef def = new RandomDifferentialTest.Gen(new SplittableRandom(100 + n), false, new SplittableRandom(200 + n),
-                    new SplittableRandom(250 + n), new SplittableRandom(270 + n), null, new SplittableRandom(290 + n))
+                    new SplittableRandom(250 + n), new SplittableRandom(270 + n), null, new SplittableRandom(290 + n), null)
                     .tree(tree == null ? "Mine" : "Theirs");
             try {
                 CompiledStateTree t = TestNodes.compiler().compile(def);

@@ -1,0 +1,84 @@
+package dev.crowdtree.statetree.compiled;
+
+import dev.crowdtree.statetree.node.ValueInput;
+import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The parameters states declare ({@code "parameters"} on a state other than a subtree's root;
+ * docs/SEMANTICS.md section 19, rules X1-X6): per state a range of entries, each a parameter's
+ * name, type, slot (an entity's also its generation slot, else -1) and the value its state gives it
+ * when entered, its {@code value} or its default. Both runtimes write them through
+ * {@code internal.StateParameterValues}. In a tree without any, {@link #any} is false.
+ *
+ * <p>THREADING: immutable after construction; safe to share.
+ */
+public final class StateParameters {
+    /** Whether some state declares parameters. */
+    public final boolean any;
+    private final short[] begin;
+    private final short[] num;
+    private final short[] state;
+    public final String[] name;
+    public final ValueType[] type;
+    public final int[] slot;
+    /** An entity parameter's generation slot (its handle, with the id), else -1. */
+    public final int[] generationSlot;
+    /** What each entry is set to when its state is entered (rule X3). */
+    public final ValueInput[] value;
+
+    StateParameters(CompiledTreeBuilder b) {
+        begin = CompiledTreeBuilder.shorts(b.stateParamsBegin);
+        num = CompiledTreeBuilder.counts(b.stateParamsBegin, b.stateParamName.size());
+        state = CompiledTreeBuilder.shorts(b.stateParamState);
+        name = b.stateParamName.toArray(new String[0]);
+        type = b.stateParamType.toArray(new ValueType[0]);
+        slot = CompiledTreeBuilder.ints(b.stateParamSlot);
+        generationSlot = CompiledTreeBuilder.ints(b.stateParamGenerationSlot);
+        value = b.stateParamValue.toArray(new ValueInput[0]);
+        any = name.length > 0;
+    }
+
+    /** The first entry of state {@code s}. */
+    public int begin(int s) {
+        return begin[s];
+    }
+
+    /** How many parameters state {@code s} declares. */
+    public int count(int s) {
+        return num[s];
+    }
+
+    /** The number of entries of the whole tree. */
+    public int size() {
+        return name.length;
+    }
+
+    /**
+     * For a host's {@code setParameter} of a name the tree's parameters lack: " (a state parameter of
+     * ...)" naming the states that declare it (their paths from {@code statePaths}), else "". A host
+     * sets the tree's parameters only (rule X5).
+     */
+    public String hostNote(String paramName, String[] statePaths) {
+        List<String> paths = new ArrayList<>();
+        for (int s : statesDeclaring(paramName)) {
+            paths.add(statePaths[s]);
+        }
+        return paths.isEmpty() ? "" : " (a state parameter of " + String.join(", ", paths) + ": its state gives it "
+                + "its value when entered and its setParameter tasks may write it; a host sets the tree's parameters "
+                + "only, rule X5)";
+    }
+
+    /** The states that declare a parameter named {@code paramName}, in id order. */
+    public List<Integer> statesDeclaring(String paramName) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < name.length; i++) {
+            if (name[i].equals(paramName)) {
+                out.add((int) state[i]); // a state declares a name once
+            }
+        }
+        return out;
+    }
+}
