@@ -9,6 +9,7 @@ import dev.crowdtree.statetree.node.TimerKind;
 
 import static dev.crowdtree.statetree.exec.ChunkState.DONE_BEFORE;
 import static dev.crowdtree.statetree.exec.ChunkState.NOT_DONE;
+import static dev.crowdtree.statetree.exec.ChunkState.NO_TASKS;
 import static dev.crowdtree.statetree.exec.ChunkState.X_DONE;
 import static dev.crowdtree.statetree.exec.ChunkState.X_DUE;
 import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
@@ -67,6 +68,10 @@ final class TaskPhase {
      * batches once something completed it.
      */
     void tickTasks(int[] aOrder, int[] aBegin, int xn, int doneInAStart) {
+        if (t.unreal.on) {
+            tickEveryTask(aOrder, aBegin);
+            return;
+        }
         final ChunkState c = st;
         final int[] xs = c.x[c.listLog];
         final byte[] status = c.status;
@@ -113,7 +118,7 @@ final class TaskPhase {
                         doneInA += onTimer(task, k, cand, 0, m);
                         if (control.completions() > 0) {
                             doneInA += recordCompletions(cand, 0, m, k);
-                            keepRunOut(k, cand, 0, m);
+                            keepRunOut(k, cand, 0, m, false);
                         }
                     }
                 }
@@ -143,6 +148,140 @@ final class TaskPhase {
             }
         }
         control.setBackground(false);
+    }
+
+    /**
+     * TickTasks under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md section 20): as
+     * {@link #tickTasks}, states in ascending id order and per task onTimer for the due X agents,
+     * then its tick over the state's slice of A; but an agent stays in the batches after a task
+     * completed it (rule U5: every task is reached, so no timer pauses). Each call reports into
+     * {@link #callStatus}, which is merged: a failure wins over a success, and the completed state is
+     * the deepest whose task reported the winning status. Then the agents on a path without tasks
+     * succeed (rule U6).
+     */
+    private void tickEveryTask(int[] aOrder, int[] aBegin) {
+        final ChunkState c = st;
+        final int[] xs = c.x[c.listLog];
+        final byte[] xFlags = c.xFlags;
+        final int[] cand = c.cand;
+        final int[] xBegin = c.xBegin;
+        final int step = c.step;
+        final int b = c.base;
+        final short[] end = t.stateSubtreeEnd;
+        final int[] groupsBegin = t.stateAwakeGroupsBegin;
+        if (callStatus.length < c.status.length) {
+            callStatus = new byte[c.status.length];
+            reported = new int[c.status.length];
+        }
+        final byte[] calls = callStatus;
+        control.bindStatus(calls, b);
+        for (int s = 0; s < t.stateCount; s++) {
+            int numTasks = t.stateTasksNum[s];
+            int aLo = aBegin[groupsBegin[s]];
+            int aHi = aBegin[groupsBegin[end[s]]];
+            int xLo = xBegin[s];
+            int xHi = xBegin[end[s]];
+            for (int k = t.stateTasksBegin[s], kEnd = k + numTasks; k < kEnd && (aLo < aHi || xLo < xHi); k++) {
+                Task task = t.tasks[k];
+                control.setBackground(!t.taskConsidered[k]);
+                callEpoch++;
+                if (t.taskTimer[k] != TimerKind.NONE && xLo < xHi) {
+                    final int[] due = d.ints[t.taskTimerDueSlot[k]];
+                    int m = 0;
+                    for (int i = xLo; i < xHi; i++) {
+                        int r = xs[i];
+                        int l = r - b;
+                        if ((xFlags[l] & X_DUE) != 0 && reaches(l) && due[r] == step) {
+                            due[r] = 0; // ran out: stopped (onTimer may start it again)
+                            calls[l] = RunStatus.RUNNING;
+                            cand[m++] = r;
+                        }
+                    }
+                    if (m > 0) {
+                        control.resetCompletions();
+                        onTimer(task, k, cand, 0, m);
+                        if (control.completions() > 0) {
+                            merge(cand, 0, m, k, true);
+                            keepRunOut(k, cand, 0, m, true);
+                        }
+                    }
+                }
+                if (task.ticks() && aLo < aHi) {
+                    int m = 0;
+                    for (int i = aLo; i < aHi; i++) {
+                        int r = aOrder[i];
+                        int l = r - b;
+                        if (reaches(l) && reported[l] != callEpoch) { // not if its onTimer reported just now
+                            calls[l] = RunStatus.RUNNING;
+                            cand[m++] = r;
+                        }
+                    }
+                    if (m > 0) {
+                        control.resetCompletions();
+                        tick(task, k, cand, 0, m);
+                        if (control.completions() > 0) {
+                            merge(cand, 0, m, k, false);
+                        }
+                    }
+                }
+            }
+        }
+        control.setBackground(false);
+        control.bindStatus(c.status, b);
+        if (t.unreal.anyNoTaskPath) {
+            for (int i = aBegin[0], n = aBegin[t.awakeGroupCount]; i < n; i++) {
+                int r = aOrder[i];
+                int l = r - b;
+                if (t.unreal.noTaskOnPath(c.stateOf(r) - 1) && reaches(l)) {
+                    c.status[l] = RunStatus.SUCCEEDED; // rule U6: completed at its last state
+                    c.doneAt[l] = NO_TASKS;
+                    c.addX(l, X_DONE);
+                }
+            }
+        }
+    }
+
+    /** Under {@code unreal-5.8}: what each task call reported, per local row (bound as the context's status). */
+    private byte[] callStatus = new byte[0];
+    /** The {@link #callEpoch} of the onTimer call of a row's task that reported, so that its tick is not called too. */
+    private int[] reported = new int[0];
+    private int callEpoch;
+
+    /**
+     * Whether TickTasks reaches local row {@code l} under {@code unreal-5.8}: not when it completed
+     * before this tick, nor when a global task finished its tree or a node failed it (rule R1).
+     */
+    private boolean reaches(int l) {
+        return st.doneAt[l] != DONE_BEFORE && (st.xFlags[l] & ChunkState.X_GLOBAL) == 0;
+    }
+
+    /**
+     * Rule U5: merges what a call of task {@code k} reported for {@code rs[from..to)} into the rows'
+     * status: a failure wins over a success, a success over running; the task reporting the winning
+     * status last (the deepest state's) is the one the completion is at. A row completing joins X.
+     */
+    private void merge(int[] rs, int from, int to, int k, boolean onTimer) {
+        final ChunkState c = st;
+        final int b = c.base;
+        for (int i = from; i < to; i++) {
+            int r = rs[i];
+            int l = r - b;
+            byte reportedNow = callStatus[l];
+            if (reportedNow == RunStatus.RUNNING || c.faults.isFaulted(l)) {
+                continue;
+            }
+            if (onTimer) {
+                reported[l] = callEpoch;
+            }
+            byte was = c.status[l];
+            if (was == RunStatus.RUNNING || reportedNow == RunStatus.FAILED || reportedNow == was) {
+                c.status[l] = reportedNow;
+                c.doneAt[l] = k;
+            }
+            if (was == RunStatus.RUNNING) {
+                c.addX(l, X_DONE);
+            }
+        }
     }
 
     /**
@@ -203,7 +342,7 @@ final class TaskPhase {
                     if (status[l] != RunStatus.RUNNING) {
                         if (failedOrDone(l, r, k)) {
                             int completed = recordCompletions(oneRow, 0, 1, k);
-                            keepRunOut(k, oneRow, 0, 1);
+                            keepRunOut(k, oneRow, 0, 1, false);
                             return completed;
                         }
                         finishedNow = true;
@@ -263,18 +402,20 @@ final class TaskPhase {
 
     /**
      * Rule M1 (docs/SEMANTICS.md section 3.1): the rows of {@code rs[from..to)} whose state task
-     * {@code k}'s {@code onTimer} just completed keep its timer run out, unless {@code onTimer}
-     * started it again: it is due at the row's next step (as a countdown from 0 s), so that the task
-     * reports again the next time it is reached, as a per-tick countdown would.
+     * {@code k}'s {@code onTimer} just completed ({@code byCall}: reported a status, rule U5) keep its
+     * timer run out, unless {@code onTimer} started it again: it is due at the row's next step (as a
+     * countdown from 0 s), so that the task reports again the next time it is reached, as a per-tick
+     * countdown would.
      */
-    private void keepRunOut(int k, int[] rs, int from, int to) {
+    private void keepRunOut(int k, int[] rs, int from, int to, boolean byCall) {
         final ChunkState c = st;
         final int[] due = d.ints[t.taskTimerDueSlot[k]];
         final int next = c.step + c.period;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - c.base;
-            if (c.doneAt[l] == k && due[r] == 0 && !c.faults.isFaulted(l)) {
+            boolean completed = byCall ? callStatus[l] != RunStatus.RUNNING : c.doneAt[l] == k;
+            if (completed && due[r] == 0 && !c.faults.isFaulted(l)) {
                 if (t.taskTimer[k] == TimerKind.SECONDS) {
                     d.floats[t.taskTimerValueSlot[k]][r] = 0f; // counted from 0 s: due at the next step
                 }
@@ -318,7 +459,8 @@ final class TaskPhase {
                 continue; // a global task finished its tree: the apply phase ends it
             }
             byte s = c.status[l];
-            if (s != RunStatus.RUNNING) {
+            // under unreal-5.8 TickTasks reached every task of an agent it completed (rule U5)
+            if (s != RunStatus.RUNNING && !(t.unreal.on && c.doneAt[l] != DONE_BEFORE)) {
                 int leaf = c.stateOf(r) - 1;
                 int from = c.doneAt[l];
                 for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
@@ -332,7 +474,9 @@ final class TaskPhase {
                     }
                 }
             }
-            if (s == RunStatus.RUNNING || c.doneAt[l] < 0) {
+            if (c.doneAt[l] == NO_TASKS) {
+                c.setLast(r, s, t.stateDepth[c.stateOf(r) - 1]); // rule U6: at its last state
+            } else if (s == RunStatus.RUNNING || c.doneAt[l] < 0) {
                 c.setLast(r, s); // running, or completed before this tick: its completed depth stays
             } else {
                 c.setLast(r, s, t.stateDepth[t.taskState[c.doneAt[l]]]);

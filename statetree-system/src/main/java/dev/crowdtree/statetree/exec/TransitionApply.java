@@ -30,6 +30,8 @@ final class TransitionApply {
     private final ChunkEvents events;
     private final AgentScan scan;
     private final GlobalTaskPhase globals;
+    /** The tree follows Unreal 5.8's rules (rules U3, U4). */
+    private final boolean unreal;
 
     TransitionApply(ChunkState state, ChunkEvents events, AgentScan scan, GlobalTaskPhase globals) {
         this.st = state;
@@ -40,6 +42,7 @@ final class TransitionApply {
         this.events = events;
         this.scan = scan;
         this.globals = globals;
+        this.unreal = state.t.unreal.on;
     }
 
     /** Applies the transitions of the rows the scan fired ({@link ChunkState#firedRows}); they join X as fired. */
@@ -75,8 +78,9 @@ final class TransitionApply {
             return;
         }
         int leaf = st.nextLeaf[l];
+        int changedFrom = unreal ? st.changedFrom[l] : CompiledStateTree.MAX_DEPTH;
         for (int round = 1; ; round++) {
-            if (!fire(r, tr, leaf)) {
+            if (!fire(r, tr, leaf, changedFrom)) {
                 return; // tree finished
             }
             if (st.lastOf(r) == RunStatus.RUNNING || round == 5) {
@@ -93,6 +97,7 @@ final class TransitionApply {
             }
             tr = (int) (found >> 32);
             leaf = (int) found;
+            changedFrom = scan.changedFrom;
         }
         if (st.stateOf(r) == 0) {
             failTree(r);
@@ -101,12 +106,13 @@ final class TransitionApply {
 
     /**
      * Fires one transition: consume its event, trace, ExitState, then EnterState or the terminal
-     * outcome. Returns false when the tree finished.
+     * outcome, the states from depth {@code changedFrom} down exited and entered as changed (rule
+     * U3). Returns false when the tree finished.
      */
-    private boolean fire(int r, int tr, int leaf) {
+    private boolean fire(int r, int tr, int leaf, int changedFrom) {
         final ChunkState c = st;
         final int cur = c.stateOf(r) - 1;
-        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]) {
+        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate(r, tr)) {
             events.consumeEvent(r - c.base, tr);
         }
         int byComposite = ChunkState.compositeTarget(tr);
@@ -118,21 +124,30 @@ final class TransitionApply {
         if (terminal || (tr == RESTART && leaf < 0)) {
             // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
             byte exitStatus = c.lastOf(r);
-            exitState(r, cur, -1, -1, true, exitStatus);
+            exitState(r, cur, -1, -1, true, exitStatus, CompiledStateTree.MAX_DEPTH);
             c.setState(r, 0);
             finishTree(r, terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED,
                     exitStatus, t.globalTaskCount);
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget[tr] : byComposite >= 0 ? byComposite : 0;
-        exitState(r, cur, target, leaf, false, c.lastOf(r));
-        byte entered = enterState(r, cur, target, leaf);
+        exitState(r, cur, target, leaf, false, c.lastOf(r), changedFrom);
+        byte entered = enterState(r, cur, target, leaf, changedFrom);
         c.setLast(r, entered, enteredDepth);
         if (c.faults.isFaulted(r - c.base)) {
             finishByFault(r); // an ExitState or EnterState threw (rules R1, R2)
             return false;
         }
         return true;
+    }
+
+    /**
+     * Rule U4: whether transition {@code tr} fires for row {@code r} because the gate it armed in an
+     * earlier tick opened (under {@code unreal-5.8}, without its trigger tested again), so that it
+     * consumes no event. A gate armed with no delay fires in the tick that armed it, with its event.
+     */
+    private boolean byArmedGate(int r, int tr) {
+        return unreal && st.gate[r] == tr + 1 && st.gateDue[r] != 0;
     }
 
     /** Fills {@link ChunkState#chain} with the path ending at {@code leaf}, root first; returns its length. */
@@ -148,8 +163,11 @@ final class TransitionApply {
     /** After {@link #enterState}: the depth of the state that completed on enter (a failing task's, else the first succeeding one's). */
     int enteredDepth;
 
-    /** EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at {@code leaf}. */
-    byte enterState(int r, int cur, int target, int leaf) {
+    /**
+     * EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at
+     * {@code leaf}; the states from depth {@code changedFrom} down are entered as changed (rule U3).
+     */
+    byte enterState(int r, int cur, int target, int leaf, int changedFrom) {
         final ChunkState c = st;
         final long[] exec = c.exec;
         long e = exec[r] + (1L << InstanceData.CHANGES_SHIFT);
@@ -166,7 +184,7 @@ final class TransitionApply {
         for (int i = 0; i < len; i++) {
             int s = c.chain[i];
             c.setState(r, (short) (s + 1));
-            boolean wasActive = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
+            boolean wasActive = cur >= 0 && i < changedFrom && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
             onTarget |= s == target;
             byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
             if ((!wasActive || onTarget) && c.params.declares(s)) {
@@ -244,10 +262,11 @@ final class TransitionApply {
 
     /**
      * ExitState (A11) of the path ending at {@code cur}; {@code all} exits every state as changed
-     * (terminal transitions, failed restarts, Stop). A history state exited as changed remembers the
-     * path below it (rule Y2).
+     * (terminal transitions, failed restarts, Stop), as does every state from depth
+     * {@code changedFrom} down (rule U3). A history state exited as changed remembers the path below
+     * it (rule Y2).
      */
-    void exitState(int r, int cur, int target, int leaf, boolean all, byte exitStatus) {
+    void exitState(int r, int cur, int target, int leaf, boolean all, byte exitStatus, int changedFrom) {
         if (cur < 0) {
             return;
         }
@@ -263,7 +282,7 @@ final class TransitionApply {
         for (int i = 0; i < len; i++) {
             int s = c.chain[i];
             int next = i < nextLen ? c.nextPath[i] : -1;
-            boolean remains = next == s;
+            boolean remains = next == s && i < changedFrom;
             onTarget |= next == target && next >= 0;
             if (!remains && t.history.has(s)) {
                 // rule Y2: a history state exited as changed remembers the path below it
@@ -328,7 +347,7 @@ final class TransitionApply {
      */
     void finishByFault(int r) {
         final ChunkState c = st;
-        exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.FAILED);
+        exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.FAILED, CompiledStateTree.MAX_DEPTH);
         c.setState(r, 0);
         finishTree(r, RunStatus.FAILED, RunStatus.FAILED, t.globalTaskCount);
     }
@@ -340,7 +359,7 @@ final class TransitionApply {
         if (c.traced(r)) {
             c.trace(r, TraceFormat.taskCompleted(c.tick, t, c.doneAt[l], status));
         }
-        exitState(r, c.stateOf(r) - 1, -1, -1, true, status);
+        exitState(r, c.stateOf(r) - 1, -1, -1, true, status, CompiledStateTree.MAX_DEPTH);
         c.setState(r, 0);
         finishTree(r, status, status, t.globalTaskCount);
     }

@@ -81,7 +81,7 @@ final class TransitionScan {
      * the completed X agents that found no transition restart from the root.
      */
     void detectTransitions(int[] aOrder, int[] aBegin, int[] xs, int xn) {
-        if (t.hasPriorities || rules.rootFirst) {
+        if (t.hasPriorities || rules.rootFirst || t.unreal.on) {
             perAgent.detectAll(aOrder, aBegin[0], aBegin[t.awakeGroupCount], xs, xn);
             return;
         }

@@ -85,6 +85,9 @@ final class NodeCalls {
      * {@code onTimer}; then, if it has a tick and nothing completed, its tick.
      */
     byte tickTasks(ExecutionState exec, float deltaTime) {
+        if (tree.unreal.on) {
+            return tickEveryTask(exec, deltaTime);
+        }
         taskStatus[0] = RunStatus.RUNNING;
         control.bindStatus(taskStatus, data.agent);
         for (int index = 0; index < exec.activeStates.num; index++) {
@@ -131,12 +134,69 @@ final class NodeCalls {
     }
 
     /**
-     * A task of the state at {@code index} reported {@code taskStatus[0]}. In a {@code completion:
-     * all} state a success only marks the task finished (false: go on); otherwise the state completed.
+     * TickTasks under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md section 20): every task of the
+     * active states is reached, root to leaf in declared order (rule U5: none is skipped after a
+     * completion, so no timer pauses); each call's status is merged, a failure winning over a
+     * success, and the completed state is the deepest whose task reported the winning status. A path
+     * without any task, in a tree without global tasks, succeeds at its last state (rule U6).
      */
+    private byte tickEveryTask(ExecutionState exec, float deltaTime) {
+        if (tree.unreal.noTaskOnPath(exec.activeStates.last())) {
+            exec.completedIndex = exec.activeStates.num - 1;
+            return RunStatus.SUCCEEDED;
+        }
+        byte merged = RunStatus.RUNNING;
+        control.bindStatus(taskStatus, data.agent);
+        for (int index = 0; index < exec.activeStates.num; index++) {
+            int state = exec.activeStates.get(index);
+            int tasksBegin = tree.stateTasksBegin[state];
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
+                Task task = tree.tasks[taskIndex];
+                control.setBackground(!tree.taskConsidered[taskIndex]);
+                taskStatus[0] = RunStatus.RUNNING;
+                if (timers.countDownTimer(taskIndex, deltaTime)) {
+                    control.setTask(taskIndex, task.timer());
+                    data.calling("task", task, taskIndex);
+                    task.onTimer(ctx, rows, 0, 1);
+                    control.setTask(-1, TimerKind.NONE);
+                    if (taskStatus[0] != RunStatus.RUNNING) {
+                        timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
+                        merged = merge(exec, merged, index);
+                        continue; // it reported for this tick
+                    }
+                }
+                if (task.ticks()) {
+                    data.calling("task", task, taskIndex);
+                    task.tick(ctx, rows, 0, 1);
+                    merged = merge(exec, merged, index);
+                }
+            }
+        }
+        control.setBackground(false);
+        return merged;
+    }
+
+    /**
+     * Rule U5: merges the status a task of the state at {@code index} reported ({@code taskStatus[0]})
+     * into {@code merged}: a failure wins over a success, a success over running; the deepest state
+     * reporting the winning status is the completed one.
+     */
+    private byte merge(ExecutionState exec, byte merged, int index) {
+        byte reported = taskStatus[0];
+        if (reported == RunStatus.RUNNING || (reported == RunStatus.SUCCEEDED && merged == RunStatus.FAILED)) {
+            return merged;
+        }
+        exec.completedIndex = index;
+        return reported;
+    }
+
     /** Whether a task of the state being ticked finished in this call (completion "all" completes only then). */
     private boolean finishedNow;
 
+    /**
+     * A task of the state at {@code index} reported {@code taskStatus[0]}. In a {@code completion:
+     * all} state a success only marks the task finished (false: go on); otherwise the state completed.
+     */
     private boolean completes(ExecutionState exec, int index, boolean all, int taskIndex) {
         if (all && taskStatus[0] == RunStatus.SUCCEEDED) {
             data.bools[tree.taskDoneSlot[taskIndex]][data.agent] = 1;

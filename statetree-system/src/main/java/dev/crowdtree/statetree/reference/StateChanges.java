@@ -67,7 +67,7 @@ final class StateChanges {
                 break;
             }
             onTargetBranch = onTargetBranch || currentHandle == transition.targetState;
-            boolean wasActive = previousHandle == currentHandle;
+            boolean wasActive = previousHandle == currentHandle && index < transition.changedFrom; // rule U3
             boolean isEnteringState = !wasActive || onTargetBranch;
             byte changeType = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
 
@@ -178,7 +178,7 @@ final class StateChanges {
             int currentHandle = current.get(index);
             int nextHandle = next.getStateSafe(index);
 
-            boolean remainsActive = nextHandle == currentHandle;
+            boolean remainsActive = nextHandle == currentHandle && index < transition.changedFrom; // rule U3
             onTargetBranch = onTargetBranch || (nextHandle != INVALID && nextHandle == transition.targetState);
             byte changeType = remainsActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
 

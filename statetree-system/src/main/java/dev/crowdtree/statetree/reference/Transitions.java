@@ -44,17 +44,75 @@ final class Transitions {
 
     /** Fills {@code outTransition} and returns true when a transition fires (or the tree restarts). */
     boolean triggerTransitions(ExecutionState exec, TransitionResult outTransition) {
-        // The completion and its completed state; a composite's rule may change both (rule K6).
-        byte completion = exec.lastTickStatus;
-        int completedIndex = exec.completedIndex;
+        // The completion and its completed state; a composite's rule (rule K6) or a linked state's
+        // completion (rule U2) may change both.
+        completion = exec.lastTickStatus;
+        completedIndex = exec.completedIndex;
+        int firstStep = 0;
+        while (true) {
+            boolean fires = scan(exec, outTransition, firstStep);
+            if (best < 0 || !tree.unreal.on || !fires || outTransition.targetState >= 0) {
+                return decide(exec, outTransition, fires);
+            }
+            // Rule U2: @succeeded/@failed below a linked state completes that state, and the scan goes on at it.
+            int linked = tree.unreal.linkedAncestor(tree.transitionSource[outTransition.transitionIndex]);
+            if (linked < 0) {
+                return decide(exec, outTransition, true);
+            }
+            completion = outTransition.targetState == SUCCEEDED_HANDLE ? RunStatus.SUCCEEDED : RunStatus.FAILED;
+            completedIndex = tree.stateDepth[linked];
+            data.trace(TraceFormat.stateCompleted(data.tick, tree, linked, completion));
+            firstStep = exec.activeStates.num - 1 - completedIndex;
+        }
+    }
+
+    // The scan in progress: the completion and the index of its completed state on the path, the
+    // best priority found so far.
+    private byte completion;
+    private int completedIndex;
+    private int best;
+
+    /**
+     * What the scan found decides: a transition (true, in {@code outTransition}), a waiting gate or
+     * {@code @none} (false), or, with nothing found after a completion, the restart from the root.
+     */
+    private boolean decide(ExecutionState exec, TransitionResult outTransition, boolean fires) {
+        outTransition.changedFrom = tree.unreal.on && isCompletion(completion) ? completedIndex
+                : CompiledStateTree.MAX_DEPTH; // rule U3
+        if (best >= 0) {
+            return fires;
+        }
+        if (completion != RunStatus.RUNNING) {
+            // Restart the tree from the root.
+            final int rootState = 0;
+            outTransition.currentActiveStates.copyFrom(exec.activeStates);
+            outTransition.targetState = rootState;
+            outTransition.nextActiveStates.reset();
+            outTransition.transitionIndex = -1;
+            if (!selection.selectState(exec, rootState, outTransition.nextActiveStates)) {
+                outTransition.restartFailed = true;
+                outTransition.nextActiveStates.reset();
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The scan itself, from the state {@code firstStep} steps from the leaf (from the root in a tree
+     * scanned root first) on: fills {@code outTransition} with the best transition found and returns
+     * whether it fires; {@link #best} is -1 when nothing was found.
+     */
+    private boolean scan(ExecutionState exec, TransitionResult outTransition, int firstStep) {
         // The best transition found so far, by priority (section 4): a later one counts only when its
         // priority is strictly higher, so with every priority normal the first one found decides.
-        int best = -1;
+        best = -1;
         boolean fires = false;
         final int num = exec.activeStates.num;
         final boolean rootFirst = tree.scanRules.rootFirst;
+        final boolean unreal = tree.unreal.on;
         scan:
-        for (int step = 0; step < num; step++) {
+        for (int step = firstStep; step < num; step++) {
             // leaf to root (A8.3), or root to leaf in a tree scanned root first (rule H2)
             int stateIndex = rootFirst ? step : num - 1 - step;
             int state = exec.activeStates.get(stateIndex);
@@ -83,13 +141,15 @@ final class Transitions {
                     continue; // not evaluated; a gate it holds keeps running
                 }
                 int trigger = tree.transitionTrigger[transitionIndex];
+                // Rule U4: an armed gate is not tested again; it waits, then fires.
+                boolean armed = unreal && exec.gatedTransitionIndex == transitionIndex;
                 // Completion is scoped: only the completed state and its ancestors see it.
-                boolean shouldCheck = ((trigger & completionTrigger) != 0 && stateIndex <= completedIndex)
+                boolean shouldCheck = armed || ((trigger & completionTrigger) != 0 && stateIndex <= completedIndex)
                         || trigger == CompiledStateTree.TRIGGER_TICK
                         || (trigger == CompiledStateTree.TRIGGER_EVENT
                         && nextMatch(exec, -1, transitionIndex) >= 0);
 
-                if (shouldCheck && conditionsPass(exec, transitionIndex)) {
+                if (shouldCheck && (armed || conditionsPass(exec, transitionIndex))) {
                     if (tree.isGated(transitionIndex)) {
                         if (exec.gatedTransitionIndex != transitionIndex) {
                             exec.gatedTransitionIndex = transitionIndex;
@@ -109,8 +169,13 @@ final class Transitions {
                     byte type = tree.transitionType[transitionIndex];
                     if (type == CompiledStateTree.GOTO) {
                         if (!trySelect(exec, tree.transitionTarget[transitionIndex], transitionIndex, outTransition)) {
+                            if (armed) {
+                                exec.gatedTransitionIndex = INVALID; // rule U4: an opened gate is spent
+                                exec.gatedTransitionTime = 0f;
+                            }
                             continue;
                         }
+                        outTransition.byArmedGate = armed;
                         fires = true;
                     } else if (type == CompiledStateTree.NOT_SET) {
                         // Masks the later transitions of no higher priority (and the restart from root: Q-A4).
@@ -122,36 +187,20 @@ final class Transitions {
                         outTransition.nextActiveStates.reset();
                         outTransition.nextActiveStates.push(handle);
                         outTransition.transitionIndex = transitionIndex;
+                        outTransition.byArmedGate = armed;
                         fires = true;
                     }
                     best = priority;
                     if (best == MAX_PRIORITY) {
                         break scan;
                     }
-                } else if (exec.gatedTransitionIndex == transitionIndex) {
+                } else if (exec.gatedTransitionIndex == transitionIndex && !armed) {
                     exec.gatedTransitionIndex = INVALID;
                     exec.gatedTransitionTime = 0f;
                 }
             }
         }
-        if (best >= 0) {
-            return fires;
-        }
-
-        if (exec.lastTickStatus != RunStatus.RUNNING) {
-            // Restart the tree from the root.
-            final int rootState = 0;
-            outTransition.currentActiveStates.copyFrom(exec.activeStates);
-            outTransition.targetState = rootState;
-            outTransition.nextActiveStates.reset();
-            outTransition.transitionIndex = -1;
-            if (!selection.selectState(exec, rootState, outTransition.nextActiveStates)) {
-                outTransition.restartFailed = true;
-                outTransition.nextActiveStates.reset();
-            }
-            return true;
-        }
-        return false;
+        return fires;
     }
 
     private static boolean isCompletion(byte status) {
