@@ -197,14 +197,7 @@ final class TaskPhase {
                             cand[m++] = r;
                         }
                     }
-                    if (m > 0) {
-                        control.resetCompletions();
-                        onTimer(task, k, cand, 0, m);
-                        if (control.completions() > 0) {
-                            merge(cand, 0, m, k, true);
-                            keepRunOut(k, cand, 0, m, true);
-                        }
-                    }
+                    callAndMerge(task, k, m, true);
                 }
                 if (task.ticks() && aLo < aHi) {
                     int m = 0;
@@ -216,13 +209,7 @@ final class TaskPhase {
                             cand[m++] = r;
                         }
                     }
-                    if (m > 0) {
-                        control.resetCompletions();
-                        tick(task, k, cand, 0, m);
-                        if (control.completions() > 0) {
-                            merge(cand, 0, m, k, false);
-                        }
-                    }
+                    callAndMerge(task, k, m, false);
                 }
             }
         }
@@ -253,6 +240,30 @@ final class TaskPhase {
      */
     private boolean reaches(int l) {
         return st.doneAt[l] != DONE_BEFORE && (st.xFlags[l] & ChunkState.X_GLOBAL) == 0;
+    }
+
+    /**
+     * Under {@code unreal-5.8}: task {@code k}'s onTimer ({@code onTimer}) or tick over the
+     * candidates {@code cand[0..m)}, whose {@link #callStatus} is RUNNING, and {@link #merge} of
+     * what it reported; an onTimer that reported keeps its timer run out (rule M1).
+     */
+    private void callAndMerge(Task task, int k, int m, boolean onTimer) {
+        if (m == 0) {
+            return;
+        }
+        final int[] cand = st.cand;
+        control.resetCompletions();
+        if (onTimer) {
+            onTimer(task, k, cand, 0, m);
+        } else {
+            tick(task, k, cand, 0, m);
+        }
+        if (control.completions() > 0) {
+            merge(cand, 0, m, k, onTimer);
+            if (onTimer) {
+                keepRunOut(k, cand, 0, m, true);
+            }
+        }
     }
 
     /**

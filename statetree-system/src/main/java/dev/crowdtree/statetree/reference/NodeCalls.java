@@ -101,11 +101,7 @@ final class NodeCalls {
                 }
                 Task task = tree.tasks[taskIndex];
                 control.setBackground(!tree.taskConsidered[taskIndex]);
-                if (timers.countDownTimer(taskIndex, deltaTime)) {
-                    control.setTask(taskIndex, task.timer());
-                    data.calling("task", task, taskIndex);
-                    task.onTimer(ctx, rows, 0, 1);
-                    control.setTask(-1, TimerKind.NONE);
+                if (timerRanOut(task, taskIndex, deltaTime)) {
                     if (taskStatus[0] != RunStatus.RUNNING) {
                         if (completes(exec, index, all, taskIndex)) {
                             timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
@@ -154,11 +150,7 @@ final class NodeCalls {
                 Task task = tree.tasks[taskIndex];
                 control.setBackground(!tree.taskConsidered[taskIndex]);
                 taskStatus[0] = RunStatus.RUNNING;
-                if (timers.countDownTimer(taskIndex, deltaTime)) {
-                    control.setTask(taskIndex, task.timer());
-                    data.calling("task", task, taskIndex);
-                    task.onTimer(ctx, rows, 0, 1);
-                    control.setTask(-1, TimerKind.NONE);
+                if (timerRanOut(task, taskIndex, deltaTime)) {
                     if (taskStatus[0] != RunStatus.RUNNING) {
                         timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
                         merged = merge(exec, merged, index);
@@ -174,6 +166,21 @@ final class NodeCalls {
         }
         control.setBackground(false);
         return merged;
+    }
+
+    /**
+     * Counts task {@code taskIndex}'s running timer down (section 3.1) and, when it runs out, calls
+     * its {@code onTimer}; returns whether it did.
+     */
+    private boolean timerRanOut(Task task, int taskIndex, float deltaTime) {
+        if (!timers.countDownTimer(taskIndex, deltaTime)) {
+            return false;
+        }
+        control.setTask(taskIndex, task.timer());
+        data.calling("task", task, taskIndex);
+        task.onTimer(ctx, rows, 0, 1);
+        control.setTask(-1, TimerKind.NONE);
+        return true;
     }
 
     /**
