@@ -324,7 +324,7 @@ public final class CompiledStateTree {
         stateCompletionAll = CompiledTreeBuilder.booleans(b.stateCompletionAll);
         stateEnabled = CompiledTreeBuilder.booleans(b.stateEnabled);
         scanRules = new ScanRules(CompiledTreeBuilder.bytes(b.stateComposite), b.rootFirst);
-        unreal = new UnrealRules(b.unrealRules, stateType, stateParent, stateTasksNum, globalTaskCount);
+        unreal = new UnrealRules(b.unrealRules, stateType, stateParent, stateTasksNum);
         history = new HistoryStates(CompiledTreeBuilder.bytes(b.stateHistory));
         tickPeriods = new TickPeriods(CompiledTreeBuilder.bytes(b.statePeriodLog), stateParent);
         stateParameters = new StateParameters(b);

@@ -17,7 +17,7 @@ public final class UnrealRules {
     /** Whether some state lies on a path without tasks (rule U6). */
     public final boolean anyNoTaskPath;
 
-    UnrealRules(boolean on, byte[] stateType, short[] stateParent, short[] stateTasksNum, int globalTaskCount) {
+    UnrealRules(boolean on, byte[] stateType, short[] stateParent, short[] stateTasksNum) {
         this.on = on;
         int n = stateType.length;
         linkedAncestor = new short[n];
@@ -26,7 +26,7 @@ public final class UnrealRules {
         for (int s = 0; s < n; s++) { // parents come before their children
             int p = stateParent[s];
             linkedAncestor[s] = (short) (p < 0 ? -1 : stateType[p] == CompiledStateTree.LINKED ? p : linkedAncestor[p]);
-            noTask[s] = on && globalTaskCount == 0 && stateTasksNum[s] == 0 && (p < 0 || noTask[p]);
+            noTask[s] = on && stateTasksNum[s] == 0 && (p < 0 || noTask[p]);
             any |= noTask[s];
         }
         anyNoTaskPath = any;
@@ -43,7 +43,7 @@ public final class UnrealRules {
 
     /**
      * Rule U6: under {@code unreal-5.8}, whether no state from the root down to {@code s} has a task
-     * and the tree has no global task, so that a path ending at {@code s} succeeds at {@code s} in
+     * (global tasks do not count), so that a path ending at {@code s} succeeds at {@code s} in
      * TickTasks. Always false under the seeds' rules.
      */
     public boolean noTaskOnPath(int s) {

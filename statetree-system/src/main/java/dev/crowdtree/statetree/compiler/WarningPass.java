@@ -167,10 +167,9 @@ final class WarningPass {
     private void unrealCompletions(boolean[] canSucceed, boolean[] canFail) {
         int n = c.order.size();
         boolean[] noTask = new boolean[n];
-        boolean globals = !c.def.globalTasks().isEmpty();
         for (int i = 0; i < n; i++) { // parents first
             StateNode s = c.order.get(i);
-            noTask[i] = !globals && s.tasks.isEmpty() && (s.parent == null || noTask[s.parent.id]);
+            noTask[i] = s.tasks.isEmpty() && (s.parent == null || noTask[s.parent.id]);
             canSucceed[i] = noTask[i] && (s.children.isEmpty() || s.selection == Selection.TRY_ENTER_STATE);
             if (s.type == StateType.LINKED) {
                 for (int j = i + 1; j < s.subtreeEnd; j++) {

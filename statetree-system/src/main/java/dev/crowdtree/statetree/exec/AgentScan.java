@@ -5,7 +5,6 @@ import dev.crowdtree.statetree.compiled.ScanRules;
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.RunStatus;
 
-import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_SUCCEEDED;
 import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
 
 /**
@@ -31,13 +30,8 @@ final class AgentScan {
     /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
     private final ScanRules rules;
     private final boolean composites;
-    /** The tree follows Unreal 5.8's rules (rules U2-U4). */
-    private final boolean unreal;
-    /**
-     * After {@link #triggerScalar}: the depth from which the transition found exits and enters
-     * states as changed (rule U3), {@code MAX_DEPTH} for none.
-     */
-    int changedFrom;
+    /** The scan of a tree under {@code "rules": "unreal-5.8"} (rules U2-U7), else null. */
+    private final UnrealAgentScan unreal;
 
     // The scan in progress: the best priority found and what it decides, the completion (a
     // composite's rule may change it, rule K6) with the depth + 1 of the completed state, and
@@ -54,7 +48,15 @@ final class AgentScan {
         this.scan = scan;
         this.rules = state.t.scanRules;
         this.composites = rules.hasComposites;
-        this.unreal = state.t.unreal.on;
+        this.unreal = state.t.unreal.on ? new UnrealAgentScan(state, scan) : null;
+    }
+
+    /**
+     * After {@link #triggerScalar}: the depth from which the transition found exits and enters states
+     * as changed (rule U3, {@code unreal-5.8} only), {@code MAX_DEPTH} for none.
+     */
+    int changedFrom() {
+        return unreal != null ? unreal.changedFrom : CompiledStateTree.MAX_DEPTH;
     }
 
     /**
@@ -100,7 +102,7 @@ final class AgentScan {
         if (found != NONE) {
             c.firedTransition[l] = (int) (found >> 32);
             c.nextLeaf[l] = (int) found;
-            c.changedFrom[l] = (byte) changedFrom;
+            c.changedFrom[l] = (byte) changedFrom();
             c.firedRows[c.fired++] = r;
         }
     }
@@ -115,58 +117,35 @@ final class AgentScan {
      * transition, or NONE.
      */
     long triggerScalar(int r) {
+        if (unreal != null) {
+            return unreal.trigger(r); // docs/SEMANTICS.md section 20
+        }
+        best = -1;
+        result = NONE;
+        stopped = false;
         completion = st.lastOf(r);
         doneLimit = st.done[r];
         int cur = st.stateOf(r) - 1;
-        scanFrom(r, cur, cur);
-        while (unreal && best >= 0 && result != NONE) {
-            int tr = (int) (result >> 32);
-            int linked = tr >= 0 && t.transitionType[tr] >= TO_SUCCEEDED ? t.unreal.linkedAncestor(t.transitionSource[tr]) : -1;
-            if (linked < 0) {
-                break;
+        if (rules.rootFirst) {
+            for (int d = 0, leafDepth = t.stateDepth[cur]; d <= leafDepth && !stopped; d++) {
+                scanState(r, t.ancestorAt(cur, d), cur);
             }
-            // Rule U2: @succeeded/@failed below a linked state completes that state; the scan goes on at it.
-            completion = t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
-            doneLimit = t.stateDepth[linked] + 1;
-            if (st.traced(r)) {
-                st.trace(r, TraceFormat.stateCompleted(st.tick, t, linked, completion));
+        } else {
+            for (int s = cur; s >= 0 && !stopped; s = t.stateParent[s]) {
+                scanState(r, s, cur);
             }
-            scanFrom(r, linked, cur);
         }
-        // rule U3: after a completion, the completed state and those below it are entered again as changed
-        changedFrom = unreal && (completion == RunStatus.SUCCEEDED || completion == RunStatus.FAILED)
-                ? doneLimit - 1 : CompiledStateTree.MAX_DEPTH;
         if (st.faults.isFaulted(r - st.base)) {
             return NONE; // a condition threw: the agent fails (rule R1)
         }
         if (best >= 0) {
             return result;
         }
-        if (completion != RunStatus.RUNNING) {
+        if (st.lastOf(r) != RunStatus.RUNNING) {
             long restart = ((long) RESTART << 32) | (scan.selectInternal(r, 0) & 0xFFFFFFFFL);
             return st.faults.isFaulted(r - st.base) ? NONE : restart;
         }
         return NONE;
-    }
-
-    /**
-     * The scan of row {@code r}'s path to {@code cur} from state {@code first} on (leaf to root, or
-     * root to leaf from the root in a tree scanned root first), with {@link #best} and
-     * {@link #result} starting afresh.
-     */
-    private void scanFrom(int r, int first, int cur) {
-        best = -1;
-        result = NONE;
-        stopped = false;
-        if (rules.rootFirst) {
-            for (int d = 0, leafDepth = t.stateDepth[cur]; d <= leafDepth && !stopped; d++) {
-                scanState(r, t.ancestorAt(cur, d), cur);
-            }
-        } else {
-            for (int s = first; s >= 0 && !stopped; s = t.stateParent[s]) {
-                scanState(r, s, cur);
-            }
-        }
     }
 
     /** {@link #triggerScalar} at state {@code s} of row {@code r}'s path to {@code cur}. */
@@ -183,10 +162,8 @@ final class AgentScan {
             if (priority[tr] <= best) {
                 continue;
             }
-            // Rule U4: an armed gate is not tested again; it waits, then fires.
-            boolean armed = unreal && st.gate[r] == tr + 1;
-            boolean ok = armed || scan.shouldCheck(tr, r, completion, doneLimit);
-            if (ok && !armed) {
+            boolean ok = scan.shouldCheck(tr, r, completion, doneLimit);
+            if (ok) {
                 ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
                         : scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
                 if (st.faults.isFaulted(r - st.base)) {
@@ -200,9 +177,6 @@ final class AgentScan {
             }
             int leaf = scan.onPassed(r, tr);
             if (leaf == TransitionScan.CONTINUE) {
-                if (armed) {
-                    st.clearGate(r); // rule U4: an opened gate whose target cannot be selected is spent
-                }
                 continue;
             }
             best = priority[tr];

@@ -31,6 +31,11 @@ final class ChunkState {
      * state {@code COMPOSITE_FIRED - value} (rules K4, K5; {@link #compositeFired}, {@link #compositeTarget}).
      */
     static final int COMPOSITE_FIRED = -16;
+    /**
+     * Flag on a {@link #firedTransition} value {@code >= 0}: the transition fires because the delay
+     * it armed ran out, without being tested again (rule U4, {@code unreal-5.8}); it consumes no event.
+     */
+    static final int BY_ARMED_GATE = 1 << 30;
     /** Fault isolation for the chunk (rules R1-R4). */
     final NodeFaults faults = new NodeFaults(this);
     /** Linked states' subtree parameters, on selection and on EnterState (rules A16.5, L3). */

@@ -154,9 +154,9 @@ final class TaskPhase {
      * TickTasks under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md section 20): as
      * {@link #tickTasks}, states in ascending id order and per task onTimer for the due X agents,
      * then its tick over the state's slice of A; but an agent stays in the batches after a task
-     * completed it (rule U5: every task is reached, so no timer pauses). Each call reports into
-     * {@link #callStatus}, which is merged: a failure wins over a success, and the completed state is
-     * the deepest whose task reported the winning status. Then the agents on a path without tasks
+     * succeeded (rule U5), and leaves them once one failed (the tasks after it are not reached, their
+     * timers pause). Each call reports into {@link #callStatus}; the completed state is the shallowest
+     * whose task reported, failed if one of its tasks failed. Then the agents on a path without tasks
      * succeed (rule U6).
      */
     private void tickEveryTask(int[] aOrder, int[] aBegin) {
@@ -172,7 +172,10 @@ final class TaskPhase {
         if (callStatus.length < c.status.length) {
             callStatus = new byte[c.status.length];
             reported = new int[c.status.length];
+            failedIn = new int[c.status.length];
+            failedTask = new int[c.status.length];
         }
+        passEpoch++;
         final byte[] calls = callStatus;
         control.bindStatus(calls, b);
         for (int s = 0; s < t.stateCount; s++) {
@@ -233,13 +236,26 @@ final class TaskPhase {
     /** The {@link #callEpoch} of the onTimer call of a row's task that reported, so that its tick is not called too. */
     private int[] reported = new int[0];
     private int callEpoch;
+    /** The {@link #passEpoch} in which a task of the row failed, and that task: the tasks after it are not reached. */
+    private int[] failedIn = new int[0];
+    private int[] failedTask = new int[0];
+    private int passEpoch;
 
     /**
      * Whether TickTasks reaches local row {@code l} under {@code unreal-5.8}: not when it completed
-     * before this tick, nor when a global task finished its tree or a node failed it (rule R1).
+     * before this tick, nor after one of its tasks failed in this tick, nor when a global task
+     * finished its tree or a node failed it (rule R1).
      */
     private boolean reaches(int l) {
-        return st.doneAt[l] != DONE_BEFORE && (st.xFlags[l] & ChunkState.X_GLOBAL) == 0;
+        return st.doneAt[l] != DONE_BEFORE && failedIn[l] != passEpoch && (st.xFlags[l] & ChunkState.X_GLOBAL) == 0;
+    }
+
+    /**
+     * Under {@code unreal-5.8}: the task after which row {@code l}'s timers pause in this tick, the
+     * one that failed ({@link #afterTasks}); none ({@code Integer.MAX_VALUE}) when none failed.
+     */
+    private int pausesAfter(int l) {
+        return failedIn.length > l && failedIn[l] == passEpoch ? failedTask[l] : Integer.MAX_VALUE;
     }
 
     /**
@@ -267,9 +283,10 @@ final class TaskPhase {
     }
 
     /**
-     * Rule U5: merges what a call of task {@code k} reported for {@code rs[from..to)} into the rows'
-     * status: a failure wins over a success, a success over running; the task reporting the winning
-     * status last (the deepest state's) is the one the completion is at. A row completing joins X.
+     * Rule U5: what a call of task {@code k} reported for {@code rs[from..to)}: the first report of a
+     * row in this tick makes the task's state the completed one, and a later failure of a task of that
+     * same state makes it failed; a failure anywhere stops the row's tasks there. A row completing
+     * joins X.
      */
     private void merge(int[] rs, int from, int to, int k, boolean onTimer) {
         final ChunkState c = st;
@@ -284,13 +301,16 @@ final class TaskPhase {
             if (onTimer) {
                 reported[l] = callEpoch;
             }
-            byte was = c.status[l];
-            if (was == RunStatus.RUNNING || reportedNow == RunStatus.FAILED || reportedNow == was) {
+            if (reportedNow == RunStatus.FAILED) {
+                failedIn[l] = passEpoch;
+                failedTask[l] = k;
+            }
+            if (c.status[l] == RunStatus.RUNNING) {
                 c.status[l] = reportedNow;
                 c.doneAt[l] = k;
-            }
-            if (was == RunStatus.RUNNING) {
                 c.addX(l, X_DONE);
+            } else if (reportedNow == RunStatus.FAILED && t.taskState[c.doneAt[l]] == t.taskState[k]) {
+                c.status[l] = RunStatus.FAILED; // a failure wins in the completed state
             }
         }
     }
@@ -470,10 +490,10 @@ final class TaskPhase {
                 continue; // a global task finished its tree: the apply phase ends it
             }
             byte s = c.status[l];
-            // under unreal-5.8 TickTasks reached every task of an agent it completed (rule U5)
-            if (s != RunStatus.RUNNING && !(t.unreal.on && c.doneAt[l] != DONE_BEFORE)) {
+            if (s != RunStatus.RUNNING) {
                 int leaf = c.stateOf(r) - 1;
-                int from = c.doneAt[l];
+                // under unreal-5.8 TickTasks reaches the tasks up to a failing one (rule U5)
+                int from = t.unreal.on && c.doneAt[l] != DONE_BEFORE ? pausesAfter(l) : c.doneAt[l];
                 for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
                     int k = t.pathTimerTasks[j];
                     if (k > from && k >= globalTasks) { // the global tasks were reached (rule G2)

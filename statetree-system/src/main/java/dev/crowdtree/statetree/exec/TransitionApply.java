@@ -97,7 +97,7 @@ final class TransitionApply {
             }
             tr = (int) (found >> 32);
             leaf = (int) found;
-            changedFrom = scan.changedFrom;
+            changedFrom = scan.changedFrom();
         }
         if (st.stateOf(r) == 0) {
             failTree(r);
@@ -109,10 +109,13 @@ final class TransitionApply {
      * outcome, the states from depth {@code changedFrom} down exited and entered as changed (rule
      * U3). Returns false when the tree finished.
      */
-    private boolean fire(int r, int tr, int leaf, int changedFrom) {
+    private boolean fire(int r, int fired, int leaf, int changedFrom) {
         final ChunkState c = st;
         final int cur = c.stateOf(r) - 1;
-        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate(r, tr)) {
+        // rule U4: a delayed transition that fires when its delay ran out consumes no event
+        final boolean byArmedGate = fired >= 0 && (fired & ChunkState.BY_ARMED_GATE) != 0;
+        final int tr = fired >= 0 ? fired & ~ChunkState.BY_ARMED_GATE : fired;
+        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate) {
             events.consumeEvent(r - c.base, tr);
         }
         int byComposite = ChunkState.compositeTarget(tr);
@@ -139,15 +142,6 @@ final class TransitionApply {
             return false;
         }
         return true;
-    }
-
-    /**
-     * Rule U4: whether transition {@code tr} fires for row {@code r} because the gate it armed in an
-     * earlier tick opened (under {@code unreal-5.8}, without its trigger tested again), so that it
-     * consumes no event. A gate armed with no delay fires in the tick that armed it, with its event.
-     */
-    private boolean byArmedGate(int r, int tr) {
-        return unreal && st.gate[r] == tr + 1 && st.gateDue[r] != 0;
     }
 
     /** Fills {@link ChunkState#chain} with the path ending at {@code leaf}, root first; returns its length. */
@@ -178,6 +172,7 @@ final class TransitionApply {
         c.setFailed(r, 0);
         byte result = RunStatus.RUNNING;
         boolean succeeded = false;
+        boolean shallowerSuccess = false;
         enteredDepth = 0;
         boolean onTarget = false;
         int len = chainOf(leaf);
@@ -234,7 +229,11 @@ final class TransitionApply {
                         if (taskStatus == RunStatus.FAILED) {
                             c.setFailed(r, (short) (k + 1));
                             result = RunStatus.FAILED;
-                            enteredDepth = i; // the failing task's state completed
+                            if (unreal && succeeded && enteredDepth < i) {
+                                shallowerSuccess = true; // rule U5: the shallowest completed state is the completion
+                            } else {
+                                enteredDepth = i; // the failing task's state completed
+                            }
                             break;
                         }
                         if (taskStatus == RunStatus.SUCCEEDED && all) {
@@ -257,7 +256,7 @@ final class TransitionApply {
                 }
             }
         }
-        return result == RunStatus.RUNNING && succeeded ? RunStatus.SUCCEEDED : result;
+        return (result == RunStatus.RUNNING && succeeded) || shallowerSuccess ? RunStatus.SUCCEEDED : result;
     }
 
     /**
@@ -271,8 +270,14 @@ final class TransitionApply {
             return;
         }
         final ChunkState c = st;
+        // rule U4: under unreal-5.8 a pending delay lasts while the state that armed it stays (not changed)
+        int gateSource = -1;
         if ((c.exec[r] & ChunkState.GATE_BIT) != 0) {
-            c.clearGate(r);
+            if (unreal && !all) {
+                gateSource = t.transitionSource[c.gate[r] - 1];
+            } else {
+                c.clearGate(r);
+            }
         }
         int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);
         System.arraycopy(c.chain, 0, c.nextPath, 0, nextLen); // the next path, root first
@@ -283,6 +288,9 @@ final class TransitionApply {
             int s = c.chain[i];
             int next = i < nextLen ? c.nextPath[i] : -1;
             boolean remains = next == s && i < changedFrom;
+            if (s == gateSource && !remains) {
+                c.clearGate(r);
+            }
             onTarget |= next == target && next >= 0;
             if (!remains && t.history.has(s)) {
                 // rule Y2: a history state exited as changed remembers the path below it

@@ -263,24 +263,63 @@ final class TransitionScan {
      */
     int onPassed(int r, int tr) {
         if (t.isGated(tr)) {
-            final ChunkState c = st;
-            final short[] gate = c.gate;
-            final int[] gateDue = c.gateDue;
-            if (gate[r] != tr + 1) {
-                gate[r] = (short) (tr + 1);
-                c.exec[r] |= ChunkState.GATE_BIT;
-                float g = t.gateDelay(tr, c.sys.seed(), c.ids[r], c.tick);
-                c.gateValue[r] = g;
-                gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;
-                if (t.transitionTrigger[tr] != TRIGGER_TICK) {
-                    c.cs.addSticky(r - c.base);
-                }
+            if (st.gate[r] != tr + 1) {
+                setGate(r, tr, gateDelay(r, tr));
             }
-            int due = gateDue[r];
-            if (due != 0 && c.step < due) {
+            if (gateWaiting(r)) {
                 return STOP; // the gate is still closed (Q-A5: blocks the rest of the scan)
             }
         }
+        return target(r, tr);
+    }
+
+    /** Whether row {@code r}'s gate is armed and still closed. */
+    boolean gateWaiting(int r) {
+        int due = st.gateDue[r];
+        return due != 0 && st.step < due;
+    }
+
+    /**
+     * Rule U4: arms gated transition {@code tr} for row {@code r} (no other gate is pending) with its
+     * delay, and returns true; false, arming nothing, when the delay drawn is 0 (it fires now).
+     */
+    boolean armGate(int r, int tr) {
+        float g = gateDelay(r, tr);
+        if (!(g > 0f)) {
+            return false;
+        }
+        setGate(r, tr, g);
+        return true;
+    }
+
+    /** The gate delay of transition {@code tr} for row {@code r} in this tick (section 4). */
+    private float gateDelay(int r, int tr) {
+        final ChunkState c = st;
+        return t.gateDelay(tr, c.sys.seed(), c.ids[r], c.tick);
+    }
+
+    /**
+     * Row {@code r}'s gate now holds transition {@code tr} with delay {@code g}, due at the step it
+     * runs out (0: open at once); an agent whose gate waits on an event or completion transition is
+     * looked at every step (the sticky list).
+     */
+    private void setGate(int r, int tr, float g) {
+        final ChunkState c = st;
+        c.gate[r] = (short) (tr + 1);
+        c.exec[r] |= ChunkState.GATE_BIT;
+        c.gateValue[r] = g;
+        c.gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;
+        if (t.transitionTrigger[tr] != TRIGGER_TICK) {
+            c.cs.addSticky(r - c.base);
+        }
+    }
+
+    /**
+     * What transition {@code tr} of row {@code r} does once it fires: the leaf SelectState selected
+     * for its target, {@link #CONTINUE} when the target cannot be selected, {@link #STOP} for
+     * {@code @none}, {@link #TERMINAL} for {@code @succeeded}/{@code @failed}.
+     */
+    int target(int r, int tr) {
         switch (t.transitionType[tr]) {
             case GOTO: {
                 int target = t.transitionTarget[tr];
@@ -297,7 +336,7 @@ final class TransitionScan {
         }
     }
 
-    private boolean shouldCheck(int tr, int r) {
+    boolean shouldCheck(int tr, int r) {
         byte trig = t.transitionTrigger[tr];
         if (trig == TRIGGER_TICK) {
             return true;

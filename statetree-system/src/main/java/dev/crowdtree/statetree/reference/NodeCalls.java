@@ -130,19 +130,21 @@ final class NodeCalls {
     }
 
     /**
-     * TickTasks under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md section 20): every task of the
-     * active states is reached, root to leaf in declared order (rule U5: none is skipped after a
-     * completion, so no timer pauses); each call's status is merged, a failure winning over a
-     * success, and the completed state is the deepest whose task reported the winning status. A path
-     * without any task, in a tree without global tasks, succeeds at its last state (rule U6).
+     * TickTasks under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md section 20, rule U5), as
+     * Unreal 5.8's {@code TickTasks}: the tasks of the active states are reached root to leaf in
+     * declared order (a running timer counted down, then {@code onTimer} or the tick); a success does
+     * not stop it, a failure does: the tasks after a failing one are not reached (their timers pause).
+     * The completed state is the shallowest state whose task reported a status: failed if one of its
+     * tasks failed, else succeeded. A path without any task succeeds at its last state (rule U6).
      */
     private byte tickEveryTask(ExecutionState exec, float deltaTime) {
         if (tree.unreal.noTaskOnPath(exec.activeStates.last())) {
             exec.completedIndex = exec.activeStates.num - 1;
             return RunStatus.SUCCEEDED;
         }
-        byte merged = RunStatus.RUNNING;
+        byte completion = RunStatus.RUNNING;
         control.bindStatus(taskStatus, data.agent);
+        reach:
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
             int tasksBegin = tree.stateTasksBegin[state];
@@ -150,22 +152,25 @@ final class NodeCalls {
                 Task task = tree.tasks[taskIndex];
                 control.setBackground(!tree.taskConsidered[taskIndex]);
                 taskStatus[0] = RunStatus.RUNNING;
-                if (timerRanOut(task, taskIndex, deltaTime)) {
-                    if (taskStatus[0] != RunStatus.RUNNING) {
-                        timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
-                        merged = merge(exec, merged, index);
-                        continue; // it reported for this tick
-                    }
-                }
-                if (task.ticks()) {
+                if (timerRanOut(task, taskIndex, deltaTime) && taskStatus[0] != RunStatus.RUNNING) {
+                    timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
+                } else if (task.ticks()) {
                     data.calling("task", task, taskIndex);
                     task.tick(ctx, rows, 0, 1);
-                    merged = merge(exec, merged, index);
+                }
+                byte reported = taskStatus[0];
+                if (reported != RunStatus.RUNNING
+                        && (completion == RunStatus.RUNNING || (exec.completedIndex == index && reported == RunStatus.FAILED))) {
+                    completion = reported; // the shallowest completed state; a failure wins in it
+                    exec.completedIndex = index;
+                }
+                if (reported == RunStatus.FAILED) {
+                    break reach; // the tasks after a failing one are not reached
                 }
             }
         }
         control.setBackground(false);
-        return merged;
+        return completion;
     }
 
     /**
@@ -181,20 +186,6 @@ final class NodeCalls {
         task.onTimer(ctx, rows, 0, 1);
         control.setTask(-1, TimerKind.NONE);
         return true;
-    }
-
-    /**
-     * Rule U5: merges the status a task of the state at {@code index} reported ({@code taskStatus[0]})
-     * into {@code merged}: a failure wins over a success, a success over running; the deepest state
-     * reporting the winning status is the completed one.
-     */
-    private byte merge(ExecutionState exec, byte merged, int index) {
-        byte reported = taskStatus[0];
-        if (reported == RunStatus.RUNNING || (reported == RunStatus.SUCCEEDED && merged == RunStatus.FAILED)) {
-            return merged;
-        }
-        exec.completedIndex = index;
-        return reported;
     }
 
     /** Whether a task of the state being ticked finished in this call (completion "all" completes only then). */

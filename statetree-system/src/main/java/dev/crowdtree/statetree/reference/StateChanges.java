@@ -57,6 +57,7 @@ final class StateChanges {
 
         exec.enterStateFailedTaskIndex = INVALID_TASK_INDEX;
         exec.activeStates.reset();
+        boolean shallowerSuccess = false;
 
         for (int index = 0; index < transition.nextActiveStates.num && result != RunStatus.FAILED; index++) {
             int currentHandle = transition.nextActiveStates.get(index);
@@ -115,7 +116,11 @@ final class StateChanges {
                     data.trace(TraceFormat.taskEnter(data.tick, tree, taskIndex, status == RunStatus.FAILED));
                     if (status == RunStatus.FAILED) {
                         exec.enterStateFailedTaskIndex = taskIndex;
-                        exec.completedIndex = index; // the failing task's state completed
+                        if (tree.unreal.on && result == RunStatus.SUCCEEDED && exec.completedIndex < index) {
+                            shallowerSuccess = true; // rule U5: the shallowest completed state is the completion
+                        } else {
+                            exec.completedIndex = index; // the failing task's state completed
+                        }
                         result = status;
                         break;
                     }
@@ -140,7 +145,7 @@ final class StateChanges {
                 result = RunStatus.SUCCEEDED;
             }
         }
-        return result;
+        return shallowerSuccess ? RunStatus.SUCCEEDED : result;
     }
 
     /**
@@ -166,8 +171,10 @@ final class StateChanges {
         if (current.isEmpty()) {
             return;
         }
-        exec.gatedTransitionIndex = INVALID;
-        exec.gatedTransitionTime = 0f;
+        // Rule U4: under unreal-5.8 a pending delay lasts while the state that armed it stays (not changed).
+        int gateSource = tree.unreal.on && exec.gatedTransitionIndex != INVALID
+                ? tree.transitionSource[exec.gatedTransitionIndex] : INVALID;
+        boolean keepGate = gateSource != INVALID;
 
         boolean onTargetBranch = false;
         int[] exitedStates = new int[CompiledStateTree.MAX_DEPTH];
@@ -182,6 +189,7 @@ final class StateChanges {
             onTargetBranch = onTargetBranch || (nextHandle != INVALID && nextHandle == transition.targetState);
             byte changeType = remainsActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
 
+            keepGate &= remainsActive || currentHandle != gateSource;
             if (!remainsActive || onTargetBranch) {
                 if (!remainsActive && tree.history.has(currentHandle)) {
                     // rule Y2: a history state exited as changed remembers the path below it
@@ -194,6 +202,10 @@ final class StateChanges {
             }
         }
 
+        if (!keepGate) {
+            exec.gatedTransitionIndex = INVALID;
+            exec.gatedTransitionTime = 0f;
+        }
         control.setExitStatus(exitStatus);
         for (int index = numExitedStates - 1; index >= 0; index--) {
             int currentHandle = exitedStates[index];

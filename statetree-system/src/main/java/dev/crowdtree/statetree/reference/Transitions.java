@@ -35,84 +35,33 @@ final class Transitions {
     /** The priority a composite's rule fires at (rule K3). */
     private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
 
+    /** The scan of a tree under {@code "rules": "unreal-5.8"} (rules U2-U7). */
+    private final UnrealScan unrealScan;
+
     Transitions(InterpreterData data, NodeCalls nodes, StateSelection selection) {
         this.data = data;
         this.tree = data.tree;
         this.nodes = nodes;
         this.selection = selection;
+        this.unrealScan = new UnrealScan(data, this);
     }
 
     /** Fills {@code outTransition} and returns true when a transition fires (or the tree restarts). */
     boolean triggerTransitions(ExecutionState exec, TransitionResult outTransition) {
-        // The completion and its completed state; a composite's rule (rule K6) or a linked state's
-        // completion (rule U2) may change both.
-        completion = exec.lastTickStatus;
-        completedIndex = exec.completedIndex;
-        int firstStep = 0;
-        while (true) {
-            boolean fires = scan(exec, outTransition, firstStep);
-            if (best < 0 || !tree.unreal.on || !fires || outTransition.targetState >= 0) {
-                return decide(exec, outTransition, fires);
-            }
-            // Rule U2: @succeeded/@failed below a linked state completes that state, and the scan goes on at it.
-            int linked = tree.unreal.linkedAncestor(tree.transitionSource[outTransition.transitionIndex]);
-            if (linked < 0) {
-                return decide(exec, outTransition, true);
-            }
-            completion = outTransition.targetState == SUCCEEDED_HANDLE ? RunStatus.SUCCEEDED : RunStatus.FAILED;
-            completedIndex = tree.stateDepth[linked];
-            data.trace(TraceFormat.stateCompleted(data.tick, tree, linked, completion));
-            firstStep = exec.activeStates.num - 1 - completedIndex;
+        if (tree.unreal.on) {
+            return unrealScan.trigger(exec, outTransition); // docs/SEMANTICS.md section 20
         }
-    }
-
-    // The scan in progress: the completion and the index of its completed state on the path, the
-    // best priority found so far.
-    private byte completion;
-    private int completedIndex;
-    private int best;
-
-    /**
-     * What the scan found decides: a transition (true, in {@code outTransition}), a waiting gate or
-     * {@code @none} (false), or, with nothing found after a completion, the restart from the root.
-     */
-    private boolean decide(ExecutionState exec, TransitionResult outTransition, boolean fires) {
-        outTransition.changedFrom = tree.unreal.on && isCompletion(completion) ? completedIndex
-                : CompiledStateTree.MAX_DEPTH; // rule U3
-        if (best >= 0) {
-            return fires;
-        }
-        if (completion != RunStatus.RUNNING) {
-            // Restart the tree from the root.
-            final int rootState = 0;
-            outTransition.currentActiveStates.copyFrom(exec.activeStates);
-            outTransition.targetState = rootState;
-            outTransition.nextActiveStates.reset();
-            outTransition.transitionIndex = -1;
-            if (!selection.selectState(exec, rootState, outTransition.nextActiveStates)) {
-                outTransition.restartFailed = true;
-                outTransition.nextActiveStates.reset();
-            }
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * The scan itself, from the state {@code firstStep} steps from the leaf (from the root in a tree
-     * scanned root first) on: fills {@code outTransition} with the best transition found and returns
-     * whether it fires; {@link #best} is -1 when nothing was found.
-     */
-    private boolean scan(ExecutionState exec, TransitionResult outTransition, int firstStep) {
+        // The completion and its completed state; a composite's rule may change both (rule K6).
+        byte completion = exec.lastTickStatus;
+        int completedIndex = exec.completedIndex;
         // The best transition found so far, by priority (section 4): a later one counts only when its
         // priority is strictly higher, so with every priority normal the first one found decides.
-        best = -1;
+        int best = -1;
         boolean fires = false;
         final int num = exec.activeStates.num;
         final boolean rootFirst = tree.scanRules.rootFirst;
-        final boolean unreal = tree.unreal.on;
         scan:
-        for (int step = firstStep; step < num; step++) {
+        for (int step = 0; step < num; step++) {
             // leaf to root (A8.3), or root to leaf in a tree scanned root first (rule H2)
             int stateIndex = rootFirst ? step : num - 1 - step;
             int state = exec.activeStates.get(stateIndex);
@@ -141,15 +90,13 @@ final class Transitions {
                     continue; // not evaluated; a gate it holds keeps running
                 }
                 int trigger = tree.transitionTrigger[transitionIndex];
-                // Rule U4: an armed gate is not tested again; it waits, then fires.
-                boolean armed = unreal && exec.gatedTransitionIndex == transitionIndex;
                 // Completion is scoped: only the completed state and its ancestors see it.
-                boolean shouldCheck = armed || ((trigger & completionTrigger) != 0 && stateIndex <= completedIndex)
+                boolean shouldCheck = ((trigger & completionTrigger) != 0 && stateIndex <= completedIndex)
                         || trigger == CompiledStateTree.TRIGGER_TICK
                         || (trigger == CompiledStateTree.TRIGGER_EVENT
                         && nextMatch(exec, -1, transitionIndex) >= 0);
 
-                if (shouldCheck && (armed || conditionsPass(exec, transitionIndex))) {
+                if (shouldCheck && conditionsPass(exec, transitionIndex)) {
                     if (tree.isGated(transitionIndex)) {
                         if (exec.gatedTransitionIndex != transitionIndex) {
                             exec.gatedTransitionIndex = transitionIndex;
@@ -169,13 +116,8 @@ final class Transitions {
                     byte type = tree.transitionType[transitionIndex];
                     if (type == CompiledStateTree.GOTO) {
                         if (!trySelect(exec, tree.transitionTarget[transitionIndex], transitionIndex, outTransition)) {
-                            if (armed) {
-                                exec.gatedTransitionIndex = INVALID; // rule U4: an opened gate is spent
-                                exec.gatedTransitionTime = 0f;
-                            }
                             continue;
                         }
-                        outTransition.byArmedGate = armed;
                         fires = true;
                     } else if (type == CompiledStateTree.NOT_SET) {
                         // Masks the later transitions of no higher priority (and the restart from root: Q-A4).
@@ -187,23 +129,43 @@ final class Transitions {
                         outTransition.nextActiveStates.reset();
                         outTransition.nextActiveStates.push(handle);
                         outTransition.transitionIndex = transitionIndex;
-                        outTransition.byArmedGate = armed;
                         fires = true;
                     }
                     best = priority;
                     if (best == MAX_PRIORITY) {
                         break scan;
                     }
-                } else if (exec.gatedTransitionIndex == transitionIndex && !armed) {
+                } else if (exec.gatedTransitionIndex == transitionIndex) {
                     exec.gatedTransitionIndex = INVALID;
                     exec.gatedTransitionTime = 0f;
                 }
             }
         }
-        return fires;
+        if (best >= 0) {
+            return fires;
+        }
+
+        if (exec.lastTickStatus != RunStatus.RUNNING) {
+            restart(exec, outTransition);
+            return true;
+        }
+        return false;
     }
 
-    private static boolean isCompletion(byte status) {
+    /** The restart from the root into {@code out} (section 4; a root that cannot be selected fails cleanly, Q-A9). */
+    void restart(ExecutionState exec, TransitionResult out) {
+        final int rootState = 0;
+        out.currentActiveStates.copyFrom(exec.activeStates);
+        out.targetState = rootState;
+        out.nextActiveStates.reset();
+        out.transitionIndex = -1;
+        if (!selection.selectState(exec, rootState, out.nextActiveStates)) {
+            out.restartFailed = true;
+            out.nextActiveStates.reset();
+        }
+    }
+
+    static boolean isCompletion(byte status) {
         return status == RunStatus.SUCCEEDED || status == RunStatus.FAILED;
     }
 
@@ -237,7 +199,7 @@ final class Transitions {
      * and true is returned; otherwise {@code out} is left as it was (it may hold the best transition
      * found so far).
      */
-    private boolean trySelect(ExecutionState exec, int target, int transitionIndex, TransitionResult out) {
+    boolean trySelect(ExecutionState exec, int target, int transitionIndex, TransitionResult out) {
         trial.currentActiveStates.copyFrom(exec.activeStates);
         trial.targetState = target;
         trial.nextActiveStates.reset();
@@ -254,7 +216,7 @@ final class Transitions {
      * matching events are tried in queue order until one passes, and that one is remembered as the
      * event to consume.
      */
-    private boolean conditionsPass(ExecutionState exec, int tr) {
+    boolean conditionsPass(ExecutionState exec, int tr) {
         int begin = tree.transitionConditionsBegin[tr];
         int num = tree.transitionConditionsNum[tr];
         if (!tree.payloads.readsPayload(tr)) {
@@ -271,7 +233,7 @@ final class Transitions {
     }
 
     /** The index of the first event after {@code after} in {@code EventsToProcess} that transition {@code tr} matches, or -1. */
-    private int nextMatch(ExecutionState exec, int after, int tr) {
+    int nextMatch(ExecutionState exec, int after, int tr) {
         return nextMatch(tree, exec, after, tr);
     }
 
