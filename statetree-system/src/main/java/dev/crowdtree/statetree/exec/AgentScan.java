@@ -172,7 +172,7 @@ final class AgentScan {
                 }
             }
             if (!ok) {
-                scan.cancelGate(r, tr);
+                scan.gates.cancel(r, tr);
                 continue;
             }
             int leaf = scan.onPassed(r, tr);

@@ -44,8 +44,8 @@ final class TransitionScan {
     private final CompiledStateTree t;
     private final NodeContext ctx;
     private final ChunkEvents events;
-    private final ChunkTimers timers;
-    private int gatesStreamed;
+    /** The agents' gates (section 4, rule U4). */
+    final Gates gates;
     private final ChildOrder childOrder;
     /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
     private final ScanRules rules;
@@ -63,13 +63,13 @@ final class TransitionScan {
         this.t = state.t;
         this.ctx = state.ctx;
         this.events = events;
-        this.timers = timers;
         this.childOrder = new ChildOrder(state.t);
         this.rules = state.t.scanRules;
         this.composites = rules.hasComposites;
         this.history = state.t.history;
         this.histories = history.count() > 0;
         this.required = state.t.requiredEvents;
+        this.gates = new Gates(state, timers);
         this.perAgent = new AgentScan(state, this);
     }
 
@@ -134,7 +134,7 @@ final class TransitionScan {
                     final int[] gdue = c.gateDue;
                     final int now = c.step;
                     if (aHi - aLo > rows >> 3) {
-                        streamGates();
+                        gates.stream();
                     }
                     // Branch-free first pass: the positions whose agent holds this gate or passes
                     // (unpredictable, so a branch per agent would stall the gathers behind it).
@@ -174,7 +174,7 @@ final class TransitionScan {
                     if (shouldCheck(tr, r)) {
                         cand[m++] = r;
                     } else if (gatedTr) {
-                        cancelGate(r, tr); // the pending gate's trigger no longer matches
+                        gates.cancel(r, tr); // the pending gate's trigger no longer matches
                     }
                 }
                 if (m == 0) {
@@ -210,34 +210,13 @@ final class TransitionScan {
     }
 
     /**
-     * Reads the chunk's gate columns front to back. The always-awake order is grouped by state but
-     * not by row, so a gated onTick transition's loop reads gates in scattered order; when it covers
-     * a good part of the chunk, streaming the columns in first (which the hardware prefetcher does at
-     * full bandwidth) turns its misses into cache hits. Once per chunk and tick.
-     */
-    private void streamGates() {
-        final ChunkState c = st;
-        if (gatesStreamed == c.epoch) {
-            return;
-        }
-        gatesStreamed = c.epoch;
-        final short[] g = c.gate;
-        final int[] due = c.gateDue;
-        long acc = 0;
-        for (int r = c.base, end = c.base + c.rows; r < end; r += 16) {
-            acc += g[r] + due[r];
-        }
-        c.sink += acc;
-    }
-
-    /**
      * Transition {@code tr}'s trigger matched for the undecided row {@code r} and its conditions
      * gave {@code passed}: cancel its gate on failure, otherwise record the decision.
      */
     private void decide(int r, int tr, boolean passed, boolean gatedTr) {
         if (!passed) {
             if (gatedTr) {
-                cancelGate(r, tr);
+                gates.cancel(r, tr);
             }
             return;
         }
@@ -263,55 +242,12 @@ final class TransitionScan {
      */
     int onPassed(int r, int tr) {
         if (t.isGated(tr)) {
-            if (st.gate[r] != tr + 1) {
-                setGate(r, tr, gateDelay(r, tr));
-            }
-            if (gateWaiting(r)) {
+            gates.hold(r, tr);
+            if (gates.waiting(r)) {
                 return STOP; // the gate is still closed (Q-A5: blocks the rest of the scan)
             }
         }
         return target(r, tr);
-    }
-
-    /** Whether row {@code r}'s gate is armed and still closed. */
-    boolean gateWaiting(int r) {
-        int due = st.gateDue[r];
-        return due != 0 && st.step < due;
-    }
-
-    /**
-     * Rule U4: arms gated transition {@code tr} for row {@code r} (no other gate is pending) with its
-     * delay, and returns true; false, arming nothing, when the delay drawn is 0 (it fires now).
-     */
-    boolean armGate(int r, int tr) {
-        float g = gateDelay(r, tr);
-        if (!(g > 0f)) {
-            return false;
-        }
-        setGate(r, tr, g);
-        return true;
-    }
-
-    /** The gate delay of transition {@code tr} for row {@code r} in this tick (section 4). */
-    private float gateDelay(int r, int tr) {
-        final ChunkState c = st;
-        return t.gateDelay(tr, c.sys.seed(), c.ids[r], c.tick);
-    }
-
-    /**
-     * Row {@code r}'s gate now holds transition {@code tr} with delay {@code g}, due at the step it
-     * runs out (0: open at once); an agent whose gate waits on an event or completion transition is
-     * looked at every step (the sticky list).
-     */
-    private void setGate(int r, int tr, float g) {
-        final ChunkState c = st;
-        c.gate[r] = (short) (tr + 1);
-        c.exec[r] |= ChunkState.GATE_BIT;
-        c.gateValue[r] = g;
-        c.gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;
-        if (t.transitionTrigger[tr] != TRIGGER_TICK) {
-            c.cs.addSticky(r - c.base);
-        }
     }
 
     /**
@@ -365,12 +301,6 @@ final class TransitionScan {
                 : status == RunStatus.FAILED ? TRIGGER_FAILED : 0;
         // scoped completion: only the completed state and its ancestors see it
         return (trig & completion) != 0 && t.stateDepth[t.transitionSource[tr]] < doneLimit;
-    }
-
-    void cancelGate(int r, int tr) {
-        if (st.gate[r] == tr + 1) {
-            st.clearGate(r);
-        }
     }
 
     /**

@@ -108,7 +108,7 @@ final class UnrealAgentScan {
                     continue;
                 }
                 if (t.isGated(tr) && st.gate[r] == tr + 1) {
-                    if (scan.gateWaiting(r)) {
+                    if (scan.gates.waiting(r)) {
                         continue; // rule U4: waiting, without stopping the scan; a new trigger is ignored
                     }
                     st.clearGate(r); // the delay ran out: spent
@@ -130,7 +130,7 @@ final class UnrealAgentScan {
                     stopped = true; // a condition threw
                     return;
                 }
-                if (!ok || (t.isGated(tr) && ((st.exec[r] & ChunkState.GATE_BIT) != 0 || scan.armGate(r, tr)))) {
+                if (!ok || (t.isGated(tr) && ((st.exec[r] & ChunkState.GATE_BIT) != 0 || scan.gates.arm(r, tr)))) {
                     continue; // failed; or armed now (rule U4), or another delay is pending (one per agent)
                 }
                 if (!sourceFails && found(r, tr, tr) == STOP) {
