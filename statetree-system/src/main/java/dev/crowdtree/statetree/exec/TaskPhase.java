@@ -19,7 +19,8 @@ import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
  * states in ascending id order, so root to leaf for every agent; per task, {@code onTimer} for the X
  * agents whose timer is due now, then its tick over the state's slice of the always-awake agents. An
  * agent leaves the batches once a task completed it, and the timers it did not reach pause (their due
- * steps move one period later). Completed agents join X for the transition scan.
+ * steps move one period later). Completed agents join X for the transition scan. A tree under
+ * {@code "rules": "unreal-5.8"} ticks its agents' tasks until one fails instead (rules U5, U6).
  *
  * <p>THREADING: confined to its worker.
  */

@@ -13,7 +13,8 @@ import dev.crowdtree.statetree.node.TimerKind;
  * Calls the tree's evaluators, conditions and task ticks for the agent being run, with one-row
  * batches: evaluators' {@code treeStart}/{@code tick}/{@code treeStop} (docs/SEMANTICS.md sections
  * 2, 3 step 4 and 7), {@code TestAllConditions} for enter and transition conditions (sections 4 and
- * 5), and {@code TickTasks} with its timers and completion (section 3 step 5, section 3.1).
+ * 5), and {@code TickTasks} with its timers and completion (section 3 step 5, section 3.1; rules
+ * U5, U6 under {@code unreal-5.8}).
  */
 final class NodeCalls {
     private final InterpreterData data;

@@ -16,15 +16,18 @@ import dev.crowdtree.statetree.node.TimerKind;
 
 /**
  * {@code EnterState} and {@code ExitState} (docs/SEMANTICS.md section 6): applies a selected
- * transition to the agent being run. ExitState cancels the gate and exits the states that change
- * (or sit on the target branch), leaf to root, calling their tasks' {@code exitState} in reverse
+ * transition to the agent being run. ExitState cancels the gate (under {@code unreal-5.8} only when
+ * the state that armed it changes, rule U4) and exits the states that change (from the completed
+ * state down under {@code unreal-5.8}, rule U3) or sit on the target branch, leaf to root, calling
+ * their tasks' {@code exitState} in reverse
  * order up to {@code EnterStateFailedTaskIndex}; a history state exited as changed remembers the
  * path below it (rule Y2). EnterState makes the next path active root to leaf, gives an entering
  * state's own parameters their values (rule X3), copies a linked state's parameters into its
  * subtree copy, keeps the payload of the event a state with a required event was selected with (and
  * consumes it, rules V4, V5), and calls the entering states' tasks'
  * {@code enterState} in declared order (stopping their timers first, section 3.1); a task that fails
- * stops the entering, one that succeeds completes the state at once (Q-A2).
+ * stops the entering, one that succeeds completes the state at once (Q-A2; under {@code unreal-5.8}
+ * the shallowest state that completed on enter is the completion, rule U5).
  */
 final class StateChanges {
     private final InterpreterData data;
