@@ -295,6 +295,11 @@ final class TransitionScan {
         return completionMatches(tr, trig, status, doneLimit);
     }
 
+    /** Consumes the event that made onEvent transition {@code tr} pass for row {@code r} (section 8). */
+    void consumeEvent(int r, int tr) {
+        events.consumeEvent(r - st.base, tr);
+    }
+
     /** Whether completion trigger {@code trig} of transition {@code tr} matches a completion with {@code status}. */
     private boolean completionMatches(int tr, byte trig, byte status, int doneLimit) {
         byte completion = status == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED

@@ -6,6 +6,7 @@ import dev.crowdtree.statetree.node.RunStatus;
 
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_SUCCEEDED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_COMPLETED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_FAILED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_SUCCEEDED;
 import static dev.crowdtree.statetree.exec.ChunkState.BY_ARMED_GATE;
@@ -82,6 +83,10 @@ final class UnrealAgentScan {
                 return result;
             }
             // Rule U2: the linked state above completes; both phases run again from it.
+            if (t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]
+                    && ((int) (result >> 32) & BY_ARMED_GATE) == 0) {
+                scan.consumeEvent(r, tr); // its event was used, as if it had fired
+            }
             completion = t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
             doneDepth = t.stateDepth[linked];
             if (st.traced(r)) {

@@ -63,6 +63,11 @@ final class UnrealScan {
                 return fires;
             }
             // Rule U2: the linked state above completes; both phases run again from it.
+            int tr = out.transitionIndex;
+            if (tree.transitionTrigger[tr] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[tr]
+                    && !out.byArmedGate) {
+                Transitions.consumeEvent(tree, exec, tr); // its event was used, as if it had fired
+            }
             completion = out.targetState == SUCCEEDED_HANDLE ? RunStatus.SUCCEEDED : RunStatus.FAILED;
             completedIndex = tree.stateDepth[linked];
             data.trace(TraceFormat.stateCompleted(data.tick, tree, linked, completion));
