@@ -330,8 +330,8 @@ class CompileErrorsTest {
         assertOnlyError("{'name': 'T', 'parameters': {'p': {'type': 'int', 'value': 1}}, 'root': {'name': 'R'}}",
                 null, "parameters.p.value", "'value' is only valid on a state's parameters");
         assertOnlyError("{'name': 'T', 'root': {'name': 'R'}, 'subtree': []}", null, "subtree",
-                "unknown key 'subtree' at the top level; valid keys are name, transitionScan, parameters, evaluators,"
-                        + " globalTasks, root, subtrees");
+                "unknown key 'subtree' at the top level; valid keys are name, transitionScan, rules, parameters,"
+                        + " evaluators, globalTasks, root, subtrees");
     }
 
     @Test

@@ -347,8 +347,8 @@ class JsonLoaderTest {
                 json("{'$schema': 'x.json', 'name': 'T', 'root': {'name': 'R'}, 'schema': 'x.json'}")));
         assertEquals(1, e.errors().size(), e.getMessage());
         assertEquals("schema", e.errors().get(0).field());
-        assertEquals("unknown key 'schema' at the top level; valid keys are name, transitionScan, parameters, evaluators,"
-                + " globalTasks, root, subtrees", e.errors().get(0).message());
+        assertEquals("unknown key 'schema' at the top level; valid keys are name, transitionScan, rules, parameters,"
+                + " evaluators, globalTasks, root, subtrees", e.errors().get(0).message());
     }
 
     @Test

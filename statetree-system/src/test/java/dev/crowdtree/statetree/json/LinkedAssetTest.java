@@ -105,6 +105,6 @@ class LinkedAssetTest {
                 "{\"name\": \"Part\", \"transitionScan\": \"rootFirst\", \"root\": {\"name\": \"Root\","
                         + " \"tasks\": [{\"type\": \"run\"}]}}"));
         assertTrue(e.getMessage().contains("state 'Root/A': asset: linked asset \"part.json\" declares \"transitionScan\":"
-                + " \"rootFirst\" but the including tree is scanned leafFirst"), e.getMessage());
+                + " \"rootFirst\" but the including tree's is \"leafFirst\"; the scan order is the whole tree's"), e.getMessage());
     }
 }
