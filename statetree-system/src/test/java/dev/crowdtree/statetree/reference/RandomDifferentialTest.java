@@ -430,6 +430,8 @@ class RandomDifferentialTest {
          */
         private final SplittableRandom urnd;
         private final boolean unreal;
+        /** The depth of the deepest linked state of the tree's shape (the root's is 0), -1 for none. */
+        private int deepestLinked = -1;
 
         Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd) {
             this(rnd, ranked, grnd, crnd, xrnd, null, null, null);
@@ -514,7 +516,8 @@ class RandomDifferentialTest {
                 StateTreeBuilder.State u0 = state("U0").task(node("delay").with("duration", Binding.param("p")))
                         .transition(on("onStateCompleted").to("@next"));
                 StateTreeBuilder.State u1 = state("U1").task(node("succeed").with("afterTicks", 2));
-                boolean nested = u(40);
+                // (Inner's I0 lies 4 below the linked state: at most 8 states on a path)
+                boolean nested = deepestLinked <= 3 && u(40);
                 if (unreal) {
                     unrealSubtree(sub, u0, u1, nested);
                 }
@@ -661,6 +664,7 @@ class RandomDifferentialTest {
             for (int i = 0; i < n; i++) {
                 boolean linked = withSubtree && depth >= 1 && depth <= 4 && (chance(15) || u(20));
                 children.add(linked ? new Shape(List.of(), true) : shape(depth + 1, withSubtree));
+                deepestLinked = linked ? Math.max(deepestLinked, depth + 1) : deepestLinked;
             }
             return new Shape(children, false);
         }
