@@ -263,6 +263,36 @@ class SnapshotRoundTripTest {
         }
     }
 
+    /**
+     * Rule U1: the rule set is part of the tree's fingerprint, so a snapshot of a tree under the seeds'
+     * rules is refused by a runtime of the same tree under {@code unreal-5.8}, and the other way round.
+     */
+    @Test
+    void aSnapshotDoesNotCrossRuleSets() throws Exception {
+        String json = "{'name': 'Same', 'root': {'name': 'Root', 'children': [{'name': 'A', 'tasks': [{'type': 'delay',"
+                + " 'duration': 1.0}], 'transitions': [{'trigger': 'onStateCompleted', 'to': 'A', 'delay': 0.5}]}]}}";
+        CompiledStateTree seed = dev.crowdtree.statetree.json.StateTreeJson.compile("same.json", json.replace('\'', '"'),
+                TestNodes.compiler());
+        CompiledStateTree unreal = dev.crowdtree.statetree.json.StateTreeJson.compile("same.json", json
+                .replace("{'name': 'Same',", "{'name': 'Same', 'rules': 'unreal-5.8',").replace('\'', '"'), TestNodes.compiler());
+        Scenario sc = scenario("{\"ticks\": 10, \"dt\": 0.25, \"agents\": 3}");
+        List<RuntimeFactory> all = new ArrayList<>(BATCHED);
+        all.addAll(REFERENCES);
+        for (RuntimeFactory f : all) {
+            try (Driver s = new Driver(f, seed, sc); Driver u = new Driver(f, unreal, sc)) {
+                s.runTo(5);
+                u.runTo(5);
+                byte[] fromSeed = s.snapshot();
+                byte[] fromUnreal = u.snapshot();
+                SnapshotException x = assertThrows(SnapshotException.class,
+                        () -> u.runtime.restore(new ByteArrayInputStream(fromSeed)));
+                assertTrue(x.getMessage().startsWith("snapshot of tree 'Same' (fingerprint "), x.getMessage());
+                x = assertThrows(SnapshotException.class, () -> s.runtime.restore(new ByteArrayInputStream(fromUnreal)));
+                assertTrue(x.getMessage().startsWith("snapshot of tree 'Same' (fingerprint "), x.getMessage());
+            }
+        }
+    }
+
     /** The sections in which two snapshots differ, for messages. */
     static List<String> differingSections(byte[] a, byte[] b) {
         List<String> names = new ArrayList<>();
