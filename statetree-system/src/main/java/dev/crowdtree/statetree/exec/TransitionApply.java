@@ -179,7 +179,8 @@ final class TransitionApply {
         for (int i = 0; i < len; i++) {
             int s = c.chain[i];
             c.setState(r, (short) (s + 1));
-            boolean wasActive = cur >= 0 && i < changedFrom && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
+            boolean stays = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
+            boolean wasActive = stays && i < changedFrom;
             onTarget |= s == target;
             byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
             if ((!wasActive || onTarget) && c.params.declares(s)) {
@@ -192,8 +193,9 @@ final class TransitionApply {
                 if (c.traced(r)) {
                     c.trace(r, TraceFormat.enter(c.tick, t, s, change));
                 }
-                if (t.requiredEvents.any && t.requiredEvents.has(s)) {
-                    events.enterRequired(r, i, s, d.floats, d.ints, d.bools); // rules V4, V5
+                // rules V4, V5; U3: a state kept above the target and entered again as changed keeps its event
+                if (t.requiredEvents.any && t.requiredEvents.has(s) && (!stays || onTarget)) {
+                    events.enterRequired(r, i, s, d.floats, d.ints, d.bools);
                 }
                 control.setChange(change, s, target);
                 final boolean all = t.stateCompletionAll[s];

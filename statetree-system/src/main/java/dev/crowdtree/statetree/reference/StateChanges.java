@@ -84,7 +84,9 @@ final class StateChanges {
 
             if (isEnteringState) {
                 data.trace(TraceFormat.enter(data.tick, tree, currentHandle, changeType));
-                if (tree.requiredEvents.any && tree.requiredEvents.has(currentHandle)) {
+                // rule U3: a state kept above the target and entered again as changed keeps its event
+                if (tree.requiredEvents.any && tree.requiredEvents.has(currentHandle)
+                        && (previousHandle != currentHandle || onTargetBranch)) {
                     enterWithEvent(exec, currentHandle, transition.nextActiveStates.eventAt(index));
                 }
             }

@@ -3,7 +3,6 @@ package dev.crowdtree.statetree.reference;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.json.StateTreeJson;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -213,13 +212,14 @@ class UnrealRulesTest {
                 + " 'delay': 1.0}]}, {'name': 'B', 'enterConditions': [{'type': 'bool', 'param': 'b1'}],"
                 + " 'tasks': [{'type': 'run'}]}]}}";
         String scenario = "{'ticks': 12, 'dt': 0.25, 'inputs': [{'tick': 7, 'set': {'b1': true}}]}";
-        // armed at 1, opens at 5 (B cannot be selected: spent), armed again at 6, opens and fires at 10
-        assertEquals(List.of(10), transitionTicks(unreal(tree, scenario)));
+        // armed at 1, opens at 5 (B cannot be selected: spent, then evaluated afresh in the same scan and
+        // armed again), opens again and fires at 9
+        assertEquals(List.of(9), transitionTicks(unreal(tree, scenario)));
         // seed: the open gate stays open and the transition is tried at every tick: it fires as soon as B can be selected
         assertEquals(List.of(7), transitionTicks(seed(tree, scenario)));
     }
 
-    // ---- U5: every task ticks --------------------------------------------------------------------
+    // ---- U5: tasks tick until one fails --------------------------------------------------------
 
     private static final String PARENT_AND_CHILD = "{'name': 'T', 'root': {'name': 'Root', 'children': ["
             + "{'name': 'P', 'tasks': [{'type': 'PARENT', 'afterTicks': 1}], 'transitions': [{'trigger': 'onStateSucceeded',"
@@ -235,17 +235,28 @@ class UnrealRulesTest {
     }
 
     @Test
-    void u5AFailureWinsOverASuccessAndTheDeepestStateReportingItCompleted() {
-        // the parent succeeds, the child fails in the same tick: the child failed, and its onStateFailed fires
-        assertEquals("1 transition Root/P/C -> Root/CFailed", firstTransition(UNREAL, "succeed", "fail"));
-        // the parent fails, the child succeeds: the parent failed; the child, below it, sees no completion
+    void u5TheShallowestCompletedStateDecidesAndAFailureStopsTheTicking() {
+        // the parent succeeds, the child fails in the same tick: the parent, the shallowest state that
+        // completed, decides with its own status; the child's onStateFailed lies below it
+        assertEquals("1 transition Root/P/C -> Root/PSucceeded", firstTransition(UNREAL, "succeed", "fail"));
+        // the parent fails: the child's task after it is not reached
         assertEquals("1 transition Root/P/C -> Root/PFailed", firstTransition(UNREAL, "fail", "succeed"));
-        // both succeed: the deepest state reporting it completed
-        assertEquals("1 transition Root/P/C -> Root/CSucceeded", firstTransition(UNREAL, "succeed", "succeed"));
+        assertEquals("1 transition Root/P/C -> Root/PSucceeded", firstTransition(UNREAL, "succeed", "succeed"));
         // seed: the first task to complete (root to leaf) decides, and the child's is not reached
         assertEquals("1 transition Root/P/C -> Root/PSucceeded", firstTransition(null, "succeed", "fail"));
         assertEquals("1 transition Root/P/C -> Root/PFailed", firstTransition(null, "fail", "succeed"));
         assertEquals("1 transition Root/P/C -> Root/PSucceeded", firstTransition(null, "succeed", "succeed"));
+    }
+
+    @Test
+    void u5AFailureWinsOverASuccessOfTheSameState() {
+        String tree = "{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'A', 'tasks': [{'type': 'succeed',"
+                + " 'afterTicks': 1}, {'type': 'fail', 'afterTicks': 1}], 'transitions': [{'trigger': 'onStateSucceeded',"
+                + " 'to': 'Won'}, {'trigger': 'onStateFailed', 'to': 'Lost'}]}, {'name': 'Won', 'tasks': [{'type': 'run'}]},"
+                + " {'name': 'Lost', 'tasks': [{'type': 'run'}]}]}}";
+        assertEquals("1 transition Root/A -> Root/Lost", at(unreal(tree, "{'ticks': 1}"), 1).get(0));
+        // seed: the first task to complete decides
+        assertEquals("1 transition Root/A -> Root/Won", at(seed(tree, "{'ticks': 1}"), 1).get(0));
     }
 
     @Test
@@ -283,15 +294,15 @@ class UnrealRulesTest {
     }
 
     @Test
-    void u6ATaskOnThePathOrAGlobalTaskKeepsThePathRunning() {
+    void u6ATaskOnThePathKeepsThePathRunningAGlobalTaskDoesNot() {
         // a task on the root: the path has a task (U6 does not apply; the run task never completes)
         String rootTask = TASKLESS.replace("{'name': 'Root', 'children'",
                 "{'name': 'Root', 'tasks': [{'type': 'run'}], 'children'");
         assertEquals(List.of(), transitionTicks(unreal(rootTask, "{'ticks': 3}")));
-        // a global task: neither
+        // a global task does not count: the path is still task-less (Unreal counts the states' tasks)
         String global = TASKLESS.replace("{'name': 'T', 'root'",
                 "{'name': 'T', 'globalTasks': [{'type': 'run', 'name': 'g'}], 'root'");
-        assertEquals(List.of(), transitionTicks(unreal(global, "{'ticks': 3}")));
+        assertEquals(List.of(1), transitionTicks(unreal(global, "{'ticks': 3}")));
         // a disabled task is absent (N3): the path is task-less
         String disabled = TASKLESS.replace("{'name': 'Idle',", "{'name': 'Idle', 'tasks': [{'type': 'run', 'enabled': false}],");
         assertEquals(List.of(1), transitionTicks(unreal(disabled, "{'ticks': 3}")));
@@ -300,22 +311,22 @@ class UnrealRulesTest {
     // ---- found by RandomDifferentialTest -----------------------------------------------------------
 
     /**
-     * U3 with a required event (V3): S has a required event and completes (its task succeeds); its
-     * transition selects its own child A. S stays on the path (the active common ancestor: V3 says
-     * it keeps its event and needs none), but U3 enters it again as changed. The reference
-     * interpreter throws ("state Root/S entered without its required event"); the batched runtime
-     * enters S again without an event. Section 20 does not say which is meant (a new event, the one
-     * S was entered with, or S sustained); enable this when it does.
+     * U3 with a required event (V3, V5): S has a required event and completes (its task succeeds);
+     * its transition selects its own child A. S stays on the path above the target, and U3 enters
+     * it again as changed: it keeps the event it was entered with and needs none in the window
+     * (section 20, U3). Found by RandomDifferentialTest: the reference interpreter threw here.
      */
     @Test
-    @Disabled("U3 x V3: the reference interpreter throws IllegalStateException, the batched runtime enters S again"
-            + " without an event; reported, not settled in SEMANTICS.md section 20")
-    void aStateWithARequiredEventKeptOnThePathAndEnteredAgain() {
+    void aStateWithARequiredEventKeptAboveTheTargetIsEnteredAgainWithItsEvent() {
         String tree = "{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'Idle', 'tasks': [{'type': 'run'}],"
                 + " 'transitions': [{'trigger': 'onEvent', 'event': 'E1', 'to': 'S'}]}, {'name': 'S', 'requiredEvent':"
                 + " {'tag': 'E1'}, 'tasks': [{'type': 'succeed', 'afterTicks': 1}], 'transitions': [{'trigger':"
                 + " 'onStateSucceeded', 'to': 'A'}], 'children': [{'name': 'A', 'tasks': [{'type': 'run'}]}]}]}}";
         List<String> unreal = unreal(tree, "{'ticks': 3, 'inputs': [{'tick': 1, 'event': 'E1'}]}");
-        assertTrue(unreal.contains("2 transition Root/S/A -> Root/S/A"), String.join("\n", unreal));
+        for (int tick = 2; tick <= 3; tick++) {
+            assertTrue(unreal.contains(tick + " transition Root/S/A -> Root/S/A"), String.join("\n", unreal));
+            assertTrue(unreal.contains(tick + " exit Root/S changed"), String.join("\n", unreal));
+            assertTrue(unreal.contains(tick + " enter Root/S changed"), String.join("\n", unreal));
+        }
     }
 }
