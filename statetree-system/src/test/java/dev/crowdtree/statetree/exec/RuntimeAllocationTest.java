@@ -220,7 +220,7 @@ class RuntimeAllocationTest {
     void steadyTickUnderUnrealRulesAllocatesNothing() throws Exception {
         TreeDef unreal = tree("Unreal").rules("unreal-5.8")
                 .root(state("Root")
-                        .child(state("Idle").transition(on("onStateSucceeded").to("Work").delay(0.1, 0.05)))
+                        .child(state("Idle").transition(on("onTick").to("Work").delay(0.1, 0.05)))
                         .child(state("Work")
                                 .task(node("delay").with("duration", 0.2).with("randomDeviation", 0.1).reselect(false))
                                 .task(node("succeed").with("afterTicks", 6))

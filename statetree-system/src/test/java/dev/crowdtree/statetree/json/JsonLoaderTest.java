@@ -211,7 +211,7 @@ class JsonLoaderTest {
         }
         return b.root(state("Root")
                 .child(state("Wait").task(node("delay").with("duration", 1.0).reselect(false))
-                        .transition(on("onStateCompleted").to("Wait").delay(0.5, 0.0)))
+                        .transition(on("onTick").to("Wait").delay(0.5, 0.0)))
                 .child(state("Off").enabled(false).task(node("run"))))
                 .build();
     }
@@ -221,7 +221,7 @@ class JsonLoaderTest {
         TreeDef built = underRules("unreal-5.8");
         TreeDef read = StateTreeJson.read("u.json", json("{'name': 'U', 'rules': 'unreal-5.8', 'parameters': {'f': {'type': 'float',"
                 + " 'default': 0.5}}, 'root': {'name': 'Root', 'children': [{'name': 'Wait', 'tasks': [{'type': 'delay',"
-                + " 'duration': 1.0, 'reselect': false}], 'transitions': [{'trigger': 'onStateCompleted', 'to': 'Wait',"
+                + " 'duration': 1.0, 'reselect': false}], 'transitions': [{'trigger': 'onTick', 'to': 'Wait',"
                 + " 'delay': 0.5, 'delayVariance': 0.0}]}, {'name': 'Off', 'enabled': false, 'tasks': [{'type': 'run'}]}]}}"));
         DefEquivalence.assertEquivalent(built, read); // the builder mirrors the JSON key
         assertEquals("unreal-5.8", read.rules());

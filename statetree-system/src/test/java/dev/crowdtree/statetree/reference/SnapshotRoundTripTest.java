@@ -270,7 +270,7 @@ class SnapshotRoundTripTest {
     @Test
     void aSnapshotDoesNotCrossRuleSets() throws Exception {
         String json = "{'name': 'Same', 'root': {'name': 'Root', 'children': [{'name': 'A', 'tasks': [{'type': 'delay',"
-                + " 'duration': 1.0}], 'transitions': [{'trigger': 'onStateCompleted', 'to': 'A', 'delay': 0.5}]}]}}";
+                + " 'duration': 1.0}], 'transitions': [{'trigger': 'onTick', 'to': 'A', 'delay': 0.5}]}]}}";
         CompiledStateTree seed = dev.crowdtree.statetree.json.StateTreeJson.compile("same.json", json.replace('\'', '"'),
                 TestNodes.compiler());
         CompiledStateTree unreal = dev.crowdtree.statetree.json.StateTreeJson.compile("same.json", json
