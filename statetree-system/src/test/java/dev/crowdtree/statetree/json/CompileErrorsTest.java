@@ -349,6 +349,22 @@ class CompileErrorsTest {
     }
 
     @Test
+    void unrealRulesRefuseADelayOnACompletionTransition() {
+        for (String trigger : List.of("onStateCompleted", "onStateSucceeded", "onStateFailed")) {
+            String late = "{'name': 'A', 'tasks': [{'type': 'delay', 'duration': 1}], 'transitions': [{'trigger': '"
+                    + trigger + "', 'to': 'A', 'delay': 0.5}]}";
+            assertOnlyError(underRules("'unreal-5.8'", late), "Root/A", "transitions[0].delay",
+                    "a delay is only valid on onTick and onEvent transitions in a tree with \"rules\": \"unreal-5.8\""
+                            + " (rule U1; trigger is " + trigger + ")");
+            assertOnlyError(underRules("'unreal-5.8'", late.replace("'delay': 0.5", "'delayVariance': 0.5")), "Root/A",
+                    "transitions[0].delayVariance", "(rule U1; trigger is " + trigger + ")");
+            compiles(underRules("'seed'", late)); // the seeds' rules gate any transition (section 4)
+        }
+        compiles(underRules("'unreal-5.8'", "{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger':"
+                + " 'onTick', 'to': 'A', 'delay': 0.5}, {'trigger': 'onEvent', 'event': 'E', 'to': 'A', 'delay': 0.5}]}"));
+    }
+
+    @Test
     void whatUnrealRulesRefuseInsideALinkedSubtree() {
         String linked = "{'name': 'T', 'rules': 'unreal-5.8', 'root': {'name': 'Root', 'children': ["
                 + "{'name': 'L', 'type': 'linked', 'linkedSubtree': 'S'}]}, 'subtrees': [{'name': 'S', 'type': 'subtree',"
