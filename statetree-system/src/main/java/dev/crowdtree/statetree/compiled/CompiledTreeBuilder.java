@@ -373,7 +373,7 @@ public final class CompiledTreeBuilder {
         return types;
     }
 
-    /** The tree follows Unreal 5.8's rules (docs/SEMANTICS.md section 20, rules U1-U7); by default the seeds'. */
+    /** The tree follows Unreal 5.8's rules (docs/SEMANTICS.md section 20, rules U1-U8); by default the seeds'. */
     public void setUnrealRules() {
         unrealRules = true;
     }

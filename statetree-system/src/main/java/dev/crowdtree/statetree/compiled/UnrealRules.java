@@ -2,7 +2,7 @@ package dev.crowdtree.statetree.compiled;
 
 /**
  * What a tree under {@code "rules": "unreal-5.8"} needs beyond the seeds' rules (docs/SEMANTICS.md
- * section 20, rules U1-U7), precomputed per state: the linked state whose subtree a completion
+ * section 20, rules U1-U8), precomputed per state: the linked state whose subtree a completion
  * transition inside it completes (rule U2), and the paths with no task at all, which succeed at
  * their last state (rule U6). In a tree under the default {@code seed} rules {@link #on} is false
  * and the runtimes look no further.

@@ -154,7 +154,7 @@ public final class Vocabulary {
 
     /**
      * The rule set a tree follows where the seeds and Unreal 5.8 differ ({@code "rules"} at the top
-     * level; docs/SEMANTICS.md section 20, rules U1-U7): the seeds' (the default) or Unreal 5.8's.
+     * level; docs/SEMANTICS.md section 20, rules U1-U8): the seeds' (the default) or Unreal 5.8's.
      */
     public enum Rules {
         SEED("seed"), UNREAL_5_8("unreal-5.8");

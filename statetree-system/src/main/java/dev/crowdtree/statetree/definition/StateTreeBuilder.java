@@ -113,7 +113,7 @@ public final class StateTreeBuilder {
 
     /**
      * The rule set ({@code "rules"}): {@code seed} (the default) or {@code unreal-5.8}, which follows
-     * Unreal 5.8 where the two differ (docs/SEMANTICS.md section 20, rules U1-U7).
+     * Unreal 5.8 where the two differ (docs/SEMANTICS.md section 20, rules U1-U8).
      */
     public StateTreeBuilder rules(String ruleSet) {
         this.rules = ruleSet;

@@ -10,7 +10,7 @@ import java.util.List;
  * prefixes every compile error. {@code transitionScan} is {@code leafFirst} (null: the default) or
  * {@code rootFirst}, the order of the transition scan (docs/SEMANTICS.md, rules H1-H2). {@code rules}
  * is {@code seed} (null: the default) or {@code unreal-5.8}, the rule set the runtimes follow where
- * the two differ (docs/SEMANTICS.md section 20, rules U1-U7).
+ * the two differ (docs/SEMANTICS.md section 20, rules U1-U8).
  */
 public record TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
                       StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan,

@@ -30,7 +30,7 @@ final class AgentScan {
     /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
     private final ScanRules rules;
     private final boolean composites;
-    /** The scan of a tree under {@code "rules": "unreal-5.8"} (rules U2-U7), else null. */
+    /** The scan of a tree under {@code "rules": "unreal-5.8"} (rules U2-U8), else null. */
     private final UnrealAgentScan unreal;
 
     // The scan in progress: the best priority found and what it decides, the completion (a

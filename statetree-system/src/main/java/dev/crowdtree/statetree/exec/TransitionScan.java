@@ -295,6 +295,25 @@ final class TransitionScan {
         return completionMatches(tr, trig, status, doneLimit);
     }
 
+    /** Rule U8: the target of the transition being selected and the event it fired on (-1: none). */
+    private int eventTarget = -1, targetEvent = -1;
+
+    /**
+     * {@link #target} of onEvent transition {@code tr} of row {@code r} in a tree under
+     * {@code unreal-5.8}: its target is selected with the event the transition fired on (rule U8).
+     */
+    int targetWithEvent(int r, int tr) {
+        int l = r - st.base;
+        targetEvent = t.payloads.readsPayload(tr) ? events.chosenOf(l) : events.nextMatch(l, -1, tr);
+        eventTarget = t.transitionTarget[tr];
+        try {
+            return target(r, tr);
+        } finally {
+            eventTarget = -1;
+            targetEvent = -1;
+        }
+    }
+
     /** Consumes the event that made onEvent transition {@code tr} pass for row {@code r} (section 8). */
     void consumeEvent(int r, int tr) {
         events.consumeEvent(r - st.base, tr);
@@ -430,7 +449,12 @@ final class TransitionScan {
      */
     private boolean requiredEventPass(int r, int s) {
         int l = r - st.base;
+        // rule U8: a transition's target is selected with the event the transition fired on, if it matches
+        boolean own = s == eventTarget && events.requiredMatches(l, targetEvent, s);
         for (int e = events.nextRequired(l, -1, s); e >= 0; e = events.nextRequired(l, e, s)) {
+            if (own && e != targetEvent) {
+                continue;
+            }
             events.test(l, e);
             if (enterConditionsPass(r, s)) {
                 events.tryRequired(l, t.stateDepth[s], e);

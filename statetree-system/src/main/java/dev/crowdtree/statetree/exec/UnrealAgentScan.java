@@ -20,7 +20,8 @@ import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
  * the scan (U4). Phase two, when nothing was found and a state completed, scans the completion
  * transitions from the completed state up, then restarts from the root. A {@code @succeeded} or
  * {@code @failed} inside a linked subtree completes its linked state, and both phases run again from
- * there (U2). The reference interpreter's {@code UnrealScan} is the per-agent model of the same rules.
+ * there (U2). An onEvent transition's target is selected with the transition's event (U8). The
+ * reference interpreter's {@code UnrealScan} is the per-agent model of the same rules.
  *
  * <p>Allocation: none. THREADING: confined to its worker.
  */
@@ -154,7 +155,7 @@ final class UnrealAgentScan {
      * {@link #STOP} when nothing can outrank it or a node threw.
      */
     private int found(int r, int tr, int fired, int priority) {
-        int leaf = scan.target(r, tr);
+        int leaf = fired == tr && t.transitionTrigger[tr] == TRIGGER_EVENT ? scan.targetWithEvent(r, tr) : scan.target(r, tr);
         if (st.faults.isFaulted(r - st.base)) {
             stopped = true;
             return STOP;

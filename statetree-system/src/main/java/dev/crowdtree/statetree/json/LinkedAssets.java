@@ -183,6 +183,12 @@ final class LinkedAssets {
             subtrees.putIfAbsent(s.name(), s);
         }
         StateDef root = included.root();
+        if (Vocabulary.StateType.LINKED.assetName().equals(root.type())) {
+            reader.error(path, field, "the root state of linked asset \"" + asset + "\" is itself a linked or linkedAsset "
+                    + "state, which a linked asset's root cannot be here (it becomes the root of a subtree): give that "
+                    + "root a child state that links instead");
+            return null;
+        }
         if (!root.parameters().isEmpty()) {
             reader.error(path, field, "the root state of linked asset \"" + asset + "\" declares parameters; a linked "
                     + "asset's parameters are its top-level 'parameters' (the linking state gives them values with "

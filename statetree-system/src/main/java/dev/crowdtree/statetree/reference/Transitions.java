@@ -35,7 +35,7 @@ final class Transitions {
     /** The priority a composite's rule fires at (rule K3). */
     private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
 
-    /** The scan of a tree under {@code "rules": "unreal-5.8"} (rules U2-U7). */
+    /** The scan of a tree under {@code "rules": "unreal-5.8"} (rules U2-U8). */
     private final UnrealScan unrealScan;
 
     Transitions(InterpreterData data, NodeCalls nodes, StateSelection selection) {
@@ -199,6 +199,24 @@ final class Transitions {
      * and true is returned; otherwise {@code out} is left as it was (it may hold the best transition
      * found so far).
      */
+    /**
+     * {@link #trySelect} for transition {@code tr} of a tree under {@code unreal-5.8}: an onEvent
+     * transition's target is selected with the event it fired on (rule U8).
+     */
+    boolean trySelectUnreal(ExecutionState exec, int tr, TransitionResult out, boolean byArmedGate) {
+        int target = tree.transitionTarget[tr];
+        if (byArmedGate || tree.transitionTrigger[tr] != CompiledStateTree.TRIGGER_EVENT) {
+            return trySelect(exec, target, tr, out);
+        }
+        Event event = tree.payloads.readsPayload(tr) ? exec.chosenEvent : exec.eventsToProcess.get(nextMatch(exec, -1, tr));
+        selection.selectWithEvent(target, event);
+        try {
+            return trySelect(exec, target, tr, out);
+        } finally {
+            selection.selectWithEvent(-1, null);
+        }
+    }
+
     boolean trySelect(ExecutionState exec, int target, int transitionIndex, TransitionResult out) {
         trial.currentActiveStates.copyFrom(exec.activeStates);
         trial.targetState = target;

@@ -17,7 +17,8 @@ import dev.crowdtree.statetree.node.RunStatus;
  * without being tested again, and a waiting one does not stop the scan (U4). Phase two, when
  * nothing was requested and a state completed, scans the completion transitions from the completed
  * state up, then restarts from the root. A {@code @succeeded}/{@code @failed} inside a linked
- * subtree completes its linked state, and both phases run again from there (U2).
+ * subtree completes its linked state, and both phases run again from there (U2). An onEvent
+ * transition's target is selected with the transition's event (U8).
  */
 final class UnrealScan {
     private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
@@ -161,7 +162,7 @@ final class UnrealScan {
     private boolean fire(ExecutionState exec, TransitionResult out, int tr, boolean byArmedGate) {
         byte type = tree.transitionType[tr];
         if (type == CompiledStateTree.GOTO) {
-            if (!transitions.trySelect(exec, tree.transitionTarget[tr], tr, out)) {
+            if (!transitions.trySelectUnreal(exec, tr, out, byArmedGate)) {
                 return false;
             }
             fires = true;

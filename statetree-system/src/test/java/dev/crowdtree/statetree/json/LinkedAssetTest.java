@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -83,6 +84,21 @@ class LinkedAssetTest {
         Files.writeString(dir.resolve("main.json"), main);
         Files.writeString(dir.resolve("part.json"), part);
         return StateTreeJson.compile(dir.resolve("main.json"), StateTreeCompiler.withBuiltins());
+    }
+
+    @Test
+    void anIncludedAssetsRootMayNotItselfLink() throws Exception {
+        // a linked root (and so a linkedAsset one, read as linked) would lose its link as a subtree's root
+        Files.writeString(dir.resolve("third.json"), "{\"name\": \"Third\", \"root\": {\"name\": \"T\","
+                + " \"tasks\": [{\"type\": \"run\"}]}}");
+        for (String part : List.of("{\"name\": \"Part\", \"root\": {\"name\": \"R\", \"type\": \"linkedAsset\","
+                + " \"asset\": \"third.json\"}}", "{\"name\": \"Part\", \"root\": {\"name\": \"R\", \"type\": \"linked\","
+                + " \"linkedSubtree\": \"S\"}, \"subtrees\": [{\"name\": \"S\", \"type\": \"subtree\", \"tasks\":"
+                + " [{\"type\": \"run\"}]}]}")) {
+            StateTreeCompileException e = assertThrows(StateTreeCompileException.class, () -> compile(MAIN, part));
+            assertTrue(e.getMessage().contains("state 'Root/A': asset: the root state of linked asset \"part.json\" is"
+                    + " itself a linked or linkedAsset state"), e.getMessage());
+        }
     }
 
     @Test

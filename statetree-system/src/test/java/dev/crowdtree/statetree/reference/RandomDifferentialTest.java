@@ -101,7 +101,7 @@ class RandomDifferentialTest {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
             // so do composites and the root-first scan (rules K1-K6, H1-H2), and the other keys of issue 20
-            // Unreal 5.8's rules too (U1-U7): the trees under the seeds' rules stay those of before
+            // Unreal 5.8's rules too (U1-U8): the trees under the seeds' rules stay those of before
             TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n),
                     new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n),
                     new SplittableRandom(17000 + n), new SplittableRandom(21000 + n))
