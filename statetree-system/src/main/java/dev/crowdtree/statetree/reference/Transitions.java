@@ -123,12 +123,7 @@ final class Transitions {
                         // Masks the later transitions of no higher priority (and the restart from root: Q-A4).
                         fires = false;
                     } else {
-                        short handle = type == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
-                        outTransition.currentActiveStates.copyFrom(exec.activeStates);
-                        outTransition.targetState = handle;
-                        outTransition.nextActiveStates.reset();
-                        outTransition.nextActiveStates.push(handle);
-                        outTransition.transitionIndex = transitionIndex;
+                        terminal(exec, outTransition, transitionIndex);
                         fires = true;
                     }
                     best = priority;
@@ -150,6 +145,16 @@ final class Transitions {
             return true;
         }
         return false;
+    }
+
+    /** {@code @succeeded} or {@code @failed} transition {@code tr} into {@code out}: the path ends in its handle. */
+    void terminal(ExecutionState exec, TransitionResult out, int tr) {
+        short handle = tree.transitionType[tr] == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
+        out.currentActiveStates.copyFrom(exec.activeStates);
+        out.targetState = handle;
+        out.nextActiveStates.reset();
+        out.nextActiveStates.push(handle);
+        out.transitionIndex = tr;
     }
 
     /** The restart from the root into {@code out} (section 4; a root that cannot be selected fails cleanly, Q-A9). */

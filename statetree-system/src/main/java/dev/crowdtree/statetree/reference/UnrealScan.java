@@ -1,6 +1,5 @@
 package dev.crowdtree.statetree.reference;
 
-import static dev.crowdtree.statetree.reference.ReferenceInterpreter.FAILED_HANDLE;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.SUCCEEDED_HANDLE;
 
@@ -170,12 +169,7 @@ final class UnrealScan {
             fires = false;
             return true;
         } else {
-            short handle = type == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
-            out.currentActiveStates.copyFrom(exec.activeStates);
-            out.targetState = handle;
-            out.nextActiveStates.reset();
-            out.nextActiveStates.push(handle);
-            out.transitionIndex = tr;
+            transitions.terminal(exec, out, tr);
             fires = true;
         }
         out.byArmedGate = byArmedGate;
