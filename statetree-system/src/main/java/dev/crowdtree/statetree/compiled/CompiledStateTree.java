@@ -83,8 +83,8 @@ public final class CompiledStateTree {
     /** Whether any task of the state has a tick. */
     public final boolean[] stateTicks;
     /**
-     * Whether the state needs a tick every tick: a task of it ticks, or it has an {@code onTick}
-     * transition (docs/SEMANTICS.md section 11); the root also when a global task ticks.
+     * Whether the state needs a tick every tick: a task of it ticks, or it has an {@code onTick} transition
+     * (SEMANTICS.md section 11); the root also when a global task ticks; a task-less path's state (rule U6).
      */
     public final boolean[] stateTicking;
     /**
@@ -181,13 +181,12 @@ public final class CompiledStateTree {
     public final int[] taskDoneSlot;
     /** Whether each state completes when all its counted tasks have succeeded ({@code "completion": "all"}). */
     public final boolean[] stateCompletionAll;
-    /**
-     * False for a disabled state ({@code "enabled": false} or inside one): an empty placeholder that
-     * SelectStateInternal never selects (docs/SEMANTICS.md, rule N2).
-     */
+    /** False for a disabled state ({@code "enabled": false} or in one), which is never selected (SEMANTICS.md N2). */
     public final boolean[] stateEnabled;
     /** The scan order and the composite states' rules (docs/SEMANTICS.md section 4.1). */
     public final ScanRules scanRules;
+    /** What the tree's rules need under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md section 20). */
+    public final UnrealRules unreal;
     /** The history states and what they remember (docs/SEMANTICS.md section 17). */
     public final HistoryStates history;
     /** The states' required events to enter (docs/SEMANTICS.md section 18, rules V1-V6). */
@@ -325,6 +324,7 @@ public final class CompiledStateTree {
         stateCompletionAll = CompiledTreeBuilder.booleans(b.stateCompletionAll);
         stateEnabled = CompiledTreeBuilder.booleans(b.stateEnabled);
         scanRules = new ScanRules(CompiledTreeBuilder.bytes(b.stateComposite), b.rootFirst);
+        unreal = new UnrealRules(b.unrealRules, stateType, stateParent, stateTasksNum);
         history = new HistoryStates(CompiledTreeBuilder.bytes(b.stateHistory));
         tickPeriods = new TickPeriods(CompiledTreeBuilder.bytes(b.statePeriodLog), stateParent);
         stateParameters = new StateParameters(b);
@@ -394,7 +394,7 @@ public final class CompiledStateTree {
                 stateTicks[s] |= tasks[k].ticks();
             }
             stateTicking[s] = stateTicks[s] || (stateTriggerMask[s] & TRIGGER_TICK) != 0
-                    || (s == 0 && b.globalTasksTick);
+                    || (s == 0 && b.globalTasksTick) || unreal.noTaskOnPath(s); // rule U6: it completes at a tick
             // parents have smaller ids (DFS pre-order), so the parent's flag is final here
             stateAlwaysAwake[s] = stateTicking[s] || (stateParent[s] >= 0 && stateAlwaysAwake[stateParent[s]]);
         }

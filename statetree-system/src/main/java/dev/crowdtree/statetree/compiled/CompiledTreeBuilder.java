@@ -99,6 +99,8 @@ public final class CompiledTreeBuilder {
     final List<int[]> requiredSlots = new ArrayList<>();
     /** The transition scan goes root to leaf ({@code "transitionScan": "rootFirst"}). */
     boolean rootFirst;
+    /** The tree follows Unreal 5.8's rules ({@code "rules": "unreal-5.8"}). */
+    boolean unrealRules;
     final List<Evaluator> evaluators = new ArrayList<>();
 
     final List<String> paramName = new ArrayList<>();
@@ -369,6 +371,11 @@ public final class CompiledTreeBuilder {
             types[k++] = PayloadSchema.slotType(t);
         }
         return types;
+    }
+
+    /** The tree follows Unreal 5.8's rules (docs/SEMANTICS.md section 20, rules U1-U8); by default the seeds'. */
+    public void setUnrealRules() {
+        unrealRules = true;
     }
 
     /** The transition scan goes root to leaf (docs/SEMANTICS.md, rules H1-H2); by default leaf to root. */

@@ -39,8 +39,8 @@ public final class DotWriter {
         StringBuilder sb = new StringBuilder();
         String name = t.name == null ? "" : t.name;
         sb.append("digraph ").append(quote(name)).append(" {\n");
-        String scan = t.scanRules.rootFirst
-                ? "\ntransitionScan: " + Vocabulary.TransitionScan.ROOT_FIRST.assetName() : "";
+        String scan = (t.scanRules.rootFirst ? "\ntransitionScan: " + Vocabulary.TransitionScan.ROOT_FIRST.assetName() : "")
+                + (t.unreal.on ? "\nrules: " + Vocabulary.Rules.UNREAL_5_8.assetName() : "");
         sb.append("  graph [label=").append(quote(name + " (" + t.source + ")" + scan))
                 .append(", labelloc=t, fontname=\"Helvetica\"];\n");
         sb.append("  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n");

@@ -153,6 +153,34 @@ public final class Vocabulary {
     }
 
     /**
+     * The rule set a tree follows where the seeds and Unreal 5.8 differ ({@code "rules"} at the top
+     * level; docs/SEMANTICS.md section 20, rules U1-U8): the seeds' (the default) or Unreal 5.8's.
+     */
+    public enum Rules {
+        SEED("seed"), UNREAL_5_8("unreal-5.8");
+
+        private final String assetName;
+
+        Rules(String assetName) {
+            this.assetName = assetName;
+        }
+
+        public String assetName() {
+            return assetName;
+        }
+
+        /** The rule set with this asset name, or null. */
+        public static Rules parse(String name) {
+            return Vocabulary.parse(values(), name, Rules::assetName);
+        }
+
+        /** "seed, unreal-5.8". */
+        public static String validNames() {
+            return Vocabulary.names(values(), Rules::assetName);
+        }
+    }
+
+    /**
      * The order of the transition scan ({@code "transitionScan"} at the top level; docs/SEMANTICS.md,
      * rules H1-H2): leaf to root (Unreal's, the default) or root to leaf (a hierarchical state
      * machine's "the higher level wins").

@@ -47,6 +47,8 @@ final class Compilation {
     final Map<String, List<String>> authoredNames = new HashMap<>();
     /** The tree's transitions are scanned root to leaf ({@code "transitionScan": "rootFirst"}, rule H1). */
     boolean rootFirst;
+    /** The tree follows Unreal 5.8's rules ({@code "rules": "unreal-5.8"}, rules U1-U8). */
+    boolean unreal;
 
     // ---- the expanded tree (ExpansionPass) -----------------------------------------------------
     /** States in id order (DFS pre-order). */

@@ -90,7 +90,10 @@ final class ExpansionPass {
         n.history = history(d, n);
         n.requiredEvent = RequiredEventKey.check(c, d, n);
         if (d.completion() != null && !d.completion().equals("any")) {
-            if (d.completion().equals("all")) {
+            if (d.completion().equals("all") && c.unreal) {
+                c.error(n.path, "completion", "\"completion\": \"all\" cannot be used in a tree with \"rules\": "
+                        + "\"unreal-5.8\" (rule U1): not supported under those rules yet; leave it out");
+            } else if (d.completion().equals("all")) {
                 n.completionAll = true;
             } else {
                 c.error(n.path, "completion", "unknown completion " + quote(d.completion())
@@ -214,6 +217,9 @@ final class ExpansionPass {
         } else if (c.rootFirst) {
             wrong = what + " cannot be used in a tree with \"transitionScan\": \"rootFirst\": a composite's rule "
                     + "is part of the leaf-to-root scan; use one or the other";
+        } else if (c.unreal) {
+            wrong = what + " cannot be used in a tree with \"rules\": \"unreal-5.8\" (rule U1): Unreal 5.8 has no "
+                    + "composites; wire the children with onStateSucceeded/onStateFailed transitions instead";
         }
         if (wrong != null) {
             c.error(n.path, "composite", wrong);

@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.compiler;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary.Rules;
 import dev.crowdtree.statetree.compiled.Vocabulary.TransitionScan;
 import dev.crowdtree.statetree.compiler.Model.Param;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
@@ -107,6 +108,7 @@ public final class StateTreeCompiler {
             c.error(null, "name", "the tree needs a non-empty 'name'");
         }
         scanOrder(c);
+        ruleSet(c);
         Bindings bindings = new Bindings(c);
         NodeFactory nodes = new NodeFactory(c, bindings);
         TransitionPass.registerPayloadFields(c.out, def.root());
@@ -133,6 +135,27 @@ public final class StateTreeCompiler {
             new WarningPass(c).run();
         }
         return assemble(c);
+    }
+
+    /**
+     * The tree's {@code rules} (rule U1): the seeds' unless {@code unreal-5.8}, which the compiler
+     * refuses beside what Unreal 5.8 has no counterpart for here (composites, a root-first scan,
+     * {@code "completion": "all"}: checked where those keys are read).
+     */
+    private static void ruleSet(Compilation c) {
+        String declared = c.def.rules();
+        Rules rules = declared == null ? Rules.SEED : Rules.parse(declared);
+        if (rules == null) {
+            c.error(null, "rules", "unknown rules " + Compilation.quote(declared) + "; valid values are "
+                    + Rules.validNames() + c.didYouMean(declared, Rules.validNames()));
+        } else if (rules == Rules.UNREAL_5_8) {
+            c.unreal = true;
+            c.out.setUnrealRules();
+            if (c.rootFirst) {
+                c.error(null, "rules", "\"rules\": \"unreal-5.8\" cannot be combined with \"transitionScan\": "
+                        + "\"rootFirst\": Unreal 5.8 scans leaf to root; leave one of them out");
+            }
+        }
     }
 
     /** The tree's {@code transitionScan} (rule H1): leaf to root unless {@code rootFirst}. */
@@ -193,7 +216,7 @@ public final class StateTreeCompiler {
         }
         Compilation check = new Compilation(new TreeDef(c.source, c.def.name(), c.def.parameters(), c.def.evaluators(),
                 new StateDef(c.def.root().name(), "state", null, null, null, null, null, null, null, links),
-                c.def.subtrees(), c.def.globalTasks(), c.def.transitionScan()), registry);
+                c.def.subtrees(), c.def.globalTasks(), c.def.transitionScan(), c.def.rules()), registry);
         check.probe = true;
         run(check);
         for (CompileError err : check.errors) {

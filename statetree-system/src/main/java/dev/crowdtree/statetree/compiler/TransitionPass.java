@@ -128,6 +128,13 @@ final class TransitionPass {
         Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
+        if (ok && c.unreal && (delay > 0 || variance > 0) && trigger != null && trigger != Trigger.ON_TICK
+                && trigger != Trigger.ON_EVENT) {
+            c.error(s.path, where + (delay > 0 ? ".delay" : ".delayVariance"), "a delay is only valid on onTick and "
+                    + "onEvent transitions in a tree with \"rules\": \"unreal-5.8\" (rule U1; trigger is " + trig
+                    + "): Unreal 5.8 has no delay on completion transitions");
+            ok = false;
+        }
         int errorsBefore = c.errorCount();
         EnabledFlags.check(c, t.enabled(), s.path, where + "." + EnabledFlags.KEY);
         Scope scope = new Scope(s, true, s.tasks.size(), c.evalInfos.size(), "transition conditions",

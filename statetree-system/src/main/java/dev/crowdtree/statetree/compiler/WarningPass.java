@@ -3,11 +3,14 @@ package dev.crowdtree.statetree.compiler;
 import dev.crowdtree.statetree.compiled.CompileWarning;
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.compiled.Vocabulary.Selection;
+import dev.crowdtree.statetree.compiled.Vocabulary.StateType;
+import dev.crowdtree.statetree.compiled.Vocabulary.Target;
 import dev.crowdtree.statetree.compiled.Vocabulary.Trigger;
 import dev.crowdtree.statetree.compiler.Model.SentEvent;
 import dev.crowdtree.statetree.compiler.Model.StateNode;
 import dev.crowdtree.statetree.compiler.Model.TaskInfo;
 import dev.crowdtree.statetree.compiler.Model.TransitionInfo;
+import dev.crowdtree.statetree.definition.TransitionDef;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.ValueType;
 
@@ -127,6 +130,9 @@ final class WarningPass {
      * under {@code completion: all} it succeeds only if every counted task may succeed.
      */
     private void completions(boolean[] canSucceed, boolean[] canFail) {
+        if (c.unreal) {
+            unrealCompletions(canSucceed, canFail);
+        }
         for (int i = c.order.size() - 1; i >= 0; i--) {
             StateNode s = c.order.get(i);
             int counted = 0;
@@ -138,7 +144,7 @@ final class WarningPass {
                     canFail[i] |= t.type.canFail();
                 }
             }
-            canSucceed[i] = s.completionAll ? counted > 0 && succeeding == counted : succeeding > 0;
+            canSucceed[i] |= s.completionAll ? counted > 0 && succeeding == counted : succeeding > 0;
             for (StateNode child : s.children) {
                 canSucceed[i] |= canSucceed[child.id];
                 canFail[i] |= canFail[child.id];
@@ -149,6 +155,29 @@ final class WarningPass {
                 // child's success and fails when no later child can be selected
                 canSucceed[i] = true;
                 canFail[i] = true;
+            }
+        }
+    }
+
+    /**
+     * Under {@code "rules": "unreal-5.8"}, what completes a state beyond its tasks: a path without
+     * tasks succeeds at its last state (rule U6), and a linked state completes as a
+     * {@code @succeeded}/{@code @failed} transition below it says (rule U2).
+     */
+    private void unrealCompletions(boolean[] canSucceed, boolean[] canFail) {
+        int n = c.order.size();
+        boolean[] noTask = new boolean[n];
+        for (int i = 0; i < n; i++) { // parents first
+            StateNode s = c.order.get(i);
+            noTask[i] = s.tasks.isEmpty() && (s.parent == null || noTask[s.parent.id]);
+            canSucceed[i] = noTask[i] && (s.children.isEmpty() || s.selection == Selection.TRY_ENTER_STATE);
+            if (s.type == StateType.LINKED) {
+                for (int j = i + 1; j < s.subtreeEnd; j++) {
+                    for (TransitionDef t : c.order.get(j).def.transitions()) {
+                        canSucceed[i] |= Target.SUCCEEDED.keyword().equals(t.to());
+                        canFail[i] |= Target.FAILED.keyword().equals(t.to());
+                    }
+                }
             }
         }
     }
@@ -443,8 +472,8 @@ final class WarningPass {
     // ---- W4: delayed onEvent transitions ----------------------------------------------------------
 
     private void delayedOnEvent(StateNode s, TransitionInfo t) {
-        if (t.trigger() != Trigger.ON_EVENT || (t.delay() <= 0 && t.delayVariance() <= 0)) {
-            return;
+        if (t.trigger() != Trigger.ON_EVENT || (t.delay() <= 0 && t.delayVariance() <= 0) || c.unreal) {
+            return; // under unreal-5.8 one event arms the delay (rule U4)
         }
         warn(CompileWarning.DELAYED_ON_EVENT, s.path, t.field() + (t.delay() > 0 ? ".delay" : ".delayVariance"),
                 "a delayed onEvent transition fires only if an event '" + t.event() + "' is in the agent's window on "

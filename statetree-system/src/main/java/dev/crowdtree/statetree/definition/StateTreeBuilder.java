@@ -39,6 +39,7 @@ public final class StateTreeBuilder {
     private final List<NodeDef> globalTasks = new ArrayList<>();
     private StateDef root;
     private String transitionScan;
+    private String rules;
 
     private StateTreeBuilder(String name) {
         this.name = name;
@@ -110,6 +111,15 @@ public final class StateTreeBuilder {
         return this;
     }
 
+    /**
+     * The rule set ({@code "rules"}): {@code seed} (the default) or {@code unreal-5.8}, which follows
+     * Unreal 5.8 where the two differ (docs/SEMANTICS.md section 20, rules U1-U8).
+     */
+    public StateTreeBuilder rules(String ruleSet) {
+        this.rules = ruleSet;
+        return this;
+    }
+
     /** The transition scan goes root to leaf, so the highest level wins ({@code "transitionScan": "rootFirst"}). */
     public StateTreeBuilder rootFirst() {
         return transitionScan(TransitionScan.ROOT_FIRST.assetName());
@@ -127,7 +137,7 @@ public final class StateTreeBuilder {
     }
 
     public TreeDef build() {
-        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan);
+        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan, rules);
     }
 
     /** {@code fields} (a new map when null) with payload field {@code name} of {@code type} added: a {@code payloadFields} map. */

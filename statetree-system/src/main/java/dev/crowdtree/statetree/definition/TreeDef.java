@@ -8,13 +8,22 @@ import java.util.List;
  * the root state is selected and exited when the tree finishes: docs/SEMANTICS.md, rules G1-G5).
  * {@code source} names where it came from (a file name, or a label for trees built in code) and
  * prefixes every compile error. {@code transitionScan} is {@code leafFirst} (null: the default) or
- * {@code rootFirst}, the order of the transition scan (docs/SEMANTICS.md, rules H1-H2).
+ * {@code rootFirst}, the order of the transition scan (docs/SEMANTICS.md, rules H1-H2). {@code rules}
+ * is {@code seed} (null: the default) or {@code unreal-5.8}, the rule set the runtimes follow where
+ * the two differ (docs/SEMANTICS.md section 20, rules U1-U8).
  */
 public record TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
-                      StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan) {
+                      StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan,
+                      String rules) {
     /** This tree with {@code newRoot} as its root (every other field kept). */
     public TreeDef withRoot(StateDef newRoot) {
-        return new TreeDef(source, name, parameters, evaluators, newRoot, subtrees, globalTasks, transitionScan);
+        return new TreeDef(source, name, parameters, evaluators, newRoot, subtrees, globalTasks, transitionScan, rules);
+    }
+
+    /** A tree under the default rules ({@code seed}). */
+    public TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
+                   StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan) {
+        this(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan, null);
     }
 
     public TreeDef {

@@ -30,6 +30,8 @@ final class AgentScan {
     /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
     private final ScanRules rules;
     private final boolean composites;
+    /** The scan of a tree under {@code "rules": "unreal-5.8"} (rules U2-U8), else null. */
+    private final UnrealAgentScan unreal;
 
     // The scan in progress: the best priority found and what it decides, the completion (a
     // composite's rule may change it, rule K6) with the depth + 1 of the completed state, and
@@ -46,6 +48,15 @@ final class AgentScan {
         this.scan = scan;
         this.rules = state.t.scanRules;
         this.composites = rules.hasComposites;
+        this.unreal = state.t.unreal.on ? new UnrealAgentScan(state, scan) : null;
+    }
+
+    /**
+     * After {@link #triggerScalar}: the depth from which the transition found exits and enters states
+     * as changed (rule U3, {@code unreal-5.8} only), {@code MAX_DEPTH} for none.
+     */
+    int changedFrom() {
+        return unreal != null ? unreal.changedFrom : CompiledStateTree.MAX_DEPTH;
     }
 
     /**
@@ -91,6 +102,7 @@ final class AgentScan {
         if (found != NONE) {
             c.firedTransition[l] = (int) (found >> 32);
             c.nextLeaf[l] = (int) found;
+            c.changedFrom[l] = (byte) changedFrom();
             c.firedRows[c.fired++] = r;
         }
     }
@@ -105,6 +117,9 @@ final class AgentScan {
      * transition, or NONE.
      */
     long triggerScalar(int r) {
+        if (unreal != null) {
+            return unreal.trigger(r); // docs/SEMANTICS.md section 20
+        }
         best = -1;
         result = NONE;
         stopped = false;
@@ -157,7 +172,7 @@ final class AgentScan {
                 }
             }
             if (!ok) {
-                scan.cancelGate(r, tr);
+                scan.gates.cancel(r, tr);
                 continue;
             }
             int leaf = scan.onPassed(r, tr);

@@ -225,6 +225,16 @@ final class ChunkEvents implements EventOutbox, EventFields {
         return -1;
     }
 
+    /** Whether event {@code e} (-1: none) of row {@code local}'s E is alive and matches state {@code s}'s required event. */
+    boolean requiredMatches(int local, int e, int s) {
+        return e >= 0 && !evDead[e] && required.matches(s, evTag[e], evTypes, e * width);
+    }
+
+    /** The event that passed row {@code local}'s payload-reading transition ({@link #choose}). */
+    int chosenOf(int local) {
+        return chosen[local];
+    }
+
     /** In the selection being tried, row {@code local}'s state at {@code depth} takes event {@code e} (rules V2, V3). */
     void tryRequired(int local, int depth, int e) {
         reqTrial[local * CompiledStateTree.MAX_DEPTH + depth] = e;

@@ -288,7 +288,7 @@ final class ChunkRunner {
             }
             int leaf = scan.selectInternal(r, 0);
             if (leaf >= 0 && !c.faults.isFaulted(r - c.base)) {
-                byte entered = apply.enterState(r, -1, 0, leaf);
+                byte entered = apply.enterState(r, -1, 0, leaf, CompiledStateTree.MAX_DEPTH);
                 c.setLast(r, entered, apply.enteredDepth);
             }
             if (c.faults.isFaulted(r - c.base)) {
@@ -338,7 +338,7 @@ final class ChunkRunner {
     /** Stop (section 7) of one running row: its states, then its global tasks; its pending events are dropped with the tree. */
     private void stopRow(int r) {
         final ChunkState c = st;
-        apply.exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.STOPPED);
+        apply.exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.STOPPED, CompiledStateTree.MAX_DEPTH);
         if (t.globalTaskCount > 0) {
             globals.exit(r, t.globalTaskCount, RunStatus.STOPPED); // rule G3: after the states
         }

@@ -31,6 +31,11 @@ final class ChunkState {
      * state {@code COMPOSITE_FIRED - value} (rules K4, K5; {@link #compositeFired}, {@link #compositeTarget}).
      */
     static final int COMPOSITE_FIRED = -16;
+    /**
+     * Flag on a {@link #firedTransition} value {@code >= 0}: the transition fires because the delay
+     * it armed ran out, without being tested again (rule U4, {@code unreal-5.8}); it consumes no event.
+     */
+    static final int BY_ARMED_GATE = 1 << 30;
     /** Fault isolation for the chunk (rules R1-R4). */
     final NodeFaults faults = new NodeFaults(this);
     /** Linked states' subtree parameters, on selection and on EnterState (rules A16.5, L3). */
@@ -39,8 +44,11 @@ final class ChunkState {
     final StateParameterValues params;
     /** {@link #xFlags}: in X / a timer is due / has events / completed / fired / finished by a global task. */
     static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16, X_GLOBAL = 32;
-    /** {@link #doneAt}: not completed / completed before this tick (every timer pauses). */
-    static final int NOT_DONE = -2, DONE_BEFORE = -1;
+    /**
+     * {@link #doneAt}: not completed / completed before this tick (every timer pauses) / completed on
+     * a path without tasks (rule U6).
+     */
+    static final int NOT_DONE = -2, DONE_BEFORE = -1, NO_TASKS = -3;
     static final int PERIODS = 7;
 
     final StateTreeSystem sys;
@@ -67,6 +75,8 @@ final class ChunkState {
     int epoch;
     int[] firedTransition = new int[0];
     int[] nextLeaf = new int[0];
+    /** The depth from which a round-one transition exits and enters states as changed (rule U3; 8: none). */
+    byte[] changedFrom = new byte[0];
     int[] oldLeaf = new int[0];
     int[] firedRows = new int[0];
     int fired;
@@ -152,6 +162,7 @@ final class ChunkState {
         decStamp = new int[n];
         firedTransition = new int[n];
         nextLeaf = new int[n];
+        changedFrom = new byte[n];
         oldLeaf = new int[n];
         firedRows = new int[n];
         cand = new int[n];

@@ -9,6 +9,7 @@ import dev.crowdtree.statetree.node.TimerKind;
 
 import static dev.crowdtree.statetree.exec.ChunkState.DONE_BEFORE;
 import static dev.crowdtree.statetree.exec.ChunkState.NOT_DONE;
+import static dev.crowdtree.statetree.exec.ChunkState.NO_TASKS;
 import static dev.crowdtree.statetree.exec.ChunkState.X_DONE;
 import static dev.crowdtree.statetree.exec.ChunkState.X_DUE;
 import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
@@ -18,7 +19,8 @@ import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
  * states in ascending id order, so root to leaf for every agent; per task, {@code onTimer} for the X
  * agents whose timer is due now, then its tick over the state's slice of the always-awake agents. An
  * agent leaves the batches once a task completed it, and the timers it did not reach pause (their due
- * steps move one period later). Completed agents join X for the transition scan.
+ * steps move one period later). Completed agents join X for the transition scan. A tree under
+ * {@code "rules": "unreal-5.8"} ticks its agents' tasks until one fails instead (rules U5, U6).
  *
  * <p>THREADING: confined to its worker.
  */
@@ -67,6 +69,10 @@ final class TaskPhase {
      * batches once something completed it.
      */
     void tickTasks(int[] aOrder, int[] aBegin, int xn, int doneInAStart) {
+        if (t.unreal.on) {
+            tickEveryTask(aOrder, aBegin);
+            return;
+        }
         final ChunkState c = st;
         final int[] xs = c.x[c.listLog];
         final byte[] status = c.status;
@@ -113,7 +119,7 @@ final class TaskPhase {
                         doneInA += onTimer(task, k, cand, 0, m);
                         if (control.completions() > 0) {
                             doneInA += recordCompletions(cand, 0, m, k);
-                            keepRunOut(k, cand, 0, m);
+                            keepRunOut(k, cand, 0, m, false);
                         }
                     }
                 }
@@ -143,6 +149,171 @@ final class TaskPhase {
             }
         }
         control.setBackground(false);
+    }
+
+    /**
+     * TickTasks under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md section 20): as
+     * {@link #tickTasks}, states in ascending id order and per task onTimer for the due X agents,
+     * then its tick over the state's slice of A; but an agent stays in the batches after a task
+     * succeeded (rule U5), and leaves them once one failed (the tasks after it are not reached, their
+     * timers pause). Each call reports into {@link #callStatus}; the completed state is the shallowest
+     * whose task reported, failed if one of its tasks failed. Then the agents on a path without tasks
+     * succeed (rule U6).
+     */
+    private void tickEveryTask(int[] aOrder, int[] aBegin) {
+        final ChunkState c = st;
+        final int[] xs = c.x[c.listLog];
+        final byte[] xFlags = c.xFlags;
+        final int[] cand = c.cand;
+        final int[] xBegin = c.xBegin;
+        final int step = c.step;
+        final int b = c.base;
+        final short[] end = t.stateSubtreeEnd;
+        final int[] groupsBegin = t.stateAwakeGroupsBegin;
+        if (callStatus.length < c.status.length) {
+            callStatus = new byte[c.status.length];
+            reported = new int[c.status.length];
+            failedIn = new int[c.status.length];
+            failedTask = new int[c.status.length];
+        }
+        passEpoch++;
+        final byte[] calls = callStatus;
+        control.bindStatus(calls, b);
+        for (int s = 0; s < t.stateCount; s++) {
+            int numTasks = t.stateTasksNum[s];
+            int aLo = aBegin[groupsBegin[s]];
+            int aHi = aBegin[groupsBegin[end[s]]];
+            int xLo = xBegin[s];
+            int xHi = xBegin[end[s]];
+            for (int k = t.stateTasksBegin[s], kEnd = k + numTasks; k < kEnd && (aLo < aHi || xLo < xHi); k++) {
+                Task task = t.tasks[k];
+                control.setBackground(!t.taskConsidered[k]);
+                callEpoch++;
+                if (t.taskTimer[k] != TimerKind.NONE && xLo < xHi) {
+                    final int[] due = d.ints[t.taskTimerDueSlot[k]];
+                    int m = 0;
+                    for (int i = xLo; i < xHi; i++) {
+                        int r = xs[i];
+                        int l = r - b;
+                        if ((xFlags[l] & X_DUE) != 0 && reaches(l) && due[r] == step) {
+                            due[r] = 0; // ran out: stopped (onTimer may start it again)
+                            calls[l] = RunStatus.RUNNING;
+                            cand[m++] = r;
+                        }
+                    }
+                    callAndMerge(task, k, m, true);
+                }
+                if (task.ticks() && aLo < aHi) {
+                    int m = 0;
+                    for (int i = aLo; i < aHi; i++) {
+                        int r = aOrder[i];
+                        int l = r - b;
+                        if (reaches(l) && reported[l] != callEpoch) { // not if its onTimer reported just now
+                            calls[l] = RunStatus.RUNNING;
+                            cand[m++] = r;
+                        }
+                    }
+                    callAndMerge(task, k, m, false);
+                }
+            }
+        }
+        control.setBackground(false);
+        control.bindStatus(c.status, b);
+        if (t.unreal.anyNoTaskPath) {
+            for (int i = aBegin[0], n = aBegin[t.awakeGroupCount]; i < n; i++) {
+                int r = aOrder[i];
+                int l = r - b;
+                if (t.unreal.noTaskOnPath(c.stateOf(r) - 1) && reaches(l)) {
+                    c.status[l] = RunStatus.SUCCEEDED; // rule U6: completed at its last state
+                    c.doneAt[l] = NO_TASKS;
+                    c.addX(l, X_DONE);
+                }
+            }
+        }
+    }
+
+    /** Under {@code unreal-5.8}: what each task call reported, per local row (bound as the context's status). */
+    private byte[] callStatus = new byte[0];
+    /** The {@link #callEpoch} of the onTimer call of a row's task that reported, so that its tick is not called too. */
+    private int[] reported = new int[0];
+    private int callEpoch;
+    /** The {@link #passEpoch} in which a task of the row failed, and that task: the tasks after it are not reached. */
+    private int[] failedIn = new int[0];
+    private int[] failedTask = new int[0];
+    private int passEpoch;
+
+    /**
+     * Whether TickTasks reaches local row {@code l} under {@code unreal-5.8}: not when it completed
+     * before this tick, nor after one of its tasks failed in this tick, nor when a global task
+     * finished its tree or a node failed it (rule R1).
+     */
+    private boolean reaches(int l) {
+        return st.doneAt[l] != DONE_BEFORE && failedIn[l] != passEpoch && (st.xFlags[l] & ChunkState.X_GLOBAL) == 0;
+    }
+
+    /**
+     * Under {@code unreal-5.8}: the task after which row {@code l}'s timers pause in this tick, the
+     * one that failed ({@link #afterTasks}); none ({@code Integer.MAX_VALUE}) when none failed.
+     */
+    private int pausesAfter(int l) {
+        return failedIn.length > l && failedIn[l] == passEpoch ? failedTask[l] : Integer.MAX_VALUE;
+    }
+
+    /**
+     * Under {@code unreal-5.8}: task {@code k}'s onTimer ({@code onTimer}) or tick over the
+     * candidates {@code cand[0..m)}, whose {@link #callStatus} is RUNNING, and {@link #merge} of
+     * what it reported; an onTimer that reported keeps its timer run out (rule M1).
+     */
+    private void callAndMerge(Task task, int k, int m, boolean onTimer) {
+        if (m == 0) {
+            return;
+        }
+        final int[] cand = st.cand;
+        control.resetCompletions();
+        if (onTimer) {
+            onTimer(task, k, cand, 0, m);
+        } else {
+            tick(task, k, cand, 0, m);
+        }
+        if (control.completions() > 0) {
+            merge(cand, 0, m, k, onTimer);
+            if (onTimer) {
+                keepRunOut(k, cand, 0, m, true);
+            }
+        }
+    }
+
+    /**
+     * Rule U5: what a call of task {@code k} reported for {@code rs[from..to)}: the first report of a
+     * row in this tick makes the task's state the completed one, and a later failure of a task of that
+     * same state makes it failed; a failure anywhere stops the row's tasks there. A row completing
+     * joins X.
+     */
+    private void merge(int[] rs, int from, int to, int k, boolean onTimer) {
+        final ChunkState c = st;
+        final int b = c.base;
+        for (int i = from; i < to; i++) {
+            int r = rs[i];
+            int l = r - b;
+            byte reportedNow = callStatus[l];
+            if (reportedNow == RunStatus.RUNNING || c.faults.isFaulted(l)) {
+                continue;
+            }
+            if (onTimer) {
+                reported[l] = callEpoch;
+            }
+            if (reportedNow == RunStatus.FAILED) {
+                failedIn[l] = passEpoch;
+                failedTask[l] = k;
+            }
+            if (c.status[l] == RunStatus.RUNNING) {
+                c.status[l] = reportedNow;
+                c.doneAt[l] = k;
+                c.addX(l, X_DONE);
+            } else if (reportedNow == RunStatus.FAILED && t.taskState[c.doneAt[l]] == t.taskState[k]) {
+                c.status[l] = RunStatus.FAILED; // a failure wins in the completed state
+            }
+        }
     }
 
     /**
@@ -203,7 +374,7 @@ final class TaskPhase {
                     if (status[l] != RunStatus.RUNNING) {
                         if (failedOrDone(l, r, k)) {
                             int completed = recordCompletions(oneRow, 0, 1, k);
-                            keepRunOut(k, oneRow, 0, 1);
+                            keepRunOut(k, oneRow, 0, 1, false);
                             return completed;
                         }
                         finishedNow = true;
@@ -263,18 +434,20 @@ final class TaskPhase {
 
     /**
      * Rule M1 (docs/SEMANTICS.md section 3.1): the rows of {@code rs[from..to)} whose state task
-     * {@code k}'s {@code onTimer} just completed keep its timer run out, unless {@code onTimer}
-     * started it again: it is due at the row's next step (as a countdown from 0 s), so that the task
-     * reports again the next time it is reached, as a per-tick countdown would.
+     * {@code k}'s {@code onTimer} just completed ({@code byCall}: reported a status, rule U5) keep its
+     * timer run out, unless {@code onTimer} started it again: it is due at the row's next step (as a
+     * countdown from 0 s), so that the task reports again the next time it is reached, as a per-tick
+     * countdown would.
      */
-    private void keepRunOut(int k, int[] rs, int from, int to) {
+    private void keepRunOut(int k, int[] rs, int from, int to, boolean byCall) {
         final ChunkState c = st;
         final int[] due = d.ints[t.taskTimerDueSlot[k]];
         final int next = c.step + c.period;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - c.base;
-            if (c.doneAt[l] == k && due[r] == 0 && !c.faults.isFaulted(l)) {
+            boolean completed = byCall ? callStatus[l] != RunStatus.RUNNING : c.doneAt[l] == k;
+            if (completed && due[r] == 0 && !c.faults.isFaulted(l)) {
                 if (t.taskTimer[k] == TimerKind.SECONDS) {
                     d.floats[t.taskTimerValueSlot[k]][r] = 0f; // counted from 0 s: due at the next step
                 }
@@ -320,7 +493,8 @@ final class TaskPhase {
             byte s = c.status[l];
             if (s != RunStatus.RUNNING) {
                 int leaf = c.stateOf(r) - 1;
-                int from = c.doneAt[l];
+                // under unreal-5.8 TickTasks reaches the tasks up to a failing one (rule U5)
+                int from = t.unreal.on && c.doneAt[l] != DONE_BEFORE ? pausesAfter(l) : c.doneAt[l];
                 for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
                     int k = t.pathTimerTasks[j];
                     if (k > from && k >= globalTasks) { // the global tasks were reached (rule G2)
@@ -332,7 +506,9 @@ final class TaskPhase {
                     }
                 }
             }
-            if (s == RunStatus.RUNNING || c.doneAt[l] < 0) {
+            if (c.doneAt[l] == NO_TASKS) {
+                c.setLast(r, s, t.stateDepth[c.stateOf(r) - 1]); // rule U6: at its last state
+            } else if (s == RunStatus.RUNNING || c.doneAt[l] < 0) {
                 c.setLast(r, s); // running, or completed before this tick: its completed depth stays
             } else {
                 c.setLast(r, s, t.stateDepth[t.taskState[c.doneAt[l]]]);

@@ -30,6 +30,8 @@ final class TransitionApply {
     private final ChunkEvents events;
     private final AgentScan scan;
     private final GlobalTaskPhase globals;
+    /** The tree follows Unreal 5.8's rules (rules U3, U4). */
+    private final boolean unreal;
 
     TransitionApply(ChunkState state, ChunkEvents events, AgentScan scan, GlobalTaskPhase globals) {
         this.st = state;
@@ -40,6 +42,7 @@ final class TransitionApply {
         this.events = events;
         this.scan = scan;
         this.globals = globals;
+        this.unreal = state.t.unreal.on;
     }
 
     /** Applies the transitions of the rows the scan fired ({@link ChunkState#firedRows}); they join X as fired. */
@@ -75,8 +78,9 @@ final class TransitionApply {
             return;
         }
         int leaf = st.nextLeaf[l];
+        int changedFrom = unreal ? st.changedFrom[l] : CompiledStateTree.MAX_DEPTH;
         for (int round = 1; ; round++) {
-            if (!fire(r, tr, leaf)) {
+            if (!fire(r, tr, leaf, changedFrom)) {
                 return; // tree finished
             }
             if (st.lastOf(r) == RunStatus.RUNNING || round == 5) {
@@ -93,6 +97,7 @@ final class TransitionApply {
             }
             tr = (int) (found >> 32);
             leaf = (int) found;
+            changedFrom = scan.changedFrom();
         }
         if (st.stateOf(r) == 0) {
             failTree(r);
@@ -101,12 +106,16 @@ final class TransitionApply {
 
     /**
      * Fires one transition: consume its event, trace, ExitState, then EnterState or the terminal
-     * outcome. Returns false when the tree finished.
+     * outcome, the states from depth {@code changedFrom} down exited and entered as changed (rule
+     * U3). Returns false when the tree finished.
      */
-    private boolean fire(int r, int tr, int leaf) {
+    private boolean fire(int r, int fired, int leaf, int changedFrom) {
         final ChunkState c = st;
         final int cur = c.stateOf(r) - 1;
-        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]) {
+        // rule U4: a delayed transition that fires when its delay ran out consumes no event
+        final boolean byArmedGate = fired >= 0 && (fired & ChunkState.BY_ARMED_GATE) != 0;
+        final int tr = fired >= 0 ? fired & ~ChunkState.BY_ARMED_GATE : fired;
+        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate) {
             events.consumeEvent(r - c.base, tr);
         }
         int byComposite = ChunkState.compositeTarget(tr);
@@ -118,15 +127,15 @@ final class TransitionApply {
         if (terminal || (tr == RESTART && leaf < 0)) {
             // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
             byte exitStatus = c.lastOf(r);
-            exitState(r, cur, -1, -1, true, exitStatus);
+            exitState(r, cur, -1, -1, true, exitStatus, CompiledStateTree.MAX_DEPTH);
             c.setState(r, 0);
             finishTree(r, terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED,
                     exitStatus, t.globalTaskCount);
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget[tr] : byComposite >= 0 ? byComposite : 0;
-        exitState(r, cur, target, leaf, false, c.lastOf(r));
-        byte entered = enterState(r, cur, target, leaf);
+        exitState(r, cur, target, leaf, false, c.lastOf(r), changedFrom);
+        byte entered = enterState(r, cur, target, leaf, changedFrom);
         c.setLast(r, entered, enteredDepth);
         if (c.faults.isFaulted(r - c.base)) {
             finishByFault(r); // an ExitState or EnterState threw (rules R1, R2)
@@ -148,8 +157,11 @@ final class TransitionApply {
     /** After {@link #enterState}: the depth of the state that completed on enter (a failing task's, else the first succeeding one's). */
     int enteredDepth;
 
-    /** EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at {@code leaf}. */
-    byte enterState(int r, int cur, int target, int leaf) {
+    /**
+     * EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at
+     * {@code leaf}; the states from depth {@code changedFrom} down are entered as changed (rule U3).
+     */
+    byte enterState(int r, int cur, int target, int leaf, int changedFrom) {
         final ChunkState c = st;
         final long[] exec = c.exec;
         long e = exec[r] + (1L << InstanceData.CHANGES_SHIFT);
@@ -160,13 +172,15 @@ final class TransitionApply {
         c.setFailed(r, 0);
         byte result = RunStatus.RUNNING;
         boolean succeeded = false;
+        boolean shallowerSuccess = false;
         enteredDepth = 0;
         boolean onTarget = false;
         int len = chainOf(leaf);
         for (int i = 0; i < len; i++) {
             int s = c.chain[i];
             c.setState(r, (short) (s + 1));
-            boolean wasActive = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
+            boolean stays = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
+            boolean wasActive = stays && i < changedFrom;
             onTarget |= s == target;
             byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
             if ((!wasActive || onTarget) && c.params.declares(s)) {
@@ -179,8 +193,9 @@ final class TransitionApply {
                 if (c.traced(r)) {
                     c.trace(r, TraceFormat.enter(c.tick, t, s, change));
                 }
-                if (t.requiredEvents.any && t.requiredEvents.has(s)) {
-                    events.enterRequired(r, i, s, d.floats, d.ints, d.bools); // rules V4, V5
+                // rules V4, V5; U3: a state kept above the target and entered again as changed keeps its event
+                if (t.requiredEvents.any && t.requiredEvents.has(s) && (!stays || onTarget)) {
+                    events.enterRequired(r, i, s, d.floats, d.ints, d.bools);
                 }
                 control.setChange(change, s, target);
                 final boolean all = t.stateCompletionAll[s];
@@ -216,7 +231,11 @@ final class TransitionApply {
                         if (taskStatus == RunStatus.FAILED) {
                             c.setFailed(r, (short) (k + 1));
                             result = RunStatus.FAILED;
-                            enteredDepth = i; // the failing task's state completed
+                            if (unreal && succeeded && enteredDepth < i) {
+                                shallowerSuccess = true; // rule U5: the shallowest completed state is the completion
+                            } else {
+                                enteredDepth = i; // the failing task's state completed
+                            }
                             break;
                         }
                         if (taskStatus == RunStatus.SUCCEEDED && all) {
@@ -239,21 +258,28 @@ final class TransitionApply {
                 }
             }
         }
-        return result == RunStatus.RUNNING && succeeded ? RunStatus.SUCCEEDED : result;
+        return (result == RunStatus.RUNNING && succeeded) || shallowerSuccess ? RunStatus.SUCCEEDED : result;
     }
 
     /**
      * ExitState (A11) of the path ending at {@code cur}; {@code all} exits every state as changed
-     * (terminal transitions, failed restarts, Stop). A history state exited as changed remembers the
-     * path below it (rule Y2).
+     * (terminal transitions, failed restarts, Stop), as does every state from depth
+     * {@code changedFrom} down (rule U3). A history state exited as changed remembers the path below
+     * it (rule Y2).
      */
-    void exitState(int r, int cur, int target, int leaf, boolean all, byte exitStatus) {
+    void exitState(int r, int cur, int target, int leaf, boolean all, byte exitStatus, int changedFrom) {
         if (cur < 0) {
             return;
         }
         final ChunkState c = st;
+        // rule U4: under unreal-5.8 a pending delay lasts while the state that armed it stays (not changed)
+        int gateSource = -1;
         if ((c.exec[r] & ChunkState.GATE_BIT) != 0) {
-            c.clearGate(r);
+            if (unreal && !all) {
+                gateSource = t.transitionSource[c.gate[r] - 1];
+            } else {
+                c.clearGate(r);
+            }
         }
         int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);
         System.arraycopy(c.chain, 0, c.nextPath, 0, nextLen); // the next path, root first
@@ -263,7 +289,10 @@ final class TransitionApply {
         for (int i = 0; i < len; i++) {
             int s = c.chain[i];
             int next = i < nextLen ? c.nextPath[i] : -1;
-            boolean remains = next == s;
+            boolean remains = next == s && i < changedFrom;
+            if (s == gateSource && !remains) {
+                c.clearGate(r);
+            }
             onTarget |= next == target && next >= 0;
             if (!remains && t.history.has(s)) {
                 // rule Y2: a history state exited as changed remembers the path below it
@@ -328,7 +357,7 @@ final class TransitionApply {
      */
     void finishByFault(int r) {
         final ChunkState c = st;
-        exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.FAILED);
+        exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.FAILED, CompiledStateTree.MAX_DEPTH);
         c.setState(r, 0);
         finishTree(r, RunStatus.FAILED, RunStatus.FAILED, t.globalTaskCount);
     }
@@ -340,7 +369,7 @@ final class TransitionApply {
         if (c.traced(r)) {
             c.trace(r, TraceFormat.taskCompleted(c.tick, t, c.doneAt[l], status));
         }
-        exitState(r, c.stateOf(r) - 1, -1, -1, true, status);
+        exitState(r, c.stateOf(r) - 1, -1, -1, true, status, CompiledStateTree.MAX_DEPTH);
         c.setState(r, 0);
         finishTree(r, status, status, t.globalTaskCount);
     }

@@ -44,8 +44,8 @@ final class TransitionScan {
     private final CompiledStateTree t;
     private final NodeContext ctx;
     private final ChunkEvents events;
-    private final ChunkTimers timers;
-    private int gatesStreamed;
+    /** The agents' gates (section 4, rule U4). */
+    final Gates gates;
     private final ChildOrder childOrder;
     /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
     private final ScanRules rules;
@@ -63,13 +63,13 @@ final class TransitionScan {
         this.t = state.t;
         this.ctx = state.ctx;
         this.events = events;
-        this.timers = timers;
         this.childOrder = new ChildOrder(state.t);
         this.rules = state.t.scanRules;
         this.composites = rules.hasComposites;
         this.history = state.t.history;
         this.histories = history.count() > 0;
         this.required = state.t.requiredEvents;
+        this.gates = new Gates(state, timers);
         this.perAgent = new AgentScan(state, this);
     }
 
@@ -81,7 +81,7 @@ final class TransitionScan {
      * the completed X agents that found no transition restart from the root.
      */
     void detectTransitions(int[] aOrder, int[] aBegin, int[] xs, int xn) {
-        if (t.hasPriorities || rules.rootFirst) {
+        if (t.hasPriorities || rules.rootFirst || t.unreal.on) {
             perAgent.detectAll(aOrder, aBegin[0], aBegin[t.awakeGroupCount], xs, xn);
             return;
         }
@@ -134,7 +134,7 @@ final class TransitionScan {
                     final int[] gdue = c.gateDue;
                     final int now = c.step;
                     if (aHi - aLo > rows >> 3) {
-                        streamGates();
+                        gates.stream();
                     }
                     // Branch-free first pass: the positions whose agent holds this gate or passes
                     // (unpredictable, so a branch per agent would stall the gathers behind it).
@@ -174,7 +174,7 @@ final class TransitionScan {
                     if (shouldCheck(tr, r)) {
                         cand[m++] = r;
                     } else if (gatedTr) {
-                        cancelGate(r, tr); // the pending gate's trigger no longer matches
+                        gates.cancel(r, tr); // the pending gate's trigger no longer matches
                     }
                 }
                 if (m == 0) {
@@ -210,34 +210,13 @@ final class TransitionScan {
     }
 
     /**
-     * Reads the chunk's gate columns front to back. The always-awake order is grouped by state but
-     * not by row, so a gated onTick transition's loop reads gates in scattered order; when it covers
-     * a good part of the chunk, streaming the columns in first (which the hardware prefetcher does at
-     * full bandwidth) turns its misses into cache hits. Once per chunk and tick.
-     */
-    private void streamGates() {
-        final ChunkState c = st;
-        if (gatesStreamed == c.epoch) {
-            return;
-        }
-        gatesStreamed = c.epoch;
-        final short[] g = c.gate;
-        final int[] due = c.gateDue;
-        long acc = 0;
-        for (int r = c.base, end = c.base + c.rows; r < end; r += 16) {
-            acc += g[r] + due[r];
-        }
-        c.sink += acc;
-    }
-
-    /**
      * Transition {@code tr}'s trigger matched for the undecided row {@code r} and its conditions
      * gave {@code passed}: cancel its gate on failure, otherwise record the decision.
      */
     private void decide(int r, int tr, boolean passed, boolean gatedTr) {
         if (!passed) {
             if (gatedTr) {
-                cancelGate(r, tr);
+                gates.cancel(r, tr);
             }
             return;
         }
@@ -263,24 +242,20 @@ final class TransitionScan {
      */
     int onPassed(int r, int tr) {
         if (t.isGated(tr)) {
-            final ChunkState c = st;
-            final short[] gate = c.gate;
-            final int[] gateDue = c.gateDue;
-            if (gate[r] != tr + 1) {
-                gate[r] = (short) (tr + 1);
-                c.exec[r] |= ChunkState.GATE_BIT;
-                float g = t.gateDelay(tr, c.sys.seed(), c.ids[r], c.tick);
-                c.gateValue[r] = g;
-                gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;
-                if (t.transitionTrigger[tr] != TRIGGER_TICK) {
-                    c.cs.addSticky(r - c.base);
-                }
-            }
-            int due = gateDue[r];
-            if (due != 0 && c.step < due) {
+            gates.hold(r, tr);
+            if (gates.waiting(r)) {
                 return STOP; // the gate is still closed (Q-A5: blocks the rest of the scan)
             }
         }
+        return target(r, tr);
+    }
+
+    /**
+     * What transition {@code tr} of row {@code r} does once it fires: the leaf SelectState selected
+     * for its target, {@link #CONTINUE} when the target cannot be selected, {@link #STOP} for
+     * {@code @none}, {@link #TERMINAL} for {@code @succeeded}/{@code @failed}.
+     */
+    int target(int r, int tr) {
         switch (t.transitionType[tr]) {
             case GOTO: {
                 int target = t.transitionTarget[tr];
@@ -297,7 +272,7 @@ final class TransitionScan {
         }
     }
 
-    private boolean shouldCheck(int tr, int r) {
+    boolean shouldCheck(int tr, int r) {
         byte trig = t.transitionTrigger[tr];
         if (trig == TRIGGER_TICK) {
             return true;
@@ -320,18 +295,36 @@ final class TransitionScan {
         return completionMatches(tr, trig, status, doneLimit);
     }
 
+    /** Rule U8: the target of the transition being selected and the event it fired on (-1: none). */
+    private int eventTarget = -1, targetEvent = -1;
+
+    /**
+     * {@link #target} of onEvent transition {@code tr} of row {@code r} in a tree under
+     * {@code unreal-5.8}: its target is selected with the event the transition fired on (rule U8).
+     */
+    int targetWithEvent(int r, int tr) {
+        int l = r - st.base;
+        targetEvent = t.payloads.readsPayload(tr) ? events.chosenOf(l) : events.nextMatch(l, -1, tr);
+        eventTarget = t.transitionTarget[tr];
+        try {
+            return target(r, tr);
+        } finally {
+            eventTarget = -1;
+            targetEvent = -1;
+        }
+    }
+
+    /** Consumes the event that made onEvent transition {@code tr} pass for row {@code r} (section 8). */
+    void consumeEvent(int r, int tr) {
+        events.consumeEvent(r - st.base, tr);
+    }
+
     /** Whether completion trigger {@code trig} of transition {@code tr} matches a completion with {@code status}. */
     private boolean completionMatches(int tr, byte trig, byte status, int doneLimit) {
         byte completion = status == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED
                 : status == RunStatus.FAILED ? TRIGGER_FAILED : 0;
         // scoped completion: only the completed state and its ancestors see it
         return (trig & completion) != 0 && t.stateDepth[t.transitionSource[tr]] < doneLimit;
-    }
-
-    void cancelGate(int r, int tr) {
-        if (st.gate[r] == tr + 1) {
-            st.clearGate(r);
-        }
     }
 
     /**
@@ -456,7 +449,12 @@ final class TransitionScan {
      */
     private boolean requiredEventPass(int r, int s) {
         int l = r - st.base;
+        // rule U8: a transition's target is selected with the event the transition fired on, if it matches
+        boolean own = s == eventTarget && events.requiredMatches(l, targetEvent, s);
         for (int e = events.nextRequired(l, -1, s); e >= 0; e = events.nextRequired(l, e, s)) {
+            if (own && e != targetEvent) {
+                continue;
+            }
             events.test(l, e);
             if (enterConditionsPass(r, s)) {
                 events.tryRequired(l, t.stateDepth[s], e);

@@ -74,6 +74,9 @@ public final class TreeFingerprint {
             }
             b.append('\n');
         }
+        if (t.unreal.on) {
+            b.append("rules unreal-5.8\n"); // rule U1; trees under the seeds' rules keep their fingerprints
+        }
         if (t.history.count() > 0) {
             // rule Y1; trees without history keep the fingerprints they had before
             b.append("history");

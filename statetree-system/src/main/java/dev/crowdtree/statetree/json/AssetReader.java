@@ -34,8 +34,8 @@ import java.util.regex.Pattern;
  * the field leading to it ({@code children[2].tasks[0]}).
  */
 final class AssetReader {
-    static final List<String> TOP_KEYS = List.of("name", "transitionScan", "parameters", "evaluators", "globalTasks",
-            "root", "subtrees");
+    static final List<String> TOP_KEYS = List.of("name", "transitionScan", "rules", "parameters", "evaluators",
+            "globalTasks", "root", "subtrees");
     /**
      * The top-level key through which editors find the asset's JSON Schema
      * ({@code docs/statetree-asset.schema.json}): a string, accepted and otherwise ignored. It is not
@@ -146,7 +146,8 @@ final class AssetReader {
         string(m, SCHEMA_KEY, null, ""); // only its JSON type is checked; the value is not used
         String name = string(m, "name", null, "");
         String transitionScan = string(m, "transitionScan", null, "");
-        links.declareScan(transitionScan); // before the root: the linked assets it includes are checked against it
+        String rules = string(m, "rules", null, "");
+        links.declareScan(transitionScan, rules); // before the root: the linked assets it includes are checked against them
         List<ParameterDef> params = parameters(m, null, "");
         List<NodeDef> evaluators = nodes(m, "evaluators", null, "", "evaluator");
         List<NodeDef> globalTasks = nodes(m, "globalTasks", null, "", "task");
@@ -182,7 +183,7 @@ final class AssetReader {
             }
         }
         subtrees.addAll(links.subtrees());
-        return new TreeDef(source, name, params, evaluators, root, subtrees, globalTasks, transitionScan);
+        return new TreeDef(source, name, params, evaluators, root, subtrees, globalTasks, transitionScan, rules);
     }
 
     // ---- states ----------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ final class AssetWriter {
                 g.writeStringField("name", def.name());
             }
             stringField(g, "transitionScan", def.transitionScan());
+            stringField(g, "rules", def.rules());
             parameters(g, def.parameters());
             nodes(g, "evaluators", def.evaluators());
             nodes(g, "globalTasks", def.globalTasks());

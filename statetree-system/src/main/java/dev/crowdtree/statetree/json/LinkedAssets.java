@@ -21,8 +21,9 @@ import java.util.Map;
  * plain {@code linked} state pointing at it. So the compiler and both runtimes see nothing new: a
  * linked asset is a linked subtree that lives in a file of its own. An included asset may not
  * declare evaluators or global tasks (they would run for the whole tree): move them to the
- * including tree. Nor may it declare a {@code transitionScan} other than the including tree's (the
- * scan order is the whole tree's, rule H1); without one it is scanned as the including tree is.
+ * including tree. Nor may it declare a {@code transitionScan} or {@code rules} other than the
+ * including tree's (the scan order and the rule set are the whole tree's, rules H1 and U1); without
+ * them it follows the including tree's.
  *
  * <p>One instance per top-level read: it remembers the assets already included (a file linked
  * twice becomes one subtree) and the chain of files being read, for cycles.
@@ -69,20 +70,22 @@ final class LinkedAssets {
     }
 
     /**
-     * The {@code transitionScan} of the tree being read, as declared (null: the default), once known:
-     * the top-level asset's, which the assets it includes inherit. Rule H1.
+     * The {@code transitionScan} and {@code rules} of the tree being read, as declared (null: the
+     * default), once known: the top-level asset's, which the assets it includes inherit. Rules H1, U1.
      */
     private String scan;
+    private String rules;
     private boolean scanKnown;
 
     /**
-     * The reader found the tree's {@code transitionScan} ({@code declared}, null when absent): for the
-     * top-level asset it is the whole tree's; an included asset keeps the one it inherited (its own
-     * is checked against it when the inclusion ends).
+     * The reader found the tree's {@code transitionScan} and {@code rules} (null when absent): for
+     * the top-level asset they are the whole tree's; an included asset keeps the ones it inherited
+     * (its own are checked against them when the inclusion ends).
      */
-    void declareScan(String declared) {
+    void declareScan(String declaredScan, String declaredRules) {
         if (!scanKnown) {
-            scan = declared;
+            scan = declaredScan;
+            rules = declaredRules;
             scanKnown = true;
         }
     }
@@ -142,7 +145,7 @@ final class LinkedAssets {
             List<Path> longer = new ArrayList<>(chain);
             longer.add(target);
             LinkedAssets nested = new LinkedAssets(target, maxBytes, used, longer, subtrees, subtreeFiles);
-            nested.declareScan(scan); // an included asset is scanned as the including tree
+            nested.declareScan(scan, rules); // an included asset follows the including tree
             included = StateTreeJson.readIncluded(source, text.text(), nested);
         } catch (StateTreeCompileException e) {
             for (CompileError ce : e.errors()) {
@@ -163,10 +166,10 @@ final class LinkedAssets {
                     + "the including tree, or make them tasks of the asset's root state");
             return null;
         }
-        if (included.transitionScan() != null && !scanName(included.transitionScan()).equals(scanName(scan))) {
-            reader.error(path, field, "linked asset \"" + asset + "\" declares \"transitionScan\": \""
-                    + included.transitionScan() + "\" but the including tree is scanned " + scanName(scan)
-                    + "; the scan order is the whole tree's: leave it out of the linked asset or make them the same");
+        if (!sameAsIncluding(reader, path, field, asset, "transitionScan", included.transitionScan(), scan,
+                Vocabulary.TransitionScan.LEAF_FIRST.assetName(), "the scan order")
+                || !sameAsIncluding(reader, path, field, asset, "rules", included.rules(), rules,
+                Vocabulary.Rules.SEED.assetName(), "the rule set")) {
             return null;
         }
         String name = included.name() == null || included.name().isBlank() ? target.getFileName().toString()
@@ -180,6 +183,12 @@ final class LinkedAssets {
             subtrees.putIfAbsent(s.name(), s);
         }
         StateDef root = included.root();
+        if (Vocabulary.StateType.LINKED.assetName().equals(root.type())) {
+            reader.error(path, field, "the root state of linked asset \"" + asset + "\" is itself a linked or linkedAsset "
+                    + "state, which a linked asset's root cannot be here (it becomes the root of a subtree): give that "
+                    + "root a child state that links instead");
+            return null;
+        }
         if (!root.parameters().isEmpty()) {
             reader.error(path, field, "the root state of linked asset \"" + asset + "\" declares parameters; a linked "
                     + "asset's parameters are its top-level 'parameters' (the linking state gives them values with "
@@ -194,8 +203,20 @@ final class LinkedAssets {
         return name;
     }
 
-    /** A declared {@code transitionScan} as the including tree compares it: absent is the default. */
-    private static String scanName(String declared) {
-        return declared == null ? Vocabulary.TransitionScan.LEAF_FIRST.assetName() : declared;
+    /**
+     * Whether the included asset's tree-wide {@code key} ({@code declared}, null when absent) agrees
+     * with the including tree's ({@code including}; absent on either side is {@code dflt}); reports
+     * the difference when it does not.
+     */
+    private static boolean sameAsIncluding(AssetReader reader, String path, String field, String asset, String key,
+                                           String declared, String including, String dflt, String what) {
+        String theirs = including == null ? dflt : including;
+        if (declared == null || declared.equals(theirs)) {
+            return true;
+        }
+        reader.error(path, field, "linked asset \"" + asset + "\" declares \"" + key + "\": \"" + declared
+                + "\" but the including tree's is \"" + theirs + "\"; " + what + " is the whole tree's: leave it out of "
+                + "the linked asset or make them the same");
+        return false;
     }
 }

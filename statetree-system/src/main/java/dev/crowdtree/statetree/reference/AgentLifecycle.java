@@ -180,7 +180,8 @@ final class AgentLifecycle {
             boolean fired = transitions.triggerTransitions(exec, transition);
             if (fired) {
                 int t = transition.transitionIndex;
-                if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[t]) {
+                if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[t]
+                        && !transition.byArmedGate) {
                     Transitions.consumeEvent(tree, exec, t);
                 }
                 data.trace(t == TransitionResult.COMPOSITE_RULE

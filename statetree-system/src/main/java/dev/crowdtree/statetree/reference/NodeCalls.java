@@ -13,7 +13,8 @@ import dev.crowdtree.statetree.node.TimerKind;
  * Calls the tree's evaluators, conditions and task ticks for the agent being run, with one-row
  * batches: evaluators' {@code treeStart}/{@code tick}/{@code treeStop} (docs/SEMANTICS.md sections
  * 2, 3 step 4 and 7), {@code TestAllConditions} for enter and transition conditions (sections 4 and
- * 5), and {@code TickTasks} with its timers and completion (section 3 step 5, section 3.1).
+ * 5), and {@code TickTasks} with its timers and completion (section 3 step 5, section 3.1; rules
+ * U5, U6 under {@code unreal-5.8}).
  */
 final class NodeCalls {
     private final InterpreterData data;
@@ -85,6 +86,9 @@ final class NodeCalls {
      * {@code onTimer}; then, if it has a tick and nothing completed, its tick.
      */
     byte tickTasks(ExecutionState exec, float deltaTime) {
+        if (tree.unreal.on) {
+            return tickEveryTask(exec, deltaTime);
+        }
         taskStatus[0] = RunStatus.RUNNING;
         control.bindStatus(taskStatus, data.agent);
         for (int index = 0; index < exec.activeStates.num; index++) {
@@ -98,11 +102,7 @@ final class NodeCalls {
                 }
                 Task task = tree.tasks[taskIndex];
                 control.setBackground(!tree.taskConsidered[taskIndex]);
-                if (timers.countDownTimer(taskIndex, deltaTime)) {
-                    control.setTask(taskIndex, task.timer());
-                    data.calling("task", task, taskIndex);
-                    task.onTimer(ctx, rows, 0, 1);
-                    control.setTask(-1, TimerKind.NONE);
+                if (timerRanOut(task, taskIndex, deltaTime)) {
                     if (taskStatus[0] != RunStatus.RUNNING) {
                         if (completes(exec, index, all, taskIndex)) {
                             timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
@@ -131,12 +131,71 @@ final class NodeCalls {
     }
 
     /**
-     * A task of the state at {@code index} reported {@code taskStatus[0]}. In a {@code completion:
-     * all} state a success only marks the task finished (false: go on); otherwise the state completed.
+     * TickTasks under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md section 20, rule U5), as
+     * Unreal 5.8's {@code TickTasks}: the tasks of the active states are reached root to leaf in
+     * declared order (a running timer counted down, then {@code onTimer} or the tick); a success does
+     * not stop it, a failure does: the tasks after a failing one are not reached (their timers pause).
+     * The completed state is the shallowest state whose task reported a status: failed if one of its
+     * tasks failed, else succeeded. A path without any task succeeds at its last state (rule U6).
      */
+    private byte tickEveryTask(ExecutionState exec, float deltaTime) {
+        if (tree.unreal.noTaskOnPath(exec.activeStates.last())) {
+            exec.completedIndex = exec.activeStates.num - 1;
+            return RunStatus.SUCCEEDED;
+        }
+        byte completion = RunStatus.RUNNING;
+        control.bindStatus(taskStatus, data.agent);
+        reach:
+        for (int index = 0; index < exec.activeStates.num; index++) {
+            int state = exec.activeStates.get(index);
+            int tasksBegin = tree.stateTasksBegin[state];
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
+                Task task = tree.tasks[taskIndex];
+                control.setBackground(!tree.taskConsidered[taskIndex]);
+                taskStatus[0] = RunStatus.RUNNING;
+                if (timerRanOut(task, taskIndex, deltaTime) && taskStatus[0] != RunStatus.RUNNING) {
+                    timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
+                } else if (task.ticks()) {
+                    data.calling("task", task, taskIndex);
+                    task.tick(ctx, rows, 0, 1);
+                }
+                byte reported = taskStatus[0];
+                if (reported != RunStatus.RUNNING
+                        && (completion == RunStatus.RUNNING || (exec.completedIndex == index && reported == RunStatus.FAILED))) {
+                    completion = reported; // the shallowest completed state; a failure wins in it
+                    exec.completedIndex = index;
+                }
+                if (reported == RunStatus.FAILED) {
+                    break reach; // the tasks after a failing one are not reached
+                }
+            }
+        }
+        control.setBackground(false);
+        return completion;
+    }
+
+    /**
+     * Counts task {@code taskIndex}'s running timer down (section 3.1) and, when it runs out, calls
+     * its {@code onTimer}; returns whether it did.
+     */
+    private boolean timerRanOut(Task task, int taskIndex, float deltaTime) {
+        if (!timers.countDownTimer(taskIndex, deltaTime)) {
+            return false;
+        }
+        control.setTask(taskIndex, task.timer());
+        data.calling("task", task, taskIndex);
+        task.onTimer(ctx, rows, 0, 1);
+        control.setTask(-1, TimerKind.NONE);
+        return true;
+    }
+
     /** Whether a task of the state being ticked finished in this call (completion "all" completes only then). */
     private boolean finishedNow;
 
+    /**
+     * A task of the state at {@code index} reported {@code taskStatus[0]}. In a {@code completion:
+     * all} state a success only marks the task finished (false: go on); otherwise the state completed.
+     */
     private boolean completes(ExecutionState exec, int index, boolean all, int taskIndex) {
         if (all && taskStatus[0] == RunStatus.SUCCEEDED) {
             data.bools[tree.taskDoneSlot[taskIndex]][data.agent] = 1;

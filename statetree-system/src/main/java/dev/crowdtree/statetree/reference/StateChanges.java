@@ -16,15 +16,18 @@ import dev.crowdtree.statetree.node.TimerKind;
 
 /**
  * {@code EnterState} and {@code ExitState} (docs/SEMANTICS.md section 6): applies a selected
- * transition to the agent being run. ExitState cancels the gate and exits the states that change
- * (or sit on the target branch), leaf to root, calling their tasks' {@code exitState} in reverse
+ * transition to the agent being run. ExitState cancels the gate (under {@code unreal-5.8} only when
+ * the state that armed it changes, rule U4) and exits the states that change (from the completed
+ * state down under {@code unreal-5.8}, rule U3) or sit on the target branch, leaf to root, calling
+ * their tasks' {@code exitState} in reverse
  * order up to {@code EnterStateFailedTaskIndex}; a history state exited as changed remembers the
  * path below it (rule Y2). EnterState makes the next path active root to leaf, gives an entering
  * state's own parameters their values (rule X3), copies a linked state's parameters into its
  * subtree copy, keeps the payload of the event a state with a required event was selected with (and
  * consumes it, rules V4, V5), and calls the entering states' tasks'
  * {@code enterState} in declared order (stopping their timers first, section 3.1); a task that fails
- * stops the entering, one that succeeds completes the state at once (Q-A2).
+ * stops the entering, one that succeeds completes the state at once (Q-A2; under {@code unreal-5.8}
+ * the shallowest state that completed on enter is the completion, rule U5).
  */
 final class StateChanges {
     private final InterpreterData data;
@@ -57,6 +60,7 @@ final class StateChanges {
 
         exec.enterStateFailedTaskIndex = INVALID_TASK_INDEX;
         exec.activeStates.reset();
+        boolean shallowerSuccess = false;
 
         for (int index = 0; index < transition.nextActiveStates.num && result != RunStatus.FAILED; index++) {
             int currentHandle = transition.nextActiveStates.get(index);
@@ -67,7 +71,7 @@ final class StateChanges {
                 break;
             }
             onTargetBranch = onTargetBranch || currentHandle == transition.targetState;
-            boolean wasActive = previousHandle == currentHandle;
+            boolean wasActive = previousHandle == currentHandle && index < transition.changedFrom; // rule U3
             boolean isEnteringState = !wasActive || onTargetBranch;
             byte changeType = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
 
@@ -80,7 +84,9 @@ final class StateChanges {
 
             if (isEnteringState) {
                 data.trace(TraceFormat.enter(data.tick, tree, currentHandle, changeType));
-                if (tree.requiredEvents.any && tree.requiredEvents.has(currentHandle)) {
+                // rule U3: a state kept above the target and entered again as changed keeps its event
+                if (tree.requiredEvents.any && tree.requiredEvents.has(currentHandle)
+                        && (previousHandle != currentHandle || onTargetBranch)) {
                     enterWithEvent(exec, currentHandle, transition.nextActiveStates.eventAt(index));
                 }
             }
@@ -115,7 +121,11 @@ final class StateChanges {
                     data.trace(TraceFormat.taskEnter(data.tick, tree, taskIndex, status == RunStatus.FAILED));
                     if (status == RunStatus.FAILED) {
                         exec.enterStateFailedTaskIndex = taskIndex;
-                        exec.completedIndex = index; // the failing task's state completed
+                        if (tree.unreal.on && result == RunStatus.SUCCEEDED && exec.completedIndex < index) {
+                            shallowerSuccess = true; // rule U5: the shallowest completed state is the completion
+                        } else {
+                            exec.completedIndex = index; // the failing task's state completed
+                        }
                         result = status;
                         break;
                     }
@@ -140,7 +150,7 @@ final class StateChanges {
                 result = RunStatus.SUCCEEDED;
             }
         }
-        return result;
+        return shallowerSuccess ? RunStatus.SUCCEEDED : result;
     }
 
     /**
@@ -166,8 +176,10 @@ final class StateChanges {
         if (current.isEmpty()) {
             return;
         }
-        exec.gatedTransitionIndex = INVALID;
-        exec.gatedTransitionTime = 0f;
+        // Rule U4: under unreal-5.8 a pending delay lasts while the state that armed it stays (not changed).
+        int gateSource = tree.unreal.on && exec.gatedTransitionIndex != INVALID
+                ? tree.transitionSource[exec.gatedTransitionIndex] : INVALID;
+        boolean keepGate = gateSource != INVALID;
 
         boolean onTargetBranch = false;
         int[] exitedStates = new int[CompiledStateTree.MAX_DEPTH];
@@ -178,10 +190,11 @@ final class StateChanges {
             int currentHandle = current.get(index);
             int nextHandle = next.getStateSafe(index);
 
-            boolean remainsActive = nextHandle == currentHandle;
+            boolean remainsActive = nextHandle == currentHandle && index < transition.changedFrom; // rule U3
             onTargetBranch = onTargetBranch || (nextHandle != INVALID && nextHandle == transition.targetState);
             byte changeType = remainsActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
 
+            keepGate &= remainsActive || currentHandle != gateSource;
             if (!remainsActive || onTargetBranch) {
                 if (!remainsActive && tree.history.has(currentHandle)) {
                     // rule Y2: a history state exited as changed remembers the path below it
@@ -194,6 +207,10 @@ final class StateChanges {
             }
         }
 
+        if (!keepGate) {
+            exec.gatedTransitionIndex = INVALID;
+            exec.gatedTransitionTime = 0f;
+        }
         control.setExitStatus(exitStatus);
         for (int index = numExitedStates - 1; index >= 0; index--) {
             int currentHandle = exitedStates[index];

@@ -53,8 +53,10 @@ final class StateSelection {
      * it as {@code {"event": ...}}), or null.
      */
     private Event requiredEvent(int s) {
+        // rule U8: a transition's target is selected with the event the transition fired on, if it matches
+        boolean own = s == eventTarget && targetEvent != null && required.matches(s, targetEvent.tag(), targetEvent.types(), 0);
         for (Event e : data.execs[data.agent].eventsToProcess) {
-            if (required.matches(s, e.tag(), e.types(), 0)) {
+            if ((!own || e == targetEvent) && required.matches(s, e.tag(), e.types(), 0)) {
                 data.testedEvent = e;
                 if (nodes.testAllConditions(tree.stateEnterConditionsBegin[s], tree.stateEnterConditionsNum[s])) {
                     return e;
@@ -63,6 +65,19 @@ final class StateSelection {
         }
         return null;
     }
+
+    /**
+     * Rule U8 ({@code unreal-5.8}): while a transition fired by {@code event} selects its target
+     * {@code target}, the target's required event is tried with that event only, if it matches;
+     * {@code -1, null} ends it.
+     */
+    void selectWithEvent(int target, Event event) {
+        eventTarget = target;
+        targetEvent = event;
+    }
+
+    private int eventTarget = -1;
+    private Event targetEvent;
 
     /** Rule V3: the first event of the agent's window that matches state {@code s}'s required event, or null. */
     private Event firstMatch(ExecutionState exec, int s) {

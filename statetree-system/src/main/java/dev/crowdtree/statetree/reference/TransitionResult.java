@@ -2,6 +2,8 @@ package dev.crowdtree.statetree.reference;
 
 import static dev.crowdtree.statetree.reference.ReferenceInterpreter.INVALID;
 
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+
 /**
  * {@code FStateTreeTransitionResult}, plus which transition fired (for the trace and event
  * consumption): the active path before and after, and the target (docs/SEMANTICS.md sections 4 and 6).
@@ -16,6 +18,14 @@ final class TransitionResult {
     int transitionIndex = INVALID;
     /** The restart from root could not select a state (SEMANTICS.md section 4, deviation Q-A9). */
     boolean restartFailed;
+    /**
+     * The index on the path from which states are exited and entered as changed even where both paths
+     * hold the same state: the completed state's under {@code "rules": "unreal-5.8"} when the scan
+     * ran after a completion (rule U3), else {@code MAX_DEPTH} (none).
+     */
+    int changedFrom = CompiledStateTree.MAX_DEPTH;
+    /** It fired because its armed gate opened, without its trigger being tested again (rule U4): it consumes no event. */
+    boolean byArmedGate;
 
     /** Makes this a copy of {@code other}. */
     void copyFrom(TransitionResult other) {
@@ -24,5 +34,7 @@ final class TransitionResult {
         targetState = other.targetState;
         transitionIndex = other.transitionIndex;
         restartFailed = other.restartFailed;
+        changedFrom = other.changedFrom;
+        byArmedGate = other.byArmedGate;
     }
 }

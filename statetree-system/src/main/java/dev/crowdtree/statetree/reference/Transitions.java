@@ -35,15 +35,22 @@ final class Transitions {
     /** The priority a composite's rule fires at (rule K3). */
     private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
 
+    /** The scan of a tree under {@code "rules": "unreal-5.8"} (rules U2-U8). */
+    private final UnrealScan unrealScan;
+
     Transitions(InterpreterData data, NodeCalls nodes, StateSelection selection) {
         this.data = data;
         this.tree = data.tree;
         this.nodes = nodes;
         this.selection = selection;
+        this.unrealScan = new UnrealScan(data, this);
     }
 
     /** Fills {@code outTransition} and returns true when a transition fires (or the tree restarts). */
     boolean triggerTransitions(ExecutionState exec, TransitionResult outTransition) {
+        if (tree.unreal.on) {
+            return unrealScan.trigger(exec, outTransition); // docs/SEMANTICS.md section 20
+        }
         // The completion and its completed state; a composite's rule may change both (rule K6).
         byte completion = exec.lastTickStatus;
         int completedIndex = exec.completedIndex;
@@ -116,12 +123,7 @@ final class Transitions {
                         // Masks the later transitions of no higher priority (and the restart from root: Q-A4).
                         fires = false;
                     } else {
-                        short handle = type == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
-                        outTransition.currentActiveStates.copyFrom(exec.activeStates);
-                        outTransition.targetState = handle;
-                        outTransition.nextActiveStates.reset();
-                        outTransition.nextActiveStates.push(handle);
-                        outTransition.transitionIndex = transitionIndex;
+                        terminal(exec, outTransition, transitionIndex);
                         fires = true;
                     }
                     best = priority;
@@ -139,22 +141,36 @@ final class Transitions {
         }
 
         if (exec.lastTickStatus != RunStatus.RUNNING) {
-            // Restart the tree from the root.
-            final int rootState = 0;
-            outTransition.currentActiveStates.copyFrom(exec.activeStates);
-            outTransition.targetState = rootState;
-            outTransition.nextActiveStates.reset();
-            outTransition.transitionIndex = -1;
-            if (!selection.selectState(exec, rootState, outTransition.nextActiveStates)) {
-                outTransition.restartFailed = true;
-                outTransition.nextActiveStates.reset();
-            }
+            restart(exec, outTransition);
             return true;
         }
         return false;
     }
 
-    private static boolean isCompletion(byte status) {
+    /** {@code @succeeded} or {@code @failed} transition {@code tr} into {@code out}: the path ends in its handle. */
+    void terminal(ExecutionState exec, TransitionResult out, int tr) {
+        short handle = tree.transitionType[tr] == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
+        out.currentActiveStates.copyFrom(exec.activeStates);
+        out.targetState = handle;
+        out.nextActiveStates.reset();
+        out.nextActiveStates.push(handle);
+        out.transitionIndex = tr;
+    }
+
+    /** The restart from the root into {@code out} (section 4; a root that cannot be selected fails cleanly, Q-A9). */
+    void restart(ExecutionState exec, TransitionResult out) {
+        final int rootState = 0;
+        out.currentActiveStates.copyFrom(exec.activeStates);
+        out.targetState = rootState;
+        out.nextActiveStates.reset();
+        out.transitionIndex = -1;
+        if (!selection.selectState(exec, rootState, out.nextActiveStates)) {
+            out.restartFailed = true;
+            out.nextActiveStates.reset();
+        }
+    }
+
+    static boolean isCompletion(byte status) {
         return status == RunStatus.SUCCEEDED || status == RunStatus.FAILED;
     }
 
@@ -188,7 +204,25 @@ final class Transitions {
      * and true is returned; otherwise {@code out} is left as it was (it may hold the best transition
      * found so far).
      */
-    private boolean trySelect(ExecutionState exec, int target, int transitionIndex, TransitionResult out) {
+    /**
+     * {@link #trySelect} for transition {@code tr} of a tree under {@code unreal-5.8}: an onEvent
+     * transition's target is selected with the event it fired on (rule U8).
+     */
+    boolean trySelectUnreal(ExecutionState exec, int tr, TransitionResult out, boolean byArmedGate) {
+        int target = tree.transitionTarget[tr];
+        if (byArmedGate || tree.transitionTrigger[tr] != CompiledStateTree.TRIGGER_EVENT) {
+            return trySelect(exec, target, tr, out);
+        }
+        Event event = tree.payloads.readsPayload(tr) ? exec.chosenEvent : exec.eventsToProcess.get(nextMatch(exec, -1, tr));
+        selection.selectWithEvent(target, event);
+        try {
+            return trySelect(exec, target, tr, out);
+        } finally {
+            selection.selectWithEvent(-1, null);
+        }
+    }
+
+    boolean trySelect(ExecutionState exec, int target, int transitionIndex, TransitionResult out) {
         trial.currentActiveStates.copyFrom(exec.activeStates);
         trial.targetState = target;
         trial.nextActiveStates.reset();
@@ -205,7 +239,7 @@ final class Transitions {
      * matching events are tried in queue order until one passes, and that one is remembered as the
      * event to consume.
      */
-    private boolean conditionsPass(ExecutionState exec, int tr) {
+    boolean conditionsPass(ExecutionState exec, int tr) {
         int begin = tree.transitionConditionsBegin[tr];
         int num = tree.transitionConditionsNum[tr];
         if (!tree.payloads.readsPayload(tr)) {
@@ -222,7 +256,7 @@ final class Transitions {
     }
 
     /** The index of the first event after {@code after} in {@code EventsToProcess} that transition {@code tr} matches, or -1. */
-    private int nextMatch(ExecutionState exec, int after, int tr) {
+    int nextMatch(ExecutionState exec, int after, int tr) {
         return nextMatch(tree, exec, after, tr);
     }
 

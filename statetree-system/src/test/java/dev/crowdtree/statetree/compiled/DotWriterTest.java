@@ -175,6 +175,27 @@ class DotWriterTest {
     }
 
     @Test
+    void unrealRulesAreShownUnderTheTreesName() throws Exception {
+        TreeDef def = tree("U").rules("unreal-5.8")
+                .root(state("Root").child(state("L").linked("Sub")).child(state("B").task(node("run"))))
+                .subtree(state("Sub").child(state("Leaf").task(node("succeed").with("afterTicks", 1))
+                        .transition(on("onStateSucceeded").to("@succeeded"))))
+                .build();
+        String dot = DotWriter.toDot(COMPILER.compile(def));
+        assertTrue(dot.contains("  graph [label=\"U (<builder>)\\nrules: unreal-5.8\", labelloc=t"), dot);
+        assertWellFormed(dot);
+        // with a leaf-first scan said out loud: only the rules are shown (the scan is the default)
+        TreeDef both = tree("U").transitionScan("leafFirst").rules("unreal-5.8").root(state("Root").task(node("run"))).build();
+        assertTrue(DotWriter.toDot(COMPILER.compile(both)).contains("label=\"U (<builder>)\\nrules: unreal-5.8\""));
+        // the seeds' rules, said or not, are not shown
+        for (String rules : new String[] {null, "seed"}) {
+            String seed = DotWriter.toDot(COMPILER.compile(tree("S").rules(rules).root(state("Root").task(node("run"))).build()));
+            assertTrue(seed.contains("  graph [label=\"S (<builder>)\", labelloc=t"), seed);
+            assertFalse(seed.contains("rules"), seed);
+        }
+    }
+
+    @Test
     void historyStatesAreShownAsUmlDrawsThem() throws Exception {
         CompiledStateTree hsm = COMPILER.compile(tree("Hsm")
                 .root(state("Root").deepHistory()

@@ -209,6 +209,43 @@ class RuntimeAllocationTest {
         });
     }
 
+    /**
+     * Unreal 5.8's rules (U2-U6): a task-less path that succeeds at every tick (U6) and leaves through
+     * a gated completion transition; a state whose tasks all tick, its child's failure winning over its
+     * success in the same tick (U5), that selects itself again on success (entered again as changed,
+     * U3) and leaves through a gated onTick transition armed once (U4); a linked subtree whose
+     * {@code @succeeded} and {@code @failed} complete the linked state (U2).
+     */
+    @Test
+    void steadyTickUnderUnrealRulesAllocatesNothing() throws Exception {
+        TreeDef unreal = tree("Unreal").rules("unreal-5.8")
+                .root(state("Root")
+                        .child(state("Idle").transition(on("onTick").to("Work").delay(0.1, 0.05)))
+                        .child(state("Work")
+                                .task(node("delay").with("duration", 0.2).with("randomDeviation", 0.1).reselect(false))
+                                .task(node("succeed").with("afterTicks", 6))
+                                .transition(on("onStateSucceeded").to("Work")
+                                        .when(node("randomChance").with("probability", 0.7)))
+                                .transition(on("onStateSucceeded").to("Errand"))
+                                .transition(on("onTick").to("Idle").delay(0.2, 0.1)
+                                        .when(node("randomChance").with("probability", 0.02)))
+                                .child(state("Dig").task(node("fail").with("afterTicks", 6))
+                                        .transition(on("onStateFailed").to("Errand"))))
+                        .child(state("Errand").linked("Trip")
+                                .transition(on("onStateSucceeded").to("Idle"))
+                                .transition(on("onStateFailed").to("Work"))))
+                .subtree(state("Trip").task(node("run"))
+                        .child(state("Go").task(node("delay").with("duration", 0.2).with("randomDeviation", 0.1))
+                                .transition(on("onStateCompleted").to("@next"))
+                                .transition(on("onTick").to("@failed").when(node("randomChance").with("probability", 0.05))))
+                        .child(state("Back").task(node("succeed").with("afterTicks", 2))
+                                .transition(on("onStateSucceeded").to("@succeeded"))))
+                .build();
+        CompiledStateTree tree = StateTreeCompiler.withBuiltins().compile(unreal);
+        assertTrue(tree.unreal.on && tree.unreal.noTaskOnPath(tree.stateByPath("Root/Idle")));
+        assertSteadyTicksAllocateNothing(tree, 20_000, (sys, k) -> { });
+    }
+
     private static void assertSteadyTicksAllocateNothing(TreeDef def, int agents) throws Exception {
         assertSteadyTicksAllocateNothing(StateTreeCompiler.withBuiltins().compile(def), agents, (sys, k) -> { });
     }

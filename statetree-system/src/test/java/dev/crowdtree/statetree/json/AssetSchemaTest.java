@@ -357,6 +357,9 @@ class AssetSchemaTest {
         cases.put("history on a leaf", breaking("'name': 'Idle',", "'name': 'Idle', 'history': 'shallow',"));
         cases.put("history on a linked state", breaking("'name': 'Eat',", "'name': 'Eat', 'history': 'deep',"));
         cases.put("unknown transitionScan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'depthFirst',"));
+        cases.put("unknown rules", breaking("{'name': 'T',", "{'name': 'T', 'rules': 'unreal-5.9',"));
+        cases.put("rules that are not a string", breaking("{'name': 'T',", "{'name': 'T', 'rules': 5.8,"));
+        cases.put("rules in a state", breaking("'name': 'Idle',", "'name': 'Idle', 'rules': 'unreal-5.8',"));
         cases.put("a tick period that is not a power of two", breaking("'name': 'Idle',", "'name': 'Idle', 'tickPeriod': 3,"));
         cases.put("a tick period above 64", breaking("'name': 'Idle',", "'name': 'Idle', 'tickPeriod': 128,"));
         cases.put("a tick period as a string", breaking("'name': 'Idle',", "'name': 'Idle', 'tickPeriod': '4',"));
@@ -407,6 +410,8 @@ class AssetSchemaTest {
         cases.put("a composite", breaking("'name': 'Root',", "'name': 'Root', 'composite': 'selector',"));
         cases.put("history", breaking("'name': 'Root',", "'name': 'Root', 'history': 'deep',"));
         cases.put("a root-first scan", breaking("{'name': 'T',", "{'name': 'T', 'transitionScan': 'rootFirst',"));
+        cases.put("Unreal 5.8's rules", breaking("{'name': 'T',", "{'name': 'T', 'rules': 'unreal-5.8',"));
+        cases.put("the seeds' rules said out loud", breaking("{'name': 'T',", "{'name': 'T', 'rules': 'seed',"));
         cases.put("tick periods and state parameters", breaking("'name': 'Idle',", "'name': 'Idle', 'tickPeriod': 4,"
                 + " 'parameters': {'wait': {'type': 'float', 'value': {'fn': 'mul', 'args': [{'param': 'coins'}, 2]}},"
                 + " 'left': {'type': 'int', 'default': 3}, 'mode': {'type': 'enum', 'values': ['A', 'B'], 'value': 'B'}},")

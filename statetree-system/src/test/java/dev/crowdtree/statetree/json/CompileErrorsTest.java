@@ -293,6 +293,88 @@ class CompileErrorsTest {
         assertEquals("tsks", errors.get(1).field());
     }
 
+    // ---- the tree's rules (rule U1) -------------------------------------------------------------
+
+    /** {@link #tree} with {@code "rules": <rules>} (a single-quoted JSON value) at the top level. */
+    private static String underRules(String rules, String children) {
+        String t = tree(children);
+        assertTrue(t.startsWith("{'name': 'T',"), t);
+        return "{'name': 'T', 'rules': " + rules + "," + t.substring("{'name': 'T',".length());
+    }
+
+    private static void compiles(String singleQuoted) {
+        try {
+            StateTreeJson.compile(FILE, singleQuoted.replace('\'', '"'), TestAssets.compiler());
+        } catch (StateTreeCompileException e) {
+            fail(e.getMessage());
+        }
+    }
+
+    private static final String SEQUENCE = "{'name': 'Seq', 'composite': 'sequence', 'children': ["
+            + "{'name': 'A', 'tasks': [{'type': 'run'}]}, {'name': 'B', 'tasks': [{'type': 'run'}]}]}";
+    private static final String ALL = "{'name': 'Both', 'completion': 'all', 'tasks': [{'type': 'delay', 'duration': 1},"
+            + " {'type': 'delay', 'duration': 2}]}";
+
+    @Test
+    void unknownRules() {
+        CompileError e = assertOnlyError(underRules("'unreal-5.9'", "{'name': 'A'}"), null, "rules",
+                "unknown rules \"unreal-5.9\"; valid values are seed, unreal-5.8");
+        assertTrue(e.message().contains("did you mean [unreal-5.8]"), e.message());
+        assertOnlyError(underRules("'Seed'", "{'name': 'A'}"), null, "rules", "valid values are seed, unreal-5.8");
+        assertOnlyError(underRules("''", "{'name': 'A'}"), null, "rules", "valid values are seed, unreal-5.8");
+        assertOnlyError(underRules("5.8", "{'name': 'A'}"), null, "rules", "expected a string, got 5.8 (a number)");
+        assertOnlyError(underRules("null", "{'name': 'A'}"), null, "rules", "expected a string, got null");
+    }
+
+    @Test
+    void whatUnrealRulesRefuse() {
+        assertOnlyError(underRules("'unreal-5.8'", SEQUENCE), "Root/Seq", "composite",
+                "composite \"sequence\" cannot be used in a tree with \"rules\": \"unreal-5.8\" (rule U1)");
+        assertOnlyError(underRules("'unreal-5.8'", ALL), "Root/Both", "completion",
+                "\"completion\": \"all\" cannot be used in a tree with \"rules\": \"unreal-5.8\" (rule U1)");
+        assertOnlyError(underRules("'unreal-5.8', 'transitionScan': 'rootFirst'", "{'name': 'A'}"), null, "rules",
+                "\"rules\": \"unreal-5.8\" cannot be combined with \"transitionScan\": \"rootFirst\"");
+        // one error per refused element, each at its own state
+        List<CompileError> errors = errors(underRules("'unreal-5.8'", SEQUENCE + ", " + ALL + ", "
+                + SEQUENCE.replace("'Seq'", "'Seq2'").replace("'sequence'", "'selector'")));
+        assertEquals(3, errors.size(), errors.toString());
+        assertError(errors, "Root/Seq", "composite", "(rule U1)");
+        assertError(errors, "Root/Both", "completion", "(rule U1)");
+        assertError(errors, "Root/Seq2", "composite", "composite \"selector\" cannot be used");
+        // the seeds' rules, said or not, take all three
+        for (String rules : List.of("'seed'", "'seed', 'transitionScan': 'leafFirst'")) {
+            compiles(underRules(rules, SEQUENCE + ", " + ALL));
+        }
+        compiles(underRules("'seed', 'transitionScan': 'rootFirst'", ALL));
+    }
+
+    @Test
+    void unrealRulesRefuseADelayOnACompletionTransition() {
+        for (String trigger : List.of("onStateCompleted", "onStateSucceeded", "onStateFailed")) {
+            String late = "{'name': 'A', 'tasks': [{'type': 'delay', 'duration': 1}], 'transitions': [{'trigger': '"
+                    + trigger + "', 'to': 'A', 'delay': 0.5}]}";
+            assertOnlyError(underRules("'unreal-5.8'", late), "Root/A", "transitions[0].delay",
+                    "a delay is only valid on onTick and onEvent transitions in a tree with \"rules\": \"unreal-5.8\""
+                            + " (rule U1; trigger is " + trigger + ")");
+            assertOnlyError(underRules("'unreal-5.8'", late.replace("'delay': 0.5", "'delayVariance': 0.5")), "Root/A",
+                    "transitions[0].delayVariance", "(rule U1; trigger is " + trigger + ")");
+            compiles(underRules("'seed'", late)); // the seeds' rules gate any transition (section 4)
+        }
+        compiles(underRules("'unreal-5.8'", "{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger':"
+                + " 'onTick', 'to': 'A', 'delay': 0.5}, {'trigger': 'onEvent', 'event': 'E', 'to': 'A', 'delay': 0.5}]}"));
+    }
+
+    @Test
+    void whatUnrealRulesRefuseInsideALinkedSubtree() {
+        String linked = "{'name': 'T', 'rules': 'unreal-5.8', 'root': {'name': 'Root', 'children': ["
+                + "{'name': 'L', 'type': 'linked', 'linkedSubtree': 'S'}]}, 'subtrees': [{'name': 'S', 'type': 'subtree',"
+                + " 'children': [" + SEQUENCE + ", " + ALL + "]}]}";
+        List<CompileError> errors = errors(linked);
+        assertError(errors, "Root/L/S/Seq", "composite", "(rule U1)");
+        assertError(errors, "Root/L/S/Both", "completion", "(rule U1)");
+        assertEquals(2, errors.size(), errors.toString());
+    }
+
     // ---- JSON-level errors -----------------------------------------------------------------------
 
     @Test
@@ -330,8 +412,8 @@ class CompileErrorsTest {
         assertOnlyError("{'name': 'T', 'parameters': {'p': {'type': 'int', 'value': 1}}, 'root': {'name': 'R'}}",
                 null, "parameters.p.value", "'value' is only valid on a state's parameters");
         assertOnlyError("{'name': 'T', 'root': {'name': 'R'}, 'subtree': []}", null, "subtree",
-                "unknown key 'subtree' at the top level; valid keys are name, transitionScan, parameters, evaluators,"
-                        + " globalTasks, root, subtrees");
+                "unknown key 'subtree' at the top level; valid keys are name, transitionScan, rules, parameters,"
+                        + " evaluators, globalTasks, root, subtrees");
     }
 
     @Test

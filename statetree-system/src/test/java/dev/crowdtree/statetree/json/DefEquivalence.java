@@ -59,6 +59,7 @@ final class DefEquivalence {
             Map<String, Object> m = new LinkedHashMap<>();
             put(m, "name", t.name());
             put(m, "transitionScan", t.transitionScan());
+            put(m, "rules", t.rules());
             put(m, "parameters", structural(t.parameters()));
             put(m, "evaluators", structural(t.evaluators()));
             put(m, "globalTasks", structural(t.globalTasks()));

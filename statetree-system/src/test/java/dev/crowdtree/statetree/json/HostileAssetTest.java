@@ -55,14 +55,18 @@ class HostileAssetTest {
         "weight", "considerations", "values", "fn", "args", "root", "subtrees", "evaluators", "default", "param", "eval",
         "task", "input", "value", "op", "duration", "condition", "reselect", "afterTicks", "probability",
         "payloadFields", "payload", "volume", "completion", "globalTasks", "enabled", "composite", "transitionScan",
-        "history", "requiredEvent", "tag", "tickPeriod", ""};
+        "history", "requiredEvent", "tag", "tickPeriod", "rules", ""};
     private static final String[] STRINGS = {"", " ", "Root", "Idle", "Danger", "Root/Danger/Flee", "Root//X",
         "@next", "@none", "@succeeded", "@failed", "@bogus", "onTick", "onEvent", "onStateCompleted", "group",
         "linked", "subtree", "tryEnterState", "bool", "int", "float", "delay", "compare", "not", "and", "time",
         "low", "normal", "high", "critical", "urgent", "linkedAsset", "../x.json", "/etc/passwd",
         "claim.slotX", "perception.value", "a/b", "x:y", "volume", "sendEvent", "all", "any", "@global:camp.slotX",
         "@global", "sequence", "selector", "leafFirst", "rootFirst", "shallow", "deep", "Alarm", "Alarm.Fire",
+        "seed", "unreal-5.8", "Unreal-5.8", "unreal-5.9",
         "\"quoted\\\"", "ünïcödé", "\u0000", "\ud800"};
+    /** Values of the top-level {@code rules} key (rule U1): the valid ones, near misses, other JSON types. */
+    private static final Object[] RULES = {"seed", "unreal-5.8", "unreal-5.8", "unreal", "Unreal-5.8", "unreal-5.80",
+        " unreal-5.8", "", 5.8, true, null, List.of("unreal-5.8"), Map.of("rules", "seed")};
     private static final Object[] NUMBERS = {0, -1, 1, 2, 1e308, -1e308, new BigInteger("9223372036854775808"),
         new BigInteger("-9223372036854775809"), Long.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE + 1L, 0.5,
         1e-320, 3.5e38, -0.0, 255, 256, 32767, 32768, new BigInteger("1" + "0".repeat(400)), 4, 64, 128};
@@ -83,6 +87,11 @@ class HostileAssetTest {
                 Object doc = deepCopy(original);
                 int n = 1 + rnd.nextInt(4);
                 StringBuilder ops = new StringBuilder();
+                if (rnd.nextInt(3) == 0) { // the tree's rule set (rule U1), valid or not, before the mutations
+                    Object rules = RULES[rnd.nextInt(RULES.length)];
+                    castMap(doc).put("rules", deepCopy(rules));
+                    ops.append("rules:").append(rules).append(' ');
+                }
                 for (int k = 0; k < n; k++) {
                     doc = mutate(doc, rnd, ops);
                 }
@@ -613,6 +622,47 @@ class HostileAssetTest {
 
 
 
+
+    /**
+     * Rule U1 on every valid asset: each value of {@link #RULES} (and the key's absence) gives a
+     * compiled tree or clean errors; a string other than the two names is an error at the field
+     * listing them; {@code unreal-5.8} compiles the assets without composites, root-first scans and
+     * completion all, and refuses the one with a completion all at that field; a non-string (null
+     * included) is a type error at the field. Every outcome that reads survives write/read.
+     */
+    @Test
+    void everyRulesValueOnEveryValidAssetCompilesOrFailsCleanly() throws Exception {
+        List<String> failures = new ArrayList<>();
+        for (String name : TestAssets.NAMES) {
+            Object original = MAPPER.readValue(TestAssets.text(name), Object.class);
+            for (Object rules : RULES) {
+                Map<String, Object> doc = castMap(deepCopy(original));
+                doc.put("rules", rules);
+                String text = MAPPER.writeValueAsString(doc);
+                List<CompileError> errors = check(name + " rules=" + rules, text, failures);
+                boolean allCompletion = text.contains("\"completion\":\"all\"");
+                if ("seed".equals(rules) || "unreal-5.8".equals(rules) && !allCompletion) {
+                    assertEquals(null, errors, name + " with rules " + rules + " compiles");
+                    assertEquals(rules, StateTreeJson.read(SOURCE, StateTreeJson.write(StateTreeJson.read(SOURCE, text)))
+                            .rules(), name + ": the writer keeps the key");
+                } else if ("unreal-5.8".equals(rules)) {
+                    assertNotNull(errors, name + ": completion all under unreal-5.8");
+                    assertTrue(errors.stream().allMatch(e -> "completion".equals(e.field())
+                            && e.message().contains("\"rules\": \"unreal-5.8\" (rule U1)")), errors.toString());
+                } else if (rules instanceof String) {
+                    assertNotNull(errors, name + " with rules " + rules);
+                    assertEquals(1, errors.size(), errors.toString());
+                    assertEquals("rules", errors.get(0).field(), errors.toString());
+                    assertTrue(errors.get(0).message().contains("valid values are seed, unreal-5.8"), errors.toString());
+                } else { // null too
+                    assertNotNull(errors, name + " with rules " + rules);
+                    assertTrue(errors.stream().anyMatch(e -> "rules".equals(e.field())
+                            && e.message().startsWith("expected a string, got")), errors.toString());
+                }
+            }
+        }
+        assertTrue(failures.isEmpty(), String.join("\n\n", failures));
+    }
 
     @Test
     void theValidAssetsThemselvesCompile() throws Exception {

@@ -8,7 +8,9 @@ import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.NodeDef;
 import dev.crowdtree.statetree.definition.ParameterDef;
 import dev.crowdtree.statetree.definition.StateDef;
+import dev.crowdtree.statetree.definition.StateTreeBuilder;
 import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.internal.TreeFingerprint;
 import dev.crowdtree.statetree.node.ValueType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -200,6 +203,79 @@ class JsonLoaderTest {
         assertTrue(written.contains("\"randomDeviation\": 0.5"), written);
     }
 
+    /** A small tree, under {@code rules} (null: the key left out). */
+    private static TreeDef underRules(String rules) {
+        StateTreeBuilder b = StateTreeBuilder.tree("U").param("f", "float", 0.5);
+        if (rules != null) {
+            b.rules(rules);
+        }
+        return b.root(state("Root")
+                .child(state("Wait").task(node("delay").with("duration", 1.0).reselect(false))
+                        .transition(on("onTick").to("Wait").delay(0.5, 0.0)))
+                .child(state("Off").enabled(false).task(node("run"))))
+                .build();
+    }
+
+    @Test
+    void theRulesKeyIsReadWrittenAndReadBack() throws Exception {
+        TreeDef built = underRules("unreal-5.8");
+        TreeDef read = StateTreeJson.read("u.json", json("{'name': 'U', 'rules': 'unreal-5.8', 'parameters': {'f': {'type': 'float',"
+                + " 'default': 0.5}}, 'root': {'name': 'Root', 'children': [{'name': 'Wait', 'tasks': [{'type': 'delay',"
+                + " 'duration': 1.0, 'reselect': false}], 'transitions': [{'trigger': 'onTick', 'to': 'Wait',"
+                + " 'delay': 0.5, 'delayVariance': 0.0}]}, {'name': 'Off', 'enabled': false, 'tasks': [{'type': 'run'}]}]}}"));
+        DefEquivalence.assertEquivalent(built, read); // the builder mirrors the JSON key
+        assertEquals("unreal-5.8", read.rules());
+        String written = StateTreeJson.write(read);
+        assertTrue(written.startsWith("{\n  \"name\": \"U\",\n  \"rules\": \"unreal-5.8\",\n  \"parameters\""), written);
+        TreeDef again = StateTreeJson.read("again.json", written);
+        DefEquivalence.assertEquivalent(read, again);
+        assertEquals("unreal-5.8", again.rules());
+        assertEquals(written, StateTreeJson.write(again), "writing is stable");
+        // the tree that runs (a disabled state pruned, rules N1-N5) keeps the rules
+        assertTrue(TestAssets.compiler().compile(again).unreal.on);
+
+        // after transitionScan, in the documented order
+        String both = StateTreeJson.write(StateTreeBuilder.tree("B").transitionScan("leafFirst").rules("unreal-5.8")
+                .root(state("Root").task(node("run"))).build());
+        assertTrue(both.startsWith("{\n  \"name\": \"B\",\n  \"transitionScan\": \"leafFirst\",\n"
+                + "  \"rules\": \"unreal-5.8\",\n"), both);
+        // the default: left out when absent, written back when said
+        String absent = StateTreeJson.write(underRules(null));
+        assertFalse(absent.contains("\"rules\""), absent);
+        assertFalse(TestAssets.compiler().compile(StateTreeJson.read("a.json", absent)).unreal.on);
+        String seed = StateTreeJson.write(underRules("seed"));
+        assertTrue(seed.contains("\n  \"rules\": \"seed\",\n"), seed);
+        assertEquals("seed", StateTreeJson.read("s.json", seed).rules());
+        assertFalse(TestAssets.compiler().compile(StateTreeJson.read("s.json", seed)).unreal.on);
+        // a value the compiler refuses is still read and written as it is (the compiler reports it)
+        String unknown = StateTreeJson.write(underRules("unreal-5.9"));
+        assertEquals("unreal-5.9", StateTreeJson.read("x.json", unknown).rules());
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile("x.json", unknown, TestAssets.compiler()));
+        assertEquals("rules", e.errors().get(0).field());
+    }
+
+    @Test
+    void theFingerprintTellsTheRuleSetsApart() throws Exception {
+        long absent = TreeFingerprint.of(TestAssets.compiler().compile(underRules(null)));
+        long seed = TreeFingerprint.of(TestAssets.compiler().compile(underRules("seed")));
+        long unreal = TreeFingerprint.of(TestAssets.compiler().compile(underRules("unreal-5.8")));
+        assertEquals(absent, seed, "seed is the default");
+        assertNotEquals(seed, unreal);
+        // read from JSON, written and read back: the same fingerprints
+        assertEquals(unreal, TreeFingerprint.of(StateTreeJson.compile("u.json", StateTreeJson.write(underRules("unreal-5.8")),
+                TestAssets.compiler())));
+        // a tree under the seeds' rules keeps the fingerprint it had before the key existed
+        // (HistoryAssetTest pins the same tree's: d604b72)
+        TreeDef robot = StateTreeBuilder.tree("Robot").root(state("Root")
+                .child(state("Clean").child(state("Search").task(node("run"))).child(state("Carry").task(node("run"))))
+                .child(state("Refuel").task(node("run")))).build();
+        assertEquals("51a1d0aab25f35ae", TreeFingerprint.hex(TreeFingerprint.of(TestAssets.compiler().compile(robot))));
+        TreeDef unrealRobot = new TreeDef(robot.source(), robot.name(), robot.parameters(), robot.evaluators(), robot.root(),
+                robot.subtrees(), robot.globalTasks(), robot.transitionScan(), "unreal-5.8");
+        assertNotEquals("51a1d0aab25f35ae", TreeFingerprint.hex(TreeFingerprint.of(TestAssets.compiler().compile(unrealRobot))));
+    }
+
     @Test
     void builderTreesRoundTripThroughJson() throws Exception {
         TreeDef def = dev.crowdtree.statetree.definition.StateTreeBuilder.tree("Built")
@@ -347,8 +423,8 @@ class JsonLoaderTest {
                 json("{'$schema': 'x.json', 'name': 'T', 'root': {'name': 'R'}, 'schema': 'x.json'}")));
         assertEquals(1, e.errors().size(), e.getMessage());
         assertEquals("schema", e.errors().get(0).field());
-        assertEquals("unknown key 'schema' at the top level; valid keys are name, transitionScan, parameters, evaluators,"
-                + " globalTasks, root, subtrees", e.errors().get(0).message());
+        assertEquals("unknown key 'schema' at the top level; valid keys are name, transitionScan, rules, parameters,"
+                + " evaluators, globalTasks, root, subtrees", e.errors().get(0).message());
     }
 
     @Test

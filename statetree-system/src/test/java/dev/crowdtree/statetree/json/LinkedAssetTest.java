@@ -8,8 +8,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -85,6 +87,21 @@ class LinkedAssetTest {
     }
 
     @Test
+    void anIncludedAssetsRootMayNotItselfLink() throws Exception {
+        // a linked root (and so a linkedAsset one, read as linked) would lose its link as a subtree's root
+        Files.writeString(dir.resolve("third.json"), "{\"name\": \"Third\", \"root\": {\"name\": \"T\","
+                + " \"tasks\": [{\"type\": \"run\"}]}}");
+        for (String part : List.of("{\"name\": \"Part\", \"root\": {\"name\": \"R\", \"type\": \"linkedAsset\","
+                + " \"asset\": \"third.json\"}}", "{\"name\": \"Part\", \"root\": {\"name\": \"R\", \"type\": \"linked\","
+                + " \"linkedSubtree\": \"S\"}, \"subtrees\": [{\"name\": \"S\", \"type\": \"subtree\", \"tasks\":"
+                + " [{\"type\": \"run\"}]}]}")) {
+            StateTreeCompileException e = assertThrows(StateTreeCompileException.class, () -> compile(MAIN, part));
+            assertTrue(e.getMessage().contains("state 'Root/A': asset: the root state of linked asset \"part.json\" is"
+                    + " itself a linked or linkedAsset state"), e.getMessage());
+        }
+    }
+
+    @Test
     void anIncludedAssetIsScannedAsTheIncludingTreeAndKeepsItsRootsComposite() throws Exception {
         String rootFirst = MAIN.replace("{\"name\": \"Main\",", "{\"name\": \"Main\", \"transitionScan\": \"rootFirst\",");
         String leaf = "\"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"run\"}]}}";
@@ -105,6 +122,67 @@ class LinkedAssetTest {
                 "{\"name\": \"Part\", \"transitionScan\": \"rootFirst\", \"root\": {\"name\": \"Root\","
                         + " \"tasks\": [{\"type\": \"run\"}]}}"));
         assertTrue(e.getMessage().contains("state 'Root/A': asset: linked asset \"part.json\" declares \"transitionScan\":"
-                + " \"rootFirst\" but the including tree is scanned leafFirst"), e.getMessage());
+                + " \"rootFirst\" but the including tree's is \"leafFirst\"; the scan order is the whole tree's"), e.getMessage());
+    }
+
+    /** {@link #MAIN} with {@code "rules": <rules>} (a JSON value), or as it is for null. */
+    private static String mainUnder(String rules) {
+        return rules == null ? MAIN : MAIN.replace("{\"name\": \"Main\",", "{\"name\": \"Main\", \"rules\": " + rules + ",");
+    }
+
+    /** A one-state asset with {@code "rules": <rules>}, or without the key for null. */
+    private static String partUnder(String rules) {
+        return "{\"name\": \"Part\", " + (rules == null ? "" : "\"rules\": " + rules + ", ")
+                + "\"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"run\"}]}}";
+    }
+
+    @Test
+    void anIncludedAssetFollowsTheIncludingTreesRules() throws Exception {
+        // no rules of its own, or the including tree's: accepted, and the whole tree follows the including tree's
+        assertTrue(compile(mainUnder("\"unreal-5.8\""), partUnder(null)).unreal.on);
+        assertTrue(compile(mainUnder("\"unreal-5.8\""), partUnder("\"unreal-5.8\"")).unreal.on);
+        assertFalse(compile(MAIN, partUnder(null)).unreal.on);
+        assertFalse(compile(MAIN, partUnder("\"seed\"")).unreal.on, "the default said out loud");
+        assertFalse(compile(mainUnder("\"seed\""), partUnder("\"seed\"")).unreal.on);
+        assertFalse(compile(mainUnder("\"seed\""), partUnder(null)).unreal.on);
+    }
+
+    @Test
+    void anIncludedAssetMayNotDeclareOtherRules() {
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> compile(MAIN, partUnder("\"unreal-5.8\"")));
+        // at each state linking it, naming the field that links it
+        assertEquals(2, e.errors().size(), e.getMessage());
+        assertEquals("Root/A", e.errors().get(0).statePath());
+        assertEquals("asset", e.errors().get(0).field());
+        assertTrue(e.errors().get(0).message().startsWith("linked asset \"part.json\" declares \"rules\": \"unreal-5.8\""
+                + " but the including tree's is \"seed\"; the rule set is the whole tree's"), e.getMessage());
+        assertEquals("Root/B", e.errors().get(1).statePath());
+        e = assertThrows(StateTreeCompileException.class,
+                () -> compile(mainUnder("\"unreal-5.8\""), partUnder("\"seed\"")));
+        assertTrue(e.getMessage().contains("state 'Root/A': asset: linked asset \"part.json\" declares \"rules\": \"seed\""
+                + " but the including tree's is \"unreal-5.8\""), e.getMessage());
+    }
+
+    @Test
+    void anIncludedAssetsUnknownRulesAreReportedOnce() {
+        // an unknown value in the including tree is the compiler's error (U1), not one per linked asset
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> compile(mainUnder("\"unreal\""), partUnder(null)));
+        assertEquals(1, e.errors().size(), e.getMessage());
+        assertEquals("rules", e.errors().get(0).field());
+        // an unknown value in the included asset differs from the including tree's: at the linking states
+        e = assertThrows(StateTreeCompileException.class, () -> compile(MAIN, partUnder("\"unreal\"")));
+        assertTrue(e.getMessage().contains("state 'Root/A': asset: linked asset \"part.json\" declares \"rules\":"
+                + " \"unreal\""), e.getMessage());
+    }
+
+    @Test
+    void anIncludedAssetUnderUnrealRulesMayNotHaveWhatTheyRefuse() {
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class, () -> compile(
+                mainUnder("\"unreal-5.8\""), "{\"name\": \"Part\", \"root\": {\"name\": \"Root\","
+                        + " \"composite\": \"sequence\", \"children\": [{\"name\": \"X\", \"tasks\": [{\"type\": \"run\"}]}]}}"));
+        assertTrue(e.getMessage().contains("composite \"sequence\" cannot be used in a tree with \"rules\": \"unreal-5.8\""),
+                e.getMessage());
     }
 }

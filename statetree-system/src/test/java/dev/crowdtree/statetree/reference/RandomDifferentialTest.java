@@ -43,13 +43,21 @@ import static org.junit.jupiter.api.Assertions.fail;
  * most states with children, subtree roots included, rules Y1-Y7) with Starts of every agent during
  * the run in the scenarios without tick periods (which clear the memories), the same trees without
  * history giving other traces in some scenarios; and required events to enter (rules V1-V6) on half
- * of the trees, with payload fields their enter conditions and tasks read. The payload mismatches
+ * of the trees, with payload fields their enter conditions and tasks read.
  * Tick periods of states and state parameters (rules Z1-Z5, X1-X6; a stream of their own too):
  * in about a third of the trees each, states with a {@code tickPeriod} of 1 to 8 (with the scenarios'
  * LOD periods, half of them), states declaring parameters (a value bound to {@code f} or to an outer
  * one, a default, one shadowing {@code f}) that their conditions, delays and {@code setParameter}
  * tasks, and those of the states below, read and write. The payload mismatches counted (rules E5,
  * V6) must be identical too.
+ * Unreal 5.8's rules (U1-U6; a stream of their own, so the trees under the seeds' rules stay those of
+ * before): a third of the trees, drawn among those without composites or a root-first scan and
+ * given no completion "all" (U1), with more linked subtrees whose states go to {@code @succeeded}
+ * and {@code @failed} (on completion, on events, gated; a subtree linked inside the linked one too)
+ * and linked states with completion transitions (U2), completion transitions to their own state and
+ * delay-only states without reselect going back to themselves (U3), more gated transitions (onTick,
+ * onEvent, completion; some whose gate may open at once, U4), more task-less states and fewer global
+ * tasks (U6); the same trees under the seeds' rules must trace otherwise in most of their scenarios.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -83,13 +91,20 @@ class RandomDifferentialTest {
         int enteredWithEvent = 0;
         int withStatePeriods = 0;
         int withStateParams = 0;
+        int withUnreal = 0;
+        int unrealMattered = 0;
+        int linkedCompleted = 0;
+        int taskless = 0;
+        int tasklessEntered = 0;
+        int reenteredChanged = 0;
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
             // so do composites and the root-first scan (rules K1-K6, H1-H2), and the other keys of issue 20
+            // Unreal 5.8's rules too (U1-U8): the trees under the seeds' rules stay those of before
             TreeDef def = new Gen(rnd, n % 3 == 2, new SplittableRandom(7000 + n), new SplittableRandom(9000 + n),
                     new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n),
-                    new SplittableRandom(17000 + n))
+                    new SplittableRandom(17000 + n), new SplittableRandom(21000 + n))
                     .tree("Random" + n);
             CompiledStateTree tree;
             try {
@@ -128,7 +143,18 @@ class RandomDifferentialTest {
             List<String> reference = TestNodes.run(tree, scenario, capturing(ScenarioRunner.REFERENCE, made));
             List<PayloadMismatch> mismatches = made.get(0).unmatchedPayloads();
             withMismatches += mismatches.isEmpty() ? 0 : 1;
-            compositeRulesFired += reference.stream().anyMatch(l -> l.contains(" state-completed ")) ? 1 : 0;
+            compositeRulesFired += tree.scanRules.hasComposites
+                    && reference.stream().anyMatch(l -> l.contains(" state-completed ")) ? 1 : 0;
+            if (tree.unreal.on) {
+                withUnreal++;
+                // the same tree under the seeds' rules: Unreal 5.8's must change what happens in many scenarios
+                unrealMattered += TestNodes.run(TestNodes.compile(underSeedRules(def)), scenario,
+                        ScenarioRunner.REFERENCE).equals(reference) ? 0 : 1;
+                linkedCompleted += linkedStateCompleted(tree, reference) ? 1 : 0;
+                taskless += hasTasklessLeaf(tree) ? 1 : 0;
+                tasklessEntered += enteredTaskless(tree, reference) ? 1 : 0;
+                reenteredChanged += reenteredAsChanged(reference) ? 1 : 0;
+            }
             if (tree.history.count() > 0) {
                 // the same tree without history: its memories must change what happens in some scenarios
                 historyMattered += TestNodes.run(TestNodes.compile(withoutHistory(def)), scenario).equals(reference) ? 0 : 1;
@@ -170,6 +196,91 @@ class RandomDifferentialTest {
                 + enteredWithEvent);
         assertTrue(withStatePeriods >= TREES / 5, "trees with state tick periods: " + withStatePeriods);
         assertTrue(withStateParams >= TREES / 5, "trees with state parameters: " + withStateParams);
+        System.out.println("RandomDifferentialTest: " + withUnreal + " trees under Unreal 5.8's rules, " + unrealMattered
+                + " traced otherwise under the seeds', " + linkedCompleted + " completed a linked state (U2), "
+                + taskless + " with task-less leaves (U6), entered in " + tasklessEntered + ", " + reenteredChanged
+                + " entered a state on the path again as changed (U3)");
+        assertTrue(withUnreal >= TREES / 4, "trees under Unreal 5.8's rules: " + withUnreal);
+        assertTrue(unrealMattered >= withUnreal / 2, "scenarios Unreal 5.8's rules changed: " + unrealMattered);
+        assertTrue(linkedCompleted >= TREES / 25, "scenarios where a linked state completed (U2): " + linkedCompleted);
+        assertTrue(taskless >= TREES / 12, "trees under Unreal 5.8's rules with task-less leaves (U6): " + taskless);
+        assertTrue(tasklessEntered >= TREES / 40, "scenarios that entered a task-less leaf (U6): " + tasklessEntered);
+        assertTrue(reenteredChanged >= TREES / 20, "scenarios that entered a state on the path again as changed (U3): "
+                + reenteredChanged);
+    }
+
+    /** Whether {@code trace} completes a linked state (rule U2: traced {@code state-completed <path>}). */
+    private static boolean linkedStateCompleted(CompiledStateTree tree, List<String> trace) {
+        for (int st = 0; st < tree.stateCount; st++) {
+            if (tree.stateType[st] == CompiledStateTree.LINKED) {
+                String completed = " state-completed " + tree.statePath[st] + " ";
+                if (trace.stream().anyMatch(l -> l.contains(completed))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code trace} has a transition whose target was on the active path (its source, or an
+     * ancestor of it) entered again as {@code changed}: rule U3 (under the seeds' rules it is
+     * {@code sustained}).
+     */
+    private static boolean reenteredAsChanged(List<String> trace) {
+        for (int i = 0; i < trace.size(); i++) {
+            String line = trace.get(i);
+            int at = line.indexOf(" transition ");
+            int arrow = line.indexOf(" -> ");
+            if (at < 0 || arrow < 0) {
+                continue;
+            }
+            String prefix = line.substring(0, at); // "<tick>" or "a<agent> <tick>"
+            String source = line.substring(at + " transition ".length(), arrow);
+            String target = line.substring(arrow + " -> ".length());
+            if (!(source.equals(target) || source.startsWith(target + "/"))) {
+                continue;
+            }
+            for (int k = i + 1; k < trace.size(); k++) {
+                String next = trace.get(k);
+                if (next.startsWith(prefix + " transition ")) {
+                    break;
+                }
+                if (next.equals(prefix + " enter " + target + " changed")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code tree} has a leaf with no task on its path (rule U6). */
+    private static boolean hasTasklessLeaf(CompiledStateTree tree) {
+        for (int st = 0; st < tree.stateCount; st++) {
+            if (tree.unreal.noTaskOnPath(st) && tree.stateSubtreeEnd[st] == st + 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code trace} enters a leaf with no task on its path (rule U6). */
+    private static boolean enteredTaskless(CompiledStateTree tree, List<String> trace) {
+        for (int st = 0; st < tree.stateCount; st++) {
+            if (tree.unreal.noTaskOnPath(st) && tree.stateSubtreeEnd[st] == st + 1) {
+                String enter = " enter " + tree.statePath[st] + " ";
+                if (trace.stream().anyMatch(l -> l.contains(enter))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code def} under the seeds' rules. */
+    private static TreeDef underSeedRules(TreeDef def) {
+        return new TreeDef(def.source(), def.name(), def.parameters(), def.evaluators(), def.root(), def.subtrees(),
+                def.globalTasks(), def.transitionScan(), null);
     }
 
     /** Whether {@code trace} enters a state of {@code tree} that has a required event (rules V2-V5). */
@@ -310,12 +421,29 @@ class RandomDifferentialTest {
         /** The state parameters in scope of the state being built, nearest last (each name once). */
         private final List<String> inScope = new ArrayList<>();
 
+        /**
+         * Draws for Unreal 5.8's rules (U1-U6; a stream of their own, null for none) and whether this
+         * tree follows them: then no composite, root-first scan or completion all (U1), more linked
+         * subtrees with @succeeded/@failed inside (U2, nested too), self-targeting completion
+         * transitions (U3), more gated transitions (U4), more task-less states and fewer global tasks
+         * (U6).
+         */
+        private final SplittableRandom urnd;
+        private final boolean unreal;
+        /** The depth of the deepest linked state of the tree's shape (the root's is 0), -1 for none. */
+        private int deepestLinked = -1;
+
         Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd) {
             this(rnd, ranked, grnd, crnd, xrnd, null, null, null);
         }
 
         Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd,
             SplittableRandom hrnd, SplittableRandom vrnd, SplittableRandom prnd) {
+            this(rnd, ranked, grnd, crnd, xrnd, hrnd, vrnd, prnd, null);
+        }
+
+        Gen(SplittableRandom rnd, boolean ranked, SplittableRandom grnd, SplittableRandom crnd, SplittableRandom xrnd,
+            SplittableRandom hrnd, SplittableRandom vrnd, SplittableRandom prnd, SplittableRandom urnd) {
             this.hrnd = hrnd;
             this.history = hrnd != null && hrnd.nextInt(100) < 50;
             this.rnd = rnd;
@@ -324,13 +452,28 @@ class RandomDifferentialTest {
             this.crnd = crnd;
             this.xrnd = xrnd;
             this.vrnd = vrnd;
-            this.requiredEvents = vrnd != null && vrnd.nextInt(100) < 50;
+            boolean required = vrnd != null && vrnd.nextInt(100) < 50;
             this.prnd = prnd;
             this.statePeriods = prnd != null && prnd.nextInt(100) < 35;
             this.stateParams = prnd != null && prnd.nextInt(100) < 35;
             int kind = crnd.nextInt(100);
             this.composites = kind < 35;
             this.rootFirst = kind >= 35 && kind < 55;
+            // rule U1: Unreal 5.8's rules refuse composites and a root-first scan, so only the other
+            // trees may follow them (three in four of those: a third of all trees)
+            this.urnd = urnd;
+            this.unreal = urnd != null && kind >= 55 && urnd.nextInt(100) < 75;
+            this.requiredEvents = required;
+        }
+
+        /** Whether this tree follows Unreal 5.8's rules. */
+        boolean unreal() {
+            return unreal;
+        }
+
+        /** Whether a draw from the stream of Unreal 5.8's rules succeeds (never in a tree under the seeds' rules). */
+        private boolean u(int percent) {
+            return unreal && urnd.nextInt(100) < percent;
         }
 
         private boolean chance(int percent) {
@@ -338,7 +481,7 @@ class RandomDifferentialTest {
         }
 
         TreeDef tree(String name) {
-            boolean withSubtree = chance(40);
+            boolean withSubtree = chance(40) || u(60);
             // names first, so transitions can target any state
             StateTreeBuilder b = StateTreeBuilder.tree(name).param("f", "float", 0.5).param("b1", "bool", false).param("b2", "bool", true)
                     .evaluator(node("time").named("clock"));
@@ -348,7 +491,10 @@ class RandomDifferentialTest {
             if (rootFirst) {
                 b.rootFirst();
             }
-            if (grnd.nextInt(100) < 35) {
+            if (unreal) {
+                b.rules("unreal-5.8");
+            }
+            if (grnd.nextInt(100) < 35 && !u(50)) { // without global tasks, task-less paths succeed (U6)
                 globalTasks(b);
             }
             Shape root = shape(0, withSubtree);
@@ -367,10 +513,20 @@ class RandomDifferentialTest {
                     sub.transition(on("onTick").to("U1").when(node("compare").with("param", "p").with("op", "<")
                             .with("value", 0.3)));
                 }
-                sub
-                        .child(state("U0").task(node("delay").with("duration", Binding.param("p")))
-                                .transition(on("onStateCompleted").to("@next")))
-                        .child(state("U1").task(node("succeed").with("afterTicks", 2)));
+                StateTreeBuilder.State u0 = state("U0").task(node("delay").with("duration", Binding.param("p")))
+                        .transition(on("onStateCompleted").to("@next"));
+                StateTreeBuilder.State u1 = state("U1").task(node("succeed").with("afterTicks", 2));
+                // (Inner's I0 lies 4 below the linked state: at most 8 states on a path)
+                boolean nested = deepestLinked <= 3 && u(40);
+                if (unreal) {
+                    unrealSubtree(sub, u0, u1, nested);
+                }
+                sub.child(u0).child(u1);
+                if (nested) {
+                    // rule U2 nested: a linked subtree inside the linked subtree
+                    sub.child(state("UL").linked("Inner"));
+                    b.subtree(innerSubtree());
+                }
                 if (composites && crnd.nextBoolean()) {
                     sub.composite(crnd.nextBoolean() ? "sequence" : "selector"); // a subtree's root may be one
                 }
@@ -386,6 +542,57 @@ class RandomDifferentialTest {
                 b.subtree(sub);
             }
             return b.build();
+        }
+
+        /**
+         * Rule U2 in the linked subtree: @succeeded and @failed inside it (on completion, on an event,
+         * gated or not), which complete the linked state; U1's task may fail; with {@code nested},
+         * ways into the linked state UL.
+         */
+        private void unrealSubtree(StateTreeBuilder.State sub, StateTreeBuilder.State u0, StateTreeBuilder.State u1,
+                                   boolean nested) {
+            if (urnd.nextInt(100) < 85) {
+                u1.transition(on(urnd.nextBoolean() ? "onStateSucceeded" : "onStateCompleted")
+                        .to(urnd.nextInt(100) < 70 ? "@succeeded" : "@failed"));
+            }
+            if (urnd.nextInt(100) < 40) {
+                u1.task(node(urnd.nextBoolean() ? "succeed" : "fail").with("afterTicks", 1 + urnd.nextInt(3)));
+            }
+            if (urnd.nextInt(100) < 40) {
+                StateTreeBuilder.Transition t = on("onEvent").event(TAGS[urnd.nextInt(TAGS.length)])
+                        .to(urnd.nextBoolean() ? "@failed" : "@succeeded");
+                if (urnd.nextBoolean()) {
+                    t.delay(0.25 * (1 + urnd.nextInt(3)), urnd.nextBoolean() ? 0.0 : 0.2); // an armed gate (U4)
+                }
+                u0.transition(t);
+            }
+            if (urnd.nextInt(100) < 40) {
+                sub.transition(on(urnd.nextBoolean() ? "onStateFailed" : "onStateSucceeded")
+                        .to(urnd.nextBoolean() ? "@failed" : "@succeeded"));
+            }
+            if (nested) {
+                u1.transition(on(urnd.nextBoolean() ? "onStateFailed" : "onStateCompleted").to("UL"));
+                if (urnd.nextBoolean()) {
+                    sub.transition(on("onEvent").event(TAGS[urnd.nextInt(TAGS.length)]).to("UL"));
+                }
+            }
+        }
+
+        /** The subtree linked from inside Sub (rule U2 nested): its completion transitions complete UL, then L. */
+        private StateTreeBuilder.State innerSubtree() {
+            StateTreeBuilder.State i0 = state("I0").task(node(urnd.nextBoolean() ? "succeed" : "fail")
+                    .with("afterTicks", 1 + urnd.nextInt(3)));
+            i0.transition(on("onStateSucceeded").to("@succeeded"));
+            i0.transition(on("onStateFailed").to(urnd.nextBoolean() ? "@failed" : "@succeeded"));
+            if (urnd.nextBoolean()) {
+                i0.transition(on("onTick").to("@failed").delay(0.25 * (1 + urnd.nextInt(4)), 0.0)
+                        .when(node("compare").with("param", "f").with("op", ">").with("value", 0.5)));
+            }
+            StateTreeBuilder.State inner = state("Inner").child(i0);
+            if (urnd.nextBoolean()) {
+                inner.task(node("run").named("inner")); // else a task-less subtree root
+            }
+            return inner;
         }
 
         /**
@@ -455,8 +662,9 @@ class RandomDifferentialTest {
             List<Shape> children = new ArrayList<>();
             int n = depth == 0 ? 1 + rnd.nextInt(3) : depth >= 4 ? 0 : rnd.nextInt(depth <= 1 ? 4 : 3);
             for (int i = 0; i < n; i++) {
-                boolean linked = withSubtree && depth >= 1 && depth <= 4 && chance(15);
+                boolean linked = withSubtree && depth >= 1 && depth <= 4 && (chance(15) || u(20));
                 children.add(linked ? new Shape(List.of(), true) : shape(depth + 1, withSubtree));
+                deepestLinked = linked ? Math.max(deepestLinked, depth + 1) : deepestLinked;
             }
             return new Shape(children, false);
         }
@@ -477,6 +685,8 @@ class RandomDifferentialTest {
             if (next > 1 && xrnd.nextInt(100) < 8) {
                 st.enabled(false); // rule N2: never selected, nor anything below; transitions to it never fire
             }
+            // (under Unreal 5.8's rules a state with a required event kept above the target and entered again
+            // as changed by U3 keeps its event: see UnrealRulesTest)
             if (requiredEvents && next > 1 && vrnd.nextInt(100) < 30) {
                 requiredEvent(st, s.linked(), name);
             }
@@ -490,18 +700,27 @@ class RandomDifferentialTest {
                 if (chance(50)) {
                     st.linkedParam("p", chance(50) ? 0.25 : Binding.param("f"));
                 }
+                if (u(60)) { // rule U2: the linked state's own completion transitions see what completed it
+                    String[] completions = {"onStateCompleted", "onStateSucceeded", "onStateFailed"};
+                    int to = urnd.nextInt(4);
+                    st.transition(on(completions[urnd.nextInt(3)]).to(to == 0 ? name : to == 1 && nextSibling != null
+                            ? "@next" : names.get(urnd.nextInt(names.size()))));
+                }
             } else if (s.children().isEmpty() && next > 1 && chance(30)) {
                 // a delay-only state chained by completion: agents here sleep until the delay runs out
                 StateTreeBuilder.Node delay = node("delay").with("duration", 0.25 * (1 + rnd.nextInt(6)));
                 if (chance(40)) {
                     delay.with("randomDeviation", 0.25 * rnd.nextInt(3));
                 }
-                if (xrnd.nextInt(100) < 25) {
+                if (xrnd.nextInt(100) < 25 || u(30)) {
                     delay.reselect(false); // a sustained re-entry keeps its run-out timer (rule M1)
                 }
                 st.task(delay);
                 StateTreeBuilder.Transition chained = on(chance(70) ? "onStateCompleted" : "onStateSucceeded")
                         .to(nextSibling != null && chance(60) ? "@next" : names.get(rnd.nextInt(names.size())));
+                if (u(35)) {
+                    chained.to(name); // rule U3: a completed state selecting itself is entered again as changed
+                }
                 if (!underComposite || crnd.nextInt(100) < 30) {
                     st.transition(chained); // under a composite, mostly left to the composite's rule
                 }
@@ -528,10 +747,13 @@ class RandomDifferentialTest {
                     st.history(hrnd.nextBoolean() ? "shallow" : "deep"); // with any selection, composites included
                 }
                 int tasks = rnd.nextInt(3);
+                if (u(name.equals("Root") ? 60 : 45)) {
+                    tasks = 0; // rule U6: a path without tasks succeeds
+                }
                 for (int i = 0; i < tasks; i++) {
                     st.task(task());
                 }
-                if (ranked && tasks > 0 && chance(30)) {
+                if (ranked && tasks > 0 && chance(30) && !unreal) { // not under Unreal 5.8's rules (U1)
                     st.completion("all");
                 }
             }
@@ -540,7 +762,7 @@ class RandomDifferentialTest {
             }
             int transitions = rnd.nextInt(4);
             for (int i = 0; i < transitions; i++) {
-                st.transition(transition(nextSibling));
+                st.transition(transition(nextSibling, name));
             }
             int scopeSize = inScope.size(); // with the state's own parameters: they stay for its children
             for (int i = 0; i < s.children().size(); i++) {
@@ -754,7 +976,8 @@ class RandomDifferentialTest {
             }
         }
 
-        private StateTreeBuilder.Transition transition(String nextSibling) {
+        /** A random transition of state {@code self}. */
+        private StateTreeBuilder.Transition transition(String nextSibling, String self) {
             String trigger;
             int r = rnd.nextInt(100);
             if (r < 25) {
@@ -784,13 +1007,18 @@ class RandomDifferentialTest {
             } else {
                 t.to(names.get(rnd.nextInt(names.size())));
             }
+            if (trigger.startsWith("onState") && u(25)) {
+                t.to(self); // rule U3: the completed state selects itself again
+            }
             if (trigger.equals("onTick") || chance(30)) {
                 taskOutputs = true; // a transition condition sees the global tasks' outputs
                 t.when(condition(0));
                 taskOutputs = false;
             }
-            if (chance(15)) {
-                t.delay(0.25 * (1 + rnd.nextInt(3)), chance(50) ? 0.0 : 0.2);
+            boolean delayed = chance(15) || u(25);
+            if (delayed && !(unreal && trigger.startsWith("onState"))) { // (no delay on completion transitions: U1)
+                // under Unreal 5.8's rules an armed gate waits untested (U4); sometimes a gate that may open at once
+                t.delay(u(15) ? 0.0 : 0.25 * (1 + rnd.nextInt(3)), chance(50) ? 0.0 : 0.2);
             }
             if (ranked && (trigger.equals("onTick") || trigger.equals("onEvent")) && chance(50)) {
                 t.priority(PRIORITIES[rnd.nextInt(PRIORITIES.length)]);

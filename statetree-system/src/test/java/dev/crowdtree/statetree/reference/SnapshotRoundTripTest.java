@@ -28,8 +28,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Snapshot and restore (docs/SNAPSHOT.md) on {@value #TREES} random trees of
  * {@link RandomDifferentialTest}'s generator with its random scenarios (events, parameters, tick
- * periods, stops; history states and restarts; trees with state tick periods and state parameters
- * among them): a runtime runs to a random tick k, is snapshotted, and the snapshot is restored into
+ * periods, stops; history states and restarts; trees with state tick periods and state parameters,
+ * and trees under Unreal 5.8's rules, among them): a runtime runs to a random tick k, is snapshotted, and the snapshot is restored into
  * a fresh runtime of the same tree; both then run the rest of the scenario and must give the same
  * trace, the same trace as a runtime never snapshotted, and byte-identical snapshots at the end. Bad
  * snapshots (truncated, a bit flipped, another format version, not a snapshot, another tree, another
@@ -119,11 +119,13 @@ class SnapshotRoundTripTest {
         long bytes = 0;
         int withStatePeriods = 0;
         int withStateParams = 0;
+        int withUnreal = 0;
         for (int n = 0; done < TREES && n < 3 * TREES; n++) {
             SplittableRandom rnd = new SplittableRandom(5000 + n);
             TreeDef def = new RandomDifferentialTest.Gen(rnd, n % 3 == 2, new SplittableRandom(9000 + n),
                     new SplittableRandom(11000 + n), new SplittableRandom(13000 + n), new SplittableRandom(15000 + n),
-                    new SplittableRandom(17000 + n), new SplittableRandom(19000 + n)).tree("Snap" + n);
+                    new SplittableRandom(17000 + n), new SplittableRandom(19000 + n), new SplittableRandom(23000 + n))
+                    .tree("Snap" + n);
             CompiledStateTree tree;
             try {
                 tree = TestNodes.compiler().compile(def);
@@ -133,6 +135,7 @@ class SnapshotRoundTripTest {
             done++;
             withStatePeriods += tree.tickPeriods.any ? 1 : 0; // rules Z1-Z5: LOD periods and pending changes mid-run
             withStateParams += tree.stateParameters.any ? 1 : 0; // rules X1-X6: values in the depth blocks' slots
+            withUnreal += tree.unreal.on ? 1 : 0; // rules U2-U6: armed gates and completions across a snapshot
             String json = RandomDifferentialTest.scenario(rnd, tree, n % 2 == 1, new SplittableRandom(21000 + n));
             Scenario sc = scenario(json);
             RuntimeFactory f = factories.get(n % factories.size());
@@ -163,6 +166,7 @@ class SnapshotRoundTripTest {
         assertTrue(bytes > 0);
         assertTrue(withStatePeriods >= TREES / 5, "trees with state tick periods: " + withStatePeriods);
         assertTrue(withStateParams >= TREES / 5, "trees with state parameters: " + withStateParams);
+        assertTrue(withUnreal >= TREES / 5, "trees under Unreal 5.8's rules: " + withUnreal);
     }
 
     /**
@@ -255,6 +259,36 @@ class SnapshotRoundTripTest {
                     assertEquals(twin.trace, target.trace, "a refused snapshot changed the runtime: " + e.getKey());
                     assertArrayEquals(twin.snapshot(), target.snapshot());
                 }
+            }
+        }
+    }
+
+    /**
+     * Rule U1: the rule set is part of the tree's fingerprint, so a snapshot of a tree under the seeds'
+     * rules is refused by a runtime of the same tree under {@code unreal-5.8}, and the other way round.
+     */
+    @Test
+    void aSnapshotDoesNotCrossRuleSets() throws Exception {
+        String json = "{'name': 'Same', 'root': {'name': 'Root', 'children': [{'name': 'A', 'tasks': [{'type': 'delay',"
+                + " 'duration': 1.0}], 'transitions': [{'trigger': 'onTick', 'to': 'A', 'delay': 0.5}]}]}}";
+        CompiledStateTree seed = dev.crowdtree.statetree.json.StateTreeJson.compile("same.json", json.replace('\'', '"'),
+                TestNodes.compiler());
+        CompiledStateTree unreal = dev.crowdtree.statetree.json.StateTreeJson.compile("same.json", json
+                .replace("{'name': 'Same',", "{'name': 'Same', 'rules': 'unreal-5.8',").replace('\'', '"'), TestNodes.compiler());
+        Scenario sc = scenario("{\"ticks\": 10, \"dt\": 0.25, \"agents\": 3}");
+        List<RuntimeFactory> all = new ArrayList<>(BATCHED);
+        all.addAll(REFERENCES);
+        for (RuntimeFactory f : all) {
+            try (Driver s = new Driver(f, seed, sc); Driver u = new Driver(f, unreal, sc)) {
+                s.runTo(5);
+                u.runTo(5);
+                byte[] fromSeed = s.snapshot();
+                byte[] fromUnreal = u.snapshot();
+                SnapshotException x = assertThrows(SnapshotException.class,
+                        () -> u.runtime.restore(new ByteArrayInputStream(fromSeed)));
+                assertTrue(x.getMessage().startsWith("snapshot of tree 'Same' (fingerprint "), x.getMessage());
+                x = assertThrows(SnapshotException.class, () -> s.runtime.restore(new ByteArrayInputStream(fromUnreal)));
+                assertTrue(x.getMessage().startsWith("snapshot of tree 'Same' (fingerprint "), x.getMessage());
             }
         }
     }

@@ -1,0 +1,198 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.node.RunStatus;
+
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_SUCCEEDED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_COMPLETED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_FAILED;
+import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_SUCCEEDED;
+import static dev.crowdtree.statetree.exec.ChunkState.BY_ARMED_GATE;
+import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
+
+/**
+ * TriggerTransitions for one agent of a tree under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md
+ * section 20), every round of such a tree: phase one scans the tick and event transitions leaf to
+ * root (rule U7), the ones below the completed state failing (U3); a delayed transition arms once,
+ * and fires when its delay has run out without being tested again, and a waiting one does not stop
+ * the scan (U4). Phase two, when nothing was found and a state completed, scans the completion
+ * transitions from the completed state up, then restarts from the root. A {@code @succeeded} or
+ * {@code @failed} inside a linked subtree completes its linked state, and both phases run again from
+ * there (U2). An onEvent transition's target is selected with the transition's event (U8). The
+ * reference interpreter's {@code UnrealScan} is the per-agent model of the same rules.
+ *
+ * <p>Allocation: none. THREADING: confined to its worker.
+ */
+final class UnrealAgentScan {
+    private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
+    private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
+
+    private final ChunkState st;
+    private final CompiledStateTree t;
+    private final TransitionScan scan;
+
+    // The scan in progress: the completion, the depth of the completed state (MAX_DEPTH without
+    // one), the best priority found, what it decides, and whether the scan stopped.
+    private byte completion;
+    private int doneDepth;
+    private int best;
+    private long result;
+    private boolean stopped;
+    /** After {@link #trigger}: the depth from which the transition found exits and enters states as changed (rule U3). */
+    int changedFrom;
+
+    UnrealAgentScan(ChunkState state, TransitionScan scan) {
+        this.st = state;
+        this.t = state.t;
+        this.scan = scan;
+    }
+
+    /**
+     * TriggerTransitions for row {@code r}: returns (transition << 32 | leaf), the transition flagged
+     * {@link ChunkState#BY_ARMED_GATE} when its delay ran out, {@link ChunkState#RESTART} for the
+     * restart from the root, or {@link AgentScan#NONE}.
+     */
+    long trigger(int r) {
+        completion = st.lastOf(r);
+        doneDepth = isCompletion(completion) ? st.done[r] - 1 : CompiledStateTree.MAX_DEPTH;
+        final int cur = st.stateOf(r) - 1;
+        int top = cur;
+        while (true) {
+            best = -1;
+            result = AgentScan.NONE;
+            stopped = false;
+            tickAndEventTransitions(r, top);
+            if (!stopped && best < 0 && isCompletion(completion)) {
+                completionTransitions(r, cur);
+            }
+            if (st.faults.isFaulted(r - st.base)) {
+                return AgentScan.NONE; // a condition threw: the agent fails (rule R1)
+            }
+            changedFrom = isCompletion(completion) ? doneDepth : CompiledStateTree.MAX_DEPTH;
+            if (best < 0) {
+                if (!isCompletion(completion)) {
+                    return AgentScan.NONE;
+                }
+                long restart = ((long) RESTART << 32) | (scan.selectInternal(r, 0) & 0xFFFFFFFFL);
+                return st.faults.isFaulted(r - st.base) ? AgentScan.NONE : restart;
+            }
+            int tr = result == AgentScan.NONE ? -1 : (int) (result >> 32) & ~BY_ARMED_GATE;
+            int linked = tr >= 0 && t.transitionType[tr] >= TO_SUCCEEDED ? t.unreal.linkedAncestor(t.transitionSource[tr]) : -1;
+            if (linked < 0) {
+                return result;
+            }
+            // Rule U2: the linked state above completes; both phases run again from it.
+            if (t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]
+                    && ((int) (result >> 32) & BY_ARMED_GATE) == 0) {
+                scan.consumeEvent(r, tr); // its event was used, as if it had fired
+            }
+            completion = t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
+            doneDepth = t.stateDepth[linked];
+            if (st.traced(r)) {
+                st.trace(r, TraceFormat.stateCompleted(st.tick, t, linked, completion));
+            }
+            top = linked;
+        }
+    }
+
+    private static boolean isCompletion(byte status) {
+        return status == RunStatus.SUCCEEDED || status == RunStatus.FAILED;
+    }
+
+    /**
+     * Phase one (rule U7): the tick and event transitions of row {@code r}'s states from {@code top}
+     * to the root, each state's in declared order, ranked by priority (P1).
+     */
+    private void tickAndEventTransitions(int r, int top) {
+        final byte[] priority = t.transitionPriority;
+        for (int s = top; s >= 0; s = t.stateParent[s]) {
+            boolean sourceFails = t.stateDepth[s] > doneDepth; // rule U3: a completed state above it
+            for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
+                if (priority[tr] <= best || (t.transitionTrigger[tr] & TRIGGER_COMPLETED) != 0) {
+                    continue;
+                }
+                if (t.isGated(tr) && st.gate[r] == tr + 1) {
+                    if (scan.gates.waiting(r)) {
+                        continue; // rule U4: waiting, without stopping the scan; a new trigger is ignored
+                    }
+                    st.clearGate(r); // the delay ran out: spent
+                    int fired = sourceFails ? NOT_FOUND : found(r, tr, tr | BY_ARMED_GATE);
+                    if (fired == STOP) {
+                        return;
+                    }
+                    if (fired == FOUND) {
+                        continue;
+                    }
+                    // its target cannot be selected: it is evaluated as any other transition
+                }
+                if (!scan.shouldCheck(tr, r)) {
+                    continue;
+                }
+                boolean ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
+                        : scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                if (st.faults.isFaulted(r - st.base)) {
+                    stopped = true; // a condition threw
+                    return;
+                }
+                if (!ok || (t.isGated(tr) && ((st.exec[r] & ChunkState.GATE_BIT) != 0 || scan.gates.arm(r, tr)))) {
+                    continue; // failed; or armed now (rule U4), or another delay is pending (one per agent)
+                }
+                if (!sourceFails && found(r, tr, tr) == STOP) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** {@link #found} results: its target cannot be selected / it is the best so far / the scan stops. */
+    private static final int NOT_FOUND = 0, FOUND = 1, STOP = 2;
+
+    /**
+     * Transition {@code tr} fires for row {@code r} if its target can be selected: then it is the
+     * best found, at {@code priority} ({@code fired} is its {@code firedTransition} value). Returns
+     * {@link #STOP} when nothing can outrank it or a node threw.
+     */
+    private int found(int r, int tr, int fired, int priority) {
+        int leaf = fired == tr && t.transitionTrigger[tr] == TRIGGER_EVENT ? scan.targetWithEvent(r, tr) : scan.target(r, tr);
+        if (st.faults.isFaulted(r - st.base)) {
+            stopped = true;
+            return STOP;
+        }
+        if (leaf == TransitionScan.CONTINUE) {
+            return NOT_FOUND;
+        }
+        best = priority;
+        result = leaf == TransitionScan.STOP ? AgentScan.NONE : ((long) fired << 32) | (leaf & 0xFFFFFFFFL);
+        return best == MAX_PRIORITY ? STOP : FOUND;
+    }
+
+    private int found(int r, int tr, int fired) {
+        return found(r, tr, fired, t.transitionPriority[tr]);
+    }
+
+    /**
+     * Phase two (rule U7): the completion transitions matching the completion, from the completed
+     * state of row {@code r}'s path to {@code cur} up, each state's in declared order; the first that
+     * passes and whose target can be selected decides, at normal priority.
+     */
+    private void completionTransitions(int r, int cur) {
+        int trigger = completion == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : TRIGGER_FAILED;
+        for (int s = t.ancestorAt(cur, doneDepth); s >= 0; s = t.stateParent[s]) {
+            for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
+                if ((t.transitionTrigger[tr] & trigger) == 0) {
+                    continue;
+                }
+                boolean ok = scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                if (st.faults.isFaulted(r - st.base)) {
+                    stopped = true;
+                    return;
+                }
+                if (ok && found(r, tr, tr, NORMAL) != NOT_FOUND) {
+                    return; // no priority on completion transitions: the first decides
+                }
+            }
+        }
+    }
+}
