@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code trace <scenario.json>}: runs a scripted scenario and prints the canonical trace
- * (docs/SEMANTICS.md section 10) on stdout, each tick's lines as soon as the tick is over; the
+ * (docs/SEMANTICS.md section 10; with {@code --explain}, a {@code why} line after each transition) on stdout, each tick's lines as soon as the tick is over; the
  * tree's authoring warnings first, on stderr. Exit 0, or 2 for a bad scenario or tree.
  */
 @Command(name = "trace", mixinStandardHelpOptions = true,
@@ -41,6 +41,11 @@ public final class TraceCommand implements Callable<Integer> {
             description = "The tree asset to run, instead of the scenario's 'tree' (which must be in the "
                     + "scenario's directory; this one may be anywhere).")
     Path tree;
+
+    @Option(names = "--explain", description = "After each 'transition' line, a 'why' line: the transition (state, "
+            + "declared index), its trigger with the event or completion it fired on, its priority and gate; or the "
+            + "composite rule, or the restart from the root.")
+    boolean explain;
 
     @Mixin
     InputLimit limit;
@@ -62,6 +67,9 @@ public final class TraceCommand implements Callable<Integer> {
                 break;
             default:
                 return Problems.usage(System.err, "--runtime must be 'batched' or 'reference', got '" + runtime + "'");
+        }
+        if (explain) {
+            factory = factory.explaining();
         }
         long maxBytes;
         try {

@@ -80,6 +80,34 @@ class CliTest extends CliTestBase {
     }
 
     @Test
+    void traceExplainAddsAWhyLineAfterEachTransitionOnBothRuntimes() throws Exception {
+        write("guard.json", GOOD);
+        Path sc = write("scenario.json", "{\"tree\": \"guard.json\", \"dt\": 0.1, \"ticks\": 8, \"agents\": 2,"
+                + " \"inputs\": [{\"tick\": 2, \"set\": {\"threat\": 0.9}, \"agent\": 1}]}");
+        assertEquals(0, Main.execute("trace", sc.toString()));
+        String plain = out();
+        out.reset();
+        assertEquals(0, Main.execute("trace", "--explain", sc.toString()));
+        String batched = out();
+        out.reset();
+        assertEquals(0, Main.execute("trace", "--explain", "--runtime", "reference", sc.toString()));
+        assertEquals(batched, out());
+        assertTrue(batched.contains("a1 2 transition Root/Patrol -> Root/Alert\n"
+                + "a1 2 why Root/Patrol transitions[0] onTick priority normal\n"), batched);
+        assertTrue(batched.contains("a0 4 transition Root/Patrol -> Root/Rest\n"
+                + "a0 4 why Root/Patrol transitions[1] onStateCompleted completed Root/Patrol succeeded priority normal\n"),
+                batched);
+        // without the why lines, the plain trace
+        StringBuilder stripped = new StringBuilder();
+        for (String line : batched.split("\n")) {
+            if (!line.matches("a\\d+ \\d+ why .*")) {
+                stripped.append(line).append('\n');
+            }
+        }
+        assertEquals(plain, stripped.toString());
+    }
+
+    @Test
     void traceRejectsABadScenarioWithExitTwo() throws Exception {
         Path sc = write("scenario.json", "{\"tree\": \"guard.json\", \"tiks\": 8}");
         assertEquals(2, Main.execute("trace", sc.toString()));

@@ -59,6 +59,16 @@ final class AgentScan {
         return unreal != null ? unreal.changedFrom : CompiledStateTree.MAX_DEPTH;
     }
 
+    /** After {@link #triggerScalar}: the completion the scan ran with (a composite's or linked state's, K6, U2). */
+    byte scanCompletion() {
+        return unreal != null ? unreal.completion() : completion;
+    }
+
+    /** After {@link #triggerScalar}: the depth of the completed state of {@link #scanCompletion()}. */
+    int scanCompletedDepth() {
+        return unreal != null ? unreal.completedDepth() : doneLimit - 1;
+    }
+
     /**
      * Round one for a tree with transition priorities or scanned root first (rule H2): every agent
      * of the pass (the always-awake {@code aOrder[aLo..aHi)} and X) runs the per-agent scan
@@ -103,6 +113,10 @@ final class AgentScan {
             c.firedTransition[l] = (int) (found >> 32);
             c.nextLeaf[l] = (int) found;
             c.changedFrom[l] = (byte) changedFrom();
+            if (c.explain) {
+                c.whyStatus[l] = scanCompletion();
+                c.whyDepth[l] = (byte) scanCompletedDepth();
+            }
             c.firedRows[c.fired++] = r;
         }
     }

@@ -230,6 +230,11 @@ final class ChunkEvents implements EventOutbox, EventFields {
         return e >= 0 && !evDead[e] && required.matches(s, evTag[e], evTypes, e * width);
     }
 
+    /** Event {@code e} as a {@code why} line names it ({@link TraceFormat#event}). */
+    String describe(int e) {
+        return TraceFormat.event(t, evTag[e], evTypes, evBits, e * width);
+    }
+
     /** The event that passed row {@code local}'s payload-reading transition ({@link #choose}). */
     int chosenOf(int local) {
         return chosen[local];

@@ -77,6 +77,8 @@ final class ChunkState {
     int[] nextLeaf = new int[0];
     /** The depth from which a round-one transition exits and enters states as changed (rule U3; 8: none). */
     byte[] changedFrom = new byte[0];
+    /** With {@link #explain}: the completion a round-one scan ran with, and its completed state's depth. */
+    byte[] whyStatus = new byte[0], whyDepth = new byte[0];
     int[] oldLeaf = new int[0];
     int[] firedRows = new int[0];
     int fired;
@@ -113,6 +115,8 @@ final class ChunkState {
     int listLog;
     ChunkOutput out;
     boolean tracing;
+    /** Tracing with a {@code why} line after each transition ({@code StateTreeRuntime.setExplain}). */
+    boolean explain;
     int traceAgent;
     int awake;
     /** The packed execution state per row ({@link InstanceData#exec}). */
@@ -163,6 +167,8 @@ final class ChunkState {
         firedTransition = new int[n];
         nextLeaf = new int[n];
         changedFrom = new byte[n];
+        whyStatus = new byte[n];
+        whyDepth = new byte[n];
         oldLeaf = new int[n];
         firedRows = new int[n];
         cand = new int[n];
@@ -183,6 +189,7 @@ final class ChunkState {
         tick = tickNumber;
         step = stepNumber;
         tracing = sys.tracing();
+        explain = sys.explain();
         traceAgent = sys.traceAgent();
         bindColumns();
         control.bindSlots(d.floats, d.ints, d.bools, ids);
@@ -349,6 +356,14 @@ final class ChunkState {
     /** Whether lines of row {@code r} are wanted (tracing on, and no filter or this agent). */
     boolean traced(int r) {
         return tracing && (traceAgent < 0 || ids[r] == traceAgent);
+    }
+
+    /** With {@link #explain}: the completion a batched round-one decision for row {@code r} ran with (its last status). */
+    void noteWhy(int r) {
+        if (explain) {
+            whyStatus[r - base] = lastOf(r);
+            whyDepth[r - base] = (byte) (done[r] - 1);
+        }
     }
 
     void trace(int r, String line) {

@@ -120,6 +120,12 @@ public interface StateTreeRuntime extends AutoCloseable {
     void setTrace(TraceSink sink);
 
     /**
+     * With tracing on, follows each {@code transition} line with a {@code why} line saying what fired
+     * it (docs/SEMANTICS.md section 10; {@code trace --explain}). Off by default; costs nothing off.
+     */
+    void setExplain(boolean explain);
+
+    /**
      * Removes {@code agent}: its tree stops first (ExitState of its active states, traced as a
      * stop, at {@code tick}); afterwards the agent takes part in nothing and naming it is an error.
      */

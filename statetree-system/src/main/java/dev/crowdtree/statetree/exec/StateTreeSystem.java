@@ -496,6 +496,18 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.traceAgent = -1;
     }
 
+    @Override
+    public void setExplain(boolean explain) {
+        this.explain = explain;
+    }
+
+    /** Whether transitions are explained ({@link #setExplain}). */
+    boolean explain() {
+        return explain && trace != null;
+    }
+
+    private boolean explain;
+
     /** Traces only agent {@code agentId} (lines of other agents are not even formatted). */
     public void setTrace(TraceSink sink, int agentId) {
         this.trace = sink;

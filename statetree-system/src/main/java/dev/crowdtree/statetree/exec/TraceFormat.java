@@ -4,6 +4,7 @@ import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.ChangeType;
+import dev.crowdtree.statetree.node.EventPayload;
 import dev.crowdtree.statetree.node.RunStatus;
 
 /**
@@ -69,6 +70,89 @@ public final class TraceFormat {
     /** Composite {@code state} completed with {@code status} (rule K6): {@code state-completed <path> <status>}. */
     public static String stateCompleted(long tick, CompiledStateTree t, int state, byte status) {
         return tick + " state-completed " + Printable.escape(t.statePath[state]) + " " + RunStatus.name(status);
+    }
+
+    /**
+     * Why transition {@code tr} fired (docs/SEMANTICS.md section 10, {@code trace --explain}):
+     * {@code <tick> why <state> transitions[<i>] <trigger> priority <p>[ gate <d>s]}, the trigger
+     * being {@code onTick}, {@code onEvent <event>} ({@link #event}) or a completion trigger with
+     * {@code completed <state> <status>} (the completion the scan ran with, {@code completedState}
+     * its completed state). {@code event} is null when a delay that ran out fired it (rule U4).
+     */
+    public static String whyTransition(long tick, CompiledStateTree t, int tr, String event, byte completion,
+                                       int completedState) {
+        int owner = t.transitionSource[tr];
+        StringBuilder b = new StringBuilder().append(tick).append(" why ").append(Printable.escape(t.statePath[owner]))
+                .append(" transitions[").append(tr - t.stateTransitionsBegin[owner]).append("] ");
+        byte trigger = t.transitionTrigger[tr];
+        if (trigger == CompiledStateTree.TRIGGER_TICK) {
+            b.append(Vocabulary.Trigger.ON_TICK.assetName());
+        } else if (trigger == CompiledStateTree.TRIGGER_EVENT) {
+            b.append(Vocabulary.Trigger.ON_EVENT.assetName()).append(' ')
+                    .append(event != null ? event : Printable.escape(t.tagName(t.transitionEvent[tr])) + " (delay ran out)");
+        } else {
+            String name = trigger == CompiledStateTree.TRIGGER_SUCCEEDED ? Vocabulary.Trigger.ON_STATE_SUCCEEDED.assetName()
+                    : trigger == CompiledStateTree.TRIGGER_FAILED ? Vocabulary.Trigger.ON_STATE_FAILED.assetName()
+                    : Vocabulary.Trigger.ON_STATE_COMPLETED.assetName();
+            b.append(name).append(completed(t, completion, completedState));
+        }
+        b.append(" priority ").append(Vocabulary.Priority.of(t.transitionPriority[tr]).assetName());
+        if (t.isGated(tr)) {
+            b.append(" gate ").append(t.transitionDelay[tr]);
+            if (t.transitionDelayVariance[tr] > 0f) {
+                b.append('~').append(t.transitionDelayVariance[tr]);
+            }
+            b.append('s');
+        }
+        return b.toString();
+    }
+
+    /**
+     * Why a composite's rule fired a transition to {@code target} (rules K4, K5):
+     * {@code <tick> why composite <composite> <sequence|selector> completed <state> <status>}.
+     */
+    public static String whyComposite(long tick, CompiledStateTree t, int target, byte completion, int completedState) {
+        int composite = t.stateParent[target];
+        String rule = t.scanRules.isSequence(composite) ? Vocabulary.Composite.SEQUENCE.assetName()
+                : Vocabulary.Composite.SELECTOR.assetName();
+        return tick + " why composite " + Printable.escape(t.statePath[composite]) + " " + rule
+                + completed(t, completion, completedState);
+    }
+
+    /** Why the tree restarted from the root (section 4): {@code <tick> why restart completed <state> <status>}. */
+    public static String whyRestart(long tick, CompiledStateTree t, byte completion, int completedState) {
+        return tick + " why restart" + completed(t, completion, completedState);
+    }
+
+    private static String completed(CompiledStateTree t, byte completion, int completedState) {
+        return " completed " + Printable.escape(t.statePath[completedState]) + " " + RunStatus.name(completion);
+    }
+
+    /**
+     * An event as a why line names it: its tag, then its payload fields that are present
+     * ({@code {name=value, ...}}, in the tree's field order), from {@code types}/{@code bits} at
+     * {@code offset}.
+     */
+    public static String event(CompiledStateTree t, int tag, byte[] types, int[] bits, int offset) {
+        StringBuilder b = new StringBuilder(tag >= 0 ? Printable.escape(t.tagName(tag)) : "?");
+        boolean first = true;
+        for (int f = 0, n = t.payloads.fieldCount(); f < n; f++) {
+            byte type = types[offset + f];
+            if (type == EventPayload.ABSENT) {
+                continue;
+            }
+            b.append(first ? " {" : ", ").append(Printable.escape(t.payloads.fieldName(f))).append('=');
+            int v = bits[offset + f];
+            if (type == EventPayload.BOOL) {
+                b.append(v != 0);
+            } else if (type == EventPayload.INT) {
+                b.append(v);
+            } else {
+                b.append(Float.intBitsToFloat(v));
+            }
+            first = false;
+        }
+        return first ? b.toString() : b.append('}').toString();
     }
 
     /** {@code tree succeeded|failed|stopped}. */

@@ -79,6 +79,8 @@ final class TransitionApply {
         }
         int leaf = st.nextLeaf[l];
         int changedFrom = unreal ? st.changedFrom[l] : CompiledStateTree.MAX_DEPTH;
+        whyStatus = st.whyStatus[l];
+        whyDepth = st.whyDepth[l];
         for (int round = 1; ; round++) {
             if (!fire(r, tr, leaf, changedFrom)) {
                 return; // tree finished
@@ -98,6 +100,8 @@ final class TransitionApply {
             tr = (int) (found >> 32);
             leaf = (int) found;
             changedFrom = scan.changedFrom();
+            whyStatus = scan.scanCompletion();
+            whyDepth = scan.scanCompletedDepth();
         }
         if (st.stateOf(r) == 0) {
             failTree(r);
@@ -115,6 +119,7 @@ final class TransitionApply {
         // rule U4: a delayed transition that fires when its delay ran out consumes no event
         final boolean byArmedGate = fired >= 0 && (fired & ChunkState.BY_ARMED_GATE) != 0;
         final int tr = fired >= 0 ? fired & ~ChunkState.BY_ARMED_GATE : fired;
+        String why = c.explain && c.traced(r) ? explain(r, cur, tr, byArmedGate) : null; // before its event is consumed
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate) {
             events.consumeEvent(r - c.base, tr);
         }
@@ -122,6 +127,9 @@ final class TransitionApply {
         if (c.traced(r)) {
             c.trace(r, byComposite >= 0 ? TraceFormat.transitionTo(c.tick, t, cur, byComposite)
                     : TraceFormat.transition(c.tick, t, cur, tr));
+            if (why != null) {
+                c.trace(r, why);
+            }
         }
         boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
         if (terminal || (tr == RESTART && leaf < 0)) {
@@ -142,6 +150,33 @@ final class TransitionApply {
             return false;
         }
         return true;
+    }
+
+    // With ChunkState.explain: the completion the scan that decided the transition being fired ran
+    // with, and the depth of its completed state (for its why line).
+    private byte whyStatus;
+    private int whyDepth;
+
+    /**
+     * The {@code why} line (docs/SEMANTICS.md section 10) of transition {@code tr} (or a special
+     * {@code firedTransition} value) about to fire for row {@code r} on the path to {@code cur}.
+     */
+    private String explain(int r, int cur, int tr, boolean byArmedGate) {
+        boolean completion = whyStatus == RunStatus.SUCCEEDED || whyStatus == RunStatus.FAILED;
+        int completed = completion ? t.ancestorAt(cur, whyDepth) : 0;
+        if (tr == RESTART) {
+            return TraceFormat.whyRestart(st.tick, t, whyStatus, completed);
+        }
+        int byComposite = ChunkState.compositeTarget(tr);
+        if (byComposite >= 0) {
+            return TraceFormat.whyComposite(st.tick, t, byComposite, whyStatus, completed);
+        }
+        String event = null;
+        if (t.transitionTrigger[tr] == TRIGGER_EVENT && !byArmedGate) {
+            int l = r - st.base;
+            event = events.describe(t.payloads.readsPayload(tr) ? events.chosenOf(l) : events.nextMatch(l, -1, tr));
+        }
+        return TraceFormat.whyTransition(st.tick, t, tr, event, whyStatus, completed);
     }
 
     /** Fills {@link ChunkState#chain} with the path ending at {@code leaf}, root first; returns its length. */

@@ -204,6 +204,7 @@ final class TransitionScan {
                 }
                 c.firedTransition[l] = RESTART;
                 c.nextLeaf[l] = leaf;
+                c.noteWhy(r);
                 c.firedRows[c.fired++] = r;
             }
         }
@@ -230,6 +231,7 @@ final class TransitionScan {
         if (leaf != STOP) {
             c.firedTransition[l] = tr;
             c.nextLeaf[l] = leaf;
+            c.noteWhy(r);
             c.firedRows[c.fired++] = r;
         }
     }

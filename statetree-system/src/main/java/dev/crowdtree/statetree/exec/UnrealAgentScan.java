@@ -97,6 +97,15 @@ final class UnrealAgentScan {
         }
     }
 
+    /** After {@link #trigger}: the completion the scan ran with, and the depth of its completed state. */
+    byte completion() {
+        return completion;
+    }
+
+    int completedDepth() {
+        return doneDepth;
+    }
+
     private static boolean isCompletion(byte status) {
         return status == RunStatus.SUCCEEDED || status == RunStatus.FAILED;
     }

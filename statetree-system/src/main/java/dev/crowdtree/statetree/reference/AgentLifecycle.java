@@ -180,6 +180,7 @@ final class AgentLifecycle {
             boolean fired = transitions.triggerTransitions(exec, transition);
             if (fired) {
                 int t = transition.transitionIndex;
+                String why = data.explaining() ? explain(exec, transition) : null; // before its event is consumed
                 if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[t]
                         && !transition.byArmedGate) {
                     Transitions.consumeEvent(tree, exec, t);
@@ -187,6 +188,9 @@ final class AgentLifecycle {
                 data.trace(t == TransitionResult.COMPOSITE_RULE
                         ? TraceFormat.transitionTo(data.tick, tree, exec.activeStates.last(), transition.targetState)
                         : TraceFormat.transition(data.tick, tree, exec.activeStates.last(), t));
+                if (why != null) {
+                    data.trace(why);
+                }
 
                 data.selfEventWindow = InterpreterData.WINDOW_ENTER_EXIT;
                 changes.exitState(exec, transition, exec.lastTickStatus);
@@ -222,6 +226,30 @@ final class AgentLifecycle {
             failTree(exec);
         }
         endTick(exec);
+    }
+
+    /**
+     * The {@code why} line of {@code transition} (section 10): the transition and its trigger (with
+     * the event it fired on, or the completion the scan ran with), a composite's rule, or the
+     * restart from the root.
+     */
+    private String explain(ExecutionState exec, TransitionResult transition) {
+        int t = transition.transitionIndex;
+        byte completion = transition.whyCompletion;
+        int completed = Transitions.isCompletion(completion) ? exec.activeStates.get(transition.whyCompletedIndex) : 0;
+        if (t == -1) {
+            return TraceFormat.whyRestart(data.tick, tree, completion, completed);
+        }
+        if (t == TransitionResult.COMPOSITE_RULE) {
+            return TraceFormat.whyComposite(data.tick, tree, transition.targetState, completion, completed);
+        }
+        String event = null;
+        if (tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && !transition.byArmedGate) {
+            Event e = tree.payloads.readsPayload(t) ? exec.chosenEvent
+                    : exec.eventsToProcess.get(transitions.nextMatch(exec, -1, t));
+            event = TraceFormat.event(tree, e.tag(), e.types(), e.bits(), 0);
+        }
+        return TraceFormat.whyTransition(data.tick, tree, t, event, completion, completed);
     }
 
     /** The tree fails: no state could be selected. */

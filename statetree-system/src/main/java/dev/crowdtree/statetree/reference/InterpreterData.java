@@ -168,6 +168,14 @@ final class InterpreterData {
         control.setChange(ChangeType.CHANGED, -1, -1);
     }
 
+    /** Whether a {@code why} line follows each transition line (section 10, {@code trace --explain}). */
+    boolean explain;
+
+    /** Whether {@code why} lines are wanted: tracing on, and explaining. */
+    boolean explaining() {
+        return explain && sink != null;
+    }
+
     /** Traces a line for the agent being run, if tracing is on. */
     void trace(String line) {
         if (sink != null) {

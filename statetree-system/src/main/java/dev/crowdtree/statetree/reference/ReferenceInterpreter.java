@@ -283,6 +283,11 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     }
 
     @Override
+    public void setExplain(boolean explain) {
+        data.explain = explain;
+    }
+
+    @Override
     public void setTrace(TraceSink traceSink) {
         data.sink = traceSink;
     }

@@ -16,4 +16,13 @@ public interface RuntimeFactory {
      * @param workers worker threads (a runtime may ignore it; results must not depend on it)
      */
     StateTreeRuntime create(CompiledStateTree tree, int agents, long seed, int workers);
+
+    /** This factory, its runtimes explaining every transition they trace (docs/SEMANTICS.md section 10). */
+    default RuntimeFactory explaining() {
+        return (tree, agents, seed, workers) -> {
+            StateTreeRuntime runtime = create(tree, agents, seed, workers);
+            runtime.setExplain(true);
+            return runtime;
+        };
+    }
 }

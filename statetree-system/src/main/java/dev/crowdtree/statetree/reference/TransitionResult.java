@@ -24,6 +24,9 @@ final class TransitionResult {
      * ran after a completion (rule U3), else {@code MAX_DEPTH} (none).
      */
     int changedFrom = CompiledStateTree.MAX_DEPTH;
+    /** The completion the scan that found it ran with, and the path index of its completed state (for {@code why} lines). */
+    byte whyCompletion;
+    int whyCompletedIndex;
     /** It fired because its armed gate opened, without its trigger being tested again (rule U4): it consumes no event. */
     boolean byArmedGate;
 
@@ -36,5 +39,7 @@ final class TransitionResult {
         restartFailed = other.restartFailed;
         changedFrom = other.changedFrom;
         byArmedGate = other.byArmedGate;
+        whyCompletion = other.whyCompletion;
+        whyCompletedIndex = other.whyCompletedIndex;
     }
 }

@@ -136,6 +136,8 @@ final class Transitions {
                 }
             }
         }
+        outTransition.whyCompletion = completion;
+        outTransition.whyCompletedIndex = completedIndex;
         if (best >= 0) {
             return fires;
         }

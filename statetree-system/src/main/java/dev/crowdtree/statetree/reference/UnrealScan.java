@@ -54,12 +54,14 @@ final class UnrealScan {
                 if (best < 0) {
                     out.changedFrom = completedIndex; // rule U3
                     transitions.restart(exec, out);
+                    noteWhy(out);
                     return true;
                 }
             }
             int linked = fires && out.targetState < 0 ? tree.unreal.linkedAncestor(tree.transitionSource[out.transitionIndex]) : -1;
             if (linked < 0) {
                 out.changedFrom = Transitions.isCompletion(completion) ? completedIndex : CompiledStateTree.MAX_DEPTH;
+                noteWhy(out);
                 return fires;
             }
             // Rule U2: the linked state above completes; both phases run again from it.
@@ -73,6 +75,12 @@ final class UnrealScan {
             data.trace(TraceFormat.stateCompleted(data.tick, tree, linked, completion));
             top = completedIndex;
         }
+    }
+
+    /** The completion the scan ran with, for the why line of what it decided (section 10). */
+    private void noteWhy(TransitionResult out) {
+        out.whyCompletion = completion;
+        out.whyCompletedIndex = completedIndex;
     }
 
     /**

@@ -121,16 +121,31 @@ class GoldenTraceTest {
             Files.writeString(expectedFile, String.join("\n", actual) + "\n", StandardCharsets.UTF_8);
             return;
         }
-        List<String> expected = Files.readAllLines(expectedFile, StandardCharsets.UTF_8);
-        while (!expected.isEmpty() && expected.get(expected.size() - 1).isEmpty()) {
-            expected.remove(expected.size() - 1);
-        }
+        List<String> expected = withoutWhy(Files.readAllLines(expectedFile, StandardCharsets.UTF_8));
+        actual = withoutWhy(actual);
         if (!expected.equals(actual)) {
             fail("golden trace mismatch: case " + c.getFileName() + ", runtime " + runtime.name() + "\n"
                     + unifiedDiff("expected.trace", "actual", expected, actual)
                     + "\nIf the new trace is right, regenerate with -D" + UPDATE_FLAG + "=true "
                     + "(rewrites expected.trace from the reference runtime) and review the diff.");
         }
+    }
+
+    /**
+     * {@code lines} without their {@code why} lines (docs/SEMANTICS.md section 10: golden comparisons
+     * ignore them) and trailing empty lines.
+     */
+    static List<String> withoutWhy(List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            if (!ExplainTest.WHY.matcher(line).matches()) {
+                out.add(line);
+            }
+        }
+        while (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) {
+            out.remove(out.size() - 1);
+        }
+        return out;
     }
 
     /** A unified diff (LCS based, 3 lines of context); the traces are small. */

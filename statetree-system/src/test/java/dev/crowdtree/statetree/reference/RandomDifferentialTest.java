@@ -140,7 +140,11 @@ class RandomDifferentialTest {
             String scenario = scenario(rnd, tree, periods, new SplittableRandom(19000 + n));
             withHistory += tree.history.count() > 0 ? 1 : 0;
             List<StateTreeRuntime> made = new ArrayList<>();
-            List<String> reference = TestNodes.run(tree, scenario, capturing(ScenarioRunner.REFERENCE, made));
+            // every other tree is traced explained (a why line after each transition): the runtimes must agree on those too
+            boolean explained = n % 2 == 0;
+            List<String> explainedReference = TestNodes.run(tree, scenario, capturing(explained
+                    ? ScenarioRunner.REFERENCE.explaining() : ScenarioRunner.REFERENCE, made));
+            List<String> reference = GoldenTraceTest.withoutWhy(explainedReference);
             List<PayloadMismatch> mismatches = made.get(0).unmatchedPayloads();
             withMismatches += mismatches.isEmpty() ? 0 : 1;
             compositeRulesFired += tree.scanRules.hasComposites
@@ -161,10 +165,11 @@ class RandomDifferentialTest {
             }
             enteredWithEvent += enteredWithEvent(tree, reference) ? 1 : 0;
             for (int k = 0; k < others.size(); k++) {
-                List<String> other = TestNodes.run(tree, scenario, capturing(others.get(k), made));
-                if (!other.equals(reference)) {
+                List<String> other = TestNodes.run(tree, scenario, capturing(explained ? others.get(k).explaining()
+                        : others.get(k), made));
+                if (!other.equals(explainedReference)) {
                     fail("tree " + n + ", runtime " + RUNTIMES[k] + " disagrees with the reference\n"
-                            + GoldenTraceTest.unifiedDiff("reference", "batched", reference, other)
+                            + GoldenTraceTest.unifiedDiff("reference", "batched", explainedReference, other)
                             + "\nscenario: " + scenario + "\ntree:\n" + StateTreeJson.write(def));
                 }
                 List<PayloadMismatch> otherMismatches = made.get(made.size() - 1).unmatchedPayloads();
