@@ -305,6 +305,42 @@ class AuthoringWarningsTest {
         assertNoWarning(asset.replace("'trigger': 'onEvent', 'event': 'Alarm'", "'trigger': 'onTick'"));
     }
 
+    // ---- under Unreal 5.8's rules (section 20) -------------------------------------------------------
+
+    /** {@code asset} (a tree named 'T') under {@code "rules": "unreal-5.8"}. */
+    private static String unreal(String asset) {
+        return asset.replace("{'name': 'T',", "{'name': 'T', 'rules': 'unreal-5.8',");
+    }
+
+    @Test
+    void underUnrealRulesOneEventFiresADelayedOnEventTransition() throws Exception {
+        // rule U4: the event need not come again, so W4 does not apply
+        assertNoWarning(unreal(tree("{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onEvent',"
+                + " 'event': 'Alarm', 'to': 'B', 'delay': 1.5}]}, {'name': 'B', 'tasks': [{'type': 'run'}]}")));
+    }
+
+    @Test
+    void underUnrealRulesATasklessPathAndALinkedSubtreeCanComplete() throws Exception {
+        // rule U6: a leaf on a path without tasks succeeds (seed: W1, it never completes)
+        String taskless = tree("{'name': 'A', 'transitions': [{'trigger': 'onStateSucceeded', 'to': 'Root/Next'}]},"
+                + " {'name': 'Next', 'tasks': [{'type': 'run'}]}");
+        assertOnlyWarning(taskless, "W1", "Root/A", "transitions[0].trigger", "can never fire");
+        assertNoWarning(unreal(taskless));
+        // ... but not one whose path has a task (here on Root: the path is not task-less)
+        assertOnlyWarning(unreal(taskless.replace("'name': 'Root',", "'name': 'Root', 'tasks': [{'type': 'run'}],")),
+                "W1", "Root/A", "transitions[0].trigger", "can never fire");
+        // rule U2: a linked state completes as the @succeeded/@failed transitions below it say
+        String linked = "{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'L', 'type': 'linked',"
+                + " 'linkedSubtree': 'Sub', 'transitions': [{'trigger': 'onStateFailed', 'to': 'Root/Next'}]},"
+                + " {'name': 'Next', 'tasks': [{'type': 'run'}]}]}, 'subtrees': [{'name': 'Sub', 'type': 'subtree',"
+                + " 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onEvent', 'event': 'Quit', 'to': '@failed'}]}]}";
+        assertOnlyWarning(linked, "W1", "Root/L", "transitions[0].trigger", "can never fire");
+        assertNoWarning(unreal(linked));
+        // an onStateSucceeded on it still can never fire: nothing below succeeds it
+        assertOnlyWarning(unreal(linked.replace("'onStateFailed'", "'onStateSucceeded'")), "W1", "Root/L",
+                "transitions[0].trigger", "can never fire");
+    }
+
     // ---- all of them -----------------------------------------------------------------------------
 
     @Test
