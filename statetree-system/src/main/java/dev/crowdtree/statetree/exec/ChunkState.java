@@ -117,6 +117,8 @@ final class ChunkState {
     boolean tracing;
     /** Tracing with a {@code why} line after each transition ({@code StateTreeRuntime.setExplain}). */
     boolean explain;
+    /** Counting for the {@link Recorder} into {@link #out} ({@code StateTreeRuntime.setRecording}). */
+    boolean recording;
     int traceAgent;
     int awake;
     /** The packed execution state per row ({@link InstanceData#exec}). */
@@ -188,9 +190,11 @@ final class ChunkState {
         out = output;
         tick = tickNumber;
         step = stepNumber;
-        tracing = sys.tracing();
-        explain = sys.explain();
-        traceAgent = sys.traceAgent();
+        Observers o = sys.observers();
+        tracing = o.tracing();
+        explain = o.explaining();
+        recording = o.recording();
+        traceAgent = o.traceAgent;
         bindColumns();
         control.bindSlots(d.floats, d.ints, d.bools, ids);
         control.bindStatus(status, chunkBase);

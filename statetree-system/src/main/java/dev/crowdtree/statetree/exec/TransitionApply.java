@@ -120,6 +120,9 @@ final class TransitionApply {
         final boolean byArmedGate = fired >= 0 && (fired & ChunkState.BY_ARMED_GATE) != 0;
         final int tr = fired >= 0 ? fired & ~ChunkState.BY_ARMED_GATE : fired;
         String why = c.explain && c.traced(r) ? explain(r, cur, tr, byArmedGate) : null; // before its event is consumed
+        if (c.recording) {
+            count(tr);
+        }
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate) {
             events.consumeEvent(r - c.base, tr);
         }
@@ -150,6 +153,18 @@ final class TransitionApply {
             return false;
         }
         return true;
+    }
+
+    /** Counts transition {@code tr} (or a special {@code firedTransition} value) for the {@link Recorder}. */
+    private void count(int tr) {
+        ChunkOutput o = st.out;
+        if (tr >= 0) {
+            o.fired[tr]++;
+        } else if (tr == RESTART) {
+            o.restarts++;
+        } else {
+            o.compositeRules++;
+        }
     }
 
     // With ChunkState.explain: the completion the scan that decided the transition being fired ran
