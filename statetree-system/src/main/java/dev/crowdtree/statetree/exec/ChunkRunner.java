@@ -161,7 +161,7 @@ final class ChunkRunner {
         }
         c.faults.count = 0;
         c.out.awake += c.awake;
-        if (c.recording) {
+        if (c.recording && c.countingAll) {
             countOccupancy();
         }
         if (phaseNanos != null) {

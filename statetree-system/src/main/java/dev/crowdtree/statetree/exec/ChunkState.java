@@ -119,6 +119,8 @@ final class ChunkState {
     boolean explain;
     /** Counting for the {@link Recorder} into {@link #out} ({@code StateTreeRuntime.setRecording}). */
     boolean recording;
+    /** With {@link #recording}: every row's occupancy, not only what the transitions changed ({@link Observers#countingAll}). */
+    boolean countingAll;
     int traceAgent;
     int awake;
     /** The packed execution state per row ({@link InstanceData#exec}). */
@@ -194,6 +196,7 @@ final class ChunkState {
         tracing = o.tracing();
         explain = o.explaining();
         recording = o.recording();
+        countingAll = o.countingAll;
         traceAgent = o.traceAgent;
         bindColumns();
         control.bindSlots(d.floats, d.ints, d.bools, ids);

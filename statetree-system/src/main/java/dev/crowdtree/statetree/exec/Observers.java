@@ -18,6 +18,14 @@ final class Observers {
     Recorder recorder;
     /** The tick running counts for {@link #recorder} (it was on when the tick began). */
     boolean recordingTick;
+    /**
+     * Whether the occupancy must be counted afresh (every row) in the next tick: something other
+     * than a tick changed which agents run where (a start, a stop, a snapshot restored, recording
+     * just turned on). Otherwise the chunks count only what their transitions changed.
+     */
+    boolean occupancyDirty = true;
+    /** The tick running counts every row's occupancy ({@link #occupancyDirty} when it began). */
+    boolean countingAll;
 
     Observers(CompiledStateTree tree) {
         this.tree = tree;
@@ -25,6 +33,13 @@ final class Observers {
 
     void setRecording(boolean on) {
         recorder = on ? new Recorder(tree) : null;
+        occupancyDirty = true;
+    }
+
+    /** A tick begins (tickAll); else something else changes the population ({@link #occupancyDirty}). */
+    void beginTick() {
+        recordingTick = recorder != null;
+        countingAll = recordingTick && occupancyDirty;
     }
 
     boolean tracing() {
@@ -48,7 +63,8 @@ final class Observers {
         }
         recordingTick = false;
         recorder.beginTick();
-        recorder.add(outputs, chunks);
+        recorder.add(outputs, chunks, countingAll);
+        occupancyDirty = false;
         recorder.endTick(tick, events.failures.total(), events.overflowEvents, events.rejectedTotal());
     }
 }

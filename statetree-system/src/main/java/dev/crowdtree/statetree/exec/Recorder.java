@@ -36,7 +36,10 @@ public final class Recorder {
      * The batched runtime's counts of a tick: the chunks' occupancies and transitions, summed in chunk
      * order ({@link ChunkOutput}).
      */
-    void add(ChunkOutput[] outputs, int chunks) {
+    void add(ChunkOutput[] outputs, int chunks, boolean countedAll) {
+        if (countedAll) {
+            clearOccupancy(); // the chunks counted every row; else they counted what their transitions changed
+        }
         for (int c = 0; c < chunks; c++) {
             ChunkOutput o = outputs[c];
             for (int s = 0; s < occupancy.length; s++) {
@@ -48,6 +51,11 @@ public final class Recorder {
             compositeRules += o.compositeRules;
             restarts += o.restarts;
         }
+    }
+
+    /** Forgets the occupancy, before it is counted afresh. */
+    public void clearOccupancy() {
+        Arrays.fill(occupancy, 0);
     }
 
     /** One running agent whose active path ends at {@code state}. */
@@ -78,9 +86,8 @@ public final class Recorder {
 
     // ---- for the runtimes ------------------------------------------------------------------------
 
-    /** Starts the counts of a tick. */
+    /** Starts the counts of a tick (the occupancy is kept: see {@link #clearOccupancy}). */
     public void beginTick() {
-        Arrays.fill(occupancy, 0);
         Arrays.fill(fired, 0);
         compositeRules = 0;
         restarts = 0;

@@ -91,8 +91,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private float timerDt;
     private int awakeLastTick;
 
-    /** The trace, its why lines and the population counters. */
-    private final Observers observers;
+    private final Observers observers; // the trace, its why lines and the population counters
 
     private final SystemKernels.Tick tickKernel = new SystemKernels.Tick(this);
     private final SystemKernels.StartStop startKernel = new SystemKernels.StartStop(this, true);
@@ -294,7 +293,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         steps++;
         currentTick = tick;
         currentDt = dt;
-        observers.recordingTick = observers.recorder != null;
+        observers.beginTick();
         prepare();
         if (Float.floatToIntBits(dt) != Float.floatToIntBits(timerDt)) {
             rebaseKernel.oldDt = timerDt;
@@ -348,6 +347,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     }
 
     private void prepare() {
+        observers.occupancyDirty |= !observers.recordingTick; // a start or a stop, not a tick
         host.requireExternals();
         host.refresh();
         if (accessChecks) {

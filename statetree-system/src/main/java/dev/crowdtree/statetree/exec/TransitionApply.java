@@ -58,6 +58,9 @@ final class TransitionApply {
             int l = r - base;
             c.oldLeaf[l] = c.stateOf(r) - 1;
             applyTransitions(r);
+            if (c.recording && !c.countingAll) {
+                moved(r, c.oldLeaf[l]); // the Recorder's occupancy, by what changed
+            }
             events.carryPending(r);
             c.addX(l, X_FIRED);
         }
@@ -153,6 +156,15 @@ final class TransitionApply {
             return false;
         }
         return true;
+    }
+
+    /** For the {@link Recorder}: running row {@code r} left state {@code from} for its path now (if it still runs). */
+    private void moved(int r, int from) {
+        final long[] occupancy = st.out.occupancy;
+        occupancy[from]--;
+        if (st.runOf(r) == RunStatus.RUNNING) {
+            occupancy[st.stateOf(r) - 1]++;
+        }
     }
 
     /** Counts transition {@code tr} (or a special {@code firedTransition} value) for the {@link Recorder}. */

@@ -175,6 +175,7 @@ final class InterpreterData {
 
     /** The counts of tick {@code tickNumber} that are not counted as they happen: occupancy, and the totals' growth. */
     void count(Recorder r, long tickNumber) {
+        r.clearOccupancy(); // counted afresh, agent by agent
         for (int a = 0; a < agents; a++) {
             ExecutionState exec = execs[a];
             if (exec.treeRunStatus == RunStatus.RUNNING && !exec.activeStates.isEmpty()) {

@@ -111,6 +111,45 @@ class RecorderTest {
         return n + Long.parseLong(tail.group(1)) + Long.parseLong(tail.group(2));
     }
 
+    /**
+     * The batched runtime counts the occupancy afresh only after a start or a stop, and otherwise by
+     * what its transitions changed: over a long run of the crowd tree it still matches the agents'
+     * active paths, tick after tick, on 1 and 2 workers.
+     */
+    @Test
+    void theOccupancyCountedByChangesMatchesTheActivePaths() {
+        CompiledStateTree tree = TestNodes.compile(dev.crowdtree.statetree.fixtures.CrowdTrees.everything());
+        for (int workers : new int[] {1, 2}) {
+            try (StateTreeRuntime rt = dev.crowdtree.statetree.exec.StateTreeSystem.create(tree, 3000, 5, workers)) {
+                rt.setRecording(true);
+                rt.startAll(0);
+                long changed = 0;
+                for (int k = 1; k <= 300; k++) {
+                    if (k == 150) {
+                        rt.stop(17, k); // a stop: counted afresh at the next tick
+                    }
+                    rt.tickAll(k, 1f / 30f);
+                    if (k % 50 == 0 || k == 151) {
+                        long[] fromPaths = new long[tree.stateCount];
+                        for (int a = 0; a < 3000; a++) {
+                            if (rt.treeStatus(a) == dev.crowdtree.statetree.node.RunStatus.RUNNING) {
+                                fromPaths[tree.stateByPath(rt.activePath(a))]++;
+                            }
+                        }
+                        for (int s = 0; s < tree.stateCount; s++) {
+                            assertEquals(fromPaths[s], rt.recorder().occupancy(s), "tick " + k + ", " + tree.statePath[s]
+                                    + ", workers " + workers);
+                        }
+                    }
+                    for (int tr = 0; tr < tree.transitionCount; tr++) {
+                        changed += rt.recorder().fired(tr);
+                    }
+                }
+                assertTrue(changed > 1000, "transitions counted: " + changed);
+            }
+        }
+    }
+
     @Test
     void occupancyIsThePopulationByLastStateAndOffMeansNoRecorder() throws Exception {
         CompiledStateTree tree = StateTreeJson.compile("occupancy.json", ("{'name': 'T', 'root': {'name': 'Root', 'children': ["
