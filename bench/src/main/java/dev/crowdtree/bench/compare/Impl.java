@@ -11,6 +11,11 @@ import java.util.Locale;
 public enum Impl {
     /** Our batched {@link StateTreeSystem}, 1 worker (the calling thread). */
     OURS_1W("ours-1w"),
+    /**
+     * Our batched {@link StateTreeSystem}, 1 worker, with the population counters on
+     * ({@code setRecording}): what they cost, against {@link #OURS_1W}.
+     */
+    OURS_1W_COUNTERS("ours-1w-counters"),
     /** Our batched {@link StateTreeSystem}, 2 workers. */
     OURS_2W("ours-2w"),
     /** Our batched {@link StateTreeSystem}, one worker per available core (skipped when that is 1 or 2). */
@@ -50,6 +55,7 @@ public enum Impl {
     public int workers() {
         switch (this) {
             case OURS_1W:
+            case OURS_1W_COUNTERS:
                 return 1;
             case OURS_2W:
                 return 2;
@@ -65,6 +71,8 @@ public enum Impl {
         switch (this) {
             case OURS_1W:
                 return "ours batched, 1 worker";
+            case OURS_1W_COUNTERS:
+                return "ours batched, 1 worker, counters on";
             case OURS_2W:
                 return "ours batched, 2 workers";
             case OURS_ALL:
@@ -114,6 +122,11 @@ public enum Impl {
             case OURS_2W:
             case OURS_ALL:
                 return new OursPopulation(StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK));
+            case OURS_1W_COUNTERS: {
+                StateTreeSystem sys = StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK);
+                sys.setRecording(true);
+                return new OursPopulation(sys);
+            }
             case REFERENCE:
                 return new ReferencePopulation(new ReferenceInterpreter(logic.tree, agents, seed, ReferenceInterpreter.TickMode.EVERY_TICK));
             case REFERENCE_SCHEDULED:

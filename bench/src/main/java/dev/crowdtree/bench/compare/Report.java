@@ -107,6 +107,7 @@ final class Report {
                 }
             }
             allocation(id, h, ours1, ours2);
+            counters(id, h, ours1);
             if (ours1 != null) {
                 double heap = Math.max(ours1.heapBytesPerAgent(), ours2 == null ? 0 : ours2.heapBytesPerAgent());
                 atMost(id, h, "whole heap per agent (ours, incl. the sim-core world)", "<= 120 B", heap, 120,
@@ -145,6 +146,18 @@ final class Report {
             }
             allocation(id, z, ours1, ours2);
         }
+    }
+
+    /** Issue 21's aim: the population counters ({@code setRecording}) cost under 5% of the tick. */
+    private void counters(String variant, int agents, RunResult ours1) {
+        RunResult on = find(variant, Impl.OURS_1W_COUNTERS.id(), agents);
+        if (ours1 == null || on == null) {
+            return;
+        }
+        double pct = 100 * (on.nsPerAgentTick() / ours1.nsPerAgentTick() - 1);
+        atMost(variant, agents, "cost of the population counters (1 worker)", "<= 5% of the tick", Math.max(pct, 0), 5,
+                fmt(pct) + "%", String.format(Locale.ROOT, "(%s vs %s ns/agent-tick)", fmt(on.nsPerAgentTick()),
+                        fmt(ours1.nsPerAgentTick())));
     }
 
     /** An aim {@code value <= limit}; missed by {@code value / limit}. */

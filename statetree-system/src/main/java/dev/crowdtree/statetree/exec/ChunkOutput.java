@@ -25,6 +25,9 @@ final class ChunkOutput {
     int awake;
     /** Payload mismatches counted in the chunk (rule E5), by {@link PayloadMismatchKeys} key. */
     final long[] payloadMismatches;
+    /** With recording on ({@link Recorder}): the chunk's occupancy per state, transitions fired per transition. */
+    long[] occupancy = new long[0], fired = new long[0];
+    long compositeRules, restarts;
 
     /**
      * {@code outputs}, grown (doubling) to at least {@code chunks} entries, for a tree whose events
@@ -47,7 +50,19 @@ final class ChunkOutput {
         payloadMismatches = new long[mismatchKeys];
     }
 
+    /** Makes room for the counters of a tree with {@code states} states and {@code transitions} transitions. */
+    void ensureCounters(int states, int transitions) {
+        if (occupancy.length != states || fired.length != transitions) {
+            occupancy = new long[states];
+            fired = new long[transitions];
+        }
+    }
+
     void clear() {
+        java.util.Arrays.fill(occupancy, 0);
+        java.util.Arrays.fill(fired, 0);
+        compositeRules = 0;
+        restarts = 0;
         awake = 0;
         overflow = 0;
         java.util.Arrays.fill(payloadMismatches, 0);

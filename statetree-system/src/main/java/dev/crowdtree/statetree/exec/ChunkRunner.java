@@ -161,8 +161,22 @@ final class ChunkRunner {
         }
         c.faults.count = 0;
         c.out.awake += c.awake;
+        if (c.recording && c.countingAll) {
+            countOccupancy();
+        }
         if (phaseNanos != null) {
             phaseNanos[0] += t1 - t0;
+        }
+    }
+
+    /** For the {@link Recorder}: the chunk's running agents by the last state of their active path. */
+    private void countOccupancy() {
+        final ChunkState c = st;
+        final long[] occupancy = c.out.occupancy;
+        for (int r = c.base, end = c.base + c.rows; r < end; r++) {
+            if (c.runOf(r) == RunStatus.RUNNING) {
+                occupancy[c.stateOf(r) - 1]++;
+            }
         }
     }
 

@@ -117,6 +117,10 @@ final class ChunkState {
     boolean tracing;
     /** Tracing with a {@code why} line after each transition ({@code StateTreeRuntime.setExplain}). */
     boolean explain;
+    /** Counting for the {@link Recorder} into {@link #out} ({@code StateTreeRuntime.setRecording}). */
+    boolean recording;
+    /** With {@link #recording}: every row's occupancy, not only what the transitions changed ({@link Observers#countingAll}). */
+    boolean countingAll;
     int traceAgent;
     int awake;
     /** The packed execution state per row ({@link InstanceData#exec}). */
@@ -188,9 +192,12 @@ final class ChunkState {
         out = output;
         tick = tickNumber;
         step = stepNumber;
-        tracing = sys.tracing();
-        explain = sys.explain();
-        traceAgent = sys.traceAgent();
+        Observers o = sys.observers();
+        tracing = o.tracing();
+        explain = o.explaining();
+        recording = o.recording();
+        countingAll = o.countingAll;
+        traceAgent = o.traceAgent;
         bindColumns();
         control.bindSlots(d.floats, d.ints, d.bools, ids);
         control.bindStatus(status, chunkBase);

@@ -214,6 +214,15 @@ final class EventRouter {
         }
     }
 
+    /** Events rejected for their payload since this runtime was created (rule E5), all keys together. */
+    long rejectedTotal() {
+        long n = 0;
+        for (long m : mismatches) {
+            n += m;
+        }
+        return n;
+    }
+
     /** The bound of the queue for the next tick: {@link StateTreeRuntime#MAX_PENDING_EVENTS} per agent. */
     private int limit() {
         return (int) Math.min(Integer.MAX_VALUE, Math.max(1024L, (long) StateTreeRuntime.MAX_PENDING_EVENTS * table.size()));

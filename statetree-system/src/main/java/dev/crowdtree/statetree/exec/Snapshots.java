@@ -114,6 +114,7 @@ final class Snapshots {
     static void restore(StateTreeSystem sys, InputStream source) throws IOException {
         SnapshotReader r = SnapshotReader.read(source);
         r.requireKind(KIND);
+        sys.observers().occupancyDirty = true; // the population may differ: counted afresh at the next tick
         CompiledStateTree tree = sys.tree();
         TreeFingerprint.check(r, tree);
         WorldSnapshot world;

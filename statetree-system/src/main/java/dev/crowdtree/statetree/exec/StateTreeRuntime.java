@@ -126,6 +126,15 @@ public interface StateTreeRuntime extends AutoCloseable {
     void setExplain(boolean explain);
 
     /**
+     * Turns the population counters on (a fresh {@link Recorder}, counting from the next tick) or
+     * off (counting nothing, costing nothing).
+     */
+    void setRecording(boolean on);
+
+    /** The counters of the last tick ({@link Recorder}), or null when recording is off. */
+    Recorder recorder();
+
+    /**
      * Removes {@code agent}: its tree stops first (ExitState of its active states, traced as a
      * stop, at {@code tick}); afterwards the agent takes part in nothing and naming it is an error.
      */

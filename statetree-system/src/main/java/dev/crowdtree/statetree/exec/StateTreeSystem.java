@@ -91,8 +91,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private float timerDt;
     private int awakeLastTick;
 
-    private TraceSink trace;
-    private int traceAgent = -1;
+    private final Observers observers; // the trace, its why lines and the population counters
 
     private final SystemKernels.Tick tickKernel = new SystemKernels.Tick(this);
     private final SystemKernels.StartStop startKernel = new SystemKernels.StartStop(this, true);
@@ -121,6 +120,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.ownsWorld = ownsWorld;
         this.table = table;
         this.tree = tree;
+        this.observers = new Observers(tree);
         this.host = new HostBinding(tree, table, ownsWorld);
         this.data = new InstanceData(table, tree);
         int wc = world.chunkSize();
@@ -227,8 +227,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
         return world.seed();
     }
 
-    boolean tracing() {
-        return trace != null;
+    Observers observers() {
+        return observers;
     }
 
     @Override
@@ -293,6 +293,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         steps++;
         currentTick = tick;
         currentDt = dt;
+        observers.beginTick();
         prepare();
         if (Float.floatToIntBits(dt) != Float.floatToIntBits(timerDt)) {
             rebaseKernel.oldDt = timerDt;
@@ -306,6 +307,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         world.executor().run(tickKernel, table.size(), chunkRows);
         finish();
         awakeLastTick = events.awake;
+        observers.endTick(tick, outputs, table.chunkCount(chunkRows), events);
     }
 
     @Override
@@ -345,6 +347,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     }
 
     private void prepare() {
+        observers.occupancyDirty |= !observers.recordingTick; // a start or a stop, not a tick
         host.requireExternals();
         host.refresh();
         if (accessChecks) {
@@ -357,6 +360,9 @@ public final class StateTreeSystem implements StateTreeRuntime {
         outputs = ChunkOutput.ensure(outputs, chunks, tree.payloads.fieldCount(), events.mismatchKeys.size());
         schedules = ChunkSchedule.ensure(schedules, chunks, cs, tree.awakeGroupCount);
         for (int c = 0; c < chunks; c++) {
+            if (observers.recordingTick) {
+                outputs[c].ensureCounters(tree.stateCount, tree.transitionCount);
+            }
             outputs[c].clear();
         }
         int rows = Math.min(cs, Math.max(1, table.size()));
@@ -369,8 +375,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private void finish() {
         int chunks = table.chunkCount(chunkRows);
         events.merge(outputs, chunks);
-        if (trace != null) {
-            EventRouter.deliverTrace(outputs, chunks, trace);
+        if (observers.trace != null) {
+            EventRouter.deliverTrace(outputs, chunks, observers.trace);
         }
         if (accessChecks) {
             host.checkAfter();
@@ -492,30 +498,28 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public void setTrace(TraceSink sink) {
-        this.trace = sink;
-        this.traceAgent = -1;
+        setTrace(sink, -1);
     }
 
     @Override
     public void setExplain(boolean explain) {
-        this.explain = explain;
+        observers.explain = explain;
     }
 
-    /** Whether transitions are explained ({@link #setExplain}). */
-    boolean explain() {
-        return explain && trace != null;
+    @Override
+    public void setRecording(boolean on) {
+        observers.setRecording(on);
     }
 
-    private boolean explain;
+    @Override
+    public Recorder recorder() {
+        return observers.recorder;
+    }
 
     /** Traces only agent {@code agentId} (lines of other agents are not even formatted). */
     public void setTrace(TraceSink sink, int agentId) {
-        this.trace = sink;
-        this.traceAgent = agentId;
-    }
-
-    int traceAgent() {
-        return traceAgent;
+        observers.trace = sink;
+        observers.traceAgent = agentId;
     }
 
     @Override

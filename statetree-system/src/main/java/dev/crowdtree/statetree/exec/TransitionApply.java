@@ -58,6 +58,9 @@ final class TransitionApply {
             int l = r - base;
             c.oldLeaf[l] = c.stateOf(r) - 1;
             applyTransitions(r);
+            if (c.recording && !c.countingAll) {
+                moved(r, c.oldLeaf[l]); // the Recorder's occupancy, by what changed
+            }
             events.carryPending(r);
             c.addX(l, X_FIRED);
         }
@@ -120,6 +123,9 @@ final class TransitionApply {
         final boolean byArmedGate = fired >= 0 && (fired & ChunkState.BY_ARMED_GATE) != 0;
         final int tr = fired >= 0 ? fired & ~ChunkState.BY_ARMED_GATE : fired;
         String why = c.explain && c.traced(r) ? explain(r, cur, tr, byArmedGate) : null; // before its event is consumed
+        if (c.recording) {
+            count(tr);
+        }
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate) {
             events.consumeEvent(r - c.base, tr);
         }
@@ -150,6 +156,27 @@ final class TransitionApply {
             return false;
         }
         return true;
+    }
+
+    /** For the {@link Recorder}: running row {@code r} left state {@code from} for its path now (if it still runs). */
+    private void moved(int r, int from) {
+        final long[] occupancy = st.out.occupancy;
+        occupancy[from]--;
+        if (st.runOf(r) == RunStatus.RUNNING) {
+            occupancy[st.stateOf(r) - 1]++;
+        }
+    }
+
+    /** Counts transition {@code tr} (or a special {@code firedTransition} value) for the {@link Recorder}. */
+    private void count(int tr) {
+        ChunkOutput o = st.out;
+        if (tr >= 0) {
+            o.fired[tr]++;
+        } else if (tr == RESTART) {
+            o.restarts++;
+        } else {
+            o.compositeRules++;
+        }
     }
 
     // With ChunkState.explain: the completion the scan that decided the transition being fired ran

@@ -181,6 +181,9 @@ final class AgentLifecycle {
             if (fired) {
                 int t = transition.transitionIndex;
                 String why = data.explaining() ? explain(exec, transition) : null; // before its event is consumed
+                if (data.recorder != null) {
+                    data.recorder.countFired(t);
+                }
                 if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[t]
                         && !transition.byArmedGate) {
                     Transitions.consumeEvent(tree, exec, t);

@@ -4,9 +4,11 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeFailure;
 import dev.crowdtree.statetree.exec.PayloadMismatchKeys;
+import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.exec.TraceSink;
+import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.EventFields;
 import dev.crowdtree.statetree.node.EventOutbox;
@@ -166,6 +168,25 @@ final class InterpreterData {
         rows[0] = agentId;
         control.setTime(seed, tickNumber, dt);
         control.setChange(ChangeType.CHANGED, -1, -1);
+    }
+
+    /** The population counters, or null when recording is off ({@code StateTreeRuntime.setRecording}). */
+    Recorder recorder;
+
+    /** The counts of tick {@code tickNumber} that are not counted as they happen: occupancy, and the totals' growth. */
+    void count(Recorder r, long tickNumber) {
+        r.clearOccupancy(); // counted afresh, agent by agent
+        for (int a = 0; a < agents; a++) {
+            ExecutionState exec = execs[a];
+            if (exec.treeRunStatus == RunStatus.RUNNING && !exec.activeStates.isEmpty()) {
+                r.countOccupancy(exec.activeStates.last());
+            }
+        }
+        long rejected = 0;
+        for (long m : mismatchCounts) {
+            rejected += m;
+        }
+        r.endTick(tickNumber, failures.total(), overflowEvents, rejected);
     }
 
     /** Whether a {@code why} line follows each transition line (section 10, {@code trace --explain}). */

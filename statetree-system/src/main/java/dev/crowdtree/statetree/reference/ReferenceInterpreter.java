@@ -4,6 +4,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.PayloadMismatch;
+import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.internal.HostDeclarations;
@@ -139,8 +140,15 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     @Override
     public void tickAll(long tickNumber, float dt) {
         HostDeclarations.requireBound(data.tree, data.externals);
+        Recorder recorder = data.recorder;
+        if (recorder != null) {
+            recorder.beginTick();
+        }
         scheduler.tickAll(tickNumber, dt);
         deliverOutgoing();
+        if (recorder != null) {
+            data.count(recorder, tickNumber);
+        }
     }
 
     /** The tick mode this interpreter was created with. */
@@ -285,6 +293,16 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     @Override
     public void setExplain(boolean explain) {
         data.explain = explain;
+    }
+
+    @Override
+    public void setRecording(boolean on) {
+        data.recorder = on ? new Recorder(data.tree) : null;
+    }
+
+    @Override
+    public Recorder recorder() {
+        return data.recorder;
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.ObjIntConsumer;
 
 /**
  * Runs a {@link Scenario} on a runtime and returns its canonical trace (docs/SEMANTICS.md section
@@ -93,6 +94,16 @@ public final class ScenarioRunner {
      */
     public static void run(Scenario scenario, CompiledStateTree tree, RuntimeFactory factory, Consumer<String> lines)
             throws ScenarioException {
+        run(scenario, tree, factory, lines, null);
+    }
+
+    /**
+     * {@link #run(Scenario, CompiledStateTree, RuntimeFactory, Consumer)}, and after each tick (Start
+     * included), once its lines are handed over, {@code afterTick} (if not null) sees the runtime and
+     * the tick: to read its {@code recorder()}, for example.
+     */
+    public static void run(Scenario scenario, CompiledStateTree tree, RuntimeFactory factory, Consumer<String> lines,
+                           ObjIntConsumer<StateTreeRuntime> afterTick) throws ScenarioException {
         validate(scenario, tree);
         checkMemory(scenario, tree);
         List<Line> tickLines = new ArrayList<>();
@@ -118,6 +129,9 @@ public final class ScenarioRunner {
                     lines.accept(prefix ? "a" + l.agent() + " " + l.text() : l.text());
                 }
                 tickLines.clear();
+                if (afterTick != null) {
+                    afterTick.accept(runtime, k);
+                }
             }
         }
     }

@@ -32,6 +32,17 @@ class RuntimeAllocationTest {
     }
 
     @Test
+    void steadyTickWithTheRecorderOnAllocatesNothing() throws Exception {
+        // the population counters (issue 21): counted in the chunks, summed after the barrier
+        CompiledStateTree tree = StateTreeCompiler.withBuiltins().compile(CrowdTrees.everything());
+        assertSteadyTicksAllocateNothing(tree, 20_000, (sys, k) -> {
+            if (k == 1) {
+                sys.setRecording(true);
+            }
+        }, sys -> sys.recorder().tick());
+    }
+
+    @Test
     void steadyTickWithEventsGatesAndFailuresAllocatesNothing() throws Exception {
         assertSteadyTicksAllocateNothing(CrowdTrees.everything(), 20_000);
     }

@@ -1,0 +1,70 @@
+package dev.crowdtree.statetree.exec;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+
+/**
+ * What the host of a {@link StateTreeSystem} watches besides the simulation: the trace (all agents,
+ * or one), its {@code why} lines, and the population counters ({@link Recorder}). The chunks read
+ * it when they bind ({@link ChunkState}); the system counts a tick when it ends.
+ *
+ * <p>THREADING: written by the simulation thread between ticks, read by the workers during one.
+ */
+final class Observers {
+    private final CompiledStateTree tree;
+    TraceSink trace;
+    /** The one agent traced, or -1 for all. */
+    int traceAgent = -1;
+    boolean explain;
+    Recorder recorder;
+    /** The tick running counts for {@link #recorder} (it was on when the tick began). */
+    boolean recordingTick;
+    /**
+     * Whether the occupancy must be counted afresh (every row) in the next tick: something other
+     * than a tick changed which agents run where (a start, a stop, a snapshot restored, recording
+     * just turned on). Otherwise the chunks count only what their transitions changed.
+     */
+    boolean occupancyDirty = true;
+    /** The tick running counts every row's occupancy ({@link #occupancyDirty} when it began). */
+    boolean countingAll;
+
+    Observers(CompiledStateTree tree) {
+        this.tree = tree;
+    }
+
+    void setRecording(boolean on) {
+        recorder = on ? new Recorder(tree) : null;
+        occupancyDirty = true;
+    }
+
+    /** A tick begins (tickAll); else something else changes the population ({@link #occupancyDirty}). */
+    void beginTick() {
+        recordingTick = recorder != null;
+        countingAll = recordingTick && occupancyDirty;
+    }
+
+    boolean tracing() {
+        return trace != null;
+    }
+
+    /** Whether transitions are explained (tracing, and {@code setExplain}). */
+    boolean explaining() {
+        return explain && trace != null;
+    }
+
+    /** Whether the chunks count for the {@link Recorder} in this tick. */
+    boolean recording() {
+        return recorder != null && recordingTick;
+    }
+
+    /** The end of tick {@code tick}: the chunks' counts summed in chunk order, and the totals' growth. */
+    void endTick(long tick, ChunkOutput[] outputs, int chunks, EventRouter events) {
+        if (!recordingTick) {
+            return;
+        }
+        recordingTick = false;
+        recorder.beginTick();
+        recorder.add(outputs, chunks, countingAll);
+        occupancyDirty = false;
+        recorder.endTick(tick, events.failures.total(), events.overflowEvents, events.rejectedTotal());
+    }
+}
