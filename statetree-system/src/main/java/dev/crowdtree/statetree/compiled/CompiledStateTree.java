@@ -145,11 +145,10 @@ public final class CompiledStateTree {
     public final float[] transitionDelay;
     /** Gate variance in seconds: the delay is {@code delay + variance * u}, u uniform in [-1, 1), at least 0. */
     public final float[] transitionDelayVariance;
-    /**
-     * Priority of each transition ({@link Vocabulary.Priority#code}: a higher code outranks a lower
-     * one); normal for completion transitions.
-     */
+    /** Priority of each transition ({@link Vocabulary.Priority#code}: a higher code outranks a lower one). */
     public final byte[] transitionPriority;
+    /** Each transition's index in its state's {@code transitions} as the asset declares it (disabled ones counted). */
+    public final byte[] transitionDeclaredIndex;
     /** onEvent transitions: whether firing consumes the event ({@code consumeEvent}, default true). */
     public final boolean[] transitionConsumesEvent;
     /** The event payload fields the transitions declare, and which each transition needs. */
@@ -303,6 +302,7 @@ public final class CompiledStateTree {
         transitionDelay = CompiledTreeBuilder.floats(b.transitionDelay);
         transitionDelayVariance = CompiledTreeBuilder.floats(b.transitionDelayVariance);
         transitionPriority = CompiledTreeBuilder.bytes(b.transitionPriority);
+        transitionDeclaredIndex = CompiledTreeBuilder.bytes(b.transitionDeclaredIndex);
         transitionConsumesEvent = CompiledTreeBuilder.booleans(b.transitionConsumesEvent);
         boolean ranked = false;
         for (byte p : transitionPriority) {

@@ -77,6 +77,8 @@ public final class CompiledTreeBuilder {
     final List<Float> transitionDelay = new ArrayList<>();
     final List<Float> transitionDelayVariance = new ArrayList<>();
     final List<Byte> transitionPriority = new ArrayList<>();
+    /** Each transition's index in its state's {@code transitions} as declared (disabled ones included). */
+    final List<Byte> transitionDeclaredIndex = new ArrayList<>();
     final List<Boolean> transitionConsumesEvent = new ArrayList<>();
 
     final List<Condition> conditions = new ArrayList<>();
@@ -433,7 +435,8 @@ public final class CompiledTreeBuilder {
      */
     public void addTransition(Vocabulary.Trigger trigger, int event, byte type, int target, List<Condition> guards,
                               float delay, float variance, Vocabulary.Priority priority, boolean consume,
-                              Map<String, ValueType> payload) {
+                              Map<String, ValueType> payload, int declaredIndex) {
+        transitionDeclaredIndex.add((byte) declaredIndex);
         transitionPayloadFields.add(fieldIds(payload));
         transitionPayloadTypes.add(slotTypes(payload));
         transitionSource.add((short) current());

@@ -71,7 +71,7 @@ public final class DotWriter {
             int begin = t.stateTransitionsBegin[s];
             for (int i = 0; i < t.stateTransitionsNum[s]; i++) {
                 int tr = begin + i;
-                String label = transitionLabel(t, tr, i);
+                String label = transitionLabel(t, tr, t.transitionDeclaredIndex[tr] & 0xFF); // as the asset numbers it
                 sb.append("  ").append(id(s)).append(" -> ");
                 switch (t.transitionType[tr]) {
                     case CompiledStateTree.TO_SUCCEEDED:

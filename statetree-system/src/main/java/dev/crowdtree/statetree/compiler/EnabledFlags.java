@@ -135,9 +135,10 @@ final class EnabledFlags {
         }
         List<TransitionDef> transitions = new ArrayList<>();
         for (TransitionDef t : s.transitions()) {
-            if (t == null || !isDisabled(t.enabled())) {
-                transitions.add(t);
-            }
+            // a disabled transition keeps its place, as a bare placeholder the pruned pass skips, so
+            // that the others keep their declared index (in warnings and why lines)
+            transitions.add(t == null || !isDisabled(t.enabled()) ? t
+                    : new TransitionDef(t.trigger(), null, null, List.of(), null, null, null, null, null, false));
         }
         // every other key is kept as it is (composite, required event, ...)
         return s.withTasks(enabledNodes(s.tasks())).withTransitions(transitions).withChildren(children);

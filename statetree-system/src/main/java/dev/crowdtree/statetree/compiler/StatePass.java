@@ -118,7 +118,10 @@ final class StatePass {
                     + " transitions, got " + ts.size());
         }
         for (int i = 0; i < ts.size() && i < MAX_TRANSITIONS_PER_STATE; i++) {
-            transitions.compile(s, ts.get(i), "transitions[" + i + "]");
+            if (c.pruned && ts.get(i) != null && EnabledFlags.isDisabled(ts.get(i).enabled())) {
+                continue; // rule N4: left out of the tree that runs (a placeholder keeps the index)
+            }
+            transitions.compile(s, ts.get(i), i);
         }
     }
 

@@ -44,7 +44,8 @@ final class TransitionPass {
      * checked independently, so one bad field does not hide the errors of the others; the transition
      * is added only when all of them are valid.
      */
-    void compile(StateNode s, TransitionDef t, String where) {
+    void compile(StateNode s, TransitionDef t, int index) {
+        String where = "transitions[" + index + "]";
         if (t == null) {
             c.error(s.path, where, "expected a transition object");
             return;
@@ -144,7 +145,7 @@ final class TransitionPass {
             return; // errors reported; the whole compilation fails, nothing is emitted
         }
         c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,
-                consume, payload);
+                consume, payload, index);
         s.transitions.add(new Model.TransitionInfo(where, trigger, t.event(), type == CompiledStateTree.GOTO ? target : -1,
                 delay.floatValue(), variance.floatValue(), payload));
     }

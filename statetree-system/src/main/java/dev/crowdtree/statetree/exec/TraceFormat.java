@@ -83,7 +83,7 @@ public final class TraceFormat {
                                        int completedState) {
         int owner = t.transitionSource[tr];
         StringBuilder b = new StringBuilder().append(tick).append(" why ").append(Printable.escape(t.statePath[owner]))
-                .append(" transitions[").append(tr - t.stateTransitionsBegin[owner]).append("] ");
+                .append(" transitions[").append(t.transitionDeclaredIndex[tr] & 0xFF).append("] ");
         byte trigger = t.transitionTrigger[tr];
         if (trigger == CompiledStateTree.TRIGGER_TICK) {
             b.append(Vocabulary.Trigger.ON_TICK.assetName());

@@ -131,6 +131,15 @@ class ExplainTest {
     }
 
     @Test
+    void theIndexIsTheDeclaredOneWithDisabledTransitionsCounted() {
+        // rule N4: the disabled transition is left out of the tree that runs, but keeps its place
+        String tree = "{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'A', 'tasks': [{'type': 'run'}],"
+                + " 'transitions': [{'trigger': 'onTick', 'to': 'B', 'enabled': false}, {'trigger': 'onEvent', 'event': 'X',"
+                + " 'to': 'B', 'enabled': false}, {'trigger': 'onTick', 'to': 'B'}]}, {'name': 'B', 'tasks': [{'type': 'run'}]}]}}";
+        assertEquals(List.of("1 why Root/A transitions[2] onTick priority normal"), explain(tree, "{'ticks': 1}"));
+    }
+
+    @Test
     void withoutExplainTheTraceHasNoWhyLines() {
         String tree = "{'name': 'T', 'root': {'name': 'Root', 'children': [{'name': 'A', 'tasks': [{'type': 'succeed',"
                 + " 'afterTicks': 1}], 'transitions': [{'trigger': 'onStateSucceeded', 'to': 'A'}]}]}}";
