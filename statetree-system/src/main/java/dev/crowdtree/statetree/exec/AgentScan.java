@@ -165,7 +165,7 @@ final class AgentScan {
     /** {@link #triggerScalar} at state {@code s} of row {@code r}'s path to {@code cur}. */
     private void scanState(int r, int s, int cur) {
         if (composites && rules.isComposite(s) && doneLimit > t.stateDepth[s] + 1 && NORMAL > best
-                && (completion == RunStatus.SUCCEEDED || completion == RunStatus.FAILED)) {
+                && RunStatus.isCompletion(completion)) {
             compositeRule(r, s, cur); // rule K3: a child of the composite completed, nothing below handled it
             if (stopped) {
                 return;

@@ -235,9 +235,12 @@ final class ChunkEvents implements EventOutbox, EventFields {
         return TraceFormat.event(t, evTag[e], evTypes, evBits, e * width);
     }
 
-    /** The event that passed row {@code local}'s payload-reading transition ({@link #choose}). */
-    int chosenOf(int local) {
-        return chosen[local];
+    /**
+     * The event onEvent transition {@code tr} of row {@code local} fired on: the chosen one when
+     * {@code tr} reads a payload, else its first match.
+     */
+    int firedEvent(int local, int tr) {
+        return schema.readsPayload(tr) ? chosen[local] : nextMatch(local, -1, tr);
     }
 
     /** In the selection being tried, row {@code local}'s state at {@code depth} takes event {@code e} (rules V2, V3). */
@@ -277,11 +280,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
 
     /** Consumes the event that fired transition {@code tr}: the chosen one when it reads a payload, else the first it matches. */
     void consumeEvent(int local, int tr) {
-        if (schema.readsPayload(tr)) {
-            evDead[chosen[local]] = true;
-            return;
-        }
-        int e = nextMatch(local, -1, tr);
+        int e = firedEvent(local, tr);
         if (e >= 0) {
             evDead[e] = true;
         }

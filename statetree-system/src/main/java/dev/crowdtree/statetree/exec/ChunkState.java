@@ -261,7 +261,7 @@ final class ChunkState {
      */
     void setLast(int r, byte v, int completedDepth) {
         setLast(r, v);
-        done[r] = (byte) (v == RunStatus.SUCCEEDED || v == RunStatus.FAILED ? completedDepth + 1 : 0);
+        done[r] = (byte) (RunStatus.isCompletion(v) ? completedDepth + 1 : 0);
     }
 
     /** The {@link #firedTransition} value of a transition a composite's rule fired to {@code target}. */
@@ -272,6 +272,16 @@ final class ChunkState {
     /** The target of {@link #firedTransition} value {@code fired} if a composite's rule fired it, else -1. */
     static int compositeTarget(int fired) {
         return fired <= COMPOSITE_FIRED ? COMPOSITE_FIRED - fired : -1;
+    }
+
+    /** Whether {@link #firedTransition} value {@code fired} is flagged {@link #BY_ARMED_GATE}. */
+    static boolean byArmedGate(int fired) {
+        return fired >= 0 && (fired & BY_ARMED_GATE) != 0;
+    }
+
+    /** {@link #firedTransition} value {@code fired} without its {@link #BY_ARMED_GATE} flag. */
+    static int withoutGateFlag(int fired) {
+        return fired >= 0 ? fired & ~BY_ARMED_GATE : fired;
     }
 
     /** The tick period byte: log2 in bits 0-2, a requested log2 in bits 4-6, bit 7 while requested. */

@@ -82,8 +82,10 @@ final class TransitionApply {
         }
         int leaf = st.nextLeaf[l];
         int changedFrom = unreal ? st.changedFrom[l] : CompiledStateTree.MAX_DEPTH;
-        whyStatus = st.whyStatus[l];
-        whyDepth = st.whyDepth[l];
+        if (st.explain) {
+            whyStatus = st.whyStatus[l];
+            whyDepth = st.whyDepth[l];
+        }
         for (int round = 1; ; round++) {
             if (!fire(r, tr, leaf, changedFrom)) {
                 return; // tree finished
@@ -103,8 +105,10 @@ final class TransitionApply {
             tr = (int) (found >> 32);
             leaf = (int) found;
             changedFrom = scan.changedFrom();
-            whyStatus = scan.scanCompletion();
-            whyDepth = scan.scanCompletedDepth();
+            if (st.explain) {
+                whyStatus = scan.scanCompletion();
+                whyDepth = scan.scanCompletedDepth();
+            }
         }
         if (st.stateOf(r) == 0) {
             failTree(r);
@@ -120,8 +124,8 @@ final class TransitionApply {
         final ChunkState c = st;
         final int cur = c.stateOf(r) - 1;
         // rule U4: a delayed transition that fires when its delay ran out consumes no event
-        final boolean byArmedGate = fired >= 0 && (fired & ChunkState.BY_ARMED_GATE) != 0;
-        final int tr = fired >= 0 ? fired & ~ChunkState.BY_ARMED_GATE : fired;
+        final boolean byArmedGate = ChunkState.byArmedGate(fired);
+        final int tr = ChunkState.withoutGateFlag(fired);
         String why = c.explain && c.traced(r) ? explain(r, cur, tr, byArmedGate) : null; // before its event is consumed
         if (c.recording) {
             count(tr);
@@ -189,8 +193,7 @@ final class TransitionApply {
      * {@code firedTransition} value) about to fire for row {@code r} on the path to {@code cur}.
      */
     private String explain(int r, int cur, int tr, boolean byArmedGate) {
-        boolean completion = whyStatus == RunStatus.SUCCEEDED || whyStatus == RunStatus.FAILED;
-        int completed = completion ? t.ancestorAt(cur, whyDepth) : 0;
+        int completed = RunStatus.isCompletion(whyStatus) ? t.ancestorAt(cur, whyDepth) : 0;
         if (tr == RESTART) {
             return TraceFormat.whyRestart(st.tick, t, whyStatus, completed);
         }
@@ -200,8 +203,7 @@ final class TransitionApply {
         }
         String event = null;
         if (t.transitionTrigger[tr] == TRIGGER_EVENT && !byArmedGate) {
-            int l = r - st.base;
-            event = events.describe(t.payloads.readsPayload(tr) ? events.chosenOf(l) : events.nextMatch(l, -1, tr));
+            event = events.describe(events.firedEvent(r - st.base, tr));
         }
         return TraceFormat.whyTransition(st.tick, t, tr, event, whyStatus, completed);
     }

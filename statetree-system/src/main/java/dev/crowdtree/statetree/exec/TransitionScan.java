@@ -305,8 +305,7 @@ final class TransitionScan {
      * {@code unreal-5.8}: its target is selected with the event the transition fired on (rule U8).
      */
     int targetWithEvent(int r, int tr) {
-        int l = r - st.base;
-        targetEvent = t.payloads.readsPayload(tr) ? events.chosenOf(l) : events.nextMatch(l, -1, tr);
+        targetEvent = events.firedEvent(r - st.base, tr);
         eventTarget = t.transitionTarget[tr];
         try {
             return target(r, tr);

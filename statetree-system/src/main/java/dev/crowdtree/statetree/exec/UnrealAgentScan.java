@@ -56,7 +56,7 @@ final class UnrealAgentScan {
      */
     long trigger(int r) {
         completion = st.lastOf(r);
-        doneDepth = isCompletion(completion) ? st.done[r] - 1 : CompiledStateTree.MAX_DEPTH;
+        doneDepth = RunStatus.isCompletion(completion) ? st.done[r] - 1 : CompiledStateTree.MAX_DEPTH;
         final int cur = st.stateOf(r) - 1;
         int top = cur;
         while (true) {
@@ -64,28 +64,29 @@ final class UnrealAgentScan {
             result = AgentScan.NONE;
             stopped = false;
             tickAndEventTransitions(r, top);
-            if (!stopped && best < 0 && isCompletion(completion)) {
+            if (!stopped && best < 0 && RunStatus.isCompletion(completion)) {
                 completionTransitions(r, cur);
             }
             if (st.faults.isFaulted(r - st.base)) {
                 return AgentScan.NONE; // a condition threw: the agent fails (rule R1)
             }
-            changedFrom = isCompletion(completion) ? doneDepth : CompiledStateTree.MAX_DEPTH;
+            changedFrom = RunStatus.isCompletion(completion) ? doneDepth : CompiledStateTree.MAX_DEPTH;
             if (best < 0) {
-                if (!isCompletion(completion)) {
+                if (!RunStatus.isCompletion(completion)) {
                     return AgentScan.NONE;
                 }
                 long restart = ((long) RESTART << 32) | (scan.selectInternal(r, 0) & 0xFFFFFFFFL);
                 return st.faults.isFaulted(r - st.base) ? AgentScan.NONE : restart;
             }
-            int tr = result == AgentScan.NONE ? -1 : (int) (result >> 32) & ~BY_ARMED_GATE;
+            int fired = result == AgentScan.NONE ? -1 : (int) (result >> 32);
+            int tr = ChunkState.withoutGateFlag(fired);
             int linked = tr >= 0 && t.transitionType[tr] >= TO_SUCCEEDED ? t.unreal.linkedAncestor(t.transitionSource[tr]) : -1;
             if (linked < 0) {
                 return result;
             }
             // Rule U2: the linked state above completes; both phases run again from it.
             if (t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]
-                    && ((int) (result >> 32) & BY_ARMED_GATE) == 0) {
+                    && !ChunkState.byArmedGate(fired)) {
                 scan.consumeEvent(r, tr); // its event was used, as if it had fired
             }
             completion = t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
@@ -104,10 +105,6 @@ final class UnrealAgentScan {
 
     int completedDepth() {
         return doneDepth;
-    }
-
-    private static boolean isCompletion(byte status) {
-        return status == RunStatus.SUCCEEDED || status == RunStatus.FAILED;
     }
 
     /**

@@ -15,6 +15,11 @@ public final class RunStatus {
     private RunStatus() {
     }
 
+    /** Whether {@code status} is a completion: {@link #SUCCEEDED} or {@link #FAILED}. */
+    public static boolean isCompletion(byte status) {
+        return status == SUCCEEDED || status == FAILED;
+    }
+
     /** Lower-case name for traces and reports. */
     public static String name(byte status) {
         switch (status) {

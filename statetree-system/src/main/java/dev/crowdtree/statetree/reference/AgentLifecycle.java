@@ -239,7 +239,7 @@ final class AgentLifecycle {
     private String explain(ExecutionState exec, TransitionResult transition) {
         int t = transition.transitionIndex;
         byte completion = transition.whyCompletion;
-        int completed = Transitions.isCompletion(completion) ? exec.activeStates.get(transition.whyCompletedIndex) : 0;
+        int completed = RunStatus.isCompletion(completion) ? exec.activeStates.get(transition.whyCompletedIndex) : 0;
         if (t == -1) {
             return TraceFormat.whyRestart(data.tick, tree, completion, completed);
         }
@@ -248,8 +248,7 @@ final class AgentLifecycle {
         }
         String event = null;
         if (tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && !transition.byArmedGate) {
-            Event e = tree.payloads.readsPayload(t) ? exec.chosenEvent
-                    : exec.eventsToProcess.get(transitions.nextMatch(exec, -1, t));
+            Event e = transitions.firedEvent(exec, t);
             event = TraceFormat.event(tree, e.tag(), e.types(), e.bits(), 0);
         }
         return TraceFormat.whyTransition(data.tick, tree, t, event, completion, completed);

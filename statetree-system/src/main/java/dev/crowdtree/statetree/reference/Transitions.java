@@ -65,7 +65,7 @@ final class Transitions {
             // leaf to root (A8.3), or root to leaf in a tree scanned root first (rule H2)
             int stateIndex = rootFirst ? step : num - 1 - step;
             int state = exec.activeStates.get(stateIndex);
-            if (tree.scanRules.isComposite(state) && isCompletion(completion) && completedIndex > stateIndex
+            if (tree.scanRules.isComposite(state) && RunStatus.isCompletion(completion) && completedIndex > stateIndex
                     && NORMAL > best) {
                 // Rule K3: a child of the composite completed and nothing below handled it.
                 byte outcome = compositeRule(exec, state, exec.activeStates.get(stateIndex + 1), completion,
@@ -172,10 +172,6 @@ final class Transitions {
         }
     }
 
-    static boolean isCompletion(byte status) {
-        return status == RunStatus.SUCCEEDED || status == RunStatus.FAILED;
-    }
-
     /**
      * The rule of composite {@code composite} whose active child {@code child} (or a state below it)
      * completed with {@code completion} (rules K4, K5): the siblings after the child that the rule
@@ -215,8 +211,7 @@ final class Transitions {
         if (byArmedGate || tree.transitionTrigger[tr] != CompiledStateTree.TRIGGER_EVENT) {
             return trySelect(exec, target, tr, out);
         }
-        Event event = tree.payloads.readsPayload(tr) ? exec.chosenEvent : exec.eventsToProcess.get(nextMatch(exec, -1, tr));
-        selection.selectWithEvent(target, event);
+        selection.selectWithEvent(target, firedEvent(exec, tr));
         try {
             return trySelect(exec, target, tr, out);
         } finally {
@@ -255,6 +250,14 @@ final class Transitions {
             }
         }
         return false;
+    }
+
+    /**
+     * The event onEvent transition {@code tr} fired on: the chosen one when {@code tr} reads a
+     * payload, else its first match.
+     */
+    Event firedEvent(ExecutionState exec, int tr) {
+        return tree.payloads.readsPayload(tr) ? exec.chosenEvent : exec.eventsToProcess.get(nextMatch(exec, -1, tr));
     }
 
     /** The index of the first event after {@code after} in {@code EventsToProcess} that transition {@code tr} matches, or -1. */

@@ -43,13 +43,13 @@ final class UnrealScan {
     /** Fills {@code out} and returns true when a transition fires (or the tree restarts). */
     boolean trigger(ExecutionState exec, TransitionResult out) {
         completion = exec.lastTickStatus;
-        completedIndex = Transitions.isCompletion(completion) ? exec.completedIndex : CompiledStateTree.MAX_DEPTH;
+        completedIndex = RunStatus.isCompletion(completion) ? exec.completedIndex : CompiledStateTree.MAX_DEPTH;
         int top = exec.activeStates.num - 1;
         while (true) {
             best = -1;
             fires = false;
             tickAndEventTransitions(exec, out, top);
-            if (best < 0 && Transitions.isCompletion(completion)) {
+            if (best < 0 && RunStatus.isCompletion(completion)) {
                 completionTransitions(exec, out);
                 if (best < 0) {
                     out.changedFrom = completedIndex; // rule U3
@@ -60,7 +60,7 @@ final class UnrealScan {
             }
             int linked = fires && out.targetState < 0 ? tree.unreal.linkedAncestor(tree.transitionSource[out.transitionIndex]) : -1;
             if (linked < 0) {
-                out.changedFrom = Transitions.isCompletion(completion) ? completedIndex : CompiledStateTree.MAX_DEPTH;
+                out.changedFrom = RunStatus.isCompletion(completion) ? completedIndex : CompiledStateTree.MAX_DEPTH;
                 noteWhy(out);
                 return fires;
             }
