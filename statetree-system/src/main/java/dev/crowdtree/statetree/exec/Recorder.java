@@ -160,4 +160,68 @@ public final class Recorder {
     public long rejectedEvents() {
         return rejected;
     }
+    // ---- watched agents and per-tick detail (issue 21; wired into both runtimes by the runtimes) ----
+
+    /**
+     * Watches {@code agent}: from the next tick its explained trace lines (the lines {@code trace
+     * --explain} prints for it, {@code why} lines included) are kept in a ring of the last
+     * {@link #linesPerAgent()} lines.
+     *
+     * @throws IllegalArgumentException for a negative agent id, or when {@link #maxWatched()} agents
+     *                                  are watched already
+     */
+    public void watch(int agent) {
+        throw new UnsupportedOperationException("watching is not implemented yet");
+    }
+
+    /** Stops watching {@code agent} and forgets its lines. */
+    public void unwatch(int agent) {
+        throw new UnsupportedOperationException("watching is not implemented yet");
+    }
+
+    /** Whether {@code agent} is watched. */
+    public boolean isWatched(int agent) {
+        return false;
+    }
+
+    /** How many agents are watched. */
+    public int watchedCount() {
+        return 0;
+    }
+
+    /** The most agents that can be watched at once. */
+    public int maxWatched() {
+        return 0;
+    }
+
+    /** How many lines each watched agent's ring keeps. */
+    public int linesPerAgent() {
+        return 0;
+    }
+
+    /**
+     * Sets the bounds of watching: at most {@code maxAgents} agents, {@code linesPerAgent} lines each.
+     * Forgets every watched agent.
+     */
+    public void setWatchLimits(int maxAgents, int linesPerAgent) {
+        throw new UnsupportedOperationException("watching is not implemented yet");
+    }
+
+    /** The watched agent's kept lines, oldest first (empty when it is not watched). */
+    public java.util.List<String> trace(int agent) {
+        return java.util.List.of();
+    }
+
+    /** How many times agents entered {@code state} in the tick (its {@code enter} lines, any change type). */
+    public long entered(int state) {
+        throw new UnsupportedOperationException("entered is not implemented yet");
+    }
+
+    /**
+     * How many events tagged exactly {@code tag} arrived at an agent in the tick (became visible to
+     * it, from the host or sent by a node); 0 for a tag the tree does not know.
+     */
+    public long eventsArrived(String tag) {
+        throw new UnsupportedOperationException("eventsArrived is not implemented yet");
+    }
 }

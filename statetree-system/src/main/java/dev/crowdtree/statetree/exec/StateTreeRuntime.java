@@ -169,6 +169,31 @@ public interface StateTreeRuntime extends AutoCloseable {
     /** The agent's active path ({@code Root/A/B}), or "" when none. */
     String activePath(int agent);
 
+    /** The id of the last state of the agent's active path, or -1 when none. */
+    default int activeState(int agent) {
+        throw new UnsupportedOperationException("activeState is not implemented by " + getClass().getSimpleName());
+    }
+
+    /**
+     * The agent's value of parameter {@code param} (an index into {@code tree().paramName}), as a
+     * double: a bool as 1 or 0, an enum as its value's index.
+     *
+     * @throws IllegalArgumentException for an unknown agent or parameter
+     */
+    default double parameter(int agent, int param) {
+        throw new UnsupportedOperationException("parameter is not implemented by " + getClass().getSimpleName());
+    }
+
+    /**
+     * The events queued for the agent's next tick, oldest first, each written as the trace writes
+     * an event ({@code Tag} or {@code Tag {field=value, ...}}).
+     *
+     * @throws IllegalArgumentException for an unknown agent
+     */
+    default List<String> queuedEvents(int agent) {
+        throw new UnsupportedOperationException("queuedEvents is not implemented by " + getClass().getSimpleName());
+    }
+
     /**
      * Writes a snapshot of the whole runtime between ticks (docs/SNAPSHOT.md): a versioned binary
      * format with the tree's fingerprint and a checksum, covering the agents, every column or slot,
