@@ -366,7 +366,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     }
 
     /** Events queued for the agent's next tick. */
-    int queuedEvents(int agentId) {
+    int queuedEventCount(int agentId) {
         return execs[agentId].events.size();
     }
 

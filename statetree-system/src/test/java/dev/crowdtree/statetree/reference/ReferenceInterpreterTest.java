@@ -369,9 +369,9 @@ class ReferenceInterpreterTest {
         r.startAll(0);
         r.stop(0, 1);
         r.sendEvent(0, "Go", 0f, false);
-        assertEquals(1, r.queuedEvents(0));
+        assertEquals(1, r.queuedEventCount(0));
         r.tickAll(1, 0.1f);
-        assertEquals(0, r.queuedEvents(0));
+        assertEquals(0, r.queuedEventCount(0));
         assertEquals(RunStatus.STOPPED, r.treeStatus(0));
     }
 
