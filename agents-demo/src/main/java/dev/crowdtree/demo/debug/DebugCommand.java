@@ -126,7 +126,7 @@ public final class DebugCommand implements Callable<Integer> {
     }
 
     /** Prints the address, waits until Ctrl+C or a failure; the exit code. */
-    static int serve(Debugger d, PrintStream out, PrintStream err) {
+    public static int serve(Debugger d, PrintStream out, PrintStream err) {
         Thread hook = new Thread(d::close, "crowdtree-debug-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         out.println(d.session().target().describe());
