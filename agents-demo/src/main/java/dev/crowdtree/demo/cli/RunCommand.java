@@ -75,6 +75,15 @@ public final class RunCommand implements Callable<Integer> {
                     + "(--agents, --seed, --tree, --dt, --lod, --observer) come from the file.")
     Path loadFile;
 
+    @Option(names = "--record", paramLabel = "FILE",
+            description = "Record the run into FILE (docs/RECORDING.md): the start, the counters of every tick, a "
+                    + "snapshot every --record-every ticks and the final world hash; debug --replay FILE opens it.")
+    Path recordFile;
+
+    @Option(names = "--record-every", paramLabel = "M", defaultValue = "100",
+            description = "Ticks between the snapshots of a recording (default: ${DEFAULT-VALUE}).")
+    int recordEvery;
+
     @Spec
     CommandSpec spec;
 
@@ -106,6 +115,14 @@ public final class RunCommand implements Callable<Integer> {
             if (ticks < 0) {
                 throw new IllegalArgumentException("--ticks = " + ticks + " is out of range; valid range is 0..2147483647");
             }
+            if (recordEvery < 1) {
+                throw new IllegalArgumentException("--record-every = " + recordEvery
+                        + " is out of range; valid range is 1..2147483647");
+            }
+            if (recordFile == null && spec.commandLine().getParseResult().hasMatchedOption("--record-every")) {
+                throw new IllegalArgumentException("--record-every is the spacing of a recording's snapshots: give --record "
+                        + "FILE too");
+            }
             if (pngEvery < 1) {
                 throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
             }
@@ -117,10 +134,11 @@ public final class RunCommand implements Callable<Integer> {
             return Problems.usage(err, e.getMessage());
         }
         if (cluster.wanted()) {
-            for (String o : new String[] {"--lod", "--png", "--save", "--load", "--observer", "--workers"}) {
+            for (String o : new String[] {"--lod", "--png", "--save", "--load", "--record", "--observer", "--workers"}) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
                     return Problems.usage(err, o + " cannot be given with --regions, --local-members or --cluster (a region "
-                            + "run has no LOD, frames or --save/--load yet, and a member steps each region on a thread of its own)");
+                            + "run has no LOD, frames, --save/--load or --record yet, and a member steps each region on a "
+                            + "thread of its own)");
                 }
             }
             return ClusterRunner.run(crowd, cluster, config, ticks, quiet, maxBytes, out, err);
@@ -147,6 +165,12 @@ public final class RunCommand implements Callable<Integer> {
             return Problems.usage(err, "--save saves the crowd; tree " + crowd.treeName() + " uses none of the crowd's "
                     + "node types and runs alone, which cannot be saved yet");
         }
+        if (!sim.isCrowd() && recordFile != null) {
+            sim.close();
+            return Problems.usage(err, "--record records the crowd; tree " + crowd.treeName() + " uses none of the crowd's "
+                    + "node types and runs alone, which cannot be recorded yet");
+        }
+        RunRecording recording = null;
         try (sim) {
             config = sim.config();
             FrameWriter frames = pngDir == null ? null : new FrameWriter(sim, pngDir);
@@ -171,11 +195,22 @@ public final class RunCommand implements Callable<Integer> {
             if (frames != null) {
                 frames.write();
             }
+            if (recordFile != null) {
+                try {
+                    recording = RunRecording.start(recordFile, recordEvery, (CrowdSim) sim,
+                            loadFile != null ? loadFile.toString() : crowd.treeName(), loadFile);
+                } catch (IOException | RuntimeException e) {
+                    return Problems.usage(err, "--record " + recordFile + ": cannot write the file: " + why(e));
+                }
+            }
             long start = System.nanoTime();
             long lastReport = start;
             long lastTick = 0;
             for (int i = 0; i < ticks; i++) {
                 sim.tick();
+                if (recording != null) {
+                    recording.ticked((CrowdSim) sim);
+                }
                 if (frames != null) {
                     if (sim.tickNumber() % pngEvery == 0) {
                         frames.write();
@@ -199,6 +234,9 @@ public final class RunCommand implements Callable<Integer> {
             if (frames != null) {
                 out.println(Printable.escape("frames: " + frames.count() + " PNG files in " + pngDir));
             }
+            if (recording != null) {
+                out.println(Printable.escape(recording.finish((CrowdSim) sim)));
+            }
             if (saveFile != null) {
                 long t0 = System.nanoTime();
                 try {
@@ -214,6 +252,18 @@ public final class RunCommand implements Callable<Integer> {
             // writing a frame failed (a full disk, a directory removed): not a bug, and one line says it
             err.println(Problems.line(e.getMessage()));
             return 1;
+        } catch (IOException e) {
+            // writing the recording failed: it is left without its end block, which readers refuse as incomplete
+            err.println(Problems.line("cannot write " + recordFile + ": " + why(e) + "; the recording is incomplete"));
+            return 1;
+        } finally {
+            if (recording != null) {
+                try {
+                    recording.close();
+                } catch (IOException e) {
+                    err.println(Problems.line("cannot write " + recordFile + ": " + why(e)));
+                }
+            }
         }
         return 0;
     }

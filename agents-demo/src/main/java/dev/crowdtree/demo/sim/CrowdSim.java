@@ -337,7 +337,7 @@ public final class CrowdSim implements Simulation {
     }
 
     /** The tree asset file, or null for the embedded tree. */
-    Path treeFile() {
+    public Path treeFile() {
         return treeFile;
     }
 

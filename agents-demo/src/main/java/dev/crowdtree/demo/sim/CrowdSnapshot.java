@@ -86,6 +86,13 @@ public final class CrowdSnapshot {
         return w.writeTo(out);
     }
 
+    /** {@link #save} into a byte array. Between ticks. */
+    public static byte[] save(CrowdSim sim) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+        save(sim, out);
+        return out.toByteArray();
+    }
+
     /** {@link #save} to a file. */
     public static long save(CrowdSim sim, Path file) throws IOException {
         try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
@@ -110,7 +117,15 @@ public final class CrowdSnapshot {
      * and those of other providers the tree uses).
      */
     public static CrowdSim load(Path file, int workers, NodeRegistry nodes) throws IOException, StateTreeCompileException {
-        Parsed p = parse(Files.readAllBytes(file), workers);
+        return load(Files.readAllBytes(file), workers, nodes);
+    }
+
+    /**
+     * As {@link #load(Path, int, NodeRegistry)}, from a snapshot's bytes in memory (a recording's
+     * snapshots, docs/RECORDING.md).
+     */
+    public static CrowdSim load(byte[] bytes, int workers, NodeRegistry nodes) throws IOException, StateTreeCompileException {
+        Parsed p = parse(bytes, workers);
         StateTreeCompiler compiler = new StateTreeCompiler(nodes);
         CompiledStateTree tree = p.tree == null
                 ? StateTreeJson.compile(CrowdSim.EMBEDDED_TREE, CrowdSim.embeddedTreeText(), compiler)

@@ -1,0 +1,95 @@
+package dev.crowdtree.demo.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.CrowdSnapshot;
+import dev.crowdtree.statetree.exec.Recorder;
+import dev.crowdtree.statetree.record.RecordingHeader;
+import dev.crowdtree.statetree.record.RecordingWriter;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code run --record FILE}: the crowd's recording (docs/RECORDING.md), kind {@value #KIND}. The start
+ * snapshot is the crowd after its setup (or as loaded), the recorder's counters are kept for every
+ * tick, a snapshot with its world hash every {@code --record-every} ticks and the world hash at the
+ * end. The crowd has no external inputs: every tick's inputs are {@code []}.
+ */
+final class RunRecording implements Closeable {
+    /** The kind of a crowd recording. */
+    static final String KIND = "crowd";
+
+    private final RecordingWriter writer;
+    private final int every;
+    private final long firstTick;
+    private final Path file;
+
+    private RunRecording(RecordingWriter writer, int every, long firstTick, Path file) {
+        this.writer = writer;
+        this.every = every;
+        this.firstTick = firstTick;
+        this.file = file;
+    }
+
+    /**
+     * Starts recording {@code sim} into {@code file}: writes the header and the start snapshot and turns
+     * the runtime's recorder on.
+     *
+     * @param tree     the tree's name, or its file, for the metadata
+     * @param loadedFrom the snapshot the crowd was loaded from, or null
+     */
+    static RunRecording start(Path file, int every, CrowdSim sim, String tree, Path loadedFrom) throws IOException {
+        CrowdConfig c = sim.config();
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("agents", c.agents());
+        meta.put("seed", c.seed());
+        meta.put("dt", c.dt());
+        meta.put("workers", c.workers());
+        meta.put("tree", sim.tree().name);
+        meta.put("treeFile", sim.treeFile() == null ? null : sim.treeFile().toAbsolutePath().normalize().toString());
+        meta.put("treeGiven", tree);
+        meta.put("lod", sim.lod() != null);
+        meta.put("startTick", sim.tickNumber());
+        if (loadedFrom != null) {
+            meta.put("loadedFrom", loadedFrom.toAbsolutePath().normalize().toString());
+        }
+        String version = RunRecording.class.getPackage().getImplementationVersion();
+        if (version != null) {
+            meta.put("version", "crowdtree " + version);
+        }
+        String json = new ObjectMapper().writeValueAsString(meta);
+        long first = sim.tickNumber() + 1;
+        RecordingWriter w = RecordingWriter.create(file, new RecordingHeader(KIND, json, every), first,
+                CrowdSnapshot.save(sim));
+        sim.system().setRecording(true);
+        return new RunRecording(w, every, first, file);
+    }
+
+    /** Records the tick {@code sim} just ran. */
+    void ticked(CrowdSim sim) throws IOException {
+        long t = sim.tickNumber();
+        Recorder counters = sim.system().recorder();
+        boolean snap = (t - firstTick + 1) % every == 0;
+        writer.tick(t, "[]", counters, snap ? CrowdSnapshot.save(sim) : null, snap ? sim.worldHash() : 0);
+    }
+
+    /** Ends the recording with {@code sim}'s world hash; returns the summary line. */
+    String finish(CrowdSim sim) throws IOException {
+        long last = sim.tickNumber();
+        writer.finish(last, sim.worldHash());
+        long n = last - firstTick + 1;
+        long bytes = writer.bytesWritten();
+        return String.format(java.util.Locale.ROOT, "recorded: %s, %,d ticks, %,d bytes (%,d bytes per 1,000 ticks)",
+                file, n, bytes, n == 0 ? 0 : Math.round(bytes * 1000.0 / n));
+    }
+
+    @Override
+    public void close() throws IOException {
+        writer.close();
+    }
+}

@@ -1,0 +1,192 @@
+package dev.crowdtree.demo.debug;
+
+import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.CrowdSnapshot;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.exec.Recorder;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.record.Recording;
+import dev.crowdtree.statetree.record.RecordingException;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongConsumer;
+
+/**
+ * Re-simulates a crowd recording ({@code run --record}, docs/RECORDING.md): {@link #verify} replays
+ * the whole run from its start snapshot and checks the world hash at every periodic snapshot and at
+ * the end (and the recorder's counters of every tick, when the recording has them); {@link #openAt}
+ * gives the crowd as it was after any recorded tick, from the nearest snapshot at or before it. The
+ * crowd is deterministic on any number of workers, so a replay may use another worker count than
+ * the recorded run.
+ */
+public final class CrowdReplay {
+    /** The kind of a crowd recording. */
+    public static final String KIND = "crowd";
+
+    private CrowdReplay() {
+    }
+
+    /**
+     * What a replay found: {@code matches} and the final hash, or the first mismatch: at tick
+     * {@code tick}, {@code what} ({@code "world hash"}, or a counter such as
+     * {@code "occupancy of state Root/Wander"}) was {@code actual} where the recording has
+     * {@code expected}.
+     */
+    public record Result(boolean matches, long tick, String what, long expected, long actual, long ticksRun) {
+        /** The world hash after the last tick (on a match). */
+        public long finalHash() {
+            return actual;
+        }
+
+        /** One line for the user. */
+        public String describe() {
+            if (matches) {
+                return String.format(Locale.ROOT, "replayed %,d ticks to tick %d: world hash %016x, as recorded", ticksRun,
+                        tick, actual);
+            }
+            boolean hash = what.equals("world hash");
+            return String.format(Locale.ROOT, "replay differs at tick %d: %s %s, the recording has %s", tick, what,
+                    hash ? String.format(Locale.ROOT, "%016x", actual) : Long.toString(actual),
+                    hash ? String.format(Locale.ROOT, "%016x", expected) : Long.toString(expected));
+        }
+    }
+
+    /**
+     * Rebuilds the recorded crowd from the start snapshot with {@code workers} workers, ticks it to
+     * the last tick recorded and compares the world hash at every periodic snapshot and at the end,
+     * and every recorded tick's counters.
+     *
+     * @param progress told each tick replayed (may be null)
+     * @throws RecordingException        when the recording is not of a crowd, or carries inputs
+     * @throws StateTreeCompileException when the recorded tree no longer compiles
+     * @throws IOException               when a snapshot in it cannot be restored (another tree)
+     */
+    public static Result verify(Recording rec, int workers, NodeRegistry nodes, LongConsumer progress)
+            throws IOException, StateTreeCompileException {
+        check(rec);
+        List<Long> snaps = rec.snapshotTicks();
+        int nextSnap = 0;
+        try (CrowdSim sim = restore(rec, rec.firstTick() - 1, workers, nodes)) {
+            if (rec.hasCounters()) {
+                sim.system().setRecording(true);
+            }
+            long ran = 0;
+            for (long t = rec.firstTick(); t <= rec.lastTick(); t++) {
+                sim.tick();
+                ran++;
+                if (progress != null) {
+                    progress.accept(t);
+                }
+                Result wrong = compareCounters(rec, t, sim.system().recorder(), ran);
+                if (wrong != null) {
+                    return wrong;
+                }
+                boolean snap = nextSnap < snaps.size() && snaps.get(nextSnap) == t;
+                if (snap) {
+                    nextSnap++;
+                }
+                if (snap || t == rec.lastTick()) {
+                    long actual = sim.worldHash();
+                    long expected = rec.worldHashAt(t);
+                    if (actual != expected) {
+                        return new Result(false, t, "world hash", expected, actual, ran);
+                    }
+                }
+            }
+            long end = sim.worldHash();
+            if (end != rec.finalHash()) { // a recording of no ticks: the start itself
+                return new Result(false, rec.lastTick(), "world hash", rec.finalHash(), end, ran);
+            }
+            return new Result(true, rec.lastTick(), "world hash", rec.finalHash(), end, ran);
+        }
+    }
+
+    /**
+     * The recorded crowd as it was after {@code tick} ({@code firstTick() - 1}: the start): the nearest
+     * snapshot at or before it, restored with {@code workers} workers and ticked on to {@code tick}.
+     * The caller closes it.
+     *
+     * @throws IllegalArgumentException when {@code tick} is outside {@code firstTick()-1 .. lastTick()}
+     */
+    public static CrowdSim openAt(Recording rec, long tick, int workers, NodeRegistry nodes)
+            throws IOException, StateTreeCompileException {
+        check(rec);
+        if (tick < rec.firstTick() - 1 || tick > rec.lastTick()) {
+            throw new IllegalArgumentException("tick " + tick + " is not in the recording; valid range is "
+                    + (rec.firstTick() - 1) + ".." + rec.lastTick());
+        }
+        long from = rec.snapshotTickAtOrBefore(tick);
+        CrowdSim sim = restore(rec, from, workers, nodes);
+        boolean ok = false;
+        try {
+            while (sim.tickNumber() < tick) {
+                sim.tick();
+            }
+            ok = true;
+            return sim;
+        } finally {
+            if (!ok) {
+                sim.close();
+            }
+        }
+    }
+
+    /** The crowd of the snapshot after {@code snapshotTick}, checked to be of that tick. */
+    private static CrowdSim restore(Recording rec, long snapshotTick, int workers, NodeRegistry nodes)
+            throws IOException, StateTreeCompileException {
+        CrowdSim sim = CrowdSnapshot.load(rec.snapshot(snapshotTick), workers, nodes);
+        if (sim.tickNumber() != snapshotTick) {
+            long at = sim.tickNumber();
+            sim.close();
+            throw new RecordingException(rec.file(), "the snapshot of tick " + snapshotTick + " is of tick " + at
+                    + "; a recording's snapshots are of the ticks they are filed under");
+        }
+        return sim;
+    }
+
+    private static void check(Recording rec) throws RecordingException {
+        if (!rec.header().kind().equals(KIND)) {
+            throw new RecordingException(rec.file(), "a recording of a " + rec.header().kind() + ", not of the crowd; "
+                    + "the crowd replays recordings of kind " + KIND);
+        }
+        for (long t = rec.firstTick(); t <= rec.lastTick(); t++) {
+            if (!rec.inputs(t).equals("[]")) {
+                throw new RecordingException(rec.file(), "tick " + t + " has inputs, but the crowd takes none; a crowd "
+                        + "recording's inputs are all []");
+            }
+        }
+    }
+
+    /** The first counter of tick {@code t} that differs from the recording's, or null. */
+    private static Result compareCounters(Recording rec, long t, Recorder r, long ran) {
+        long[] occ = rec.occupancy(t);
+        if (occ == null || r == null) {
+            return null;
+        }
+        for (int s = 0; s < occ.length; s++) {
+            if (s >= r.tree().stateCount || occ[s] != r.occupancy(s)) {
+                return new Result(false, t, "occupancy of state " + r.tree().statePath[Math.min(s, r.tree().stateCount - 1)],
+                        occ[s], s < r.tree().stateCount ? r.occupancy(s) : -1, ran);
+            }
+        }
+        long[] fired = rec.fired(t);
+        for (int tr = 0; tr < fired.length; tr++) {
+            if (tr >= r.tree().transitionCount || fired[tr] != r.fired(tr)) {
+                return new Result(false, t, "firings of transition " + tr, fired[tr],
+                        tr < r.tree().transitionCount ? r.fired(tr) : -1, ran);
+            }
+        }
+        long[][] pairs = {{rec.failures(t), r.failures()}, {rec.droppedEvents(t), r.droppedEvents()},
+                {rec.rejectedEvents(t), r.rejectedEvents()}, {rec.compositeRules(t), r.compositeRules()},
+                {rec.restarts(t), r.restarts()}};
+        String[] names = {"node failures", "dropped events", "rejected events", "composite rules", "restarts"};
+        for (int i = 0; i < pairs.length; i++) {
+            if (pairs[i][0] != pairs[i][1]) {
+                return new Result(false, t, names[i], pairs[i][0], pairs[i][1], ran);
+            }
+        }
+        return null;
+    }
+}
