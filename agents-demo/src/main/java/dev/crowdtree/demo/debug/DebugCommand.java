@@ -3,10 +3,13 @@ package dev.crowdtree.demo.debug;
 import dev.crowdtree.demo.cli.InputLimit;
 import dev.crowdtree.demo.cli.NodeOptions;
 import dev.crowdtree.demo.cli.Problems;
+import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.json.InputFileException;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.nodes.NodeProviderException;
+import dev.crowdtree.statetree.record.Recording;
+import dev.crowdtree.statetree.record.RecordingException;
 import dev.crowdtree.statetree.reference.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,11 +63,30 @@ public final class DebugCommand implements Callable<Integer> {
             + "restores (default: ${DEFAULT-VALUE}).", defaultValue = "10")
     int snapshotEvery;
 
+    @Option(names = "--record", paramLabel = "FILE", description = "Record the run to FILE (docs/RECORDING.md): "
+            + "the start, each tick's inputs and counters, a snapshot every --snapshot-every ticks.")
+    Path record;
+
+    @Option(names = "--replay", paramLabel = "FILE", description = "Open a recording (of debug --record or run --record) "
+            + "instead of a scenario: every view, over the whole recording.")
+    Path replay;
+
+    @Option(names = "--verify", description = "With --replay: no server; re-simulate the whole recording, compare the "
+            + "world hash at each recorded snapshot and at the end, print one line; exit 0 when it matches, 1 if not.")
+    boolean verify;
+
+    @Option(names = "--workers", paramLabel = "N", description = "With --replay: worker threads (default: ${DEFAULT-VALUE}; "
+            + "the result does not depend on it).", defaultValue = "1")
+    int workers;
+
     @Mixin
     InputLimit limit;
 
     @Mixin
     NodeOptions nodes;
+
+    /** The largest recording --replay reads unless --max-input-mb says more. */
+    static final long MAX_RECORDING_BYTES = 2L << 30;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -96,8 +118,17 @@ public final class DebugCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return Problems.usage(err, e.getMessage());
         }
-        if (scenario == null) {
-            return Problems.usage(err, "debug needs a scenario (debug <scenario.json>)");
+        if (replay != null && (scenario != null || record != null || tree != null)) {
+            return Problems.usage(err, "--replay opens a recording: give no scenario, --tree or --record with it");
+        }
+        if (verify && replay == null) {
+            return Problems.usage(err, "--verify checks a recording: give it with --replay FILE");
+        }
+        if (replay == null && scenario == null) {
+            return Problems.usage(err, "debug needs a scenario (debug <scenario.json>) or a recording (--replay FILE)");
+        }
+        if (workers < 1 || workers > 256) {
+            return Problems.usage(err, "--workers = " + workers + " is out of range; valid range is 1..256");
         }
         NodeRegistry registry;
         try {
@@ -107,7 +138,20 @@ public final class DebugCommand implements Callable<Integer> {
         }
         Debugger d;
         try {
-            d = Debugger.openScenario(scenario, tree, registry, options, maxBytes);
+            if (replay != null) {
+                Recording rec = Recording.read(replay, Math.max(maxBytes, MAX_RECORDING_BYTES));
+                if (verify) {
+                    StringBuilder line = new StringBuilder();
+                    boolean same = Recordings.verify(rec, registry, workers, line);
+                    out.println(Printable.escape(line.toString()));
+                    return same ? 0 : 1;
+                }
+                d = Debugger.openReplay(rec, registry, workers, options);
+            } else {
+                d = Debugger.openScenario(scenario, tree, registry, options, maxBytes, record);
+            }
+        } catch (RecordingException e) {
+            return Problems.usage(err, e.getMessage());
         } catch (ScenarioException | InputFileException e) {
             return Problems.usage(err, e.getMessage());
         } catch (StateTreeCompileException e) {

@@ -81,6 +81,8 @@ final class DebugSession implements AutoCloseable {
     private int windowTicks;
     private long[] occupancyScan; // the occupancy counted by a scan, when no tick ran since a restore
     private long nextDue;
+    /** The first tick the recording holds (-1 before it starts). */
+    private long recordingFrom = -1;
 
     /** The lines kept of one watched agent, with the tick of each. */
     private static final class AgentLines {
@@ -180,6 +182,10 @@ final class DebugSession implements AutoCloseable {
                 keepSnapshot();
                 head = Math.max(head, target.tick());
             }
+            if (recording != null) {
+                recording.start(target.tick() + 1, target.snapshot());
+                recordingFrom = target.tick() + 1;
+            }
             publish();
             nextDue = System.nanoTime();
             while (!closed) {
@@ -251,8 +257,9 @@ final class DebugSession implements AutoCloseable {
     /** What follows a tick the target ran (by {@link #tick}, or by an attached host). */
     private void afterStep(String inputs, boolean checkBreakpoints, String before) {
         long k = target.tick();
-        occupancyScan = null;
         Recorder r = runtime.recorder();
+        // a start (tick 0, or a scenario's start input) is not counted by the recorder: scan
+        occupancyScan = r.tick() == k ? null : scanOccupancy();
         collectLines(k);
         long[] w = firedWindow[(int) (k % RATE_WINDOW)];
         for (int tr = 0; tr < w.length; tr++) {
@@ -267,7 +274,7 @@ final class DebugSession implements AutoCloseable {
         if (k % settings.snapshotEvery() == 0 && target.canSnapshot() && (fresh || !history.containsKey(k))) {
             snap = keepSnapshot();
         }
-        if (fresh && recording != null) {
+        if (fresh && recording != null && recordingFrom >= 0) {
             try {
                 if (snap == null && k % settings.snapshotEvery() == 0) {
                     snap = target.snapshot();
@@ -334,7 +341,7 @@ final class DebugSession implements AutoCloseable {
     }
 
     private void finishRecording() {
-        if (recording == null) {
+        if (recording == null || recordingFrom < 0) {
             return;
         }
         try {

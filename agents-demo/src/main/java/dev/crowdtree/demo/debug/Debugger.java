@@ -10,6 +10,7 @@ import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.record.Recording;
 import dev.crowdtree.statetree.reference.Scenario;
 import dev.crowdtree.statetree.reference.ScenarioException;
 import dev.crowdtree.statetree.reference.StandaloneHost;
@@ -113,12 +114,15 @@ public final class Debugger implements AutoCloseable {
      */
     public static Debugger openScenario(Path scenarioFile, NodeRegistry nodes, Options options)
             throws ScenarioException, StateTreeCompileException, IOException {
-        return openScenario(scenarioFile, null, nodes, options, InputFiles.DEFAULT_MAX_BYTES);
+        return openScenario(scenarioFile, null, nodes, options, InputFiles.DEFAULT_MAX_BYTES, null);
     }
 
-    /** As {@link #openScenario(Path, NodeRegistry, Options)}, with the tree {@code treeFile} (null: the scenario's). */
-    static Debugger openScenario(Path scenarioFile, Path treeFile, NodeRegistry nodes, Options options, long maxBytes)
-            throws ScenarioException, StateTreeCompileException, IOException {
+    /**
+     * As {@link #openScenario(Path, NodeRegistry, Options)}, with the tree {@code treeFile} (null: the
+     * scenario's), recording the run to {@code record} (null: not recorded).
+     */
+    static Debugger openScenario(Path scenarioFile, Path treeFile, NodeRegistry nodes, Options options, long maxBytes,
+                                 Path record) throws ScenarioException, StateTreeCompileException, IOException {
         options.check();
         Scenario scenario = Scenario.load(scenarioFile, maxBytes);
         String text = Files.readString(scenarioFile, StandardCharsets.UTF_8);
@@ -126,7 +130,22 @@ public final class Debugger implements AutoCloseable {
         CompiledStateTree t = StateTreeJson.compile(tree, new StateTreeCompiler(nodes), maxBytes);
         ScenarioTarget target = new ScenarioTarget(scenario, text, t,
                 StandaloneHost.factory(StateTreeSystem::create, nodes));
-        return open(target, options.settings(scenario.dt()), options, null, null);
+        RecordingOut out = record == null ? null : Recordings.scenarioWriter(record, scenarioFile, text, tree,
+                Files.readString(tree, StandardCharsets.UTF_8), t, options.snapshotEvery());
+        return open(target, options.settings(scenario.dt()), options, null, out);
+    }
+
+    /**
+     * Opens a recording ({@code debug --replay}): every view, over the whole recording; the run
+     * re-simulates the recorded ticks and stops at the last one.
+     */
+    static Debugger openReplay(Recording rec, NodeRegistry nodes, int workers, Options options)
+            throws IOException, StateTreeCompileException, ScenarioException {
+        options.check();
+        DebugTarget target = Recordings.open(rec, nodes, workers);
+        float dt = target instanceof SimTarget ? ((SimTarget) target).sim().config().dt()
+                : ((ScenarioTarget) target).scenario().dt();
+        return open(target, options.settings(dt), options, Recordings.replay(rec), null);
     }
 
     /** Opens the debugger on a crowd (or a tree alone) of {@code run}/{@code serve}; it owns {@code sim} from now on. */

@@ -6,6 +6,9 @@ import java.io.IOException;
 
 /** Where a live session records its run (a recording file). */
 interface RecordingOut extends AutoCloseable {
+    /** The recording begins: the world after tick {@code firstTick - 1}. */
+    void start(long firstTick, byte[] startSnapshot) throws IOException;
+
     /** Tick {@code tick} ran with {@code inputs}; {@code snapshot} (or null) is the world after it, with its hash. */
     void tick(long tick, String inputs, Recorder counters, byte[] snapshot, long worldHash) throws IOException;
 

@@ -1,0 +1,175 @@
+package dev.crowdtree.demo.debug;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.exec.Recorder;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.record.Recording;
+import dev.crowdtree.statetree.record.RecordingException;
+import dev.crowdtree.statetree.record.RecordingHeader;
+import dev.crowdtree.statetree.record.RecordingWriter;
+import dev.crowdtree.statetree.reference.Scenario;
+import dev.crowdtree.statetree.reference.ScenarioException;
+import dev.crowdtree.statetree.reference.StandaloneHost;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The debugger's recordings (docs/RECORDING.md): a scenario's run recorded by {@code debug --record},
+ * kind {@value #SCENARIO}, whose metadata carries the scenario's and the tree's text (so the
+ * recording replays on its own); and the crowd's ({@code run --record}, kind
+ * {@link CrowdReplay#KIND}). Both open in the debugger ({@code debug --replay}) and verify
+ * ({@code debug --replay FILE --verify}).
+ */
+final class Recordings {
+    static final String SCENARIO = "scenario";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Recordings() {
+    }
+
+    /** A scenario's recording, written to {@code file} as the session runs. */
+    static RecordingOut scenarioWriter(Path file, Path scenarioFile, String scenarioText, Path treeFile, String treeText,
+                                       CompiledStateTree tree, int snapshotEvery) {
+        ObjectNode meta = JSON.createObjectNode();
+        meta.put("scenarioFile", scenarioFile.toString());
+        meta.put("scenario", scenarioText);
+        meta.put("treeFile", treeFile.toString());
+        meta.put("tree", treeText);
+        meta.put("treeName", tree.name);
+        meta.put("version", Recordings.class.getPackage().getImplementationVersion());
+        RecordingHeader header = new RecordingHeader(SCENARIO, meta.toString(), snapshotEvery);
+        return new RecordingOut() {
+            private RecordingWriter writer;
+
+            @Override
+            public void start(long firstTick, byte[] startSnapshot) throws IOException {
+                writer = RecordingWriter.create(file, header, firstTick, startSnapshot);
+            }
+
+            @Override
+            public void tick(long tick, String inputs, Recorder counters, byte[] snapshot, long worldHash)
+                    throws IOException {
+                writer.tick(tick, inputs, counters, snapshot, worldHash);
+            }
+
+            @Override
+            public void finish(long lastTick, long worldHash) throws IOException {
+                writer.finish(lastTick, worldHash);
+            }
+
+            @Override
+            public void close() throws IOException {
+                if (writer != null) {
+                    writer.close();
+                }
+            }
+        };
+    }
+
+    /** The history a session replaying {@code rec} travels over. */
+    static Replay replay(Recording rec) {
+        return new Replay() {
+            @Override
+            public long firstTick() {
+                return rec.firstTick();
+            }
+
+            @Override
+            public long lastTick() {
+                return rec.lastTick();
+            }
+
+            @Override
+            public List<Long> snapshotTicks() {
+                return rec.snapshotTicks();
+            }
+
+            @Override
+            public long snapshotTickAtOrBefore(long tick) {
+                return rec.snapshotTickAtOrBefore(tick);
+            }
+
+            @Override
+            public byte[] snapshot(long snapshotTick) {
+                return rec.snapshot(snapshotTick);
+            }
+
+            @Override
+            public long worldHashAt(long snapshotTick) {
+                return rec.worldHashAt(snapshotTick);
+            }
+        };
+    }
+
+    /**
+     * The world of {@code rec} at its start (after tick {@code firstTick() - 1}), ready to be stepped:
+     * a scenario rebuilt from the recorded texts, or the crowd from its start snapshot.
+     */
+    static DebugTarget open(Recording rec, NodeRegistry nodes, int workers)
+            throws IOException, StateTreeCompileException, ScenarioException {
+        String kind = rec.header().kind();
+        if (kind.equals(CrowdReplay.KIND)) {
+            return new SimTarget(CrowdReplay.openAt(rec, rec.firstTick() - 1, workers, nodes));
+        }
+        if (!kind.equals(SCENARIO)) {
+            throw new RecordingException(rec.file(), "a recording of kind '" + kind + "'; the debugger opens kinds "
+                    + SCENARIO + " and " + CrowdReplay.KIND);
+        }
+        JsonNode meta = JSON.readTree(rec.header().metadataJson());
+        String scenarioText = meta.path("scenario").asText();
+        Path scenarioFile = Path.of(meta.path("scenarioFile").asText("scenario.json"));
+        Scenario scenario = Scenario.parse(scenarioText, scenarioFile.toString(), scenarioFile.toAbsolutePath().getParent());
+        CompiledStateTree tree = StateTreeJson.compile(meta.path("treeFile").asText("tree.json"),
+                meta.path("tree").asText(), new StateTreeCompiler(nodes));
+        ScenarioTarget target = new ScenarioTarget(scenario, scenarioText, tree,
+                StandaloneHost.factory(StateTreeSystem::create, nodes));
+        target.restore(rec.snapshot(rec.firstTick() - 1), rec.firstTick() - 1);
+        return target;
+    }
+
+    /**
+     * Re-simulates the whole recording and compares the world hash at each periodic snapshot and at
+     * the end; one line saying it matched, or where it differs.
+     *
+     * @return whether it matched; {@code line} gets the line to print either way
+     */
+    static boolean verify(Recording rec, NodeRegistry nodes, int workers, StringBuilder line)
+            throws IOException, StateTreeCompileException, ScenarioException {
+        if (rec.header().kind().equals(CrowdReplay.KIND)) {
+            CrowdReplay.Result r = CrowdReplay.verify(rec, workers, nodes, null);
+            line.append(r.describe());
+            return r.matches();
+        }
+        try (DebugTarget target = open(rec, nodes, workers)) {
+            long ran = 0;
+            while (target.tick() < rec.lastTick()) {
+                target.step();
+                ran++;
+                long t = target.tick();
+                if (rec.snapshotTicks().contains(t) || t == rec.lastTick()) {
+                    long actual = target.worldHash();
+                    long expected = t == rec.lastTick() ? rec.finalHash() : rec.worldHashAt(t);
+                    if (actual != expected) {
+                        String diff = String.format(Locale.ROOT, "replay differs at tick %d: world hash %016x, the "
+                                + "recording has %016x", t, actual, expected);
+                        line.append(diff);
+                        return false;
+                    }
+                }
+            }
+            line.append(String.format(Locale.ROOT, "replayed %,d ticks to tick %d: world hash %016x, as recorded", ran,
+                    rec.lastTick(), rec.finalHash()));
+            return true;
+        }
+    }
+}
