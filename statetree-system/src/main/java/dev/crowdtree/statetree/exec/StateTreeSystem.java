@@ -66,6 +66,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final boolean ownsWorld;
     private final SoaTable table;
     private final CompiledStateTree tree;
+    /** The tree's event tags ({@code tree.tags()} copies them: counted once). */
+    private final int tagCount;
     private final InstanceData data;
     private final HostBinding host;
     private boolean accessChecks;
@@ -120,6 +122,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.ownsWorld = ownsWorld;
         this.table = table;
         this.tree = tree;
+        this.tagCount = tree.tags().size();
         this.observers = new Observers(tree);
         this.host = new HostBinding(tree, table, ownsWorld);
         this.data = new InstanceData(table, tree);
@@ -361,7 +364,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         schedules = ChunkSchedule.ensure(schedules, chunks, cs, tree.awakeGroupCount);
         for (int c = 0; c < chunks; c++) {
             if (observers.recordingTick) {
-                outputs[c].ensureCounters(tree.stateCount, tree.transitionCount, tree.tags().size());
+                outputs[c].ensureCounters(tree.stateCount, tree.transitionCount, tagCount);
             }
             outputs[c].clear();
         }
