@@ -123,8 +123,8 @@ final class ChunkState {
     boolean explain;
     /** The sink wants why lines ({@code setExplain} and tracing). */
     boolean explainSink;
-    /** The watched agents' slots by agent id ({@link Recorder#slotOf}), or null when none is watched. */
-    int[] watchSlots;
+    /** The watched agents' bits by agent id ({@link Recorder#watchBits}), or null when none is watched. */
+    long[] watchBits;
     /** Counting for the {@link Recorder} into {@link #out} ({@code StateTreeRuntime.setRecording}). */
     boolean recording;
     /** With {@link #recording}: every row's occupancy, not only what the transitions changed ({@link Observers#countingAll}). */
@@ -201,10 +201,10 @@ final class ChunkState {
         tick = tickNumber;
         step = stepNumber;
         Observers o = sys.observers();
-        watchSlots = o.watchSlots();
-        tracing = o.tracing() || watchSlots != null;
+        watchBits = o.watchBits();
+        tracing = o.tracing() || watchBits != null;
         explainSink = o.explaining();
-        explain = explainSink || watchSlots != null;
+        explain = explainSink || watchBits != null;
         recording = o.recording();
         countingAll = o.countingAll;
         traceAgent = o.tracing() ? o.traceAgent : NO_AGENT;
@@ -385,7 +385,7 @@ final class ChunkState {
 
     /**
      * Whether lines of row {@code r} are wanted: tracing on and no filter or this agent, or the
-     * agent watched (a read of the watched column only when someone is watched).
+     * agent watched (a read of the watched bits only when someone is watched).
      */
     boolean traced(int r) {
         if (!tracing) {
@@ -397,8 +397,8 @@ final class ChunkState {
 
     /** Whether agent {@code id} is watched ({@link Recorder#watch}). */
     private boolean watched(int id) {
-        final int[] w = watchSlots;
-        return w != null && id < w.length && w[id] >= 0;
+        final long[] w = watchBits;
+        return w != null && (id >>> 6) < w.length && (w[id >>> 6] & (1L << id)) != 0;
     }
 
     /**

@@ -56,9 +56,9 @@ final class Observers {
         return recorder != null && recorder.watchedCount() > 0;
     }
 
-    /** The watched agents' slots by agent id ({@link Recorder#slotOf}), or null when none is watched. */
-    int[] watchSlots() {
-        return watching() ? recorder.slotOf : null;
+    /** The watched agents' bits by agent id ({@link Recorder#watchBits}), or null when none is watched. */
+    long[] watchBits() {
+        return watching() ? recorder.watchBits : null;
     }
 
     /** Whether the chunks count for the {@link Recorder} in this tick. */

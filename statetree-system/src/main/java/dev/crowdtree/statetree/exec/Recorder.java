@@ -183,11 +183,13 @@ public final class Recorder {
 
     private int maxWatched = DEFAULT_MAX_WATCHED;
     private int linesPerAgent = DEFAULT_LINES_PER_AGENT;
+    /** Per agent id, its watch slot or -1 ({@code length} may be less than the agent count: a missing entry is -1). */
+    private int[] slotOf = new int[0];
     /**
-     * Per agent id, its watch slot or -1 ({@code length} may be less than the agent count: a missing
-     * entry is -1). Read by the batched runtime's chunks (a row is traced when its id has a slot).
+     * Per agent id, a bit set while it is watched (a missing word is 0): what the batched runtime's
+     * chunks read for a row that would print a line (a 1M-agent population's bits fit in 128 KB).
      */
-    int[] slotOf = new int[0];
+    long[] watchBits = new long[0];
     private int watched;
     /** Per slot: the watched agent (-1: free), its ring (allocated at the slot's first use), head and size. */
     private int[] agentOfSlot = new int[0];
@@ -231,6 +233,10 @@ public final class Recorder {
             slotOf = Arrays.copyOf(slotOf, n);
             Arrays.fill(slotOf, old, n, -1);
         }
+        if ((agent >>> 6) >= watchBits.length) {
+            watchBits = Arrays.copyOf(watchBits, Math.max((agent >>> 6) + 1, watchBits.length * 2));
+        }
+        watchBits[agent >>> 6] |= 1L << agent;
         if (agentOfSlot.length == 0) {
             agentOfSlot = new int[maxWatched];
             rings = new String[maxWatched][];
@@ -256,6 +262,7 @@ public final class Recorder {
         }
         int slot = slotOf[agent];
         slotOf[agent] = -1;
+        watchBits[agent >>> 6] &= ~(1L << agent);
         Arrays.fill(rings[slot], null);
         head[slot] = 0;
         size[slot] = 0;
@@ -298,6 +305,7 @@ public final class Recorder {
         this.maxWatched = maxAgents;
         this.linesPerAgent = linesPerAgent;
         slotOf = new int[0];
+        watchBits = new long[0];
         watched = 0;
         agentOfSlot = new int[0];
         rings = new String[0][];
