@@ -16,6 +16,11 @@ public enum Impl {
      * ({@code setRecording}): what they cost, against {@link #OURS_1W}.
      */
     OURS_1W_COUNTERS("ours-1w-counters"),
+    /**
+     * {@link #OURS_1W_COUNTERS} with 1% of the agents watched (every 100th agent id,
+     * {@code Recorder.watch}): what watching costs, against {@link #OURS_1W}.
+     */
+    OURS_1W_WATCH1("ours-1w-watch1"),
     /** Our batched {@link StateTreeSystem}, 2 workers. */
     OURS_2W("ours-2w"),
     /** Our batched {@link StateTreeSystem}, one worker per available core (skipped when that is 1 or 2). */
@@ -56,6 +61,7 @@ public enum Impl {
         switch (this) {
             case OURS_1W:
             case OURS_1W_COUNTERS:
+            case OURS_1W_WATCH1:
                 return 1;
             case OURS_2W:
                 return 2;
@@ -73,6 +79,8 @@ public enum Impl {
                 return "ours batched, 1 worker";
             case OURS_1W_COUNTERS:
                 return "ours batched, 1 worker, counters on";
+            case OURS_1W_WATCH1:
+                return "ours batched, 1 worker, counters on, 1% watched";
             case OURS_2W:
                 return "ours batched, 2 workers";
             case OURS_ALL:
@@ -125,6 +133,14 @@ public enum Impl {
             case OURS_1W_COUNTERS: {
                 StateTreeSystem sys = StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK);
                 sys.setRecording(true);
+                return new OursPopulation(sys);
+            }
+            case OURS_1W_WATCH1: {
+                StateTreeSystem sys = StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK);
+                sys.setRecording(true);
+                for (int a = 0; a < agents; a += 100) {
+                    sys.recorder().watch(a);
+                }
                 return new OursPopulation(sys);
             }
             case REFERENCE:

@@ -108,6 +108,7 @@ final class Report {
             }
             allocation(id, h, ours1, ours2);
             counters(id, h, ours1);
+            watching(id, h, ours1);
             if (ours1 != null) {
                 double heap = Math.max(ours1.heapBytesPerAgent(), ours2 == null ? 0 : ours2.heapBytesPerAgent());
                 atMost(id, h, "whole heap per agent (ours, incl. the sim-core world)", "<= 120 B", heap, 120,
@@ -158,6 +159,18 @@ final class Report {
         atMost(variant, agents, "cost of the population counters (1 worker)", "<= 5% of the tick", Math.max(pct, 0), 5,
                 fmt(pct) + "%", String.format(Locale.ROOT, "(%s vs %s ns/agent-tick)", fmt(on.nsPerAgentTick()),
                         fmt(ours1.nsPerAgentTick())));
+    }
+
+    /** Issue 21's aim: the counters plus 1% of the agents watched ({@code Recorder.watch}) cost under 15% of the tick. */
+    private void watching(String variant, int agents, RunResult ours1) {
+        RunResult on = find(variant, Impl.OURS_1W_WATCH1.id(), agents);
+        if (ours1 == null || on == null) {
+            return;
+        }
+        double pct = 100 * (on.nsPerAgentTick() / ours1.nsPerAgentTick() - 1);
+        atMost(variant, agents, "cost of watching 1% of the agents, counters on (1 worker)", "<= 15% of the tick",
+                Math.max(pct, 0), 15, fmt(pct) + "%", String.format(Locale.ROOT, "(%s vs %s ns/agent-tick)",
+                        fmt(on.nsPerAgentTick()), fmt(ours1.nsPerAgentTick())));
     }
 
     /** An aim {@code value <= limit}; missed by {@code value / limit}. */

@@ -142,11 +142,14 @@ final class ChunkEvents implements EventOutbox, EventFields {
     }
 
     /**
-     * Rule E5: event {@code e} just became visible to row {@code local} (entered E); counts the
-     * keys under which the onEvent transitions with payload fields on the row's active path reject
+     * Event {@code e} just became visible to row {@code local} (entered E): counted for the
+     * {@link Recorder} by tag when recording; and rule E5: counts the keys under which the onEvent transitions with payload fields on the row's active path reject
      * it, once per key.
      */
     private void countMismatches(int local, int e) {
+        if (st.recording) {
+            st.out.arrived[evTag[e]]++; // the Recorder's events arrived per tag
+        }
         if (mismatchKeys == null) {
             return;
         }

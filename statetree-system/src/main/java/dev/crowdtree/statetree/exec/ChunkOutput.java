@@ -17,6 +17,8 @@ final class ChunkOutput {
     /** Trace lines and their agent ids; used only while tracing. */
     final List<String> traceLines = new ArrayList<>();
     final IntList traceAgents = new IntList();
+    /** Per trace line: 1 for a {@code why} line (for the sink only when explaining), else 0. */
+    final IntList traceWhy = new IntList();
     /** Node failures in the chunk (rule R1), in order of occurrence; allocated only when there are some. */
     final List<NodeFailure> failures = new ArrayList<>();
     /** Events dropped because a row's list or one of these buffers was full (counted, never silent). */
@@ -27,6 +29,8 @@ final class ChunkOutput {
     final long[] payloadMismatches;
     /** With recording on ({@link Recorder}): the chunk's occupancy per state, transitions fired per transition. */
     long[] occupancy = new long[0], fired = new long[0];
+    /** With recording on: the chunk's enter lines per state, events arrived per tag id. */
+    long[] entered = new long[0], arrived = new long[0];
     long compositeRules, restarts;
 
     /**
@@ -51,16 +55,20 @@ final class ChunkOutput {
     }
 
     /** Makes room for the counters of a tree with {@code states} states and {@code transitions} transitions. */
-    void ensureCounters(int states, int transitions) {
-        if (occupancy.length != states || fired.length != transitions) {
+    void ensureCounters(int states, int transitions, int tags) {
+        if (occupancy.length != states || fired.length != transitions || arrived.length != tags) {
             occupancy = new long[states];
             fired = new long[transitions];
+            entered = new long[states];
+            arrived = new long[tags];
         }
     }
 
     void clear() {
         java.util.Arrays.fill(occupancy, 0);
         java.util.Arrays.fill(fired, 0);
+        java.util.Arrays.fill(entered, 0);
+        java.util.Arrays.fill(arrived, 0);
         compositeRules = 0;
         restarts = 0;
         awake = 0;
@@ -71,6 +79,7 @@ final class ChunkOutput {
         traceLines.clear();
         failures.clear();
         traceAgents.clear();
+        traceWhy.clear();
     }
 
     /** A minimal growable int list. */

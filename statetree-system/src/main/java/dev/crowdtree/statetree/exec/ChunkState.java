@@ -114,9 +114,17 @@ final class ChunkState {
     int period = 1;
     int listLog;
     ChunkOutput out;
+    /** Lines are wanted for some rows: tracing, or agents watched ({@link Recorder#watch}). */
     boolean tracing;
-    /** Tracing with a {@code why} line after each transition ({@code StateTreeRuntime.setExplain}). */
+    /**
+     * The why-line bookkeeping is on: tracing with a {@code why} line after each transition
+     * ({@code StateTreeRuntime.setExplain}), or agents watched (their lines include why lines).
+     */
     boolean explain;
+    /** The sink wants why lines ({@code setExplain} and tracing). */
+    boolean explainSink;
+    /** The watched agents' bits by agent id ({@link Recorder#watchBits}), or null when none is watched. */
+    long[] watchBits;
     /** Counting for the {@link Recorder} into {@link #out} ({@code StateTreeRuntime.setRecording}). */
     boolean recording;
     /** With {@link #recording}: every row's occupancy, not only what the transitions changed ({@link Observers#countingAll}). */
@@ -193,11 +201,13 @@ final class ChunkState {
         tick = tickNumber;
         step = stepNumber;
         Observers o = sys.observers();
-        tracing = o.tracing();
-        explain = o.explaining();
+        watchBits = o.watchBits();
+        tracing = o.tracing() || watchBits != null;
+        explainSink = o.explaining();
+        explain = explainSink || watchBits != null;
         recording = o.recording();
         countingAll = o.countingAll;
-        traceAgent = o.traceAgent;
+        traceAgent = o.tracing() ? o.traceAgent : NO_AGENT;
         bindColumns();
         control.bindSlots(d.floats, d.ints, d.bools, ids);
         control.bindStatus(status, chunkBase);
@@ -370,9 +380,37 @@ final class ChunkState {
 
     // ---- trace ----
 
-    /** Whether lines of row {@code r} are wanted (tracing on, and no filter or this agent). */
+    /** {@link #traceAgent} when no sink is set: no agent. */
+    static final int NO_AGENT = -2;
+
+    /**
+     * Whether lines of row {@code r} are wanted: tracing on and no filter or this agent, or the
+     * agent watched (a read of the watched bits only when someone is watched).
+     */
     boolean traced(int r) {
-        return tracing && (traceAgent < 0 || ids[r] == traceAgent);
+        if (!tracing) {
+            return false;
+        }
+        int id = ids[r];
+        return traceAgent == -1 || id == traceAgent || watched(id);
+    }
+
+    /** Whether agent {@code id} is watched ({@link Recorder#watch}). */
+    private boolean watched(int id) {
+        final long[] w = watchBits;
+        return w != null && (id >>> 6) < w.length && (w[id >>> 6] & (1L << id)) != 0;
+    }
+
+    /**
+     * Whether row {@code r}'s transitions get a {@code why} line: the sink explains and traces it,
+     * or the agent is watched.
+     */
+    boolean wantsWhy(int r) {
+        if (!explain) {
+            return false;
+        }
+        int id = ids[r];
+        return (explainSink && (traceAgent == -1 || id == traceAgent)) || watched(id);
     }
 
     /** With {@link #explain}: the completion a batched round-one decision for row {@code r} ran with (its last status). */
@@ -385,6 +423,14 @@ final class ChunkState {
 
     void trace(int r, String line) {
         out.traceAgents.add(ids[r]);
+        out.traceWhy.add(0);
+        out.traceLines.add(line);
+    }
+
+    /** A {@code why} line of row {@code r}: for the sink only when it explains. */
+    void traceWhy(int r, String line) {
+        out.traceAgents.add(ids[r]);
+        out.traceWhy.add(1);
         out.traceLines.add(line);
     }
 }

@@ -214,6 +214,22 @@ final class EventRouter {
         }
     }
 
+    /**
+     * The events queued for agent {@code agent}'s next tick, oldest first, as the trace writes an
+     * event: those from the host and carried or sent in the last tick (the external queue is not
+     * drained before the tick, so its events are not listed).
+     */
+    List<String> queued(int agent) {
+        List<String> out = new ArrayList<>();
+        int gen = sys.world().generationOf(agent);
+        for (int i = 0; i < incoming.size; i++) {
+            if (incoming.agent[i] == agent && incoming.generation[i] == gen) {
+                out.add(TraceFormat.event(tree, incoming.tag[i], incoming.types, incoming.bits, i * incoming.width));
+            }
+        }
+        return out;
+    }
+
     /** Events rejected for their payload since this runtime was created (rule E5), all keys together. */
     long rejectedTotal() {
         long n = 0;
@@ -228,13 +244,20 @@ final class EventRouter {
         return (int) Math.min(Integer.MAX_VALUE, Math.max(1024L, (long) StateTreeRuntime.MAX_PENDING_EVENTS * table.size()));
     }
 
-    /** Delivers the chunks' trace lines sorted by agent (stable within an agent). */
-    static void deliverTrace(ChunkOutput[] outputs, int chunks, TraceSink trace) {
+    /**
+     * Delivers the chunks' trace lines sorted by agent (stable within an agent): those of agent
+     * {@code agent} (-1: every agent), {@code why} lines only when {@code explain} (the chunks also
+     * make lines for watched agents, {@link Recorder#watch}, which the sink must not see).
+     */
+    static void deliverTrace(ChunkOutput[] outputs, int chunks, TraceSink trace, int agent, boolean explain) {
         List<int[]> keys = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         for (int c = 0; c < chunks; c++) {
             ChunkOutput o = outputs[c];
             for (int i = 0; i < o.traceLines.size(); i++) {
+                if ((agent >= 0 && o.traceAgents.data[i] != agent) || (!explain && o.traceWhy.data[i] != 0)) {
+                    continue;
+                }
                 keys.add(new int[] {o.traceAgents.data[i], lines.size()});
                 lines.add(o.traceLines.get(i));
             }

@@ -4,7 +4,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 
 /**
  * What the host of a {@link StateTreeSystem} watches besides the simulation: the trace (all agents,
- * or one), its {@code why} lines, and the population counters ({@link Recorder}). The chunks read
+ * or one), its {@code why} lines, and the population counters and watched agents ({@link Recorder}). The chunks read
  * it when they bind ({@link ChunkState}); the system counts a tick when it ends.
  *
  * <p>THREADING: written by the simulation thread between ticks, read by the workers during one.
@@ -51,6 +51,16 @@ final class Observers {
         return explain && trace != null;
     }
 
+    /** Whether agents are watched ({@link Recorder#watch}): their lines are made for the recorder's rings. */
+    boolean watching() {
+        return recorder != null && recorder.watchedCount() > 0;
+    }
+
+    /** The watched agents' bits by agent id ({@link Recorder#watchBits}), or null when none is watched. */
+    long[] watchBits() {
+        return watching() ? recorder.watchBits : null;
+    }
+
     /** Whether the chunks count for the {@link Recorder} in this tick. */
     boolean recording() {
         return recorder != null && recordingTick;
@@ -66,5 +76,27 @@ final class Observers {
         recorder.add(outputs, chunks, countingAll);
         occupancyDirty = false;
         recorder.endTick(tick, events.failures.total(), events.overflowEvents, events.rejectedTotal());
+    }
+
+    /**
+     * The value of parameter {@code param} in slot arrays {@code floats}, {@code ints}, {@code bools}
+     * at {@code row}, as {@link StateTreeRuntime#parameter} gives it.
+     *
+     * @throws IllegalArgumentException for a parameter index out of range, naming the parameters
+     */
+    static double parameter(CompiledStateTree tree, int param, float[][] floats, int[][] ints, byte[][] bools, int row) {
+        if (param < 0 || param >= tree.paramName.length) {
+            throw new IllegalArgumentException("no parameter " + param + " in tree '" + tree.name + "'; valid are 0.."
+                    + (tree.paramName.length - 1) + " " + java.util.Arrays.toString(tree.paramName));
+        }
+        int slot = tree.paramSlot[param];
+        switch (tree.paramType[param]) {
+            case FLOAT:
+                return floats[slot][row];
+            case INT:
+                return ints[slot][row];
+            default:
+                return bools[slot][row] != 0 ? 1 : 0;
+        }
     }
 }

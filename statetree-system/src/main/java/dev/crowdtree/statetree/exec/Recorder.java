@@ -11,9 +11,12 @@ import java.util.Arrays;
  * composite's rule fired one and the tree restarted from the root, and the node failures, dropped
  * and rejected events of the tick. The batched runtime counts per chunk inside its kernels and sums
  * the chunks in chunk order, so the numbers are the same on any number of workers, and the same as
- * the reference interpreter's.
+ * the reference interpreter's. Also per tick: how often agents entered each state ({@link #entered})
+ * and how many events of each tag arrived ({@link #eventsArrived}); and the explained trace of a
+ * bounded set of watched agents ({@link #watch}), each in a ring of its last lines.
  *
- * <p>Allocation: none after construction. THREADING: written by the runtime during a tick, read by
+ * <p>Allocation: none in a tick but the text of a watched agent's lines, made when it prints some;
+ * watching allocates an agent's ring at its slot's first use. THREADING: written by the runtime during a tick, read by
  * the simulation thread between ticks.
  */
 public final class Recorder {
@@ -30,6 +33,9 @@ public final class Recorder {
         this.tree = tree;
         this.occupancy = new long[tree.stateCount];
         this.fired = new long[tree.transitionCount];
+        this.entered = new long[tree.stateCount];
+        this.tags = tree.tags();
+        this.arrived = new long[tags.size()];
     }
 
     /**
@@ -47,6 +53,12 @@ public final class Recorder {
             }
             for (int tr = 0; tr < fired.length; tr++) {
                 fired[tr] += o.fired[tr];
+            }
+            for (int s = 0; s < entered.length; s++) {
+                entered[s] += o.entered[s];
+            }
+            for (int g = 0; g < arrived.length; g++) {
+                arrived[g] += o.arrived[g];
             }
             compositeRules += o.compositeRules;
             restarts += o.restarts;
@@ -89,6 +101,8 @@ public final class Recorder {
     /** Starts the counts of a tick (the occupancy is kept: see {@link #clearOccupancy}). */
     public void beginTick() {
         Arrays.fill(fired, 0);
+        Arrays.fill(entered, 0);
+        Arrays.fill(arrived, 0);
         compositeRules = 0;
         restarts = 0;
     }
@@ -160,68 +174,213 @@ public final class Recorder {
     public long rejectedEvents() {
         return rejected;
     }
-    // ---- watched agents and per-tick detail (issue 21; wired into both runtimes by the runtimes) ----
+    // ---- watched agents and per-tick detail (issue 21) -----------------------------------------
+
+    /** Default {@link #maxWatched()}. */
+    public static final int DEFAULT_MAX_WATCHED = 65_536;
+    /** Default {@link #linesPerAgent()}. */
+    public static final int DEFAULT_LINES_PER_AGENT = 64;
+
+    private int maxWatched = DEFAULT_MAX_WATCHED;
+    private int linesPerAgent = DEFAULT_LINES_PER_AGENT;
+    /** Per agent id, its watch slot or -1 ({@code length} may be less than the agent count: a missing entry is -1). */
+    private int[] slotOf = new int[0];
+    /**
+     * Per agent id, a bit set while it is watched (a missing word is 0): what the batched runtime's
+     * chunks read for a row that would print a line (a 1M-agent population's bits fit in 128 KB).
+     */
+    long[] watchBits = new long[0];
+    private int watched;
+    /** Per slot: the watched agent (-1: free), its ring (allocated at the slot's first use), head and size. */
+    private int[] agentOfSlot = new int[0];
+    private String[][] rings = new String[0][];
+    private int[] head = new int[0], size = new int[0];
+    private int[] freeSlots = new int[0];
+    private int freeCount;
+    private int slotsUsed; // slots ever handed out (the free list holds the returned ones)
+    /** Per state, its enter lines in the tick (counted like {@link #fired}). */
+    final long[] entered;
+    /** Per event tag id, the events that became visible to an agent in the tick. */
+    final long[] arrived;
+    private final java.util.List<String> tags;
 
     /**
-     * Watches {@code agent}: from the next tick its explained trace lines (the lines {@code trace
-     * --explain} prints for it, {@code why} lines included) are kept in a ring of the last
-     * {@link #linesPerAgent()} lines.
+     * Watches {@code agent}: from now on its explained trace lines (the lines {@code trace
+     * --explain} prints for it, {@code why} lines included, whether or not a trace sink is set or
+     * explaining is on) are kept in a ring of the last {@link #linesPerAgent()} lines. Watching an
+     * agent already watched does nothing. Allocation: the agent's ring, at the first use of its
+     * slot; a watched agent's line text is allocated when it prints a line (the runtime makes the
+     * line only for a watched or traced agent); nothing else per tick.
      *
      * @throws IllegalArgumentException for a negative agent id, or when {@link #maxWatched()} agents
      *                                  are watched already
      */
     public void watch(int agent) {
-        throw new UnsupportedOperationException("watching is not implemented yet");
+        if (agent < 0) {
+            throw new IllegalArgumentException("agent " + agent + " cannot be watched; agent ids are >= 0");
+        }
+        if (isWatched(agent)) {
+            return;
+        }
+        if (watched >= maxWatched) {
+            throw new IllegalArgumentException("cannot watch agent " + agent + ": " + watched
+                    + " agents are watched already, the most allowed (setWatchLimits(maxAgents, linesPerAgent) raises it;"
+                    + " unwatch one first)");
+        }
+        if (agent >= slotOf.length) {
+            int n = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(agent + 1L, slotOf.length * 2L));
+            int old = slotOf.length;
+            slotOf = Arrays.copyOf(slotOf, n);
+            Arrays.fill(slotOf, old, n, -1);
+        }
+        if ((agent >>> 6) >= watchBits.length) {
+            watchBits = Arrays.copyOf(watchBits, Math.max((agent >>> 6) + 1, watchBits.length * 2));
+        }
+        watchBits[agent >>> 6] |= 1L << agent;
+        if (agentOfSlot.length == 0) {
+            agentOfSlot = new int[maxWatched];
+            rings = new String[maxWatched][];
+            head = new int[maxWatched];
+            size = new int[maxWatched];
+            freeSlots = new int[maxWatched];
+        }
+        int slot = freeCount > 0 ? freeSlots[--freeCount] : slotsUsed++;
+        if (rings[slot] == null) {
+            rings[slot] = new String[linesPerAgent];
+        }
+        head[slot] = 0;
+        size[slot] = 0;
+        agentOfSlot[slot] = agent;
+        slotOf[agent] = slot;
+        watched++;
     }
 
-    /** Stops watching {@code agent} and forgets its lines. */
+    /** Stops watching {@code agent} and forgets its lines (nothing when it is not watched). */
     public void unwatch(int agent) {
-        throw new UnsupportedOperationException("watching is not implemented yet");
+        if (!isWatched(agent)) {
+            return;
+        }
+        int slot = slotOf[agent];
+        slotOf[agent] = -1;
+        watchBits[agent >>> 6] &= ~(1L << agent);
+        Arrays.fill(rings[slot], null);
+        head[slot] = 0;
+        size[slot] = 0;
+        agentOfSlot[slot] = -1;
+        freeSlots[freeCount++] = slot;
+        watched--;
     }
 
     /** Whether {@code agent} is watched. */
     public boolean isWatched(int agent) {
-        return false;
+        return agent >= 0 && agent < slotOf.length && slotOf[agent] >= 0;
     }
 
     /** How many agents are watched. */
     public int watchedCount() {
-        return 0;
+        return watched;
     }
 
-    /** The most agents that can be watched at once. */
+    /** The most agents that can be watched at once ({@value #DEFAULT_MAX_WATCHED} by default). */
     public int maxWatched() {
-        return 0;
+        return maxWatched;
     }
 
-    /** How many lines each watched agent's ring keeps. */
+    /** How many lines each watched agent's ring keeps ({@value #DEFAULT_LINES_PER_AGENT} by default). */
     public int linesPerAgent() {
-        return 0;
+        return linesPerAgent;
     }
 
     /**
      * Sets the bounds of watching: at most {@code maxAgents} agents, {@code linesPerAgent} lines each.
      * Forgets every watched agent.
+     *
+     * @throws IllegalArgumentException when a bound is below 1
      */
     public void setWatchLimits(int maxAgents, int linesPerAgent) {
-        throw new UnsupportedOperationException("watching is not implemented yet");
+        if (maxAgents < 1 || linesPerAgent < 1) {
+            throw new IllegalArgumentException("watch limits " + maxAgents + " agents, " + linesPerAgent
+                    + " lines per agent are not valid; both must be >= 1");
+        }
+        this.maxWatched = maxAgents;
+        this.linesPerAgent = linesPerAgent;
+        slotOf = new int[0];
+        watchBits = new long[0];
+        watched = 0;
+        agentOfSlot = new int[0];
+        rings = new String[0][];
+        head = new int[0];
+        size = new int[0];
+        freeSlots = new int[0];
+        freeCount = 0;
+        slotsUsed = 0;
     }
 
     /** The watched agent's kept lines, oldest first (empty when it is not watched). */
     public java.util.List<String> trace(int agent) {
-        return java.util.List.of();
+        if (!isWatched(agent)) {
+            return java.util.List.of();
+        }
+        int slot = slotOf[agent];
+        String[] ring = rings[slot];
+        java.util.List<String> lines = new java.util.ArrayList<>(size[slot]);
+        for (int i = 0, n = size[slot]; i < n; i++) {
+            lines.add(ring[(head[slot] + i) % ring.length]);
+        }
+        return lines;
+    }
+
+    /** Adds {@code line} to watched agent {@code agent}'s ring, dropping its oldest line when full. */
+    public void keep(int agent, String line) {
+        int slot = agent < slotOf.length ? slotOf[agent] : -1;
+        if (slot < 0) {
+            return;
+        }
+        String[] ring = rings[slot];
+        int n = size[slot];
+        if (n < ring.length) {
+            ring[(head[slot] + n) % ring.length] = line;
+            size[slot] = n + 1;
+        } else {
+            ring[head[slot]] = line;
+            head[slot] = (head[slot] + 1) % ring.length;
+        }
+    }
+
+    /** The batched runtime's trace lines of a phase: each watched agent's, in chunk order, into its ring. */
+    void keep(ChunkOutput[] outputs, int chunks) {
+        for (int c = 0; c < chunks; c++) {
+            ChunkOutput o = outputs[c];
+            int[] agents = o.traceAgents.data;
+            for (int i = 0, n = o.traceLines.size(); i < n; i++) {
+                keep(agents[i], o.traceLines.get(i));
+            }
+        }
     }
 
     /** How many times agents entered {@code state} in the tick (its {@code enter} lines, any change type). */
     public long entered(int state) {
-        throw new UnsupportedOperationException("entered is not implemented yet");
+        return entered[state];
     }
 
     /**
      * How many events tagged exactly {@code tag} arrived at an agent in the tick (became visible to
-     * it, from the host or sent by a node); 0 for a tag the tree does not know.
+     * it, from the host or sent by a node); 0 for a tag the tree does not know. (An event sent with
+     * a tag the tree does not use travels as its nearest ancestor the tree uses, and is counted under
+     * that one.)
      */
     public long eventsArrived(String tag) {
-        throw new UnsupportedOperationException("eventsArrived is not implemented yet");
+        int id = tags.indexOf(tag);
+        return id < 0 ? 0 : arrived[id];
+    }
+
+    /** One enter line of {@code state} (the reference interpreter, in a tick). */
+    public void countEntered(int state) {
+        entered[state]++;
+    }
+
+    /** One event of tag id {@code tag} became visible to an agent (the reference interpreter, in a tick). */
+    public void countArrived(int tag) {
+        arrived[tag]++;
     }
 }

@@ -169,30 +169,30 @@ public interface StateTreeRuntime extends AutoCloseable {
     /** The agent's active path ({@code Root/A/B}), or "" when none. */
     String activePath(int agent);
 
-    /** The id of the last state of the agent's active path, or -1 when none. */
-    default int activeState(int agent) {
-        throw new UnsupportedOperationException("activeState is not implemented by " + getClass().getSimpleName());
-    }
+    /**
+     * The id of the last state of the agent's active path, or -1 when none.
+     *
+     * @throws IllegalArgumentException for an unknown or despawned agent
+     */
+    int activeState(int agent);
 
     /**
      * The agent's value of parameter {@code param} (an index into {@code tree().paramName}), as a
      * double: a bool as 1 or 0, an enum as its value's index.
      *
-     * @throws IllegalArgumentException for an unknown agent or parameter
+     * @throws IllegalArgumentException for an unknown or despawned agent, or an unknown parameter
      */
-    default double parameter(int agent, int param) {
-        throw new UnsupportedOperationException("parameter is not implemented by " + getClass().getSimpleName());
-    }
+    double parameter(int agent, int param);
 
     /**
      * The events queued for the agent's next tick, oldest first, each written as the trace writes
-     * an event ({@code Tag} or {@code Tag {field=value, ...}}).
+     * an event ({@code Tag} or {@code Tag {field=value, ...}}, {@code TraceFormat.event}). (The batched
+     * runtime's queue of other threads, {@code externalEvents()}, is drained at the next tick's start:
+     * its events are not listed before.)
      *
-     * @throws IllegalArgumentException for an unknown agent
+     * @throws IllegalArgumentException for an unknown or despawned agent
      */
-    default List<String> queuedEvents(int agent) {
-        throw new UnsupportedOperationException("queuedEvents is not implemented by " + getClass().getSimpleName());
-    }
+    List<String> queuedEvents(int agent);
 
     /**
      * Writes a snapshot of the whole runtime between ticks (docs/SNAPSHOT.md): a versioned binary

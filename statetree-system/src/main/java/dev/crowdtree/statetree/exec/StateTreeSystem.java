@@ -66,6 +66,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final boolean ownsWorld;
     private final SoaTable table;
     private final CompiledStateTree tree;
+    /** The tree's event tags ({@code tree.tags()} copies them: counted once). */
+    private final int tagCount;
     private final InstanceData data;
     private final HostBinding host;
     private boolean accessChecks;
@@ -120,6 +122,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.ownsWorld = ownsWorld;
         this.table = table;
         this.tree = tree;
+        this.tagCount = tree.tags().size();
         this.observers = new Observers(tree);
         this.host = new HostBinding(tree, table, ownsWorld);
         this.data = new InstanceData(table, tree);
@@ -361,7 +364,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         schedules = ChunkSchedule.ensure(schedules, chunks, cs, tree.awakeGroupCount);
         for (int c = 0; c < chunks; c++) {
             if (observers.recordingTick) {
-                outputs[c].ensureCounters(tree.stateCount, tree.transitionCount);
+                outputs[c].ensureCounters(tree.stateCount, tree.transitionCount, tagCount);
             }
             outputs[c].clear();
         }
@@ -376,7 +379,10 @@ public final class StateTreeSystem implements StateTreeRuntime {
         int chunks = table.chunkCount(chunkRows);
         events.merge(outputs, chunks);
         if (observers.trace != null) {
-            EventRouter.deliverTrace(outputs, chunks, observers.trace);
+            EventRouter.deliverTrace(outputs, chunks, observers.trace, observers.traceAgent, observers.explain);
+        }
+        if (observers.watching()) {
+            observers.recorder.keep(outputs, chunks);
         }
         if (accessChecks) {
             host.checkAfter();
@@ -538,16 +544,28 @@ public final class StateTreeSystem implements StateTreeRuntime {
         return host.get(HostDeclarations.column(tree, column), requireRow(agent));
     }
 
-    /** The agent's last active state, or -1. */
+    @Override
     public int activeState(int agent) {
-        int row = rowOf(agent);
-        return row < 0 ? -1 : data.stateOfRow(row);
+        return data.stateOfRow(requireRow(agent));
     }
 
     @Override
     public String activePath(int agent) {
-        int s = activeState(agent);
+        int row = rowOf(agent);
+        int s = row < 0 ? -1 : data.stateOfRow(row);
         return s < 0 ? "" : tree.statePath[s];
+    }
+
+    @Override
+    public double parameter(int agent, int param) {
+        int row = requireRow(agent);
+        return Observers.parameter(tree, param, data.floats, data.ints, data.bools, row);
+    }
+
+    @Override
+    public List<String> queuedEvents(int agent) {
+        requireRow(agent);
+        return events.queued(agent);
     }
 
     /** The active last state of {@code row}, or -1 (for kernels and viewers). */

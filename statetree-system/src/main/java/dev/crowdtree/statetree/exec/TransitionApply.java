@@ -126,7 +126,7 @@ final class TransitionApply {
         // rule U4: a delayed transition that fires when its delay ran out consumes no event
         final boolean byArmedGate = ChunkState.byArmedGate(fired);
         final int tr = ChunkState.withoutGateFlag(fired);
-        String why = c.explain && c.traced(r) ? explain(r, cur, tr, byArmedGate) : null; // before its event is consumed
+        String why = c.wantsWhy(r) ? explain(r, cur, tr, byArmedGate) : null; // before its event is consumed
         if (c.recording) {
             count(tr);
         }
@@ -138,7 +138,7 @@ final class TransitionApply {
             c.trace(r, byComposite >= 0 ? TraceFormat.transitionTo(c.tick, t, cur, byComposite)
                     : TraceFormat.transition(c.tick, t, cur, tr));
             if (why != null) {
-                c.trace(r, why);
+                c.traceWhy(r, why);
             }
         }
         boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
@@ -256,6 +256,9 @@ final class TransitionApply {
             if (!wasActive || onTarget) {
                 if (c.traced(r)) {
                     c.trace(r, TraceFormat.enter(c.tick, t, s, change));
+                }
+                if (c.recording) {
+                    c.out.entered[s]++; // the Recorder's enters per state
                 }
                 // rules V4, V5; U3: a state kept above the target and entered again as changed keeps its event
                 if (t.requiredEvents.any && t.requiredEvents.has(s) && (!stays || onTarget)) {

@@ -192,7 +192,7 @@ final class AgentLifecycle {
                         ? TraceFormat.transitionTo(data.tick, tree, exec.activeStates.last(), transition.targetState)
                         : TraceFormat.transition(data.tick, tree, exec.activeStates.last(), t));
                 if (why != null) {
-                    data.trace(why);
+                    data.traceWhy(why);
                 }
 
                 data.selfEventWindow = InterpreterData.WINDOW_ENTER_EXIT;

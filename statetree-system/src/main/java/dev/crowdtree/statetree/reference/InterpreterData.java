@@ -192,15 +192,36 @@ final class InterpreterData {
     /** Whether a {@code why} line follows each transition line (section 10, {@code trace --explain}). */
     boolean explain;
 
-    /** Whether {@code why} lines are wanted: tracing on, and explaining. */
+    /** Counting for the {@link #recorder} what happens as it happens: set during a tickAll with recording on. */
+    boolean recordingTick;
+
+    /** Whether {@code why} lines are wanted for the agent being run: tracing on and explaining, or the agent watched. */
     boolean explaining() {
-        return explain && sink != null;
+        return (explain && sink != null) || watched();
     }
 
-    /** Traces a line for the agent being run, if tracing is on. */
+    /** Whether the agent being run is watched ({@code Recorder.watch}). */
+    private boolean watched() {
+        return recorder != null && recorder.isWatched(agent);
+    }
+
+    /** Traces a line for the agent being run, if tracing is on; and keeps it if the agent is watched. */
     void trace(String line) {
         if (sink != null) {
             sink.line(agent, line);
+        }
+        if (watched()) {
+            recorder.keep(agent, line);
+        }
+    }
+
+    /** Traces a {@code why} line: for the sink only when it explains. */
+    void traceWhy(String line) {
+        if (sink != null && explain) {
+            sink.line(agent, line);
+        }
+        if (watched()) {
+            recorder.keep(agent, line);
         }
     }
 
@@ -224,10 +245,13 @@ final class InterpreterData {
 
     /**
      * Rule E5 (docs/SEMANTICS.md section 8): {@code e} just entered {@code exec}'s
-     * {@code EventsToProcess}; counts the keys under which the onEvent transitions with payload
+     * {@code EventsToProcess} (became visible to it): counted for the recorder by tag in a tick; counts the keys under which the onEvent transitions with payload
      * fields on its active path, as it is now, reject the event, once per key.
      */
     void countVisible(ExecutionState exec, Event e) {
+        if (recordingTick) {
+            recorder.countArrived(e.tag()); // the Recorder's events arrived per tag
+        }
         if (mismatchCounts.length == 0) {
             return;
         }

@@ -6,6 +6,7 @@ import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.PayloadMismatch;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.exec.TraceSink;
 import dev.crowdtree.statetree.internal.HostDeclarations;
 import dev.crowdtree.statetree.internal.LinkedParameters;
@@ -143,8 +144,13 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         Recorder recorder = data.recorder;
         if (recorder != null) {
             recorder.beginTick();
+            data.recordingTick = true;
         }
-        scheduler.tickAll(tickNumber, dt);
+        try {
+            scheduler.tickAll(tickNumber, dt);
+        } finally {
+            data.recordingTick = false;
+        }
         deliverOutgoing();
         if (recorder != null) {
             data.count(recorder, tickNumber);
@@ -321,6 +327,42 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
         checkAgent(agentId);
         ActiveStates active = execs[agentId].activeStates;
         return active.isEmpty() ? "" : data.tree.statePath[active.last()];
+    }
+
+    @Override
+    public int activeState(int agentId) {
+        checkAgent(agentId);
+        ActiveStates active = execs[agentId].activeStates;
+        return active.isEmpty() ? -1 : active.last();
+    }
+
+    @Override
+    public double parameter(int agentId, int param) {
+        checkAgent(agentId);
+        CompiledStateTree t = data.tree;
+        if (param < 0 || param >= t.paramName.length) {
+            throw new IllegalArgumentException("no parameter " + param + " in tree '" + t.name + "'; valid are 0.."
+                    + (t.paramName.length - 1) + " " + java.util.Arrays.toString(t.paramName));
+        }
+        int slot = t.paramSlot[param];
+        switch (t.paramType[param]) {
+            case FLOAT:
+                return data.floats[slot][agentId];
+            case INT:
+                return data.ints[slot][agentId];
+            default:
+                return data.bools[slot][agentId] != 0 ? 1 : 0;
+        }
+    }
+
+    @Override
+    public List<String> queuedEvents(int agentId) {
+        checkAgent(agentId);
+        List<String> out = new java.util.ArrayList<>();
+        for (Event e : execs[agentId].events) {
+            out.add(TraceFormat.event(data.tree, e.tag(), e.types(), e.bits(), 0));
+        }
+        return out;
     }
 
     @Override

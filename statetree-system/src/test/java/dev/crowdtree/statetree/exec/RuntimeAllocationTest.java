@@ -42,6 +42,37 @@ class RuntimeAllocationTest {
         }, sys -> sys.recorder().tick());
     }
 
+    /**
+     * The recorder with 1% of the agents watched (issue 21): the watched agents go quiet (they sit
+     * in a state with nothing to tick), the others cycle; a tick in which no watched agent prints a
+     * line allocates nothing (the chunks read the watched column, count enters and events, keep the
+     * why bookkeeping; the rings get nothing).
+     */
+    @Test
+    void steadyTickWithWatchedAgentsAllocatesNothing() throws Exception {
+        TreeDef def = tree("Watched").param("quiet", "bool", false)
+                .root(state("Root")
+                        .child(state("Work").task(node("delay").with("duration", 0.2).with("randomDeviation", 0.1))
+                                .transition(on("onTick").to("Idle").when(node("bool").with("param", "quiet")))
+                                .transition(on("onStateCompleted").to("Work")))
+                        .child(state("Idle").task(node("run"))))
+                .build();
+        int agents = 20_000;
+        assertSteadyTicksAllocateNothing(StateTreeCompiler.withBuiltins().compile(def), agents, (sys, k) -> {
+            if (k == 1) {
+                sys.setRecording(true);
+                for (int a = 50; a < agents; a += 100) {
+                    sys.setParameter(a, "quiet", 1);
+                    sys.recorder().watch(a);
+                }
+            }
+        }, sys -> {
+            assertEquals(agents / 100, sys.recorder().watchedCount());
+            assertTrue(sys.recorder().trace(50).contains("1 enter Root/Idle changed"), sys.recorder().trace(50).toString());
+            return sys.recorder().tick();
+        });
+    }
+
     @Test
     void steadyTickWithEventsGatesAndFailuresAllocatesNothing() throws Exception {
         assertSteadyTicksAllocateNothing(CrowdTrees.everything(), 20_000);

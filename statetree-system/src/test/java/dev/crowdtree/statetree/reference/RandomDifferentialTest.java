@@ -58,6 +58,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * delay-only states without reselect going back to themselves (U3), more gated transitions (onTick,
  * onEvent, completion; some whose gate may open at once, U4), more task-less states and fewer global
  * tasks (U6); the same trees under the seeds' rules must trace otherwise in most of their scenarios.
+ * Every run records (issue 21) with agent 0 watched: the enters per state and events per tag of
+ * each tick, and agent 0's ring of explained lines, must be identical too.
  * A failure prints the tree as JSON and the scenario, ready to become a golden case.
  */
 class RandomDifferentialTest {
@@ -142,8 +144,10 @@ class RandomDifferentialTest {
             List<StateTreeRuntime> made = new ArrayList<>();
             // every other tree is traced explained (a why line after each transition): the runtimes must agree on those too
             boolean explained = n % 2 == 0;
-            List<String> explainedReference = TestNodes.run(tree, scenario, capturing(explained
-                    ? ScenarioRunner.REFERENCE.explaining() : ScenarioRunner.REFERENCE, made));
+            // recording on, agent 0 watched: the enters per state, events per tag and agent 0's ring must agree too
+            List<String> referenceCounts = new ArrayList<>();
+            List<String> explainedReference = recorded(tree, scenario, capturing(explained
+                    ? ScenarioRunner.REFERENCE.explaining() : ScenarioRunner.REFERENCE, made), referenceCounts);
             List<String> reference = GoldenTraceTest.withoutWhy(explainedReference);
             List<PayloadMismatch> mismatches = made.get(0).unmatchedPayloads();
             withMismatches += mismatches.isEmpty() ? 0 : 1;
@@ -165,11 +169,17 @@ class RandomDifferentialTest {
             }
             enteredWithEvent += enteredWithEvent(tree, reference) ? 1 : 0;
             for (int k = 0; k < others.size(); k++) {
-                List<String> other = TestNodes.run(tree, scenario, capturing(explained ? others.get(k).explaining()
-                        : others.get(k), made));
+                List<String> otherCounts = new ArrayList<>();
+                List<String> other = recorded(tree, scenario, capturing(explained ? others.get(k).explaining()
+                        : others.get(k), made), otherCounts);
                 if (!other.equals(explainedReference)) {
                     fail("tree " + n + ", runtime " + RUNTIMES[k] + " disagrees with the reference\n"
                             + GoldenTraceTest.unifiedDiff("reference", "batched", explainedReference, other)
+                            + "\nscenario: " + scenario + "\ntree:\n" + StateTreeJson.write(def));
+                }
+                if (!otherCounts.equals(referenceCounts)) {
+                    fail("tree " + n + ", runtime " + RUNTIMES[k] + " records other enters, events or watched lines\n"
+                            + GoldenTraceTest.unifiedDiff("reference", RUNTIMES[k], referenceCounts, otherCounts)
                             + "\nscenario: " + scenario + "\ntree:\n" + StateTreeJson.write(def));
                 }
                 List<PayloadMismatch> otherMismatches = made.get(made.size() - 1).unmatchedPayloads();
@@ -311,6 +321,46 @@ class RandomDifferentialTest {
     }
 
     /** {@code factory}, adding each runtime it creates to {@code made} (to read its counts after the run). */
+    /**
+     * Runs {@code scenario} on {@code factory} with recording on and agent 0 watched; adds to
+     * {@code counts} each tick's enters per state and events per tag, and agent 0's ring at the end.
+     */
+    private static List<String> recorded(CompiledStateTree tree, String scenario, RuntimeFactory factory, List<String> counts) {
+        RuntimeFactory recording = (t, agents, seed, workers) -> {
+            StateTreeRuntime rt = factory.create(t, agents, seed, workers);
+            rt.setRecording(true);
+            rt.recorder().watch(0);
+            return rt;
+        };
+        List<String> lines = new ArrayList<>();
+        try {
+            Scenario parsed = Scenario.parse(scenario, "<test>", null);
+            ScenarioRunner.run(parsed, tree, recording, lines::add, (rt, tick) -> {
+                dev.crowdtree.statetree.exec.Recorder r = rt.recorder();
+                if (tick > 0 && r.tick() == tick) {
+                    StringBuilder b = new StringBuilder("tick ").append(tick).append(':');
+                    for (int s = 0; s < tree.stateCount; s++) {
+                        if (r.entered(s) != 0) {
+                            b.append(' ').append(tree.statePath[s]).append('=').append(r.entered(s));
+                        }
+                    }
+                    for (String tag : tree.tags()) {
+                        if (r.eventsArrived(tag) != 0) {
+                            b.append(' ').append(tag).append('=').append(r.eventsArrived(tag));
+                        }
+                    }
+                    counts.add(b.toString());
+                }
+                if (tick == parsed.ticks()) {
+                    counts.addAll(r.trace(0));
+                }
+            });
+        } catch (ScenarioException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+        return lines;
+    }
+
     private static RuntimeFactory capturing(RuntimeFactory factory, List<StateTreeRuntime> made) {
         return (t, agents, seed, workers) -> {
             StateTreeRuntime rt = factory.create(t, agents, seed, workers);
