@@ -112,11 +112,16 @@ class DebuggerTest {
         assertEquals(150, st.path("running").asInt());
         assertEquals(countBelow(ind.paths.get(0L), "Root/Patrol"), st.path("occupancyBelow").get(ids.get("Root/Patrol")).asInt());
 
+        // ten steps, one tick each
+        for (int i = 1; i <= 10; i++) {
+            assertEquals(i, post("/api/step", null).path("tick").asLong());
+        }
+
         // a breakpoint on entering Root/Investigate pauses at the tick the trace says
-        long expected = ind.firstEnter("Root/Investigate", 0);
+        long expected = ind.firstEnter("Root/Investigate", 10);
         post("/api/breakpoints", "{\"kind\":\"enter\",\"state\":\"Root/Investigate\"}");
         post("/api/continue", null);
-        waitFor(() -> get("/api/status").path("paused").asBoolean() && get("/api/status").path("tick").asLong() > 0);
+        waitFor(() -> get("/api/status").path("paused").asBoolean() && get("/api/status").path("tick").asLong() > 10);
         st = get("/api/status");
         assertEquals(expected, st.path("tick").asLong(), st.toString());
         assertTrue(st.path("reason").asText().contains("Root/Investigate entered"), st.toString());
@@ -140,7 +145,14 @@ class DebuggerTest {
         assertFalse(expect.isEmpty());
 
         // an agent's panel; its explained trace is the trace's lines of it (why lines included)
-        int agent = agentsBelow(ind.paths.get(t), "Root/Investigate").first();
+        int agent = -1; // one that entered Root/Investigate at t
+        for (String l : ind.trace) {
+            if (l.matches("^a\\d+ " + t + " enter Root/Investigate .*")) {
+                agent = Integer.parseInt(l.substring(1, l.indexOf(' ')));
+                break;
+            }
+        }
+        assertTrue(agent >= 0);
         JsonNode a = get("/api/agent?id=" + agent + "&open=1");
         assertEquals(ind.paths.get(t)[agent], a.path("activePath").asText());
         List<String> lines = new ArrayList<>();
