@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  *
  * <p>THREADING: immutable.
  */
-final class AccessToken {
+public final class AccessToken {
     private static final Pattern VALID = Pattern.compile("[A-Za-z0-9._~-]{16,256}");
 
     private final String token;
@@ -33,7 +33,7 @@ final class AccessToken {
      *
      * @throws IllegalArgumentException with a one-line message when it is not a valid token
      */
-    static AccessToken of(String value) {
+    public static AccessToken of(String value) {
         if (value == null || !VALID.matcher(value).matches()) {
             throw new IllegalArgumentException("--token must be 16 to 256 characters from A-Z a-z 0-9 . _ ~ - "
                     + "(e.g. the output of: openssl rand -hex 16)");
@@ -42,7 +42,7 @@ final class AccessToken {
     }
 
     /** The token itself (to write into the page's links). */
-    String value() {
+    public String value() {
         return token;
     }
 
@@ -55,7 +55,7 @@ final class AccessToken {
      * Whether a request carries the token: in an {@code Authorization: Bearer} header, or as the
      * {@code token} query parameter.
      */
-    boolean allows(String authorization, String queryToken) {
+    public boolean allows(String authorization, String queryToken) {
         boolean ok = false;
         if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             ok = matches(authorization.substring(7).strip());

@@ -11,14 +11,14 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /** Writing {@code serve}'s answers with Jetty, asynchronously. Stateless. */
-final class Answers {
-    static final String JSON = "application/json";
+public final class Answers {
+    public static final String JSON = "application/json";
 
     private Answers() {
     }
 
     /** Writes a whole answer (no body for HEAD) and completes {@code callback} when it is written. */
-    static void send(Request request, Response response, Callback callback, int status, String type, byte[] body) {
+    public static void send(Request request, Response response, Callback callback, int status, String type, byte[] body) {
         HttpFields.Mutable h = response.getHeaders();
         h.put(HttpHeader.CONTENT_TYPE, type);
         h.put(HttpHeader.CACHE_CONTROL, "no-store");
@@ -33,7 +33,7 @@ final class Answers {
     }
 
     /** Answers {@code {"error": message}} with {@code status}, unless the answer has begun (then fails it). */
-    static void sendError(Request request, Response response, Callback callback, int status, String message) {
+    public static void sendError(Request request, Response response, Callback callback, int status, String message) {
         if (response.isCommitted()) {
             callback.failed(new IOException("cannot answer " + status + " (" + message + "): the answer has begun"));
             return;

@@ -1,12 +1,12 @@
 package dev.crowdtree.demo.serve;
 
 /** An answer other than 200, with its message: thrown while a request is checked, answered as {@code {"error": ...}}. */
-final class BadRequest extends RuntimeException {
+public final class BadRequest extends RuntimeException {
     private static final long serialVersionUID = 1L;
     /** The HTTP status. */
-    final int status;
+    public final int status;
 
-    BadRequest(int status, String message) {
+    public BadRequest(int status, String message) {
         super(message, null, false, false);
         this.status = status;
     }

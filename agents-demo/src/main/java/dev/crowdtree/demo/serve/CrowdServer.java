@@ -504,7 +504,7 @@ public final class CrowdServer implements AutoCloseable {
     // ---- helpers --------------------------------------------------------------------------------
 
     /** Whether a Host header names a loopback host (127.0.0.0/8, localhost, ::1), with or without a port. */
-    static boolean loopbackHost(String host) {
+    public static boolean loopbackHost(String host) {
         if (host == null) {
             return false;
         }

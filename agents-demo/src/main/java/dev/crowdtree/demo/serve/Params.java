@@ -6,12 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Query and form parameters of {@code serve}'s requests; bad values throw {@link BadRequest} (400). Stateless. */
-final class Params {
+public final class Params {
     private Params() {
     }
 
     /** {@code v} as a long; 400 if it is not one. */
-    static long parseLong(String name, String v) {
+    public static long parseLong(String name, String v) {
         try {
             return Long.parseLong(v.strip());
         } catch (NumberFormatException e) {
@@ -34,7 +34,7 @@ final class Params {
     }
 
     /** The parameters of a raw (URL-encoded) query; the last of a repeated name wins. */
-    static Map<String, String> parse(String rawQuery) {
+    public static Map<String, String> parse(String rawQuery) {
         Map<String, String> m = new LinkedHashMap<>();
         for (String token : (rawQuery == null ? "" : rawQuery).split("&")) {
             if (token.isEmpty()) {

@@ -1,6 +1,9 @@
 package dev.crowdtree.demo.serve;
 
 import dev.crowdtree.demo.cli.CrowdOptions;
+import dev.crowdtree.demo.cli.Problems;
+import dev.crowdtree.demo.debug.DebugCommand;
+import dev.crowdtree.demo.debug.Debugger;
 import dev.crowdtree.demo.sim.BehaviourSim;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.Simulation;
@@ -49,6 +52,19 @@ public final class ServeCommand implements Callable<Integer> {
             + "16-256 characters from A-Z a-z 0-9 . _ ~ - (e.g. from: openssl rand -hex 16). Required with a --bind "
             + "address other than loopback; the connection is plain HTTP, so use it on networks you trust.")
     String token;
+
+    @Option(names = "--debug", description = "Serve the debugger (docs/DEBUGGER.md) on the crowd instead of the crowd "
+            + "viewer: the tree with live counts, breakpoints, the agent finder, each agent's explained trace, and time "
+            + "travel (the crowd only; a tree that runs alone has no time travel).")
+    boolean debug;
+
+    @Option(names = "--history", paramLabel = "TICKS", description = "With --debug: ticks kept for time travel "
+            + "(default: ${DEFAULT-VALUE}).", defaultValue = "300")
+    int history;
+
+    @Option(names = "--snapshot-every", paramLabel = "TICKS", description = "With --debug: ticks between the snapshots "
+            + "time travel restores (default: ${DEFAULT-VALUE}).", defaultValue = "30")
+    int snapshotEvery;
 
     @Option(names = "--max-connections", paramLabel = "N", description = "Open HTTP connections at most; beyond it a "
             + "new connection closes the one idle the longest, or itself (default: " + ServerLimits.MAX_CONNECTIONS + ").")
@@ -122,6 +138,9 @@ public final class ServeCommand implements Callable<Integer> {
             return 2;
         }
 
+        if (debug) {
+            return debug(config, observer);
+        }
         CrowdServer server;
         try {
             server = CrowdServer.bind(new InetSocketAddress(address, port), serverLimits, access);
@@ -215,5 +234,31 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (SocketException e) {
             return false;
         }
+    }
+
+    /** {@code serve --debug}: the debugger on the crowd. */
+    private int debug(CrowdConfig config, float[] observer) {
+        if (history < 0 || snapshotEvery < 1) {
+            return Problems.usage(err, "--history must be >= 0 and --snapshot-every >= 1");
+        }
+        long setup0 = System.nanoTime();
+        Simulation sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
+        if (sim == null) {
+            return 2;
+        }
+        Debugger.Options options = Debugger.Options.defaults().port(port).bind(bind).token(token)
+                .ticksPerSecond(speed / config.dt()).history(history, snapshotEvery);
+        Debugger d;
+        try {
+            d = Debugger.openSimulation(sim, options);
+        } catch (BindException e) {
+            sim.close();
+            return Problems.usage(err, "port " + port + " is already in use on " + bind + "; choose another with --port");
+        } catch (IOException | IllegalArgumentException e) {
+            sim.close();
+            return Problems.usage(err, e.getMessage());
+        }
+        out.printf(Locale.ROOT, "setup %.2f s%n", (System.nanoTime() - setup0) / 1e9);
+        return DebugCommand.serve(d, out, err);
     }
 }

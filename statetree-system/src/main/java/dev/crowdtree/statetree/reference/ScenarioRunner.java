@@ -176,10 +176,10 @@ public final class ScenarioRunner {
     }
 
     /**
-     * Applies an input before its tick; returns true for a {@code start} input, which makes the tick a
+     * Applies an input before its tick (for a runner of its own, such as the debugger); returns true for a {@code start} input, which makes the tick a
      * Start of every agent instead of a Tick (applied by the caller, after the tick's other inputs).
      */
-    static boolean apply(StateTreeRuntime runtime, CompiledStateTree tree, Scenario.Input input, int tick) {
+    public static boolean apply(StateTreeRuntime runtime, CompiledStateTree tree, Scenario.Input input, int tick) {
         if (input instanceof Scenario.SetInput) {
             Scenario.SetInput s = (Scenario.SetInput) input;
             for (Map.Entry<String, Scenario.Value> e : s.values().entrySet()) {
@@ -224,8 +224,12 @@ public final class ScenarioRunner {
         }
     }
 
-    /** Checks the scenario's parameter names and value types against the tree. */
-    static void validate(Scenario scenario, CompiledStateTree tree) throws ScenarioException {
+    /**
+     * Checks the scenario's parameter names and value types against the tree.
+     *
+     * @throws ScenarioException naming the input and field that do not fit
+     */
+    public static void validate(Scenario scenario, CompiledStateTree tree) throws ScenarioException {
         // An agent despawned at tick k is named by no input after it (the same tick's later ones included).
         Map<Integer, Integer> despawnedAt = new java.util.HashMap<>();
         List<Scenario.Input> ordered = new ArrayList<>(scenario.inputs());

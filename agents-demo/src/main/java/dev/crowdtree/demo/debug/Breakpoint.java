@@ -1,0 +1,165 @@
+package dev.crowdtree.demo.debug;
+
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.Suggestions;
+import dev.crowdtree.statetree.exec.Recorder;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Where the debugger pauses: after a tick in which an agent (any, or {@link #agent}) entered a
+ * state ({@code enter}), a transition fired ({@code transition}), a node failed ({@code failure}) or
+ * an event with a tag arrived ({@code event}). "Any agent" is read from the recorder's counters of
+ * the tick; a given agent is watched, and its explained trace lines of the tick decide (an event is
+ * checked before the tick, among the events queued for it and those the host sends it).
+ *
+ * @param state      the state's id ({@code enter}), else -1
+ * @param transition the transition's id ({@code transition}), else -1
+ * @param tag        the event's tag ({@code event}), else null
+ * @param agent      the agent, or -1 for any
+ */
+record Breakpoint(int id, Kind kind, int state, int transition, String tag, int agent) {
+    enum Kind {
+        ENTER("enter"), TRANSITION("transition"), FAILURE("failure"), EVENT("event");
+
+        final String name;
+
+        Kind(String name) {
+            this.name = name;
+        }
+
+        static Kind parse(String name) {
+            for (Kind k : values()) {
+                if (k.name.equals(name)) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("breakpoint kind '" + name + "' is not one of enter, transition, failure, event");
+        }
+    }
+
+    /**
+     * Builds a breakpoint from what a user typed, checked against the tree.
+     *
+     * @throws IllegalArgumentException naming the field, what is wrong and what would be valid
+     */
+    static Breakpoint of(int id, String kind, String statePath, Integer transition, String tag, int agent,
+                         CompiledStateTree tree, int agents) {
+        Kind k = Kind.parse(kind == null ? "" : kind);
+        if (agent < -1 || agent >= agents) {
+            throw new IllegalArgumentException("agent " + agent + " is out of range: 0.." + (agents - 1) + ", or -1 for any");
+        }
+        switch (k) {
+            case ENTER: {
+                int s = stateId(tree, statePath);
+                return new Breakpoint(id, k, s, -1, null, agent);
+            }
+            case TRANSITION:
+                if (transition == null || transition < 0 || transition >= tree.transitionCount) {
+                    throw new IllegalArgumentException("transition " + transition + " is not a transition id: valid ids are 0.."
+                            + (tree.transitionCount - 1) + " (GET /api/tree lists them)");
+                }
+                return new Breakpoint(id, k, -1, transition, null, agent);
+            case EVENT:
+                if (tag == null || tag.isBlank()) {
+                    throw new IllegalArgumentException("an event breakpoint needs a tag");
+                }
+                return new Breakpoint(id, k, -1, -1, tag.strip(), agent);
+            default:
+                return new Breakpoint(id, k, -1, -1, null, agent);
+        }
+    }
+
+    static int stateId(CompiledStateTree tree, String path) {
+        if (path != null) {
+            for (int s = 0; s < tree.stateCount; s++) {
+                if (tree.statePath[s].equals(path)) {
+                    return s;
+                }
+            }
+        }
+        throw new IllegalArgumentException("no state '" + path + "' in tree '" + tree.name + "'; states are paths such as '"
+                + tree.statePath[Math.min(1, tree.stateCount - 1)] + "'"
+                + Suggestions.didYouMean(String.valueOf(path), List.of(tree.statePath)));
+    }
+
+    /** Whether the watched agent's lines call for a pause (any agent: the recorder's counts). */
+    String hit(CompiledStateTree tree, Recorder r, long tick, List<String> agentLinesOfTick) {
+        if (agent < 0) {
+            switch (kind) {
+                case ENTER:
+                    long n = r.entered(state);
+                    return n == 0 ? null : tree.statePath[state] + " entered" + agents(n);
+                case TRANSITION:
+                    long f = r.fired(transition);
+                    return f == 0 ? null : describeTransition(tree, transition) + " fired" + agents(f);
+                case FAILURE:
+                    return r.failures() == 0 ? null : r.failures() + " node failure" + (r.failures() == 1 ? "" : "s");
+                default:
+                    long e = r.eventsArrived(tag);
+                    return e == 0 ? null : "event " + tag + " arrived" + agents(e);
+            }
+        }
+        String prefix;
+        switch (kind) {
+            case ENTER:
+                prefix = tick + " enter " + tree.statePath[state] + " ";
+                break;
+            case TRANSITION:
+                prefix = tick + " why " + tree.statePath[tree.transitionSource[transition]] + " transitions["
+                        + (tree.transitionDeclaredIndex[transition] & 0xFF) + "] ";
+                break;
+            case FAILURE:
+                prefix = tick + " fault ";
+                break;
+            default:
+                return null; // checked before the tick (eventQueued)
+        }
+        for (String line : agentLinesOfTick) {
+            if (line.startsWith(prefix)) {
+                return "agent " + agent + ": " + line;
+            }
+        }
+        return null;
+    }
+
+    /** An event breakpoint of a given agent, before the tick: whether {@code queued} holds its tag. */
+    String eventQueued(List<String> queued, List<DebugTarget.HostEvent> host) {
+        for (String e : queued) {
+            if (e.equals(tag) || e.startsWith(tag + " ")) {
+                return "event " + e + " arrives at agent " + agent;
+            }
+        }
+        for (DebugTarget.HostEvent h : host) {
+            if ((h.agent() == agent || h.agent() < 0) && h.tag().equals(tag)) {
+                return "event " + tag + " arrives at agent " + agent;
+            }
+        }
+        return null;
+    }
+
+    private static String agents(long n) {
+        return String.format(Locale.ROOT, " (%,d time%s)", n, n == 1 ? "" : "s");
+    }
+
+    static String describeTransition(CompiledStateTree tree, int tr) {
+        return tree.statePath[tree.transitionSource[tr]] + " transitions[" + (tree.transitionDeclaredIndex[tr] & 0xFF)
+                + "] -> " + tree.transitionTargetName(tr);
+    }
+
+    /** What the breakpoint list shows. */
+    String describe(CompiledStateTree tree) {
+        String who = agent < 0 ? "any agent" : "agent " + agent;
+        switch (kind) {
+            case ENTER:
+                return who + " enters " + tree.statePath[state];
+            case TRANSITION:
+                return describeTransition(tree, transition) + " fires (" + who + ")";
+            case FAILURE:
+                return "a node fails (" + who + ")";
+            default:
+                return "event " + tag + " arrives (" + who + ")";
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.crowdtree.demo.debug;
+
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * What the debugger drives: a world with one StateTree runtime in it, stepped one tick at a time,
+ * that can be snapshotted and restored bit-exactly (so time travel is a restore and a deterministic
+ * re-simulation). A scripted scenario ({@link ScenarioTarget}) and the crowd ({@link SimTarget})
+ * are the two kinds.
+ *
+ * <p>THREADING: called only from the debugger's session thread.
+ */
+interface DebugTarget extends AutoCloseable {
+    /** The runtime whose agents the debugger shows. */
+    StateTreeRuntime runtime();
+
+    /** The last tick that ran (the world is as it was after it). */
+    long tick();
+
+    /** The last tick there is to run (a scenario's end), or {@link Long#MAX_VALUE}. */
+    long lastTick();
+
+    /**
+     * Runs the next tick, applying its external inputs first; returns those inputs as a JSON array
+     * in the scenario's input format ({@code "[]"} for none), for a recording.
+     */
+    String step();
+
+    /** Tags of the events the host sends in the next tick, per agent ({@code agent < 0}: to every agent). */
+    List<HostEvent> nextEvents();
+
+    /** Whether the world can be snapshotted (time travel and recordings need it). */
+    boolean canSnapshot();
+
+    /** A snapshot of the whole world between ticks. */
+    byte[] snapshot() throws IOException;
+
+    /** Puts the world back as {@link #snapshot} saw it after tick {@code tick}. */
+    void restore(byte[] snapshot, long tick) throws IOException;
+
+    /** A hash of the whole world (the same world, the same hash, on any worker count). */
+    long worldHash() throws IOException;
+
+    /** A one-line description: what runs, how many agents, the tree. */
+    String describe();
+
+    @Override
+    void close();
+
+    /** An event the host sends to one agent (or every agent, -1) before the next tick. */
+    record HostEvent(int agent, String tag) {
+    }
+}

@@ -1,0 +1,221 @@
+package dev.crowdtree.demo.debug;
+
+import dev.crowdtree.demo.serve.AccessToken;
+import dev.crowdtree.demo.sim.Simulation;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
+import dev.crowdtree.statetree.json.InputFiles;
+import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.reference.Scenario;
+import dev.crowdtree.statetree.reference.ScenarioException;
+import dev.crowdtree.statetree.reference.StandaloneHost;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The live debugger in the browser (docs/DEBUGGER.md): the tree as a graph with live occupancy per
+ * state and firing rates per transition, an agent finder, an agent's panel (active path,
+ * parameters, queued events, explained trace), breakpoints, stepping, and time travel over the last
+ * ticks. Three ways in:
+ * <ul>
+ *   <li>{@link #openScenario}: a scripted scenario (the {@code debug} command);</li>
+ *   <li>{@link #openSimulation}: the crowd (the {@code serve --debug} command);</li>
+ *   <li>{@link #attach}: a runtime that your own program ticks; call {@link #afterTick} after each
+ *       tick (it blocks while the debugger is paused). Artifact: {@code dev.crowdtree:agents-demo}.</li>
+ * </ul>
+ * Close it to stop the server and the run.
+ */
+public final class Debugger implements AutoCloseable {
+    private final DebugSession session;
+    private final DebugServer server;
+    private final InetSocketAddress address;
+    private final AttachedTarget attached;
+
+    private Debugger(DebugSession session, DebugServer server, InetSocketAddress address, AttachedTarget attached) {
+        this.session = session;
+        this.server = server;
+        this.address = address;
+        this.attached = attached;
+    }
+
+    /** How the debugger runs and where it listens. Immutable; change with the {@code with} methods. */
+    public record Options(String bind, int port, String token, boolean paused, double ticksPerSecond,
+                          int snapshotEvery, int historyTicks, long historyBytes) {
+        /**
+         * Loopback, port 8090, no token, running at the scenario's real time (0 ticks per second:
+         * as fast as it goes; negative: real time, 1/dt), a snapshot every 10 ticks, 1,000 ticks
+         * of history in at most 512 MB.
+         */
+        public static Options defaults() {
+            return new Options("127.0.0.1", 8090, null, false, -1, 10, 1000, 512L << 20);
+        }
+
+        public Options port(int port) {
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+        }
+
+        public Options bind(String bind) {
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+        }
+
+        public Options token(String token) {
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+        }
+
+        /** Starts paused (after the scenario's start, tick 0). */
+        public Options paused(boolean paused) {
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+        }
+
+        public Options ticksPerSecond(double tps) {
+            return new Options(bind, port, token, paused, tps, snapshotEvery, historyTicks, historyBytes);
+        }
+
+        public Options history(int ticks, int snapshotEvery) {
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, ticks, historyBytes);
+        }
+
+        public Options historyBytes(long bytes) {
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, bytes);
+        }
+
+        void check() {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port " + port + " is out of range; valid range is 0..65535");
+            }
+            if (snapshotEvery < 1 || historyTicks < 0 || historyBytes < 0) {
+                throw new IllegalArgumentException("the snapshot interval must be >= 1 tick and the history >= 0 ticks");
+            }
+        }
+
+        DebugSession.Settings settings(float dt) {
+            double tps = ticksPerSecond < 0 ? 1.0 / dt : ticksPerSecond;
+            return new DebugSession.Settings(tps, snapshotEvery, historyTicks, historyBytes, paused);
+        }
+    }
+
+    /**
+     * Opens the debugger on a scripted scenario (its tree compiled with {@code nodes}, run on the
+     * batched runtime bound as a standalone host), listening as {@code options} say.
+     *
+     * @throws ScenarioException         for a bad scenario
+     * @throws StateTreeCompileException for a tree that does not compile
+     * @throws IOException               when the port cannot be bound
+     */
+    public static Debugger openScenario(Path scenarioFile, NodeRegistry nodes, Options options)
+            throws ScenarioException, StateTreeCompileException, IOException {
+        return openScenario(scenarioFile, null, nodes, options, InputFiles.DEFAULT_MAX_BYTES);
+    }
+
+    /** As {@link #openScenario(Path, NodeRegistry, Options)}, with the tree {@code treeFile} (null: the scenario's). */
+    static Debugger openScenario(Path scenarioFile, Path treeFile, NodeRegistry nodes, Options options, long maxBytes)
+            throws ScenarioException, StateTreeCompileException, IOException {
+        options.check();
+        Scenario scenario = Scenario.load(scenarioFile, maxBytes);
+        String text = Files.readString(scenarioFile, StandardCharsets.UTF_8);
+        Path tree = treeFile != null ? treeFile : scenario.resolveTree();
+        CompiledStateTree t = StateTreeJson.compile(tree, new StateTreeCompiler(nodes), maxBytes);
+        ScenarioTarget target = new ScenarioTarget(scenario, text, t,
+                StandaloneHost.factory(StateTreeSystem::create, nodes));
+        return open(target, options.settings(scenario.dt()), options, null, null);
+    }
+
+    /** Opens the debugger on a crowd (or a tree alone) of {@code run}/{@code serve}; it owns {@code sim} from now on. */
+    public static Debugger openSimulation(Simulation sim, Options options) throws IOException {
+        options.check();
+        return open(new SimTarget(sim), options.settings(sim.config().dt()), options, null, null);
+    }
+
+    static Debugger open(DebugTarget target, DebugSession.Settings settings, Options options, Replay replay,
+                         RecordingOut recording) throws IOException {
+        DebugSession session = new DebugSession(target, settings, replay, recording);
+        return serve(session, options, null);
+    }
+
+    /**
+     * Attaches the debugger to {@code runtime}, which your program ticks: call {@link #afterTick}
+     * after each of your ticks. Time travel is off (the debugger cannot snapshot your world). The
+     * runtime's recorder is turned on.
+     */
+    public static Debugger attach(StateTreeRuntime runtime, Options options) throws IOException {
+        options.check();
+        AttachedTarget target = new AttachedTarget(runtime);
+        DebugSession session = new DebugSession(target, new DebugSession.Settings(0, 1, 0, 0, false), null, null);
+        return serve(session, options, target);
+    }
+
+    private static Debugger serve(DebugSession session, Options options, AttachedTarget attached) throws IOException {
+        InetAddress host = InetAddress.getByName(options.bind());
+        AccessToken token = options.token() == null ? null : AccessToken.of(options.token());
+        if (token == null && !host.isLoopbackAddress()) {
+            throw new IllegalArgumentException("--bind " + options.bind() + " is not a loopback address and requires "
+                    + "--token TOKEN (16+ characters, e.g. from: openssl rand -hex 16)");
+        }
+        if (attached != null) {
+            session.startAttached();
+        } else {
+            session.start();
+        }
+        DebugServer server;
+        try {
+            server = DebugServer.start(session, new InetSocketAddress(host, options.port()), token);
+        } catch (IOException | RuntimeException e) {
+            session.close();
+            throw e;
+        }
+        return new Debugger(session, server, new InetSocketAddress(host, server.port()), attached);
+    }
+
+    /**
+     * Attached mode: your program ran tick {@code tick} of the runtime. Updates the views, checks the
+     * breakpoints, answers the page's requests, and blocks while the debugger is paused.
+     */
+    public void afterTick(long tick) throws InterruptedException {
+        if (attached == null) {
+            throw new IllegalStateException("afterTick is for a debugger attached to your own loop (Debugger.attach)");
+        }
+        attached.ticked(tick);
+        session.afterHostTick();
+    }
+
+    /** The page's address, e.g. {@code http://127.0.0.1:8090/}. */
+    public String url() {
+        String h = address.getAddress().getHostAddress();
+        return "http://" + (h.contains(":") ? "[" + h + "]" : h) + ":" + address.getPort() + "/";
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return address.getPort();
+    }
+
+    /** Waits until the run stops (closed, or failed: {@link #failure()}). */
+    public void awaitStop() throws InterruptedException {
+        session.join();
+    }
+
+    /** Why the run failed, or null. */
+    public Throwable failure() {
+        return session.failure();
+    }
+
+    DebugSession session() {
+        return session;
+    }
+
+    /** Stops the server and the run (a recording is finished). Idempotent. */
+    @Override
+    public void close() {
+        server.close();
+        session.close();
+    }
+}
