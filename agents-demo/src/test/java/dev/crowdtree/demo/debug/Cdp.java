@@ -140,7 +140,9 @@ final class Cdp implements AutoCloseable {
                     if (m.find()) {
                         browserUrl.complete(m.group(1));
                     }
-                    log("chromium: " + line);
+                    if (!line.contains("dbus/")) { // a container without D-Bus: noise
+                        log("chromium: " + line);
+                    }
                 }
             } catch (IOException e) {
                 // the process is gone
