@@ -177,6 +177,9 @@ final class Cdp implements AutoCloseable {
                 .buildAsync(URI.create(pageWs), new Listener()), START_TIMEOUT, "the page's DevTools socket");
         send("Page.enable", null);
         send("Runtime.enable", null);
+        // the viewport itself 1400x900 (--window-size sizes the window, whose viewport is smaller)
+        send("Emulation.setDeviceMetricsOverride", JSON.createObjectNode().put("width", 1400).put("height", 900)
+                .put("deviceScaleFactor", 1).put("mobile", false));
     }
 
     // ---- commands -------------------------------------------------------------------------------

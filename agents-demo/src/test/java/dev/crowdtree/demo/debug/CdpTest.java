@@ -56,6 +56,7 @@ class CdpTest {
             System.arraycopy(Files.readAllBytes(shot), 0, head, 0, 8);
             assertArrayEquals(new byte[]{(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head);
             assertTrue(Files.size(shot) > 1000, "a 1400x900 screenshot");
+            assertEquals("[1400,900]", cdp.eval("[innerWidth, innerHeight]"), "the viewport");
         } catch (Throwable t) {
             System.err.println("chromium log:\n" + cdp.logTail());
             throw t;
