@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
@@ -293,10 +294,12 @@ class DebuggerBrowserTest {
         waitText("#tick", Integer.toString(t0));
         assertFalse(text("#history").isEmpty(), "#history says what is kept");
 
-        // an agent whose path then differs from its path now, if there is one
+        // an agent whose path then differs from its path now and that has trace lines in the history
+        // before t0 (the history starts after tick 0), if there is one
         int agent = 0;
         for (int a = 0; a < expected.agents(); a++) {
-            if (!expected.path(t0, a).equals(expected.path(t, a))) {
+            OptionalInt line = expected.firstLine(historyFrom, a, rest -> true);
+            if (!expected.path(t0, a).equals(expected.path(t, a)) && line.isPresent() && line.getAsInt() <= t0) {
                 agent = a;
                 break;
             }
