@@ -6,6 +6,7 @@ import dev.crowdtree.demo.cli.Problems;
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.json.InputFileException;
+import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.nodes.NodeProviderException;
 import dev.crowdtree.statetree.record.Recording;
@@ -86,7 +87,7 @@ public final class DebugCommand implements Callable<Integer> {
     NodeOptions nodes;
 
     /** The largest recording --replay reads unless --max-input-mb says more. */
-    static final long MAX_RECORDING_BYTES = 2L << 30;
+    static final long MAX_RECORDING_BYTES = InputFiles.MAX_ARRAY;
 
     private final PrintStream out;
     private final PrintStream err;
