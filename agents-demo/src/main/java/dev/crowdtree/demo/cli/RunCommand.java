@@ -123,6 +123,13 @@ public final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--record-every is the spacing of a recording's snapshots: give --record "
                         + "FILE too");
             }
+            for (Path other : new Path[] {saveFile, loadFile}) {
+                if (recordFile != null && other != null
+                        && recordFile.toAbsolutePath().normalize().equals(other.toAbsolutePath().normalize())) {
+                    throw new IllegalArgumentException("--record " + recordFile + " names the file of --"
+                            + (other == saveFile ? "save" : "load") + "; give the recording a file of its own");
+                }
+            }
             if (pngEvery < 1) {
                 throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
             }
@@ -198,7 +205,7 @@ public final class RunCommand implements Callable<Integer> {
             if (recordFile != null) {
                 try {
                     recording = RunRecording.start(recordFile, recordEvery, (CrowdSim) sim,
-                            loadFile != null ? loadFile.toString() : crowd.treeName(), loadFile);
+                            loadFile != null ? null : crowd.treeName(), loadFile);
                 } catch (IOException | RuntimeException e) {
                     return Problems.usage(err, "--record " + recordFile + ": cannot write the file: " + why(e));
                 }

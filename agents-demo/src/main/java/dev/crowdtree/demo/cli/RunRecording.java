@@ -40,7 +40,7 @@ final class RunRecording implements Closeable {
      * Starts recording {@code sim} into {@code file}: writes the header and the start snapshot and turns
      * the runtime's recorder on.
      *
-     * @param tree     the tree's name, or its file, for the metadata
+     * @param tree       the tree as the command line named it, for the metadata (null: loaded)
      * @param loadedFrom the snapshot the crowd was loaded from, or null
      */
     static RunRecording start(Path file, int every, CrowdSim sim, String tree, Path loadedFrom) throws IOException {
@@ -52,7 +52,9 @@ final class RunRecording implements Closeable {
         meta.put("workers", c.workers());
         meta.put("tree", sim.tree().name);
         meta.put("treeFile", sim.treeFile() == null ? null : sim.treeFile().toAbsolutePath().normalize().toString());
-        meta.put("treeGiven", tree);
+        if (tree != null) {
+            meta.put("treeGiven", tree);
+        }
         meta.put("lod", sim.lod() != null);
         meta.put("startTick", sim.tickNumber());
         if (loadedFrom != null) {

@@ -202,6 +202,12 @@ class RecordCliTest extends CliTestBase {
                 dir.resolve("no/such/dir/x.rec").toString()));
         assertEquals("error: --record " + dir.resolve("no/such/dir/x.rec")
                 + ": cannot write the file: it cannot be made there (no such file or directory)", err().strip());
+        Path same = dir.resolve("same.file");
+        assertEquals(2, run("run", "--agents", "10", "--ticks", "2", "--record", same.toString(), "--save",
+                dir.resolve(".").resolve("same.file").toString()));
+        assertEquals("error: --record " + same + " names the file of --save; give the recording a file of its own",
+                err().strip());
         assertFalse(Files.exists(dir.resolve("x.rec")));
+        assertFalse(Files.exists(same));
     }
 }
