@@ -153,17 +153,8 @@ final class DebugServer implements AutoCloseable {
     private void route(Request request, Response response, Callback done) {
         String method = request.getMethod();
         String path = request.getHttpURI().getDecodedPath();
+        Map<String, String> q = CrowdServer.checkAccess(request, response, loopbackOnly, token);
         HttpFields headers = request.getHeaders();
-        if (loopbackOnly && !CrowdServer.loopbackHost(headers.get(HttpHeader.HOST))) {
-            throw new BadRequest(403, "this server answers only requests addressed to a loopback host (127.0.0.1, "
-                    + "localhost or [::1])");
-        }
-        Map<String, String> q = Params.parse(request.getHttpURI().getQuery());
-        if (token != null && !token.allows(headers.get(HttpHeader.AUTHORIZATION), q.get("token"))) {
-            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"crowdtree\"");
-            throw new BadRequest(401, "this server needs its token: open the page as /?token=<token>, or send "
-                    + "Authorization: Bearer <token>");
-        }
         if (!method.equals("GET") && !method.equals("HEAD")) {
             String origin = headers.get(HttpHeader.ORIGIN);
             if (origin != null && !origin.equals("http://" + headers.get(HttpHeader.HOST))) {

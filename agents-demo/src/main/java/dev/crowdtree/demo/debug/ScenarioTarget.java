@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.core.util.Hashes;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.reference.RuntimeFactory;
@@ -145,7 +146,7 @@ final class ScenarioTarget implements DebugTarget {
 
     @Override
     public long worldHash() throws IOException {
-        return Hash64.of(snapshot());
+        return Hashes.fnv1a64(snapshot());
     }
 
     @Override

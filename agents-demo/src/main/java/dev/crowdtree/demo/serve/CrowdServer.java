@@ -318,17 +318,7 @@ public final class CrowdServer implements AutoCloseable {
     private void route(Request request, Response response, Callback done) {
         String method = request.getMethod();
         String path = request.getHttpURI().getDecodedPath();
-        HttpFields headers = request.getHeaders();
-        if (loopbackOnly && !loopbackHost(headers.get(HttpHeader.HOST))) {
-            throw new BadRequest(403, "this server answers only requests addressed to a loopback host (127.0.0.1, "
-                    + "localhost or [::1])");
-        }
-        Map<String, String> q = Params.parse(request.getHttpURI().getQuery());
-        if (token != null && !token.allows(headers.get(HttpHeader.AUTHORIZATION), q.get("token"))) {
-            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"crowdtree\"");
-            throw new BadRequest(401, "this server needs its token: open the page as /?token=<token>, or send "
-                    + "Authorization: Bearer <token>");
-        }
+        Map<String, String> q = checkAccess(request, response, loopbackOnly, token);
         switch (path) {
             case "/meta":
                 if (allow(request, response, done, "GET")) {
@@ -504,6 +494,29 @@ public final class CrowdServer implements AutoCloseable {
     // ---- helpers --------------------------------------------------------------------------------
 
     /** Whether a Host header names a loopback host (127.0.0.0/8, localhost, ::1), with or without a port. */
+    /**
+     * The checks every request of a server of ours passes first: bound to loopback, it must name a
+     * loopback host (403, against DNS rebinding); with a token, it must carry it (401). Returns the
+     * query's parameters.
+     *
+     * @throws BadRequest when a check fails
+     */
+    public static Map<String, String> checkAccess(Request request, Response response, boolean loopbackOnly,
+                                                  AccessToken token) {
+        HttpFields headers = request.getHeaders();
+        if (loopbackOnly && !loopbackHost(headers.get(HttpHeader.HOST))) {
+            throw new BadRequest(403, "this server answers only requests addressed to a loopback host (127.0.0.1, "
+                    + "localhost or [::1])");
+        }
+        Map<String, String> q = Params.parse(request.getHttpURI().getQuery());
+        if (token != null && !token.allows(headers.get(HttpHeader.AUTHORIZATION), q.get("token"))) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"crowdtree\"");
+            throw new BadRequest(401, "this server needs its token: open the page as /?token=<token>, or send "
+                    + "Authorization: Bearer <token>");
+        }
+        return q;
+    }
+
     public static boolean loopbackHost(String host) {
         if (host == null) {
             return false;

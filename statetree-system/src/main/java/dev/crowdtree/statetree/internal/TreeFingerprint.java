@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.internal;
 import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
+import dev.crowdtree.core.util.Hashes;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 
 import java.io.DataInputStream;
@@ -134,15 +135,7 @@ public final class TreeFingerprint {
         for (int i = 0; i < t.payloads.fieldCount(); i++) {
             b.append(' ').append(t.payloads.fieldName(i));
         }
-        byte[] bytes = b.toString().getBytes(StandardCharsets.UTF_8);
-        long h = 0xCBF29CE484222325L; // FNV-1a, then a final mix
-        for (byte x : bytes) {
-            h = (h ^ (x & 0xFF)) * 0x100000001B3L;
-        }
-        h ^= h >>> 33;
-        h *= 0xFF51AFD7ED558CCDL;
-        h ^= h >>> 33;
-        return h;
+        return Hashes.fnv1a64(b.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** The fingerprint as 16 hex digits. */
