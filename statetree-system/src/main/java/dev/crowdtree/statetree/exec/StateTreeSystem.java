@@ -46,9 +46,9 @@ import java.util.List;
  * in steps, so at most {@code Integer.MAX_VALUE - 1} ticks per runtime. A tick with a different dt
  * than the one before re-derives every running timer (one pass over the agents).
  *
- * <p>Allocation: a steady tick allocates nothing while tracing is off. THREADING: all public
- * methods are for the simulation thread, except {@link #externalEvents()} and
- * {@link #setTickPeriodOfRow}.
+ * <p>Allocation: a steady tick allocates nothing while tracing is off, but the text of the lines
+ * watched agents print ({@code Recorder.watch}). THREADING: all public methods are for the
+ * simulation thread, except {@link #externalEvents()} and {@link #setTickPeriodOfRow}.
  */
 public final class StateTreeSystem implements StateTreeRuntime {
     /*
