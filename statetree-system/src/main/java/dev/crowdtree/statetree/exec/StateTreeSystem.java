@@ -404,7 +404,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     int requireRow(int agentId) {
         int row = rowOf(agentId);
         if (row < 0) {
-            throw new IllegalArgumentException("no agent " + agentId + " in table '" + table.name() + "'");
+            throw new IllegalArgumentException("no agent " + agentId + " in table '" + table.name() + "' of " + table.size() + " agents (despawned ids are not valid)");
         }
         return row;
     }

@@ -350,7 +350,8 @@ class WatchTest {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> rt.parameter(0, n));
                 assertTrue(e.getMessage().contains("[n, on, speed, mood]"), e.getMessage());
                 assertThrows(IllegalArgumentException.class, () -> rt.parameter(0, -1));
-                assertThrows(IllegalArgumentException.class, () -> rt.activeState(70));
+                IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> rt.activeState(70));
+                assertTrue(unknown.getMessage().contains("70"), unknown.getMessage());
                 assertThrows(IllegalArgumentException.class, () -> rt.queuedEvents(-1));
                 rt.stop(3, 4);
                 assertEquals(-1, rt.activeState(3));
