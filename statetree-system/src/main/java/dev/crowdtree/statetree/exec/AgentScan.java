@@ -113,7 +113,7 @@ final class AgentScan {
             c.firedTransition[l] = (int) (found >> 32);
             c.nextLeaf[l] = (int) found;
             c.changedFrom[l] = (byte) changedFrom();
-            if (c.explain) {
+            if (c.explains(r)) {
                 c.whyStatus[l] = scanCompletion();
                 c.whyDepth[l] = (byte) scanCompletedDepth();
             }

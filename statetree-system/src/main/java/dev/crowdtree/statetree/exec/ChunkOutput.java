@@ -54,13 +54,23 @@ final class ChunkOutput {
         payloadMismatches = new long[mismatchKeys];
     }
 
-    /** Makes room for the counters of a tree with {@code states} states and {@code transitions} transitions. */
-    void ensureCounters(int states, int transitions, int tags) {
-        if (occupancy.length != states || fired.length != transitions || arrived.length != tags) {
-            occupancy = new long[states];
-            fired = new long[transitions];
-            entered = new long[states];
-            arrived = new long[tags];
+    /** Clears the outputs of {@code chunks} chunks for a phase, with room for {@code recorder}'s counters (null: not counting). */
+    static void clear(ChunkOutput[] outputs, int chunks, Recorder recorder) {
+        for (int c = 0; c < chunks; c++) {
+            if (recorder != null) {
+                outputs[c].ensureCounters(recorder);
+            }
+            outputs[c].clear();
+        }
+    }
+
+    /** Makes room for the counters of {@code recorder}'s tree: its states, transitions and event tags. */
+    void ensureCounters(Recorder r) {
+        if (occupancy.length != r.occupancy.length || fired.length != r.fired.length || arrived.length != r.arrived.length) {
+            occupancy = new long[r.occupancy.length];
+            fired = new long[r.fired.length];
+            entered = new long[r.entered.length];
+            arrived = new long[r.arrived.length];
         }
     }
 

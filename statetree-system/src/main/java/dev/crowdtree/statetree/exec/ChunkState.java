@@ -413,9 +413,17 @@ final class ChunkState {
         return (explainSink && (traceAgent == -1 || id == traceAgent)) || watched(id);
     }
 
+    /**
+     * Whether the why bookkeeping of row {@code r}'s decisions is kept: explaining to the sink, or
+     * the agent watched (a superset of {@link #wantsWhy}, so watching costs nothing for the others).
+     */
+    boolean explains(int r) {
+        return explain && (explainSink || watched(ids[r]));
+    }
+
     /** With {@link #explain}: the completion a batched round-one decision for row {@code r} ran with (its last status). */
     void noteWhy(int r) {
-        if (explain) {
+        if (explains(r)) {
             whyStatus[r - base] = lastOf(r);
             whyDepth[r - base] = (byte) (done[r] - 1);
         }

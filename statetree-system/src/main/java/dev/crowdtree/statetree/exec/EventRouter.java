@@ -217,9 +217,9 @@ final class EventRouter {
     /**
      * The events queued for agent {@code agent}'s next tick, oldest first, as the trace writes an
      * event: those from the host and carried or sent in the last tick (the external queue is not
-     * drained before the tick, so its events are not listed).
+     * drained before the tick, so its events are not listed); {@code row} is its row (it exists).
      */
-    List<String> queued(int agent) {
+    List<String> queued(int agent, int row) {
         List<String> out = new ArrayList<>();
         int gen = sys.world().generationOf(agent);
         for (int i = 0; i < incoming.size; i++) {

@@ -61,6 +61,25 @@ final class Observers {
         return watching() ? recorder.watchBits : null;
     }
 
+    /** Traces only agent {@code agent} (-1: every agent) to {@code sink} (null: no tracing). */
+    void setTrace(TraceSink sink, int agent) {
+        trace = sink;
+        traceAgent = agent;
+    }
+
+    /**
+     * After a phase: the chunks' trace lines to the sink, sorted by agent (only when tracing: see
+     * {@link EventRouter#merge}), and the watched agents' lines, in chunk order, into their rings.
+     */
+    void deliver(ChunkOutput[] outputs, int chunks) {
+        if (trace != null) {
+            EventRouter.deliverTrace(outputs, chunks, trace, traceAgent, explain);
+        }
+        if (watching()) {
+            recorder.keep(outputs, chunks);
+        }
+    }
+
     /** Whether the chunks count for the {@link Recorder} in this tick. */
     boolean recording() {
         return recorder != null && recordingTick;

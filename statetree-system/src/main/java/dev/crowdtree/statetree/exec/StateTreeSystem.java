@@ -46,9 +46,9 @@ import java.util.List;
  * in steps, so at most {@code Integer.MAX_VALUE - 1} ticks per runtime. A tick with a different dt
  * than the one before re-derives every running timer (one pass over the agents).
  *
- * <p>Allocation: a steady tick allocates nothing while tracing is off. THREADING: all public
- * methods are for the simulation thread, except {@link #externalEvents()} and
- * {@link #setTickPeriodOfRow}.
+ * <p>Allocation: a steady tick allocates nothing while tracing is off, but the text of the lines
+ * watched agents print ({@code Recorder.watch}). THREADING: all public methods are for the
+ * simulation thread, except {@link #externalEvents()} and {@link #setTickPeriodOfRow}.
  */
 public final class StateTreeSystem implements StateTreeRuntime {
     /*
@@ -66,8 +66,6 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final boolean ownsWorld;
     private final SoaTable table;
     private final CompiledStateTree tree;
-    /** The tree's event tags ({@code tree.tags()} copies them: counted once). */
-    private final int tagCount;
     private final InstanceData data;
     private final HostBinding host;
     private boolean accessChecks;
@@ -92,8 +90,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     /** The host dt every running timer's due step was derived with. */
     private float timerDt;
     private int awakeLastTick;
-
-    private final Observers observers; // the trace, its why lines and the population counters
+    private final Observers observers; // the trace, its why lines, the population counters and watched agents
 
     private final SystemKernels.Tick tickKernel = new SystemKernels.Tick(this);
     private final SystemKernels.StartStop startKernel = new SystemKernels.StartStop(this, true);
@@ -122,7 +119,6 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.ownsWorld = ownsWorld;
         this.table = table;
         this.tree = tree;
-        this.tagCount = tree.tags().size();
         this.observers = new Observers(tree);
         this.host = new HostBinding(tree, table, ownsWorld);
         this.data = new InstanceData(table, tree);
@@ -362,12 +358,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
         int chunks = table.chunkCount(cs);
         outputs = ChunkOutput.ensure(outputs, chunks, tree.payloads.fieldCount(), events.mismatchKeys.size());
         schedules = ChunkSchedule.ensure(schedules, chunks, cs, tree.awakeGroupCount);
-        for (int c = 0; c < chunks; c++) {
-            if (observers.recordingTick) {
-                outputs[c].ensureCounters(tree.stateCount, tree.transitionCount, tagCount);
-            }
-            outputs[c].clear();
-        }
+        ChunkOutput.clear(outputs, chunks, observers.recordingTick ? observers.recorder : null);
         int rows = Math.min(cs, Math.max(1, table.size()));
         for (ChunkRunner r : runners) {
             r.ensureCapacity(rows);
@@ -378,12 +369,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private void finish() {
         int chunks = table.chunkCount(chunkRows);
         events.merge(outputs, chunks);
-        if (observers.trace != null) {
-            EventRouter.deliverTrace(outputs, chunks, observers.trace, observers.traceAgent, observers.explain);
-        }
-        if (observers.watching()) {
-            observers.recorder.keep(outputs, chunks);
-        }
+        observers.deliver(outputs, chunks);
         if (accessChecks) {
             host.checkAfter();
         }
@@ -418,7 +404,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     int requireRow(int agentId) {
         int row = rowOf(agentId);
         if (row < 0) {
-            throw new IllegalArgumentException("no agent " + agentId + " in table '" + table.name() + "'");
+            throw new IllegalArgumentException("no agent " + agentId + " in table '" + table.name() + "' of " + table.size() + " agents (despawned ids are not valid)");
         }
         return row;
     }
@@ -524,8 +510,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Traces only agent {@code agentId} (lines of other agents are not even formatted). */
     public void setTrace(TraceSink sink, int agentId) {
-        observers.trace = sink;
-        observers.traceAgent = agentId;
+        observers.setTrace(sink, agentId);
     }
 
     @Override
@@ -551,21 +536,18 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public String activePath(int agent) {
-        int row = rowOf(agent);
-        int s = row < 0 ? -1 : data.stateOfRow(row);
+        int row = rowOf(agent), s = row < 0 ? -1 : data.stateOfRow(row);
         return s < 0 ? "" : tree.statePath[s];
     }
 
     @Override
     public double parameter(int agent, int param) {
-        int row = requireRow(agent);
-        return Observers.parameter(tree, param, data.floats, data.ints, data.bools, row);
+        return Observers.parameter(tree, param, data.floats, data.ints, data.bools, requireRow(agent));
     }
 
     @Override
     public List<String> queuedEvents(int agent) {
-        requireRow(agent);
-        return events.queued(agent);
+        return events.queued(agent, requireRow(agent));
     }
 
     /** The active last state of {@code row}, or -1 (for kernels and viewers). */

@@ -234,6 +234,7 @@ final class TransitionApply {
             c.changes[r]++; // the low 16 bits wrapped
         }
         c.setFailed(r, 0);
+        final boolean traced = c.traced(r);
         byte result = RunStatus.RUNNING;
         boolean succeeded = false;
         boolean shallowerSuccess = false;
@@ -254,7 +255,7 @@ final class TransitionApply {
                 c.linked.copy(ctx, s, r);
             }
             if (!wasActive || onTarget) {
-                if (c.traced(r)) {
+                if (traced) {
                     c.trace(r, TraceFormat.enter(c.tick, t, s, change));
                 }
                 if (c.recording) {
@@ -292,7 +293,7 @@ final class TransitionApply {
                         if (!t.taskConsidered[k]) {
                             taskStatus = RunStatus.RUNNING; // a background task never completes its state
                         }
-                        if (c.traced(r)) {
+                        if (traced) {
                             c.trace(r, TraceFormat.taskEnter(c.tick, t, k, taskStatus == RunStatus.FAILED));
                         }
                         if (taskStatus == RunStatus.FAILED) {
@@ -373,11 +374,12 @@ final class TransitionApply {
         }
         int failedTask = c.failedOf(r) - 1;
         int threw = c.faults.taskOf(r - c.base);
+        final boolean traced = c.traced(r);
         control.setExitStatus(exitStatus);
         for (int j = count - 1; j >= 0; j--) {
             int s = c.exited[j];
             byte change = c.exitedChange[j];
-            if (c.traced(r)) {
+            if (traced) {
                 c.trace(r, TraceFormat.exit(c.tick, t, s, change));
             }
             control.setChange(change, s, target);
@@ -389,7 +391,7 @@ final class TransitionApply {
                     } catch (RuntimeException ex) {
                         c.faults.faultOne(r, "task", t.tasks[k], k, ex); // rules R2, R3: the exit goes on
                     }
-                    if (c.traced(r)) {
+                    if (traced) {
                         c.trace(r, TraceFormat.taskExit(c.tick, t, k));
                     }
                 }

@@ -262,6 +262,30 @@ class WatchTest {
         }
     }
 
+    /** A sink that follows one agent sees its lines only, without why lines, while another agent is watched. */
+    @Test
+    void aSinkThatFollowsOneAgentIsUnchangedByWatchingAnother() {
+        CompiledStateTree tree = compile(TREE);
+        for (int workers = 1; workers <= 3; workers++) {
+            try (StateTreeSystem sys = StateTreeSystem.standalone(tree, 200, 1, workers, 16)) {
+                List<String> sink = new ArrayList<>();
+                sys.setTrace((agent, line) -> sink.add(agent + " " + line), 5);
+                sys.setRecording(true);
+                sys.recorder().watch(150);
+                sys.startAll(0);
+                sys.sendEvent(StateTreeRuntime.ALL, "Alarm", Map.of("level", 2));
+                sys.tickAll(1, 0.1f);
+                assertEquals(List.of("5 0 start", "5 0 enter Root changed", "5 0 enter Root/A changed",
+                        "5 0 task-enter Root/A:run", "5 1 transition Root/A -> Root/B", "5 1 exit Root/A changed",
+                        "5 1 task-exit Root/A:run", "5 1 enter Root/B changed", "5 1 task-enter Root/B:succeed"), sink);
+                assertEquals(List.of("0 start", "0 enter Root changed", "0 enter Root/A changed", "0 task-enter Root/A:run",
+                        "1 transition Root/A -> Root/B", "1 why Root/A transitions[0] onEvent Alarm {level=2} priority normal",
+                        "1 exit Root/A changed", "1 task-exit Root/A:run", "1 enter Root/B changed",
+                        "1 task-enter Root/B:succeed"), sys.recorder().trace(150), "workers " + workers);
+            }
+        }
+    }
+
     @Test
     void eventsArrivedCountsTheEventsOfATagThatBecameVisible() {
         CompiledStateTree tree = compile(TREE);
@@ -326,7 +350,8 @@ class WatchTest {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> rt.parameter(0, n));
                 assertTrue(e.getMessage().contains("[n, on, speed, mood]"), e.getMessage());
                 assertThrows(IllegalArgumentException.class, () -> rt.parameter(0, -1));
-                assertThrows(IllegalArgumentException.class, () -> rt.activeState(70));
+                IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> rt.activeState(70));
+                assertTrue(unknown.getMessage().contains("70"), unknown.getMessage());
                 assertThrows(IllegalArgumentException.class, () -> rt.queuedEvents(-1));
                 rt.stop(3, 4);
                 assertEquals(-1, rt.activeState(3));
