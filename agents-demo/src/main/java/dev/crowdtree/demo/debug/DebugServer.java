@@ -1,12 +1,12 @@
 package dev.crowdtree.demo.debug;
 
+import dev.crowdtree.demo.http.Access;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.crowdtree.demo.serve.AccessToken;
-import dev.crowdtree.demo.serve.Answers;
-import dev.crowdtree.demo.serve.BadRequest;
-import dev.crowdtree.demo.serve.CrowdServer;
-import dev.crowdtree.demo.serve.Params;
+import dev.crowdtree.demo.http.AccessToken;
+import dev.crowdtree.demo.http.Answers;
+import dev.crowdtree.demo.http.BadRequest;
+import dev.crowdtree.demo.http.Params;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -153,7 +153,7 @@ final class DebugServer implements AutoCloseable {
     private void route(Request request, Response response, Callback done) {
         String method = request.getMethod();
         String path = request.getHttpURI().getDecodedPath();
-        Map<String, String> q = CrowdServer.checkAccess(request, response, loopbackOnly, token);
+        Map<String, String> q = Access.check(request, response, loopbackOnly, token);
         HttpFields headers = request.getHeaders();
         if (!method.equals("GET") && !method.equals("HEAD")) {
             String origin = headers.get(HttpHeader.ORIGIN);

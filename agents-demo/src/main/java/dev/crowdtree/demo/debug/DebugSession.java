@@ -1,23 +1,13 @@
 package dev.crowdtree.demo.debug;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
-import dev.crowdtree.statetree.node.RunStatus;
-import dev.crowdtree.statetree.node.ValueType;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +26,7 @@ import java.util.function.Supplier;
  *
  * <p>WATCHED AGENTS: an agent opened in the panel, or named by a breakpoint, is watched by the
  * runtime's {@link Recorder}; the session copies each tick's lines of a watched agent into its own
- * list (tick-stamped, at most {@value #LINES_PER_AGENT}), and shows those up to the tick shown. When
+ * list (tick-stamped, at most {@value WatchedLines#LINES_PER_AGENT}), and shows those up to the tick shown. When
  * an agent is first opened, the session re-simulates the history with it watched, so its trace
  * starts at the oldest tick kept, not when it was opened (skipped when that would take too long:
  * more than {@value #BACKFILL_AGENT_TICKS} agent-ticks).
@@ -45,10 +35,7 @@ import java.util.function.Supplier;
  * volatile string) for the HTTP threads after every change.
  */
 final class DebugSession implements AutoCloseable {
-    static final int LINES_PER_AGENT = 2000;
     static final long BACKFILL_AGENT_TICKS = 50_000_000L;
-    /** Ticks over which a transition's firing rate is averaged. */
-    static final int RATE_WINDOW = 10;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** How a session runs. */
@@ -61,6 +48,7 @@ final class DebugSession implements AutoCloseable {
     private final Settings settings;
     private final Replay replay;
     private final RecordingOut recording;
+    private final DebugViews views;
     private final Thread thread;
     private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
     private volatile String status = "{}";
@@ -72,25 +60,14 @@ final class DebugSession implements AutoCloseable {
     private String reason;
     /** The furthest tick run (what a recording holds, or the recording's last tick when replaying). */
     private long head = -1;
-    private final TreeMap<Long, byte[]> history = new TreeMap<>();
-    private long historyBytesUsed;
-    private final List<Breakpoint> breakpoints = new ArrayList<>();
-    private int nextBreakpointId = 1;
-    private final Map<Integer, AgentLines> lines = new HashMap<>();
-    private final long[][] firedWindow;
-    private int windowTicks;
+    private final SnapshotHistory history;
+    private final Breakpoints breakpoints;
+    private final WatchedLines lines;
+    private final RateWindow rates;
     private long[] occupancyScan; // the occupancy counted by a scan, when no tick ran since a restore
     private long nextDue;
     /** The first tick the recording holds (-1 before it starts). */
     private long recordingFrom = -1;
-
-    /** The lines kept of one watched agent, with the tick of each. */
-    private static final class AgentLines {
-        final ArrayList<String> text = new ArrayList<>();
-        final ArrayList<Long> ticks = new ArrayList<>();
-        long collectedUpTo = -1;
-        int users; // the panel, and breakpoints naming it
-    }
 
     /**
      * @param replay    the recording the target replays, or null for a live run
@@ -103,7 +80,11 @@ final class DebugSession implements AutoCloseable {
         this.settings = settings;
         this.replay = replay;
         this.recording = recording;
-        this.firedWindow = new long[RATE_WINDOW][tree.transitionCount];
+        this.rates = new RateWindow(tree.transitionCount);
+        this.history = new SnapshotHistory(settings.historyTicks(), settings.historyBytes());
+        this.lines = new WatchedLines(runtime);
+        this.breakpoints = new Breakpoints(runtime, lines);
+        this.views = new DebugViews(runtime);
         this.paused = settings.paused();
         this.thread = new Thread(this::loop, "crowdtree-debug");
         this.thread.setDaemon(true);
@@ -117,6 +98,21 @@ final class DebugSession implements AutoCloseable {
             head = replay.lastTick();
         }
         thread.start();
+    }
+
+    /** The tree JSON ({@code GET /api/tree}). */
+    String treeJson() {
+        return views.treeJson();
+    }
+
+    /** The breakpoint list JSON ({@code GET /api/breakpoints}). */
+    String breakpointsJson() {
+        return views.breakpointsJson(breakpoints.list());
+    }
+
+    /** The finder's answer ({@code GET /api/find}) at the tick shown. */
+    String find(String statePath, String param, double min, double max, int limit) {
+        return views.find(statePath, param, min, max, limit, target.tick());
     }
 
     CompiledStateTree tree() {
@@ -259,19 +255,15 @@ final class DebugSession implements AutoCloseable {
         long k = target.tick();
         Recorder r = runtime.recorder();
         // a start (tick 0, or a scenario's start input) is not counted by the recorder: scan
-        occupancyScan = r.tick() == k ? null : scanOccupancy();
-        collectLines(k);
-        long[] w = firedWindow[(int) (k % RATE_WINDOW)];
-        for (int tr = 0; tr < w.length; tr++) {
-            w[tr] = r.fired(tr);
-        }
-        windowTicks = Math.min(RATE_WINDOW, windowTicks + 1);
+        occupancyScan = r.tick() == k ? null : views.scanOccupancy();
+        lines.collect(k);
+        rates.record(k, r);
         boolean fresh = k > head;
         if (fresh) {
             head = k;
         }
         byte[] snap = null;
-        if (k % settings.snapshotEvery() == 0 && target.canSnapshot() && (fresh || !history.containsKey(k))) {
+        if (k % settings.snapshotEvery() == 0 && target.canSnapshot() && (fresh || !history.has(k))) {
             snap = keepSnapshot();
         }
         if (fresh && recording != null && recordingFrom >= 0) {
@@ -288,7 +280,7 @@ final class DebugSession implements AutoCloseable {
             checkReplayHash(k);
         }
         if (checkBreakpoints) {
-            String hit = before != null ? before : breakpointHit(k);
+            String hit = before != null ? before : breakpoints.hitAfter(k);
             if (hit != null) {
                 paused = true;
                 reason = hit;
@@ -318,14 +310,7 @@ final class DebugSession implements AutoCloseable {
         try {
             long k = target.tick();
             byte[] snap = target.snapshot();
-            byte[] old = history.put(k, snap);
-            historyBytesUsed += snap.length - (old == null ? 0 : old.length);
-            // the oldest snapshot is kept while it is the only one at or below head - historyTicks
-            while (history.size() > 1 && (history.firstKey() < head - settings.historyTicks()
-                    && history.higherKey(history.firstKey()) <= head - settings.historyTicks()
-                    || historyBytesUsed > settings.historyBytes())) {
-                historyBytesUsed -= history.pollFirstEntry().getValue().length;
-            }
+            history.keep(k, snap, head);
             return snap;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("snapshot: " + e.getMessage(), e);
@@ -337,7 +322,7 @@ final class DebugSession implements AutoCloseable {
         if (replay != null) {
             return replay.firstTick() - 1 < 0 ? 0 : replay.firstTick() - 1;
         }
-        return history.isEmpty() ? target.tick() : history.firstKey();
+        return history.isEmpty() ? target.tick() : history.first();
     }
 
     private void finishRecording() {
@@ -398,91 +383,9 @@ final class DebugSession implements AutoCloseable {
         publish();
     }
 
-    // ---- watched agents -------------------------------------------------------------------------
-
-    private void collectLines(long k) {
-        if (lines.isEmpty()) {
-            return;
-        }
-        Recorder r = runtime.recorder();
-        String prefix = k + " ";
-        for (Map.Entry<Integer, AgentLines> e : lines.entrySet()) {
-            AgentLines a = e.getValue();
-            if (k <= a.collectedUpTo) {
-                continue;
-            }
-            for (String line : r.trace(e.getKey())) {
-                if (line.startsWith(prefix)) {
-                    a.text.add(line);
-                    a.ticks.add(k);
-                }
-            }
-            while (a.text.size() > LINES_PER_AGENT) {
-                a.text.remove(0);
-                a.ticks.remove(0);
-            }
-            a.collectedUpTo = k;
-        }
-    }
-
-    /** Lines of tick {@code k} of a watched agent. */
-    private List<String> linesOf(int agent, long k) {
-        AgentLines a = lines.get(agent);
-        List<String> out = new ArrayList<>();
-        if (a != null) {
-            for (int i = a.ticks.size() - 1; i >= 0 && a.ticks.get(i) >= k; i--) {
-                if (a.ticks.get(i) == k) {
-                    out.add(0, a.text.get(i));
-                }
-            }
-        }
-        return out;
-    }
-
-    private AgentLines watch(int agent) {
-        AgentLines a = lines.get(agent);
-        if (a == null) {
-            runtime.recorder().watch(agent);
-            a = new AgentLines();
-            a.collectedUpTo = target.tick();
-            lines.put(agent, a);
-        }
-        a.users++;
-        return a;
-    }
-
-    private void unwatch(int agent) {
-        AgentLines a = lines.get(agent);
-        if (a != null && --a.users <= 0) {
-            lines.remove(agent);
-            runtime.recorder().unwatch(agent);
-        }
-    }
-
-    // ---- breakpoints ----------------------------------------------------------------------------
-
-    private String breakpointHit(long k) {
-        Recorder r = runtime.recorder();
-        for (Breakpoint b : breakpoints) {
-            String hit = b.hit(tree, r, k, b.agent() >= 0 ? linesOf(b.agent(), k) : List.of());
-            if (hit != null) {
-                return "breakpoint " + b.id() + " at tick " + k + ": " + hit;
-            }
-        }
-        return null;
-    }
-
-    /** An event breakpoint of a given agent whose event arrives in the next tick. */
+    /** Before the next tick: an event breakpoint of a given agent whose event arrives in it, or null. */
     private String eventBreakpoint() {
-        for (Breakpoint b : breakpoints) {
-            if (b.kind() == Breakpoint.Kind.EVENT && b.agent() >= 0 && !despawned(b.agent())) {
-                String hit = b.eventQueued(runtime.queuedEvents(b.agent()), target.nextEvents());
-                if (hit != null) {
-                    return "breakpoint " + b.id() + " at tick " + (target.tick() + 1) + ": " + hit;
-                }
-            }
-        }
-        return null;
+        return breakpoints.eventBefore(target.tick() + 1, target.nextEvents(), views);
     }
 
     // ---- commands (session thread) ----------------------------------------------------------------
@@ -552,8 +455,8 @@ final class DebugSession implements AutoCloseable {
                 long s = snapshotTickBefore(t);
                 if (s > cur || t < cur) {
                     target.restore(snapshotAt(s), s);
-                    windowTicks = 0;
-                    occupancyScan = scanOccupancy();
+                    rates.clear();
+                    occupancyScan = views.scanOccupancy();
                 }
             }
             while (target.tick() < t) {
@@ -569,172 +472,41 @@ final class DebugSession implements AutoCloseable {
             long s = replay.snapshotTickAtOrBefore(t - 1);
             return s < replay.firstTick() - 1 ? replay.firstTick() - 1 : s;
         }
-        Long s = history.lowerKey(t);
-        return s != null ? s : history.firstKey();
+        return history.before(t);
     }
 
     private byte[] snapshotAt(long s) {
-        return replay != null ? replay.snapshot(s) : history.get(s);
+        return replay != null ? replay.snapshot(s) : history.at(s);
     }
 
     String addBreakpoint(String kind, String state, Integer transition, String tag, int agent) {
-        Breakpoint b = Breakpoint.of(nextBreakpointId, kind, state, transition, tag, agent, tree, runtime.agentCount());
-        nextBreakpointId++;
-        breakpoints.add(b);
-        if (b.agent() >= 0) {
-            watch(b.agent());
-        }
+        breakpoints.add(kind, state, transition, tag, agent, target.tick());
         publish();
         return breakpointsJson();
     }
 
     String removeBreakpoint(int id) {
-        for (Iterator<Breakpoint> it = breakpoints.iterator(); it.hasNext(); ) {
-            Breakpoint b = it.next();
-            if (b.id() == id) {
-                it.remove();
-                if (b.agent() >= 0) {
-                    unwatch(b.agent());
-                }
-                publish();
-                return breakpointsJson();
-            }
-        }
-        throw new IllegalArgumentException("no breakpoint " + id);
-    }
-
-    String breakpointsJson() {
-        ArrayNode a = JSON.createArrayNode();
-        for (Breakpoint b : breakpoints) {
-            ObjectNode o = a.addObject();
-            o.put("id", b.id());
-            o.put("kind", b.kind().name);
-            if (b.state() >= 0) {
-                o.put("state", tree.statePath[b.state()]);
-            }
-            if (b.transition() >= 0) {
-                o.put("transition", b.transition());
-            }
-            if (b.tag() != null) {
-                o.put("tag", b.tag());
-            }
-            o.put("agent", b.agent());
-            o.put("text", b.describe(tree));
-        }
-        return a.toString();
+        breakpoints.remove(id);
+        publish();
+        return breakpointsJson();
     }
 
     // ---- finder and agent panel ---------------------------------------------------------------------
-
-    private boolean despawned(int agent) {
-        try {
-            runtime.treeStatus(agent);
-            return false;
-        } catch (IllegalArgumentException e) {
-            return true;
-        }
-    }
-
-    private int activeState(int agent) {
-        try {
-            return runtime.activeState(agent);
-        } catch (IllegalArgumentException e) {
-            return -2; // despawned
-        }
-    }
-
-    /**
-     * The agents whose active path passes through {@code statePath} (null: any) and whose parameter
-     * {@code param} (null: none) lies in [min, max], ascending, at most {@code limit}; and how many.
-     */
-    String find(String statePath, String param, double min, double max, int limit) {
-        int s = statePath == null ? -1 : Breakpoint.stateId(tree, statePath);
-        int p = -1;
-        if (param != null) {
-            p = tree.paramIndex(param);
-            if (p < 0) {
-                throw new IllegalArgumentException("no parameter '" + param + "' in tree '" + tree.name + "'; it has "
-                        + List.of(tree.paramName));
-            }
-        }
-        int end = s < 0 ? -1 : tree.stateSubtreeEnd[s];
-        ArrayNode agents = JSON.createArrayNode();
-        long total = 0;
-        for (int a = 0, n = runtime.agentCount(); a < n; a++) {
-            int at = activeState(a);
-            if (at == -2 || s >= 0 && (at < s || at >= end)) {
-                continue;
-            }
-            if (p >= 0) {
-                double v = runtime.parameter(a, p);
-                if (!(v >= min && v <= max)) {
-                    continue;
-                }
-            }
-            if (total++ < limit) {
-                agents.add(a);
-            }
-        }
-        ObjectNode o = JSON.createObjectNode();
-        o.put("tick", target.tick());
-        o.put("total", total);
-        o.set("agents", agents);
-        return o.toString();
-    }
 
     /** The agent's panel; opening it watches the agent (and fills its trace from the history, when cheap). */
     String agent(int agent, boolean open) {
         if (agent < 0 || agent >= runtime.agentCount()) {
             throw new IllegalArgumentException("agent " + agent + " is out of range 0.." + (runtime.agentCount() - 1));
         }
-        if (open && !lines.containsKey(agent)) {
-            watch(agent);
+        if (open && lines.watch(agent, target.tick())) {
             backfill(agent);
-        } else if (open) {
-            lines.get(agent).users++;
         }
-        ObjectNode o = JSON.createObjectNode();
-        o.put("id", agent);
-        o.put("tick", target.tick());
-        if (despawned(agent)) {
-            o.put("status", "despawned");
-            o.put("activePath", "");
-            return o.toString();
-        }
-        o.put("status", RunStatus.name(runtime.treeStatus(agent)));
-        o.put("activePath", runtime.activePath(agent));
-        ObjectNode params = o.putObject("parameters");
-        for (int p = 0; p < tree.paramName.length; p++) {
-            double v = runtime.parameter(agent, p);
-            List<String> names = tree.enumValues(p);
-            if (names != null) {
-                params.put(tree.paramName[p], names.get((int) v));
-            } else if (tree.paramType[p] == ValueType.BOOL) {
-                params.put(tree.paramName[p], v != 0);
-            } else if (tree.paramType[p] == ValueType.FLOAT) {
-                params.put(tree.paramName[p], (float) v);
-            } else {
-                params.put(tree.paramName[p], (long) v);
-            }
-        }
-        ArrayNode ev = o.putArray("queuedEvents");
-        runtime.queuedEvents(agent).forEach(ev::add);
-        ArrayNode tr = o.putArray("trace");
-        AgentLines a = lines.get(agent);
-        o.put("watched", a != null);
-        if (a != null) {
-            for (int i = 0; i < a.text.size(); i++) {
-                if (a.ticks.get(i) <= target.tick()) {
-                    tr.add(a.text.get(i));
-                }
-            }
-        }
-        return o.toString();
+        return views.agentJson(agent, target.tick(), lines.upTo(agent, target.tick()), lines.isWatched(agent));
     }
 
     /** Stops showing the agent's panel (it stays watched while a breakpoint names it). */
     String close(int agent) {
-        unwatch(agent);
+        lines.unwatch(agent);
         return "{}";
     }
 
@@ -746,17 +518,13 @@ final class DebugSession implements AutoCloseable {
                 || (now - from) * (long) runtime.agentCount() > BACKFILL_AGENT_TICKS) {
             return;
         }
-        lines.get(agent).collectedUpTo = from;
+        lines.collectAfter(agent, from);
         boolean wasPaused = paused;
         String why = reason;
-        long[][] window = new long[RATE_WINDOW][];
-        for (int i = 0; i < RATE_WINDOW; i++) {
-            window[i] = firedWindow[i].clone();
-        }
-        int wt = windowTicks;
+        RateWindow window = rates.copy();
         try {
-            target.restore(snapshotAt(replay != null ? snapshotTickBefore(from + 1) : history.firstKey()), 
-                    replay != null ? snapshotTickBefore(from + 1) : history.firstKey());
+            long s = snapshotTickBefore(from + 1); // the oldest, at the start of the history
+            target.restore(snapshotAt(s), s);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -764,26 +532,12 @@ final class DebugSession implements AutoCloseable {
         while (target.tick() < now) {
             tick(false);
         }
-        for (int i = 0; i < RATE_WINDOW; i++) {
-            firedWindow[i] = window[i];
-        }
-        windowTicks = wt;
+        rates.restore(window);
         paused = wasPaused;
         reason = why;
     }
 
     // ---- views ------------------------------------------------------------------------------------
-
-    private long[] scanOccupancy() {
-        long[] occ = new long[tree.stateCount];
-        for (int a = 0, n = runtime.agentCount(); a < n; a++) {
-            int s = activeState(a);
-            if (s >= 0 && runtime.treeStatus(a) == RunStatus.RUNNING) {
-                occ[s]++;
-            }
-        }
-        return occ;
-    }
 
     /** Publishes the status JSON (session thread). */
     void publish() {
@@ -805,86 +559,10 @@ final class DebugSession implements AutoCloseable {
         o.put("replay", replay != null);
         o.put("recording", recording != null);
         o.put("agents", runtime.agentCount());
-        long[] occ = new long[tree.stateCount];
-        for (int s = 0; s < occ.length; s++) {
-            occ[s] = occupancyScan != null ? occupancyScan[s] : r.occupancy(s);
-        }
-        long[] below = new long[tree.stateCount];
-        for (int s = tree.stateCount - 1; s >= 0; s--) {
-            below[s] += occ[s];
-            if (tree.stateParent[s] >= 0) {
-                below[tree.stateParent[s]] += below[s];
-            }
-        }
-        o.put("running", tree.stateCount == 0 ? 0 : below[0]);
-        ArrayNode oa = o.putArray("occupancy");
-        ArrayNode ob = o.putArray("occupancyBelow");
-        for (int s = 0; s < occ.length; s++) {
-            oa.add(occ[s]);
-            ob.add(below[s]);
-        }
-        ArrayNode fired = o.putArray("fired");
-        ArrayNode rate = o.putArray("rate");
-        long k = target.tick();
-        for (int tr = 0; tr < tree.transitionCount; tr++) {
-            fired.add(windowTicks == 0 ? 0 : firedWindow[(int) (k % RATE_WINDOW)][tr]);
-            long sum = 0;
-            for (int i = 0; i < windowTicks; i++) {
-                sum += firedWindow[(int) Math.floorMod(k - i, (long) RATE_WINDOW)][tr];
-            }
-            rate.add(windowTicks == 0 ? 0.0 : Math.round(1000.0 * sum / windowTicks) / 1000.0);
-        }
-        boolean counted = windowTicks > 0;
-        o.put("failures", counted ? r.failures() : 0);
-        o.put("dropped", counted ? r.droppedEvents() : 0);
-        o.put("rejected", counted ? r.rejectedEvents() : 0);
-        o.put("breakpoints", breakpoints.size());
+        views.putCounts(o, r, occupancyScan, rates, target.tick());
+        o.put("breakpoints", breakpoints.list().size());
         o.put("target", target.describe());
         status = o.toString();
-    }
-
-    /** The tree as the page draws it. */
-    String treeJson() {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("name", tree.name);
-        ArrayNode states = o.putArray("states");
-        for (int s = 0; s < tree.stateCount; s++) {
-            ObjectNode st = states.addObject();
-            st.put("id", s);
-            st.put("path", tree.statePath[s]);
-            st.put("name", tree.stateName[s]);
-            st.put("parent", tree.stateParent[s]);
-            st.put("depth", tree.stateDepth[s]);
-        }
-        ArrayNode trs = o.putArray("transitions");
-        for (int tr = 0; tr < tree.transitionCount; tr++) {
-            ObjectNode t = trs.addObject();
-            t.put("id", tr);
-            t.put("state", tree.transitionSource[tr]);
-            t.put("statePath", tree.statePath[tree.transitionSource[tr]]);
-            t.put("index", tree.transitionDeclaredIndex[tr] & 0xFF);
-            t.put("trigger", Vocabulary.Trigger.of(tree.transitionTrigger[tr]).assetName());
-            if (tree.transitionTrigger[tr] == CompiledStateTree.TRIGGER_EVENT) {
-                t.put("event", tree.tagName(tree.transitionEvent[tr]));
-            } else {
-                t.putNull("event");
-            }
-            t.put("target", tree.transitionTargetName(tr));
-            int target = tree.transitionTarget[tr];
-            t.put("targetId", target >= 0 && target < tree.stateCount ? target : -1);
-            t.put("priority", Vocabulary.Priority.of(tree.transitionPriority[tr]).assetName());
-            if (tree.isGated(tr)) {
-                t.put("delay", tree.transitionDelay[tr]);
-            }
-            t.put("text", Breakpoint.describeTransition(tree, tr));
-        }
-        ArrayNode params = o.putArray("parameters");
-        for (int p = 0; p < tree.paramName.length; p++) {
-            ObjectNode pa = params.addObject();
-            pa.put("name", tree.paramName[p]);
-            pa.put("type", tree.enumValues(p) != null ? "enum" : tree.paramType[p].assetName());
-        }
-        return o.toString();
     }
 
     // ---- closing -----------------------------------------------------------------------------------

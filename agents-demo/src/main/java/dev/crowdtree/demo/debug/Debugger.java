@@ -1,6 +1,6 @@
 package dev.crowdtree.demo.debug;
 
-import dev.crowdtree.demo.serve.AccessToken;
+import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;

@@ -1,5 +1,11 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.demo.http.Answers;
+import dev.crowdtree.demo.http.Params;
+import dev.crowdtree.demo.http.AccessToken;
+import dev.crowdtree.demo.http.BadRequest;
+import dev.crowdtree.demo.http.Json;
+import dev.crowdtree.demo.http.Access;
 import dev.crowdtree.demo.render.Palette;
 import dev.crowdtree.demo.sim.CrowdData;
 import dev.crowdtree.demo.sim.Simulation;
@@ -318,7 +324,7 @@ public final class CrowdServer implements AutoCloseable {
     private void route(Request request, Response response, Callback done) {
         String method = request.getMethod();
         String path = request.getHttpURI().getDecodedPath();
-        Map<String, String> q = checkAccess(request, response, loopbackOnly, token);
+        Map<String, String> q = Access.check(request, response, loopbackOnly, token);
         switch (path) {
             case "/meta":
                 if (allow(request, response, done, "GET")) {
@@ -447,7 +453,7 @@ public final class CrowdServer implements AutoCloseable {
                     deselect = true;
                     break;
                 case "speed":
-                    speed = Params.parseSpeed(value);
+                    speed = parseSpeed(value);
                     break;
                 default:
                     throw new BadRequest(400, "unknown control '" + item
@@ -493,52 +499,19 @@ public final class CrowdServer implements AutoCloseable {
 
     // ---- helpers --------------------------------------------------------------------------------
 
-    /** Whether a Host header names a loopback host (127.0.0.0/8, localhost, ::1), with or without a port. */
-    /**
-     * The checks every request of a server of ours passes first: bound to loopback, it must name a
-     * loopback host (403, against DNS rebinding); with a token, it must carry it (401). Returns the
-     * query's parameters.
-     *
-     * @throws BadRequest when a check fails
-     */
-    public static Map<String, String> checkAccess(Request request, Response response, boolean loopbackOnly,
-                                                  AccessToken token) {
-        HttpFields headers = request.getHeaders();
-        if (loopbackOnly && !loopbackHost(headers.get(HttpHeader.HOST))) {
-            throw new BadRequest(403, "this server answers only requests addressed to a loopback host (127.0.0.1, "
-                    + "localhost or [::1])");
-        }
-        Map<String, String> q = Params.parse(request.getHttpURI().getQuery());
-        if (token != null && !token.allows(headers.get(HttpHeader.AUTHORIZATION), q.get("token"))) {
-            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"crowdtree\"");
-            throw new BadRequest(401, "this server needs its token: open the page as /?token=<token>, or send "
-                    + "Authorization: Bearer <token>");
-        }
-        return q;
-    }
-
-    public static boolean loopbackHost(String host) {
-        if (host == null) {
-            return false;
-        }
-        String h = host.strip().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[")) {
-            int end = h.indexOf(']');
-            h = end < 0 ? h : h.substring(1, end);
-        } else if (h.indexOf(':') >= 0) {
-            h = h.substring(0, h.indexOf(':'));
-        }
-        if (h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")) {
-            return true;
-        }
-        if (!h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}")) {
-            return false;
-        }
+    /** A speed for {@code /control}, in range; 400 otherwise. */
+    private static Double parseSpeed(String value) {
+        double v;
         try {
-            return InetAddress.getByName(h).isLoopbackAddress(); // a literal: no lookup
-        } catch (IOException e) {
-            return false;
+            v = Double.parseDouble(value == null ? "" : value);
+        } catch (NumberFormatException e) {
+            throw new BadRequest(400, "speed = '" + value + "' is not a number");
         }
+        if (!(v >= SimLoop.MIN_SPEED && v <= SimLoop.MAX_SPEED)) {
+            throw new BadRequest(400, "speed = " + value + " is out of range; valid range is " + SimLoop.MIN_SPEED
+                    + ".." + (int) SimLoop.MAX_SPEED);
+        }
+        return v;
     }
 
     private static String contentType(String file) {

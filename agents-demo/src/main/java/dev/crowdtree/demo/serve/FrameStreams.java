@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.demo.http.Answers;
 import dev.crowdtree.demo.serve.FrameBuffers.Frame;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpFields;

@@ -1,5 +1,7 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.demo.http.AccessToken;
+import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.demo.cli.CrowdOptions;
 import dev.crowdtree.demo.cli.Problems;
 import dev.crowdtree.demo.debug.DebugCommand;

@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.core.time.FixedStepClock;
 import dev.crowdtree.demo.serve.FrameBuffers.Frame;
 import dev.crowdtree.demo.sim.CrowdData;

@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.demo.http.Access;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crowdtree.demo.Main;
@@ -274,12 +275,12 @@ class ServeCommandTest {
 
     @Test
     void loopbackHostsOnly() {
-        assertTrue(CrowdServer.loopbackHost("127.0.0.1:8080"));
-        assertTrue(CrowdServer.loopbackHost("localhost:1"));
-        assertTrue(CrowdServer.loopbackHost("[::1]:8080"));
-        assertFalse(CrowdServer.loopbackHost("evil.example:8080"));
-        assertFalse(CrowdServer.loopbackHost("127.0.0.1.evil.example"));
-        assertFalse(CrowdServer.loopbackHost(null));
+        assertTrue(Access.loopbackHost("127.0.0.1:8080"));
+        assertTrue(Access.loopbackHost("localhost:1"));
+        assertTrue(Access.loopbackHost("[::1]:8080"));
+        assertFalse(Access.loopbackHost("evil.example:8080"));
+        assertFalse(Access.loopbackHost("127.0.0.1.evil.example"));
+        assertFalse(Access.loopbackHost(null));
     }
 
     // ---- the page in headless Chromium ----------------------------------------------------------

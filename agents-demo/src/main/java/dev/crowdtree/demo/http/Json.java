@@ -1,12 +1,12 @@
-package dev.crowdtree.demo.serve;
+package dev.crowdtree.demo.http;
 
 /** The little JSON the server writes: strings escaped per RFC 8259, numbers that are always valid JSON. */
-final class Json {
+public final class Json {
     private Json() {
     }
 
     /** {@code s} as a JSON string literal (null as {@code null}). */
-    static String string(String s) {
+    public static String string(String s) {
         if (s == null) {
             return "null";
         }
@@ -41,7 +41,7 @@ final class Json {
     }
 
     /** A finite number in the shortest form that round-trips; NaN and infinities as {@code null}. */
-    static String number(double v) {
+    public static String number(double v) {
         if (!Double.isFinite(v)) {
             return "null";
         }
@@ -52,7 +52,7 @@ final class Json {
     }
 
     /** A float in the shortest form that round-trips as a float. */
-    static String number(float v) {
+    public static String number(float v) {
         if (!Float.isFinite(v)) {
             return "null";
         }

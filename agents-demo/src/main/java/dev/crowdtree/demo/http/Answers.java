@@ -1,4 +1,4 @@
-package dev.crowdtree.demo.serve;
+package dev.crowdtree.demo.http;
 
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -43,7 +43,7 @@ public final class Answers {
     }
 
     /** A callback that runs {@code first}, then completes {@code next} the same way. */
-    static Callback runFirst(Runnable first, Callback next) {
+    public static Callback runFirst(Runnable first, Callback next) {
         return new Callback() {
             @Override
             public void succeeded() {

@@ -1,4 +1,4 @@
-package dev.crowdtree.demo.serve;
+package dev.crowdtree.demo.http;
 
 /** An answer other than 200, with its message: thrown while a request is checked, answered as {@code {"error": ...}}. */
 public final class BadRequest extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.crowdtree.demo.serve;
+package dev.crowdtree.demo.http;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -47,7 +47,7 @@ public final class AccessToken {
     }
 
     /** Whether {@code candidate} is the token, in time independent of where they differ. */
-    boolean matches(String candidate) {
+    public boolean matches(String candidate) {
         return candidate != null && MessageDigest.isEqual(sha256(candidate), digest);
     }
 

@@ -1,4 +1,4 @@
-package dev.crowdtree.demo.serve;
+package dev.crowdtree.demo.http;
 
 import org.junit.jupiter.api.Test;
 

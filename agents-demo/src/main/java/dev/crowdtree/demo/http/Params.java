@@ -1,4 +1,4 @@
-package dev.crowdtree.demo.serve;
+package dev.crowdtree.demo.http;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +20,7 @@ public final class Params {
     }
 
     /** {@code v} as a finite float; 400 if it is not one. */
-    static float parseFloat(String name, String v) {
+    public static float parseFloat(String name, String v) {
         float f;
         try {
             f = Float.parseFloat(v.strip());
@@ -47,26 +47,11 @@ public final class Params {
     }
 
     /** URL-decodes {@code s} ({@code +} is a space); 400 if it is malformed. */
-    static String decode(String s) {
+    public static String decode(String s) {
         try {
             return URLDecoder.decode(s, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             throw new BadRequest(400, "'" + s + "' is not URL-encoded properly");
         }
-    }
-
-    /** A speed for {@code /control}, in range; 400 otherwise. */
-    static Double parseSpeed(String value) {
-        double v;
-        try {
-            v = Double.parseDouble(value == null ? "" : value);
-        } catch (NumberFormatException e) {
-            throw new BadRequest(400, "speed = '" + value + "' is not a number");
-        }
-        if (!(v >= SimLoop.MIN_SPEED && v <= SimLoop.MAX_SPEED)) {
-            throw new BadRequest(400, "speed = " + value + " is out of range; valid range is " + SimLoop.MIN_SPEED
-                    + ".." + (int) SimLoop.MAX_SPEED);
-        }
-        return v;
     }
 }

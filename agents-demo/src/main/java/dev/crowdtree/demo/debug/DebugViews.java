@@ -1,0 +1,234 @@
+package dev.crowdtree.demo.debug;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiled.Vocabulary;
+import dev.crowdtree.statetree.exec.Recorder;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.ValueType;
+
+import java.util.List;
+
+/**
+ * What the debugger's page reads of a runtime between ticks, as JSON: the tree, the finder's
+ * agents, the breakpoint list, and the occupancy counted by a scan (docs/DEBUGGER.md, "The JSON
+ * API"). THREADING: the session thread only.
+ */
+final class DebugViews {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final StateTreeRuntime runtime;
+    private final CompiledStateTree tree;
+
+    DebugViews(StateTreeRuntime runtime) {
+        this.runtime = runtime;
+        this.tree = runtime.tree();
+    }
+
+    boolean despawned(int agent) {
+        try {
+            runtime.treeStatus(agent);
+            return false;
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+    }
+
+    /** The agent's last active state, -1 when none, -2 when despawned. */
+    int activeState(int agent) {
+        try {
+            return runtime.activeState(agent);
+        } catch (IllegalArgumentException e) {
+            return -2; // despawned
+        }
+    }
+
+    /**
+     * The agents whose active path passes through {@code statePath} (null: any) and whose parameter
+     * {@code param} (null: none) lies in [min, max], ascending, at most {@code limit}; and how many.
+     */
+    String find(String statePath, String param, double min, double max, int limit, long tick) {
+        int s = statePath == null ? -1 : Breakpoint.stateId(tree, statePath);
+        int p = -1;
+        if (param != null) {
+            p = tree.paramIndex(param);
+            if (p < 0) {
+                throw new IllegalArgumentException("no parameter '" + param + "' in tree '" + tree.name + "'; it has "
+                        + List.of(tree.paramName));
+            }
+        }
+        int end = s < 0 ? -1 : tree.stateSubtreeEnd[s];
+        ArrayNode agents = JSON.createArrayNode();
+        long total = 0;
+        for (int a = 0, n = runtime.agentCount(); a < n; a++) {
+            int at = activeState(a);
+            if (at == -2 || s >= 0 && (at < s || at >= end)) {
+                continue;
+            }
+            if (p >= 0) {
+                double v = runtime.parameter(a, p);
+                if (!(v >= min && v <= max)) {
+                    continue;
+                }
+            }
+            if (total++ < limit) {
+                agents.add(a);
+            }
+        }
+        ObjectNode o = JSON.createObjectNode();
+        o.put("tick", tick);
+        o.put("total", total);
+        o.set("agents", agents);
+        return o.toString();
+    }
+
+    /** Running agents per last active state, counted by a scan of every agent. */
+    long[] scanOccupancy() {
+        long[] occ = new long[tree.stateCount];
+        for (int a = 0, n = runtime.agentCount(); a < n; a++) {
+            int s = activeState(a);
+            if (s >= 0 && runtime.treeStatus(a) == RunStatus.RUNNING) {
+                occ[s]++;
+            }
+        }
+        return occ;
+    }
+
+    /** The tree as the page draws it. */
+    String treeJson() {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("name", tree.name);
+        ArrayNode states = o.putArray("states");
+        for (int s = 0; s < tree.stateCount; s++) {
+            ObjectNode st = states.addObject();
+            st.put("id", s);
+            st.put("path", tree.statePath[s]);
+            st.put("name", tree.stateName[s]);
+            st.put("parent", tree.stateParent[s]);
+            st.put("depth", tree.stateDepth[s]);
+        }
+        ArrayNode trs = o.putArray("transitions");
+        for (int tr = 0; tr < tree.transitionCount; tr++) {
+            ObjectNode t = trs.addObject();
+            t.put("id", tr);
+            t.put("state", tree.transitionSource[tr]);
+            t.put("statePath", tree.statePath[tree.transitionSource[tr]]);
+            t.put("index", tree.transitionDeclaredIndex[tr] & 0xFF);
+            t.put("trigger", Vocabulary.Trigger.of(tree.transitionTrigger[tr]).assetName());
+            if (tree.transitionTrigger[tr] == CompiledStateTree.TRIGGER_EVENT) {
+                t.put("event", tree.tagName(tree.transitionEvent[tr]));
+            } else {
+                t.putNull("event");
+            }
+            t.put("target", tree.transitionTargetName(tr));
+            int target = tree.transitionTarget[tr];
+            t.put("targetId", target >= 0 && target < tree.stateCount ? target : -1);
+            t.put("priority", Vocabulary.Priority.of(tree.transitionPriority[tr]).assetName());
+            if (tree.isGated(tr)) {
+                t.put("delay", tree.transitionDelay[tr]);
+            }
+            t.put("text", Breakpoint.describeTransition(tree, tr));
+        }
+        ArrayNode params = o.putArray("parameters");
+        for (int p = 0; p < tree.paramName.length; p++) {
+            ObjectNode pa = params.addObject();
+            pa.put("name", tree.paramName[p]);
+            pa.put("type", tree.enumValues(p) != null ? "enum" : tree.paramType[p].assetName());
+        }
+        return o.toString();
+    }
+
+    String breakpointsJson(List<Breakpoint> breakpoints) {
+        ArrayNode a = JSON.createArrayNode();
+        for (Breakpoint b : breakpoints) {
+            ObjectNode o = a.addObject();
+            o.put("id", b.id());
+            o.put("kind", b.kind().name);
+            if (b.state() >= 0) {
+                o.put("state", tree.statePath[b.state()]);
+            }
+            if (b.transition() >= 0) {
+                o.put("transition", b.transition());
+            }
+            if (b.tag() != null) {
+                o.put("tag", b.tag());
+            }
+            o.put("agent", b.agent());
+            o.put("text", b.describe(tree));
+        }
+        return a.toString();
+    }
+
+    /** The agent panel's JSON ({@code GET /api/agent}) at tick {@code tick}, with the watched lines given. */
+    String agentJson(int agent, long tick, List<String> trace, boolean watched) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("id", agent);
+        o.put("tick", tick);
+        if (despawned(agent)) {
+            o.put("status", "despawned");
+            o.put("activePath", "");
+            return o.toString();
+        }
+        o.put("status", RunStatus.name(runtime.treeStatus(agent)));
+        o.put("activePath", runtime.activePath(agent));
+        ObjectNode params = o.putObject("parameters");
+        for (int p = 0; p < tree.paramName.length; p++) {
+            double v = runtime.parameter(agent, p);
+            List<String> names = tree.enumValues(p);
+            if (names != null) {
+                params.put(tree.paramName[p], names.get((int) v));
+            } else if (tree.paramType[p] == ValueType.BOOL) {
+                params.put(tree.paramName[p], v != 0);
+            } else if (tree.paramType[p] == ValueType.FLOAT) {
+                params.put(tree.paramName[p], (float) v);
+            } else {
+                params.put(tree.paramName[p], (long) v);
+            }
+        }
+        ArrayNode ev = o.putArray("queuedEvents");
+        runtime.queuedEvents(agent).forEach(ev::add);
+        ArrayNode tr = o.putArray("trace");
+        trace.forEach(tr::add);
+        o.put("watched", watched);
+        return o.toString();
+    }
+
+    /**
+     * The status's counts: running agents, the occupancy per state (the recorder's, or
+     * {@code occupancyScan} when a scan counted it) and below each state, the last tick's firings
+     * and their mean per transition, the node failures, dropped and rejected events of the tick.
+     */
+    void putCounts(ObjectNode o, Recorder r, long[] occupancyScan, RateWindow rates, long k) {
+        long[] occ = new long[tree.stateCount];
+        for (int s = 0; s < occ.length; s++) {
+            occ[s] = occupancyScan != null ? occupancyScan[s] : r.occupancy(s);
+        }
+        long[] below = new long[tree.stateCount];
+        for (int s = tree.stateCount - 1; s >= 0; s--) {
+            below[s] += occ[s];
+            if (tree.stateParent[s] >= 0) {
+                below[tree.stateParent[s]] += below[s];
+            }
+        }
+        o.put("running", tree.stateCount == 0 ? 0 : below[0]);
+        ArrayNode oa = o.putArray("occupancy");
+        ArrayNode ob = o.putArray("occupancyBelow");
+        for (int s = 0; s < occ.length; s++) {
+            oa.add(occ[s]);
+            ob.add(below[s]);
+        }
+        ArrayNode fired = o.putArray("fired");
+        ArrayNode rate = o.putArray("rate");
+        for (int tr = 0; tr < tree.transitionCount; tr++) {
+            fired.add(rates.last(k, tr));
+            rate.add(rates.mean(k, tr));
+        }
+        boolean counted = !rates.isEmpty();
+        o.put("failures", counted ? r.failures() : 0);
+        o.put("dropped", counted ? r.droppedEvents() : 0);
+        o.put("rejected", counted ? r.rejectedEvents() : 0);
+    }
+}
