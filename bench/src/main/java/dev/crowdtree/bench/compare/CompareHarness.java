@@ -37,7 +37,14 @@ public final class CompareHarness {
         List<Integer> agents = new ArrayList<>(DEFAULT_AGENTS);
         List<Variant> variants = new ArrayList<>(List.of(Variant.values()));
         int ticks = 300;
-        int warmup = 300;
+        /**
+         * 600 ticks = 20 s of simulated time, one period of the crowd tree's wave evaluator: every path
+         * the logic takes (the first flee at the wave's crest included) has run before measuring. After
+         * 300, one tick in the measured ones (the same tick number on 1 and 2 workers, so a path of the
+         * logic taken first then) allocated a String and its bytes, 104 B once in a run, most likely a
+         * constant resolved on first use; the allocation column showed it as 0.2-0.35 B per tick.
+         */
+        int warmup = 600;
         double budget = 15;
         double warmupBudget = 100;
         long seed = 1;
@@ -69,7 +76,7 @@ public final class CompareHarness {
                 "                      passed (at most 20 x N)",
                 "  --budget S          seconds of measuring per run; a slow run stops earlier, after at least "
                         + CompareRun.MIN_TICKS + " ticks (default 15)",
-                "  --warmup N          warm-up ticks before measuring (default 300 = 10 s of simulated time)",
+                "  --warmup N          warm-up ticks before measuring (default 600 = 20 s of simulated time, one period of the wave)",
                 "  --warmup-budget S   seconds of warm-up per run at most; a slow run warms up fewer ticks (default 100)",
                 "  --seed N            simulation seed (default 1)",
                 "  --out DIR           output directory (default bench/results)",

@@ -2,6 +2,8 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 
+import java.util.Objects;
+
 /**
  * What the host of a {@link StateTreeSystem} watches besides the simulation: the trace (all agents,
  * or one), its {@code why} lines, and the population counters and watched agents ({@link Recorder}). The chunks read
@@ -29,6 +31,13 @@ final class Observers {
 
     Observers(CompiledStateTree tree) {
         this.tree = tree;
+    }
+
+    static {
+        // Loads the Recorder class now, not in the middle of a steady tick: a run without recording
+        // still loaded it lazily after about a thousand ticks (when compiled code met it), reading
+        // 33 KB from the jar on the simulation thread (the compare harness, sleepy and flat rows).
+        Objects.requireNonNull(Recorder.class);
     }
 
     void setRecording(boolean on) {
