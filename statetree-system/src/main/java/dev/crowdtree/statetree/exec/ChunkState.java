@@ -226,43 +226,40 @@ final class ChunkState {
         ids = d.ids;
     }
 
-    // ---- the packed execution state (InstanceData#exec): inlined by the JIT ----
-
-    /** Set while a gate is pending: the gate column is read only then (it is another cache line). */
-    static final long GATE_BIT = 1L << 37;
+    // ---- the packed execution state (InstanceData#exec, coded by ExecWord): inlined by the JIT ----
 
     /** Last active state + 1 (0: empty path). */
     int stateOf(int r) {
-        return (int) exec[r] & 0xFFFF;
+        return ExecWord.state(exec[r]);
     }
 
     void setState(int r, int v) {
-        exec[r] = (exec[r] & ~0xFFFFL) | (v & 0xFFFF);
+        exec[r] = ExecWord.withState(exec[r], v);
     }
 
     /** The task whose EnterState failed + 1 (0: none). */
     int failedOf(int r) {
-        return (int) (exec[r] >>> 16) & 0xFFFF;
+        return ExecWord.failed(exec[r]);
     }
 
     void setFailed(int r, int v) {
-        exec[r] = (exec[r] & ~(0xFFFFL << 16)) | ((long) (v & 0xFFFF) << 16);
+        exec[r] = ExecWord.withFailed(exec[r], v);
     }
 
     byte runOf(int r) {
-        return (byte) ((exec[r] >>> 32) & 7);
+        return ExecWord.run(exec[r]);
     }
 
     void setRun(int r, byte v) {
-        exec[r] = (exec[r] & ~(7L << 32)) | ((long) v << 32);
+        exec[r] = ExecWord.withRun(exec[r], v);
     }
 
     byte lastOf(int r) {
-        return (byte) ((exec[r] >>> 35) & 3);
+        return ExecWord.last(exec[r]);
     }
 
     void setLast(int r, byte v) {
-        exec[r] = (exec[r] & ~(3L << 35)) | ((long) v << 35);
+        exec[r] = ExecWord.withLast(exec[r], v);
     }
 
     /**
@@ -296,11 +293,11 @@ final class ChunkState {
 
     /** The tick period byte: log2 in bits 0-2, a requested log2 in bits 4-6, bit 7 while requested. */
     byte lodOf(int r) {
-        return (byte) (exec[r] >>> 40);
+        return ExecWord.lod(exec[r]);
     }
 
     void setLod(int r, byte v) {
-        exec[r] = (exec[r] & ~(0xFFL << 40)) | ((long) (v & 0xFF) << 40);
+        exec[r] = ExecWord.withLod(exec[r], v);
     }
 
     /**
@@ -317,7 +314,7 @@ final class ChunkState {
     /** Cancels row {@code r}'s pending gate. */
     void clearGate(int r) {
         gate[r] = 0;
-        exec[r] &= ~GATE_BIT;
+        exec[r] &= ~ExecWord.GATE_BIT;
         gateValue[r] = 0f;
         gateDue[r] = 0;
     }

@@ -8,7 +8,7 @@ import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
  * The agents' gates (docs/SEMANTICS.md section 4; rule U4 under {@code "rules": "unreal-5.8"}):
  * one pending gated transition per agent, in the chunk's columns {@code gate} (transition + 1),
  * {@code gateValue} (the delay drawn) and {@code gateDue} (the step it opens, 0 for at once), with
- * {@link ChunkState#GATE_BIT} in the execution word. An agent whose gate waits on an event or
+ * {@link ExecWord#GATE_BIT} in the execution word. An agent whose gate waits on an event or
  * completion transition is looked at every step (the sticky list); one on an onTick transition is
  * always awake anyway.
  *
@@ -69,7 +69,7 @@ final class Gates {
     private void set(int r, int tr, float g) {
         final ChunkState c = st;
         c.gate[r] = (short) (tr + 1);
-        c.exec[r] |= ChunkState.GATE_BIT;
+        c.exec[r] |= ExecWord.GATE_BIT;
         c.gateValue[r] = g;
         c.gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;
         if (t.transitionTrigger[tr] != TRIGGER_TICK) {

@@ -23,11 +23,9 @@ import java.util.List;
  *
  * <p>The fields the runtime reads and writes for one agent at a time (when it wakes, when it
  * transitions) are packed into one {@code long} per agent, {@link #exec}, so that an agent the
- * runtime visits alone costs one cache line rather than one per field: bits 0-15 the last active
- * state + 1 (0: empty path), 16-31 the task whose EnterState failed + 1 (0: none), 32-34 the tree's
- * run status, 35-36 the last tick status, 37 set while a gate is pending, 40-47 the tick period
- * byte (log2 of the period in effect in bits 0-2, a requested log2 in bits 4-6, bit 7 while a
- * request is pending), 48-63 the low 16 bits of the state-change count (Unreal's StateChangeCount). A zeroed
+ * runtime visits alone costs one cache line rather than one per field; {@link ExecWord} is its codec and says
+ * the layout (the last active state, the failed task, the run and last tick statuses, the gate bit, the tick period
+ * byte, the low bits of the state-change count). A zeroed
  * row is a fresh, not-started instance. Separate columns: {@code gate} = gated transition + 1 (0:
  * none; read by the dense onTick loops), {@code gateDue} = the step at which the pending gate opens
  * (0: already open, {@link #NEVER}: never) with {@code gateValue} the gate time it was computed
@@ -160,24 +158,21 @@ final class InstanceData {
 
     /** Last active state of {@code row}, or -1. */
     int stateOfRow(int row) {
-        return ((int) execCol.data()[row] & 0xFFFF) - 1;
+        return ExecWord.state(execCol.data()[row]) - 1;
     }
 
     byte runOfRow(int row) {
-        return (byte) ((execCol.data()[row] >>> 32) & 7);
+        return ExecWord.run(execCol.data()[row]);
     }
 
     byte lodOfRow(int row) {
-        return (byte) (execCol.data()[row] >>> 40);
+        return ExecWord.lod(execCol.data()[row]);
     }
 
     void setLodOfRow(int row, byte v) {
         long[] e = execCol.data();
-        e[row] = (e[row] & ~(0xFFL << 40)) | ((long) (v & 0xFF) << 40);
+        e[row] = ExecWord.withLod(e[row], v);
     }
-
-    /** The low 16 bits of the state-change count sit at bit 48 of {@link #exec}. */
-    static final int CHANGES_SHIFT = 48;
 
     /** The state-change count of {@code row}: the {@code changes} column holds the bits above the 16 in {@link #exec}. */
     /** Counts running rows per active last state into {@code counts} (length >= stateCount). */
@@ -186,14 +181,14 @@ final class InstanceData {
         long[] ex = execCol.data();
         for (int r = 0, n = table.size(); r < n; r++) {
             long e = ex[r];
-            if (((e >>> 32) & 7) == dev.crowdtree.statetree.node.RunStatus.RUNNING) {
-                counts[((int) e & 0xFFFF) - 1]++;
+            if (ExecWord.run(e) == dev.crowdtree.statetree.node.RunStatus.RUNNING) {
+                counts[ExecWord.state(e) - 1]++;
             }
         }
     }
 
     int stateChangeCount(int row) {
-        return (changesCol.data()[row] << 16) | (int) (execCol.data()[row] >>> CHANGES_SHIFT);
+        return (changesCol.data()[row] << 16) | ExecWord.changesLow(execCol.data()[row]);
     }
 
     /** The tick period of a period byte. */

@@ -332,7 +332,7 @@ final class SchedulePhase {
     private boolean sticky(int r) {
         final ChunkState c = st;
         return c.lastOf(r) != RunStatus.RUNNING
-                || ((c.exec[r] & ChunkState.GATE_BIT) != 0 && t.transitionTrigger[c.gate[r] - 1] != TRIGGER_TICK);
+                || ((c.exec[r] & ExecWord.GATE_BIT) != 0 && t.transitionTrigger[c.gate[r] - 1] != TRIGGER_TICK);
     }
 
     /**

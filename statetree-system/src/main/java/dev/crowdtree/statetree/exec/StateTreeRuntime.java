@@ -90,6 +90,12 @@ public interface StateTreeRuntime extends AutoCloseable {
      */
     List<PayloadMismatch> unmatchedPayloads();
 
+    /**
+     * Transition rounds per tick at most (Unreal's {@code MaxIterations}; docs/SEMANTICS.md section 3,
+     * rule D11a): a transition that would follow the fifth waits for the next tick. Both runtimes use it.
+     */
+    int MAX_TRANSITION_ROUNDS = 5;
+
     /** Largest tick period ({@link #setTickPeriod}). */
     int MAX_TICK_PERIOD = 64;
 

@@ -90,7 +90,7 @@ final class TransitionApply {
             if (!fire(r, tr, leaf, changedFrom)) {
                 return; // tree finished
             }
-            if (st.lastOf(r) == RunStatus.RUNNING || round == 5) {
+            if (st.lastOf(r) == RunStatus.RUNNING || round == StateTreeRuntime.MAX_TRANSITION_ROUNDS) {
                 break;
             }
             events.movePendingToE(l);
@@ -228,9 +228,9 @@ final class TransitionApply {
     byte enterState(int r, int cur, int target, int leaf, int changedFrom) {
         final ChunkState c = st;
         final long[] exec = c.exec;
-        long e = exec[r] + (1L << InstanceData.CHANGES_SHIFT);
+        long e = exec[r] + (1L << ExecWord.CHANGES_SHIFT);
         exec[r] = e;
-        if (e >>> InstanceData.CHANGES_SHIFT == 0) {
+        if (e >>> ExecWord.CHANGES_SHIFT == 0) {
             c.changes[r]++; // the low 16 bits wrapped
         }
         c.setFailed(r, 0);
@@ -342,7 +342,7 @@ final class TransitionApply {
         final ChunkState c = st;
         // rule U4: under unreal-5.8 a pending delay lasts while the state that armed it stays (not changed)
         int gateSource = -1;
-        if ((c.exec[r] & ChunkState.GATE_BIT) != 0) {
+        if ((c.exec[r] & ExecWord.GATE_BIT) != 0) {
             if (unreal && !all) {
                 gateSource = t.transitionSource[c.gate[r] - 1];
             } else {

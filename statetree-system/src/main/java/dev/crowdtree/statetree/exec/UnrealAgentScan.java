@@ -142,7 +142,7 @@ final class UnrealAgentScan {
                     stopped = true; // a condition threw
                     return;
                 }
-                if (!ok || (t.isGated(tr) && ((st.exec[r] & ChunkState.GATE_BIT) != 0 || scan.gates.arm(r, tr)))) {
+                if (!ok || (t.isGated(tr) && ((st.exec[r] & ExecWord.GATE_BIT) != 0 || scan.gates.arm(r, tr)))) {
                     continue; // failed; or armed now (rule U4), or another delay is pending (one per agent)
                 }
                 if (!sourceFails && found(r, tr, tr) == STOP) {

@@ -6,6 +6,7 @@ import static dev.crowdtree.statetree.reference.ReferenceInterpreter.SUCCEEDED_H
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.HistoryStates;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.TraceFormat;
 import dev.crowdtree.statetree.node.RunStatus;
 
@@ -14,13 +15,11 @@ import dev.crowdtree.statetree.node.RunStatus;
  * 2, 3 and 7, rules G1-G3): the order of the phases within one call. Start enters the global tasks,
  * then selects and enters the initial state; Tick takes the queued events, counts the gate down,
  * ticks evaluators, global tasks and state tasks, then runs
- * up to {@link #MAX_ITERATIONS} transition rounds (TriggerTransitions, ExitState, EnterState); Stop
+ * up to {@link StateTreeRuntime#MAX_TRANSITION_ROUNDS} transition rounds (TriggerTransitions, ExitState, EnterState); Stop
  * exits every active state, then the global tasks. It also moves the agent's events to itself between the windows of
  * section 8 (this tick's {@code EventsToProcess}, the next round, the queue).
  */
 final class AgentLifecycle {
-    /** Unreal's {@code MaxIterations}: transition rounds per tick. */
-    static final int MAX_ITERATIONS = 5;
 
     private final InterpreterData data;
     private final CompiledStateTree tree;
@@ -167,7 +166,7 @@ final class AgentLifecycle {
             exec.lastTickStatus = nodes.tickTasks(exec, deltaTime);
         }
 
-        for (int iter = 0; iter < MAX_ITERATIONS; iter++) {
+        for (int iter = 0; iter < StateTreeRuntime.MAX_TRANSITION_ROUNDS; iter++) {
             if (iter > 0) {
                 // Events sent during the previous round's ExitState/EnterState (counted against the new path, rule E5).
                 for (Event e : exec.enterExitEvents) {
