@@ -77,8 +77,10 @@ final class Report {
     }
 
     /**
-     * Issue 8's aims, each at the largest agent count run for its variant (1M in the default run).
-     * Targets are never relaxed: a missed aim says by how much.
+     * Issue 8's aims, raised where issue 22 asks more (the reference interpreter 25x, two workers
+     * 1.9x; its sleepy aims, 0.4 ms and 15x, are below issue 8's 0.3 ms and 20x, which stay), each at
+     * the largest agent count run for its variant (1M in the default run). Targets are never
+     * relaxed: a missed aim says by how much.
      */
     private void evaluateAims() {
         int h = largest(Variant.HIERARCHICAL);
@@ -98,11 +100,11 @@ final class Report {
                     faster(id, h, "ours (1 worker) vs the hand-written floor, per agent-tick", 2, ours1, floor, ours2, null);
                 }
                 if (ref != null) {
-                    faster(id, h, "ours (1 worker) vs the reference interpreter, per agent-tick", 20, ours1, ref, ours2, refScheduled);
+                    faster(id, h, "ours (1 worker) vs the reference interpreter, per agent-tick", 25, ours1, ref, ours2, refScheduled);
                 }
                 if (ours2 != null) {
                     double speedup = ours1.nsPerAgentTick() / ours2.nsPerAgentTick();
-                    atLeast(id, h, "2 workers vs 1 worker (speed-up)", ">= 1.8x", speedup, 1.8, String.format(Locale.ROOT,
+                    atLeast(id, h, "2 workers vs 1 worker (speed-up)", ">= 1.9x", speedup, 1.9, String.format(Locale.ROOT,
                             "(%.1f vs %.1f ns/agent-tick)", ours2.nsPerAgentTick(), ours1.nsPerAgentTick()));
                 }
             }
