@@ -80,7 +80,7 @@ class ReportAimsTest {
 
         Report.Aim speedup = aim(r, Variant.HIERARCHICAL, "2 workers vs 1 worker");
         assertEquals(">= 1.9x", speedup.target());
-        assertTrue(speedup.met(), speedup.toString());
+        assertFalse(speedup.met(), "22.4 / 11.8 = 1.898, just under issue 22's 1.9x: " + speedup);
 
         Report.Aim heap = aim(r, Variant.HIERARCHICAL, "whole heap per agent");
         assertEquals("<= 120 B", heap.target());
@@ -107,7 +107,7 @@ class ReportAimsTest {
         assertTrue(sleepyFloor.detail().startsWith("by 80.0x (20.0 vs 5.00 ns/agent-tick); 2 workers: 0.50x"), sleepyFloor.detail());
 
         String md = r.markdown();
-        assertTrue(md.contains("| hierarchical | 1,000,000 | 2 workers vs 1 worker (speed-up) | >= 1.9x | 1.90x | met (11.8 vs 22.4 ns/agent-tick) |"), md);
+        assertTrue(md.contains("| hierarchical | 1,000,000 | 2 workers vs 1 worker (speed-up) | >= 1.9x | 1.90x | **missed** by 1.00x (11.8 vs 22.4 ns/agent-tick) |"), md);
         assertTrue(md.contains("| **missed** by 4.48x (22.4 ns/agent-tick"), md);
         assertTrue(md.contains("| sleepy | ours batched, 1 worker | 1,000,000 | 20.0 |"), md);
         assertTrue(md.contains(" | 100% | 300 + 300 |"), md);
