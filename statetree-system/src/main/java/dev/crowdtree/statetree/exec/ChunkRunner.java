@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.exec;
 
+import dev.crowdtree.core.schedule.Chunk;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.HistoryStates;
 import dev.crowdtree.statetree.node.NodeContext;
@@ -103,8 +104,26 @@ final class ChunkRunner {
     // Tick of one chunk
     // =============================================================================================
 
-    void tickChunk(ChunkSchedule cs, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber,
-                   int stepNumber, float dt, EventBuffer evs, int evBegin, int evEnd, long[] phaseNanos) {
+    /**
+     * One tick of {@code chunk} (its index, rows and worker): its schedule, output and events, and
+     * the tick's number, step and dt, are the system's, which the simulation thread set before the
+     * executor ran the kernel.
+     */
+    void tickChunk(Chunk chunk) {
+        final StateTreeSystem sys = st.sys;
+        final int index = chunk.index();
+        final ChunkSchedule cs = sys.schedules()[index];
+        final int chunkBase = chunk.begin();
+        final int chunkEnd = chunk.end();
+        final ChunkOutput output = sys.output(index);
+        final long tickNumber = sys.currentTick();
+        final int stepNumber = sys.steps();
+        final float dt = sys.currentDt();
+        final EventRouter router = sys.events();
+        final EventBuffer evs = router.byChunk;
+        final int evBegin = router.chunkEventBegin[index];
+        final int evEnd = router.chunkEventBegin[index + 1];
+        final long[] phaseNanos = sys.times().of(chunk.worker());
         final long t0 = phaseNanos != null ? System.nanoTime() : 0;
         final ChunkState c = st;
         begin(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);

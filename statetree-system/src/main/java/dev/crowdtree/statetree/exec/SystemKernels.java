@@ -23,10 +23,7 @@ final class SystemKernels {
 
         @Override
         public void execute(Chunk c) {
-            EventRouter events = sys.events();
-            sys.runner(c.worker()).tickChunk(sys.schedules()[c.index()], c.begin(), c.end(), sys.output(c.index()),
-                    sys.currentTick(), sys.steps(), sys.currentDt(), events.byChunk, events.chunkEventBegin[c.index()],
-                    events.chunkEventBegin[c.index() + 1], sys.times().of(c.worker()));
+            sys.runner(c.worker()).tickChunk(c);
         }
 
         @Override
