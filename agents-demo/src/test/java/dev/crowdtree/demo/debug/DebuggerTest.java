@@ -216,6 +216,35 @@ class DebuggerTest {
         assertEquals(405, r.statusCode());
     }
 
+    @Test
+    void withATokenEveryRequestMustCarryItAndThePageSendsIt() throws Exception {
+        String token = "0123456789abcdef0123";
+        try (Debugger d = Debugger.openScenario(SCENARIO, DemoNodes.registry(),
+                Debugger.Options.defaults().port(0).paused(true).token(token))) {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(d.url() + "api/status")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, r.statusCode(), r.body());
+            r = HTTP.send(HttpRequest.newBuilder(URI.create(d.url() + "api/status?token=" + token)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            r = HTTP.send(HttpRequest.newBuilder(URI.create(d.url() + "api/status"))
+                    .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            r = HTTP.send(HttpRequest.newBuilder(URI.create(d.url() + "?token=" + token)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertTrue(r.body().contains("const TOKEN = \"" + token + "\";"), "the page sends the token it was opened with");
+        }
+    }
+
+    @Test
+    void aRequestNamingAnotherHostOrAPostFromAnotherOriginIsRefused() throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(debugger.url() + "api/pause"))
+                .header("Origin", "http://evil.example").POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, r.statusCode(), r.body());
+        assertTrue(r.body().contains("another origin"), r.body());
+    }
+
     // ---- helpers --------------------------------------------------------------------------------
 
     static boolean below(String path, String state) {
