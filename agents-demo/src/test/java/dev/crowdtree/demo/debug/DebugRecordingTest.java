@@ -115,6 +115,28 @@ class DebugRecordingTest {
         Result v = run("debug", "--replay", rec.toString(), "--verify");
         assertEquals(0, v.code, v.err);
         assertEquals("replayed 90 ticks to tick 90: world hash " + hash + ", as recorded", v.out.strip());
+
+        // opened in the debugger: the whole recording is the history, and the end is the recorded world
+        try (Debugger d = Debugger.openReplay(Recording.read(rec, 1L << 30), DemoNodes.registry(), 1,
+                Debugger.Options.defaults().port(0).paused(true))) {
+            JsonNode st = JSON.readTree(get(d, "api/status"));
+            assertEquals(0, st.path("historyFrom").asLong());
+            assertEquals(90, st.path("head").asLong());
+            assertEquals(3000, st.path("agents").asInt());
+            st = JSON.readTree(post(d, "api/seek?tick=90"));
+            assertEquals(90, st.path("tick").asLong());
+            String finalHash = d.session().await(() -> {
+                try {
+                    return String.format("%016x", d.session().target().worldHash());
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            assertEquals(hash, finalHash);
+            st = JSON.readTree(post(d, "api/seek?tick=45"));
+            assertEquals(45, st.path("tick").asLong());
+            assertTrue(JSON.readTree(get(d, "api/find?state=Root")).path("total").asInt() > 0);
+        }
     }
 
     // ---- helpers --------------------------------------------------------------------------------
