@@ -211,4 +211,42 @@ class StorageModelTest {
             return out;
         }
     }
+
+    @Test
+    void anAddedRowIsZeroAfterRemovalsAndRestoresLeftDataBehind() throws Exception {
+        SoaTable t = new SoaTable("t", 4, 1 << 20);
+        FloatColumn f = t.addFloat("f");
+        ObjectColumn<String> o = t.addObject("o");
+        for (int a = 0; a < 10; a++) {
+            int r = t.add(a);
+            f.data()[r] = a + 1;
+            o.set(r, "x" + a);
+        }
+        t.remove(3); // the last row moves into 3; its old place keeps its data until reused
+        t.remove(0);
+        int r = t.add(100);
+        assertEquals(0f, f.data()[r], "a reused row is cleared");
+        assertNull(o.get(r));
+        r = t.add(101);
+        assertEquals(0f, f.data()[r]);
+        assertNull(o.get(r));
+        // a snapshot of fewer rows restored over more: the rows above it are cleared when added again
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        SoaTable small = new SoaTable("t", 4, 1 << 20);
+        small.addFloat("f");
+        small.addObject("o");
+        small.add(7);
+        dev.crowdtree.core.storage.TableSnapshot.write(small, new java.io.DataOutputStream(bytes));
+        dev.crowdtree.core.storage.TableSnapshot.read(new java.io.DataInputStream(
+                new java.io.ByteArrayInputStream(bytes.toByteArray()))).applyTo(t);
+        assertEquals(1, t.size());
+        r = t.add(102);
+        assertEquals(0f, f.data()[r], "a row a restore left data in is cleared");
+        // rows never written are zero without clearing
+        for (int a = 0; a < 1000; a++) {
+            r = t.add(200 + a);
+            assertEquals(0f, f.data()[r]);
+            assertNull(o.get(r));
+        }
+    }
 }

@@ -39,6 +39,12 @@ public final class SoaTable {
     private final IntColumn agentIds;
     private RowListener[] listeners = new RowListener[0];
     private int size;
+    /**
+     * Rows at or above this one have held nothing since their arrays were allocated, so they are
+     * still zero: {@link #add} clears a row only below it (a row a removal or a restore left data
+     * in). Appending a million agents then costs no per-column clearing.
+     */
+    private int dirtyEnd;
     private int capacity;
 
     /**
@@ -180,8 +186,10 @@ public final class SoaTable {
     public int add(int agentId) {
         ensureCapacity(size + 1);
         int row = size++;
-        for (int i = 0, n = columns.size(); i < n; i++) {
-            columns.get(i).clear(row);
+        if (row < dirtyEnd) {
+            for (int i = 0, n = columns.size(); i < n; i++) {
+                columns.get(i).clear(row);
+            }
         }
         agentIds.data()[row] = agentId;
         fire(row, row + 1);
@@ -198,6 +206,7 @@ public final class SoaTable {
             throw new IllegalArgumentException("row " + row + " is not a live row of table '" + name
                     + "'; valid rows are 0.." + (size - 1));
         }
+        dirtyEnd = Math.max(dirtyEnd, size); // the last row keeps its data until it is cleared
         int last = --size;
         int moved = -1;
         if (row != last) {
@@ -248,6 +257,7 @@ public final class SoaTable {
      * {@code old}), and every listener hears that all of them changed.
      */
     void restoreRows(int rows, int old) {
+        dirtyEnd = Math.max(dirtyEnd, Math.max(rows, old));
         size = rows;
         fire(0, Math.max(rows, old));
     }
