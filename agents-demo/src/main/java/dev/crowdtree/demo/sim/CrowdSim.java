@@ -229,6 +229,9 @@ public final class CrowdSim implements Simulation {
     }
 
     /** Spawns and starts the agents; returns the LOD bands in effect (null: off). */
+    /** Agents spawned per {@code World.sync} while the crowd is built (a power of two). */
+    private static final int SPAWN_BATCH = 1 << 16;
+
     private LodBands spawn(LodBands lodWanted, TreeHost host) {
         final long seed = config.seed();
         final float size = config.worldSize();
@@ -240,6 +243,9 @@ public final class CrowdSim implements Simulation {
         if (regions == null) {
             for (int i = 0; i < config.agents(); i++) {
                 world.commands().spawn(data.table, init, 0);
+                if ((i & SPAWN_BATCH - 1) == SPAWN_BATCH - 1) {
+                    world.sync(); // in batches: the command buffer stays small (21 bytes per command)
+                }
             }
             world.sync();
         } else {
