@@ -5,13 +5,17 @@ import dev.crowdtree.statetree.node.RunStatus;
 
 /**
  * Our batched runtime: the compiled tree itself, no hand-written logic. Host events go through
- * {@link StateTreeSystem#sendEvent} on the calling (simulation) thread before the tick.
+ * {@link StateTreeSystem#sendEvent(int, int, float, boolean)} on the calling (simulation) thread
+ * before the tick, their tag resolved once, as a host that sends many events would.
  */
 final class OursPopulation implements Population {
     private final StateTreeSystem sys;
+    /** The sleepy variant's event tag (-1 in the trees that do not know it: such events are dropped). */
+    private final int eventTag;
 
     OursPopulation(StateTreeSystem sys) {
         this.sys = sys;
+        this.eventTag = sys.tree().eventTagId(Logic.S_EVENT);
     }
 
     @Override
@@ -26,7 +30,7 @@ final class OursPopulation implements Population {
 
     @Override
     public void sendEvent(int agent) {
-        sys.sendEvent(agent, Logic.S_EVENT, 0f, false);
+        sys.sendEvent(agent, eventTag, 0f, false);
     }
 
     @Override

@@ -26,6 +26,8 @@ import java.util.List;
 final class EventRouter {
     private final StateTreeSystem sys;
     private final CompiledStateTree tree;
+    /** The tree's event tags, counted once ({@code tags()} copies them). */
+    private final int tagCount;
     private final SoaTable table;
 
     // events waiting for the next tick, and the current tick's events grouped by chunk
@@ -54,6 +56,7 @@ final class EventRouter {
         this.sys = sys;
         this.table = table;
         this.tree = tree;
+        this.tagCount = tree.tags().size();
         int width = tree.payloads.fieldCount();
         incoming = new EventBuffer(width);
         byChunk = new EventBuffer(width);
@@ -87,6 +90,24 @@ final class EventRouter {
 
     /** {@link #send(int, String, Payload)} with a number payload (the field {@code value}), without allocating. */
     void send(int agent, String tag, float value, boolean has) {
+        send(agent, tree.eventTagId(tag), tag, value, has);
+    }
+
+    /**
+     * {@link #send(int, String, float, boolean)} with the tag resolved by the host once
+     * ({@link CompiledStateTree#eventTagId}; -1: dropped and counted, as an unknown tag is).
+     *
+     * @throws IllegalArgumentException for an id that is no tag of the tree
+     */
+    void send(int agent, int tagId, float value, boolean has) {
+        if (tagId < -1 || tagId >= tagCount) {
+            throw new IllegalArgumentException("event tag id " + tagId + " is no tag of tree '" + tree.name
+                    + "'; valid are -1 (dropped) and 0.." + (tagCount - 1) + " (CompiledStateTree.eventTagId)");
+        }
+        send(agent, tagId, tagId < 0 ? "?" : tree.tagName(tagId), value, has);
+    }
+
+    private void send(int agent, int id, String tag, float value, boolean has) {
         if (has && !Float.isFinite(value)) {
             throw new IllegalArgumentException("event '" + tag + "': payload value " + value + " is not valid; give a finite number");
         }
@@ -95,12 +116,15 @@ final class EventRouter {
         if (has && field >= 0) {
             scratch.setFloat(field, value);
         }
-        send(agent, tag, scratch);
+        send(agent, id, scratch);
     }
 
     private void send(int agent, String tag, EventPayload p) {
+        send(agent, tree.eventTagId(tag), p);
+    }
+
+    private void send(int agent, int id, EventPayload p) {
         incoming.limit = limit();
-        int id = tree.eventTagId(tag);
         if (id < 0) {
             droppedEvents++;
             return;

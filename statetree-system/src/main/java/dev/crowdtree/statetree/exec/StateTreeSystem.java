@@ -52,11 +52,10 @@ import java.util.List;
  */
 public final class StateTreeSystem implements StateTreeRuntime {
     /*
-     * Inside (docs/ARCHITECTURE.md): InstanceData holds the per-agent columns; a ChunkRunner per
-     * worker runs a chunk's phases, each chunk keeping a persistent ChunkSchedule (its always-awake
-     * agents grouped by state, a timer wheel of wake-up steps, the agents to look at every step);
-     * EventRouter routes events and merges the chunks' outputs; HostRequests records parameters and
-     * tick periods set by the host; HostBinding binds the host's columns and externals.
+     * Inside (docs/ARCHITECTURE.md): InstanceData holds the per-agent columns; a ChunkRunner per worker
+     * runs a chunk's phases with its persistent ChunkSchedule (always-awake agents by state, a timer
+     * wheel); EventRouter routes events and merges the chunks' outputs; HostRequests and HostBinding
+     * hold what the host set and bound.
      */
 
     /** Sub-phases timed per chunk (summed worker CPU time), see {@link #phaseNanos()}. */
@@ -72,11 +71,9 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final Despawns despawns;
 
     /**
-     * Rows per chunk of this runtime's phases: the world's chunk, or four of them (at most 16,384
-     * rows) when the world's chunks have 1,024 rows or more. Per chunk and tick the runtime touches a
-     * few dozen cold cache lines (its schedule's headers, the wheel's slot) whatever happens in it, so
-     * fewer, larger chunks make a tick in which few agents wake cheaper; results do not depend on the
-     * chunking at all (every chunk writes only its rows, outputs merge in row order).
+     * Rows per chunk of this runtime's phases: the world's chunk, or four of them (at most 16,384) when
+     * the world's have 1,024 or more: a chunk's tick touches a few dozen cold cache lines whatever
+     * happens in it, so fewer, larger chunks make sleepy ticks cheaper; results do not depend on it.
      */
     private final int chunkRows;
     private final ChunkRunner[] runners;
@@ -426,11 +423,12 @@ public final class StateTreeSystem implements StateTreeRuntime {
         events.send(agent, tag, payload, hasPayload); // the interface's, without allocating
     }
 
-    /**
-     * The queue other threads (a server's network thread, say) offer events to; drained at the start
-     * of the next tick and ordered by (agent, tag, payload), so the outcome does not depend on the
-     * order in which threads raced.
-     */
+    /** As above, the tag resolved once by the host with {@code tree().eventTagId(tag)} (-1: dropped and counted). */
+    public void sendEvent(int agent, int tagId, float payload, boolean hasPayload) {
+        events.send(agent, tagId, payload, hasPayload);
+    }
+
+    /** The queue other threads offer events to: drained at the next tick, ordered by (agent, tag, payload). */
     public MpscUnboundedArrayQueue<ExternalEvent> externalEvents() {
         return events.external;
     }
