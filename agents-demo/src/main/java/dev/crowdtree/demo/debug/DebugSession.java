@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.record.Recording;
 
 import java.io.IOException;
 import java.util.Locale;
@@ -46,7 +47,7 @@ final class DebugSession implements AutoCloseable {
     private final StateTreeRuntime runtime;
     private final CompiledStateTree tree;
     private final Settings settings;
-    private final Replay replay;
+    private final Recording replay;
     private final RecordingOut recording;
     private final DebugViews views;
     private final Thread thread;
@@ -73,7 +74,7 @@ final class DebugSession implements AutoCloseable {
      * @param replay    the recording the target replays, or null for a live run
      * @param recording where a live run is recorded, or null
      */
-    DebugSession(DebugTarget target, Settings settings, Replay replay, RecordingOut recording) {
+    DebugSession(DebugTarget target, Settings settings, Recording replay, RecordingOut recording) {
         this.target = target;
         this.runtime = target.runtime();
         this.tree = runtime.tree();
@@ -175,7 +176,9 @@ final class DebugSession implements AutoCloseable {
             if (target.tick() < 0) {
                 tick(true); // a scenario's start, tick 0
             } else {
-                keepSnapshot();
+                if (replay == null) {
+                    keepSnapshot();
+                }
                 head = Math.max(head, target.tick());
             }
             if (recording != null) {
@@ -263,20 +266,17 @@ final class DebugSession implements AutoCloseable {
             head = k;
         }
         byte[] snap = null;
-        if (k % settings.snapshotEvery() == 0 && target.canSnapshot() && (fresh || !history.has(k))) {
-            snap = keepSnapshot();
+        if (replay == null && k % settings.snapshotEvery() == 0 && (fresh || !history.has(k))) {
+            snap = keepSnapshot(); // a replay travels over the recording's snapshots, not these
         }
         if (fresh && recording != null && recordingFrom >= 0) {
             try {
-                if (snap == null && k % settings.snapshotEvery() == 0) {
-                    snap = target.snapshot();
-                }
-                recording.tick(k, inputs, r, snap, snap == null ? 0 : target.worldHash());
+                recording.tick(k, inputs, r, snap, snap == null ? 0 : target.worldHash(snap));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException("writing the recording: " + e.getMessage(), e);
             }
         }
-        if (replay != null && replay.snapshotTicks().contains(k)) {
+        if (replay != null && replay.hasSnapshot(k)) {
             checkReplayHash(k);
         }
         if (checkBreakpoints) {

@@ -44,6 +44,11 @@ interface DebugTarget extends AutoCloseable {
     /** A hash of the whole world (the same world, the same hash, on any worker count). */
     long worldHash() throws IOException;
 
+    /** {@link #worldHash()}, given {@code snapshot}, a {@link #snapshot} of the world just taken. */
+    default long worldHash(byte[] snapshot) throws IOException {
+        return worldHash();
+    }
+
     /** A one-line description: what runs, how many agents, the tree. */
     String describe();
 

@@ -145,7 +145,7 @@ public final class Debugger implements AutoCloseable {
         DebugTarget target = Recordings.open(rec, nodes, workers);
         float dt = target instanceof SimTarget ? ((SimTarget) target).sim().config().dt()
                 : ((ScenarioTarget) target).scenario().dt();
-        return open(target, options.settings(dt), options, Recordings.replay(rec), null);
+        return open(target, options.settings(dt), options, rec, null);
     }
 
     /** Opens the debugger on a crowd (or a tree alone) of {@code run}/{@code serve}; it owns {@code sim} from now on. */
@@ -154,7 +154,7 @@ public final class Debugger implements AutoCloseable {
         return open(new SimTarget(sim), options.settings(sim.config().dt()), options, null, null);
     }
 
-    static Debugger open(DebugTarget target, DebugSession.Settings settings, Options options, Replay replay,
+    static Debugger open(DebugTarget target, DebugSession.Settings settings, Options options, Recording replay,
                          RecordingOut recording) throws IOException {
         DebugSession session = new DebugSession(target, settings, replay, recording);
         return serve(session, options, null);

@@ -20,7 +20,6 @@ import dev.crowdtree.statetree.reference.StandaloneHost;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -76,41 +75,6 @@ final class Recordings {
         };
     }
 
-    /** The history a session replaying {@code rec} travels over. */
-    static Replay replay(Recording rec) {
-        return new Replay() {
-            @Override
-            public long firstTick() {
-                return rec.firstTick();
-            }
-
-            @Override
-            public long lastTick() {
-                return rec.lastTick();
-            }
-
-            @Override
-            public List<Long> snapshotTicks() {
-                return rec.snapshotTicks();
-            }
-
-            @Override
-            public long snapshotTickAtOrBefore(long tick) {
-                return rec.snapshotTickAtOrBefore(tick);
-            }
-
-            @Override
-            public byte[] snapshot(long snapshotTick) {
-                return rec.snapshot(snapshotTick);
-            }
-
-            @Override
-            public long worldHashAt(long snapshotTick) {
-                return rec.worldHashAt(snapshotTick);
-            }
-        };
-    }
-
     /**
      * The world of {@code rec} at its start (after tick {@code firstTick() - 1}), ready to be stepped:
      * a scenario rebuilt from the recorded texts, or the crowd from its start snapshot.
@@ -156,7 +120,7 @@ final class Recordings {
                 target.step();
                 ran++;
                 long t = target.tick();
-                if (rec.snapshotTicks().contains(t) || t == rec.lastTick()) {
+                if (rec.hasSnapshot(t) || t == rec.lastTick()) {
                     long actual = target.worldHash();
                     long expected = t == rec.lastTick() ? rec.finalHash() : rec.worldHashAt(t);
                     if (actual != expected) {

@@ -146,7 +146,12 @@ final class ScenarioTarget implements DebugTarget {
 
     @Override
     public long worldHash() throws IOException {
-        return Hashes.fnv1a64(snapshot());
+        return worldHash(snapshot());
+    }
+
+    @Override
+    public long worldHash(byte[] snapshot) {
+        return Hashes.fnv1a64(snapshot);
     }
 
     @Override

@@ -462,6 +462,11 @@ public final class Recording {
         return snapHashes.get(snapIndex(snapshotTick));
     }
 
+    /** Whether a periodic snapshot was recorded after {@code tick} (the start snapshot is not one). */
+    public boolean hasSnapshot(long tick) {
+        return Collections.binarySearch(snapTicks, tick) >= 0;
+    }
+
     /** The ticks of the periodic snapshots, ascending (the start snapshot not among them). */
     public List<Long> snapshotTicks() {
         return Collections.unmodifiableList(snapTicks);
