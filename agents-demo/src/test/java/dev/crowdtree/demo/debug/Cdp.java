@@ -3,6 +3,7 @@ package dev.crowdtree.demo.debug;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crowdtree.demo.testing.Chromium;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +33,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A small Chrome DevTools Protocol client for the browser tests, on the JDK's HTTP client and
@@ -73,36 +70,9 @@ final class Cdp implements AutoCloseable {
         this.profile = profile;
     }
 
-    /**
-     * The Chromium to test with; when there is none, fails the test under {@code CI=true} (CI
-     * installs it, see .ci/run) and skips it otherwise.
-     */
+    /** The Chromium to test with, or a failure (CI) or skip ({@link Chromium#orSkip}). */
     static Path chromiumOrSkip() {
-        Path chromium = findChromium();
-        if (chromium == null) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("chromium is not installed; .ci/run must install it (apt-get install -y chromium) so that the "
-                        + "browser tests run");
-            }
-            assumeTrue(false, "chromium is not installed (apt-get install -y chromium); skipping the browser test");
-        }
-        return chromium;
-    }
-
-    static Path findChromium() {
-        Path usr = Path.of("/usr/bin/chromium");
-        if (Files.isExecutable(usr)) {
-            return usr;
-        }
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String dir : path.split(java.io.File.pathSeparator)) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "chromium"))) {
-                    return Path.of(dir, "chromium");
-                }
-            }
-        }
-        return null;
+        return Chromium.orSkip();
     }
 
     /** Starts headless Chromium on about:blank (1400x900) and connects to its page. */
@@ -116,7 +86,7 @@ final class Cdp implements AutoCloseable {
         try {
             p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {
-            deleteTree(profile);
+            Chromium.deleteTree(profile);
             throw e;
         }
         Cdp cdp = new Cdp(p, profile);
@@ -314,7 +284,7 @@ final class Cdp implements AutoCloseable {
         } catch (ExecutionException | TimeoutException e) {
             // a child that does not go in time: left to the OS
         }
-        deleteTree(profile);
+        Chromium.deleteTree(profile);
     }
 
     /** The process (for tests of this client). */
@@ -429,18 +399,5 @@ final class Cdp implements AutoCloseable {
 
     private static String abbreviate(String s) {
         return s.length() <= 200 ? s : s.substring(0, 200) + "...";
-    }
-
-    static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path x : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(x);
-            }
-        } catch (IOException e) {
-            // a file chromium still held: left to the OS
-        }
     }
 }

@@ -4,6 +4,7 @@ import dev.crowdtree.demo.http.Access;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crowdtree.demo.Main;
+import dev.crowdtree.demo.testing.Chromium;
 import dev.crowdtree.statetree.exec.PayloadMismatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -38,8 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code serve} end to end: the real command on port 0 with a few thousand agents, driven over HTTP
@@ -288,14 +286,7 @@ class ServeCommandTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void thePageDrawsTheCrowdInHeadlessChromium() throws Exception {
-        Path chromium = findChromium();
-        if (chromium == null) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("chromium is not installed; .ci/run must install it (apt-get install -y chromium) so that the "
-                        + "live viewer's browser test runs");
-            }
-            assumeTrue(false, "chromium is not installed (apt-get install -y chromium); skipping the browser test");
-        }
+        Path chromium = Chromium.orSkip();
         Path profile = Files.createTempDirectory("crowdtree-chromium-");
         Path dom = Files.createTempFile("crowdtree-dom-", ".html");
         Path log = Files.createTempFile("crowdtree-chromium-", ".log");
@@ -319,27 +310,10 @@ class ServeCommandTest {
                 p.destroyForcibly();
                 p.waitFor(10, TimeUnit.SECONDS);
             }
-            deleteTree(profile);
+            Chromium.deleteTree(profile);
             Files.deleteIfExists(dom);
             Files.deleteIfExists(log);
         }
-    }
-
-    private static Path findChromium() {
-        Path usr = Path.of("/usr/bin/chromium");
-        if (Files.isExecutable(usr)) {
-            return usr;
-        }
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String dir : path.split(java.io.File.pathSeparator)) {
-                Path c = Path.of(dir, "chromium");
-                if (!dir.isEmpty() && Files.isExecutable(c)) {
-                    return c;
-                }
-            }
-        }
-        return null;
     }
 
     private static int intAttribute(String html, String name) {
@@ -351,19 +325,6 @@ class ServeCommandTest {
     private static String tail(Path log) throws IOException {
         String s = Files.readString(log, StandardCharsets.UTF_8);
         return s.length() <= 3000 ? s : s.substring(s.length() - 3000);
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path x : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(x);
-            }
-        } catch (IOException e) {
-            // chromium may still be writing into its profile: leave the rest to the OS
-        }
     }
 
     // ---- the command's errors -------------------------------------------------------------------
