@@ -2,6 +2,7 @@ package dev.crowdtree.demo.cli;
 
 import com.hazelcast.core.HazelcastInstance;
 import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.demo.cluster.BoundSockets;
 import dev.crowdtree.demo.cluster.ClusterConfigs;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import picocli.CommandLine.Command;
@@ -85,10 +86,16 @@ public final class MemberCommand implements Callable<Integer> {
             }
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> hz.getLifecycleService().terminate()));
-        var a = hz.getCluster().getLocalMember().getAddress();
-        out.println(Printable.escape(String.format("crowdtree member %s listening on %s:%d, cluster '%s', %d members; "
-                        + "waiting for runs (stop with Ctrl-C)", hz.getCluster().getLocalMember().getUuid(), a.getHost(),
-                a.getPort(), name, hz.getCluster().getMembers().size())));
+        String bound;
+        try {
+            bound = BoundSockets.describe(hz); // from the sockets, not the announced address
+        } catch (IllegalStateException e) {
+            var a = hz.getCluster().getLocalMember().getAddress();
+            bound = a.getHost() + ":" + a.getPort() + " (announced; " + e.getMessage() + ")";
+        }
+        out.println(Printable.escape(String.format("crowdtree member %s listening on %s, cluster '%s', %d members; "
+                        + "waiting for runs (stop with Ctrl-C)", hz.getCluster().getLocalMember().getUuid(), bound,
+                name, hz.getCluster().getMembers().size())));
         out.flush();
         stopped.await();
         return 0;

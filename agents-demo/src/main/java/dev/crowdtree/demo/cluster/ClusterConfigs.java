@@ -15,7 +15,8 @@ import java.util.logging.Logger;
 
 /**
  * How crowdtree's Hazelcast members are configured: TCP/IP join to the addresses given (no
- * multicast), bound to one interface (127.0.0.1 unless told otherwise), fast failure detection
+ * multicast), bound to one interface only (127.0.0.1 unless told otherwise; not the wildcard address
+ * Hazelcast binds by default), fast failure detection
  * (heartbeat every second, a member silent for 5 s is gone), and two maps:
  * {@value #EXCHANGE} (the messages between regions, no backup: they are written again from the
  * checkpoints after a loss) and {@value #CHECKPOINTS} (one synchronous backup). Map keys end in
@@ -61,6 +62,10 @@ public final class ClusterConfigs {
         n.setPort(port).setPortAutoIncrement(true).setPortCount(100);
         n.getInterfaces().setEnabled(true).addInterface(bind);
         c.setProperty("hazelcast.local.localAddress", bind);
+        // Hazelcast listens on every interface unless told not to, whatever it announces: a process
+        // that could reach another address of the host could join (and, in the open edition, call
+        // Cluster.shutdown()); bound to the given interface only, it cannot (BoundSockets checks it)
+        c.setProperty("hazelcast.socket.bind.any", "false");
         JoinConfig j = n.getJoin();
         j.getMulticastConfig().setEnabled(false);
         j.getAutoDetectionConfig().setEnabled(false);
