@@ -24,8 +24,10 @@ import java.util.concurrent.TimeUnit;
  * The driver of a crowd run across a Hazelcast cluster (docs/SCALE.md). It runs on a lite member,
  * which holds no partitions and no region:
  * <ol>
- *   <li>handshake: each data member answers a random challenge with an HMAC of the secret; members
- *       that cannot are refused (no region, no task with world data);</li>
+ *   <li>handshake: each data member answers a random challenge with an HMAC of the secret; when one
+ *       cannot, the run does not start (a member without the secret would hold partitions of the
+ *       maps), and a member that joins later without proving it stops the run at the next
+ *       checkpoint tick ({@link Handshake#checkNewcomers});</li>
  *   <li>plan: region {@code r} goes to the owner of the partition of key {@code r<r>} when that member
  *       was accepted, else to the accepted member with the fewest regions, at most
  *       {@code ceil(regions / members)} each;</li>
@@ -234,6 +236,7 @@ public final class ClusterRun {
             result.maxExchangeBytes = Math.max(result.maxExchangeBytes, halo + migration + events);
             result.tickSamples++;
             if (cp) {
+                Handshake.checkNewcomers(driver, executor, secret, everyone);
                 if (previousCheckpoint >= 0) {
                     for (int r = 0; r < spec.regions(); r++) {
                         checkpoints.delete(ClusterConfigs.checkpointKey(previousCheckpoint, r));

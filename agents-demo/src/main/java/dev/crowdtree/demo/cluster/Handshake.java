@@ -16,7 +16,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * The driver's handshake with the cluster's data members (docs/SCALE.md "Security"): each one is
  * sent a random challenge ({@link Tasks.Prove}) and is accepted only when it answers with the HMAC
- * of the shared secret; a member that answers wrongly, fails or takes more than 20 s is refused.
+ * of the shared secret; a member that answers wrongly, fails or takes more than 20 s is refused, and
+ * then the run does not start (nor go on, when one joins later: {@link #checkNewcomers}).
  * Used by {@link ClusterRun} and {@link Sweep}.
  *
  * <p>THREADING: one call on the caller's thread.
@@ -29,7 +30,7 @@ public final class Handshake {
      * What the handshake found.
      *
      * @param accepted the members that proved the secret, ordered by uuid
-     * @param refused  {@code host:port} of every other data member
+     * @param refused  {@code host:port} of every other data member (empty: {@link #run} throws otherwise)
      * @param everyone every data member at the handshake, accepted or not
      */
     public record Outcome(List<Member> accepted, List<String> refused, Set<Member> everyone) {
@@ -41,7 +42,7 @@ public final class Handshake {
     /**
      * Challenges every data (non-lite) member of {@code driver}'s cluster through {@code executor}.
      *
-     * @throws IllegalStateException when no member proves {@code secret}
+     * @throws IllegalStateException when no member proves {@code secret}, or some member does not
      */
     public static Outcome run(HazelcastInstance driver, IExecutorService executor, ClusterSecret secret)
             throws InterruptedException {
@@ -49,15 +50,7 @@ public final class Handshake {
         List<Member> accepted = new ArrayList<>();
         List<String> refused = new ArrayList<>();
         for (Member m : everyone) {
-            byte[] challenge = ClusterSecret.challenge();
-            boolean ok;
-            try {
-                byte[] answer = executor.submitToMember(new Tasks.Prove(challenge), m).get(ANSWER_SECONDS, TimeUnit.SECONDS);
-                ok = secret.verify(challenge, m.getUuid().toString(), answer);
-            } catch (ExecutionException | TimeoutException e) {
-                ok = false;
-            }
-            if (ok) {
+            if (proves(executor, secret, m)) {
                 accepted.add(m);
             } else {
                 refused.add(describe(m));
@@ -67,8 +60,58 @@ public final class Handshake {
             throw new IllegalStateException("no member of the cluster proved the secret (" + refused.size()
                     + " refused); check --secret / " + ClusterSecret.ENV + " and --cluster-name on every member");
         }
+        if (!refused.isEmpty()) {
+            throw new IllegalStateException(untrusted(refused));
+        }
         accepted.sort(Comparator.comparing(m -> m.getUuid().toString()));
         return new Outcome(accepted, refused, everyone);
+    }
+
+    /**
+     * Challenges the data members that joined after the handshake ({@code known} holds everyone it
+     * saw), adding those that prove the secret to {@code known}: a run goes on beside a newcomer
+     * only if it has the secret (it is given no region either way).
+     *
+     * @throws IllegalStateException naming every newcomer that does not prove it
+     */
+    public static void checkNewcomers(HazelcastInstance driver, IExecutorService executor, ClusterSecret secret,
+                                      Set<Member> known) throws InterruptedException {
+        List<String> refused = new ArrayList<>();
+        for (Member m : dataMembers(driver)) {
+            if (known.contains(m)) {
+                continue;
+            }
+            if (proves(executor, secret, m)) {
+                known.add(m);
+            } else {
+                refused.add(describe(m));
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new IllegalStateException(untrusted(refused) + " (joined during the run)");
+        }
+    }
+
+    private static boolean proves(IExecutorService executor, ClusterSecret secret, Member m) throws InterruptedException {
+        byte[] challenge = ClusterSecret.challenge();
+        try {
+            byte[] answer = executor.submitToMember(new Tasks.Prove(challenge), m).get(ANSWER_SECONDS, TimeUnit.SECONDS);
+            return secret.verify(challenge, m.getUuid().toString(), answer);
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Why a run does not go on beside members without the secret: in Hazelcast's open edition any
+     * member of the cluster holds partitions of the run's maps and may call {@code Cluster.shutdown()},
+     * so the secret protects the data's meaning but not the run's availability.
+     */
+    private static String untrusted(List<String> refused) {
+        return refused.size() + (refused.size() == 1 ? " member" : " members") + " of the cluster did not prove the secret ("
+                + String.join(", ", refused) + "); a run does not go on while a member without the secret is in the "
+                + "cluster (it would hold partitions of the run's maps and could stop the cluster): stop it, or give it "
+                + "the same --secret / " + ClusterSecret.ENV + " as the others";
     }
 
     /** The cluster's members that hold data (not lite members such as drivers). */

@@ -10,6 +10,11 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The issue's tests, in one JVM: the same world hash for 8 regions on 1, 2 and 3 members (50,000
  * agents, 300 ticks); a member killed at tick 150 of 300 and the same hash; a member with a wrong
- * secret given no region and no world data while the run goes on.
+ * secret in the cluster: the run does not start (or stops at the next checkpoint when it joins
+ * later), naming it, and it is sent no world data (issue 23).
  */
 class ClusterRunTest {
     private static final CrowdConfig CONFIG = CrowdConfig.defaults().withAgents(50_000).withSeed(3);
@@ -63,22 +69,56 @@ class ClusterRunTest {
     }
 
     @Test
-    void aMemberWithAWrongSecretGetsNoRegionAndNoWorldData() throws Exception {
+    void aRunDoesNotStartBesideAMemberWithoutTheSecretAndSendsItNoWorldData() throws Exception {
         ClusterSecret secret = ClusterSecret.of("a test secret of some length");
         ClusterSecret wrong = ClusterSecret.of("not the secret, but as long");
-        ClusterRun.Result honest = run(2, -1);
         try (LocalCluster cluster = LocalCluster.start(2, secret, "127.0.0.1")) {
             HazelcastInstance rogue = cluster.addMember(wrong);
-            ClusterRun.Result r = new ClusterRun(cluster.driver(), secret, spec(),
+            ClusterRun driver = new ClusterRun(cluster.driver(), secret, spec(),
                     new ClusterRun.Options(TICKS, 50, -1, false), cluster::kill,
-                    new PrintStream(new ByteArrayOutputStream())).run();
-            assertEquals(1, r.refused.size(), "the rogue was refused");
-            assertEquals(2, r.plan.size());
-            String rogueAddress = rogue.getCluster().getLocalMember().getAddress().getHost() + ":"
-                    + rogue.getCluster().getLocalMember().getAddress().getPort();
-            assertFalse(r.plan.containsKey(rogueAddress), "no region for the rogue");
+                    new PrintStream(new ByteArrayOutputStream()));
+            IllegalStateException e = assertThrows(IllegalStateException.class, driver::run);
+            String rogueAddress = Handshake.describe(rogue.getCluster().getLocalMember());
+            assertTrue(e.getMessage().startsWith("1 member of the cluster did not prove the secret (" + rogueAddress + ")"),
+                    e.getMessage());
+            assertTrue(e.getMessage().contains("a run does not go on while a member without the secret is in the cluster"),
+                    e.getMessage());
             assertEquals(0, MemberNode.of(rogue).worldTasks(), "the rogue ran no task with world data");
-            assertEquals(honest.worldHash, r.worldHash, "the run went on without it");
+            for (HazelcastInstance honest : cluster.members()) {
+                if (honest != rogue) {
+                    assertEquals(0, MemberNode.of(honest).worldTasks(), "nothing was built");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aMemberWithoutTheSecretJoiningDuringTheRunStopsItAtTheNextCheckpoint() throws Exception {
+        ClusterSecret secret = ClusterSecret.of("a test secret of some length");
+        ClusterSecret wrong = ClusterSecret.of("not the secret, but as long");
+        try (LocalCluster cluster = LocalCluster.start(2, secret, "127.0.0.1")) {
+            ClusterRun driver = new ClusterRun(cluster.driver(), secret, spec(),
+                    new ClusterRun.Options(1_000_000, 50, -1, false), cluster::kill,
+                    new PrintStream(new ByteArrayOutputStream()));
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<ClusterRun.Result> run = pool.submit(driver::run);
+                // joins once the run is under way (a checkpoint is in the map)
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (cluster.driver().getMap(ClusterConfigs.CHECKPOINTS).isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                HazelcastInstance rogue = cluster.addMember(wrong);
+                ExecutionException e = assertThrows(ExecutionException.class, () -> run.get(120, TimeUnit.SECONDS));
+                assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+                String rogueAddress = Handshake.describe(rogue.getCluster().getLocalMember());
+                assertTrue(e.getCause().getMessage().startsWith("1 member of the cluster did not prove the secret (" + rogueAddress + ")"),
+                        e.getCause().getMessage());
+                assertTrue(e.getCause().getMessage().endsWith("(joined during the run)"), e.getCause().getMessage());
+                assertEquals(0, MemberNode.of(rogue).worldTasks(), "the rogue ran no task with world data");
+            } finally {
+                pool.shutdownNow();
+            }
         }
     }
 
