@@ -191,7 +191,7 @@ public final class RunCommand implements Callable<Integer> {
                 }
             }
             if (loadFile != null) {
-                out.printf(Locale.ROOT, "loaded: %s, from tick %d (%.2f s)%n", loadFile, sim.tickNumber(),
+                out.printf(Locale.ROOT, "loaded: %s, from tick %d (%.2f s)%n", Printable.escape(loadFile.toString()), sim.tickNumber(),
                         (System.nanoTime() - setup0) / 1e9);
             }
             if (sim.lod() != null) {
@@ -248,10 +248,10 @@ public final class RunCommand implements Callable<Integer> {
                 long t0 = System.nanoTime();
                 try {
                     long size = CrowdSnapshot.save((CrowdSim) sim, saveFile);
-                    out.printf(Locale.ROOT, "saved: %s, tick %d, %,d bytes (%.2f s)%n", saveFile, sim.tickNumber(), size,
+                    out.printf(Locale.ROOT, "saved: %s, tick %d, %,d bytes (%.2f s)%n", Printable.escape(saveFile.toString()), sim.tickNumber(), size,
                             (System.nanoTime() - t0) / 1e9);
                 } catch (IOException e) {
-                    err.println("error: cannot write " + saveFile + ": " + e.getMessage());
+                    err.println(Problems.line("cannot write " + saveFile + ": " + e.getMessage()));
                     return 1;
                 }
             }
@@ -286,11 +286,11 @@ public final class RunCommand implements Callable<Integer> {
             sim.system().setNodeErrorPolicy(crowd.nodeErrorPolicy());
             return sim;
         } catch (StateTreeCompileException e) {
-            err.println("error: " + loadFile + ": its tree does not compile: " + e.getMessage().lines().findFirst().orElse(""));
+            err.println(Problems.line(loadFile + ": its tree does not compile: " + e.getMessage().lines().findFirst().orElse("")));
         } catch (java.nio.file.NoSuchFileException e) {
-            err.println("error: " + loadFile + ": no such file");
+            err.println(Problems.line(loadFile + ": no such file"));
         } catch (IOException e) {
-            err.println("error: " + loadFile + ": " + e.getMessage());
+            err.println(Problems.line(loadFile + ": " + e.getMessage()));
         }
         return null;
     }

@@ -117,7 +117,8 @@ public final class CrowdSnapshot {
      * and those of other providers the tree uses).
      */
     public static CrowdSim load(Path file, int workers, NodeRegistry nodes) throws IOException, StateTreeCompileException {
-        return load(Files.readAllBytes(file), workers, nodes);
+        // a regular file of at most 2 GB whose header is a snapshot's, checked before the file is read whole
+        return load(parse(SnapshotReader.read(file, SnapshotReader.MAX_BYTES), workers), nodes);
     }
 
     /**
@@ -125,7 +126,10 @@ public final class CrowdSnapshot {
      * snapshots, docs/RECORDING.md).
      */
     public static CrowdSim load(byte[] bytes, int workers, NodeRegistry nodes) throws IOException, StateTreeCompileException {
-        Parsed p = parse(bytes, workers);
+        return load(parse(SnapshotReader.parse(bytes), workers), nodes);
+    }
+
+    private static CrowdSim load(Parsed p, NodeRegistry nodes) throws IOException, StateTreeCompileException {
         StateTreeCompiler compiler = new StateTreeCompiler(nodes);
         CompiledStateTree tree = p.tree == null
                 ? StateTreeJson.compile(CrowdSim.EMBEDDED_TREE, CrowdSim.embeddedTreeText(), compiler)
@@ -151,15 +155,14 @@ public final class CrowdSnapshot {
      *                           {@code sim}, or are corrupted
      */
     public static void restore(CrowdSim sim, byte[] bytes) throws IOException {
-        Parsed p = parse(bytes, sim.config().workers());
+        Parsed p = parse(SnapshotReader.parse(bytes), sim.config().workers());
         if (!p.config.equals(sim.config())) {
             throw new SnapshotException("the snapshot is of a crowd configured as " + p.config + ", not " + sim.config());
         }
         p.applyTo(sim);
     }
 
-    private static Parsed parse(byte[] bytes, int workers) throws IOException {
-        SnapshotReader r = SnapshotReader.parse(bytes);
+    private static Parsed parse(SnapshotReader r, int workers) throws IOException {
         r.requireKind(KIND);
         Parsed p = new Parsed();
         try {

@@ -4,12 +4,15 @@ import dev.crowdtree.demo.Main;
 import dev.crowdtree.demo.sim.CrowdSim;
 import org.junit.jupiter.api.Test;
 
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -86,6 +89,56 @@ class SnapshotCliTest extends CliTestBase {
             assertEquals("error: " + opt[0] + " cannot be given with --load: the world's options come from the snapshot",
                     errLine());
         }
+    }
+
+    /**
+     * Issue 23, defect 4: {@code --load} read whatever it was given whole before looking at it
+     * ({@code /dev/zero} until out of memory, a FIFO forever, a 1.5 GB file before its magic). Now
+     * only regular files are read, within the limit, and the header is checked first.
+     */
+    @Test
+    void loadRefusesWhatCannotBeASnapshotBeforeReadingIt() throws Exception {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            String notRegular = ": it is not a regular file (a device, a pipe or a socket), so not a snapshot";
+            if (Files.exists(Path.of("/dev/zero"))) {
+                assertEquals(2, run("run", "--load", "/dev/zero", "--ticks", "5"));
+                assertEquals("error: /dev/zero" + notRegular, errLine());
+            }
+            Path fifo = dir.resolve("fifo.snap");
+            if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) {
+                assertEquals(2, run("run", "--load", fifo.toString(), "--ticks", "5"));
+                assertEquals("error: " + fifo + notRegular, errLine());
+            }
+            assertEquals(2, run("run", "--load", dir.toString(), "--ticks", "5"));
+            assertEquals("error: " + dir + ": it is a directory, not a snapshot file", errLine());
+            // sparse files: large on paper, nothing on disk
+            Path big = dir.resolve("big.snap");
+            try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
+                f.write("{\"agents\": 5}".getBytes(StandardCharsets.US_ASCII));
+                f.setLength(1_500_000_000L);
+            }
+            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5"));
+            assertEquals("error: " + big + ": not a crowdtree snapshot", errLine());
+            try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
+                f.setLength(3L << 30);
+            }
+            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5"));
+            assertEquals("error: " + big + ": the file is 3,221,225,472 bytes, over the limit of 2,147,483,631 bytes "
+                    + "for a snapshot", errLine());
+            Files.delete(big);
+        });
+    }
+
+    @Test
+    void controlCharactersInSnapshotFileNamesArePrintedEscaped() throws Exception {
+        Path f = dir.resolve("a\u001b[31m\u0007.snap");
+        assertEquals(2, run("run", "--load", f.toString(), "--ticks", "5"));
+        String e = errLine();
+        assertEquals("error: " + dir + "/a\\u001B[31m\\u0007.snap: no such file", e);
+        Path saved = dir.resolve("b\u001b.snap");
+        assertEquals(0, run("run", "--agents", "200", "--ticks", "2", "--quiet", "--save", saved.toString()));
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertTrue(o.contains("saved: " + dir + "/b\\u001B.snap, tick 2, ") && !o.contains("\u001b"), o);
     }
 
     @Test

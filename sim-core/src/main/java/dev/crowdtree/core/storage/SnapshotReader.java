@@ -5,8 +5,11 @@ import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.zip.CRC32C;
 
@@ -36,29 +39,83 @@ public final class SnapshotReader {
         return parse(in.readAllBytes());
     }
 
-    /** As {@link #read}, from bytes in memory. */
-    public static SnapshotReader parse(byte[] all) throws SnapshotException {
+    /** The largest snapshot file {@link #read(Path, long)} accepts: what fits in one Java array. */
+    public static final long MAX_BYTES = Integer.MAX_VALUE - 16;
+    /** Bytes before the body: the magic, the format version, the body's length. */
+    private static final int HEAD = SnapshotWriter.MAGIC.length + 4 + 8;
+
+    /**
+     * Reads and verifies the snapshot file {@code file}, refusing before it reads the file whole
+     * what cannot be one: a directory, a device, a pipe or a socket (only regular files are read,
+     * symbolic links followed), a file over {@code maxBytes}, and a file whose first bytes are not a
+     * snapshot header of this format version announcing the file's own length.
+     *
+     * @param maxBytes the largest file read, 1..{@link #MAX_BYTES}
+     * @throws SnapshotException saying why the file is not read (one line, without the file's name)
+     */
+    public static SnapshotReader read(Path file, long maxBytes) throws IOException {
+        if (maxBytes < 1 || maxBytes > MAX_BYTES) {
+            throw new IllegalArgumentException("maxBytes = " + maxBytes + " is out of range; valid range is 1.." + MAX_BYTES);
+        }
+        if (Files.isDirectory(file)) {
+            throw new SnapshotException("it is a directory, not a snapshot file");
+        }
+        if (!Files.exists(file)) {
+            throw new java.nio.file.NoSuchFileException(file.toString());
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new SnapshotException("it is not a regular file (a device, a pipe or a socket), so not a snapshot");
+        }
+        long size = Files.size(file);
+        if (size > maxBytes) {
+            throw new SnapshotException(String.format(Locale.ROOT, "the file is %,d bytes, over the limit of %,d bytes "
+                    + "for a snapshot", size, maxBytes));
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(HEAD);
+            checkHead(head, head.length, size);
+            byte[] all = Arrays.copyOf(head, (int) size);
+            int got = head.length + in.readNBytes(all, head.length, all.length - head.length);
+            if (got != size || in.read() >= 0) {
+                throw new SnapshotException("the file changed while it was read");
+            }
+            return parse(all);
+        }
+    }
+
+    /**
+     * Checks the first {@code n} bytes of a snapshot of {@code total} bytes: the magic, the format
+     * version, and a body length that matches the total.
+     */
+    private static void checkHead(byte[] b, int n, long total) throws SnapshotException {
         byte[] magic = SnapshotWriter.MAGIC;
-        if (all.length < magic.length || !Arrays.equals(all, 0, magic.length, magic, 0, magic.length)) {
+        if (n < magic.length || !Arrays.equals(b, 0, magic.length, magic, 0, magic.length)) {
             throw new SnapshotException("not a crowdtree snapshot");
         }
-        ByteBuffer b = ByteBuffer.wrap(all);
-        int head = magic.length + 4 + 8;
-        if (all.length < magic.length + 4) {
+        if (n < magic.length + 4) {
             throw corrupted();
         }
-        int version = b.getInt(magic.length);
+        ByteBuffer buf = ByteBuffer.wrap(b, 0, n);
+        int version = buf.getInt(magic.length);
         if (version != SnapshotWriter.VERSION) {
             throw new SnapshotException("snapshot format version " + version + ", this build reads "
                     + SnapshotWriter.VERSION);
         }
-        if (all.length < head + 4) {
+        if (n < HEAD || total < HEAD + 4L) {
             throw corrupted();
         }
-        long length = b.getLong(magic.length + 4);
-        if (length < 0 || length != all.length - head - 4L) {
+        long length = buf.getLong(magic.length + 4);
+        if (length < 0 || length != total - HEAD - 4L) {
             throw corrupted();
         }
+    }
+
+    /** As {@link #read}, from bytes in memory. */
+    public static SnapshotReader parse(byte[] all) throws SnapshotException {
+        checkHead(all, all.length, all.length);
+        ByteBuffer b = ByteBuffer.wrap(all);
+        int head = HEAD;
+        long length = b.getLong(SnapshotWriter.MAGIC.length + 4);
         CRC32C crc = new CRC32C();
         crc.update(all, 0, all.length - 4);
         if ((int) crc.getValue() != b.getInt(all.length - 4)) {

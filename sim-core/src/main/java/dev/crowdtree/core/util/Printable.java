@@ -6,9 +6,11 @@ package dev.crowdtree.core.util;
  * is shortened in the middle.
  *
  * <p>{@link #escape} writes every C0 control character (U+0000-U+001F), DEL (U+007F), every C1
- * control character (U+0080-U+009F) and every lone surrogate as {@code \}{@code uXXXX} (four
- * upper-case hex digits), so that an escape sequence in a state name cannot drive the terminal
- * and a line break in a name cannot forge a line. Everything else, backslashes included, is
+ * control character (U+0080-U+009F), every bidirectional formatting character (U+061C, U+200E,
+ * U+200F, U+202A-U+202E, U+2066-U+2069), the line and paragraph separators (U+2028, U+2029) and
+ * every lone surrogate as {@code \}{@code uXXXX} (four upper-case hex digits), so that an escape
+ * sequence in a state name cannot drive the terminal, a line break in a name cannot forge a line,
+ * and a right-to-left override cannot make a line read other than it is. Everything else, backslashes included, is
  * kept, so printable text comes out unchanged (and the same object is returned).
  *
  * <p>Allocation: none when nothing needs escaping or shortening. Threading: stateless.
@@ -74,7 +76,10 @@ public final class Printable {
 
     private static boolean needsEscape(String s, int i) {
         char c = s.charAt(i);
-        if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+        if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C) {
+            return true;
+        }
+        if (c >= 0x200E && isLayoutControl(c)) {
             return true;
         }
         if (Character.isHighSurrogate(c)) {
@@ -84,6 +89,16 @@ public final class Printable {
             return i == 0 || !Character.isHighSurrogate(s.charAt(i - 1));
         }
         return false;
+    }
+
+    /**
+     * The characters that reorder or break text without being C0/C1 controls: the bidirectional
+     * marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F, U+202A-U+202E,
+     * U+2066-U+2069: U+202E makes the rest of a line read backwards, "Trojan Source") and the
+     * line and paragraph separators (U+2028, U+2029, which some terminals and viewers break lines at).
+     */
+    private static boolean isLayoutControl(char c) {
+        return c == 0x200E || c == 0x200F || (c >= 0x2028 && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
     }
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
