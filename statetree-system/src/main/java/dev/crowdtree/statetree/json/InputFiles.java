@@ -94,6 +94,24 @@ public final class InputFiles {
         }
     }
 
+    /**
+     * Whether {@code target} lies inside directory {@code dir} once symbolic links are resolved in
+     * both (a link inside {@code dir} to a file outside it is outside). A target that does not exist
+     * is judged by its normalized text: reading it will say that it is missing.
+     */
+    public static boolean inside(Path dir, Path target) {
+        Path d = dir.toAbsolutePath().normalize();
+        Path t = target.toAbsolutePath().normalize();
+        if (!t.startsWith(d)) {
+            return false;
+        }
+        try {
+            return !Files.exists(t) || t.toRealPath().startsWith(d.toRealPath());
+        } catch (IOException | RuntimeException e) {
+            return false; // cannot be resolved: not shown to be inside
+        }
+    }
+
     /** The file's size, after checking that it is a readable regular file within the limit. */
     private static long size(Path file, long maxBytes, long used) throws InputFileException {
         if (file == null) {

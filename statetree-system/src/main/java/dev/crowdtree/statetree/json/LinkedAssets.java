@@ -123,6 +123,11 @@ final class LinkedAssets {
                     + file.getFileName() + " (no absolute paths, no '..' out of it)");
             return null;
         }
+        if (!InputFiles.inside(dir, target)) {
+            reader.error(path, field, "linked asset \"" + asset + "\" is a symbolic link to a file outside the directory of "
+                    + file.getFileName() + "; a linked asset must be inside it, links resolved");
+            return null;
+        }
         if (chain.contains(target)) {
             List<String> names = new ArrayList<>();
             for (Path p : chain.subList(chain.indexOf(target), chain.size())) {

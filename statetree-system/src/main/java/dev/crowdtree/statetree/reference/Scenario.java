@@ -256,6 +256,12 @@ public final class Scenario {
             treeProblem = treeProblem(t.asText());
             tree = treeProblem != null ? null : baseDir == null ? Path.of(t.asText()).normalize()
                     : baseDir.resolve(t.asText()).normalize();
+            if (tree != null && baseDir != null && !InputFiles.inside(baseDir, tree)) {
+                treeProblem = "\"" + t.asText() + "\" is a symbolic link to a file outside the scenario's directory; a "
+                        + "scenario's tree must be in its directory or below, links resolved; give another tree "
+                        + "explicitly instead (the command line: trace --tree FILE)";
+                tree = null;
+            }
         }
         float dt = DEFAULT_DT;
         JsonNode d = root.get("dt");

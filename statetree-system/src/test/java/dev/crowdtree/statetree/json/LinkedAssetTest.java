@@ -38,6 +38,34 @@ class LinkedAssetTest {
         assertEquals(1, StateTreeJson.read(dir.resolve("main.json")).subtrees().size());
     }
 
+    /**
+     * Issue 23, defect 7: containment was checked on the path's text, so a link inside the directory
+     * to a file outside it was read (its strings appeared in errors). Links are resolved first.
+     */
+    @Test
+    void aSymbolicLinkToAFileOutsideTheDirectoryIsNotRead(@TempDir Path outside) throws Exception {
+        Path inner = Files.createDirectory(dir.resolve("assets"));
+        Files.writeString(inner.resolve("main.json"), MAIN);
+        Path secret = Files.writeString(outside.resolve("secret.json"), "{\"name\": \"TOPSECRET\", \"root\": 7}");
+        try {
+            Files.createSymbolicLink(inner.resolve("part.json"), secret);
+        } catch (UnsupportedOperationException | java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("no symbolic links here: " + e);
+        }
+        StateTreeCompileException e = assertThrows(StateTreeCompileException.class,
+                () -> StateTreeJson.compile(inner.resolve("main.json"), StateTreeCompiler.withBuiltins()));
+        assertTrue(e.getMessage().contains("linked asset \"part.json\" is a symbolic link to a file outside the directory "
+                + "of main.json"), e.getMessage());
+        assertFalse(e.getMessage().contains("TOPSECRET"), e.getMessage());
+        // a link that stays inside the directory is followed
+        Files.delete(inner.resolve("part.json"));
+        Files.writeString(inner.resolve("real.json"), "{\"name\": \"Part\", \"root\": {\"name\": \"Root\","
+                + " \"tasks\": [{\"type\": \"run\"}]}}");
+        Files.createSymbolicLink(inner.resolve("part.json"), inner.resolve("real.json"));
+        assertTrue(StateTreeJson.compile(inner.resolve("main.json"), StateTreeCompiler.withBuiltins())
+                .stateByPath("Root/A/Part") > 0);
+    }
+
     @Test
     void anAssetGivenAsTextCannotLinkAFile() {
         StateTreeCompileException e = assertThrows(StateTreeCompileException.class,

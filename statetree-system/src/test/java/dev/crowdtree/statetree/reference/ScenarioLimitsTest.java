@@ -111,6 +111,27 @@ class ScenarioLimitsTest {
         assertEquals("0 start", ScenarioRunner.run(s, ScenarioRunner.REFERENCE).get(0));
     }
 
+    /** Issue 23, defect 7: a scenario's tree that is a symbolic link to a file outside its directory is not read. */
+    @Test
+    void aTreeThatIsASymbolicLinkOutOfTheScenariosDirectoryIsRefused() throws Exception {
+        Path inner = Files.createDirectory(dir.resolve("linked"));
+        Files.writeString(dir.resolve("secret.json"), "{\"name\": \"TOPSECRET\", \"root\": 7}");
+        try {
+            Files.createSymbolicLink(inner.resolve("tree.json"), dir.resolve("secret.json"));
+        } catch (UnsupportedOperationException | java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("no symbolic links here: " + e);
+        }
+        Path s = inner.resolve("scenario.json");
+        Files.writeString(s, "{\"tree\": \"tree.json\", \"ticks\": 3}");
+        Scenario sc = Scenario.load(s);
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> ScenarioRunner.run(sc, TestNodes.compiler(), ScenarioRunner.REFERENCE));
+        assertEquals("tree", e.field(), e.getMessage());
+        assertTrue(e.problem().startsWith("\"tree.json\" is a symbolic link to a file outside the scenario's directory"),
+                e.getMessage());
+        assertFalse(e.getMessage().contains("TOPSECRET"), e.getMessage());
+    }
+
     @Test
     void aTreeFileThatIsNotJsonIsNotQuoted() throws Exception {
         Files.writeString(dir.resolve("passwd"), "root:x:0:0:root:/root:/bin/bash\n");
