@@ -3,6 +3,8 @@ package dev.crowdtree.demo.debug;
 import dev.crowdtree.demo.cli.InputLimit;
 import dev.crowdtree.demo.cli.NodeOptions;
 import dev.crowdtree.demo.cli.Problems;
+import dev.crowdtree.demo.http.AccessToken;
+import dev.crowdtree.demo.http.TokenOptions;
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.json.InputFileException;
@@ -42,12 +44,11 @@ public final class DebugCommand implements Callable<Integer> {
     int port;
 
     @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}, this machine only); "
-            + "another address needs --token.", defaultValue = "127.0.0.1")
+            + "another address needs a token (--token-file, $" + TokenOptions.ENV + " or --token).", defaultValue = "127.0.0.1")
     String bind;
 
-    @Option(names = "--token", paramLabel = "TOKEN", description = "Shared secret every request must carry "
-            + "(16+ characters of A-Z a-z 0-9 . _ ~ -); open the page as /?token=TOKEN.")
-    String token;
+    @Mixin
+    TokenOptions tokens;
 
     @Option(names = "--paused", description = "Start paused after tick 0 (the start).")
     boolean paused;
@@ -113,7 +114,8 @@ public final class DebugCommand implements Callable<Integer> {
             if (history < 0 || snapshotEvery < 1) {
                 throw new IllegalArgumentException("--history must be >= 0 and --snapshot-every >= 1");
             }
-            options = Debugger.Options.defaults().port(port).bind(bind).token(token).paused(paused)
+            AccessToken access = tokens.resolve();
+            options = Debugger.Options.defaults().port(port).bind(bind).token(access == null ? null : access.value()).paused(paused)
                     .ticksPerSecond(tps).history(history, snapshotEvery);
             options.check();
         } catch (IllegalArgumentException e) {

@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.serve;
 
 import dev.crowdtree.demo.http.AccessToken;
+import dev.crowdtree.demo.http.TokenOptions;
 import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.demo.cli.CrowdOptions;
 import dev.crowdtree.demo.cli.Problems;
@@ -46,14 +47,11 @@ public final class ServeCommand implements Callable<Integer> {
     int port;
 
     @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}, this machine only). "
-            + "Any other address requires --token.", defaultValue = "127.0.0.1")
+            + "Any other address requires a token (--token-file, $" + TokenOptions.ENV + " or --token).", defaultValue = "127.0.0.1")
     String bind;
 
-    @Option(names = "--token", paramLabel = "TOKEN", description = "Shared secret that every request must carry, as "
-            + "'Authorization: Bearer TOKEN' or ?token=TOKEN (open the page as http://HOST:PORT/?token=TOKEN); "
-            + "16-256 characters from A-Z a-z 0-9 . _ ~ - (e.g. from: openssl rand -hex 16). Required with a --bind "
-            + "address other than loopback; the connection is plain HTTP, so use it on networks you trust.")
-    String token;
+    @Mixin
+    TokenOptions tokens;
 
     @Option(names = "--debug", description = "Serve the debugger (docs/DEBUGGER.md) on the crowd instead of the crowd "
             + "viewer: the tree with live counts, breakpoints, the agent finder, each agent's explained trace, and time "
@@ -127,10 +125,11 @@ public final class ServeCommand implements Callable<Integer> {
                 serverLimits = serverLimits.withMaxFrameStreams(maxFrameStreams);
             }
             address = InetAddress.getByName(bind);
-            access = token == null ? null : AccessToken.of(token);
+            access = tokens.resolve();
             if (access == null && !address.isLoopbackAddress()) {
-                throw new IllegalArgumentException("--bind " + bind + " is not a loopback address and requires --token "
-                        + "TOKEN (16+ characters, e.g. from: openssl rand -hex 16), which every request must carry");
+                throw new IllegalArgumentException("--bind " + bind + " is not a loopback address and requires a token (--token-file FILE, $"
+                        + TokenOptions.ENV + " or --token TOKEN; 16+ characters, e.g. from: openssl rand -hex 16), which every "
+                        + "request must carry");
             }
         } catch (UnknownHostException e) {
             err.println("error: --bind " + bind + " is not a known host or address");
@@ -141,7 +140,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
 
         if (debug) {
-            return debug(config, observer);
+            return debug(config, observer, access);
         }
         CrowdServer server;
         try {
@@ -190,7 +189,7 @@ public final class ServeCommand implements Callable<Integer> {
             }
             out.println("serving the crowd on " + url(server.address()) + " (Ctrl+C to stop)");
             if (access != null) {
-                out.println("every request needs the token: open " + url(server.address()) + "?token=<your --token>");
+                out.println("every request needs the token: open " + url(server.address()) + "?token=<the token>");
             }
             out.flush();
             server.awaitStop();
@@ -239,7 +238,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     /** {@code serve --debug}: the debugger on the crowd. */
-    private int debug(CrowdConfig config, float[] observer) {
+    private int debug(CrowdConfig config, float[] observer, AccessToken access) {
         if (history < 0 || snapshotEvery < 1) {
             return Problems.usage(err, "--history must be >= 0 and --snapshot-every >= 1");
         }
@@ -248,7 +247,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (sim == null) {
             return 2;
         }
-        Debugger.Options options = Debugger.Options.defaults().port(port).bind(bind).token(token)
+        Debugger.Options options = Debugger.Options.defaults().port(port).bind(bind).token(access == null ? null : access.value())
                 .ticksPerSecond(speed / config.dt()).history(history, snapshotEvery);
         Debugger d;
         try {
