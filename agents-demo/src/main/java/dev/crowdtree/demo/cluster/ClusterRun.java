@@ -171,7 +171,7 @@ public final class ClusterRun {
         exchange.clear();
         checkpoints.clear();
         long t0 = System.nanoTime();
-        for (Future<long[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), -1))) {
+        for (Future<byte[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), -1))) {
             result.checkpointBytes += f.get()[1];
         }
         result.checkpoints = 1;
@@ -195,15 +195,15 @@ public final class ClusterRun {
             boolean cp = options.checkpointEvery() > 0 && tick % options.checkpointEvery() == 0;
             long s0 = System.nanoTime();
             final long stepTick = tick;
-            Map<Member, Future<long[]>> steps = new LinkedHashMap<>();
+            Map<Member, Future<byte[]>> steps = new LinkedHashMap<>();
             for (Member m : members) {
                 steps.put(m, executor.submitToMember(new Tasks.Step(secret, spec.runId(), stepTick, cp), m));
             }
-            List<long[]> answers = new ArrayList<>();
+            List<Wire.StepAnswer> answers = new ArrayList<>();
             Throwable failure = null;
-            for (Future<long[]> f : steps.values()) {
+            for (Future<byte[]> f : steps.values()) {
                 try {
-                    answers.add(f.get());
+                    answers.add(Wire.StepAnswer.decode(f.get()));
                 } catch (ExecutionException e) {
                     failure = failure == null ? e.getCause() : failure;
                 }
@@ -222,13 +222,13 @@ public final class ClusterRun {
             long halo = 0;
             long migration = 0;
             long events = 0;
-            for (long[] a : answers) {
-                result.barrierMicros.recordValue(Math.max(0, (tickNanos - a[0]) / 1000));
-                halo += a[1];
-                migration += a[2];
-                events += a[3];
-                result.checkpointBytes += a[4];
-                result.memberBytes += a[5];
+            for (Wire.StepAnswer a : answers) {
+                result.barrierMicros.recordValue(Math.max(0, (tickNanos - a.nanos()) / 1000));
+                halo += a.haloBytes();
+                migration += a.migrationBytes();
+                events += a.eventBytes();
+                result.checkpointBytes += a.checkpointBytes();
+                result.memberBytes += a.sentBytes();
             }
             result.haloBytes += halo;
             result.migrationBytes += migration;
@@ -262,11 +262,11 @@ public final class ClusterRun {
     }
 
     private interface TaskFor {
-        Tasks.MemberTask<long[]> of(Member m);
+        Tasks.MemberTask<byte[]> of(Member m);
     }
 
-    private List<Future<long[]>> submitAll(TaskFor task) {
-        List<Future<long[]>> out = new ArrayList<>();
+    private List<Future<byte[]>> submitAll(TaskFor task) {
+        List<Future<byte[]>> out = new ArrayList<>();
         for (Member m : members) {
             out.add(executor.submitToMember(task.of(m), m));
         }
@@ -347,7 +347,7 @@ public final class ClusterRun {
         }
         driver.getMap(ClusterConfigs.EXCHANGE).clear();
         final long from = checkpoint;
-        for (Future<long[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), from))) {
+        for (Future<byte[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), from))) {
             f.get();
         }
         String line = String.format(Locale.ROOT, "member %s left during tick %d: %d regions restored from the checkpoint "
@@ -362,24 +362,24 @@ public final class ClusterRun {
         long agentsSum = 0;
         long threats = 0;
         long objects = 0;
-        for (Future<long[]> f : submitAll(m -> new Tasks.Finish(secret, spec.runId()))) {
-            long[] v = f.get();
-            if (v.length == 0) {
-                continue;
+        for (Future<byte[]> f : submitAll(m -> new Tasks.Finish(secret, spec.runId()))) {
+            Wire.MemberResult v = Wire.MemberResult.decode(f.get());
+            if (v.occupancy().length == 0) {
+                continue; // a member without regions
             }
-            result.agents += v[0];
-            agentsSum += v[1];
-            threats = v[2];
-            objects += v[3];
-            result.alarms += v[4];
-            result.usedSlots += v[5];
-            result.droppedEvents += v[6];
-            result.nodeFailures += v[7];
-            if (result.occupancy.length < v.length - 8) {
-                result.occupancy = java.util.Arrays.copyOf(result.occupancy, v.length - 8);
+            result.agents += v.agents();
+            agentsSum += v.agentHash();
+            threats = v.threatsHash();
+            objects += v.objectsHash();
+            result.alarms += v.alarms();
+            result.usedSlots += v.usedSlots();
+            result.droppedEvents += v.droppedEvents();
+            result.nodeFailures += v.nodeFailures();
+            if (result.occupancy.length < v.occupancy().length) {
+                result.occupancy = java.util.Arrays.copyOf(result.occupancy, v.occupancy().length);
             }
-            for (int s = 8; s < v.length; s++) {
-                result.occupancy[s - 8] += v[s];
+            for (int s = 0; s < v.occupancy().length; s++) {
+                result.occupancy[s] += v.occupancy()[s];
             }
         }
         result.worldHash = Region.worldHash(agentsSum, threats, objects);

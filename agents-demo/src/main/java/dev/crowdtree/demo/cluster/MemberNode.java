@@ -93,7 +93,7 @@ public final class MemberNode implements AutoCloseable {
     }
 
     /** Builds (fresh, {@code restoreTick < 0}) or restores (from that tick's checkpoints) {@code ids}, dropping any others. */
-    synchronized long[] setup(RunSpec spec, int[] ids, long restoreTick) throws Exception {
+    synchronized Wire.SetupAnswer setup(RunSpec spec, int[] ids, long restoreTick) throws Exception {
         worldTasks.incrementAndGet();
         awaitCheckpoints();
         dropRegions();
@@ -127,23 +127,21 @@ public final class MemberNode implements AutoCloseable {
             return cp;
         });
         awaitCheckpoints(); // checkpoint 0 is complete before the first tick
-        return new long[] {System.nanoTime() - t0, bytes};
+        return new Wire.SetupAnswer(System.nanoTime() - t0, bytes);
     }
 
     /**
      * Steps every region to {@code tick}; with {@code checkpoint}, writes each region's checkpoint
-     * afterwards. Returns nanoseconds spent, halo, migration and event bytes written, checkpoint bytes,
-     * and the bytes sent to other members.
+     * afterwards. Returns the time spent and the bytes written, summed over the regions.
      */
-    synchronized long[] step(long tick, boolean checkpoint) throws Exception {
+    synchronized Wire.StepAnswer step(long tick, boolean checkpoint) throws Exception {
         worldTasks.incrementAndGet();
         long t0 = System.nanoTime();
         if (checkpoint) {
             awaitCheckpoints();
         }
         IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
-        long[] sums = new long[5];
-        List<Future<long[]>> done = new ArrayList<>();
+        List<Future<Wire.StepAnswer>> done = new ArrayList<>();
         for (Region region : regions.values()) {
             done.add(pool.submit(() -> {
                 int[] nb = region.neighbours();
@@ -169,47 +167,50 @@ public final class MemberNode implements AutoCloseable {
                 List<CompletableFuture<?>> writes = publish(region, sent);
                 long cp = checkpoint ? checkpoint(region) : 0;
                 CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get();
-                return new long[] {region.haloBytes(), region.migrationBytes(), region.eventBytes(), cp, sent[0]};
+                return new Wire.StepAnswer(0, region.haloBytes(), region.migrationBytes(), region.eventBytes(), cp, sent[0]);
             }));
         }
-        for (Future<long[]> f : done) {
-            long[] v = get(f);
-            for (int i = 0; i < sums.length; i++) {
-                sums[i] += v[i];
-            }
+        Wire.StepAnswer sum = new Wire.StepAnswer(0, 0, 0, 0, 0, 0);
+        for (Future<Wire.StepAnswer> f : done) {
+            sum = sum.plus(get(f));
         }
-        return new long[] {System.nanoTime() - t0, sums[0], sums[1], sums[2], sums[3], sums[4]};
+        return sum.withNanos(System.nanoTime() - t0);
     }
 
-    /**
-     * The results of this member's regions, summed: agents, agent hash, threats hash, objects hash,
-     * alarms, used slots, dropped events, node failures; then the occupancy per state. The regions
-     * are closed.
-     */
-    synchronized long[] finish() throws InterruptedException {
+    /** The results of this member's regions, summed ({@link Wire.MemberResult}). The regions are closed. */
+    synchronized Wire.MemberResult finish() throws InterruptedException {
         worldTasks.incrementAndGet();
         awaitCheckpoints();
-        long[] out = null;
+        long agents = 0;
+        long agentHash = 0;
+        long threats = 0;
+        long objects = 0;
+        long alarms = 0;
+        long usedSlots = 0;
+        long dropped = 0;
+        long failures = 0;
+        long[] occupancy = null;
         for (Region r : regions.values()) {
             int[] occ = r.sim().occupancy();
-            if (out == null) {
-                out = new long[8 + occ.length];
+            if (occupancy == null) {
+                occupancy = new long[occ.length];
             }
             long[] h = r.hashParts();
-            out[0] += r.agents();
-            out[1] += h[0];
-            out[2] = h[1];
-            out[3] += h[2];
-            out[4] += r.sim().alarms();
-            out[5] += r.sim().data().objects.usedSlots();
-            out[6] += r.droppedEvents();
-            out[7] += r.sim().system().failures().total();
+            agents += r.agents();
+            agentHash += h[0];
+            threats = h[1]; // the same in every region
+            objects += h[2];
+            alarms += r.sim().alarms();
+            usedSlots += r.sim().data().objects.usedSlots();
+            dropped += r.droppedEvents();
+            failures += r.sim().system().failures().total();
             for (int s = 0; s < occ.length; s++) {
-                out[8 + s] += occ[s];
+                occupancy[s] += occ[s];
             }
         }
         dropRegions();
-        return out == null ? new long[0] : out;
+        return occupancy == null ? Wire.MemberResult.NONE
+                : new Wire.MemberResult(agents, agentHash, threats, objects, alarms, usedSlots, dropped, failures, occupancy);
     }
 
     /**

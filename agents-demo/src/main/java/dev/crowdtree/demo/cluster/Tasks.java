@@ -68,8 +68,8 @@ final class Tasks {
         }
     }
 
-    /** Build or restore the member's regions: nanoseconds, checkpoint bytes written. */
-    static final class Setup extends MemberTask<long[]> {
+    /** Build or restore the member's regions; answers an encoded {@link Wire.SetupAnswer}. */
+    static final class Setup extends MemberTask<byte[]> {
         private static final long serialVersionUID = 1L;
         private final RunSpec spec;
         private final int[] regions;
@@ -81,13 +81,13 @@ final class Tasks {
         }
 
         @Override
-        long[] run(MemberNode node, HazelcastInstance hz) throws Exception {
-            return node.setup(spec, regions, tick);
+        byte[] run(MemberNode node, HazelcastInstance hz) throws Exception {
+            return node.setup(spec, regions, tick).encode();
         }
     }
 
-    /** Step the member's regions to {@code tick}; see {@link MemberNode#step}. */
-    static final class Step extends MemberTask<long[]> {
+    /** Step the member's regions to {@code tick} ({@link MemberNode#step}); answers an encoded {@link Wire.StepAnswer}. */
+    static final class Step extends MemberTask<byte[]> {
         private static final long serialVersionUID = 1L;
         private final boolean checkpoint;
 
@@ -97,13 +97,13 @@ final class Tasks {
         }
 
         @Override
-        long[] run(MemberNode node, HazelcastInstance hz) throws Exception {
-            return node.step(tick, checkpoint);
+        byte[] run(MemberNode node, HazelcastInstance hz) throws Exception {
+            return node.step(tick, checkpoint).encode();
         }
     }
 
-    /** The member's results; see {@link MemberNode#finish}. */
-    static final class Finish extends MemberTask<long[]> {
+    /** The member's results ({@link MemberNode#finish}); answers an encoded {@link Wire.MemberResult}. */
+    static final class Finish extends MemberTask<byte[]> {
         private static final long serialVersionUID = 1L;
 
         Finish(ClusterSecret secret, String runId) {
@@ -111,8 +111,8 @@ final class Tasks {
         }
 
         @Override
-        long[] run(MemberNode node, HazelcastInstance hz) throws InterruptedException {
-            return node.finish();
+        byte[] run(MemberNode node, HazelcastInstance hz) throws InterruptedException {
+            return node.finish().encode();
         }
     }
 
