@@ -399,13 +399,14 @@
     const wx = mx / mapSize * meta.worldSize;
     const wy = my / mapSize * meta.worldSize;
     selectionAt = performance.now();
-    loadAgent('agent?x=' + wx.toFixed(2) + '&y=' + wy.toFixed(2));
+    // selecting changes what every viewer sees: a POST (of this page's origin); polling is a GET
+    loadAgent('agent?x=' + wx.toFixed(2) + '&y=' + wy.toFixed(2), { method: 'POST' });
   });
 
   $('agent-close').addEventListener('click', deselect);
 
-  function loadAgent(url) {
-    return api(url)
+  function loadAgent(url, init) {
+    return api(url, init)
       .then(r => r.json())
       .then(j => {
         if (j.error) throw new Error(j.error);

@@ -49,8 +49,11 @@ import java.util.function.Supplier;
  *       up to a second for a newer one;</li>
  *   <li>{@code POST /control}: {@code play}, {@code pause}, {@code speed=x}, {@code deselect}
  *       (form body or query, several joined with {@code &});</li>
- *   <li>{@code GET /agent?x=&y=} selects the agent nearest to a world position, {@code GET /agent?id=}
- *       selects or polls one: JSON with its active path, position and last trace lines;</li>
+ *   <li>{@code POST /agent?x=&y=} selects the agent nearest to a world position, {@code POST /agent?id=}
+ *       selects one (the selection is shared: every viewer's frames show it, its trace is kept and
+ *       the LOD observer stands at it, so only a POST of the page's own origin changes it);
+ *       {@code GET /agent?id=} or {@code ?x=&y=} describes one without selecting it: JSON with its
+ *       active path, position and, for the selected agent, its last trace lines;</li>
  *   <li>{@code GET /stats}: JSON with running agents, the share awake in the StateTree phase, the LOD
  *       observer and the agents per LOD band.</li>
  * </ul>
@@ -343,8 +346,11 @@ public final class CrowdServer implements AutoCloseable {
                 }
                 break;
             case "/agent":
-                if (allow(request, response, done, "GET")) {
-                    reply(agent(q), request, response, done);
+                if (request.getMethod().equals("POST")) {
+                    sameOrigin(request, "selection");
+                    reply(agent(q, true), request, response, done);
+                } else if (allow(request, response, done, "GET")) {
+                    reply(agent(q, false), request, response, done);
                 }
                 break;
             case "/stats":
@@ -404,13 +410,22 @@ public final class CrowdServer implements AutoCloseable {
 
     // ---- /control -------------------------------------------------------------------------------
 
-    private void control(Request request, Response response, Callback done) {
+    /**
+     * Refuses (403) a request that changes what every viewer sees when a browser says it comes from
+     * a page of another origin (a cross-site page cannot then pause the crowd or move the selection).
+     */
+    private static void sameOrigin(Request request, String what) {
         HttpFields headers = request.getHeaders();
         String origin = headers.get(HttpHeader.ORIGIN);
         String host = headers.get(HttpHeader.HOST);
         if (origin != null && !origin.equals("http://" + host)) {
-            throw new BadRequest(403, "control requests from another origin (" + origin + ") are refused");
+            throw new BadRequest(403, what + " requests from another origin (" + origin + ") are refused");
         }
+    }
+
+    private void control(Request request, Response response, Callback done) {
+        HttpFields headers = request.getHeaders();
+        sameOrigin(request, "control");
         int max = limits.maxBodyBytes();
         if (headers.getLongField(HttpHeader.CONTENT_LENGTH) > max) {
             throw new BadRequest(413, "the request body is longer than " + max + " bytes");
@@ -472,13 +487,14 @@ public final class CrowdServer implements AutoCloseable {
 
     // ---- /agent ---------------------------------------------------------------------------------
 
-    private CompletableFuture<String> agent(Map<String, String> q) {
+    /** Describes the agent {@code q} names ({@code id}, or nearest to {@code x, y}), selecting it with {@code select}. */
+    private CompletableFuture<String> agent(Map<String, String> q, boolean select) {
         if (q.containsKey("id")) {
             long id = Params.parseLong("id", q.get("id"));
             if (id < 0 || id > Integer.MAX_VALUE) {
                 throw new BadRequest(404, "no agent " + id);
             }
-            return loop.call(() -> loop.selectById((int) id)).thenApply(json -> {
+            return loop.call(() -> loop.agentById((int) id, select)).thenApply(json -> {
                 if (json == null) {
                     throw new BadRequest(404, "no agent " + id);
                 }
@@ -487,7 +503,7 @@ public final class CrowdServer implements AutoCloseable {
         } else if (q.containsKey("x") && q.containsKey("y")) {
             float x = Params.parseFloat("x", q.get("x"));
             float y = Params.parseFloat("y", q.get("y"));
-            return loop.call(() -> loop.selectNearest(x, y)).thenApply(json -> {
+            return loop.call(() -> loop.agentNearest(x, y, select)).thenApply(json -> {
                 if (json == null) {
                     throw new BadRequest(404, "there are no agents");
                 }

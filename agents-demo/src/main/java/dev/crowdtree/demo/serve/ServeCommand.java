@@ -127,9 +127,9 @@ public final class ServeCommand implements Callable<Integer> {
             address = InetAddress.getByName(bind);
             access = tokens.resolve();
             if (access == null && !address.isLoopbackAddress()) {
-                throw new IllegalArgumentException("--bind " + bind + " is not a loopback address and requires a token (--token-file FILE, $"
-                        + TokenOptions.ENV + " or --token TOKEN; 16+ characters, e.g. from: openssl rand -hex 16), which every "
-                        + "request must carry");
+                throw new IllegalArgumentException("--bind " + bind + " is not a loopback address and requires --token TOKEN, "
+                        + "--token-file FILE or $" + TokenOptions.ENV + " (16+ characters, e.g. from: openssl rand -hex 16), "
+                        + "which every request must carry");
             }
         } catch (UnknownHostException e) {
             err.println("error: --bind " + bind + " is not a known host or address");

@@ -403,8 +403,11 @@ final class SimLoop implements Runnable {
         return sb.append(']');
     }
 
-    /** Selects the agent nearest to world position (wx, wy) and describes it; null when there are no agents. Sim thread. */
-    String selectNearest(float wx, float wy) {
+    /**
+     * Describes the agent nearest to world position (wx, wy), selecting it with {@code select}; null
+     * when there are no agents. Sim thread.
+     */
+    String agentNearest(float wx, float wy, boolean select) {
         float[] x = data.x.data();
         float[] y = data.y.data();
         int best = -1;
@@ -422,16 +425,20 @@ final class SimLoop implements Runnable {
             return null;
         }
         int id = data.table.agentIds().data()[best];
-        select(id);
-        return describe(id);
+        return agentById(id, select);
     }
 
-    /** Selects agent {@code id} (if not already) and describes it; null when there is no such agent. Sim thread. */
-    String selectById(int id) {
+    /**
+     * Describes agent {@code id}, selecting it (if not already) with {@code select}; null when there
+     * is no such agent. Sim thread.
+     */
+    String agentById(int id, boolean select) {
         if (rowOf(id) < 0) {
             return null;
         }
-        select(id);
+        if (select) {
+            select(id);
+        }
         return describe(id);
     }
 
@@ -478,8 +485,9 @@ final class SimLoop implements Runnable {
                 .append(",\"y\":").append(Json.number(data.y.data()[row]))
                 .append(",\"vx\":").append(Json.number(data.vx.data()[row]))
                 .append(",\"vy\":").append(Json.number(data.vy.data()[row]))
+                .append(",\"selected\":").append(id == selected)
                 .append(",\"trace\":[");
-        for (int i = 0; i < traceCount; i++) {
+        for (int i = 0; id == selected && i < traceCount; i++) {
             sb.append(i == 0 ? "" : ",").append(Json.string(traceRing[(traceHead + i) % TRACE_LINES]));
         }
         return sb.append("]}").toString();

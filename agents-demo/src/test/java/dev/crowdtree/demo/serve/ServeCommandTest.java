@@ -190,9 +190,42 @@ class ServeCommandTest {
         assertEquals(403, r.statusCode(), "a control request from another origin");
     }
 
+    /** A request to {@code path} with {@code method} and, when not null, an Origin header. */
+    private static HttpResponse<String> send(String method, String path, String origin) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        if (origin != null) {
+            b.header("Origin", origin);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Issue 23, defect 3: a cross-site GET /agent changed the selected agent (and the LOD observer)
+     * for every viewer. Reading an agent no longer selects it; selecting is a POST of the page's origin.
+     */
+    @Test
+    void onlyASameOriginPostChangesTheSharedSelection() throws Exception {
+        String before = JSON.readTree(post("speed=1").body()).get("selected").asText();
+        HttpResponse<String> r = get("agent?x=10&y=10");
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode a = JSON.readTree(r.body());
+        assertEquals(before, JSON.readTree(post("speed=1").body()).get("selected").asText(), "a GET selects nothing");
+        assertTrue(a.get("trace").isEmpty() || a.get("selected").asBoolean(), a.toString());
+        r = send("POST", "agent?id=" + a.get("id").asInt(), "http://evil.example");
+        assertEquals(403, r.statusCode(), r.body());
+        assertTrue(r.body().contains("selection requests from another origin (http://evil.example) are refused"), r.body());
+        assertEquals(before, JSON.readTree(post("speed=1").body()).get("selected").asText(), "a cross-site POST selects nothing");
+        r = send("POST", "agent?id=" + a.get("id").asInt(), base.substring(0, base.length() - 1));
+        assertEquals(200, r.statusCode(), r.body());
+        assertEquals(a.get("id").asInt(), JSON.readTree(post("speed=1").body()).get("selected").asInt(), "a same-origin POST selects");
+        assertTrue(JSON.readTree(r.body()).get("selected").asBoolean());
+        assertEquals(405, send("PUT", "agent?id=1", null).statusCode());
+    }
+
     @Test
     void theAgentInspectorShowsThePathAndTheTrace() throws Exception {
-        HttpResponse<String> r = get("agent?x=1000&y=1000");
+        HttpResponse<String> r = send("POST", "agent?x=1000&y=1000", null);
         assertEquals(200, r.statusCode(), r.body());
         JsonNode a = JSON.readTree(r.body());
         int id = a.get("id").asInt();
