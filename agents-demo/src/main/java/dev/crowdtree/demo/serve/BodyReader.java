@@ -12,10 +12,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Reads a small request body without holding a thread while the client sends it, with a size limit
- * and a total deadline: the future completes with the body, or exceptionally with
+ * Reads a small request body without holding a thread while the client sends it, with a size limit,
+ * a total deadline and a minimum rate: the future completes with the body, or exceptionally with
  * {@link TooLarge} past the limit or {@link TooSlow} when the body has not arrived in full within
- * the deadline (trickling bytes does not extend it).
+ * the deadline (trickling bytes does not extend it) or, after a grace of {@value #GRACE_MS} ms, has
+ * arrived at fewer than {@value #MIN_BYTES_PER_SECOND} bytes per second on average (checked every
+ * {@value #CHECK_MS} ms), so a client trickling a byte at a time holds its connection about a
+ * second, not the whole deadline.
  *
  * <p>THREADING: reading runs on Jetty's threads as content arrives (Jetty calls the demand callback
  * on one thread at a time), the deadline on the scheduler's thread; whichever finishes first flips
@@ -36,12 +39,26 @@ final class BodyReader {
         private static final long serialVersionUID = 1L;
 
         TooSlow(long millis) {
-            super("the request body did not arrive within " + millis + " ms", null, false, false);
+            this("the request body did not arrive within " + millis + " ms");
+        }
+
+        TooSlow(String message) {
+            super(message, null, false, false);
         }
     }
 
+    /** The average rate a body must keep up after {@link #GRACE_MS}. */
+    static final int MIN_BYTES_PER_SECOND = 512;
+    /** How long a body may take before its rate is checked. */
+    static final long GRACE_MS = 1000;
+    /** How often the rate is checked after the grace. */
+    static final long CHECK_MS = 250;
+
     private final Request request;
     private final int max;
+    private final long started = System.nanoTime();
+    private volatile int received;
+    private volatile Scheduler.Task rateCheck;
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     private final CompletableFuture<String> result = new CompletableFuture<>();
     private final AtomicBoolean done = new AtomicBoolean();
@@ -56,8 +73,23 @@ final class BodyReader {
     static CompletableFuture<String> read(Request request, int max, long millis, Scheduler scheduler) {
         BodyReader r = new BodyReader(request, max);
         r.deadline = scheduler.schedule(() -> r.finish(null, new TooSlow(millis)), millis, TimeUnit.MILLISECONDS);
+        r.rateCheck = scheduler.schedule(() -> r.checkRate(scheduler), GRACE_MS, TimeUnit.MILLISECONDS);
         r.readAvailable();
         return r.result;
+    }
+
+    /** Fails a body that arrives slower than {@link #MIN_BYTES_PER_SECOND} on average; else checks again later. */
+    private void checkRate(Scheduler scheduler) {
+        if (done.get()) {
+            return;
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        if (received < seconds * MIN_BYTES_PER_SECOND) {
+            finish(null, new TooSlow(String.format(java.util.Locale.ROOT, "the request body arrived too slowly "
+                    + "(%d bytes in %.1f s; at least %d bytes per second are needed)", received, seconds, MIN_BYTES_PER_SECOND)));
+            return;
+        }
+        rateCheck = scheduler.schedule(() -> checkRate(scheduler), CHECK_MS, TimeUnit.MILLISECONDS);
     }
 
     private void readAvailable() {
@@ -80,6 +112,7 @@ final class BodyReader {
                 byte[] part = new byte[b.remaining()];
                 b.get(part);
                 bytes.write(part, 0, part.length);
+                received = bytes.size();
             } finally {
                 chunk.release();
             }
@@ -97,6 +130,10 @@ final class BodyReader {
         Scheduler.Task t = deadline;
         if (t != null) {
             t.cancel();
+        }
+        Scheduler.Task c = rateCheck;
+        if (c != null) {
+            c.cancel();
         }
         if (failure == null) {
             result.complete(body);

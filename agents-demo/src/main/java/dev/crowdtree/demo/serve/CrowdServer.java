@@ -75,12 +75,15 @@ import java.util.function.Supplier;
  * <p>LIMITS ({@link ServerLimits}, defaults in brackets): a request head (line and headers) must
  * arrive whole within the header timeout [5 s] of the connection opening or of its previous answer
  * ({@link ConnectionGuard}, a total deadline: trickling does not extend it) and be at most
- * [8 KB] (else 431); a body must arrive within [5 s] (else 408, connection closed) and be at most
+ * [8 KB] (else 431); a body must arrive within [5 s], at [512] bytes per second or more after its
+ * first second ({@link BodyReader}; else 408, connection closed) and be at most
  * [4 KB] (else 413); an answer that makes no progress for the write timeout [5 s] (the client does
  * not read) fails and the connection is closed (Jetty's idle timeout); at most [64] connections
  * are open (a new one beyond that closes the connection idle the longest, or itself when every
  * connection has a request in progress); at most [16] {@code /frame} requests wait or are written
- * at once ({@link FrameStreams}; more get 503 with {@code Retry-After: 1}). Waiting for a frame, for
+ * at once ({@link FrameStreams}: a new one takes the slot of an answer left unread for [250 ms], whose
+ * connection is closed; when none is, it gets 503 with {@code Retry-After: 1}), and a frame answer
+ * must be written whole within the write timeout. Waiting for a frame, for
  * a body and for the simulation holds no thread, so {@code /meta}, {@code /stats},
  * {@code /control} and {@code /agent} are answered while any number of long-polls wait; [8]
  * worker threads run the handlers, which never block.
@@ -210,7 +213,7 @@ public final class CrowdServer implements AutoCloseable {
         }
         meta = metaJson(sim).getBytes(StandardCharsets.UTF_8);
         loop = new SimLoop(sim, speed, limits.maxFrameStreams());
-        frames = new FrameStreams(loop.frames(), threads, scheduler, limits.maxFrameStreams());
+        frames = new FrameStreams(loop.frames(), threads, scheduler, limits.maxFrameStreams(), limits.writeTimeoutMs());
         loop.start();
         try {
             server.start();

@@ -24,8 +24,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * frame or a second passes, whichever comes first, then gets the latest frame. The frame is written
  * asynchronously straight from its pinned buffer; the buffer is unpinned when the write completes or
  * fails (a client that does not read is dropped by the connection's write timeout, which fails the
- * write). At most {@link ServerLimits#maxFrameStreams()} requests wait or write at once; more are
- * answered at once with 503 and {@code Retry-After: 1}.
+ * write). At most {@link ServerLimits#maxFrameStreams()} requests wait or write at once. When they
+ * are all taken, a new request takes the slot of the answer that has been stalled longest (written
+ * for more than {@value #STALLED_MS} ms and not finished: a client that does not read), whose
+ * connection is closed; only when none is stalled is it answered at once with 503 and
+ * {@code Retry-After: 1}. So clients that request frames and never read them (pipelining requests
+ * on many connections) cannot keep the slots from clients that read. Every frame answer also has a
+ * total deadline, the write timeout: a client that reads it slowly but steadily is dropped when it
+ * passes, where the idle timeout alone would let it hold the slot for as long as it kept reading.
  *
  * <p>THREADING: {@link #serve} runs on HTTP threads; {@link #published()} on the simulation thread
  * after each publication (it only hands the waiting queue to the HTTP executor); timeouts on the
@@ -36,6 +42,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FrameStreams {
     /** How long {@code /frame?after=} waits for a newer frame. */
     static final long FRAME_WAIT_MS = 1000;
+    /** An answer still being written after this long is stalled: its slot may be taken by a new request. */
+    static final long STALLED_MS = 250;
+
+    /** A frame answer being written: its connection, when it started, whether it finished. */
+    private static final class Writing {
+        final Request request;
+        final long started = System.nanoTime();
+        final AtomicBoolean finished = new AtomicBoolean();
+        volatile Scheduler.Task deadline;
+
+        Writing(Request request) {
+            this.request = request;
+        }
+
+        /** Closes the connection: the write fails, which releases the frame and the slot. */
+        void abort() {
+            if (finished.compareAndSet(false, true)) {
+                request.getConnectionMetaData().getConnection().getEndPoint().close();
+            }
+        }
+    }
 
     /** One {@code /frame?after=} request waiting for a newer frame. */
     private final class Waiter implements Runnable {
@@ -78,13 +105,17 @@ final class FrameStreams {
     private final AtomicInteger streams = new AtomicInteger();
     private final AtomicInteger busy = new AtomicInteger();
     private final Queue<Waiter> waiting = new ConcurrentLinkedQueue<>();
+    private final Queue<Writing> writing = new ConcurrentLinkedQueue<>();
+    private final long writeDeadlineMs;
+    private final AtomicInteger evicted = new AtomicInteger();
     private final AtomicBoolean draining = new AtomicBoolean();
 
-    FrameStreams(FrameBuffers frames, Executor executor, Scheduler scheduler, int maxStreams) {
+    FrameStreams(FrameBuffers frames, Executor executor, Scheduler scheduler, int maxStreams, long writeDeadlineMs) {
         this.frames = frames;
         this.executor = executor;
         this.scheduler = scheduler;
         this.maxStreams = maxStreams;
+        this.writeDeadlineMs = writeDeadlineMs;
         frames.onPublish(this::published);
     }
 
@@ -93,13 +124,42 @@ final class FrameStreams {
         return busy.get();
     }
 
+    /** Stalled answers whose connection was closed to give their slot to a new request. */
+    int evicted() {
+        return evicted.get();
+    }
+
+    /**
+     * Closes the connection of the answer stalled longest, if one is ({@link #STALLED_MS}); returns
+     * whether one was. Its slot is freed when its write fails, shortly after.
+     */
+    private boolean evictStalled() {
+        long now = System.nanoTime();
+        Writing oldest = null;
+        for (Writing w : writing) {
+            if (!w.finished.get() && now - w.started >= STALLED_MS * 1_000_000L
+                    && (oldest == null || w.started < oldest.started)) {
+                oldest = w;
+            }
+        }
+        if (oldest == null) {
+            return false;
+        }
+        writing.remove(oldest);
+        oldest.abort();
+        evicted.incrementAndGet();
+        return true;
+    }
+
     /**
      * Answers {@code GET /frame}: at once when {@code after} is null or older than the published
      * frame, else when a newer one is published or after {@link #FRAME_WAIT_MS}. Completes
      * {@code callback} when the answer is written.
      */
     void serve(Long after, Request request, Response response, Callback callback) {
-        if (streams.incrementAndGet() > maxStreams) {
+        // a stalled answer gives up its slot; until its write fails the count may pass the cap by the
+        // evictions in flight, never beyond twice the cap
+        if (streams.incrementAndGet() > maxStreams && (streams.get() > 2 * maxStreams || !evictStalled())) {
             streams.decrementAndGet();
             busy.incrementAndGet();
             response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
@@ -161,7 +221,18 @@ final class FrameStreams {
                 return;
             }
             h.put(HttpHeader.CONTENT_LENGTH, f.length);
-            response.write(true, ByteBuffer.wrap(f.bytes, 0, f.length), Answers.runFirst(() -> frames.release(f), callback));
+            Writing w = new Writing(request);
+            writing.add(w);
+            w.deadline = scheduler.schedule(w::abort, writeDeadlineMs, TimeUnit.MILLISECONDS);
+            response.write(true, ByteBuffer.wrap(f.bytes, 0, f.length), Answers.runFirst(() -> {
+                w.finished.set(true);
+                Scheduler.Task d = w.deadline;
+                if (d != null) {
+                    d.cancel();
+                }
+                writing.remove(w);
+                frames.release(f);
+            }, callback));
         } catch (RuntimeException e) {
             frames.release(f);
             callback.failed(e);

@@ -9,15 +9,18 @@ package dev.crowdtree.demo.serve;
  *                        headers) within this time of opening, or of its previous answer; else it
  *                        is closed. A total deadline: trickling bytes does not extend it.
  * @param bodyTimeoutMs   a request body must arrive in full within this time of its head, else
- *                        408 and the connection is closed
+ *                        408 and the connection is closed (and, after its first second, at
+ *                        {@link BodyReader#MIN_BYTES_PER_SECOND} bytes per second on average)
  * @param writeTimeoutMs  a connection whose answer makes no progress (the client does not read)
- *                        for this long is closed; also the idle time of a connection
+ *                        for this long is closed; also the idle time of a connection, and the
+ *                        total time a frame answer may take to be written
  * @param maxHeaderBytes  the request line and headers together; more is answered with 431
  * @param maxBodyBytes    request body; more is answered with 413
  * @param maxConnections  open connections; a new one beyond it closes the connection idle the
  *                        longest (one with no request in progress), or itself if none is idle
- * @param maxFrameStreams {@code /frame} requests waiting or being sent at once; more are answered
- *                        at once with 503 and {@code Retry-After: 1}
+ * @param maxFrameStreams {@code /frame} requests waiting or being sent at once; a new one beyond
+ *                        it takes the slot of the answer stalled longest ({@link FrameStreams#STALLED_MS}),
+ *                        or, when none is stalled, is answered at once with 503 and {@code Retry-After: 1}
  * @param threads         HTTP worker threads (besides the acceptor and the selector)
  */
 record ServerLimits(long headerTimeoutMs, long bodyTimeoutMs, long writeTimeoutMs, int maxHeaderBytes,
@@ -42,8 +45,10 @@ record ServerLimits(long headerTimeoutMs, long bodyTimeoutMs, long writeTimeoutM
     /** The defaults in words (a constant, for {@code serve --help}). */
     static final String DEFAULTS_TEXT = "a request's head (line and headers) must arrive whole within "
             + HEADER_TIMEOUT_MS / 1000 + " s of the connection opening or of its previous answer, and its body within "
-            + BODY_TIMEOUT_MS / 1000 + " s; a client that reads nothing of its answer for " + WRITE_TIMEOUT_MS / 1000
-            + " s is dropped; heads of at most " + MAX_HEADER_BYTES / 1024 + " KB (else 431), bodies of at most "
+            + BODY_TIMEOUT_MS / 1000 + " s, at " + BodyReader.MIN_BYTES_PER_SECOND + " bytes/s or more after its first second; "
+            + "a client that reads nothing of its answer for " + WRITE_TIMEOUT_MS / 1000 + " s, or has not read a frame whole "
+            + "after " + WRITE_TIMEOUT_MS / 1000 + " s, is dropped, and a frame request takes the slot of an answer left unread "
+            + "for " + FrameStreams.STALLED_MS + " ms; heads of at most " + MAX_HEADER_BYTES / 1024 + " KB (else 431), bodies of at most "
             + MAX_BODY_BYTES / 1024 + " KB (else 413); " + THREADS + " HTTP threads, none of them held by a waiting "
             + "client.";
 

@@ -353,7 +353,7 @@ class ServeHardeningTest {
     // ---- helpers --------------------------------------------------------------------------------
 
     /** One {@code serve} command running on its own thread. */
-    private static final class Served {
+    static final class Served {
         final Thread thread;
         final ByteArrayOutputStream out;
         final ByteArrayOutputStream err;
