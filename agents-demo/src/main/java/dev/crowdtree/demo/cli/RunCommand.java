@@ -87,8 +87,12 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** The world options a snapshot fixes: naming one of them with --load is a usage error. */
-    private static final String[] WORLD_OPTIONS = {"--agents", "--seed", "--tree", "--dt", "--lod", "--observer"};
+    /**
+     * The world options a snapshot fixes: naming one of them with --load is a usage error. Not
+     * {@code --tree}: with --load it names the tree asset the snapshot was saved with (its fingerprint
+     * must match), for a snapshot whose recorded tree path is not next to it.
+     */
+    private static final String[] WORLD_OPTIONS = {"--agents", "--seed", "--dt", "--lod", "--observer"};
 
     @Mixin
     InputLimit limit;
@@ -282,7 +286,7 @@ public final class RunCommand implements Callable<Integer> {
             if (registry == null) {
                 return null;
             }
-            CrowdSim sim = CrowdSnapshot.load(loadFile, workers, registry);
+            CrowdSim sim = CrowdSnapshot.load(loadFile, workers, registry, crowd.tree);
             sim.system().setNodeErrorPolicy(crowd.nodeErrorPolicy());
             return sim;
         } catch (StateTreeCompileException e) {

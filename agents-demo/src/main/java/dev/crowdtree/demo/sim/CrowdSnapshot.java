@@ -3,6 +3,8 @@ package dev.crowdtree.demo.sim;
 import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
+import dev.crowdtree.core.world.WorldSnapshot;
+import dev.crowdtree.demo.nodes.CrowdWorld;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
@@ -117,8 +119,36 @@ public final class CrowdSnapshot {
      * and those of other providers the tree uses).
      */
     public static CrowdSim load(Path file, int workers, NodeRegistry nodes) throws IOException, StateTreeCompileException {
+        return load(file, workers, nodes, null);
+    }
+
+    /**
+     * As {@link #load(Path, int, NodeRegistry)}, with the tree asset named by the caller: {@code tree},
+     * or, when null, the path the snapshot recorded, which is read only when it is inside the
+     * snapshot's directory (symbolic links resolved): a snapshot file does not make its reader read
+     * any file it names. Either way the tree's fingerprint must be the one the snapshot was saved with.
+     *
+     * @throws SnapshotException also when the recorded tree is outside the snapshot's directory or
+     *                           missing, naming it
+     */
+    public static CrowdSim load(Path file, int workers, NodeRegistry nodes, Path tree)
+            throws IOException, StateTreeCompileException {
         // a regular file of at most 2 GB whose header is a snapshot's, checked before the file is read whole
-        return load(parse(SnapshotReader.read(file, SnapshotReader.MAX_BYTES), workers), nodes);
+        Parsed p = parse(SnapshotReader.read(file, SnapshotReader.MAX_BYTES), workers);
+        if (tree != null) {
+            p.tree = tree;
+        } else if (p.tree != null) {
+            Path dir = file.toAbsolutePath().getParent();
+            if (!dev.crowdtree.statetree.json.InputFiles.inside(dir, p.tree)) {
+                throw new SnapshotException("it was saved with the tree asset " + p.tree + ", which is outside the "
+                        + "snapshot's directory and so is not read; name it with --tree FILE");
+            }
+            if (!Files.exists(p.tree)) {
+                throw new SnapshotException("it was saved with the tree asset " + p.tree + ", which does not exist; "
+                        + "name the tree with --tree FILE");
+            }
+        }
+        return load(p, nodes);
     }
 
     /**
@@ -130,6 +160,7 @@ public final class CrowdSnapshot {
     }
 
     private static CrowdSim load(Parsed p, NodeRegistry nodes) throws IOException, StateTreeCompileException {
+        checkAgents(p, true);
         StateTreeCompiler compiler = new StateTreeCompiler(nodes);
         CompiledStateTree tree = p.tree == null
                 ? StateTreeJson.compile(CrowdSim.EMBEDDED_TREE, CrowdSim.embeddedTreeText(), compiler)
@@ -159,6 +190,7 @@ public final class CrowdSnapshot {
         if (!p.config.equals(sim.config())) {
             throw new SnapshotException("the snapshot is of a crowd configured as " + p.config + ", not " + sim.config());
         }
+        checkAgents(p, false);
         p.applyTo(sim);
     }
 
@@ -185,6 +217,9 @@ public final class CrowdSnapshot {
             }
             p.ox = cfg.readFloat();
             p.oy = cfg.readFloat();
+            if (!Float.isFinite(p.ox) || !Float.isFinite(p.oy)) {
+                throw new SnapshotException("the snapshot's observer (" + p.ox + ", " + p.oy + ") is not a position");
+            }
             DataInputStream cr = r.section("crowd");
             for (int i = 0; i < p.counters.length; i++) {
                 p.counters[i] = cr.readLong();
@@ -202,6 +237,12 @@ public final class CrowdSnapshot {
                 p.threats[2][i] = cr.readFloat();
                 p.active[i] = cr.readBoolean();
                 p.timers[i] = cr.readInt();
+                if (!Float.isFinite(p.threats[0][i]) || !Float.isFinite(p.threats[1][i]) || !Float.isFinite(p.threats[2][i])
+                        || p.timers[i] < 0) {
+                    throw new SnapshotException("the snapshot's threat " + i + " is at (" + p.threats[0][i] + ", "
+                            + p.threats[1][i] + "), heading " + p.threats[2][i] + ", timer " + p.timers[i]
+                            + ": positions and headings are finite, timers not negative");
+                }
             }
             int m = cr.readInt();
             if (m != p.config.smartObjects()) {
@@ -210,12 +251,66 @@ public final class CrowdSnapshot {
             p.used = new int[m];
             for (int i = 0; i < m; i++) {
                 p.used[i] = cr.readInt();
+                if (p.used[i] < 0 || p.used[i] > p.config.slotsPerObject()) {
+                    throw new SnapshotException("the snapshot's smart object " + i + " has " + p.used[i]
+                            + " slots in use; it has " + p.config.slotsPerObject());
+                }
             }
         } catch (EOFException | IllegalArgumentException e) {
             throw new SnapshotException("the snapshot is malformed: " + e.getMessage());
         }
         p.system = r.bytes("system");
         return p;
+    }
+
+    /**
+     * Checks, before anything is built for it, that the runtime's snapshot holds the crowd the
+     * configuration describes: its agent count ({@code wholeCrowd}), or at most that many (a region
+     * of it). The runtime checks its own columns when it restores them, {@link #checkColumns} the
+     * crowd's.
+     */
+    private static void checkAgents(Parsed p, boolean wholeCrowd) throws IOException {
+        int rows;
+        try {
+            rows = WorldSnapshot.peekRows(SnapshotReader.peekSection(p.system, "world"));
+        } catch (EOFException e) {
+            throw new SnapshotException("the snapshot's system section is malformed: it ends early");
+        }
+        if (wholeCrowd ? rows != p.config.agents() : rows > p.config.agents()) {
+            throw new SnapshotException("the snapshot's configuration has " + p.config.agents() + " agents, its system "
+                    + "section " + rows);
+        }
+    }
+
+    /**
+     * The crowd's own columns, as restored into {@code d} (before anything reads them: a freshly built
+     * crowd that is closed when they are refused), hold what its kernels can use: finite positions and
+     * velocities, cells of the grid, claims of objects that exist.
+     */
+    static void checkColumns(CrowdData d, CrowdConfig c) throws SnapshotException {
+        int rows = d.table.size();
+        for (String name : new String[] {CrowdWorld.X, CrowdWorld.Y, CrowdWorld.VX, CrowdWorld.VY}) {
+            float[] v = ((dev.crowdtree.core.storage.FloatColumn) d.table.column(name)).data();
+            for (int r = 0; r < rows; r++) {
+                if (!Float.isFinite(v[r])) {
+                    throw new SnapshotException("the snapshot's column '" + name + "' at row " + r + " is " + v[r]
+                            + "; the crowd's positions and velocities are finite");
+                }
+            }
+        }
+        int cells = c.cellsPerSide() * c.cellsPerSide();
+        int[] cell = d.cell.data();
+        int[] claim = d.claimObject.data();
+        for (int r = 0; r < rows; r++) {
+            if (cell[r] < 0 || cell[r] >= cells) {
+                throw new SnapshotException("the snapshot's column 'cell' at row " + r + " is " + cell[r]
+                        + "; the grid has cells 0.." + (cells - 1));
+            }
+            if (claim[r] < -1 || claim[r] >= c.smartObjects()) {
+                throw new SnapshotException("the snapshot's column '" + CrowdWorld.CLAIM_OBJECT + "' at row " + r + " is "
+                        + claim[r] + "; there are " + c.smartObjects() + " smart objects");
+            }
+        }
     }
 
     /** A snapshot read and checked, not yet applied. */
@@ -234,6 +329,7 @@ public final class CrowdSnapshot {
 
         void applyTo(CrowdSim sim) throws IOException {
             sim.system().restore(new ByteArrayInputStream(system));
+            checkColumns(sim.data(), sim.config());
             Threats t = sim.data().threats;
             for (int i = 0; i < t.count; i++) {
                 t.restore(i, threats[0][i], threats[1][i], threats[2][i], active[i], timers[i]);

@@ -84,7 +84,7 @@ class SnapshotCliTest extends CliTestBase {
         Files.writeString(bad, "{\"agents\": 5}");
         assertEquals(2, run("run", "--load", bad.toString(), "--ticks", "5"));
         assertEquals("error: " + bad + ": not a crowdtree snapshot", errLine());
-        for (String[] opt : new String[][] {{"--agents", "10"}, {"--seed", "2"}, {"--tree", "x.json"}}) {
+        for (String[] opt : new String[][] {{"--agents", "10"}, {"--seed", "2"}, {"--dt", "0.1"}}) {
             assertEquals(2, run("run", "--load", f.toString(), opt[0], opt[1], "--ticks", "5"));
             assertEquals("error: " + opt[0] + " cannot be given with --load: the world's options come from the snapshot",
                     errLine());

@@ -139,6 +139,37 @@ public final class SnapshotReader {
         }
     }
 
+    /**
+     * Section {@code name} of the snapshot {@code all} (as {@link #parse} reads it), as a stream over
+     * {@code all} itself: no copy, and no checksum verified (the caller parses the whole snapshot
+     * later). For a look at a large snapshot's header before deciding to read it.
+     *
+     * @throws SnapshotException when it is not a snapshot of this version or has no such section
+     */
+    public static DataInputStream peekSection(byte[] all, String name) throws SnapshotException {
+        checkHead(all, all.length, all.length);
+        try {
+            DataInputStream d = new DataInputStream(new ByteArrayInputStream(all, HEAD, all.length - HEAD - 4));
+            d.readUTF(); // kind
+            int n = d.readInt();
+            for (int i = 0; i < n; i++) {
+                String section = d.readUTF();
+                int len = d.readInt();
+                if (len < 0 || len > d.available()) {
+                    throw corrupted();
+                }
+                if (section.equals(name)) {
+                    int at = all.length - 4 - d.available();
+                    return new DataInputStream(new ByteArrayInputStream(all, at, len));
+                }
+                d.skipNBytes(len);
+            }
+        } catch (IOException e) {
+            throw corrupted();
+        }
+        throw new SnapshotException("the snapshot has no section '" + name + "'");
+    }
+
     private static SnapshotException corrupted() {
         return new SnapshotException("checksum mismatch: the file is corrupted or truncated");
     }

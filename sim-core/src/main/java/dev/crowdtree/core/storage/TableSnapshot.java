@@ -123,6 +123,17 @@ public final class TableSnapshot {
         return rows;
     }
 
+    /**
+     * The data of column {@code name} as read (a {@code float[]}, {@code int[]}, {@code long[]},
+     * {@code short[]} or {@code byte[]} of {@link #rows()} values; the snapshot's own array, do not
+     * modify), or null when the snapshot has no such column or it holds objects: for checking the
+     * values before they are applied.
+     */
+    public Object column(String name) {
+        int i = columnNames.indexOf(name);
+        return i < 0 ? null : columnData.get(i);
+    }
+
     /** The agent id of every row (the snapshot's own array; do not modify). */
     public int[] agentIds() {
         return (int[]) columnData.get(0);

@@ -5,6 +5,7 @@ import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.storage.TableSnapshot;
 
 import java.io.DataInput;
+import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.IOException;
 
@@ -104,6 +105,31 @@ public final class WorldSnapshot {
             throw new SnapshotException("the snapshot's agent ids are inconsistent");
         }
         return s;
+    }
+
+    /**
+     * The number of agents in the world written by {@link #write} that {@code in} starts with,
+     * read from its header without reading the rest (to check it against what a caller would build
+     * for it before building anything).
+     *
+     * @throws SnapshotException when the header is malformed
+     */
+    public static int peekRows(DataInputStream in) throws IOException {
+        in.readLong(); // tick
+        int nextId = in.readInt();
+        for (int list = 0; list < 2; list++) { // generations, free ids
+            int n = in.readInt();
+            if (n < 0 || nextId < 0 || n > nextId || in.skipBytes(4 * n) != 4 * n) {
+                throw new SnapshotException("the snapshot's agent ids are malformed");
+            }
+        }
+        in.readLong(); // ids skipped
+        in.readUTF(); // the table's name
+        int rows = in.readInt();
+        if (rows < 0 || rows > SoaTable.MAX_CAPACITY) {
+            throw new SnapshotException("the snapshot's table is malformed");
+        }
+        return rows;
     }
 
     /** The clock's tick. */

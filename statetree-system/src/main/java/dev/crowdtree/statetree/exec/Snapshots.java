@@ -127,6 +127,7 @@ final class Snapshots {
         try {
             world = WorldSnapshot.read(r.section("world"));
             world.checkFits(sys.world(), sys.table());
+            InstanceCheck.check(world.table(), tree, "st." + tree.name + ".");
             DataInputStream rt = r.section("runtime");
             steps = rt.readInt();
             timerDt = rt.readFloat();

@@ -1,0 +1,242 @@
+package dev.crowdtree.demo.sim;
+
+import dev.crowdtree.core.storage.SnapshotException;
+import dev.crowdtree.demo.nodes.DemoNodes;
+import dev.crowdtree.statetree.compiler.StateTreeCompileException;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32C;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Issue 23, defect 5: a crowd snapshot with a valid checksum but impossible contents was accepted (a
+ * configuration of 16,000,000 agents over a 2,000-agent table built a 16M crowd first; a state index
+ * past the tree's end failed with an ArrayIndexOutOfBoundsException; a NaN threat and 0x7fffffff used
+ * slots were taken). The contents are now checked for meaning, and a fuzzer mutates valid snapshots,
+ * recomputing their checksums: every case is refused with one line or restored to a crowd that runs.
+ */
+class SnapshotMeaningTest {
+    private static byte[] good;
+    private static final int AGENTS = 200;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void save() throws Exception {
+        try (CrowdSim sim = new CrowdSim(CrowdConfig.defaults().withAgents(AGENTS).withSeed(4), null)) {
+            for (int i = 0; i < 40; i++) {
+                sim.tick();
+            }
+            good = CrowdSnapshot.save(sim);
+        }
+    }
+
+    // ---- the container: magic(8) version(4) length(8) body checksum(4); body = kind, count, sections ----
+
+    /** Start and length of section {@code name} of the container at {@code [start, start + len)} of {@code b}. */
+    static int[] section(byte[] b, int start, int len, String name) throws IOException {
+        DataInputStream d = new DataInputStream(new ByteArrayInputStream(b, start + 20, len - 24));
+        d.readUTF();
+        int n = d.readInt();
+        for (int i = 0; i < n; i++) {
+            String s = d.readUTF();
+            int l = d.readInt();
+            int at = start + len - 4 - d.available();
+            if (s.equals(name)) {
+                return new int[] {at, l};
+            }
+            d.skipNBytes(l);
+        }
+        throw new AssertionError("no section " + name);
+    }
+
+    /** Recomputes the checksum of the container at {@code [start, start + len)}. */
+    static void reseal(byte[] b, int start, int len) {
+        CRC32C crc = new CRC32C();
+        crc.update(b, start, len - 4);
+        ByteBuffer.wrap(b).putInt(start + len - 4, (int) crc.getValue());
+    }
+
+    /** Reseals the inner (system) container and then the outer one. */
+    static void resealAll(byte[] b) throws IOException {
+        int[] sys = section(b, 0, b.length, "system");
+        reseal(b, sys[0], sys[1]);
+        reseal(b, 0, b.length);
+    }
+
+    /** Where column {@code column}'s data starts in the world table of the system section. */
+    static int column(byte[] b, String column) throws IOException {
+        int[] sys = section(b, 0, b.length, "system");
+        int[] world = section(b, sys[0], sys[1], "world");
+        DataInputStream d = new DataInputStream(new ByteArrayInputStream(b, world[0], world[1]));
+        d.readLong();
+        d.readInt();
+        d.skipNBytes(4L * d.readInt());
+        d.skipNBytes(4L * d.readInt());
+        d.readLong();
+        d.readUTF();
+        int rows = d.readInt();
+        int columns = d.readInt();
+        for (int i = 0; i < columns; i++) {
+            String name = d.readUTF();
+            String type = d.readUTF();
+            int width = switch (type) {
+                case "float", "int" -> 4;
+                case "long" -> 8;
+                case "short" -> 2;
+                case "byte" -> 1;
+                default -> 0;
+            };
+            if (name.equals(column)) {
+                return world[0] + world[1] - d.available();
+            }
+            d.skipNBytes((long) rows * width);
+        }
+        throw new AssertionError("no column " + column);
+    }
+
+    private static String refusal(byte[] bytes) throws Exception {
+        Path f = Files.write(dir.resolve("case.snap"), bytes);
+        try (CrowdSim sim = CrowdSnapshot.load(f, 1, DemoNodes.registry())) {
+            fail("loaded: " + sim.tickNumber());
+            return null;
+        } catch (IOException | StateTreeCompileException e) {
+            return e.getMessage();
+        }
+    }
+
+    @Test
+    void aConfigurationOfMoreAgentsThanTheTableHoldsIsRefusedBeforeTheCrowdIsBuilt() throws Exception {
+        byte[] b = good.clone();
+        int[] cfg = section(b, 0, b.length, "config");
+        ByteBuffer.wrap(b).putInt(cfg[0], 16_000_000);
+        reseal(b, 0, b.length);
+        assertEquals("the snapshot's configuration has 16000000 agents, its system section " + AGENTS, refusal(b));
+    }
+
+    @Test
+    void aStateTheTreeDoesNotHaveIsRefusedNamingRowAndColumn() throws Exception {
+        byte[] b = good.clone();
+        int at = column(b, "st.Crowd.exec");
+        ByteBuffer.wrap(b).putShort(at + 6, (short) 224); // row 0, low 16 bits (big-endian): state 223
+        resealAll(b);
+        String e = refusal(b);
+        assertTrue(e.startsWith("the snapshot's column 'st.Crowd.exec' at row 0 names state 223; tree 'Crowd' has "), e);
+    }
+
+    @Test
+    void aNanThreatAndImpossibleUsedSlotsAreRefused() throws Exception {
+        byte[] b = good.clone();
+        int[] crowd = section(b, 0, b.length, "crowd");
+        int threats = crowd[0] + 6 * 8 + 4;
+        ByteBuffer.wrap(b).putFloat(threats, Float.NaN);
+        reseal(b, 0, b.length);
+        assertTrue(refusal(b).startsWith("the snapshot's threat 0 is at (NaN, "), refusal(b));
+        b = good.clone();
+        DataInputStream d = new DataInputStream(new ByteArrayInputStream(b, crowd[0], crowd[1]));
+        d.skipNBytes(6 * 8);
+        int n = d.readInt();
+        int objects = crowd[0] + 6 * 8 + 4 + n * 17 + 4;
+        ByteBuffer.wrap(b).putInt(objects, 0x7fffffff);
+        reseal(b, 0, b.length);
+        assertTrue(refusal(b).startsWith("the snapshot's smart object 0 has 2147483647 slots in use; it has "), refusal(b));
+        b = good.clone();
+        int x = column(b, "x");
+        ByteBuffer.wrap(b).putFloat(x + 4 * 7, Float.POSITIVE_INFINITY);
+        resealAll(b);
+        assertEquals("the snapshot's column 'x' at row 7 is Infinity; the crowd's positions and velocities are finite",
+                refusal(b));
+    }
+
+    @Test
+    void aRecordedTreeOutsideTheSnapshotsDirectoryIsNotRead(@TempDir Path other) throws Exception {
+        Path tree = Files.writeString(other.resolve("crowd.json"), CrowdSim.embeddedTreeText());
+        Path f = dir.resolve("with-tree.snap");
+        try (CrowdSim sim = new CrowdSim(CrowdConfig.defaults().withAgents(100).withSeed(2), tree)) {
+            sim.tick();
+            CrowdSnapshot.save(sim, f);
+        }
+        SnapshotException e = assertThrows(SnapshotException.class, () -> CrowdSnapshot.load(f, 1, DemoNodes.registry()));
+        assertEquals("it was saved with the tree asset " + tree.toAbsolutePath() + ", which is outside the snapshot's "
+                + "directory and so is not read; name it with --tree FILE", e.getMessage());
+        try (CrowdSim sim = CrowdSnapshot.load(f, 1, DemoNodes.registry(), tree)) {
+            assertEquals(1, sim.tickNumber());
+        }
+        Path inside = Files.copy(f, other.resolve("next-to-its-tree.snap"));
+        try (CrowdSim sim = CrowdSnapshot.load(inside, 1, DemoNodes.registry())) {
+            assertEquals(1, sim.tickNumber());
+        }
+        Files.delete(tree);
+        e = assertThrows(SnapshotException.class, () -> CrowdSnapshot.load(inside, 1, DemoNodes.registry()));
+        assertEquals("it was saved with the tree asset " + tree.toAbsolutePath() + ", which does not exist; name the "
+                + "tree with --tree FILE", e.getMessage());
+    }
+
+    @Test
+    void mutatedSnapshotsWithValidChecksumsAreRefusedWithOneLineOrRun() throws Exception {
+        int[] sys = section(good, 0, good.length, "system");
+        int exec = column(good, "st.Crowd.exec");
+        SplittableRandom rng = new SplittableRandom(23);
+        int refused = 0;
+        int ran = 0;
+        for (int c = 0; c < 1000; c++) {
+            byte[] b = good.clone();
+            int flips = 1 + rng.nextInt(4);
+            for (int i = 0; i < flips; i++) {
+                // a third in the execution words, the rest anywhere after the outer header
+                int at = rng.nextInt(3) == 0 ? exec + rng.nextInt(AGENTS * 8) : 20 + rng.nextInt(b.length - 24);
+                b[at] = (byte) (rng.nextInt(3) == 0 ? b[at] ^ (1 << rng.nextInt(8)) : rng.nextInt(256));
+            }
+            int[] now;
+            try {
+                now = section(b, 0, b.length, "system");
+            } catch (IOException | AssertionError e) {
+                now = null; // the mutation broke the section list: the loader must say so
+            }
+            if (now != null && now[0] == sys[0] && now[1] == sys[1]) {
+                reseal(b, sys[0], sys[1]);
+            }
+            reseal(b, 0, b.length);
+            Path f = Files.write(dir.resolve("fuzz.snap"), b);
+            CrowdSim sim;
+            try {
+                sim = CrowdSnapshot.load(f, 1, DemoNodes.registry());
+            } catch (IOException | StateTreeCompileException e) {
+                String m = e.getMessage();
+                assertTrue(m != null && !m.isBlank() && !m.contains("\n"), "case " + c + ": " + m);
+                refused++;
+                continue;
+            } catch (RuntimeException e) {
+                throw new AssertionError("case " + c + " failed with " + e, e);
+            }
+            try (sim) {
+                for (int t = 0; t < 3; t++) {
+                    sim.tick();
+                }
+            } catch (RuntimeException e) {
+                throw new AssertionError("case " + c + " loaded and then failed with " + e, e);
+            }
+            ran++;
+        }
+        assertEquals(1000, refused + ran);
+        assertTrue(refused > 0 && ran > 0, refused + " refused, " + ran + " ran");
+        System.out.println("snapshot fuzzer: " + refused + " refused with one line, " + ran + " restored and ran 3 ticks");
+        assertFalse(new String(good, StandardCharsets.ISO_8859_1).isEmpty());
+    }
+}
