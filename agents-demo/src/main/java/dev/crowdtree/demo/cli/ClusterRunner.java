@@ -2,6 +2,7 @@ package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.cluster.ClusterRun;
+import dev.crowdtree.demo.cluster.GivenMembers;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.RunSpec;
 import dev.crowdtree.demo.nodes.DemoNodes;
@@ -78,6 +79,9 @@ final class ClusterRunner {
         try (joined) {
             ClusterRun.Killer killer = joined.killer(secret, spec.runId());
             boolean local = joined.local() != null;
+            if (!local) {
+                warnMissing(err, joined, opts.connection.join());
+            }
             ClusterRun run = new ClusterRun(joined.driver(), secret, spec,
                     new ClusterRun.Options(ticks, opts.checkpointEvery, opts.killAt == null ? -1 : opts.killAt, !quiet),
                     killer, err);
@@ -100,6 +104,24 @@ final class ClusterRunner {
         } catch (Exception e) {
             err.println(Problems.line("the cluster run failed: " + e.getMessage()));
             return 1;
+        }
+    }
+
+    /** How long a run waits for every member given with --cluster to be in the cluster. */
+    static final long GIVEN_MEMBERS_WAIT_MS = 10_000;
+
+    /**
+     * Names, on {@code err}, the members given with --cluster that are not in the cluster after
+     * {@link #GIVEN_MEMBERS_WAIT_MS}: the run goes on with those that are, and says so.
+     */
+    static void warnMissing(PrintStream err, ClusterConnection.Joined joined, List<String> given) throws InterruptedException {
+        List<String> missing = GivenMembers.missing(joined.driver(), given, GIVEN_MEMBERS_WAIT_MS);
+        if (!missing.isEmpty()) {
+            err.println(Printable.escape(String.format(Locale.ROOT, "warning: %d of the %d members given with --cluster "
+                            + "%s not in cluster '%s' after %d s: %s (not started, unreachable, split off, or in another "
+                            + "cluster); the run goes on with those that are", missing.size(), given.size(),
+                    missing.size() == 1 ? "is" : "are", joined.name(), GIVEN_MEMBERS_WAIT_MS / 1000,
+                    String.join(", ", missing))));
         }
     }
 

@@ -146,6 +146,9 @@ public final class SweepCommand implements Callable<Integer> {
                       PrintStream out, PrintStream err) throws InterruptedException {
         ClusterRun.Killer killer = joined.killer(clusterSecret, "sweep");
         boolean local = joined.local() != null;
+        if (!local) {
+            ClusterRunner.warnMissing(err, joined, connection.join());
+        }
         Sweep sweep = new Sweep(joined.driver(), clusterSecret, jobs, treeText,
                 new Sweep.Options(killAtJob == null ? 0 : killAtJob, !quiet), killer, err);
         Handshake.Outcome h = sweep.handshake();
