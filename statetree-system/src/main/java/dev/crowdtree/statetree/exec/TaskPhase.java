@@ -50,6 +50,18 @@ final class TaskPhase {
 
     void ensureCapacity(int n) {
         cand = new int[n];
+        if (t.unreal.on) {
+            callStatus = new byte[n];
+            reported = new int[n];
+            failedIn = new int[n];
+            failedTask = new int[n];
+        }
+        for (boolean all : t.stateCompletionAll) {
+            if (all) {
+                allStamp = new int[n];
+                break;
+            }
+        }
     }
 
     /**
@@ -183,12 +195,6 @@ final class TaskPhase {
         final int b = c.base;
         final short[] end = t.stateSubtreeEnd;
         final int[] groupsBegin = t.stateAwakeGroupsBegin;
-        if (callStatus.length < ts.status.length) {
-            callStatus = new byte[ts.status.length];
-            reported = new int[ts.status.length];
-            failedIn = new int[ts.status.length];
-            failedTask = new int[ts.status.length];
-        }
         passEpoch++;
         final byte[] calls = callStatus;
         control.bindStatus(calls, b);
@@ -339,9 +345,6 @@ final class TaskPhase {
     private int tickAllState(int s, int[] aOrder, int aLo, int aHi, int[] xs, int xLo, int xHi) {
         final ChunkBinding c = st;
         final int b = c.base;
-        if (allStamp.length < ts.status.length) {
-            allStamp = new int[ts.status.length];
-        }
         allEpoch++;
         int inA = 0;
         for (int i = aLo; i < aHi; i++) {
