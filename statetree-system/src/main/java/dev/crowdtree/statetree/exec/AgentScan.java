@@ -5,7 +5,7 @@ import dev.crowdtree.statetree.compiled.ScanRules;
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.RunStatus;
 
-import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
+import static dev.crowdtree.statetree.exec.Decisions.RESTART;
 
 /**
  * TriggerTransitions for one agent at a time (docs/SEMANTICS.md sections 4 and 4.1): rounds two to
@@ -24,7 +24,10 @@ final class AgentScan {
     /** The priority a composite's rule fires at (rule K3). */
     private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
 
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final TickStatus ts;
+    private final Decisions dec;
+    private final NodeFaults faults;
     private final CompiledStateTree t;
     private final TransitionScan scan;
     /** The tree's scan order and composites (rules H1-H2, K1-K6); {@link #composites}: it has some. */
@@ -42,13 +45,16 @@ final class AgentScan {
     private int doneLimit;
     private boolean stopped;
 
-    AgentScan(ChunkState state, TransitionScan scan) {
+    AgentScan(ChunkBinding state, TickStatus ts, Decisions dec, NodeFaults faults, TransitionScan scan) {
         this.st = state;
+        this.ts = ts;
+        this.dec = dec;
+        this.faults = faults;
         this.t = state.t;
         this.scan = scan;
         this.rules = state.t.scanRules;
         this.composites = rules.hasComposites;
-        this.unreal = state.t.unreal.on ? new UnrealAgentScan(state, scan) : null;
+        this.unreal = state.t.unreal.on ? new UnrealAgentScan(state, faults, scan) : null;
     }
 
     /**
@@ -77,7 +83,7 @@ final class AgentScan {
      * leaf to root whose transitions are all of normal priority never come here.
      */
     void detectAll(int[] aOrder, int aLo, int aHi, int[] xs, int xn) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         for (int i = aLo; i < aHi; i++) {
             detectOne(c, aOrder[i]);
         }
@@ -93,31 +99,31 @@ final class AgentScan {
      * Only completions meet a composite's rule, so the other agents are scanned batched as before.
      */
     void detectCompleted(int[] xs, int xn) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         for (int i = 0; i < xn; i++) {
             int r = xs[i];
-            if (c.status[r - c.base] != RunStatus.RUNNING) {
+            if (ts.status[r - c.base] != RunStatus.RUNNING) {
                 detectOne(c, r);
             }
         }
     }
 
-    private void detectOne(ChunkState c, int r) {
+    private void detectOne(ChunkBinding c, int r) {
         int l = r - c.base;
-        if (c.decStamp[l] == c.epoch) {
+        if (dec.decStamp[l] == dec.epoch) {
             return; // in both A and X
         }
-        c.decStamp[l] = c.epoch;
+        dec.decStamp[l] = dec.epoch;
         long found = triggerScalar(r);
         if (found != NONE) {
-            c.firedTransition[l] = (int) (found >> 32);
-            c.nextLeaf[l] = (int) found;
-            c.changedFrom[l] = (byte) changedFrom();
+            dec.firedTransition[l] = (int) (found >> 32);
+            dec.nextLeaf[l] = (int) found;
+            dec.changedFrom[l] = (byte) changedFrom();
             if (c.explains(r)) {
-                c.whyStatus[l] = scanCompletion();
-                c.whyDepth[l] = (byte) scanCompletedDepth();
+                dec.whyStatus[l] = scanCompletion();
+                dec.whyDepth[l] = (byte) scanCompletedDepth();
             }
-            c.firedRows[c.fired++] = r;
+            dec.firedRows[dec.fired++] = r;
         }
     }
 
@@ -127,7 +133,7 @@ final class AgentScan {
      * leaf to root, or root to leaf (rule H2); at each, a composite's rule first (rules K3-K6), then
      * its transitions in declared order. A transition whose priority is not above the best found so
      * far is skipped unevaluated (a gate it holds keeps running); the best found decides. Returns
-     * (transition << 32 | leaf), with {@link ChunkState#compositeFired} for a composite's
+     * (transition << 32 | leaf), with {@link Decisions#compositeFired} for a composite's
      * transition, or NONE.
      */
     long triggerScalar(int r) {
@@ -149,7 +155,7 @@ final class AgentScan {
                 scanState(r, s, cur);
             }
         }
-        if (st.faults.isFaulted(r - st.base)) {
+        if (faults.isFaulted(r - st.base)) {
             return NONE; // a condition threw: the agent fails (rule R1)
         }
         if (best >= 0) {
@@ -157,7 +163,7 @@ final class AgentScan {
         }
         if (st.lastOf(r) != RunStatus.RUNNING) {
             long restart = ((long) RESTART << 32) | (scan.selectInternal(r, 0) & 0xFFFFFFFFL);
-            return st.faults.isFaulted(r - st.base) ? NONE : restart;
+            return faults.isFaulted(r - st.base) ? NONE : restart;
         }
         return NONE;
     }
@@ -180,7 +186,7 @@ final class AgentScan {
             if (ok) {
                 ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
                         : scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
-                if (st.faults.isFaulted(r - st.base)) {
+                if (faults.isFaulted(r - st.base)) {
                     stopped = true; // a condition threw
                     return;
                 }
@@ -219,13 +225,13 @@ final class AgentScan {
         if (tries > 0 && sibling < end) {
             for (int tried = 0; tried < tries && sibling < end; tried++, sibling = t.stateSubtreeEnd[sibling]) {
                 int leaf = scan.selectInternal(r, sibling);
-                if (st.faults.isFaulted(r - st.base)) {
+                if (faults.isFaulted(r - st.base)) {
                     stopped = true; // an enter condition threw
                     return;
                 }
                 if (leaf >= 0) {
                     best = NORMAL;
-                    result = ((long) ChunkState.compositeFired(sibling) << 32) | (leaf & 0xFFFFFFFFL);
+                    result = ((long) Decisions.compositeFired(sibling) << 32) | (leaf & 0xFFFFFFFFL);
                     return;
                 }
             }

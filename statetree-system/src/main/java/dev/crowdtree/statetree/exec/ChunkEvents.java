@@ -30,7 +30,8 @@ final class ChunkEvents implements EventOutbox, EventFields {
     static final int TO_E = 0, TO_P = 1;
     private static final int EV_INITIAL = 1024;
 
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
     private final CompiledStateTree t;
     private final PayloadSchema schema;
     /** Rule E5's keys, or null for a tree without payload fields (nothing to count); scratch for one event's keys. */
@@ -68,9 +69,10 @@ final class ChunkEvents implements EventOutbox, EventFields {
     private int[] reqTrial = new int[0];
     private int[] reqChosen = new int[0];
 
-    ChunkEvents(ChunkState state) {
+    ChunkEvents(ChunkBinding state, ExtraAgents extra) {
         this.t = state.t;
         this.st = state;
+        this.extra = extra;
         this.schema = t.payloads;
         this.width = schema.fieldCount();
         PayloadMismatchKeys keys = state.sys.events().mismatchKeys;
@@ -81,7 +83,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
         this.required = t.requiredEvents;
     }
 
-    /** Sizes the per-row lists for chunks of {@code n} rows (with {@link ChunkState#ensureCapacity}). */
+    /** Sizes the per-row lists for chunks of {@code n} rows (with the other parts, {@link ChunkRunner#ensureCapacity}). */
     void ensureCapacity(int n) {
         eHead = new int[n];
         eTail = new int[n];
@@ -340,7 +342,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
         boolean toE = outboxMode == TO_E;
         append(l, tag, payload, toE);
         if (toE) {
-            st.addX(l, ChunkState.X_EVENT); // the event is seen by this tick's transitions: the agent is awake
+            extra.add(l, ExtraAgents.X_EVENT); // the event is seen by this tick's transitions: the agent is awake
         }
     }
 

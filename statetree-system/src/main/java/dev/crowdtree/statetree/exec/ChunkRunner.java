@@ -8,15 +8,19 @@ import dev.crowdtree.statetree.node.RunStatus;
 
 import java.util.Arrays;
 
-import static dev.crowdtree.statetree.exec.ChunkState.NOT_DONE;
-import static dev.crowdtree.statetree.exec.ChunkState.PERIODS;
+import static dev.crowdtree.statetree.exec.ExtraAgents.PERIODS;
+import static dev.crowdtree.statetree.exec.TickStatus.NOT_DONE;
 
 /**
  * One worker's engine: the StateTree algorithms of docs/SEMANTICS.md applied to one chunk at a time,
  * driven by the chunk's persistent {@link ChunkSchedule} so that a tick touches only the agents that
  * have something to do. This class holds the order of a chunk's tick and Start and Stop (sections 2,
- * 3 and 7); each phase is an object of its own, created with the runner, over the {@link ChunkState}
- * they share (chunk-sized scratch, the worker's {@link NodeContext}, the bound chunk).
+ * 3 and 7); each phase is an object of its own, created with the runner and given only the parts it
+ * uses: the {@link ChunkBinding} (the bound chunk, its columns and row accessors, the worker's
+ * {@link NodeContext}), the set X of the step ({@link ExtraAgents}), the task phases' per-row statuses
+ * ({@link TickStatus}), the decisions the scan leaves for the apply phase ({@link Decisions}) and the
+ * faults ({@link NodeFaults}); each phase owns its own scratch. The runner sizes every part
+ * ({@link #ensureCapacity}) and resets what X's rows left behind at the end of a chunk's tick.
  *
  * <p>A tick of a chunk ({@link #tickChunk}):
  * <ol>
@@ -52,7 +56,11 @@ import static dev.crowdtree.statetree.exec.ChunkState.PERIODS;
  * {@link ChunkSchedule} and its {@link ChunkOutput}.
  */
 final class ChunkRunner {
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
+    private final TickStatus ts;
+    private final Decisions dec;
+    private final NodeFaults faults;
     private final CompiledStateTree t;
     private final ChunkEvents events;
     private final ChunkTimers timers;
@@ -62,18 +70,26 @@ final class ChunkRunner {
     private final GlobalTaskPhase globals;
     private final TransitionScan scan;
     private final TransitionApply apply;
+    /** Start's rows of a chunk. */
+    private int[] cand = new int[0];
+    /** The agents the evaluators counted awake in this chunk's tick. */
+    private int awake;
 
     ChunkRunner(StateTreeSystem sys, InstanceData data) {
-        st = new ChunkState(sys, data);
+        st = new ChunkBinding(sys, data);
         t = st.t;
-        events = new ChunkEvents(st);
+        extra = new ExtraAgents(st);
+        ts = new TickStatus();
+        dec = new Decisions();
+        faults = new NodeFaults(st, extra, ts, dec);
+        events = new ChunkEvents(st, extra);
         timers = new ChunkTimers(st);
-        schedule = new SchedulePhase(st, events, timers);
-        evaluators = new EvaluatorPhase(st);
-        tasks = new TaskPhase(st);
-        globals = new GlobalTaskPhase(st);
-        scan = new TransitionScan(st, events, timers);
-        apply = new TransitionApply(st, events, scan.perAgent, globals);
+        schedule = new SchedulePhase(st, extra, dec, events, timers);
+        evaluators = new EvaluatorPhase(st, extra, faults);
+        tasks = new TaskPhase(st, extra, ts, faults);
+        globals = new GlobalTaskPhase(st, extra, ts, dec, faults);
+        scan = new TransitionScan(st, extra, ts, dec, faults, events, timers);
+        apply = new TransitionApply(st, extra, ts, dec, faults, events, scan.perAgent, globals);
         st.control.setOutbox(events);
         st.control.setEvents(events, st.t.payloads.fieldCount(), st.t.payloads.valueField());
         st.control.setTimers(timers);
@@ -81,7 +97,7 @@ final class ChunkRunner {
 
     /** The node error policy (rule R1): isolate the agents of a throwing call, or rethrow. */
     void setIsolate(boolean isolate) {
-        st.faults.isolate = isolate;
+        faults.isolate = isolate;
     }
 
     /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases). */
@@ -90,13 +106,24 @@ final class ChunkRunner {
             return;
         }
         st.ensureCapacity(n);
+        extra.ensureCapacity(n);
+        ts.ensureCapacity(n);
+        dec.ensureCapacity(n);
+        faults.ensureCapacity(n);
         events.ensureCapacity(n);
+        schedule.ensureCapacity(n);
+        evaluators.ensureCapacity(n);
+        globals.ensureCapacity(n);
+        tasks.ensureCapacity(n);
+        scan.ensureCapacity(n);
+        cand = new int[n];
     }
 
     /** Binds the columns and the chunk. */
     private void begin(ChunkSchedule cs, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, int stepNumber) {
         output.toOthers.limit = output.carried.limit = StateTreeRuntime.MAX_PENDING_EVENTS * (chunkEnd - chunkBase);
         st.bind(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
+        st.control.bindStatus(ts.status, chunkBase);
         events.clear();
     }
 
@@ -125,61 +152,61 @@ final class ChunkRunner {
         final int evEnd = router.chunkEventBegin[index + 1];
         final long[] phaseNanos = sys.times().of(chunk.worker());
         final long t0 = phaseNanos != null ? System.nanoTime() : 0;
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         begin(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
         c.hostDt = dt;
         if (cs.dirty || cs.base != chunkBase || cs.rows != c.rows) {
             schedule.rebuild(stepNumber - 1);
         }
-        c.epoch++;
-        c.awake = 0;
-        Arrays.fill(c.xCount, 0);
+        dec.epoch++;
+        awake = 0;
+        Arrays.fill(extra.count, 0);
         schedule.collect(evs, evBegin, evEnd);
         for (int p = 0; p < PERIODS; p++) {
-            if (c.xCount[p] > 0) {
-                c.touch(c.x[p], 0, c.xCount[p]);
+            if (extra.count[p] > 0) {
+                c.touch(extra.rows[p], 0, extra.count[p]);
             }
         }
         final long t1 = phaseNanos != null ? System.nanoTime() : 0;
-        c.faults.ticking = true;
+        faults.ticking = true;
         if (cs.running > 0) {
             if (cs.periodAgents == 0) {
                 int n = 0;
                 if (t.evaluatorsEveryTick.length > 0 && cs.running < c.rows) {
-                    n = schedule.allRunningRows(c.evalRows[0]); // else every row runs: the evaluators take the range
+                    n = schedule.allRunningRows(schedule.evalRows[0]); // else every row runs: the evaluators take the range
                 }
-                pass(0, cs.order, cs.groupBegin, c.evalRows[0], n, phaseNanos);
+                pass(0, cs.order, cs.groupBegin, schedule.evalRows[0], n, phaseNanos);
             } else {
                 schedule.splitByPeriod();
                 for (int p = 0; p < PERIODS; p++) {
-                    int[] ab = c.lodBegin[p];
-                    if (ab[c.groups] > ab[0] || c.xCount[p] > 0 || c.evalCount[p] > 0) {
-                        pass(p, c.lodOrder, ab, c.evalRows[p], c.evalCount[p], phaseNanos);
+                    int[] ab = schedule.lodBegin[p];
+                    if (ab[c.groups] > ab[0] || extra.count[p] > 0 || schedule.evalCount[p] > 0) {
+                        pass(p, schedule.lodOrder, ab, schedule.evalRows[p], schedule.evalCount[p], phaseNanos);
                     }
                 }
             }
         }
-        c.faults.ticking = false;
+        faults.ticking = false;
         // Reset the per-row scratch X touched (every flagged, completed, faulted or event-holding row is in X).
-        final byte[] xFlags = c.xFlags;
-        final byte[] status = c.status;
-        final byte[] globalStatus = c.globalStatus;
-        final int[] doneAt = c.doneAt;
+        final byte[] xFlags = extra.flags;
+        final byte[] status = ts.status;
+        final byte[] globalStatus = ts.globalStatus;
+        final int[] doneAt = ts.doneAt;
         final int base = c.base;
         for (int p = 0; p < PERIODS; p++) {
-            int[] xs = c.x[p];
-            for (int i = 0, n = c.xCount[p]; i < n; i++) {
+            int[] xs = extra.rows[p];
+            for (int i = 0, n = extra.count[p]; i < n; i++) {
                 int l = xs[i] - base;
                 xFlags[l] = 0;
                 status[l] = RunStatus.RUNNING;
                 globalStatus[l] = RunStatus.RUNNING;
                 doneAt[l] = NOT_DONE;
                 events.clearRow(l);
-                c.faults.clear(l);
+                faults.clear(l);
             }
         }
-        c.faults.count = 0;
-        c.out.awake += c.awake;
+        faults.count = 0;
+        c.out.awake += awake;
         if (c.recording && c.countingAll) {
             countOccupancy();
         }
@@ -190,7 +217,7 @@ final class ChunkRunner {
 
     /** For the {@link Recorder}: the chunk's running agents by the last state of their active path. */
     private void countOccupancy() {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final long[] occupancy = c.out.occupancy;
         for (int r = c.base, end = c.base + c.rows; r < end; r++) {
             if (c.runOf(r) == RunStatus.RUNNING) {
@@ -206,36 +233,36 @@ final class ChunkRunner {
      */
     private void pass(int log, int[] aOrder, int[] aBegin, int[] evals, int evalN, long[] phaseNanos) {
         final long t1 = phaseNanos != null ? System.nanoTime() : 0;
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         c.listLog = log;
         c.period = 1 << log;
         c.control.setTime(c.sys.seed(), c.tick, c.period * c.hostDt);
         events.outboxMode = ChunkEvents.TO_E;
         final int aFrom = aBegin[0];
         final int aTo = aBegin[c.groups];
-        evaluators.tick(log, aOrder, aFrom, aTo, evals, evalN);
+        awake += evaluators.tick(log, aOrder, aFrom, aTo, evals, evalN);
         final long t2 = phaseNanos != null ? System.nanoTime() : 0;
-        if (aTo == aFrom && c.xCount[log] == 0) {
+        if (aTo == aFrom && extra.count[log] == 0) {
             if (phaseNanos != null) {
                 phaseNanos[1] += t2 - t1;
             }
             return;
         }
         // X in state order, with the status each starts TickTasks with.
-        int[] xs = c.x[log];
-        int xn = schedule.sortByState(xs, c.xCount[log]);
+        int[] xs = extra.rows[log];
+        int xn = schedule.sortByState(xs, extra.count[log]);
         schedule.sliceX(xs, xn);
-        c.fired = 0;
+        dec.fired = 0;
         int doneInA = tasks.startStatuses(xs, xn);
-        if (c.faults.count > 0) {
-            doneInA += c.faults.decidePending(); // the evaluators' faults (rule R1)
+        if (faults.count > 0) {
+            doneInA += faults.decidePending(); // the evaluators' faults (rule R1)
         }
         if (t.globalTaskCount > 0) {
             doneInA += globals.tick(aOrder, aFrom, aTo, xs, xn); // rule G2: before the state tasks
         }
         tasks.tickTasks(aOrder, aBegin, xn, doneInA);
-        if (c.xCount[log] != xn) {
-            xn = schedule.sortByState(xs, c.xCount[log]); // completed always-awake agents joined X
+        if (extra.count[log] != xn) {
+            xn = schedule.sortByState(xs, extra.count[log]); // completed always-awake agents joined X
             schedule.sliceX(xs, xn);
         }
         tasks.afterTasks(xs, xn);
@@ -245,8 +272,8 @@ final class ChunkRunner {
         events.outboxMode = ChunkEvents.TO_P;
         apply.applyFired();
         // re-file every agent looked at: X (including the fired ones, just added)
-        xs = c.x[log];
-        for (int i = 0, n = c.xCount[log]; i < n; i++) {
+        xs = extra.rows[log];
+        for (int i = 0, n = extra.count[log]; i < n; i++) {
             schedule.refile(xs[i]);
         }
         final long t5 = phaseNanos != null ? System.nanoTime() : 0;
@@ -277,7 +304,7 @@ final class ChunkRunner {
      * is rebuilt before its next tick.
      */
     private void startRows(int[] rs, int n) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         events.outboxMode = ChunkEvents.TO_P;
         c.control.setTime(c.sys.seed(), c.tick, 0f);
         for (int i = 0; i < n; i++) {
@@ -289,7 +316,7 @@ final class ChunkRunner {
                 c.trace(r, TraceFormat.start(c.tick));
             }
         }
-        c.faults.resetAll(); // a throw while stopping the old tree does not fail the new one
+        faults.resetAll(); // a throw while stopping the old tree does not fail the new one
         evaluators.start(rs, n);
         for (int i = 0; i < n; i++) {
             int r = rs[i];
@@ -299,32 +326,33 @@ final class ChunkRunner {
             for (short[] memory : c.d.history) {
                 memory[r] = HistoryStates.NO_MEMORY; // rule Y5: Start clears the history states' memories
             }
-            if (c.faults.isFaulted(r - c.base)) {
+            if (faults.isFaulted(r - c.base)) {
                 apply.finishTree(r, RunStatus.FAILED, RunStatus.FAILED, 0); // an evaluator threw (rule R1)
                 continue;
             }
             if (t.globalTaskCount > 0) {
-                byte g = globals.enter(r); // rule G1: before the root is selected
-                if (c.faults.isFaulted(r - c.base)) {
-                    apply.finishTree(r, RunStatus.FAILED, RunStatus.FAILED, globals.entered);
+                long entering = globals.enter(r); // rule G1: before the root is selected
+                int entered = GlobalTaskPhase.enteredOf(entering);
+                if (faults.isFaulted(r - c.base)) {
+                    apply.finishTree(r, RunStatus.FAILED, RunStatus.FAILED, entered);
                     events.carryPending(r);
                     continue;
                 }
+                byte g = GlobalTaskPhase.statusOf(entering);
                 if (g != RunStatus.RUNNING) {
                     if (c.traced(r)) {
-                        c.trace(r, TraceFormat.taskCompleted(c.tick, t, globals.completedTask, g));
+                        c.trace(r, TraceFormat.taskCompleted(c.tick, t, GlobalTaskPhase.completedOf(entering), g));
                     }
-                    apply.finishTree(r, g, g, globals.entered);
+                    apply.finishTree(r, g, g, entered);
                     events.carryPending(r);
                     continue;
                 }
             }
             int leaf = scan.selectInternal(r, 0);
-            if (leaf >= 0 && !c.faults.isFaulted(r - c.base)) {
-                byte entered = apply.enterState(r, -1, 0, leaf, CompiledStateTree.MAX_DEPTH);
-                c.setLast(r, entered, apply.enteredDepth);
+            if (leaf >= 0 && !faults.isFaulted(r - c.base)) {
+                apply.enterState(r, -1, 0, leaf, CompiledStateTree.MAX_DEPTH); // sets its last status
             }
-            if (c.faults.isFaulted(r - c.base)) {
+            if (faults.isFaulted(r - c.base)) {
                 apply.finishByFault(r); // an enter condition or EnterState threw (rule R1)
             } else if (c.stateOf(r) == 0) {
                 apply.failTree(r);
@@ -333,7 +361,7 @@ final class ChunkRunner {
             }
             events.carryPending(r);
         }
-        c.faults.resetAll();
+        faults.resetAll();
         c.cs.dirty = true;
     }
 
@@ -341,7 +369,7 @@ final class ChunkRunner {
     void startChunk(ChunkSchedule cs, int chunkBase, int chunkEnd, boolean all, ChunkOutput output,
                     long tickNumber, int stepNumber) {
         begin(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
-        final int[] cand = st.cand;
+        final int[] cand = this.cand;
         int n = 0;
         for (int r = chunkBase; r < chunkEnd; r++) {
             if (all || st.runOf(r) == RunStatus.UNSET) {
@@ -364,13 +392,13 @@ final class ChunkRunner {
                 stopRow(r);
             }
         }
-        st.faults.resetAll();
+        faults.resetAll();
         cs.dirty = true;
     }
 
     /** Stop (section 7) of one running row: its states, then its global tasks; its pending events are dropped with the tree. */
     private void stopRow(int r) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         apply.exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.STOPPED, CompiledStateTree.MAX_DEPTH);
         if (t.globalTaskCount > 0) {
             globals.exit(r, t.globalTaskCount, RunStatus.STOPPED); // rule G3: after the states

@@ -20,11 +20,11 @@ import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
  * ({@code Countdown.after}). THREADING: confined to its worker.
  */
 final class ChunkTimers implements TimerService {
-    private final ChunkState st;
+    private final ChunkBinding st;
     private final CompiledStateTree t;
     private final InstanceData d;
 
-    ChunkTimers(ChunkState state) {
+    ChunkTimers(ChunkBinding state) {
         this.st = state;
         this.t = state.t;
         this.d = state.d;

@@ -14,23 +14,36 @@ import dev.crowdtree.statetree.node.NodeContext;
  * <p>THREADING: confined to its worker.
  */
 final class EvaluatorPhase {
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
+    private final NodeFaults faults;
     private final CompiledStateTree t;
     private final NodeContext ctx;
 
-    EvaluatorPhase(ChunkState state) {
+    /** The X agents of a pass outside the always-awake order (sleepers woken in this step). */
+    private int[] cand = new int[0];
+    /** Stop's row. */
+    private final int[] one = new int[1];
+
+    EvaluatorPhase(ChunkBinding state, ExtraAgents extra, NodeFaults faults) {
         this.st = state;
+        this.extra = extra;
+        this.faults = faults;
         this.t = state.t;
         this.ctx = state.ctx;
+    }
+
+    void ensureCapacity(int n) {
+        cand = new int[n];
     }
 
     /**
      * The evaluators of the pass for period {@code 1 << log}: always-awake agents
      * {@code aOrder[aFrom..aTo)}, extra agents in X, every running one that takes part in
-     * {@code evals[0..evalN)}. Counts the awake agents into {@link ChunkState#awake}.
+     * {@code evals[0..evalN)}. Returns how many agents were awake (A and X).
      */
-    void tick(int log, int[] aOrder, int aFrom, int aTo, int[] evals, int evalN) {
-        final ChunkState c = st;
+    int tick(int log, int[] aOrder, int aFrom, int aTo, int[] evals, int evalN) {
+        final ChunkBinding c = st;
         final ChunkSchedule cs = c.cs;
         final int base = c.base;
         if (cs.periodAgents == 0 && cs.running == c.rows) {
@@ -38,7 +51,7 @@ final class EvaluatorPhase {
                 try {
                     e.tickRange(ctx, base, base + c.rows); // every row of the chunk: a plain range
                 } catch (RuntimeException ex) {
-                    c.faults.faultRange(base, base + c.rows, "evaluator", e, ex);
+                    faults.faultRange(base, base + c.rows, "evaluator", e, ex);
                 }
             }
         } else {
@@ -46,10 +59,10 @@ final class EvaluatorPhase {
                 tick(e, evals, 0, evalN);
             }
         }
-        final int[] xs = c.x[log];
-        final int[] cand = c.cand;
+        final int[] xs = extra.rows[log];
+        final int[] cand = this.cand;
         int sleepersAwake = 0;
-        for (int i = 0, n = c.xCount[log]; i < n; i++) {
+        for (int i = 0, n = extra.count[log]; i < n; i++) {
             if (!cs.isListed(xs[i] - base)) {
                 cand[sleepersAwake++] = xs[i];
             }
@@ -58,7 +71,7 @@ final class EvaluatorPhase {
             tick(e, aOrder, aFrom, aTo);
             tick(e, cand, 0, sleepersAwake);
         }
-        c.awake += aTo - aFrom + sleepersAwake;
+        return aTo - aFrom + sleepersAwake;
     }
 
     /** Start's evaluators for rows {@code rs[0..n)}: {@code treeStart}, then a tick (the context's dt is 0). */
@@ -67,7 +80,7 @@ final class EvaluatorPhase {
             try {
                 e.treeStart(ctx, rs, 0, n);
             } catch (RuntimeException ex) {
-                st.faults.fault(rs, 0, n, "evaluator", e, -1, ex, false);
+                faults.fault(rs, 0, n, "evaluator", e, -1, ex, false);
             }
         }
         for (Evaluator e : t.evaluators) {
@@ -83,19 +96,19 @@ final class EvaluatorPhase {
         try {
             e.tick(ctx, rs, from, to);
         } catch (RuntimeException ex) {
-            st.faults.fault(rs, from, to, "evaluator", e, -1, ex, false);
+            faults.fault(rs, from, to, "evaluator", e, -1, ex, false);
         }
     }
 
     /** Stop's evaluators for one row. */
     void stop(int r) {
-        final int[] one = st.one;
+        final int[] one = this.one;
         one[0] = r;
         for (Evaluator e : t.evaluators) {
             try {
                 e.treeStop(ctx, one, 0, 1);
             } catch (RuntimeException ex) {
-                st.faults.faultOne(r, "evaluator", e, -1, ex);
+                faults.faultOne(r, "evaluator", e, -1, ex);
             }
         }
     }

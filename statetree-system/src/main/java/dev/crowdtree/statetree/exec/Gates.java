@@ -15,13 +15,15 @@ import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
  * <p>Allocation: none. THREADING: confined to its worker.
  */
 final class Gates {
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final Decisions dec;
     private final CompiledStateTree t;
     private final ChunkTimers timers;
     private int streamed;
 
-    Gates(ChunkState state, ChunkTimers timers) {
+    Gates(ChunkBinding state, Decisions dec, ChunkTimers timers) {
         this.st = state;
+        this.dec = dec;
         this.t = state.t;
         this.timers = timers;
     }
@@ -61,13 +63,13 @@ final class Gates {
 
     /** The gate delay of transition {@code tr} for row {@code r} in this tick (section 4). */
     private float delay(int r, int tr) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         return t.gateDelay(tr, c.sys.seed(), c.ids[r], c.tick);
     }
 
     /** Row {@code r}'s gate now holds transition {@code tr} with delay {@code g}, due at the step it runs out. */
     private void set(int r, int tr, float g) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         c.gate[r] = (short) (tr + 1);
         c.exec[r] |= ExecWord.GATE_BIT;
         c.gateValue[r] = g;
@@ -84,11 +86,11 @@ final class Gates {
      * full bandwidth) turns its misses into cache hits. Once per chunk and tick.
      */
     void stream() {
-        final ChunkState c = st;
-        if (streamed == c.epoch) {
+        final ChunkBinding c = st;
+        if (streamed == dec.epoch) {
             return;
         }
-        streamed = c.epoch;
+        streamed = dec.epoch;
         final short[] g = c.gate;
         final int[] due = c.gateDue;
         long acc = 0;

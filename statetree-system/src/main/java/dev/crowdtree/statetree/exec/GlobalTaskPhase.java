@@ -8,9 +8,9 @@ import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.TimerKind;
 
-import static dev.crowdtree.statetree.exec.ChunkState.GLOBAL_DONE;
-import static dev.crowdtree.statetree.exec.ChunkState.X_DUE;
-import static dev.crowdtree.statetree.exec.ChunkState.X_GLOBAL;
+import static dev.crowdtree.statetree.exec.Decisions.GLOBAL_DONE;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_DUE;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_GLOBAL;
 
 /**
  * The global tasks in the batched runtime (docs/SEMANTICS.md, rules G1-G3; tasks
@@ -19,7 +19,7 @@ import static dev.crowdtree.statetree.exec.ChunkState.X_GLOBAL;
  * its tick over the pass's always-awake agents (a global task with a tick makes the root ticking,
  * so then every running agent of the pass is always awake), whatever their last tick status. An
  * agent whose counted global task completed leaves the batches and is decided
- * ({@link ChunkState#GLOBAL_DONE}, the status in {@link ChunkState#globalStatus}): the apply phase
+ * ({@link Decisions#GLOBAL_DONE}, the status in {@link TickStatus#globalStatus}): the apply phase
  * finishes its tree, and no state task or transition of it runs in this tick. Per agent: the
  * entering at Start, and the exiting when the tree finishes or stops. One call per (task, batch)
  * in a tick, as for state tasks; trees without global tasks never come here.
@@ -27,21 +27,32 @@ import static dev.crowdtree.statetree.exec.ChunkState.X_GLOBAL;
  * <p>Allocation: none. THREADING: confined to its worker.
  */
 final class GlobalTaskPhase {
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
+    private final TickStatus ts;
+    private final Decisions dec;
+    private final NodeFaults faults;
     private final CompiledStateTree t;
     private final InstanceData d;
     private final NodeContext ctx;
     private final ContextControl control;
-    /** After {@link #enter}: how many global tasks were entered, and the one that completed (-1: none). */
-    int entered;
-    int completedTask = -1;
+    /** Rows of a call's batch built here (due timers, the running rows of A). */
+    private int[] cand = new int[0];
 
-    GlobalTaskPhase(ChunkState state) {
+    GlobalTaskPhase(ChunkBinding state, ExtraAgents extra, TickStatus ts, Decisions dec, NodeFaults faults) {
         this.st = state;
+        this.extra = extra;
+        this.ts = ts;
+        this.dec = dec;
+        this.faults = faults;
         this.t = state.t;
         this.d = state.d;
         this.ctx = state.ctx;
         this.control = state.control;
+    }
+
+    void ensureCapacity(int n) {
+        cand = new int[n];
     }
 
     /**
@@ -50,14 +61,14 @@ final class GlobalTaskPhase {
      * finished (they joined X).
      */
     int tick(int[] aOrder, int aFrom, int aTo, int[] xs, int xn) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int b = c.base;
-        final byte[] g = c.globalStatus;
-        final byte[] xFlags = c.xFlags;
-        final int[] cand = c.cand;
+        final byte[] g = ts.globalStatus;
+        final byte[] xFlags = extra.flags;
+        final int[] cand = this.cand;
         final int step = c.step;
         int finishedInA = 0;
-        boolean anyFinished = c.faults.count > 0; // faulted agents are no longer running (rule R1)
+        boolean anyFinished = faults.count > 0; // faulted agents are no longer running (rule R1)
         control.bindStatus(g, b);
         for (int k = 0, n = t.globalTaskCount; k < n; k++) {
             Task task = t.tasks[k];
@@ -79,7 +90,7 @@ final class GlobalTaskPhase {
                     try {
                         task.onTimer(ctx, cand, 0, m);
                     } catch (RuntimeException e) {
-                        finishedInA += c.faults.fault(cand, 0, m, "global task", task, k, e, true);
+                        finishedInA += faults.fault(cand, 0, m, "global task", task, k, e, true);
                         anyFinished = true;
                     } finally {
                         control.setTask(-1, TimerKind.NONE);
@@ -118,7 +129,7 @@ final class GlobalTaskPhase {
             }
         }
         control.setBackground(false);
-        control.bindStatus(c.status, b);
+        control.bindStatus(ts.status, b);
         return finishedInA;
     }
 
@@ -132,7 +143,7 @@ final class GlobalTaskPhase {
             task.tick(ctx, rs, from, to);
             return false;
         } catch (RuntimeException e) {
-            faultedInA = st.faults.fault(rs, from, to, "global task", task, k, e, true);
+            faultedInA = faults.fault(rs, from, to, "global task", task, k, e, true);
             return true;
         }
     }
@@ -143,22 +154,22 @@ final class GlobalTaskPhase {
      * Returns how many of them were running agents of A.
      */
     private int finished(int[] rs, int from, int to, int k) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int b = c.base;
         int inA = 0;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - b;
-            if (c.globalStatus[l] != RunStatus.RUNNING && (c.xFlags[l] & X_GLOBAL) == 0) {
-                if (c.status[l] == RunStatus.RUNNING && c.cs.isListed(l)) {
+            if (ts.globalStatus[l] != RunStatus.RUNNING && (extra.flags[l] & X_GLOBAL) == 0) {
+                if (ts.status[l] == RunStatus.RUNNING && c.cs.isListed(l)) {
                     inA++;
                 }
-                c.status[l] = c.globalStatus[l];
-                c.doneAt[l] = k;
-                c.addX(l, X_GLOBAL);
-                c.decStamp[l] = c.epoch; // no transition is scanned for it in this tick
-                c.firedTransition[l] = GLOBAL_DONE;
-                c.firedRows[c.fired++] = r;
+                ts.status[l] = ts.globalStatus[l];
+                ts.doneAt[l] = k;
+                extra.add(l, X_GLOBAL);
+                dec.decStamp[l] = dec.epoch; // no transition is scanned for it in this tick
+                dec.firedTransition[l] = GLOBAL_DONE;
+                dec.firedRows[dec.fired++] = r;
             }
         }
         return inA;
@@ -167,14 +178,15 @@ final class GlobalTaskPhase {
     /**
      * Start's entering of the global tasks for row {@code r} (rule G1), as a state's tasks are
      * entered: a failure stops the entering and decides FAILED, a success decides SUCCEEDED unless
-     * a later task fails. Returns RUNNING, SUCCEEDED or FAILED; sets {@link #entered} and
-     * {@link #completedTask}.
+     * a later task fails. Returns the outcome packed with what the caller needs to finish the tree:
+     * {@link #statusOf} (RUNNING, SUCCEEDED or FAILED), {@link #enteredOf} (how many global tasks
+     * were entered: those get ExitState) and {@link #completedOf} (the task that decided, -1: none).
      */
-    byte enter(int r) {
-        final ChunkState c = st;
+    long enter(int r) {
+        final ChunkBinding c = st;
         byte result = RunStatus.RUNNING;
-        completedTask = -1;
-        entered = 0;
+        int completedTask = -1;
+        int entered = 0;
         control.setChange(ChangeType.CHANGED, -1, -1);
         for (int k = 0, n = t.globalTaskCount; k < n; k++) {
             TimerKind timer = t.taskTimer[k];
@@ -186,9 +198,8 @@ final class GlobalTaskPhase {
             try {
                 s = t.tasks[k].enterState(ctx, r);
             } catch (RuntimeException e) {
-                c.faults.faultOne(r, "global task", t.tasks[k], k, e);
-                completedTask = k;
-                return RunStatus.FAILED; // entered stays k: the one that threw gets no ExitState
+                faults.faultOne(r, "global task", t.tasks[k], k, e);
+                return entering(RunStatus.FAILED, entered, k); // entered stays k: the one that threw gets no ExitState
             } finally {
                 control.setTask(-1, TimerKind.NONE);
             }
@@ -200,30 +211,49 @@ final class GlobalTaskPhase {
                 c.trace(r, TraceFormat.taskEnter(c.tick, t, k, s == RunStatus.FAILED));
             }
             if (s == RunStatus.FAILED) {
-                completedTask = k;
-                return RunStatus.FAILED;
+                return entering(RunStatus.FAILED, entered, k);
             }
             if (s == RunStatus.SUCCEEDED && result == RunStatus.RUNNING) {
                 completedTask = k;
                 result = RunStatus.SUCCEEDED;
             }
         }
-        return result;
+        return entering(result, entered, completedTask);
+    }
+
+    /** {@link #enter}'s result: the task that decided + 1 in the high half, the count entered above the status byte. */
+    private static long entering(byte status, int entered, int completedTask) {
+        return (long) (completedTask + 1) << 32 | (long) entered << 8 | (status & 0xFF);
+    }
+
+    /** The outcome of {@link #enter}: RUNNING, SUCCEEDED or FAILED. */
+    static byte statusOf(long entering) {
+        return (byte) entering;
+    }
+
+    /** How many global tasks {@link #enter} entered (they get ExitState when the tree finishes). */
+    static int enteredOf(long entering) {
+        return (int) entering >>> 8;
+    }
+
+    /** The global task whose status decided {@link #enter}'s outcome, or -1. */
+    static int completedOf(long entering) {
+        return (int) (entering >>> 32) - 1;
     }
 
     /** Exits the first {@code count} global tasks of row {@code r} in reverse order (rule G3). */
     void exit(int r, int count, byte exitStatus) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         control.setExitStatus(exitStatus);
         control.setChange(ChangeType.CHANGED, -1, -1);
         for (int k = count - 1; k >= 0; k--) {
-            if (k == c.faults.taskOf(r - c.base)) {
+            if (k == faults.taskOf(r - c.base)) {
                 continue; // rule R1: the task that threw gets no ExitState
             }
             try {
                 t.tasks[k].exitState(ctx, r);
             } catch (RuntimeException e) {
-                c.faults.faultOne(r, "global task", t.tasks[k], k, e); // rule R3: the exit goes on
+                faults.faultOne(r, "global task", t.tasks[k], k, e); // rule R3: the exit goes on
             }
             if (c.traced(r)) {
                 c.trace(r, TraceFormat.taskExit(c.tick, t, k));

@@ -5,8 +5,8 @@ import dev.crowdtree.statetree.node.RunStatus;
 
 import java.util.Arrays;
 
-import static dev.crowdtree.statetree.exec.ChunkState.FAULTED;
-import static dev.crowdtree.statetree.exec.ChunkState.X_GLOBAL;
+import static dev.crowdtree.statetree.exec.Decisions.FAULTED;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_GLOBAL;
 
 /**
  * Fault isolation for the chunk being run (docs/SEMANTICS.md section 14, rules R1-R4): under
@@ -26,7 +26,10 @@ final class NodeFaults {
     /** {@link #taskOf}: the row is not faulted. */
     static final int NONE = Integer.MIN_VALUE;
 
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
+    private final TickStatus ts;
+    private final Decisions dec;
     boolean isolate;
     /** Inside a tick pass: faulted rows join X (to be decided and re-filed with it). */
     boolean ticking;
@@ -39,8 +42,11 @@ final class NodeFaults {
     /** Rows faulted in this chunk's tick (the per-row marks are cleared with X). */
     int count;
 
-    NodeFaults(ChunkState state) {
+    NodeFaults(ChunkBinding state, ExtraAgents extra, TickStatus ts, Decisions dec) {
         this.st = state;
+        this.extra = extra;
+        this.ts = ts;
+        this.dec = dec;
     }
 
     void ensureCapacity(int n) {
@@ -90,10 +96,10 @@ final class NodeFaults {
         if (!isolate) {
             throw e;
         }
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         for (int i = from; i < to; i++) {
             int r = rows[i];
-            if (applying || c.decStamp[r - c.base] != c.epoch) {
+            if (applying || dec.decStamp[r - c.base] != dec.epoch) {
                 faultRow(r, "condition", node, -1, e, !applying);
             }
         }
@@ -136,7 +142,7 @@ final class NodeFaults {
     }
 
     private int faultRow(int r, String kind, Node node, int task, RuntimeException e, boolean decide) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         int l = r - c.base;
         if (isFaulted(l) || c.runOf(r) != RunStatus.RUNNING) {
             return 0;
@@ -147,7 +153,7 @@ final class NodeFaults {
         if (!ticking) {
             return 0; // Start or Stop: the caller finishes the row's tree
         }
-        c.addX(l, X_GLOBAL); // reset with the X scratch at the end of the tick, re-filed with X
+        extra.add(l, X_GLOBAL); // reset with the X scratch at the end of the tick, re-filed with X
         pending[pendingCount++] = r;
         if (!decide) {
             return 0;
@@ -156,7 +162,7 @@ final class NodeFaults {
     }
 
     private void record(int r, String kind, Node node, RuntimeException e) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         int leaf = c.stateOf(r) - 1;
         NodeFailure f = new NodeFailure(c.tick, c.ids[r], kind + " '" + node.name() + "'",
                 leaf < 0 ? "-" : c.t.statePath[leaf], NodeFailure.describe(e));
@@ -172,21 +178,21 @@ final class NodeFaults {
      * agents of A.
      */
     int decidePending() {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         int inA = 0;
         for (int i = 0; i < pendingCount; i++) {
             int r = pending[i];
             int l = r - c.base;
-            if (c.status[l] == RunStatus.RUNNING && c.cs.isListed(l)) {
+            if (ts.status[l] == RunStatus.RUNNING && c.cs.isListed(l)) {
                 inA++;
             }
-            c.status[l] = RunStatus.FAILED;
-            c.globalStatus[l] = RunStatus.FAILED;
-            c.firedTransition[l] = FAULTED;
-            if (c.decStamp[l] != c.epoch || !listedAsFired(r)) {
-                c.firedRows[c.fired++] = r;
+            ts.status[l] = RunStatus.FAILED;
+            ts.globalStatus[l] = RunStatus.FAILED;
+            dec.firedTransition[l] = FAULTED;
+            if (dec.decStamp[l] != dec.epoch || !listedAsFired(r)) {
+                dec.firedRows[dec.fired++] = r;
             }
-            c.decStamp[l] = c.epoch; // no transition is scanned for it in this tick
+            dec.decStamp[l] = dec.epoch; // no transition is scanned for it in this tick
         }
         pendingCount = 0;
         return inA;
@@ -194,9 +200,8 @@ final class NodeFaults {
 
     /** Whether row {@code r} is among the rows decided in this pass (rare path: a fault). */
     private boolean listedAsFired(int r) {
-        final ChunkState c = st;
-        for (int i = 0; i < c.fired; i++) {
-            if (c.firedRows[i] == r) {
+        for (int i = 0; i < dec.fired; i++) {
+            if (dec.firedRows[i] == r) {
                 return true;
             }
         }

@@ -6,10 +6,10 @@ import dev.crowdtree.statetree.node.RunStatus;
 import java.util.Arrays;
 
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
-import static dev.crowdtree.statetree.exec.ChunkState.PERIODS;
-import static dev.crowdtree.statetree.exec.ChunkState.X_DUE;
-import static dev.crowdtree.statetree.exec.ChunkState.X_EVENT;
-import static dev.crowdtree.statetree.exec.ChunkState.X_FIRED;
+import static dev.crowdtree.statetree.exec.ExtraAgents.PERIODS;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_DUE;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_EVENT;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_FIRED;
 import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
 
 /**
@@ -23,7 +23,9 @@ import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
  * <p>THREADING: confined to its worker.
  */
 final class SchedulePhase {
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
+    private final Decisions dec;
     private final CompiledStateTree t;
     private final InstanceData d;
     private final ChunkEvents events;
@@ -31,14 +33,46 @@ final class SchedulePhase {
     private final EventRouter router;
     private final HostRequests requests;
 
-    SchedulePhase(ChunkState state, ChunkEvents events, ChunkTimers timers) {
+    /**
+     * What {@link #splitByPeriod} produces for {@link ChunkRunner#tickChunk}, in chunks with agents
+     * of several periods: the always-awake agents taking part in this step by (period, group) in
+     * {@link #lodOrder}, each period's group starts in {@link #lodBegin}; and the running agents
+     * taking part per period in {@link #evalRows} (their counts in {@link #evalCount}), for the
+     * EVERY_TICK evaluators (also {@link #allRunningRows}'s target in chunks without periods).
+     */
+    int[] lodOrder = new int[0];
+    final int[][] lodBegin;
+    final int[][] evalRows = new int[PERIODS][0];
+    final int[] evalCount = new int[PERIODS];
+    // Own scratch: the step's due rows from the wheel, each row's group for a rebuild, the counting
+    // sort's histogram and output.
+    private int[] popped = new int[0];
+    private int[] groupOf = new int[0];
+    private final int[] histogram;
+    private int[] sorted = new int[0];
+
+    SchedulePhase(ChunkBinding state, ExtraAgents extra, Decisions dec, ChunkEvents events, ChunkTimers timers) {
         this.st = state;
+        this.extra = extra;
+        this.dec = dec;
         this.t = state.t;
         this.d = state.d;
         this.events = events;
         this.timers = timers;
         this.router = state.sys.events();
         this.requests = state.sys.requests();
+        this.lodBegin = new int[PERIODS][state.groups + 1];
+        this.histogram = new int[state.t.stateCount + 1];
+    }
+
+    void ensureCapacity(int n) {
+        for (int p = 0; p < PERIODS; p++) {
+            evalRows[p] = new int[n];
+        }
+        lodOrder = new int[n];
+        popped = new int[n];
+        groupOf = new int[n];
+        sorted = new int[n];
     }
 
     /**
@@ -47,15 +81,15 @@ final class SchedulePhase {
      * are carried to the next tick.
      */
     void collect(EventBuffer evs, int evBegin, int evEnd) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final ChunkSchedule s = c.cs;
         final int b = c.base;
         final long[] exec = c.exec;
         final EventRouter router = this.router;
         drainRequests();
-        int np = s.advance(c.step, c.popped, 0);
+        int np = s.advance(c.step, popped, 0);
         for (int i = 0; i < np; i++) {
-            c.addX(c.popped[i], X_DUE);
+            extra.add(popped[i], X_DUE);
         }
         if (evEnd > evBegin) {
             long acc = 0;
@@ -74,7 +108,7 @@ final class SchedulePhase {
                 continue;
             }
             events.append(r - b, evs.tag[i], evs.types, evs.bits, i * evs.width, true);
-            c.addX(r - b, X_EVENT);
+            extra.add(r - b, X_EVENT);
         }
         if (s.stickyCount > 0) {
             int kept = 0;
@@ -87,7 +121,7 @@ final class SchedulePhase {
                 }
                 s.sticky[kept++] = (short) l;
                 if (c.takesPart(r)) {
-                    c.addX(l, (byte) 0);
+                    extra.add(l, (byte) 0);
                 }
             }
             s.stickyCount = kept;
@@ -97,7 +131,7 @@ final class SchedulePhase {
             for (int l = 0, rows = c.rows; l < rows; l++) {
                 int r = b + l;
                 if (c.runOf(r) == RunStatus.RUNNING && !s.isListed(l) && c.takesPart(r)) {
-                    c.addX(l, (byte) 0);
+                    extra.add(l, (byte) 0);
                 }
             }
         }
@@ -108,7 +142,7 @@ final class SchedulePhase {
      * tick period changes (the wheel learns the switch step) and parameter wake-ups.
      */
     private void drainRequests() {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final ChunkSchedule s = c.cs;
         final int base = c.base;
         final int rows = c.rows;
@@ -134,7 +168,7 @@ final class SchedulePhase {
                     s.schedule(l, wakeStep(r, step));
                 }
                 if (wakeUp && c.takesPart(r)) {
-                    c.addX(l, (byte) 0);
+                    extra.add(l, (byte) 0);
                 }
             }
             list.size = 0;
@@ -143,7 +177,7 @@ final class SchedulePhase {
 
     /** Fills {@code into} with every running row of the chunk (the whole chunk when all run); returns the count. */
     int allRunningRows(int[] into) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int base = c.base;
         final int rows = c.rows;
         int n = 0;
@@ -163,16 +197,16 @@ final class SchedulePhase {
 
     /**
      * For chunks with agents of several periods: the always-awake agents taking part in this step by
-     * (period, group) into {@link ChunkState#lodOrder} with {@link ChunkState#lodBegin}, and the running
-     * agents taking part by period into {@link ChunkState#evalRows} (when EVERY_TICK evaluators need them).
+     * (period, group) into {@link #lodOrder} with {@link #lodBegin}, and the running
+     * agents taking part by period into {@link #evalRows} (when EVERY_TICK evaluators need them).
      */
     void splitByPeriod() {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final ChunkSchedule s = c.cs;
         final int groups = c.groups;
         final int[] ord = s.order;
         final int[] gb = s.groupBegin;
-        int[][] lb = c.lodBegin;
+        int[][] lb = this.lodBegin;
         for (int p = 0; p < PERIODS; p++) {
             Arrays.fill(lb[p], 0);
         }
@@ -194,7 +228,7 @@ final class SchedulePhase {
             }
             lb[p][groups] = at;
         }
-        final int[] lodOrder = c.lodOrder;
+        final int[] lodOrder = this.lodOrder;
         for (int g = 0; g < groups; g++) {
             for (int i = gb[g]; i < gb[g + 1]; i++) {
                 int r = ord[i];
@@ -211,13 +245,13 @@ final class SchedulePhase {
             }
             b[0] = p == 0 ? 0 : lb[p - 1][groups];
         }
-        final int[] evalCount = c.evalCount;
+        final int[] evalCount = this.evalCount;
         Arrays.fill(evalCount, 0);
         if (t.evaluatorsEveryTick.length > 0) {
             for (int r = c.base, end = c.base + c.rows; r < end; r++) {
                 if (c.runOf(r) == RunStatus.RUNNING && c.takesPart(r)) {
                     int p = c.lodOf(r) & 7;
-                    c.evalRows[p][evalCount[p]++] = r;
+                    evalRows[p][evalCount[p]++] = r;
                 }
             }
         }
@@ -225,7 +259,7 @@ final class SchedulePhase {
 
     /** Sorts rows[0..n) by last active state (counting sort, or insertion sort when short); returns n. */
     int sortByState(int[] rowsToSort, int n) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         if (n <= 32) {
             for (int i = 1; i < n; i++) {
                 int r = rowsToSort[i];
@@ -239,7 +273,7 @@ final class SchedulePhase {
             }
             return n;
         }
-        final int[] h = c.histogram;
+        final int[] h = this.histogram;
         Arrays.fill(h, 0);
         for (int i = 0; i < n; i++) {
             h[c.stateOf(rowsToSort[i])]++; // state + 1 in 1..stateCount: counts land one slot up
@@ -247,7 +281,7 @@ final class SchedulePhase {
         for (int s = 1; s < h.length; s++) {
             h[s] += h[s - 1];
         }
-        int[] sorted = c.cand;
+        final int[] sorted = this.sorted;
         for (int i = 0; i < n; i++) {
             int r = rowsToSort[i];
             sorted[h[c.stateOf(r) - 1]++] = r;
@@ -257,13 +291,13 @@ final class SchedulePhase {
     }
 
     /**
-     * Fills {@link ChunkState#xBegin}: for every state s, the first index in the state-sorted
+     * Fills {@link ExtraAgents#stateBegin}: for every state s, the first index in the state-sorted
      * {@code xs[0..n)} whose last active state is >= s, so that the X agents whose path contains s are
      * {@code xs[xBegin[s] .. xBegin[stateSubtreeEnd[s]])}. One sweep over states and X together.
      */
     void sliceX(int[] xs, int n) {
-        final ChunkState c = st;
-        final int[] xb = c.xBegin;
+        final ChunkBinding c = st;
+        final int[] xb = extra.stateBegin;
         int i = 0;
         for (int s = 0; s <= t.stateCount; s++) {
             while (i < n && c.stateOf(xs[i]) - 1 < s) {
@@ -277,13 +311,13 @@ final class SchedulePhase {
 
     /** Re-files row {@code r}, looked at in this step, in its chunk's schedule. */
     void refile(int r) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final ChunkSchedule s = c.cs;
         final int l = r - c.base;
-        final boolean firedNow = (c.xFlags[l] & X_FIRED) != 0;
+        final boolean firedNow = (extra.flags[l] & X_FIRED) != 0;
         if (c.runOf(r) != RunStatus.RUNNING) {
             if (s.isListed(l)) {
-                s.remove(l, t.stateAwakeGroup[c.oldLeaf[l]]);
+                s.remove(l, t.stateAwakeGroup[dec.oldLeaf[l]]);
             }
             s.unschedule(l);
             s.running--;
@@ -296,7 +330,7 @@ final class SchedulePhase {
         if (firedNow) {
             int gNew = t.stateAwakeGroup[c.stateOf(r) - 1];
             if (s.isListed(l)) {
-                int gOld = t.stateAwakeGroup[c.oldLeaf[l]];
+                int gOld = t.stateAwakeGroup[dec.oldLeaf[l]];
                 if (gNew >= 0) {
                     s.move(l, gOld, gNew);
                 } else {
@@ -330,7 +364,7 @@ final class SchedulePhase {
      * transition needs nothing more: only always-awake agents have one, and the order covers them.
      */
     private boolean sticky(int r) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         return c.lastOf(r) != RunStatus.RUNNING
                 || ((c.exec[r] & ExecWord.GATE_BIT) != 0 && t.transitionTrigger[c.gate[r] - 1] != TRIGGER_TICK);
     }
@@ -340,7 +374,7 @@ final class SchedulePhase {
      * the active path, or the step a requested period takes effect (>= {@code from}); 0 when none.
      */
     private int wakeStep(int r, int from) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         int leaf = c.stateOf(r) - 1;
         int w = NEVER;
         if (leaf >= 0) {
@@ -377,7 +411,7 @@ final class SchedulePhase {
 
     /** Applies row {@code r}'s pending period change at this step: rebases its timers and gate from p to q. */
     private void switchPeriod(int r, int p, int q) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         timers.rebaseRow(r, c.step, p, p * c.sys.timerDt(), q, q * c.sys.timerDt());
         c.setLod(r, (byte) Integer.numberOfTrailingZeros(q));
         if (p == 1) {
@@ -389,11 +423,11 @@ final class SchedulePhase {
 
     /** Rebuilds the bound chunk's schedule from the columns; the wheel stands at {@code nowStep}. */
     void rebuild(int nowStep) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final ChunkSchedule s = c.cs;
         final int base = c.base;
         final int rows = c.rows;
-        final int[] groupOf = c.groupOf;
+        final int[] groupOf = this.groupOf;
         s.clear(base, rows, nowStep);
         for (int l = 0; l < rows; l++) {
             int r = base + l;

@@ -7,12 +7,12 @@ import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.Task;
 import dev.crowdtree.statetree.node.TimerKind;
 
-import static dev.crowdtree.statetree.exec.ChunkState.DONE_BEFORE;
-import static dev.crowdtree.statetree.exec.ChunkState.NOT_DONE;
-import static dev.crowdtree.statetree.exec.ChunkState.NO_TASKS;
-import static dev.crowdtree.statetree.exec.ChunkState.X_DONE;
-import static dev.crowdtree.statetree.exec.ChunkState.X_DUE;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_DONE;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_DUE;
 import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
+import static dev.crowdtree.statetree.exec.TickStatus.DONE_BEFORE;
+import static dev.crowdtree.statetree.exec.TickStatus.NOT_DONE;
+import static dev.crowdtree.statetree.exec.TickStatus.NO_TASKS;
 
 /**
  * TickTasks for a pass of a chunk (docs/SEMANTICS.md section 3 step 5, timers of section 3.1):
@@ -25,18 +25,43 @@ import static dev.crowdtree.statetree.exec.InstanceData.NEVER;
  * <p>THREADING: confined to its worker.
  */
 final class TaskPhase {
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
+    private final TickStatus ts;
+    private final NodeFaults faults;
     private final CompiledStateTree t;
     private final InstanceData d;
     private final NodeContext ctx;
     private final ContextControl control;
 
-    TaskPhase(ChunkState state) {
+    /** The rows of a task call's batch, built per task (due timers, A rows still running). */
+    private int[] cand = new int[0];
+
+    TaskPhase(ChunkBinding state, ExtraAgents extra, TickStatus ts, NodeFaults faults) {
         this.st = state;
+        this.extra = extra;
+        this.ts = ts;
+        this.faults = faults;
         this.t = state.t;
         this.d = state.d;
         this.ctx = state.ctx;
         this.control = state.control;
+    }
+
+    void ensureCapacity(int n) {
+        cand = new int[n];
+        if (t.unreal.on) {
+            callStatus = new byte[n];
+            reported = new int[n];
+            failedIn = new int[n];
+            failedTask = new int[n];
+        }
+        for (boolean all : t.stateCompletionAll) {
+            if (all) {
+                allStamp = new int[n];
+                break;
+            }
+        }
     }
 
     /**
@@ -44,17 +69,17 @@ final class TaskPhase {
      * last tick status); returns how many of the completed ones are always awake.
      */
     int startStatuses(int[] xs, int xn) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int base = c.base;
         int doneInA = 0;
         for (int i = 0; i < xn; i++) {
             int r = xs[i];
             int l = r - base;
             byte s = c.lastOf(r);
-            c.status[l] = s;
+            ts.status[l] = s;
             if (s != RunStatus.RUNNING) {
-                c.doneAt[l] = DONE_BEFORE;
-                c.xFlags[l] |= X_DONE;
+                ts.doneAt[l] = DONE_BEFORE;
+                extra.flags[l] |= X_DONE;
                 if (c.cs.isListed(l)) {
                     doneInA++;
                 }
@@ -73,12 +98,12 @@ final class TaskPhase {
             tickEveryTask(aOrder, aBegin);
             return;
         }
-        final ChunkState c = st;
-        final int[] xs = c.x[c.listLog];
-        final byte[] status = c.status;
-        final byte[] xFlags = c.xFlags;
-        final int[] cand = c.cand;
-        final int[] xBegin = c.xBegin;
+        final ChunkBinding c = st;
+        final int[] xs = extra.rows[c.listLog];
+        final byte[] status = ts.status;
+        final byte[] xFlags = extra.flags;
+        final int[] cand = this.cand;
+        final int[] xBegin = extra.stateBegin;
         final int step = c.step;
         final int b = c.base;
         final short[] end = t.stateSubtreeEnd;
@@ -161,21 +186,15 @@ final class TaskPhase {
      * succeed (rule U6).
      */
     private void tickEveryTask(int[] aOrder, int[] aBegin) {
-        final ChunkState c = st;
-        final int[] xs = c.x[c.listLog];
-        final byte[] xFlags = c.xFlags;
-        final int[] cand = c.cand;
-        final int[] xBegin = c.xBegin;
+        final ChunkBinding c = st;
+        final int[] xs = extra.rows[c.listLog];
+        final byte[] xFlags = extra.flags;
+        final int[] cand = this.cand;
+        final int[] xBegin = extra.stateBegin;
         final int step = c.step;
         final int b = c.base;
         final short[] end = t.stateSubtreeEnd;
         final int[] groupsBegin = t.stateAwakeGroupsBegin;
-        if (callStatus.length < c.status.length) {
-            callStatus = new byte[c.status.length];
-            reported = new int[c.status.length];
-            failedIn = new int[c.status.length];
-            failedTask = new int[c.status.length];
-        }
         passEpoch++;
         final byte[] calls = callStatus;
         control.bindStatus(calls, b);
@@ -218,15 +237,15 @@ final class TaskPhase {
             }
         }
         control.setBackground(false);
-        control.bindStatus(c.status, b);
+        control.bindStatus(ts.status, b);
         if (t.unreal.anyNoTaskPath) {
             for (int i = aBegin[0], n = aBegin[t.awakeGroupCount]; i < n; i++) {
                 int r = aOrder[i];
                 int l = r - b;
                 if (t.unreal.noTaskOnPath(c.stateOf(r) - 1) && reaches(l)) {
-                    c.status[l] = RunStatus.SUCCEEDED; // rule U6: completed at its last state
-                    c.doneAt[l] = NO_TASKS;
-                    c.addX(l, X_DONE);
+                    ts.status[l] = RunStatus.SUCCEEDED; // rule U6: completed at its last state
+                    ts.doneAt[l] = NO_TASKS;
+                    extra.add(l, X_DONE);
                 }
             }
         }
@@ -248,7 +267,7 @@ final class TaskPhase {
      * finished its tree or a node failed it (rule R1).
      */
     private boolean reaches(int l) {
-        return st.doneAt[l] != DONE_BEFORE && failedIn[l] != passEpoch && (st.xFlags[l] & ChunkState.X_GLOBAL) == 0;
+        return ts.doneAt[l] != DONE_BEFORE && failedIn[l] != passEpoch && (extra.flags[l] & ExtraAgents.X_GLOBAL) == 0;
     }
 
     /**
@@ -268,7 +287,7 @@ final class TaskPhase {
         if (m == 0) {
             return;
         }
-        final int[] cand = st.cand;
+        final int[] cand = this.cand;
         control.resetCompletions();
         if (onTimer) {
             onTimer(task, k, cand, 0, m);
@@ -290,13 +309,13 @@ final class TaskPhase {
      * joins X.
      */
     private void merge(int[] rs, int from, int to, int k, boolean onTimer) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int b = c.base;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - b;
             byte reportedNow = callStatus[l];
-            if (reportedNow == RunStatus.RUNNING || c.faults.isFaulted(l)) {
+            if (reportedNow == RunStatus.RUNNING || faults.isFaulted(l)) {
                 continue;
             }
             if (onTimer) {
@@ -306,12 +325,12 @@ final class TaskPhase {
                 failedIn[l] = passEpoch;
                 failedTask[l] = k;
             }
-            if (c.status[l] == RunStatus.RUNNING) {
-                c.status[l] = reportedNow;
-                c.doneAt[l] = k;
-                c.addX(l, X_DONE);
-            } else if (reportedNow == RunStatus.FAILED && t.taskState[c.doneAt[l]] == t.taskState[k]) {
-                c.status[l] = RunStatus.FAILED; // a failure wins in the completed state
+            if (ts.status[l] == RunStatus.RUNNING) {
+                ts.status[l] = reportedNow;
+                ts.doneAt[l] = k;
+                extra.add(l, X_DONE);
+            } else if (reportedNow == RunStatus.FAILED && t.taskState[ts.doneAt[l]] == t.taskState[k]) {
+                ts.status[l] = RunStatus.FAILED; // a failure wins in the completed state
             }
         }
     }
@@ -324,11 +343,8 @@ final class TaskPhase {
      * agents are in A.
      */
     private int tickAllState(int s, int[] aOrder, int aLo, int aHi, int[] xs, int xLo, int xHi) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int b = c.base;
-        if (allStamp.length < c.status.length) {
-            allStamp = new int[c.status.length];
-        }
         allEpoch++;
         int inA = 0;
         for (int i = aLo; i < aHi; i++) {
@@ -351,9 +367,9 @@ final class TaskPhase {
     private final int[] oneRow = new int[1];
 
     private int tickAllAgent(int s, int r, boolean inA) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int l = r - c.base;
-        final byte[] status = c.status;
+        final byte[] status = ts.status;
         if (status[l] != RunStatus.RUNNING) {
             return 0;
         }
@@ -366,7 +382,7 @@ final class TaskPhase {
             }
             Task task = t.tasks[k];
             control.setBackground(!t.taskConsidered[k]);
-            if (t.taskTimer[k] != TimerKind.NONE && (c.xFlags[l] & X_DUE) != 0) {
+            if (t.taskTimer[k] != TimerKind.NONE && (extra.flags[l] & X_DUE) != 0) {
                 final int[] due = d.ints[t.taskTimerDueSlot[k]];
                 if (due[r] == c.step) {
                     due[r] = 0;
@@ -406,7 +422,7 @@ final class TaskPhase {
             task.onTimer(ctx, rs, from, to);
             return 0;
         } catch (RuntimeException e) {
-            return st.faults.fault(rs, from, to, "task", task, k, e, true);
+            return faults.fault(rs, from, to, "task", task, k, e, true);
         } finally {
             control.setTask(-1, TimerKind.NONE);
         }
@@ -418,15 +434,15 @@ final class TaskPhase {
             task.tick(ctx, rs, from, to);
             return 0;
         } catch (RuntimeException e) {
-            return st.faults.fault(rs, from, to, "task", task, k, e, true);
+            return faults.fault(rs, from, to, "task", task, k, e, true);
         }
     }
 
     /** Task {@code k} reported a status: a success marks it finished (false: go on); a failure completes the state. */
     private boolean failedOrDone(int l, int r, int k) {
-        if (st.status[l] == RunStatus.SUCCEEDED) {
+        if (ts.status[l] == RunStatus.SUCCEEDED) {
             d.bools[t.taskDoneSlot[k]][r] = 1;
-            st.status[l] = RunStatus.RUNNING;
+            ts.status[l] = RunStatus.RUNNING;
             return false;
         }
         return true;
@@ -440,14 +456,14 @@ final class TaskPhase {
      * countdown would.
      */
     private void keepRunOut(int k, int[] rs, int from, int to, boolean byCall) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int[] due = d.ints[t.taskTimerDueSlot[k]];
         final int next = c.step + c.period;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - c.base;
-            boolean completed = byCall ? callStatus[l] != RunStatus.RUNNING : c.doneAt[l] == k;
-            if (completed && due[r] == 0 && !c.faults.isFaulted(l)) {
+            boolean completed = byCall ? callStatus[l] != RunStatus.RUNNING : ts.doneAt[l] == k;
+            if (completed && due[r] == 0 && !faults.isFaulted(l)) {
                 if (t.taskTimer[k] == TimerKind.SECONDS) {
                     d.floats[t.taskTimerValueSlot[k]][r] = 0f; // counted from 0 s: due at the next step
                 }
@@ -458,15 +474,15 @@ final class TaskPhase {
 
     /** Rows of {@code rs[from..to)} that a call of task {@code k} completed: noted, and added to X. Returns how many are in A. */
     private int recordCompletions(int[] rs, int from, int to, int k) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int base = c.base;
         int inA = 0;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - base;
-            if (c.status[l] != RunStatus.RUNNING && c.doneAt[l] == NOT_DONE) {
-                c.doneAt[l] = k;
-                c.addX(l, X_DONE);
+            if (ts.status[l] != RunStatus.RUNNING && ts.doneAt[l] == NOT_DONE) {
+                ts.doneAt[l] = k;
+                extra.add(l, X_DONE);
                 if (c.cs.isListed(l)) {
                     inA++;
                 }
@@ -480,21 +496,21 @@ final class TaskPhase {
      * step later; the global tasks' timers never pause), and the statuses are written back.
      */
     void afterTasks(int[] xs, int xn) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int base = c.base;
         final int period = c.period;
         final int globalTasks = t.globalTaskCount;
         for (int i = 0; i < xn; i++) {
             int r = xs[i];
             int l = r - base;
-            if ((c.xFlags[l] & ChunkState.X_GLOBAL) != 0) {
+            if ((extra.flags[l] & ExtraAgents.X_GLOBAL) != 0) {
                 continue; // a global task finished its tree: the apply phase ends it
             }
-            byte s = c.status[l];
+            byte s = ts.status[l];
             if (s != RunStatus.RUNNING) {
                 int leaf = c.stateOf(r) - 1;
                 // under unreal-5.8 TickTasks reaches the tasks up to a failing one (rule U5)
-                int from = t.unreal.on && c.doneAt[l] != DONE_BEFORE ? pausesAfter(l) : c.doneAt[l];
+                int from = t.unreal.on && ts.doneAt[l] != DONE_BEFORE ? pausesAfter(l) : ts.doneAt[l];
                 for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
                     int k = t.pathTimerTasks[j];
                     if (k > from && k >= globalTasks) { // the global tasks were reached (rule G2)
@@ -506,12 +522,12 @@ final class TaskPhase {
                     }
                 }
             }
-            if (c.doneAt[l] == NO_TASKS) {
+            if (ts.doneAt[l] == NO_TASKS) {
                 c.setLast(r, s, t.stateDepth[c.stateOf(r) - 1]); // rule U6: at its last state
-            } else if (s == RunStatus.RUNNING || c.doneAt[l] < 0) {
+            } else if (s == RunStatus.RUNNING || ts.doneAt[l] < 0) {
                 c.setLast(r, s); // running, or completed before this tick: its completed depth stays
             } else {
-                c.setLast(r, s, t.stateDepth[t.taskState[c.doneAt[l]]]);
+                c.setLast(r, s, t.stateDepth[t.taskState[ts.doneAt[l]]]);
             }
         }
     }

@@ -10,8 +10,8 @@ import dev.crowdtree.statetree.node.TimerKind;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_FAILED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_SUCCEEDED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
-import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
-import static dev.crowdtree.statetree.exec.ChunkState.X_FIRED;
+import static dev.crowdtree.statetree.exec.Decisions.RESTART;
+import static dev.crowdtree.statetree.exec.ExtraAgents.X_FIRED;
 
 /**
  * Applies the transitions the scan decided, per agent (docs/SEMANTICS.md section 3 step 6 and
@@ -22,7 +22,11 @@ import static dev.crowdtree.statetree.exec.ChunkState.X_FIRED;
  * <p>THREADING: confined to its worker.
  */
 final class TransitionApply {
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
+    private final TickStatus ts;
+    private final Decisions dec;
+    private final NodeFaults faults;
     private final CompiledStateTree t;
     private final InstanceData d;
     private final NodeContext ctx;
@@ -32,9 +36,19 @@ final class TransitionApply {
     private final GlobalTaskPhase globals;
     /** The tree follows Unreal 5.8's rules (rules U3, U4). */
     private final boolean unreal;
+    // Scratch of a path change: a path root first, the next path, the states exited and how.
+    private final int[] chain = new int[CompiledStateTree.MAX_DEPTH];
+    private final int[] nextPath = new int[CompiledStateTree.MAX_DEPTH];
+    private final int[] exited = new int[CompiledStateTree.MAX_DEPTH];
+    private final byte[] exitedChange = new byte[CompiledStateTree.MAX_DEPTH];
 
-    TransitionApply(ChunkState state, ChunkEvents events, AgentScan scan, GlobalTaskPhase globals) {
+    TransitionApply(ChunkBinding state, ExtraAgents extra, TickStatus ts, Decisions dec, NodeFaults faults,
+                    ChunkEvents events, AgentScan scan, GlobalTaskPhase globals) {
         this.st = state;
+        this.extra = extra;
+        this.ts = ts;
+        this.dec = dec;
+        this.faults = faults;
         this.t = state.t;
         this.d = state.d;
         this.ctx = state.ctx;
@@ -45,46 +59,46 @@ final class TransitionApply {
         this.unreal = state.t.unreal.on;
     }
 
-    /** Applies the transitions of the rows the scan fired ({@link ChunkState#firedRows}); they join X as fired. */
+    /** Applies the transitions of the rows the scan fired ({@link Decisions#firedRows}); they join X as fired. */
     void applyFired() {
-        final ChunkState c = st;
-        final int[] firedRows = c.firedRows;
-        final int fired = c.fired;
+        final ChunkBinding c = st;
+        final int[] firedRows = dec.firedRows;
+        final int fired = dec.fired;
         final int base = c.base;
         c.touch(firedRows, 0, fired);
-        c.faults.applying = true;
+        faults.applying = true;
         for (int i = 0; i < fired; i++) {
             int r = firedRows[i];
             int l = r - base;
-            c.oldLeaf[l] = c.stateOf(r) - 1;
+            dec.oldLeaf[l] = c.stateOf(r) - 1;
             applyTransitions(r);
             if (c.recording && !c.countingAll) {
-                moved(r, c.oldLeaf[l]); // the Recorder's occupancy, by what changed
+                moved(r, dec.oldLeaf[l]); // the Recorder's occupancy, by what changed
             }
             events.carryPending(r);
-            c.addX(l, X_FIRED);
+            extra.add(l, X_FIRED);
         }
-        c.faults.applying = false;
-        c.faults.dropPending();
+        faults.applying = false;
+        faults.dropPending();
     }
 
     /** Applies the transition detected for row {@code r} and up to four more rounds (A4 step 9). */
     private void applyTransitions(int r) {
         final int l = r - st.base;
-        int tr = st.firedTransition[l];
-        if (tr == ChunkState.GLOBAL_DONE) {
+        int tr = dec.firedTransition[l];
+        if (tr == Decisions.GLOBAL_DONE) {
             finishByGlobalTask(r, l);
             return;
         }
-        if (tr == ChunkState.FAULTED) {
+        if (tr == Decisions.FAULTED) {
             finishByFault(r);
             return;
         }
-        int leaf = st.nextLeaf[l];
-        int changedFrom = unreal ? st.changedFrom[l] : CompiledStateTree.MAX_DEPTH;
+        int leaf = dec.nextLeaf[l];
+        int changedFrom = unreal ? dec.changedFrom[l] : CompiledStateTree.MAX_DEPTH;
         if (st.explain) {
-            whyStatus = st.whyStatus[l];
-            whyDepth = st.whyDepth[l];
+            whyStatus = dec.whyStatus[l];
+            whyDepth = dec.whyDepth[l];
         }
         for (int round = 1; ; round++) {
             if (!fire(r, tr, leaf, changedFrom)) {
@@ -95,7 +109,7 @@ final class TransitionApply {
             }
             events.movePendingToE(l);
             long found = scan.triggerScalar(r);
-            if (st.faults.isFaulted(l)) {
+            if (faults.isFaulted(l)) {
                 finishByFault(r); // a condition threw (rule R1)
                 return;
             }
@@ -121,11 +135,11 @@ final class TransitionApply {
      * U3). Returns false when the tree finished.
      */
     private boolean fire(int r, int fired, int leaf, int changedFrom) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int cur = c.stateOf(r) - 1;
         // rule U4: a delayed transition that fires when its delay ran out consumes no event
-        final boolean byArmedGate = ChunkState.byArmedGate(fired);
-        final int tr = ChunkState.withoutGateFlag(fired);
+        final boolean byArmedGate = Decisions.byArmedGate(fired);
+        final int tr = Decisions.withoutGateFlag(fired);
         String why = c.wantsWhy(r) ? explain(r, cur, tr, byArmedGate) : null; // before its event is consumed
         if (c.recording) {
             count(tr);
@@ -133,7 +147,7 @@ final class TransitionApply {
         if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate) {
             events.consumeEvent(r - c.base, tr);
         }
-        int byComposite = ChunkState.compositeTarget(tr);
+        int byComposite = Decisions.compositeTarget(tr);
         if (c.traced(r)) {
             c.trace(r, byComposite >= 0 ? TraceFormat.transitionTo(c.tick, t, cur, byComposite)
                     : TraceFormat.transition(c.tick, t, cur, tr));
@@ -153,9 +167,8 @@ final class TransitionApply {
         }
         int target = tr >= 0 ? t.transitionTarget[tr] : byComposite >= 0 ? byComposite : 0;
         exitState(r, cur, target, leaf, false, c.lastOf(r), changedFrom);
-        byte entered = enterState(r, cur, target, leaf, changedFrom);
-        c.setLast(r, entered, enteredDepth);
-        if (c.faults.isFaulted(r - c.base)) {
+        enterState(r, cur, target, leaf, changedFrom);
+        if (faults.isFaulted(r - c.base)) {
             finishByFault(r); // an ExitState or EnterState threw (rules R1, R2)
             return false;
         }
@@ -183,7 +196,7 @@ final class TransitionApply {
         }
     }
 
-    // With ChunkState.explain: the completion the scan that decided the transition being fired ran
+    // With ChunkBinding.explain: the completion the scan that decided the transition being fired ran
     // with, and the depth of its completed state (for its why line).
     private byte whyStatus;
     private int whyDepth;
@@ -197,7 +210,7 @@ final class TransitionApply {
         if (tr == RESTART) {
             return TraceFormat.whyRestart(st.tick, t, whyStatus, completed);
         }
-        int byComposite = ChunkState.compositeTarget(tr);
+        int byComposite = Decisions.compositeTarget(tr);
         if (byComposite >= 0) {
             return TraceFormat.whyComposite(st.tick, t, byComposite, whyStatus, completed);
         }
@@ -208,9 +221,9 @@ final class TransitionApply {
         return TraceFormat.whyTransition(st.tick, t, tr, event, whyStatus, completed);
     }
 
-    /** Fills {@link ChunkState#chain} with the path ending at {@code leaf}, root first; returns its length. */
+    /** Fills {@link #chain} with the path ending at {@code leaf}, root first; returns its length. */
     private int chainOf(int leaf) {
-        final int[] chain = st.chain;
+        final int[] chain = this.chain;
         int len = t.stateDepth[leaf] + 1;
         for (int s = leaf, i = len - 1; i >= 0; s = t.stateParent[s], i--) {
             chain[i] = s;
@@ -218,15 +231,15 @@ final class TransitionApply {
         return len;
     }
 
-    /** After {@link #enterState}: the depth of the state that completed on enter (a failing task's, else the first succeeding one's). */
-    int enteredDepth;
-
     /**
      * EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at
      * {@code leaf}; the states from depth {@code changedFrom} down are entered as changed (rule U3).
+     * What the tasks reported becomes row {@code r}'s last tick status, with the depth of the state
+     * that completed on enter (a failing task's, else the first succeeding one's;
+     * {@link ChunkBinding#setLast(int, byte, int)}).
      */
-    byte enterState(int r, int cur, int target, int leaf, int changedFrom) {
-        final ChunkState c = st;
+    void enterState(int r, int cur, int target, int leaf, int changedFrom) {
+        final ChunkBinding c = st;
         final long[] exec = c.exec;
         long e = exec[r] + (1L << ExecWord.CHANGES_SHIFT);
         exec[r] = e;
@@ -238,11 +251,11 @@ final class TransitionApply {
         byte result = RunStatus.RUNNING;
         boolean succeeded = false;
         boolean shallowerSuccess = false;
-        enteredDepth = 0;
+        int enteredDepth = 0;
         boolean onTarget = false;
         int len = chainOf(leaf);
         for (int i = 0; i < len; i++) {
-            int s = c.chain[i];
+            int s = this.chain[i];
             c.setState(r, (short) (s + 1));
             boolean stays = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
             boolean wasActive = stays && i < changedFrom;
@@ -282,7 +295,7 @@ final class TransitionApply {
                         try {
                             taskStatus = t.tasks[k].enterState(ctx, r);
                         } catch (RuntimeException ex) {
-                            c.faults.faultOne(r, "task", t.tasks[k], k, ex);
+                            faults.faultOne(r, "task", t.tasks[k], k, ex);
                             c.setFailed(r, (short) k); // exits stop before the task that threw (rule R1)
                             result = RunStatus.FAILED;
                             enteredDepth = i;
@@ -326,7 +339,8 @@ final class TransitionApply {
                 }
             }
         }
-        return (result == RunStatus.RUNNING && succeeded) || shallowerSuccess ? RunStatus.SUCCEEDED : result;
+        c.setLast(r, (result == RunStatus.RUNNING && succeeded) || shallowerSuccess ? RunStatus.SUCCEEDED : result,
+                enteredDepth);
     }
 
     /**
@@ -339,7 +353,7 @@ final class TransitionApply {
         if (cur < 0) {
             return;
         }
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         // rule U4: under unreal-5.8 a pending delay lasts while the state that armed it stays (not changed)
         int gateSource = -1;
         if ((c.exec[r] & ExecWord.GATE_BIT) != 0) {
@@ -350,13 +364,13 @@ final class TransitionApply {
             }
         }
         int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);
-        System.arraycopy(c.chain, 0, c.nextPath, 0, nextLen); // the next path, root first
+        System.arraycopy(this.chain, 0, this.nextPath, 0, nextLen); // the next path, root first
         int len = chainOf(cur);
         int count = 0;
         boolean onTarget = all;
         for (int i = 0; i < len; i++) {
-            int s = c.chain[i];
-            int next = i < nextLen ? c.nextPath[i] : -1;
+            int s = this.chain[i];
+            int next = i < nextLen ? this.nextPath[i] : -1;
             boolean remains = next == s && i < changedFrom;
             if (s == gateSource && !remains) {
                 c.clearGate(r);
@@ -364,21 +378,21 @@ final class TransitionApply {
             onTarget |= next == target && next >= 0;
             if (!remains && t.history.has(s)) {
                 // rule Y2: a history state exited as changed remembers the path below it
-                d.history[t.history.index(s)][r] = t.history.memoryOf(s, i + 1 < len ? c.chain[i + 1] : -1, cur);
+                d.history[t.history.index(s)][r] = t.history.memoryOf(s, i + 1 < len ? this.chain[i + 1] : -1, cur);
             }
             if (!remains || onTarget) {
-                c.exited[count] = s;
-                c.exitedChange[count] = remains ? ChangeType.SUSTAINED : ChangeType.CHANGED;
+                this.exited[count] = s;
+                this.exitedChange[count] = remains ? ChangeType.SUSTAINED : ChangeType.CHANGED;
                 count++;
             }
         }
         int failedTask = c.failedOf(r) - 1;
-        int threw = c.faults.taskOf(r - c.base);
+        int threw = faults.taskOf(r - c.base);
         final boolean traced = c.traced(r);
         control.setExitStatus(exitStatus);
         for (int j = count - 1; j >= 0; j--) {
-            int s = c.exited[j];
-            byte change = c.exitedChange[j];
+            int s = this.exited[j];
+            byte change = this.exitedChange[j];
             if (traced) {
                 c.trace(r, TraceFormat.exit(c.tick, t, s, change));
             }
@@ -389,7 +403,7 @@ final class TransitionApply {
                     try {
                         t.tasks[k].exitState(ctx, r);
                     } catch (RuntimeException ex) {
-                        c.faults.faultOne(r, "task", t.tasks[k], k, ex); // rules R2, R3: the exit goes on
+                        faults.faultOne(r, "task", t.tasks[k], k, ex); // rules R2, R3: the exit goes on
                     }
                     if (traced) {
                         c.trace(r, TraceFormat.taskExit(c.tick, t, k));
@@ -425,7 +439,7 @@ final class TransitionApply {
      * tree fails.
      */
     void finishByFault(int r) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         exitState(r, c.stateOf(r) - 1, -1, -1, true, RunStatus.FAILED, CompiledStateTree.MAX_DEPTH);
         c.setState(r, 0);
         finishTree(r, RunStatus.FAILED, RunStatus.FAILED, t.globalTaskCount);
@@ -433,10 +447,10 @@ final class TransitionApply {
 
     /** A global task finished the tree of row {@code r} in TickTasks (rule G2): every state exits, then the global tasks. */
     private void finishByGlobalTask(int r, int l) {
-        final ChunkState c = st;
-        byte status = c.globalStatus[l];
+        final ChunkBinding c = st;
+        byte status = ts.globalStatus[l];
         if (c.traced(r)) {
-            c.trace(r, TraceFormat.taskCompleted(c.tick, t, c.doneAt[l], status));
+            c.trace(r, TraceFormat.taskCompleted(c.tick, t, ts.doneAt[l], status));
         }
         exitState(r, c.stateOf(r) - 1, -1, -1, true, status, CompiledStateTree.MAX_DEPTH);
         c.setState(r, 0);

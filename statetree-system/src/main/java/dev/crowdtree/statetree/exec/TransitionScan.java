@@ -19,7 +19,7 @@ import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_FAILED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_SUCCEEDED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRY_ENTER;
-import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
+import static dev.crowdtree.statetree.exec.Decisions.RESTART;
 
 /**
  * TriggerTransitions (docs/SEMANTICS.md section 4) with SelectState (section 5). Round one runs
@@ -31,7 +31,7 @@ import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
  * ({@link AgentScan}), and so does round one of a tree with transition priorities, where what is
  * found is ranked instead of deciding at once, of a tree scanned root first (rule H2), and of the
  * completed agents of a tree with composites (rules K3-K6). The decisions go to
- * {@link ChunkState#firedRows} for {@link TransitionApply}. Also the steps both scans share: a
+ * {@link Decisions#firedRows} for {@link TransitionApply}. Also the steps both scans share: a
  * transition's trigger, conditions, gate and target (SelectState).
  *
  * <p>THREADING: confined to its worker.
@@ -40,7 +40,11 @@ final class TransitionScan {
     /** {@link #onPassed} results beside a selected leaf. */
     static final int CONTINUE = -3, STOP = -4, TERMINAL = -5;
 
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final ExtraAgents extra;
+    private final TickStatus ts;
+    private final Decisions dec;
+    private final NodeFaults faults;
     private final CompiledStateTree t;
     private final NodeContext ctx;
     private final ChunkEvents events;
@@ -57,9 +61,20 @@ final class TransitionScan {
     private final RequiredEvents required;
     /** The per-agent scan: rounds two to five, and round one where this one cannot decide at once. */
     final AgentScan perAgent;
+    // Round one's scratch: a transition's candidates (X rows, or indices into A) and their condition
+    // results, a condition's results while they are combined, one row's ({@link #conditionsPass}).
+    private int[] cand = new int[0];
+    private boolean[] pass = new boolean[0];
+    private boolean[] tmp = new boolean[0];
+    private final int[] one = new int[1];
+    private final boolean[] oneOut = new boolean[1];
 
-    TransitionScan(ChunkState state, ChunkEvents events, ChunkTimers timers) {
+    TransitionScan(ChunkBinding state, ExtraAgents extra, TickStatus ts, Decisions dec, NodeFaults faults, ChunkEvents events, ChunkTimers timers) {
         this.st = state;
+        this.extra = extra;
+        this.ts = ts;
+        this.dec = dec;
+        this.faults = faults;
         this.t = state.t;
         this.ctx = state.ctx;
         this.events = events;
@@ -69,8 +84,14 @@ final class TransitionScan {
         this.history = state.t.history;
         this.histories = history.count() > 0;
         this.required = state.t.requiredEvents;
-        this.gates = new Gates(state, timers);
-        this.perAgent = new AgentScan(state, this);
+        this.gates = new Gates(state, dec, timers);
+        this.perAgent = new AgentScan(state, ts, dec, faults, this);
+    }
+
+    void ensureCapacity(int n) {
+        cand = new int[n];
+        pass = new boolean[n];
+        tmp = new boolean[n];
     }
 
     /**
@@ -88,13 +109,13 @@ final class TransitionScan {
         if (composites) {
             perAgent.detectCompleted(xs, xn); // rules K3-K6
         }
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         final int b = c.base;
-        final int ep = c.epoch;
-        final int[] stamp = c.decStamp;
-        final int[] xBegin = c.xBegin;
-        final int[] cand = c.cand;
-        final boolean[] pass = c.pass;
+        final int ep = dec.epoch;
+        final int[] stamp = dec.decStamp;
+        final int[] xBegin = extra.stateBegin;
+        final int[] cand = this.cand;
+        final boolean[] pass = this.pass;
         final int rows = c.rows;
         final short[] end = t.stateSubtreeEnd;
         final int[] groupsBegin = t.stateAwakeGroupsBegin;
@@ -196,16 +217,16 @@ final class TransitionScan {
         for (int i = 0; i < xn; i++) {
             int r = xs[i];
             int l = r - b;
-            if (c.status[l] != RunStatus.RUNNING && stamp[l] != ep) {
+            if (ts.status[l] != RunStatus.RUNNING && stamp[l] != ep) {
                 stamp[l] = ep;
                 int leaf = selectInternal(r, 0);
-                if (c.faults.isFaulted(l)) {
+                if (faults.isFaulted(l)) {
                     continue; // an enter condition threw: decided as failed (rule R1)
                 }
-                c.firedTransition[l] = RESTART;
-                c.nextLeaf[l] = leaf;
-                c.noteWhy(r);
-                c.firedRows[c.fired++] = r;
+                dec.firedTransition[l] = RESTART;
+                dec.nextLeaf[l] = leaf;
+                dec.noteWhy(st, r);
+                dec.firedRows[dec.fired++] = r;
             }
         }
     }
@@ -222,17 +243,17 @@ final class TransitionScan {
             return;
         }
         int leaf = onPassed(r, tr);
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         int l = r - c.base;
-        if (leaf == CONTINUE || c.faults.isFaulted(l)) {
+        if (leaf == CONTINUE || faults.isFaulted(l)) {
             return; // (a faulted row was decided when its node threw, rule R1)
         }
-        c.decStamp[l] = c.epoch;
+        dec.decStamp[l] = dec.epoch;
         if (leaf != STOP) {
-            c.firedTransition[l] = tr;
-            c.nextLeaf[l] = leaf;
-            c.noteWhy(r);
-            c.firedRows[c.fired++] = r;
+            dec.firedTransition[l] = tr;
+            dec.nextLeaf[l] = leaf;
+            dec.noteWhy(st, r);
+            dec.firedRows[dec.fired++] = r;
         }
     }
 
@@ -287,7 +308,7 @@ final class TransitionScan {
 
     /**
      * {@link #shouldCheck(int, int)} with row {@code r}'s completion given: {@code status}, and
-     * {@code doneLimit} the depth + 1 of the completed state ({@link ChunkState#done}).
+     * {@code doneLimit} the depth + 1 of the completed state ({@link ChunkBinding#done}).
      */
     boolean shouldCheck(int tr, int r, byte status, int doneLimit) {
         byte trig = t.transitionTrigger[tr];
@@ -341,7 +362,7 @@ final class TransitionScan {
         int c = begin;
         try {
             conds[c].test(ctx, rowsToTest, from, to, result);
-            final boolean[] tmp = st.tmp;
+            final boolean[] tmp = this.tmp;
             for (c = begin + 1; c < begin + num; c++) {
                 conds[c].test(ctx, rowsToTest, from, to, tmp);
                 for (int i = from; i < to; i++) {
@@ -350,17 +371,16 @@ final class TransitionScan {
             }
         } catch (RuntimeException e) {
             // rule R1: the rows fail (decided now in round one; the apply phase finishes them itself)
-            st.faults.faultConditions(rowsToTest, from, to, conds[c], e);
+            faults.faultConditions(rowsToTest, from, to, conds[c], e);
             Arrays.fill(result, from, to, false);
         }
     }
 
     /** Tests one row's conditions {@code [begin, begin+num)}. */
     boolean conditionsPass(int r, int begin, int num) {
-        final ChunkState c = st;
-        c.one[0] = r;
-        testConditions(begin, num, c.one, 0, 1, c.oneOut);
-        return c.oneOut[0];
+        one[0] = r;
+        testConditions(begin, num, one, 0, 1, oneOut);
+        return oneOut[0];
     }
 
     /**
@@ -396,7 +416,7 @@ final class TransitionScan {
      * their own parameters (rule X4).
      */
     private int selectTarget(int r, int target) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         if (!t.stateParameters.any) {
             return selectInternal(r, target);
         }
@@ -461,7 +481,7 @@ final class TransitionScan {
                 events.tryRequired(l, t.stateDepth[s], e);
                 return true;
             }
-            if (st.faults.isFaulted(l)) {
+            if (faults.isFaulted(l)) {
                 return false; // an enter condition threw (rule R1)
             }
         }
@@ -475,7 +495,7 @@ final class TransitionScan {
      * entering would give them, put back afterwards (rule X4).
      */
     private int select(int r, int s, int toward) {
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         if (!c.params.declares(s)) {
             return selectHere(r, s, toward);
         }
@@ -528,7 +548,7 @@ final class TransitionScan {
             }
             return -1;
         }
-        final ChunkState st = this.st;
+        final ChunkBinding st = this.st;
         int[] children = childOrder.order(s, ctx, r, st.sys.seed(), st.ids[r], st.tick);
         for (int i = 0, n = childOrder.count(s); i < n; i++) {
             int leaf = select(r, children[i], -1);
@@ -547,7 +567,7 @@ final class TransitionScan {
         if (t.stateType[parent] != CompiledStateTree.LINKED) {
             return select(r, child, toward);
         }
-        final ChunkState c = st;
+        final ChunkBinding c = st;
         int mark = c.linked.setForSelection(ctx, parent, r);
         int leaf = select(r, child, toward);
         c.linked.restore(ctx, parent, r, mark);

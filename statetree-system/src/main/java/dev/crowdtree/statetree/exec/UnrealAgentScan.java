@@ -9,8 +9,8 @@ import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_COMPLET
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_EVENT;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_FAILED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_SUCCEEDED;
-import static dev.crowdtree.statetree.exec.ChunkState.BY_ARMED_GATE;
-import static dev.crowdtree.statetree.exec.ChunkState.RESTART;
+import static dev.crowdtree.statetree.exec.Decisions.BY_ARMED_GATE;
+import static dev.crowdtree.statetree.exec.Decisions.RESTART;
 
 /**
  * TriggerTransitions for one agent of a tree under {@code "rules": "unreal-5.8"} (docs/SEMANTICS.md
@@ -29,7 +29,8 @@ final class UnrealAgentScan {
     private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
     private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
 
-    private final ChunkState st;
+    private final ChunkBinding st;
+    private final NodeFaults faults;
     private final CompiledStateTree t;
     private final TransitionScan scan;
 
@@ -43,15 +44,16 @@ final class UnrealAgentScan {
     /** After {@link #trigger}: the depth from which the transition found exits and enters states as changed (rule U3). */
     int changedFrom;
 
-    UnrealAgentScan(ChunkState state, TransitionScan scan) {
+    UnrealAgentScan(ChunkBinding state, NodeFaults faults, TransitionScan scan) {
         this.st = state;
+        this.faults = faults;
         this.t = state.t;
         this.scan = scan;
     }
 
     /**
      * TriggerTransitions for row {@code r}: returns (transition << 32 | leaf), the transition flagged
-     * {@link ChunkState#BY_ARMED_GATE} when its delay ran out, {@link ChunkState#RESTART} for the
+     * {@link Decisions#BY_ARMED_GATE} when its delay ran out, {@link Decisions#RESTART} for the
      * restart from the root, or {@link AgentScan#NONE}.
      */
     long trigger(int r) {
@@ -67,7 +69,7 @@ final class UnrealAgentScan {
             if (!stopped && best < 0 && RunStatus.isCompletion(completion)) {
                 completionTransitions(r, cur);
             }
-            if (st.faults.isFaulted(r - st.base)) {
+            if (faults.isFaulted(r - st.base)) {
                 return AgentScan.NONE; // a condition threw: the agent fails (rule R1)
             }
             changedFrom = RunStatus.isCompletion(completion) ? doneDepth : CompiledStateTree.MAX_DEPTH;
@@ -76,17 +78,17 @@ final class UnrealAgentScan {
                     return AgentScan.NONE;
                 }
                 long restart = ((long) RESTART << 32) | (scan.selectInternal(r, 0) & 0xFFFFFFFFL);
-                return st.faults.isFaulted(r - st.base) ? AgentScan.NONE : restart;
+                return faults.isFaulted(r - st.base) ? AgentScan.NONE : restart;
             }
             int fired = result == AgentScan.NONE ? -1 : (int) (result >> 32);
-            int tr = ChunkState.withoutGateFlag(fired);
+            int tr = Decisions.withoutGateFlag(fired);
             int linked = tr >= 0 && t.transitionType[tr] >= TO_SUCCEEDED ? t.unreal.linkedAncestor(t.transitionSource[tr]) : -1;
             if (linked < 0) {
                 return result;
             }
             // Rule U2: the linked state above completes; both phases run again from it.
             if (t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]
-                    && !ChunkState.byArmedGate(fired)) {
+                    && !Decisions.byArmedGate(fired)) {
                 scan.consumeEvent(r, tr); // its event was used, as if it had fired
             }
             completion = t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
@@ -138,7 +140,7 @@ final class UnrealAgentScan {
                 }
                 boolean ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
                         : scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
-                if (st.faults.isFaulted(r - st.base)) {
+                if (faults.isFaulted(r - st.base)) {
                     stopped = true; // a condition threw
                     return;
                 }
@@ -162,7 +164,7 @@ final class UnrealAgentScan {
      */
     private int found(int r, int tr, int fired, int priority) {
         int leaf = fired == tr && t.transitionTrigger[tr] == TRIGGER_EVENT ? scan.targetWithEvent(r, tr) : scan.target(r, tr);
-        if (st.faults.isFaulted(r - st.base)) {
+        if (faults.isFaulted(r - st.base)) {
             stopped = true;
             return STOP;
         }
@@ -191,7 +193,7 @@ final class UnrealAgentScan {
                     continue;
                 }
                 boolean ok = scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
-                if (st.faults.isFaulted(r - st.base)) {
+                if (faults.isFaulted(r - st.base)) {
                     stopped = true;
                     return;
                 }

@@ -8,48 +8,30 @@ import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 
-import java.util.Arrays;
 
 /**
- * The state one worker's phases share while they run a chunk: the chunk being processed (its rows,
- * step, tick, bound columns), the chunk-sized scratch indexed by local row, the set X of extra agents
- * of the step, and the readers and writers of the packed execution state ({@link InstanceData#exec})
- * that every phase uses (docs/SEMANTICS.md section 1, the per-agent execution state). One per
- * {@link ChunkRunner}, created with it; the phase objects hold a final reference to it.
+ * The chunk a worker's phases are running, bound: which chunk (its schedule, first row, row count,
+ * output), the tick's number, step, dt and the pass's period, the observers' switches (tracing, why
+ * lines, watched agents, recording), the execution-state columns of {@link InstanceData} as of the
+ * last refresh, and the worker's node context bound to the chunk's slots. Plus the row accessors
+ * every phase uses: the packed execution word ({@link InstanceData#exec}, coded by {@link ExecWord};
+ * docs/SEMANTICS.md section 1), the gate, the period aim, whether a row takes part in the step, an
+ * agent's generation, the prefetching {@link #touch}, and whether a row's lines are wanted and the
+ * lines themselves.
+ *
+ * <p>It holds no per-phase scratch: the set X of the step is {@link ExtraAgents}, the task phases'
+ * per-row statuses are {@link TickStatus}, the scan's decisions for the apply phase are
+ * {@link Decisions}, the faults are {@link NodeFaults}, and each phase owns the scratch only it uses.
+ * {@link ChunkRunner} binds it at the start of each chunk ({@link #bind}); the phases read it and
+ * write rows through its accessors. One per runner, created with it.
  *
  * <p>Allocation: only in {@link #ensureCapacity}. THREADING: confined to its worker.
  */
-final class ChunkState {
-    /** {@link #firedTransition} value for the restart from root. */
-    static final int RESTART = -2;
-    /** {@link #firedTransition} value for a tree a global task finished (rule G2; the status in {@link #globalStatus}). */
-    static final int GLOBAL_DONE = -3;
-    /** {@link #firedTransition} value for an agent a throwing node failed (rule R1; {@link NodeFaults}). */
-    static final int FAULTED = -4;
-    /**
-     * {@link #firedTransition} values from this one down: a transition a composite's rule fired to
-     * state {@code COMPOSITE_FIRED - value} (rules K4, K5; {@link #compositeFired}, {@link #compositeTarget}).
-     */
-    static final int COMPOSITE_FIRED = -16;
-    /**
-     * Flag on a {@link #firedTransition} value {@code >= 0}: the transition fires because the delay
-     * it armed ran out, without being tested again (rule U4, {@code unreal-5.8}); it consumes no event.
-     */
-    static final int BY_ARMED_GATE = 1 << 30;
-    /** Fault isolation for the chunk (rules R1-R4). */
-    final NodeFaults faults = new NodeFaults(this);
+final class ChunkBinding {
     /** Linked states' subtree parameters, on selection and on EnterState (rules A16.5, L3). */
     final LinkedParameters linked;
     /** States' own parameters, on selection and on EnterState (rules X3, X4). */
     final StateParameterValues params;
-    /** {@link #xFlags}: in X / a timer is due / has events / completed / fired / finished by a global task. */
-    static final byte X_IN = 1, X_DUE = 2, X_EVENT = 4, X_DONE = 8, X_FIRED = 16, X_GLOBAL = 32;
-    /**
-     * {@link #doneAt}: not completed / completed before this tick (every timer pauses) / completed on
-     * a path without tasks (rule U6).
-     */
-    static final int NOT_DONE = -2, DONE_BEFORE = -1, NO_TASKS = -3;
-    static final int PERIODS = 7;
 
     final StateTreeSystem sys;
     /** The world of the agents (ids and their generations). */
@@ -60,48 +42,8 @@ final class ChunkState {
     final NodeContext ctx = control.context();
     final int groups;
 
-    // ---- chunk-sized scratch, indexed by local row unless said otherwise ----
+    /** The chunk size the scratch of the runner's parts is sized for ({@link ChunkRunner#ensureCapacity}). */
     int capacity;
-    /** X per period (log2), global rows; sorted by last active state before TickTasks. */
-    final int[][] x = new int[PERIODS][0];
-    final int[] xCount = new int[PERIODS];
-    byte[] xFlags = new byte[0];
-    byte[] status = new byte[0];
-    /** What the global tasks reported in this tick (RUNNING outside X), see {@link GlobalTaskPhase}. */
-    byte[] globalStatus = new byte[0];
-    int[] doneAt = new int[0];
-    /** Decided in this pass (fired or blocked) when equal to {@link #epoch}. */
-    int[] decStamp = new int[0];
-    int epoch;
-    int[] firedTransition = new int[0];
-    int[] nextLeaf = new int[0];
-    /** The depth from which a round-one transition exits and enters states as changed (rule U3; 8: none). */
-    byte[] changedFrom = new byte[0];
-    /** With {@link #explain}: the completion a round-one scan ran with, and its completed state's depth. */
-    byte[] whyStatus = new byte[0], whyDepth = new byte[0];
-    int[] oldLeaf = new int[0];
-    int[] firedRows = new int[0];
-    int fired;
-    int[] cand = new int[0];
-    boolean[] pass = new boolean[0];
-    boolean[] tmp = new boolean[0];
-    int[] popped = new int[0];
-    int[] groupOf = new int[0];
-    /** Rows for EVERY_TICK evaluators per period, and their counts. */
-    final int[][] evalRows = new int[PERIODS][0];
-    final int[] evalCount = new int[PERIODS];
-    /** Per-step order of the always-awake agents that take part, by (period, group), for chunks with periods. */
-    int[] lodOrder = new int[0];
-    final int[][] lodBegin;
-    final int[] histogram;
-    /** Per state, where its agents start in the state-sorted X of the pass ({@link SchedulePhase#sliceX}). */
-    final int[] xBegin;
-    final int[] one = new int[1];
-    final boolean[] oneOut = new boolean[1];
-    final int[] chain = new int[CompiledStateTree.MAX_DEPTH];
-    final int[] exited = new int[CompiledStateTree.MAX_DEPTH];
-    final int[] nextPath = new int[CompiledStateTree.MAX_DEPTH];
-    final byte[] exitedChange = new byte[CompiledStateTree.MAX_DEPTH];
 
     // ---- the chunk being processed ----
     ChunkSchedule cs;
@@ -130,7 +72,6 @@ final class ChunkState {
     /** With {@link #recording}: every row's occupancy, not only what the transitions changed ({@link Observers#countingAll}). */
     boolean countingAll;
     int traceAgent;
-    int awake;
     /** The packed execution state per row ({@link InstanceData#exec}). */
     long[] exec;
     short[] gate;
@@ -146,7 +87,7 @@ final class ChunkState {
     /** Sink for {@link #touch} and the other prefetching loops: keeps their loads alive. */
     long sink;
 
-    ChunkState(StateTreeSystem sys, InstanceData data) {
+    ChunkBinding(StateTreeSystem sys, InstanceData data) {
         control.bindHost(sys.host().arrays, sys.host().externals);
         this.sys = sys;
         this.world = sys.world();
@@ -155,40 +96,11 @@ final class ChunkState {
         this.linked = new LinkedParameters(t);
         this.params = new StateParameterValues(t);
         this.groups = t.awakeGroupCount;
-        this.lodBegin = new int[PERIODS][groups + 1];
-        this.histogram = new int[t.stateCount + 1];
-        this.xBegin = new int[t.stateCount + 1];
     }
 
-    /** Sizes scratch for chunks of {@code n} rows (simulation thread, before phases); the caller checked {@code n > capacity}. */
+    /** Sizes the node context's scratch for chunks of {@code n} rows (simulation thread, before phases). */
     void ensureCapacity(int n) {
         capacity = n;
-        faults.ensureCapacity(n);
-        for (int p = 0; p < PERIODS; p++) {
-            x[p] = new int[n];
-            evalRows[p] = new int[n];
-        }
-        xFlags = new byte[n];
-        status = new byte[n];
-        Arrays.fill(status, RunStatus.RUNNING);
-        globalStatus = new byte[n];
-        Arrays.fill(globalStatus, RunStatus.RUNNING);
-        doneAt = new int[n];
-        Arrays.fill(doneAt, NOT_DONE);
-        decStamp = new int[n];
-        firedTransition = new int[n];
-        nextLeaf = new int[n];
-        changedFrom = new byte[n];
-        whyStatus = new byte[n];
-        whyDepth = new byte[n];
-        oldLeaf = new int[n];
-        firedRows = new int[n];
-        cand = new int[n];
-        pass = new boolean[n];
-        tmp = new boolean[n];
-        popped = new int[n];
-        groupOf = new int[n];
-        lodOrder = new int[n];
         control.ensureScratch(t.maxConditionDepth + 1, n);
     }
 
@@ -210,7 +122,6 @@ final class ChunkState {
         traceAgent = o.tracing() ? o.traceAgent : NO_AGENT;
         bindColumns();
         control.bindSlots(d.floats, d.ints, d.bools, ids);
-        control.bindStatus(status, chunkBase);
         period = 1;
     }
 
@@ -271,26 +182,6 @@ final class ChunkState {
         done[r] = (byte) (RunStatus.isCompletion(v) ? completedDepth + 1 : 0);
     }
 
-    /** The {@link #firedTransition} value of a transition a composite's rule fired to {@code target}. */
-    static int compositeFired(int target) {
-        return COMPOSITE_FIRED - target;
-    }
-
-    /** The target of {@link #firedTransition} value {@code fired} if a composite's rule fired it, else -1. */
-    static int compositeTarget(int fired) {
-        return fired <= COMPOSITE_FIRED ? COMPOSITE_FIRED - fired : -1;
-    }
-
-    /** Whether {@link #firedTransition} value {@code fired} is flagged {@link #BY_ARMED_GATE}. */
-    static boolean byArmedGate(int fired) {
-        return fired >= 0 && (fired & BY_ARMED_GATE) != 0;
-    }
-
-    /** {@link #firedTransition} value {@code fired} without its {@link #BY_ARMED_GATE} flag. */
-    static int withoutGateFlag(int fired) {
-        return fired >= 0 ? fired & ~BY_ARMED_GATE : fired;
-    }
-
     /** The tick period byte: log2 in bits 0-2, a requested log2 in bits 4-6, bit 7 while requested. */
     byte lodOf(int r) {
         return ExecWord.lod(exec[r]);
@@ -317,19 +208,6 @@ final class ChunkState {
         exec[r] &= ~ExecWord.GATE_BIT;
         gateValue[r] = 0f;
         gateDue[r] = 0;
-    }
-
-    // ---- X, the extra agents of the step ----
-
-    /** Adds local row {@code l} to X (of its period) with {@code flag}; a row is in X at most once. */
-    void addX(int l, byte flag) {
-        byte f = xFlags[l];
-        if ((f & X_IN) == 0) {
-            int p = cs.periodAgents == 0 ? 0 : lodOf(base + l) & 7;
-            x[p][xCount[p]++] = base + l;
-            f |= X_IN;
-        }
-        xFlags[l] = (byte) (f | flag);
     }
 
     /** The generation of the agent in row {@code r} (an event's address, with its id). */
@@ -416,14 +294,6 @@ final class ChunkState {
      */
     boolean explains(int r) {
         return explain && (explainSink || watched(ids[r]));
-    }
-
-    /** With {@link #explain}: the completion a batched round-one decision for row {@code r} ran with (its last status). */
-    void noteWhy(int r) {
-        if (explains(r)) {
-            whyStatus[r - base] = lastOf(r);
-            whyDepth[r - base] = (byte) (done[r] - 1);
-        }
     }
 
     void trace(int r, String line) {

@@ -1,0 +1,97 @@
+package dev.crowdtree.statetree.exec;
+
+/**
+ * The transitions decided in a pass of a chunk's tick, per local row, from the scan to the apply
+ * phase: which transition fires (or a special value: {@link #RESTART}, {@link #GLOBAL_DONE},
+ * {@link #FAULTED}, a composite's rule) and the leaf it selected, in the order the rows were decided
+ * ({@link #firedRows}); which rows are decided in this pass ({@link #decStamp} equal to
+ * {@link #epoch}); and, for the why lines and rule U3, the completion the scan ran with and the depth
+ * from which the transition exits and enters states as changed. {@link #oldLeaf} is what the apply
+ * phase leaves for the re-filing: each fired row's leaf before it fired.
+ *
+ * <p>Written by {@link TransitionScan}, {@link AgentScan} (decisions), {@link GlobalTaskPhase}
+ * (trees a global task finished) and {@link NodeFaults} (agents a throwing node failed); read by
+ * {@link TransitionApply} (and {@link Gates}, {@link AgentScan} for the epoch), which writes
+ * {@link #oldLeaf} for {@link SchedulePhase#refile}. {@link ChunkRunner} starts a new epoch per
+ * chunk and empties {@link #firedRows} per pass. Rows not stamped in this epoch hold stale values.
+ *
+ * <p>Allocation: only in {@link #ensureCapacity}. THREADING: confined to its worker.
+ */
+final class Decisions {
+    /** {@link #firedTransition} value for the restart from root. */
+    static final int RESTART = -2;
+    /** {@link #firedTransition} value for a tree a global task finished (rule G2; the status in {@link TickStatus#globalStatus}). */
+    static final int GLOBAL_DONE = -3;
+    /** {@link #firedTransition} value for an agent a throwing node failed (rule R1; {@link NodeFaults}). */
+    static final int FAULTED = -4;
+    /**
+     * {@link #firedTransition} values from this one down: a transition a composite's rule fired to
+     * state {@code COMPOSITE_FIRED - value} (rules K4, K5; {@link #compositeFired}, {@link #compositeTarget}).
+     */
+    static final int COMPOSITE_FIRED = -16;
+    /**
+     * Flag on a {@link #firedTransition} value {@code >= 0}: the transition fires because the delay
+     * it armed ran out, without being tested again (rule U4, {@code unreal-5.8}); it consumes no event.
+     */
+    static final int BY_ARMED_GATE = 1 << 30;
+
+    /** Decided in this pass (fired or blocked) when equal to {@link #epoch}. */
+    int[] decStamp = new int[0];
+    /** The current stamp: one per chunk tick. */
+    int epoch;
+    /** The transition that fires, or a special value above. */
+    int[] firedTransition = new int[0];
+    /** The leaf the fired transition selected (-1: none). */
+    int[] nextLeaf = new int[0];
+    /** The depth from which a round-one transition exits and enters states as changed (rule U3; 8: none). */
+    byte[] changedFrom = new byte[0];
+    /** With {@link ChunkBinding#explain}: the completion a round-one scan ran with, and its completed state's depth. */
+    byte[] whyStatus = new byte[0], whyDepth = new byte[0];
+    /** Written by the apply phase: the leaf a fired row had before it fired (for the re-filing). */
+    int[] oldLeaf = new int[0];
+    /** The rows decided to fire in this pass, global rows, in the order they were decided; {@link #fired} of them. */
+    int[] firedRows = new int[0];
+    int fired;
+
+    void ensureCapacity(int n) {
+        decStamp = new int[n];
+        firedTransition = new int[n];
+        nextLeaf = new int[n];
+        changedFrom = new byte[n];
+        whyStatus = new byte[n];
+        whyDepth = new byte[n];
+        oldLeaf = new int[n];
+        firedRows = new int[n];
+    }
+
+    /**
+     * With {@link ChunkBinding#explain}: the completion a batched round-one decision for row
+     * {@code r} ran with (its last status), for its why line.
+     */
+    void noteWhy(ChunkBinding c, int r) {
+        if (c.explains(r)) {
+            whyStatus[r - c.base] = c.lastOf(r);
+            whyDepth[r - c.base] = (byte) (c.done[r] - 1);
+        }
+    }
+
+    /** The {@link #firedTransition} value of a transition a composite's rule fired to {@code target}. */
+    static int compositeFired(int target) {
+        return COMPOSITE_FIRED - target;
+    }
+
+    /** The target of {@link #firedTransition} value {@code fired} if a composite's rule fired it, else -1. */
+    static int compositeTarget(int fired) {
+        return fired <= COMPOSITE_FIRED ? COMPOSITE_FIRED - fired : -1;
+    }
+
+    /** Whether {@link #firedTransition} value {@code fired} is flagged {@link #BY_ARMED_GATE}. */
+    static boolean byArmedGate(int fired) {
+        return fired >= 0 && (fired & BY_ARMED_GATE) != 0;
+    }
+
+    /** {@link #firedTransition} value {@code fired} without its {@link #BY_ARMED_GATE} flag. */
+    static int withoutGateFlag(int fired) {
+        return fired >= 0 ? fired & ~BY_ARMED_GATE : fired;
+    }
+}
