@@ -47,7 +47,7 @@ final class InstanceCheck {
                 throw bad(p + "exec", r, "is a running tree with no active state");
             }
             byte period = ExecWord.lod(e);
-            if ((period & 7) >= ChunkState.PERIODS || ((period >> 4) & 7) >= ChunkState.PERIODS
+            if ((period & 7) >= ExtraAgents.PERIODS || ((period >> 4) & 7) >= ExtraAgents.PERIODS
                     || (period & 0x08) != 0) {
                 throw bad(p + "exec", r, "has tick period byte " + (period & 0xFF) + "; periods are 1..64 (log2 0..6)");
             }
@@ -63,7 +63,7 @@ final class InstanceCheck {
             if (done[r] < 0 || done[r] > CompiledStateTree.MAX_DEPTH + 1) {
                 throw bad(p + "completedDepth", r, "is " + done[r] + "; depths are 0.." + (CompiledStateTree.MAX_DEPTH + 1));
             }
-            if (lod != null && (lod[r] < 0 || lod[r] >= ChunkState.PERIODS)) {
+            if (lod != null && (lod[r] < 0 || lod[r] >= ExtraAgents.PERIODS)) {
                 throw bad(p + "lodPeriod", r, "is " + lod[r] + "; periods are log2 0..6");
             }
         }
