@@ -260,82 +260,79 @@ public final class CompiledStateTree {
         return new CompiledTreeBuilder(name, source);
     }
 
-    /** Freezes what {@code b} collected (see {@link CompiledTreeBuilder#build}). */
+    /**
+     * Freezes what {@code b} collected and what the compiler's fact pass derived ({@link TreeFacts}),
+     * computing nothing (see {@link CompiledTreeBuilder#build}).
+     */
     CompiledStateTree(CompiledTreeBuilder b) {
         name = b.name;
         source = b.source;
         stateCount = b.stateName.size();
         stateName = b.stateName.toArray(new String[0]);
         statePath = b.statePath.toArray(new String[0]);
-        stateParent = CompiledTreeBuilder.shorts(b.stateParent);
-        stateDepth = CompiledTreeBuilder.bytes(b.stateDepth);
-        stateSubtreeEnd = CompiledTreeBuilder.shorts(b.stateSubtreeEnd);
-        stateType = CompiledTreeBuilder.bytes(b.stateType);
-        stateSelection = CompiledTreeBuilder.bytes(b.stateSelection);
-        stateEnterConditionsBegin = CompiledTreeBuilder.shorts(b.stateEnterConditionsBegin);
-        stateEnterConditionsNum = CompiledTreeBuilder.shorts(b.stateEnterConditionsNum);
-        stateTransitionsBegin = CompiledTreeBuilder.shorts(b.stateTransitionsBegin);
-        stateTransitionsNum = CompiledTreeBuilder.counts(b.stateTransitionsBegin, b.transitionSource.size());
-        stateTasksBegin = CompiledTreeBuilder.shorts(b.stateTasksBegin);
-        stateTasksNum = CompiledTreeBuilder.counts(b.stateTasksBegin, b.tasks.size());
-        stateLinkedParamsBegin = CompiledTreeBuilder.shorts(b.stateLinkedParamsBegin);
-        stateLinkedParamsNum = CompiledTreeBuilder.counts(b.stateLinkedParamsBegin, b.linkedParamType.size());
-        stateWeight = CompiledTreeBuilder.floats(b.stateWeight);
-        stateConsiderationsBegin = CompiledTreeBuilder.shorts(b.stateConsiderationsBegin);
-        stateConsiderationsNum = CompiledTreeBuilder.counts(b.stateConsiderationsBegin, b.considerationInput.size());
+        stateParent = Freeze.shorts(b.stateParent);
+        stateDepth = Freeze.bytes(b.stateDepth);
+        stateSubtreeEnd = Freeze.shorts(b.stateSubtreeEnd);
+        stateType = Freeze.bytes(b.stateType);
+        stateSelection = Freeze.bytes(b.stateSelection);
+        stateEnterConditionsBegin = Freeze.shorts(b.stateEnterConditionsBegin);
+        stateEnterConditionsNum = Freeze.shorts(b.stateEnterConditionsNum);
+        stateTransitionsBegin = Freeze.shorts(b.stateTransitionsBegin);
+        stateTransitionsNum = Freeze.counts(b.stateTransitionsBegin, b.transitionSource.size());
+        stateTasksBegin = Freeze.shorts(b.stateTasksBegin);
+        stateTasksNum = Freeze.counts(b.stateTasksBegin, b.tasks.size());
+        stateLinkedParamsBegin = Freeze.shorts(b.stateLinkedParamsBegin);
+        stateLinkedParamsNum = Freeze.counts(b.stateLinkedParamsBegin, b.linkedParamType.size());
+        stateWeight = Freeze.floats(b.stateWeight);
+        stateConsiderationsBegin = Freeze.shorts(b.stateConsiderationsBegin);
+        stateConsiderationsNum = Freeze.counts(b.stateConsiderationsBegin, b.considerationInput.size());
         considerationInput = b.considerationInput.toArray(new ValueInput[0]);
-        considerationMin = CompiledTreeBuilder.floats(b.considerationMin);
-        considerationMax = CompiledTreeBuilder.floats(b.considerationMax);
-        considerationCurve = CompiledTreeBuilder.bytes(b.considerationCurve);
-        considerationThreshold = CompiledTreeBuilder.floats(b.considerationThreshold);
+        considerationMin = Freeze.floats(b.considerationMin);
+        considerationMax = Freeze.floats(b.considerationMax);
+        considerationCurve = Freeze.bytes(b.considerationCurve);
+        considerationThreshold = Freeze.floats(b.considerationThreshold);
         linkedParamType = b.linkedParamType.toArray(new ValueType[0]);
-        linkedParamSlot = CompiledTreeBuilder.ints(b.linkedParamSlot);
+        linkedParamSlot = Freeze.ints(b.linkedParamSlot);
         linkedParamValue = b.linkedParamValue.toArray(new ValueInput[0]);
         transitionCount = b.transitionSource.size();
-        transitionSource = CompiledTreeBuilder.shorts(b.transitionSource);
-        transitionTrigger = CompiledTreeBuilder.bytes(b.transitionTrigger);
-        transitionEvent = CompiledTreeBuilder.ints(b.transitionEvent);
-        transitionType = CompiledTreeBuilder.bytes(b.transitionType);
-        transitionTarget = CompiledTreeBuilder.shorts(b.transitionTarget);
-        transitionConditionsBegin = CompiledTreeBuilder.shorts(b.transitionConditionsBegin);
-        transitionConditionsNum = CompiledTreeBuilder.shorts(b.transitionConditionsNum);
-        transitionDelay = CompiledTreeBuilder.floats(b.transitionDelay);
-        transitionDelayVariance = CompiledTreeBuilder.floats(b.transitionDelayVariance);
-        transitionPriority = CompiledTreeBuilder.bytes(b.transitionPriority);
-        transitionDeclaredIndex = CompiledTreeBuilder.bytes(b.transitionDeclaredIndex);
-        transitionConsumesEvent = CompiledTreeBuilder.booleans(b.transitionConsumesEvent);
-        boolean ranked = false;
-        for (byte p : transitionPriority) {
-            ranked |= p != Vocabulary.Priority.NORMAL.code();
-        }
-        hasPriorities = ranked;
-        transitionGated = new boolean[transitionCount];
-        for (int t = 0; t < transitionCount; t++) {
-            transitionGated[t] = transitionDelay[t] > 0f || transitionDelayVariance[t] > 0f;
-        }
+        transitionSource = Freeze.shorts(b.transitionSource);
+        transitionTrigger = Freeze.bytes(b.transitionTrigger);
+        transitionEvent = Freeze.ints(b.transitionEvent);
+        transitionType = Freeze.bytes(b.transitionType);
+        transitionTarget = Freeze.shorts(b.transitionTarget);
+        transitionConditionsBegin = Freeze.shorts(b.transitionConditionsBegin);
+        transitionConditionsNum = Freeze.shorts(b.transitionConditionsNum);
+        transitionDelay = Freeze.floats(b.transitionDelay);
+        transitionDelayVariance = Freeze.floats(b.transitionDelayVariance);
+        transitionPriority = Freeze.bytes(b.transitionPriority);
+        transitionDeclaredIndex = Freeze.bytes(b.transitionDeclaredIndex);
+        transitionConsumesEvent = Freeze.booleans(b.transitionConsumesEvent);
+        TreeFacts f = b.facts;
+        hasPriorities = f.hasPriorities;
+        transitionGated = f.transitionGated;
         conditions = b.conditions.toArray(new Condition[0]);
         tasks = b.tasks.toArray(new Task[0]);
-        taskState = CompiledTreeBuilder.shorts(b.taskState);
+        taskState = Freeze.shorts(b.taskState);
         globalTaskCount = b.globalTaskCount;
         taskName = b.taskName.toArray(new String[0]);
-        taskReselect = CompiledTreeBuilder.booleans(b.taskReselect);
-        taskConsidered = CompiledTreeBuilder.booleans(b.taskConsidered);
-        taskDoneSlot = CompiledTreeBuilder.ints(b.taskDoneSlot);
-        stateCompletionAll = CompiledTreeBuilder.booleans(b.stateCompletionAll);
-        stateEnabled = CompiledTreeBuilder.booleans(b.stateEnabled);
-        scanRules = new ScanRules(CompiledTreeBuilder.bytes(b.stateComposite), b.rootFirst);
-        unreal = new UnrealRules(b.unrealRules, stateType, stateParent, stateTasksNum);
-        history = new HistoryStates(CompiledTreeBuilder.bytes(b.stateHistory));
-        tickPeriods = new TickPeriods(CompiledTreeBuilder.bytes(b.statePeriodLog), stateParent);
+        taskReselect = Freeze.booleans(b.taskReselect);
+        taskConsidered = Freeze.booleans(b.taskConsidered);
+        taskDoneSlot = Freeze.ints(b.taskDoneSlot);
+        stateCompletionAll = Freeze.booleans(b.stateCompletionAll);
+        stateEnabled = Freeze.booleans(b.stateEnabled);
+        scanRules = new ScanRules(Freeze.bytes(b.stateComposite), b.rootFirst, f.hasComposites);
+        unreal = new UnrealRules(b.unrealRules, f.linkedAncestor, f.noTaskOnPath, f.anyNoTaskPath);
+        history = new HistoryStates(Freeze.bytes(b.stateHistory), f.historyIndex, f.historyStates);
+        tickPeriods = new TickPeriods(Freeze.bytes(b.statePeriodLog), f.periodPathLog, f.anyPeriod);
         stateParameters = new StateParameters(b);
         evaluators = b.evaluators.toArray(new Evaluator[0]);
         paramName = b.paramName.toArray(new String[0]);
         paramType = b.paramType.toArray(new ValueType[0]);
-        paramDefault = CompiledTreeBuilder.doubles(b.paramDefault);
-        paramSlot = CompiledTreeBuilder.ints(b.paramSlot);
+        paramDefault = Freeze.doubles(b.paramDefault);
+        paramSlot = Freeze.ints(b.paramSlot);
         paramEnumValues = b.paramEnumValues.toArray(new String[0][]);
-        paramEntity = CompiledTreeBuilder.booleans(b.paramEntity);
-        paramGenerationSlot = CompiledTreeBuilder.ints(b.paramGenerationSlot);
+        paramEntity = Freeze.booleans(b.paramEntity);
+        paramGenerationSlot = Freeze.ints(b.paramGenerationSlot);
         floatSlotNames = b.slotNames.get(ValueType.FLOAT.ordinal()).toArray(new String[0]);
         intSlotNames = b.slotNames.get(ValueType.INT.ordinal()).toArray(new String[0]);
         boolSlotNames = b.slotNames.get(ValueType.BOOL.ordinal()).toArray(new String[0]);
@@ -357,79 +354,23 @@ public final class CompiledStateTree {
             ids.put(tagNames[i], i);
         }
         tagIds = Collections.unmodifiableMap(ids);
-        tagCovers = new boolean[tagNames.length][tagNames.length];
-        for (int a = 0; a < tagNames.length; a++) {
-            for (int e = 0; e < tagNames.length; e++) {
-                tagCovers[a][e] = a == e || tagNames[e].startsWith(tagNames[a] + ".");
-            }
-        }
+        tagCovers = f.tagCovers;
         requiredEvents = new RequiredEvents(b, transitionCount, tagCovers, payloads);
-
-        stateTriggerMask = new byte[stateCount];
-        stateTicks = new boolean[stateCount];
-        stateTicking = new boolean[stateCount];
-        stateAlwaysAwake = new boolean[stateCount];
-        taskTimer = new TimerKind[tasks.length];
-        taskTimerValueSlot = new int[tasks.length];
-        taskTimerDueSlot = new int[tasks.length];
-        for (int k = 0; k < tasks.length; k++) {
-            taskTimer[k] = tasks[k].timer();
-            taskTimerValueSlot[k] = tasks[k].timerValueSlot();
-            taskTimerDueSlot[k] = tasks[k].timerDueSlot();
-        }
-        evaluatorsEveryTick = Arrays.stream(evaluators).filter(e -> e.schedule() == Evaluator.Schedule.EVERY_TICK)
-                .toArray(Evaluator[]::new);
-        evaluatorsWhenAwake = Arrays.stream(evaluators).filter(e -> e.schedule() == Evaluator.Schedule.WHEN_AWAKE)
-                .toArray(Evaluator[]::new);
-        int depth = Math.max(1, b.maxConditionDepth);
-        for (Condition c : conditions) {
-            depth = Math.max(depth, c.depth());
-        }
-        maxConditionDepth = depth;
-        for (int s = 0; s < stateCount; s++) {
-            for (int t = stateTransitionsBegin[s]; t < stateTransitionsBegin[s] + stateTransitionsNum[s]; t++) {
-                stateTriggerMask[s] |= transitionTrigger[t];
-            }
-            for (int k = stateTasksBegin[s]; k < stateTasksBegin[s] + stateTasksNum[s]; k++) {
-                stateTicks[s] |= tasks[k].ticks();
-            }
-            stateTicking[s] = stateTicks[s] || (stateTriggerMask[s] & TRIGGER_TICK) != 0
-                    || (s == 0 && b.globalTasksTick) || unreal.noTaskOnPath(s); // rule U6: it completes at a tick
-            // parents have smaller ids (DFS pre-order), so the parent's flag is final here
-            stateAlwaysAwake[s] = stateTicking[s] || (stateParent[s] >= 0 && stateAlwaysAwake[stateParent[s]]);
-        }
-        stateAwakeGroup = new int[stateCount];
-        stateAwakeGroupsBegin = new int[stateCount + 1];
-        int groups = 0;
-        for (int s = 0; s < stateCount; s++) {
-            stateAwakeGroupsBegin[s] = groups;
-            stateAwakeGroup[s] = stateTicking[s] ? groups++
-                    : stateAlwaysAwake[s] ? stateAwakeGroup[stateParent[s]] : -1;
-        }
-        stateAwakeGroupsBegin[stateCount] = groups;
-        awakeGroupCount = groups;
-        statePathTimersBegin = new int[stateCount + 1];
-        List<Short> pathTimers = new java.util.ArrayList<>();
-        short[] chain = new short[MAX_DEPTH];
-        for (int s = 0; s < stateCount; s++) {
-            statePathTimersBegin[s] = pathTimers.size();
-            int len = 0;
-            for (int a = s; a >= 0; a = stateParent[a]) {
-                chain[len++] = (short) a;
-            }
-            for (int i = len - 1; i >= 0; i--) { // from task 0 at the root: the global tasks come just before its own
-                for (int k = chain[i] == 0 ? 0 : stateTasksBegin[chain[i]]; k < stateTasksBegin[chain[i]] + stateTasksNum[chain[i]]; k++) {
-                    if (taskTimer[k] != TimerKind.NONE) {
-                        pathTimers.add((short) k);
-                    }
-                }
-            }
-        }
-        statePathTimersBegin[stateCount] = pathTimers.size();
-        pathTimerTasks = new short[pathTimers.size()];
-        for (int i = 0; i < pathTimerTasks.length; i++) {
-            pathTimerTasks[i] = pathTimers.get(i);
-        }
+        stateTriggerMask = f.stateTriggerMask;
+        stateTicks = f.stateTicks;
+        stateTicking = f.stateTicking;
+        stateAlwaysAwake = f.stateAlwaysAwake;
+        taskTimer = f.taskTimer;
+        taskTimerValueSlot = f.taskTimerValueSlot;
+        taskTimerDueSlot = f.taskTimerDueSlot;
+        evaluatorsEveryTick = f.evaluatorsEveryTick;
+        evaluatorsWhenAwake = f.evaluatorsWhenAwake;
+        maxConditionDepth = b.maxConditionDepth;
+        stateAwakeGroup = f.stateAwakeGroup;
+        stateAwakeGroupsBegin = f.stateAwakeGroupsBegin;
+        awakeGroupCount = stateAwakeGroupsBegin[stateCount];
+        statePathTimersBegin = f.statePathTimersBegin;
+        pathTimerTasks = f.pathTimerTasks;
     }
 
     /**

@@ -18,8 +18,9 @@ import java.util.Set;
 /**
  * The one write path into a {@link CompiledStateTree}: the compiler's assembly pass adds slots,
  * parameters, evaluators, then states in id order (DFS pre-order), each state followed by its state
- * parameters, tasks, enter conditions, linked parameters and transitions; {@link #build} checks the 16-bit limits and
- * freezes everything into the tree's arrays. Per-state ranges ({@code stateTasksBegin/Num}, ...) are
+ * parameters, tasks, enter conditions, linked parameters and transitions; then the compiler's fact pass reads
+ * it back (the read methods below) and sets what it derives into {@link #facts}; {@link #build} checks the 16-bit
+ * limits and that the facts are there, and freezes everything into the tree's arrays. Per-state ranges ({@code stateTasksBegin/Num}, ...) are
  * derived here from that order, so a caller never computes an index into the flat arrays.
  *
  * <p>Nothing of the builder's state is visible outside this package; a builder is obtained from
@@ -131,6 +132,8 @@ public final class CompiledTreeBuilder {
     /** Shared by the tree's property functions: their divisions by zero. */
     final java.util.concurrent.atomic.LongAdder divisionsByZero = new java.util.concurrent.atomic.LongAdder();
     private boolean built;
+    /** What the compiler's fact pass derived (see the setters below). */
+    final TreeFacts facts = new TreeFacts();
 
     CompiledTreeBuilder(String name, String source) {
         this.name = name;
@@ -480,8 +483,105 @@ public final class CompiledTreeBuilder {
         if (!fitsIndices() || stateName.size() > CompiledStateTree.MAX_STATES) {
             throw new IllegalStateException("the tree does not fit 16-bit indices");
         }
+        String missing = facts.missing();
+        if (missing != null) {
+            throw new IllegalStateException("the compiler's fact pass has not run (" + missing + " not set)");
+        }
         built = true;
         return new CompiledStateTree(this);
+    }
+
+    // ---- what the compiler's fact pass reads (RuntimeFactsPass) --------------------------------
+
+    public int stateCount() {
+        return stateName.size();
+    }
+
+    public int stateParent(int s) {
+        return stateParent.get(s);
+    }
+
+    public byte stateType(int s) {
+        return stateType.get(s);
+    }
+
+    public int stateTasksBegin(int s) {
+        return stateTasksBegin.get(s);
+    }
+
+    public int stateTasksNum(int s) {
+        return (s + 1 < stateTasksBegin.size() ? stateTasksBegin.get(s + 1) : tasks.size()) - stateTasksBegin.get(s);
+    }
+
+    public int stateTransitionsBegin(int s) {
+        return stateTransitionsBegin.get(s);
+    }
+
+    public int stateTransitionsNum(int s) {
+        return (s + 1 < stateTransitionsBegin.size() ? stateTransitionsBegin.get(s + 1) : transitionSource.size())
+                - stateTransitionsBegin.get(s);
+    }
+
+    /** The state's composite ({@link ScanRules#NONE}, ...). */
+    public byte stateComposite(int s) {
+        return stateComposite.get(s);
+    }
+
+    /** The state's history ({@link HistoryStates#NONE}, ...). */
+    public byte stateHistory(int s) {
+        return stateHistory.get(s);
+    }
+
+    /** log2 of the state's declared tick period, -1 without one. */
+    public byte statePeriodLog(int s) {
+        return statePeriodLog.get(s);
+    }
+
+    public byte transitionTrigger(int t) {
+        return transitionTrigger.get(t);
+    }
+
+    public byte transitionPriority(int t) {
+        return transitionPriority.get(t);
+    }
+
+    public float transitionDelay(int t) {
+        return transitionDelay.get(t);
+    }
+
+    public float transitionDelayVariance(int t) {
+        return transitionDelayVariance.get(t);
+    }
+
+    public Task task(int k) {
+        return tasks.get(k);
+    }
+
+    public Condition condition(int i) {
+        return conditions.get(i);
+    }
+
+    public List<Evaluator> evaluators() {
+        return java.util.Collections.unmodifiableList(evaluators);
+    }
+
+    /** The event tags, by id. */
+    public List<String> tagNames() {
+        return List.copyOf(tags.keySet());
+    }
+
+    /** Whether a global task ticks. */
+    public boolean globalTasksTick() {
+        return globalTasksTick;
+    }
+
+    public boolean unrealRules() {
+        return unrealRules;
+    }
+
+    /** Where the compiler's fact pass writes what it derives; {@link #build} refuses a tree without them. */
+    public TreeFacts facts() {
+        return facts;
     }
 
     private int current() {
@@ -489,65 +589,5 @@ public final class CompiledTreeBuilder {
             throw new IllegalStateException("add a state first");
         }
         return stateName.size() - 1;
-    }
-
-    // ---- conversions used by CompiledStateTree's constructor -----------------------------------
-
-    /** The count per state of items whose per-state begins are {@code begins} out of {@code total}. */
-    static short[] counts(List<Integer> begins, int total) {
-        short[] out = new short[begins.size()];
-        for (int s = 0; s < out.length; s++) {
-            int end = s + 1 < out.length ? begins.get(s + 1) : total;
-            out[s] = (short) (end - begins.get(s));
-        }
-        return out;
-    }
-
-    static short[] shorts(List<? extends Number> l) {
-        short[] a = new short[l.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = l.get(i).shortValue();
-        }
-        return a;
-    }
-
-    static byte[] bytes(List<Byte> l) {
-        byte[] a = new byte[l.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = l.get(i);
-        }
-        return a;
-    }
-
-    static int[] ints(List<Integer> l) {
-        int[] a = new int[l.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = l.get(i);
-        }
-        return a;
-    }
-
-    static float[] floats(List<Float> l) {
-        float[] a = new float[l.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = l.get(i);
-        }
-        return a;
-    }
-
-    static double[] doubles(List<Double> l) {
-        double[] a = new double[l.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = l.get(i);
-        }
-        return a;
-    }
-
-    static boolean[] booleans(List<Boolean> l) {
-        boolean[] a = new boolean[l.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = l.get(i);
-        }
-        return a;
     }
 }

@@ -1,8 +1,5 @@
 package dev.crowdtree.statetree.compiled;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * The history states of a tree (docs/SEMANTICS.md section 17, rules Y1-Y7): the states with
  * {@code "history": "shallow"} or {@code "deep"}, which remember the path below them when they are
@@ -28,17 +25,11 @@ public final class HistoryStates {
     private final int[] index;
     private final int[] states;
 
-    HistoryStates(byte[] kind) {
+    /** The kind of each state, its memory index (-1: none), and the history states in id order. */
+    HistoryStates(byte[] kind, int[] index, int[] states) {
         this.kind = kind;
-        this.index = new int[kind.length];
-        List<Integer> found = new ArrayList<>();
-        for (int s = 0; s < kind.length; s++) {
-            index[s] = kind[s] == NONE ? -1 : found.size();
-            if (kind[s] != NONE) {
-                found.add(s);
-            }
-        }
-        this.states = found.stream().mapToInt(Integer::intValue).toArray();
+        this.index = index;
+        this.states = states;
     }
 
     /** The number of history states (0: the tree has none, and its agents no memory). */

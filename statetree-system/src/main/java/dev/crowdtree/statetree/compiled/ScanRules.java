@@ -24,14 +24,10 @@ public final class ScanRules {
     /** Whether some state is a composite (rules K1-K6). */
     public final boolean hasComposites;
 
-    ScanRules(byte[] composite, boolean rootFirst) {
+    ScanRules(byte[] composite, boolean rootFirst, boolean hasComposites) {
         this.composite = composite;
         this.rootFirst = rootFirst;
-        boolean any = false;
-        for (byte c : composite) {
-            any |= c != NONE;
-        }
-        this.hasComposites = any;
+        this.hasComposites = hasComposites;
     }
 
     /** The composite of state {@code s}: {@link #NONE}, {@link #SEQUENCE} or {@link #SELECTOR}. */

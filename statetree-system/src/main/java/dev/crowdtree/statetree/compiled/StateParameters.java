@@ -30,13 +30,13 @@ public final class StateParameters {
     public final ValueInput[] value;
 
     StateParameters(CompiledTreeBuilder b) {
-        begin = CompiledTreeBuilder.shorts(b.stateParamsBegin);
-        num = CompiledTreeBuilder.counts(b.stateParamsBegin, b.stateParamName.size());
-        state = CompiledTreeBuilder.shorts(b.stateParamState);
+        begin = Freeze.shorts(b.stateParamsBegin);
+        num = Freeze.counts(b.stateParamsBegin, b.stateParamName.size());
+        state = Freeze.shorts(b.stateParamState);
         name = b.stateParamName.toArray(new String[0]);
         type = b.stateParamType.toArray(new ValueType[0]);
-        slot = CompiledTreeBuilder.ints(b.stateParamSlot);
-        generationSlot = CompiledTreeBuilder.ints(b.stateParamGenerationSlot);
+        slot = Freeze.ints(b.stateParamSlot);
+        generationSlot = Freeze.ints(b.stateParamGenerationSlot);
         value = b.stateParamValue.toArray(new ValueInput[0]);
         any = name.length > 0;
     }

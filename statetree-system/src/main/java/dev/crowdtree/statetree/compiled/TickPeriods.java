@@ -20,20 +20,11 @@ public final class TickPeriods {
     /** Whether some state declares a period. */
     public final boolean any;
 
-    /** From the declared logs (-1: none) and the parents (ids in DFS pre-order: a parent before its children). */
-    TickPeriods(byte[] declared, short[] parent) {
+    /** From the declared logs (-1: none) and the compiler's per-path minimums. */
+    TickPeriods(byte[] declared, byte[] path, boolean any) {
         this.declared = declared;
-        byte[] min = new byte[declared.length]; // -1: no period on the path so far
-        this.path = new byte[declared.length];
-        boolean some = false;
-        for (int s = 0; s < declared.length; s++) {
-            byte above = parent[s] < 0 ? -1 : min[parent[s]];
-            byte own = declared[s];
-            min[s] = own < 0 ? above : above < 0 ? own : (byte) Math.min(own, above);
-            path[s] = (byte) Math.max(0, min[s]);
-            some |= own >= 0;
-        }
-        this.any = some;
+        this.path = path;
+        this.any = any;
     }
 
     /** The period state {@code s} declares, 0 without one. */

@@ -17,19 +17,12 @@ public final class UnrealRules {
     /** Whether some state lies on a path without tasks (rule U6). */
     public final boolean anyNoTaskPath;
 
-    UnrealRules(boolean on, byte[] stateType, short[] stateParent, short[] stateTasksNum) {
+    /** From the compiler's fact pass: per state, rules U2 and U6. */
+    UnrealRules(boolean on, short[] linkedAncestor, boolean[] noTask, boolean anyNoTaskPath) {
         this.on = on;
-        int n = stateType.length;
-        linkedAncestor = new short[n];
-        noTask = new boolean[n];
-        boolean any = false;
-        for (int s = 0; s < n; s++) { // parents come before their children
-            int p = stateParent[s];
-            linkedAncestor[s] = (short) (p < 0 ? -1 : stateType[p] == CompiledStateTree.LINKED ? p : linkedAncestor[p]);
-            noTask[s] = on && stateTasksNum[s] == 0 && (p < 0 || noTask[p]);
-            any |= noTask[s];
-        }
-        anyNoTaskPath = any;
+        this.linkedAncestor = linkedAncestor;
+        this.noTask = noTask;
+        this.anyNoTaskPath = anyNoTaskPath;
     }
 
     /**

@@ -40,7 +40,8 @@ public final class StateTreeCompiler {
      * Each step is a pass of its own, run in this order over one Compilation: DeclarationPass,
      * GlobalTaskPass (the global tasks: after the evaluators, before every state), ExpansionPass,
      * SlotLayoutPass, StatePass (with TransitionPass, NodeFactory and Bindings), WarningPass (only
-     * when no error was found), then the assembly below, which hands the result to CompiledTreeBuilder.
+     * when no error was found), then the assembly below, which hands the result to CompiledTreeBuilder,
+     * and RuntimeFactsPass, which derives from it what the runtimes need (CompiledStateTree computes nothing).
      */
 
     /** Deepest nesting of conditions inside conditions. */
@@ -171,7 +172,10 @@ public final class StateTreeCompiler {
         }
     }
 
-    /** The last pass: the tree's parameters and host data into the output, then the frozen tree. */
+    /**
+     * The last passes: the tree's parameters and host data into the output, the facts the runtimes
+     * derive from it ({@link RuntimeFactsPass}), then the frozen tree.
+     */
     private static CompiledStateTree assemble(Compilation c) {
         if (!c.out.fitsIndices()) {
             c.error(null, null, StatePass.TOO_MANY_NODES);
@@ -183,6 +187,7 @@ public final class StateTreeCompiler {
         c.hostColumns.values().forEach(col -> c.out.addHostColumn(col, c.hostColumnUser.get(col.name())));
         c.externals.values().forEach(e -> c.out.addExternal(e, c.externalUser.get(e.name())));
         c.nodeTypes.forEach(c.out::addNodeType);
+        new RuntimeFactsPass(c.out).run();
         return c.out.build();
     }
 
