@@ -6,6 +6,7 @@ import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.TreeDef;
 import org.junit.jupiter.api.Test;
+import java.util.List;
 
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.on;
@@ -35,8 +36,8 @@ class CompilerLayoutTest {
                                 .child(state("Flee").task(node("run")))
                                 .child(state("AssessSituation").task(node("run")))))
                 .build());
-        assertArrayEquals(new String[] {"Root", "Root/Peaceful", "Root/Peaceful/Wander", "Root/Peaceful/Graze",
-                "Root/Peaceful/Idle", "Root/Danger", "Root/Danger/Flee", "Root/Danger/AssessSituation"}, t.statePath);
+        assertEquals(List.of("Root", "Root/Peaceful", "Root/Peaceful/Wander", "Root/Peaceful/Graze",
+                "Root/Peaceful/Idle", "Root/Danger", "Root/Danger/Flee", "Root/Danger/AssessSituation"), t.statePaths());
         assertEquals(8, t.stateSubtreeEnd[0]);
         assertEquals(5, t.stateSubtreeEnd[1]);
         assertEquals(3, t.stateSubtreeEnd[2]);
@@ -63,8 +64,8 @@ class CompilerLayoutTest {
                         .child(state("A").linked("Patrol").linkedParam("speed", 2.0))
                         .child(state("B").linked("Patrol")))
                 .build());
-        assertArrayEquals(new String[] {"Root", "Root/A", "Root/A/Patrol", "Root/A/Patrol/Walk", "Root/A/Patrol/Look",
-                "Root/B", "Root/B/Patrol", "Root/B/Patrol/Walk", "Root/B/Patrol/Look"}, t.statePath);
+        assertEquals(List.of("Root", "Root/A", "Root/A/Patrol", "Root/A/Patrol/Walk", "Root/A/Patrol/Look",
+                "Root/B", "Root/B/Patrol", "Root/B/Patrol/Walk", "Root/B/Patrol/Look"), t.statePaths());
         assertEquals(CompiledStateTree.LINKED, t.stateType[1]);
         assertEquals(1, t.stateLinkedParamsNum[1]);
         assertEquals(1, t.stateLinkedParamsNum[5]);

@@ -21,13 +21,11 @@ public final class StateParameters {
     private final short[] begin;
     private final short[] num;
     private final short[] state;
-    public final String[] name;
-    public final ValueType[] type;
-    public final int[] slot;
-    /** An entity parameter's generation slot (its handle, with the id), else -1. */
-    public final int[] generationSlot;
-    /** What each entry is set to when its state is entered (rule X3). */
-    public final ValueInput[] value;
+    private final String[] name;
+    private final ValueType[] type;
+    private final int[] slot;
+    private final int[] generationSlot;
+    private final ValueInput[] value;
 
     StateParameters(CompiledTreeBuilder b) {
         begin = Freeze.shorts(b.stateParamsBegin);
@@ -51,6 +49,29 @@ public final class StateParameters {
         return num[s];
     }
 
+    /** Entry {@code i}'s parameter name. */
+    public String name(int i) {
+        return name[i];
+    }
+
+    public ValueType type(int i) {
+        return type[i];
+    }
+
+    public int slot(int i) {
+        return slot[i];
+    }
+
+    /** An entity parameter's generation slot (its handle, with the id), else -1. */
+    public int generationSlot(int i) {
+        return generationSlot[i];
+    }
+
+    /** What entry {@code i} is set to when its state is entered (rule X3). */
+    public ValueInput value(int i) {
+        return value[i];
+    }
+
     /** The number of entries of the whole tree. */
     public int size() {
         return name.length;
@@ -61,10 +82,10 @@ public final class StateParameters {
      * ...)" naming the states that declare it (their paths from {@code statePaths}), else "". A host
      * sets the tree's parameters only (rule X5).
      */
-    public String hostNote(String paramName, String[] statePaths) {
+    public String hostNote(String paramName, List<String> statePaths) {
         List<String> paths = new ArrayList<>();
         for (int s : statesDeclaring(paramName)) {
-            paths.add(statePaths[s]);
+            paths.add(statePaths.get(s));
         }
         return paths.isEmpty() ? "" : " (a state parameter of " + String.join(", ", paths) + ": its state gives it "
                 + "its value when entered and its setParameter tasks may write it; a host sets the tree's parameters "

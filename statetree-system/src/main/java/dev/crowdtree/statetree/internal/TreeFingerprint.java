@@ -5,12 +5,12 @@ import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
 import dev.crowdtree.core.util.Hashes;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.ValueType;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * A 64-bit hash of a compiled tree's structure: its name, states (paths, types, selection, parents,
@@ -128,8 +128,8 @@ public final class TreeFingerprint {
             b.append("param ").append(t.paramName[i]).append(' ').append(t.paramType[i]).append(' ')
                     .append(t.paramSlot[i]).append('\n');
         }
-        b.append("slots ").append(Arrays.toString(t.floatSlotNames)).append(Arrays.toString(t.intSlotNames))
-                .append(Arrays.toString(t.boolSlotNames)).append('\n');
+        b.append("slots ").append(t.slotNames(ValueType.FLOAT)).append(t.slotNames(ValueType.INT))
+                .append(t.slotNames(ValueType.BOOL)).append('\n');
         b.append("tags ").append(t.tags()).append('\n');
         b.append("payload");
         for (int i = 0; i < t.payloads.fieldCount(); i++) {

@@ -43,14 +43,18 @@ final class NodeCalls {
     }
 
     void tickEvaluators(float deltaTime) {
-        tickEvaluators(deltaTime, tree.evaluators);
+        tickEvaluators(deltaTime, null);
     }
 
-    void tickEvaluators(float deltaTime, Evaluator[] which) {
+    /** Ticks the tree's evaluators of schedule {@code which} (all of them for null), in order. */
+    void tickEvaluators(float deltaTime, Evaluator.Schedule which) {
         control.setTime(data.seed, data.tick, deltaTime);
-        for (Evaluator e : which) {
-            data.calling("evaluator", e, -1);
-            e.tick(ctx, rows, 0, 1);
+        for (int i = 0; i < tree.evaluatorCount(); i++) {
+            Evaluator e = tree.evaluator(i);
+            if (which == null || e.schedule() == which) {
+                data.calling("evaluator", e, -1);
+                e.tick(ctx, rows, 0, 1);
+            }
         }
     }
 

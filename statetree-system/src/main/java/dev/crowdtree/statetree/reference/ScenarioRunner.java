@@ -257,7 +257,7 @@ public final class ScenarioRunner {
                 int p = tree.paramIndex(e.getKey());
                 if (p < 0) {
                     throw new ScenarioException(scenario.source(), field, "unknown parameter '" + e.getKey() + "'"
-                            + tree.stateParameters.hostNote(e.getKey(), tree.statePath) + "; tree '" + tree.name
+                            + tree.stateParameters.hostNote(e.getKey(), tree.statePaths()) + "; tree '" + tree.name
                             + "' has parameters " + List.of(tree.paramName)
                             + Suggestions.didYouMean(e.getKey(), List.of(tree.paramName)));
                 }

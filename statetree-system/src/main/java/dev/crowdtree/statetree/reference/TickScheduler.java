@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.reference;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.internal.Countdown;
+import dev.crowdtree.statetree.node.Evaluator;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.reference.ReferenceInterpreter.TickMode;
 
@@ -240,12 +241,12 @@ final class TickScheduler {
         data.bindAgent(a, tickNumber, agentDt);
         exec.eventsToProcess.clear();
         data.selfEventWindow = InterpreterData.WINDOW_EVENTS_TO_PROCESS;
-        nodes.tickEvaluators(agentDt, tree.evaluatorsEveryTick);
+        nodes.tickEvaluators(agentDt, Evaluator.Schedule.EVERY_TICK);
         if (exec.eventsToProcess.isEmpty()) {
             return; // still asleep: this step counts among those its timers catch up on
         }
         catchUp(a, exec);
-        nodes.tickEvaluators(agentDt, tree.evaluatorsWhenAwake);
+        nodes.tickEvaluators(agentDt, Evaluator.Schedule.WHEN_AWAKE);
         awakeLastTick++;
         lifecycle.tickAfterEvaluators(exec, agentDt);
         ranThisStep(exec, a);

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.on;
@@ -50,18 +51,19 @@ class JsonLoaderTest {
         assertEquals("Soldier", t.name);
         assertEquals(file.toString(), t.source);
         // states in DFS pre-order, the linked subtree inlined under its linked state
-        assertArrayEquals(new String[] {"Root", "Root/Danger", "Root/Danger/Fight", "Root/Danger/Reload",
+        assertEquals(List.of("Root", "Root/Danger", "Root/Danger/Fight", "Root/Danger/Reload",
             "Root/Danger/Flee", "Root/Danger/Flee/Escape", "Root/Danger/Flee/Escape/Run",
-            "Root/Danger/Flee/Escape/Hide", "Root/Calm", "Root/Calm/Idle"}, t.statePath);
+            "Root/Danger/Flee/Escape/Hide", "Root/Calm", "Root/Calm/Idle"), t.statePaths());
         assertEquals(CompiledStateTree.GROUP, t.stateType[t.stateByPath("Root/Danger")]);
         assertEquals(CompiledStateTree.LINKED, t.stateType[t.stateByPath("Root/Danger/Flee")]);
         assertEquals(CompiledStateTree.SUBTREE, t.stateType[t.stateByPath("Root/Danger/Flee/Escape")]);
         assertEquals(CompiledStateTree.TRY_ENTER, t.stateSelection[t.stateByPath("Root/Calm")]);
 
         // parameters in file order, with their defaults
-        assertArrayEquals(new String[] {"alert", "ammo", "courage"}, t.paramName);
-        assertArrayEquals(new ValueType[] {ValueType.BOOL, ValueType.INT, ValueType.FLOAT}, t.paramType);
-        assertArrayEquals(new double[] {0, 30, 0.75}, t.paramDefault);
+        assertEquals(List.of("alert", "ammo", "courage"), t.paramNames());
+        assertArrayEquals(new ValueType[] {ValueType.BOOL, ValueType.INT, ValueType.FLOAT},
+                IntStream.range(0, t.paramCount()).mapToObj(t::paramType).toArray());
+        assertArrayEquals(new double[] {0, 30, 0.75}, IntStream.range(0, t.paramCount()).mapToDouble(t::paramDefault).toArray());
         assertEquals(3, t.evaluators.length);
         assertEquals("perception", t.evaluators[1].name());
 
@@ -188,9 +190,10 @@ class JsonLoaderTest {
             assertEquals(written, StateTreeJson.write(again), "writing is stable");
             CompiledStateTree a = StateTreeJson.compile(name, TestAssets.text(name), TestAssets.compiler());
             CompiledStateTree b = StateTreeJson.compile(name, written, TestAssets.compiler());
-            assertArrayEquals(a.statePath, b.statePath);
-            assertArrayEquals(a.taskName, b.taskName);
-            assertArrayEquals(a.transitionTarget, b.transitionTarget);
+            assertEquals(a.statePaths(), b.statePaths());
+            assertEquals(a.taskNames(), b.taskNames());
+            assertArrayEquals(IntStream.range(0, a.transitionCount).map(a::transitionTarget).toArray(),
+                    IntStream.range(0, b.transitionCount).map(b::transitionTarget).toArray());
         }
     }
 
@@ -298,8 +301,9 @@ class JsonLoaderTest {
         // both compile to the same tree
         CompiledStateTree a = TestAssets.compiler().compile(def);
         CompiledStateTree b = TestAssets.compiler().compile(again);
-        assertArrayEquals(a.statePath, b.statePath);
-        assertArrayEquals(a.transitionDelayVariance, b.transitionDelayVariance);
+        assertEquals(a.statePaths(), b.statePaths());
+        assertArrayEquals(IntStream.range(0, a.transitionCount).mapToDouble(a::transitionDelayVariance).toArray(),
+                IntStream.range(0, b.transitionCount).mapToDouble(b::transitionDelayVariance).toArray());
     }
 
     @Test
@@ -323,7 +327,7 @@ class JsonLoaderTest {
         DefEquivalence.assertEquivalent(built, StateTreeJson.read("camp.json", written));
         CompiledStateTree t = TestAssets.compiler().compile(built);
         assertEquals(2, t.globalTaskCount);
-        assertArrayEquals(new String[] {"camp", "lifetime", "delay"}, t.taskName);
+        assertEquals(List.of("camp", "lifetime", "delay"), t.taskNames());
         assertEquals(CompiledStateTree.INVALID, t.taskState[1]);
         assertFalse(t.taskConsidered[1]);
         assertEquals(2, t.stateTasksBegin[0]);
@@ -378,9 +382,9 @@ class JsonLoaderTest {
         String example = section.substring(begin, section.indexOf("```", begin));
         CompiledStateTree t = StateTreeJson.compile("ASSET_FORMAT.md", example,
                 dev.crowdtree.statetree.compiler.StateTreeCompiler.withBuiltins());
-        assertArrayEquals(new String[] {"Root", "Root/Flee", "Root/Life", "Root/Life/Eat", "Root/Life/Eat/Meal",
+        assertEquals(List.of("Root", "Root/Flee", "Root/Life", "Root/Life/Eat", "Root/Life/Eat/Meal",
             "Root/Life/Eat/Meal/Queue", "Root/Life/Eat/Meal/Pay", "Root/Life/Rest", "Root/Life/Wander",
-            "Root/Life/Wander/Gaze"}, t.statePath);
+            "Root/Life/Wander/Gaze"), t.statePaths());
         assertEquals(List.of(), t.warnings, "an example without authoring warnings");
         DefEquivalence.assertEquivalent(StateTreeJson.read("a", example),
                 StateTreeJson.read("b", StateTreeJson.write(StateTreeJson.read("a", example))));
@@ -396,7 +400,7 @@ class JsonLoaderTest {
                 StateTreeJson.read("soldier.json", with));
         CompiledStateTree a = StateTreeJson.compile("soldier.json", without, TestAssets.compiler());
         CompiledStateTree b = StateTreeJson.compile("soldier.json", with, TestAssets.compiler());
-        assertArrayEquals(a.statePath, b.statePath);
+        assertEquals(a.statePaths(), b.statePaths());
         assertEquals(DotWriter.toDot(a), DotWriter.toDot(b));
         // ignored: writing the tree back leaves it out
         assertEquals(StateTreeJson.write(StateTreeJson.read("a", without)),

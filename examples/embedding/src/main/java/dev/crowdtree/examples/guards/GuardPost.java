@@ -123,7 +123,7 @@ public final class GuardPost implements AutoCloseable {
         return alarmed;
     }
 
-    /** Guards per state, indexed by state id (state names: {@code tree().stateName}). */
+    /** Guards per state, indexed by state id (state names: {@code tree().stateName(s)}). */
     public int[] occupancy() {
         int[] counts = new int[brains.tree().stateCount];
         brains.countActiveStates(counts);
