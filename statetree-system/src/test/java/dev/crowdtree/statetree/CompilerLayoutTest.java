@@ -38,18 +38,18 @@ class CompilerLayoutTest {
                 .build());
         assertEquals(List.of("Root", "Root/Peaceful", "Root/Peaceful/Wander", "Root/Peaceful/Graze",
                 "Root/Peaceful/Idle", "Root/Danger", "Root/Danger/Flee", "Root/Danger/AssessSituation"), t.statePaths());
-        assertEquals(8, t.stateSubtreeEnd[0]);
-        assertEquals(5, t.stateSubtreeEnd[1]);
-        assertEquals(3, t.stateSubtreeEnd[2]);
-        assertEquals(1, t.stateParent[2]);
+        assertEquals(8, t.stateSubtreeEnd(0));
+        assertEquals(5, t.stateSubtreeEnd(1));
+        assertEquals(3, t.stateSubtreeEnd(2));
+        assertEquals(1, t.stateParent(2));
         assertTrue(t.isAncestorOrSelf(1, 3));
         assertTrue(!t.isAncestorOrSelf(5, 3));
         assertEquals(1, t.ancestorAt(4, 1));
         // tasks in DFS order: Peaceful.run, Wander.delay, Graze.delay, Graze.run, Idle.run, Flee.run, Assess.run
-        assertEquals(7, t.tasks.length);
-        assertEquals(3, t.taskState[2]);
-        assertEquals(3, t.taskState[3]);
-        assertEquals(2, t.stateTasksBegin[3]);
+        assertEquals(7, t.taskCount());
+        assertEquals(3, t.taskState(2));
+        assertEquals(3, t.taskState(3));
+        assertEquals(2, t.stateTasksBegin(3));
         // Wander's and Graze's delays are at the same depth: they share the 'remaining' slot.
         assertTrue(t.floatSlots >= 1);
     }
@@ -66,13 +66,13 @@ class CompilerLayoutTest {
                 .build());
         assertEquals(List.of("Root", "Root/A", "Root/A/Patrol", "Root/A/Patrol/Walk", "Root/A/Patrol/Look",
                 "Root/B", "Root/B/Patrol", "Root/B/Patrol/Walk", "Root/B/Patrol/Look"), t.statePaths());
-        assertEquals(CompiledStateTree.LINKED, t.stateType[1]);
-        assertEquals(1, t.stateLinkedParamsNum[1]);
-        assertEquals(1, t.stateLinkedParamsNum[5]);
+        assertEquals(CompiledStateTree.LINKED, t.stateType(1));
+        assertEquals(1, t.stateLinkedParamsNum(1));
+        assertEquals(1, t.stateLinkedParamsNum(5));
         // each copy has its own parameter slot
-        assertNotEquals(t.linkedParamSlot[t.stateLinkedParamsBegin[1]], t.linkedParamSlot[t.stateLinkedParamsBegin[5]]);
-        assertEquals(2.0, t.linkedParamValue[t.stateLinkedParamsBegin[1]].constantValue());
-        assertEquals(1.0, t.linkedParamValue[t.stateLinkedParamsBegin[5]].constantValue());
+        assertNotEquals(t.linkedParamSlot(t.stateLinkedParamsBegin(1)), t.linkedParamSlot(t.stateLinkedParamsBegin(5)));
+        assertEquals(2.0, t.linkedParamValue(t.stateLinkedParamsBegin(1)).constantValue());
+        assertEquals(1.0, t.linkedParamValue(t.stateLinkedParamsBegin(5)).constantValue());
     }
 
     @Test
@@ -88,15 +88,15 @@ class CompilerLayoutTest {
                         .child(state("C").task(node("run")).transition(on("onStateFailed").to("@failed"))))
                 .build());
         assertEquals(4, t.transitionCount);
-        assertEquals(2, t.transitionTarget[0]);
-        assertEquals(3, t.transitionTarget[1]);
-        assertEquals(CompiledStateTree.TRIGGER_COMPLETED, t.transitionTrigger[0]);
-        assertEquals(CompiledStateTree.TRIGGER_EVENT, t.transitionTrigger[2]);
-        assertEquals(t.tagId("Alarm"), t.transitionEvent[2]);
-        assertEquals(1.0f, t.transitionDelay[2]);
-        assertEquals(0.5f, t.transitionDelayVariance[2]);
-        assertEquals(CompiledStateTree.TO_FAILED, t.transitionType[3]);
-        assertEquals(1, t.transitionConditionsNum[1]);
+        assertEquals(2, t.transitionTarget(0));
+        assertEquals(3, t.transitionTarget(1));
+        assertEquals(CompiledStateTree.TRIGGER_COMPLETED, t.transitionTrigger(0));
+        assertEquals(CompiledStateTree.TRIGGER_EVENT, t.transitionTrigger(2));
+        assertEquals(t.tagId("Alarm"), t.transitionEvent(2));
+        assertEquals(1.0f, t.transitionDelay(2));
+        assertEquals(0.5f, t.transitionDelayVariance(2));
+        assertEquals(CompiledStateTree.TO_FAILED, t.transitionType(3));
+        assertEquals(1, t.transitionConditionsNum(1));
     }
 
     @Test
@@ -107,8 +107,8 @@ class CompilerLayoutTest {
                 .root(state("Root").task(node("delay").named("outer").with("duration", Binding.param("x")))
                         .child(state("Leaf").task(node("delay").with("duration", Binding.eval("clock.elapsed")))))
                 .build());
-        assertEquals(2, t.tasks.length);
-        assertEquals("outer", t.taskName[0]);
-        assertEquals(1, t.evaluators.length);
+        assertEquals(2, t.taskCount());
+        assertEquals("outer", t.taskName(0));
+        assertEquals(1, t.evaluatorCount());
     }
 }

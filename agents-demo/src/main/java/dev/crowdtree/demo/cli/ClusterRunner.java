@@ -165,7 +165,7 @@ final class ClusterRunner {
         }
         for (int s = 0; s < r.occupancy.length && s < tree.stateCount; s++) {
             if (r.occupancy[s] > 0) {
-                out.printf(Locale.ROOT, "  %-40s %9d %6.1f%%%n", Printable.escape(tree.statePath[s]), r.occupancy[s],
+                out.printf(Locale.ROOT, "  %-40s %9d %6.1f%%%n", Printable.escape(tree.statePath(s)), r.occupancy[s],
                         100.0 * r.occupancy[s] / total);
             }
         }

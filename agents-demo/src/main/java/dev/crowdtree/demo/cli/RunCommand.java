@@ -340,7 +340,7 @@ public final class RunCommand implements Callable<Integer> {
         java.util.Arrays.sort(order, (a, b) -> Integer.compare(occ[b], occ[a]));
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < Math.min(limit, order.length) && occ[order[i]] > 0; i++) {
-            sb.append(i == 0 ? "" : ", ").append(Printable.escape(t.stateName[order[i]]))
+            sb.append(i == 0 ? "" : ", ").append(Printable.escape(t.stateName(order[i])))
                     .append(String.format(Locale.ROOT, " %.1f%%", 100.0 * occ[order[i]] / Math.max(1, total)));
         }
         return sb.toString();
@@ -402,7 +402,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         for (int s = 0; s < occ.length; s++) {
             if (occ[s] > 0) {
-                out.printf(Locale.ROOT, "  %-40s %9d %6.1f%%%n", Printable.escape(t.statePath[s]), occ[s],
+                out.printf(Locale.ROOT, "  %-40s %9d %6.1f%%%n", Printable.escape(t.statePath(s)), occ[s],
                         100.0 * occ[s] / total);
             }
         }

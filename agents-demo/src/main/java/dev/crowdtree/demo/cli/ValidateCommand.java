@@ -56,8 +56,8 @@ public final class ValidateCommand implements Callable<Integer> {
             boolean failed = strict && !t.warnings.isEmpty();
             if (!failed) {
                 System.out.println(Printable.escape(String.format("%s: OK: tree '%s', %d states, %d transitions, %d tasks, "
-                        + "%d evaluators, %d parameters", asset, t.name, t.stateCount, t.transitionCount, t.tasks.length,
-                        t.evaluators.length, t.paramName.length)));
+                        + "%d evaluators, %d parameters", asset, t.name, t.stateCount, t.transitionCount, t.taskCount(),
+                        t.evaluatorCount(), t.paramCount())));
             }
             int n = Problems.warnings(System.out, t);
             if (n > 0) {

@@ -74,14 +74,14 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
     static int stateId(CompiledStateTree tree, String path) {
         if (path != null) {
             for (int s = 0; s < tree.stateCount; s++) {
-                if (tree.statePath[s].equals(path)) {
+                if (tree.statePath(s).equals(path)) {
                     return s;
                 }
             }
         }
         throw new IllegalArgumentException("no state '" + path + "' in tree '" + tree.name + "'; states are paths such as '"
-                + tree.statePath[Math.min(1, tree.stateCount - 1)] + "'"
-                + Suggestions.didYouMean(String.valueOf(path), List.of(tree.statePath)));
+                + tree.statePath(Math.min(1, tree.stateCount - 1)) + "'"
+                + Suggestions.didYouMean(String.valueOf(path), tree.statePaths()));
     }
 
     /** Whether the watched agent's lines call for a pause (any agent: the recorder's counts). */
@@ -90,7 +90,7 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
             switch (kind) {
                 case ENTER:
                     long n = r.entered(state);
-                    return n == 0 ? null : tree.statePath[state] + " entered" + agents(n);
+                    return n == 0 ? null : tree.statePath(state) + " entered" + agents(n);
                 case TRANSITION:
                     long f = r.fired(transition);
                     return f == 0 ? null : describeTransition(tree, transition) + " fired" + agents(f);
@@ -104,11 +104,11 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
         String prefix;
         switch (kind) {
             case ENTER:
-                prefix = tick + " enter " + tree.statePath[state] + " ";
+                prefix = tick + " enter " + tree.statePath(state) + " ";
                 break;
             case TRANSITION:
-                prefix = tick + " why " + tree.statePath[tree.transitionSource[transition]] + " transitions["
-                        + (tree.transitionDeclaredIndex[transition] & 0xFF) + "] ";
+                prefix = tick + " why " + tree.statePath(tree.transitionSource(transition)) + " transitions["
+                        + (tree.transitionDeclaredIndex(transition) & 0xFF) + "] ";
                 break;
             case FAILURE:
                 prefix = tick + " fault ";
@@ -144,7 +144,7 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
     }
 
     static String describeTransition(CompiledStateTree tree, int tr) {
-        return tree.statePath[tree.transitionSource[tr]] + " transitions[" + (tree.transitionDeclaredIndex[tr] & 0xFF)
+        return tree.statePath(tree.transitionSource(tr)) + " transitions[" + (tree.transitionDeclaredIndex(tr) & 0xFF)
                 + "] -> " + tree.transitionTargetName(tr);
     }
 
@@ -153,7 +153,7 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
         String who = agent < 0 ? "any agent" : "agent " + agent;
         switch (kind) {
             case ENTER:
-                return who + " enters " + tree.statePath[state];
+                return who + " enters " + tree.statePath(state);
             case TRANSITION:
                 return describeTransition(tree, transition) + " fires (" + who + ")";
             case FAILURE:

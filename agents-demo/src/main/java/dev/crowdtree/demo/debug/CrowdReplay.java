@@ -167,7 +167,7 @@ public final class CrowdReplay {
         }
         for (int s = 0; s < occ.length; s++) {
             if (s >= r.tree().stateCount || occ[s] != r.occupancy(s)) {
-                return new Result(false, t, "occupancy of state " + r.tree().statePath[Math.min(s, r.tree().stateCount - 1)],
+                return new Result(false, t, "occupancy of state " + r.tree().statePath(Math.min(s, r.tree().stateCount - 1)),
                         occ[s], s < r.tree().stateCount ? r.occupancy(s) : -1, ran);
             }
         }

@@ -57,10 +57,10 @@ final class DebugViews {
             p = tree.paramIndex(param);
             if (p < 0) {
                 throw new IllegalArgumentException("no parameter '" + param + "' in tree '" + tree.name + "'; it has "
-                        + List.of(tree.paramName));
+                        + tree.paramNames());
             }
         }
-        int end = s < 0 ? -1 : tree.stateSubtreeEnd[s];
+        int end = s < 0 ? -1 : tree.stateSubtreeEnd(s);
         ArrayNode agents = JSON.createArrayNode();
         long total = 0;
         for (int a = 0, n = runtime.agentCount(); a < n; a++) {
@@ -105,38 +105,38 @@ final class DebugViews {
         for (int s = 0; s < tree.stateCount; s++) {
             ObjectNode st = states.addObject();
             st.put("id", s);
-            st.put("path", tree.statePath[s]);
-            st.put("name", tree.stateName[s]);
-            st.put("parent", tree.stateParent[s]);
-            st.put("depth", tree.stateDepth[s]);
+            st.put("path", tree.statePath(s));
+            st.put("name", tree.stateName(s));
+            st.put("parent", tree.stateParent(s));
+            st.put("depth", tree.stateDepth(s));
         }
         ArrayNode trs = o.putArray("transitions");
         for (int tr = 0; tr < tree.transitionCount; tr++) {
             ObjectNode t = trs.addObject();
             t.put("id", tr);
-            t.put("state", tree.transitionSource[tr]);
-            t.put("statePath", tree.statePath[tree.transitionSource[tr]]);
-            t.put("index", tree.transitionDeclaredIndex[tr] & 0xFF);
-            t.put("trigger", Vocabulary.Trigger.of(tree.transitionTrigger[tr]).assetName());
-            if (tree.transitionTrigger[tr] == CompiledStateTree.TRIGGER_EVENT) {
-                t.put("event", tree.tagName(tree.transitionEvent[tr]));
+            t.put("state", tree.transitionSource(tr));
+            t.put("statePath", tree.statePath(tree.transitionSource(tr)));
+            t.put("index", tree.transitionDeclaredIndex(tr) & 0xFF);
+            t.put("trigger", Vocabulary.Trigger.of(tree.transitionTrigger(tr)).assetName());
+            if (tree.transitionTrigger(tr) == CompiledStateTree.TRIGGER_EVENT) {
+                t.put("event", tree.tagName(tree.transitionEvent(tr)));
             } else {
                 t.putNull("event");
             }
             t.put("target", tree.transitionTargetName(tr));
-            int target = tree.transitionTarget[tr];
+            int target = tree.transitionTarget(tr);
             t.put("targetId", target >= 0 && target < tree.stateCount ? target : -1);
-            t.put("priority", Vocabulary.Priority.of(tree.transitionPriority[tr]).assetName());
+            t.put("priority", Vocabulary.Priority.of(tree.transitionPriority(tr)).assetName());
             if (tree.isGated(tr)) {
-                t.put("delay", tree.transitionDelay[tr]);
+                t.put("delay", tree.transitionDelay(tr));
             }
             t.put("text", Breakpoint.describeTransition(tree, tr));
         }
         ArrayNode params = o.putArray("parameters");
-        for (int p = 0; p < tree.paramName.length; p++) {
+        for (int p = 0; p < tree.paramCount(); p++) {
             ObjectNode pa = params.addObject();
-            pa.put("name", tree.paramName[p]);
-            pa.put("type", tree.enumValues(p) != null ? "enum" : tree.paramType[p].assetName());
+            pa.put("name", tree.paramName(p));
+            pa.put("type", tree.enumValues(p) != null ? "enum" : tree.paramType(p).assetName());
         }
         return o.toString();
     }
@@ -148,7 +148,7 @@ final class DebugViews {
             o.put("id", b.id());
             o.put("kind", b.kind().name);
             if (b.state() >= 0) {
-                o.put("state", tree.statePath[b.state()]);
+                o.put("state", tree.statePath(b.state()));
             }
             if (b.transition() >= 0) {
                 o.put("transition", b.transition());
@@ -175,17 +175,17 @@ final class DebugViews {
         o.put("status", RunStatus.name(runtime.treeStatus(agent)));
         o.put("activePath", runtime.activePath(agent));
         ObjectNode params = o.putObject("parameters");
-        for (int p = 0; p < tree.paramName.length; p++) {
+        for (int p = 0; p < tree.paramCount(); p++) {
             double v = runtime.parameter(agent, p);
             List<String> names = tree.enumValues(p);
             if (names != null) {
-                params.put(tree.paramName[p], names.get((int) v));
-            } else if (tree.paramType[p] == ValueType.BOOL) {
-                params.put(tree.paramName[p], v != 0);
-            } else if (tree.paramType[p] == ValueType.FLOAT) {
-                params.put(tree.paramName[p], (float) v);
+                params.put(tree.paramName(p), names.get((int) v));
+            } else if (tree.paramType(p) == ValueType.BOOL) {
+                params.put(tree.paramName(p), v != 0);
+            } else if (tree.paramType(p) == ValueType.FLOAT) {
+                params.put(tree.paramName(p), (float) v);
             } else {
-                params.put(tree.paramName[p], (long) v);
+                params.put(tree.paramName(p), (long) v);
             }
         }
         ArrayNode ev = o.putArray("queuedEvents");
@@ -209,8 +209,8 @@ final class DebugViews {
         long[] below = new long[tree.stateCount];
         for (int s = tree.stateCount - 1; s >= 0; s--) {
             below[s] += occ[s];
-            if (tree.stateParent[s] >= 0) {
-                below[tree.stateParent[s]] += below[s];
+            if (tree.stateParent(s) >= 0) {
+                below[tree.stateParent(s)] += below[s];
             }
         }
         o.put("running", tree.stateCount == 0 ? 0 : below[0]);

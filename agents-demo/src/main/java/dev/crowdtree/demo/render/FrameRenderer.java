@@ -132,7 +132,7 @@ public final class FrameRenderer {
             g.setColor(new Color(colors[s]));
             g.fillRect(x0, y - 10, 12, 12);
             g.setColor(Color.WHITE);
-            String path = t.statePath[s];
+            String path = t.statePath(s);
             String label = path.substring(path.indexOf('/') + 1);
             g.drawString(label, x0 + 18, y);
             g.drawString(String.format(Locale.ROOT, "%5.1f%%", 100.0 * occ[s] / Math.max(1, total)), x0 + PANEL - 70, y);

@@ -30,7 +30,7 @@ public final class Palette {
                 if (leaf != (pass == 0)) {
                     continue;
                 }
-                boolean danger = t.statePath[s].contains("/Danger");
+                boolean danger = t.statePath(s).contains("/Danger");
                 rgb[s] = danger ? WARM[warm++ % WARM.length] : COOL[cool++ % COOL.length];
             }
         }

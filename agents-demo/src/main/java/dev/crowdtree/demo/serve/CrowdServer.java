@@ -285,9 +285,9 @@ public final class CrowdServer implements AutoCloseable {
         sb.append(",\"states\":[");
         for (int s = 0; s < t.stateCount; s++) {
             sb.append(s == 0 ? "" : ",").append("{\"id\":").append(s)
-                    .append(",\"name\":").append(Json.string(t.stateName[s]))
-                    .append(",\"path\":").append(Json.string(t.statePath[s]))
-                    .append(",\"depth\":").append(t.stateDepth[s])
+                    .append(",\"name\":").append(Json.string(t.stateName(s)))
+                    .append(",\"path\":").append(Json.string(t.statePath(s)))
+                    .append(",\"depth\":").append(t.stateDepth(s))
                     .append(",\"leaf\":").append(!t.hasChildren(s))
                     .append(",\"color\":\"").append(String.format(Locale.ROOT, "#%06x", colors[s] & 0xFFFFFF))
                     .append("\"}");

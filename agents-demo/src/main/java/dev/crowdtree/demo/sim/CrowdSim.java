@@ -200,9 +200,9 @@ public final class CrowdSim implements Simulation {
             TreeHost host = new TreeHost(data.table, tree, registry, true);
             this.system = new StateTreeSystem(world, data.table, tree);
             host.bindExternals(system, data);
-            int danger = tree.stateByPath(tree.stateName[0] + "/Danger");
+            int danger = tree.stateByPath(tree.stateName(0) + "/Danger");
             this.dangerBegin = danger;
-            this.dangerEnd = danger < 0 ? -1 : tree.stateSubtreeEnd[danger];
+            this.dangerEnd = danger < 0 ? -1 : tree.stateSubtreeEnd(danger);
             this.movementKernel = new MovementKernel(config, data, system, dangerBegin, dangerEnd);
             this.alarmTag = tree.tagId("Alarm") >= 0 ? "Alarm" : null;
             setObserver(observerX, observerY);

@@ -44,7 +44,7 @@ final class ScenarioTimeline {
         CompiledStateTree tree = StateTreeJson.compile(s.resolveTree(), new StateTreeCompiler(registry));
         ScenarioTimeline t = new ScenarioTimeline(s, tree);
         int agents = s.agents();
-        int paramCount = tree.paramName.length;
+        int paramCount = tree.paramCount();
         ScenarioRunner.run(s, tree, StandaloneHost.factory(ScenarioRunner.REFERENCE, registry), t.trace::add,
                 (runtime, tick) -> {
                     String[] p = new String[agents];

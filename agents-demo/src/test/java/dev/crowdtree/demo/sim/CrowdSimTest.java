@@ -53,7 +53,7 @@ class CrowdSimTest {
             }
             for (int s = 0; s < seen.length; s++) {
                 if (!sim.tree().hasChildren(s)) {
-                    assertTrue(seen[s], "no agent ever reached " + sim.tree().statePath[s]);
+                    assertTrue(seen[s], "no agent ever reached " + sim.tree().statePath(s));
                 }
             }
             assertTrue(maxDanger > 500, "threats must put agents in danger: at most " + maxDanger);

@@ -103,14 +103,14 @@ class DemoNodesTest {
             assertEquals("Root/Calm", path(sim, 1));
             CompiledStateTree t = sim.tree();
             int slot = -1;
-            for (int i = 0; i < t.floatSlotNames.length; i++) {
-                if (t.floatSlotNames[i].equals("eval.p.threatDistance")) {
+            for (int i = 0; i < t.floatSlots; i++) {
+                if (t.floatSlotNames(i).equals("eval.p.threatDistance")) {
                     slot = i;
                 }
             }
             assertTrue(slot >= 0);
             float[] dist = ((dev.crowdtree.core.storage.FloatColumn) sim.data().table
-                    .column("st.Hit." + t.floatSlotNames[slot] + "#" + slot)).data();
+                    .column("st.Hit." + t.floatSlotNames(slot) + "#" + slot)).data();
             int row1 = sim.world().agent(1).row();
             // agent 1 is ~127 m from the predator (radius 8): distance to its edge
             assertEquals(Math.hypot(100.5 - 10, 100 - 10) - 8, dist[row1], 1.0);

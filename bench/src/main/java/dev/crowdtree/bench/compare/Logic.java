@@ -100,12 +100,12 @@ public final class Logic {
             delaySpan[l] = hi - lo;
             delayStream[l] = delayTaskStream(tree, s);
         }
-        waveStream = variant == Variant.SLEEPY ? -1 : tree.evaluators[0].stream();
+        waveStream = variant == Variant.SLEEPY ? -1 : tree.evaluator(0).stream();
         waveInv = 1f / WAVE_PERIOD;
         if (h) {
             int danger = tree.stateByPath("Root/Danger");
             int g = -1;
-            for (int t = tree.stateTransitionsBegin[danger]; t < tree.stateTransitionsBegin[danger] + tree.stateTransitionsNum[danger]; t++) {
+            for (int t = tree.stateTransitionsBegin(danger); t < tree.stateTransitionsBegin(danger) + tree.stateTransitionsNum(danger); t++) {
                 if (tree.isGated(t)) {
                     g = t;
                 }
@@ -125,12 +125,12 @@ public final class Logic {
     }
 
     private static int delayTaskStream(CompiledStateTree tree, int state) {
-        for (int k = tree.stateTasksBegin[state]; k < tree.stateTasksBegin[state] + tree.stateTasksNum[state]; k++) {
-            if (tree.tasks[k] instanceof DelayTask) {
-                return tree.tasks[k].stream();
+        for (int k = tree.stateTasksBegin(state); k < tree.stateTasksBegin(state) + tree.stateTasksNum(state); k++) {
+            if (tree.task(k) instanceof DelayTask) {
+                return tree.task(k).stream();
             }
         }
-        throw new IllegalStateException("state " + tree.statePath[state] + " has no delay task");
+        throw new IllegalStateException("state " + tree.statePath(state) + " has no delay task");
     }
 
     /** The wait drawn when {@code agent} enters leaf {@code l} at {@code tick} (DelayTask.enterState). */

@@ -17,7 +17,7 @@ final class ReferencePopulation implements Population {
     ReferencePopulation(ReferenceInterpreter ri) {
         this.ri = ri;
         for (int s = 0; s < ri.tree().stateCount; s++) {
-            stateIds.put(ri.tree().statePath[s], s);
+            stateIds.put(ri.tree().statePath(s), s);
         }
     }
 

@@ -298,7 +298,7 @@ final class Report {
         List<String> parts = new ArrayList<>();
         for (int s = 0; s < occupancy.length; s++) {
             if (occupancy[s] > 0) {
-                parts.add(tree.stateName[s] + " " + occupancy[s]);
+                parts.add(tree.stateName(s) + " " + occupancy[s]);
             }
         }
         return String.join(", ", parts);

@@ -68,9 +68,9 @@ final class HostActivity {
 
     /** The first parameter that 0 and 1 are valid values of (a bool, int or float, not an entity or enum), or null. */
     static String settableParameter(CompiledStateTree tree) {
-        for (int p = 0; p < tree.paramName.length; p++) {
-            if (!tree.paramEntity[p] && tree.enumValues(p) == null) {
-                return tree.paramName[p];
+        for (int p = 0; p < tree.paramCount(); p++) {
+            if (!tree.paramEntity(p) && tree.enumValues(p) == null) {
+                return tree.paramName(p);
             }
         }
         return null;

@@ -259,6 +259,6 @@ class EquivalenceTest {
     }
 
     private static String name(CompiledStateTree tree, int s) {
-        return s < 0 ? "(none: " + s + ")" : tree.statePath[s];
+        return s < 0 ? "(none: " + s + ")" : tree.statePath(s);
     }
 }

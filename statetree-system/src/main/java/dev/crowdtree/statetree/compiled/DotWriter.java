@@ -49,31 +49,31 @@ public final class DotWriter {
         if (t.globalTaskCount > 0) {
             List<String> tasks = new ArrayList<>();
             for (int k = 0; k < t.globalTaskCount; k++) {
-                tasks.add(t.taskName[k]);
+                tasks.add(t.taskName(k));
             }
             sb.append("  global [shape=note, label=").append(quote(Vocabulary.GLOBAL_SCOPE + "\ntasks: "
                     + String.join(", ", tasks))).append("];\n  global -> ").append(id(0)).append(" [style=dotted];\n");
         }
         for (int s = 0; s < t.stateCount; s++) {
             sb.append("  ").append(id(s)).append(" [label=").append(quote(stateLabel(t, s)))
-                    .append(t.stateEnabled[s] ? "" : ", " + DISABLED + ", style=\"rounded,dashed\"").append("];\n");
+                    .append(t.stateEnabled(s) ? "" : ", " + DISABLED + ", style=\"rounded,dashed\"").append("];\n");
         }
         for (int s = 0; s < t.stateCount; s++) {
-            if (t.stateParent[s] >= 0) {
-                sb.append("  ").append(id(t.stateParent[s])).append(" -> ").append(id(s))
-                        .append(t.stateEnabled[s] ? "" : " [" + DISABLED + "]").append(";\n");
+            if (t.stateParent(s) >= 0) {
+                sb.append("  ").append(id(t.stateParent(s))).append(" -> ").append(id(s))
+                        .append(t.stateEnabled(s) ? "" : " [" + DISABLED + "]").append(";\n");
             }
         }
 
         boolean succeeded = false;
         boolean failed = false;
         for (int s = 0; s < t.stateCount; s++) {
-            int begin = t.stateTransitionsBegin[s];
-            for (int i = 0; i < t.stateTransitionsNum[s]; i++) {
+            int begin = t.stateTransitionsBegin(s);
+            for (int i = 0; i < t.stateTransitionsNum(s); i++) {
                 int tr = begin + i;
-                String label = transitionLabel(t, tr, t.transitionDeclaredIndex[tr] & 0xFF); // as the asset numbers it
+                String label = transitionLabel(t, tr, t.transitionDeclaredIndex(tr) & 0xFF); // as the asset numbers it
                 sb.append("  ").append(id(s)).append(" -> ");
-                switch (t.transitionType[tr]) {
+                switch (t.transitionType(tr)) {
                     case CompiledStateTree.TO_SUCCEEDED:
                         succeeded = true;
                         sb.append("succeeded [style=dashed, label=").append(quote(label));
@@ -87,8 +87,8 @@ public final class DotWriter {
                                 + (t.scanRules.rootFirst ? "descendants)" : "ancestors)")));
                         break;
                     default:
-                        boolean off = !t.stateEnabled[t.transitionTarget[tr]];
-                        sb.append(id(t.transitionTarget[tr])).append(" [style=dashed, ").append(off ? DISABLED + ", " : "")
+                        boolean off = !t.stateEnabled(t.transitionTarget(tr));
+                        sb.append(id(t.transitionTarget(tr))).append(" [style=dashed, ").append(off ? DISABLED + ", " : "")
                                 .append("label=").append(quote(off ? label + "\ntarget disabled: never fires" : label));
                 }
                 sb.append(", constraint=false];\n");
@@ -113,16 +113,16 @@ public final class DotWriter {
 
     private static String stateLabel(CompiledStateTree t, int s) {
         List<String> lines = new ArrayList<>();
-        lines.add(t.stateName[s]);
-        if (!t.stateEnabled[s]) {
+        lines.add(t.stateName(s));
+        if (!t.stateEnabled(s)) {
             lines.add("(disabled)");
         }
         List<String> kind = new ArrayList<>();
-        if (t.stateType[s] != CompiledStateTree.STATE) {
-            kind.add(Vocabulary.StateType.of(t.stateType[s]).assetName());
+        if (t.stateType(s) != CompiledStateTree.STATE) {
+            kind.add(Vocabulary.StateType.of(t.stateType(s)).assetName());
         }
-        if (t.stateSelection[s] != CompiledStateTree.SELECT_CHILDREN_IN_ORDER) {
-            kind.add(Vocabulary.Selection.of(t.stateSelection[s]).assetName());
+        if (t.stateSelection(s) != CompiledStateTree.SELECT_CHILDREN_IN_ORDER) {
+            kind.add(Vocabulary.Selection.of(t.stateSelection(s)).assetName());
         }
         if (t.scanRules.isComposite(s)) {
             kind.add(Vocabulary.Composite.of(t.scanRules.composite(s)).assetName());
@@ -133,10 +133,10 @@ public final class DotWriter {
         if (!kind.isEmpty()) {
             lines.add("(" + String.join(", ", kind) + ")");
         }
-        if (t.stateTasksNum[s] > 0) {
+        if (t.stateTasksNum(s) > 0) {
             List<String> tasks = new ArrayList<>();
-            for (int k = t.stateTasksBegin[s]; k < t.stateTasksBegin[s] + t.stateTasksNum[s]; k++) {
-                tasks.add(t.taskName[k]);
+            for (int k = t.stateTasksBegin(s); k < t.stateTasksBegin(s) + t.stateTasksNum(s); k++) {
+                tasks.add(t.taskName(k));
             }
             lines.add("tasks: " + String.join(", ", tasks));
         }
@@ -149,11 +149,11 @@ public final class DotWriter {
         if (t.stateParameters.count(s) > 0) {
             List<String> params = new ArrayList<>();
             for (int i = t.stateParameters.begin(s), end = i + t.stateParameters.count(s); i < end; i++) {
-                params.add(t.stateParameters.name[i] + ": " + t.stateParameters.value[i]);
+                params.add(t.stateParameters.name(i) + ": " + t.stateParameters.value(i));
             }
             lines.add("parameters: " + String.join(", ", params));
         }
-        int enter = t.stateEnterConditionsNum[s];
+        int enter = t.stateEnterConditionsNum(s);
         if (enter > 0) {
             lines.add(enter + (enter == 1 ? " enter condition" : " enter conditions"));
         }
@@ -178,20 +178,20 @@ public final class DotWriter {
 
     private static String transitionLabel(CompiledStateTree t, int tr, int indexInState) {
         StringBuilder sb = new StringBuilder("#").append(indexInState).append(' ');
-        Vocabulary.Trigger trigger = Vocabulary.Trigger.of(t.transitionTrigger[tr]);
+        Vocabulary.Trigger trigger = Vocabulary.Trigger.of(t.transitionTrigger(tr));
         sb.append(trigger.assetName());
         if (trigger == Vocabulary.Trigger.ON_EVENT) {
-            sb.append(' ').append(t.transitionEvent[tr] >= 0 ? t.tagName(t.transitionEvent[tr]) : "?");
+            sb.append(' ').append(t.transitionEvent(tr) >= 0 ? t.tagName(t.transitionEvent(tr)) : "?");
         }
-        if (t.transitionPriority[tr] != Vocabulary.Priority.NORMAL.code()) {
-            sb.append(" [").append(Vocabulary.Priority.of(t.transitionPriority[tr]).assetName()).append(']');
+        if (t.transitionPriority(tr) != Vocabulary.Priority.NORMAL.code()) {
+            sb.append(" [").append(Vocabulary.Priority.of(t.transitionPriority(tr)).assetName()).append(']');
         }
-        int conditions = t.transitionConditionsNum[tr];
+        int conditions = t.transitionConditionsNum(tr);
         if (conditions > 0) {
             sb.append("\nif ").append(conditions).append(conditions == 1 ? " condition" : " conditions");
         }
-        float delay = t.transitionDelay[tr];
-        float variance = t.transitionDelayVariance[tr];
+        float delay = t.transitionDelay(tr);
+        float variance = t.transitionDelayVariance(tr);
         if (delay > 0 || variance > 0) {
             sb.append("\ndelay ").append(delay).append('s');
             if (variance > 0) {

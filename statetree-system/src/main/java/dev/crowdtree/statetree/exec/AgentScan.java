@@ -147,11 +147,11 @@ final class AgentScan {
         doneLimit = st.done[r];
         int cur = st.stateOf(r) - 1;
         if (rules.rootFirst) {
-            for (int d = 0, leafDepth = t.stateDepth[cur]; d <= leafDepth && !stopped; d++) {
+            for (int d = 0, leafDepth = t.stateDepth(cur); d <= leafDepth && !stopped; d++) {
                 scanState(r, t.ancestorAt(cur, d), cur);
             }
         } else {
-            for (int s = cur; s >= 0 && !stopped; s = t.stateParent[s]) {
+            for (int s = cur; s >= 0 && !stopped; s = t.stateParent(s)) {
                 scanState(r, s, cur);
             }
         }
@@ -170,22 +170,21 @@ final class AgentScan {
 
     /** {@link #triggerScalar} at state {@code s} of row {@code r}'s path to {@code cur}. */
     private void scanState(int r, int s, int cur) {
-        if (composites && rules.isComposite(s) && doneLimit > t.stateDepth[s] + 1 && NORMAL > best
+        if (composites && rules.isComposite(s) && doneLimit > t.stateDepth(s) + 1 && NORMAL > best
                 && RunStatus.isCompletion(completion)) {
             compositeRule(r, s, cur); // rule K3: a child of the composite completed, nothing below handled it
             if (stopped) {
                 return;
             }
         }
-        final byte[] priority = t.transitionPriority;
-        for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
-            if (priority[tr] <= best) {
+        for (int tr = t.stateTransitionsBegin(s), end = tr + t.stateTransitionsNum(s); tr < end; tr++) {
+            if (t.transitionPriority(tr) <= best) {
                 continue;
             }
             boolean ok = scan.shouldCheck(tr, r, completion, doneLimit);
             if (ok) {
                 ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
-                        : scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                        : scan.conditionsPass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
                 if (faults.isFaulted(r - st.base)) {
                     stopped = true; // a condition threw
                     return;
@@ -199,7 +198,7 @@ final class AgentScan {
             if (leaf == TransitionScan.CONTINUE) {
                 continue;
             }
-            best = priority[tr];
+            best = t.transitionPriority(tr);
             result = leaf == TransitionScan.STOP ? NONE : ((long) tr << 32) | (leaf & 0xFFFFFFFFL);
             if (best == MAX_PRIORITY) {
                 stopped = true;
@@ -217,13 +216,13 @@ final class AgentScan {
      * tried could be selected; the scan goes on at it with that completion.
      */
     private void compositeRule(int r, int c, int cur) {
-        int child = t.ancestorAt(cur, t.stateDepth[c] + 1);
+        int child = t.ancestorAt(cur, t.stateDepth(c) + 1);
         int tries = rules.siblingsToTry(c, completion);
-        int end = t.stateSubtreeEnd[c];
-        int sibling = t.stateSubtreeEnd[child]; // the next sibling (DFS pre-order), or the composite's end
+        int end = t.stateSubtreeEnd(c);
+        int sibling = t.stateSubtreeEnd(child); // the next sibling (DFS pre-order), or the composite's end
         byte outcome = completion;
         if (tries > 0 && sibling < end) {
-            for (int tried = 0; tried < tries && sibling < end; tried++, sibling = t.stateSubtreeEnd[sibling]) {
+            for (int tried = 0; tried < tries && sibling < end; tried++, sibling = t.stateSubtreeEnd(sibling)) {
                 int leaf = scan.selectInternal(r, sibling);
                 if (faults.isFaulted(r - st.base)) {
                     stopped = true; // an enter condition threw
@@ -241,6 +240,6 @@ final class AgentScan {
             st.trace(r, TraceFormat.stateCompleted(st.tick, t, c, outcome));
         }
         completion = outcome;
-        doneLimit = t.stateDepth[c] + 1;
+        doneLimit = t.stateDepth(c) + 1;
     }
 }

@@ -238,14 +238,14 @@ final class ChunkBinding {
             acc += ex[r] + id[r] + mt[r - b];
         }
         // the due steps of the timers on each agent's path (known once its state is loaded)
-        if (t.pathTimerTasks.length > 0) {
+        if (t.pathTimerTaskCount() > 0) {
             for (int i = from; i < to; i++) {
                 int r = rs[i];
                 int leaf = ((int) ex[r] & 0xFFFF) - 1;
                 if (leaf >= 0) {
-                    for (int j = t.statePathTimersBegin[leaf], end = t.statePathTimersBegin[leaf + 1]; j < end; j++) {
-                        int k = t.pathTimerTasks[j];
-                        acc += d.ints[t.taskTimerDueSlot[k]][r] + (long) d.floats[t.taskTimerValueSlot[k]][r];
+                    for (int j = t.statePathTimersBegin(leaf), end = t.statePathTimersBegin(leaf + 1); j < end; j++) {
+                        int k = t.pathTimerTasks(j);
+                        acc += d.ints[t.taskTimerDueSlot(k)][r] + (long) d.floats[t.taskTimerValueSlot(k)][r];
                     }
                 }
             }

@@ -157,7 +157,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
         }
         final int[] found = mismatchFound;
         int n = 0;
-        for (int s = st.stateOf(st.base + local) - 1; s >= 0; s = t.stateParent[s]) {
+        for (int s = st.stateOf(st.base + local) - 1; s >= 0; s = t.stateParent(s)) {
             n = mismatchKeys.rejections(s, evTag[e], evTypes, e * width, found, n);
         }
         n = mismatchKeys.requiredRejections(evTag[e], evTypes, e * width, found, n); // rule V6
@@ -203,7 +203,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
     }
 
     private boolean matches(int e, int tr) {
-        return !evDead[e] && t.tagMatches(t.transitionEvent[tr], evTag[e])
+        return !evDead[e] && t.tagMatches(t.transitionEvent(tr), evTag[e])
                 && (!schema.readsPayload(tr) || schema.matches(tr, evTypes, e * width));
     }
 

@@ -172,7 +172,7 @@ final class ChunkRunner {
         if (cs.running > 0) {
             if (cs.periodAgents == 0) {
                 int n = 0;
-                if (t.evaluatorsEveryTick.length > 0 && cs.running < c.rows) {
+                if (t.everyTickEvaluatorCount() > 0 && cs.running < c.rows) {
                     n = schedule.allRunningRows(schedule.evalRows[0]); // else every row runs: the evaluators take the range
                 }
                 pass(0, cs.order, cs.groupBegin, schedule.evalRows[0], n, phaseNanos);

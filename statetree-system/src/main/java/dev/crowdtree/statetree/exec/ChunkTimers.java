@@ -33,14 +33,14 @@ final class ChunkTimers implements TimerService {
     @Override
     public void startTimer(int task, int row, float seconds) {
         int p = 1 << (st.lodOf(row) & 7);
-        d.floats[t.taskTimerValueSlot[task]][row] = seconds;
-        d.ints[t.taskTimerDueSlot[task]][row] = dueStep(lastPart(row, st.step), seconds, p);
+        d.floats[t.taskTimerValueSlot(task)][row] = seconds;
+        d.ints[t.taskTimerDueSlot(task)][row] = dueStep(lastPart(row, st.step), seconds, p);
     }
 
     @Override
     public void startTickTimer(int task, int row, int ticks) {
         int p = 1 << (st.lodOf(row) & 7);
-        d.ints[t.taskTimerDueSlot[task]][row] = clampDue(lastPart(row, st.step) + (long) ticks * p);
+        d.ints[t.taskTimerDueSlot(task)][row] = clampDue(lastPart(row, st.step) + (long) ticks * p);
     }
 
     /**
@@ -67,17 +67,17 @@ final class ChunkTimers implements TimerService {
         if (leaf < 0) {
             return;
         }
-        for (int i = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; i < e; i++) {
-            int k = t.pathTimerTasks[i];
-            int[] dueSlot = d.ints[t.taskTimerDueSlot[k]];
+        for (int i = t.statePathTimersBegin(leaf), e = t.statePathTimersBegin(leaf + 1); i < e; i++) {
+            int k = t.pathTimerTasks(i);
+            int[] dueSlot = d.ints[t.taskTimerDueSlot(k)];
             int due = dueSlot[r];
             if (due == 0) {
                 continue;
             }
-            if (t.taskTimer[k] == TimerKind.TICKS) {
+            if (t.taskTimer(k) == TimerKind.TICKS) {
                 dueSlot[r] = due == NEVER ? NEVER : clampDue(j + (long) ((due - j) / p) * q);
             } else {
-                float[] valueSlot = d.floats[t.taskTimerValueSlot[k]];
+                float[] valueSlot = d.floats[t.taskTimerValueSlot(k)];
                 float v = counted(valueSlot[r], due, j, p, dOld);
                 valueSlot[r] = v;
                 dueSlot[r] = dueStep(j, v, q, dNew);

@@ -47,7 +47,8 @@ final class EvaluatorPhase {
         final ChunkSchedule cs = c.cs;
         final int base = c.base;
         if (cs.periodAgents == 0 && cs.running == c.rows) {
-            for (Evaluator e : t.evaluatorsEveryTick) {
+            for (int eIndex = 0; eIndex < t.everyTickEvaluatorCount(); eIndex++) {
+                Evaluator e = t.everyTickEvaluator(eIndex);
                 try {
                     e.tickRange(ctx, base, base + c.rows); // every row of the chunk: a plain range
                 } catch (RuntimeException ex) {
@@ -55,7 +56,8 @@ final class EvaluatorPhase {
                 }
             }
         } else {
-            for (Evaluator e : t.evaluatorsEveryTick) {
+            for (int eIndex = 0; eIndex < t.everyTickEvaluatorCount(); eIndex++) {
+                Evaluator e = t.everyTickEvaluator(eIndex);
                 tick(e, evals, 0, evalN);
             }
         }
@@ -67,7 +69,8 @@ final class EvaluatorPhase {
                 cand[sleepersAwake++] = xs[i];
             }
         }
-        for (Evaluator e : t.evaluatorsWhenAwake) {
+        for (int eIndex = 0; eIndex < t.whenAwakeEvaluatorCount(); eIndex++) {
+            Evaluator e = t.whenAwakeEvaluator(eIndex);
             tick(e, aOrder, aFrom, aTo);
             tick(e, cand, 0, sleepersAwake);
         }
@@ -76,14 +79,16 @@ final class EvaluatorPhase {
 
     /** Start's evaluators for rows {@code rs[0..n)}: {@code treeStart}, then a tick (the context's dt is 0). */
     void start(int[] rs, int n) {
-        for (Evaluator e : t.evaluators) {
+        for (int eIndex = 0; eIndex < t.evaluatorCount(); eIndex++) {
+            Evaluator e = t.evaluator(eIndex);
             try {
                 e.treeStart(ctx, rs, 0, n);
             } catch (RuntimeException ex) {
                 faults.fault(rs, 0, n, "evaluator", e, -1, ex, false);
             }
         }
-        for (Evaluator e : t.evaluators) {
+        for (int eIndex = 0; eIndex < t.evaluatorCount(); eIndex++) {
+            Evaluator e = t.evaluator(eIndex);
             tick(e, rs, 0, n);
         }
     }
@@ -104,7 +109,8 @@ final class EvaluatorPhase {
     void stop(int r) {
         final int[] one = this.one;
         one[0] = r;
-        for (Evaluator e : t.evaluators) {
+        for (int eIndex = 0; eIndex < t.evaluatorCount(); eIndex++) {
+            Evaluator e = t.evaluator(eIndex);
             try {
                 e.treeStop(ctx, one, 0, 1);
             } catch (RuntimeException ex) {

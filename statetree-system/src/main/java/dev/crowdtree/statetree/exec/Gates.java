@@ -74,7 +74,7 @@ final class Gates {
         c.exec[r] |= ExecWord.GATE_BIT;
         c.gateValue[r] = g;
         c.gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;
-        if (t.transitionTrigger[tr] != TRIGGER_TICK) {
+        if (t.transitionTrigger(tr) != TRIGGER_TICK) {
             c.cs.addSticky(r - c.base);
         }
     }

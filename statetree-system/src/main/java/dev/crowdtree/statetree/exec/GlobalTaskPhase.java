@@ -71,10 +71,10 @@ final class GlobalTaskPhase {
         boolean anyFinished = faults.count > 0; // faulted agents are no longer running (rule R1)
         control.bindStatus(g, b);
         for (int k = 0, n = t.globalTaskCount; k < n; k++) {
-            Task task = t.tasks[k];
-            control.setBackground(!t.taskConsidered[k]);
-            if (t.taskTimer[k] != TimerKind.NONE && xn > 0) {
-                final int[] due = d.ints[t.taskTimerDueSlot[k]];
+            Task task = t.task(k);
+            control.setBackground(!t.taskConsidered(k));
+            if (t.taskTimer(k) != TimerKind.NONE && xn > 0) {
+                final int[] due = d.ints[t.taskTimerDueSlot(k)];
                 int m = 0;
                 for (int i = 0; i < xn; i++) {
                     int r = xs[i];
@@ -86,7 +86,7 @@ final class GlobalTaskPhase {
                 }
                 if (m > 0) {
                     control.resetCompletions();
-                    control.setTask(k, t.taskTimer[k]);
+                    control.setTask(k, t.taskTimer(k));
                     try {
                         task.onTimer(ctx, cand, 0, m);
                     } catch (RuntimeException e) {
@@ -189,21 +189,21 @@ final class GlobalTaskPhase {
         int entered = 0;
         control.setChange(ChangeType.CHANGED, -1, -1);
         for (int k = 0, n = t.globalTaskCount; k < n; k++) {
-            TimerKind timer = t.taskTimer[k];
+            TimerKind timer = t.taskTimer(k);
             if (timer != TimerKind.NONE) {
-                d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
+                d.ints[t.taskTimerDueSlot(k)][r] = 0; // entering stops the task's timer
             }
             control.setTask(k, timer);
             byte s;
             try {
-                s = t.tasks[k].enterState(ctx, r);
+                s = t.task(k).enterState(ctx, r);
             } catch (RuntimeException e) {
-                faults.faultOne(r, "global task", t.tasks[k], k, e);
+                faults.faultOne(r, "global task", t.task(k), k, e);
                 return entering(RunStatus.FAILED, entered, k); // entered stays k: the one that threw gets no ExitState
             } finally {
                 control.setTask(-1, TimerKind.NONE);
             }
-            if (!t.taskConsidered[k]) {
+            if (!t.taskConsidered(k)) {
                 s = RunStatus.RUNNING; // a background task never finishes the tree
             }
             entered = k + 1;
@@ -251,9 +251,9 @@ final class GlobalTaskPhase {
                 continue; // rule R1: the task that threw gets no ExitState
             }
             try {
-                t.tasks[k].exitState(ctx, r);
+                t.task(k).exitState(ctx, r);
             } catch (RuntimeException e) {
-                faults.faultOne(r, "global task", t.tasks[k], k, e); // rule R3: the exit goes on
+                faults.faultOne(r, "global task", t.task(k), k, e); // rule R3: the exit goes on
             }
             if (c.traced(r)) {
                 c.trace(r, TraceFormat.taskExit(c.tick, t, k));

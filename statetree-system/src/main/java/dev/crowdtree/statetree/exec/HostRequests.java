@@ -57,19 +57,19 @@ final class HostRequests {
 
     /** Sets the parameter defaults of {@code row} (a freshly spawned, zeroed row). */
     void initializeRow(int row) {
-        for (int i = 0; i < tree.paramName.length; i++) {
-            data.writeSlot(tree.paramType[i], tree.paramSlot[i], row, tree.paramDefault[i]);
+        for (int i = 0; i < tree.paramCount(); i++) {
+            data.writeSlot(tree.paramType(i), tree.paramSlot(i), row, tree.paramDefault(i));
         }
     }
 
     /** {@link StateTreeRuntime#setParameter}: writes the value and wakes the agent(s) at the next step. */
     void setParameter(int agent, String name, double value) {
         int p = ParameterValues.require(tree, name, value);
-        int genSlot = tree.paramGenerationSlot[p];
+        int genSlot = tree.paramGenerationSlot(p);
         int generation = genSlot < 0 ? 0 : sys.world().isLive((int) value) ? sys.world().generationOf((int) value) : -1;
         if (agent == ALL) {
             for (int r = 0; r < table.size(); r++) {
-                data.writeSlot(tree.paramType[p], tree.paramSlot[p], r, value);
+                data.writeSlot(tree.paramType(p), tree.paramSlot(p), r, value);
                 if (genSlot >= 0) {
                     data.writeSlot(ValueType.INT, genSlot, r, generation); // an entity is a handle (issue 11)
                 }
@@ -79,7 +79,7 @@ final class HostRequests {
             }
         } else {
             int row = sys.requireRow(agent);
-            data.writeSlot(tree.paramType[p], tree.paramSlot[p], row, value);
+            data.writeSlot(tree.paramType(p), tree.paramSlot(p), row, value);
             if (genSlot >= 0) {
                 data.writeSlot(ValueType.INT, genSlot, row, generation);
             }

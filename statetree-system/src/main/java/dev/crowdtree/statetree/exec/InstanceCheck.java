@@ -36,9 +36,9 @@ final class InstanceCheck {
                 throw bad(p + "exec", r, "names state " + (state - 1) + "; tree '" + tree.name + "' has "
                         + tree.stateCount + " states");
             }
-            if (ExecWord.failed(e) > tree.tasks.length) {
+            if (ExecWord.failed(e) > tree.taskCount()) {
                 throw bad(p + "exec", r, "names task " + (ExecWord.failed(e) - 1) + "; tree '" + tree.name + "' has "
-                        + tree.tasks.length + " tasks");
+                        + tree.taskCount() + " tasks");
             }
             if (run > RunStatus.STOPPED) {
                 throw bad(p + "exec", r, "has run status " + run + "; valid are 0.." + RunStatus.STOPPED);
@@ -76,11 +76,11 @@ final class InstanceCheck {
                 }
             }
         }
-        for (int k = 0; k < tree.tasks.length; k++) {
-            if (tree.taskTimer[k] == TimerKind.NONE) {
+        for (int k = 0; k < tree.taskCount(); k++) {
+            if (tree.taskTimer(k) == TimerKind.NONE) {
                 continue;
             }
-            String name = p + tree.intSlotNames[tree.taskTimerDueSlot[k]] + "#" + tree.taskTimerDueSlot[k];
+            String name = p + tree.intSlotNames(tree.taskTimerDueSlot(k)) + "#" + tree.taskTimerDueSlot(k);
             int[] due = (int[]) t.column(name);
             for (int r = 0; due != null && r < rows; r++) {
                 if (due[r] < 0) {

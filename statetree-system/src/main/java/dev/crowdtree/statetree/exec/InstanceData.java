@@ -97,13 +97,13 @@ final class InstanceData {
         intCols = new IntColumn[tree.intSlots];
         boolCols = new ByteColumn[tree.boolSlots];
         for (int i = 0; i < floatCols.length; i++) {
-            floatCols[i] = table.addFloat(p + tree.floatSlotNames[i] + "#" + i);
+            floatCols[i] = table.addFloat(p + tree.floatSlotNames(i) + "#" + i);
         }
         for (int i = 0; i < intCols.length; i++) {
-            intCols[i] = table.addInt(p + tree.intSlotNames[i] + "#" + i);
+            intCols[i] = table.addInt(p + tree.intSlotNames(i) + "#" + i);
         }
         for (int i = 0; i < boolCols.length; i++) {
-            boolCols[i] = table.addByte(p + tree.boolSlotNames[i] + "#" + i);
+            boolCols[i] = table.addByte(p + tree.boolSlotNames(i) + "#" + i);
         }
         historyCols = new ShortColumn[tree.history.count()];
         for (int h = 0; h < historyCols.length; h++) {

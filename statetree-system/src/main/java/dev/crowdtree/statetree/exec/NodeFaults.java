@@ -165,7 +165,7 @@ final class NodeFaults {
         final ChunkBinding c = st;
         int leaf = c.stateOf(r) - 1;
         NodeFailure f = new NodeFailure(c.tick, c.ids[r], kind + " '" + node.name() + "'",
-                leaf < 0 ? "-" : c.t.statePath[leaf], NodeFailure.describe(e));
+                leaf < 0 ? "-" : c.t.statePath(leaf), NodeFailure.describe(e));
         c.out.failures.add(f);
         if (c.traced(r)) {
             c.trace(r, TraceFormat.fault(f));

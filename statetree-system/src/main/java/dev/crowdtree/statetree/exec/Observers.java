@@ -113,12 +113,12 @@ final class Observers {
      * @throws IllegalArgumentException for a parameter index out of range, naming the parameters
      */
     static double parameter(CompiledStateTree tree, int param, float[][] floats, int[][] ints, byte[][] bools, int row) {
-        if (param < 0 || param >= tree.paramName.length) {
+        if (param < 0 || param >= tree.paramCount()) {
             throw new IllegalArgumentException("no parameter " + param + " in tree '" + tree.name + "'; valid are 0.."
-                    + (tree.paramName.length - 1) + " " + java.util.Arrays.toString(tree.paramName));
+                    + (tree.paramCount() - 1) + " " + tree.paramNames().toString());
         }
-        int slot = tree.paramSlot[param];
-        switch (tree.paramType[param]) {
+        int slot = tree.paramSlot(param);
+        switch (tree.paramType(param)) {
             case FLOAT:
                 return floats[slot][row];
             case INT:

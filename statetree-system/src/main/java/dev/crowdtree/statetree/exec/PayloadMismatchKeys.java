@@ -53,7 +53,7 @@ public final class PayloadMismatchKeys {
         for (int tr = 0; tr < tree.transitionCount; tr++) {
             if (reads(tr)) {
                 n++;
-                addKeys(tr, tree.transitionEvent[tr], ids);
+                addKeys(tr, tree.transitionEvent(tr), ids);
             }
         }
         RequiredEvents required = tree.requiredEvents;
@@ -109,7 +109,7 @@ public final class PayloadMismatchKeys {
     }
 
     private boolean reads(int tr) {
-        return t.transitionTrigger[tr] == CompiledStateTree.TRIGGER_EVENT && schema.readsPayload(tr);
+        return t.transitionTrigger(tr) == CompiledStateTree.TRIGGER_EVENT && schema.readsPayload(tr);
     }
 
     /** How many keys there are (the length of a counts array); 0 for a tree without payload fields. */
@@ -133,8 +133,8 @@ public final class PayloadMismatchKeys {
         if (tag < 0) {
             return n;
         }
-        for (int tr = t.stateTransitionsBegin[state], end = tr + t.stateTransitionsNum[state]; tr < end; tr++) {
-            if (reads(tr) && t.tagMatches(t.transitionEvent[tr], tag)) {
+        for (int tr = t.stateTransitionsBegin(state), end = tr + t.stateTransitionsNum(state); tr < end; tr++) {
+            if (reads(tr) && t.tagMatches(t.transitionEvent(tr), tag)) {
                 n = rejection(tr, tag, types, off, found, n);
             }
         }

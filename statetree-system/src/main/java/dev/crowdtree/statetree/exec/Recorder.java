@@ -134,7 +134,7 @@ public final class Recorder {
     /** Running agents on a path through {@code state} (it or a state below it ends the path) after the tick. */
     public long occupancyBelow(int state) {
         long n = 0;
-        for (int s = state, end = tree.stateSubtreeEnd[state]; s < end; s++) {
+        for (int s = state, end = tree.stateSubtreeEnd(state); s < end; s++) {
             n += occupancy[s];
         }
         return n;

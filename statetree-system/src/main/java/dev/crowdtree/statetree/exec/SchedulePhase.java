@@ -247,7 +247,7 @@ final class SchedulePhase {
         }
         final int[] evalCount = this.evalCount;
         Arrays.fill(evalCount, 0);
-        if (t.evaluatorsEveryTick.length > 0) {
+        if (t.everyTickEvaluatorCount() > 0) {
             for (int r = c.base, end = c.base + c.rows; r < end; r++) {
                 if (c.runOf(r) == RunStatus.RUNNING && c.takesPart(r)) {
                     int p = c.lodOf(r) & 7;
@@ -317,7 +317,7 @@ final class SchedulePhase {
         final boolean firedNow = (extra.flags[l] & X_FIRED) != 0;
         if (c.runOf(r) != RunStatus.RUNNING) {
             if (s.isListed(l)) {
-                s.remove(l, t.stateAwakeGroup[dec.oldLeaf[l]]);
+                s.remove(l, t.stateAwakeGroup(dec.oldLeaf[l]));
             }
             s.unschedule(l);
             s.running--;
@@ -328,9 +328,9 @@ final class SchedulePhase {
             return;
         }
         if (firedNow) {
-            int gNew = t.stateAwakeGroup[c.stateOf(r) - 1];
+            int gNew = t.stateAwakeGroup(c.stateOf(r) - 1);
             if (s.isListed(l)) {
-                int gOld = t.stateAwakeGroup[dec.oldLeaf[l]];
+                int gOld = t.stateAwakeGroup(dec.oldLeaf[l]);
                 if (gNew >= 0) {
                     s.move(l, gOld, gNew);
                 } else {
@@ -366,7 +366,7 @@ final class SchedulePhase {
     private boolean sticky(int r) {
         final ChunkBinding c = st;
         return c.lastOf(r) != RunStatus.RUNNING
-                || ((c.exec[r] & ExecWord.GATE_BIT) != 0 && t.transitionTrigger[c.gate[r] - 1] != TRIGGER_TICK);
+                || ((c.exec[r] & ExecWord.GATE_BIT) != 0 && t.transitionTrigger(c.gate[r] - 1) != TRIGGER_TICK);
     }
 
     /**
@@ -378,8 +378,8 @@ final class SchedulePhase {
         int leaf = c.stateOf(r) - 1;
         int w = NEVER;
         if (leaf >= 0) {
-            for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
-                int due = d.ints[t.taskTimerDueSlot[t.pathTimerTasks[j]]][r];
+            for (int j = t.statePathTimersBegin(leaf), e = t.statePathTimersBegin(leaf + 1); j < e; j++) {
+                int due = d.ints[t.taskTimerDueSlot(t.pathTimerTasks(j))][r];
                 if (due != 0 && due < w) {
                     w = due;
                 }
@@ -439,7 +439,7 @@ final class SchedulePhase {
                 }
                 int leaf = c.stateOf(r) - 1;
                 if (leaf >= 0) {
-                    groupOf[l] = t.stateAwakeGroup[leaf];
+                    groupOf[l] = t.stateAwakeGroup(leaf);
                 }
             } else {
                 applyPendingPeriod(r);

@@ -535,7 +535,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
     @Override
     public String activePath(int agent) {
         int row = rowOf(agent), s = row < 0 ? -1 : data.stateOfRow(row);
-        return s < 0 ? "" : tree.statePath[s];
+        return s < 0 ? "" : tree.statePath(s);
     }
 
     @Override

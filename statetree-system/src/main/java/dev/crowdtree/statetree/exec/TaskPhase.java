@@ -56,7 +56,8 @@ final class TaskPhase {
             failedIn = new int[n];
             failedTask = new int[n];
         }
-        for (boolean all : t.stateCompletionAll) {
+        for (int allIndex = 0; allIndex < t.stateCount; allIndex++) {
+            boolean all = t.stateCompletionAll(allIndex);
             if (all) {
                 allStamp = new int[n];
                 break;
@@ -106,30 +107,28 @@ final class TaskPhase {
         final int[] xBegin = extra.stateBegin;
         final int step = c.step;
         final int b = c.base;
-        final short[] end = t.stateSubtreeEnd;
-        final int[] groupsBegin = t.stateAwakeGroupsBegin;
         int doneInA = doneInAStart;
         for (int s = 0; s < t.stateCount; s++) {
-            int numTasks = t.stateTasksNum[s];
+            int numTasks = t.stateTasksNum(s);
             if (numTasks == 0) {
                 continue;
             }
-            int aLo = aBegin[groupsBegin[s]];
-            int aHi = aBegin[groupsBegin[end[s]]];
+            int aLo = aBegin[t.stateAwakeGroupsBegin(s)];
+            int aHi = aBegin[t.stateAwakeGroupsBegin(t.stateSubtreeEnd(s))];
             int xLo = xBegin[s];
-            int xHi = xBegin[end[s]];
+            int xHi = xBegin[t.stateSubtreeEnd(s)];
             if (aLo == aHi && xLo == xHi) {
                 continue;
             }
-            if (t.stateCompletionAll[s]) {
+            if (t.stateCompletionAll(s)) {
                 doneInA += tickAllState(s, aOrder, aLo, aHi, xs, xLo, xHi);
                 continue;
             }
-            for (int k = t.stateTasksBegin[s], kEnd = k + numTasks; k < kEnd; k++) {
-                Task task = t.tasks[k];
-                control.setBackground(!t.taskConsidered[k]);
-                if (t.taskTimer[k] != TimerKind.NONE && xLo < xHi) {
-                    final int[] due = d.ints[t.taskTimerDueSlot[k]];
+            for (int k = t.stateTasksBegin(s), kEnd = k + numTasks; k < kEnd; k++) {
+                Task task = t.task(k);
+                control.setBackground(!t.taskConsidered(k));
+                if (t.taskTimer(k) != TimerKind.NONE && xLo < xHi) {
+                    final int[] due = d.ints[t.taskTimerDueSlot(k)];
                     int m = 0;
                     for (int i = xLo; i < xHi; i++) {
                         int r = xs[i];
@@ -193,23 +192,21 @@ final class TaskPhase {
         final int[] xBegin = extra.stateBegin;
         final int step = c.step;
         final int b = c.base;
-        final short[] end = t.stateSubtreeEnd;
-        final int[] groupsBegin = t.stateAwakeGroupsBegin;
         passEpoch++;
         final byte[] calls = callStatus;
         control.bindStatus(calls, b);
         for (int s = 0; s < t.stateCount; s++) {
-            int numTasks = t.stateTasksNum[s];
-            int aLo = aBegin[groupsBegin[s]];
-            int aHi = aBegin[groupsBegin[end[s]]];
+            int numTasks = t.stateTasksNum(s);
+            int aLo = aBegin[t.stateAwakeGroupsBegin(s)];
+            int aHi = aBegin[t.stateAwakeGroupsBegin(t.stateSubtreeEnd(s))];
             int xLo = xBegin[s];
-            int xHi = xBegin[end[s]];
-            for (int k = t.stateTasksBegin[s], kEnd = k + numTasks; k < kEnd && (aLo < aHi || xLo < xHi); k++) {
-                Task task = t.tasks[k];
-                control.setBackground(!t.taskConsidered[k]);
+            int xHi = xBegin[t.stateSubtreeEnd(s)];
+            for (int k = t.stateTasksBegin(s), kEnd = k + numTasks; k < kEnd && (aLo < aHi || xLo < xHi); k++) {
+                Task task = t.task(k);
+                control.setBackground(!t.taskConsidered(k));
                 callEpoch++;
-                if (t.taskTimer[k] != TimerKind.NONE && xLo < xHi) {
-                    final int[] due = d.ints[t.taskTimerDueSlot[k]];
+                if (t.taskTimer(k) != TimerKind.NONE && xLo < xHi) {
+                    final int[] due = d.ints[t.taskTimerDueSlot(k)];
                     int m = 0;
                     for (int i = xLo; i < xHi; i++) {
                         int r = xs[i];
@@ -329,7 +326,7 @@ final class TaskPhase {
                 ts.status[l] = reportedNow;
                 ts.doneAt[l] = k;
                 extra.add(l, X_DONE);
-            } else if (reportedNow == RunStatus.FAILED && t.taskState[ts.doneAt[l]] == t.taskState[k]) {
+            } else if (reportedNow == RunStatus.FAILED && t.taskState(ts.doneAt[l]) == t.taskState(k)) {
                 ts.status[l] = RunStatus.FAILED; // a failure wins in the completed state
             }
         }
@@ -375,15 +372,15 @@ final class TaskPhase {
         }
         oneRow[0] = r;
         boolean finishedNow = false; // the state completes only when its last counted task finishes
-        int last = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1;
-        for (int k = t.stateTasksBegin[s]; k <= last; k++) {
-            if (d.bools[t.taskDoneSlot[k]][r] != 0) {
+        int last = t.stateTasksBegin(s) + t.stateTasksNum(s) - 1;
+        for (int k = t.stateTasksBegin(s); k <= last; k++) {
+            if (d.bools[t.taskDoneSlot(k)][r] != 0) {
                 continue; // finished: not reached again while the state stays active
             }
-            Task task = t.tasks[k];
-            control.setBackground(!t.taskConsidered[k]);
-            if (t.taskTimer[k] != TimerKind.NONE && (extra.flags[l] & X_DUE) != 0) {
-                final int[] due = d.ints[t.taskTimerDueSlot[k]];
+            Task task = t.task(k);
+            control.setBackground(!t.taskConsidered(k));
+            if (t.taskTimer(k) != TimerKind.NONE && (extra.flags[l] & X_DUE) != 0) {
+                final int[] due = d.ints[t.taskTimerDueSlot(k)];
                 if (due[r] == c.step) {
                     due[r] = 0;
                     onTimer(task, k, oneRow, 0, 1);
@@ -417,7 +414,7 @@ final class TaskPhase {
 
     /** Task {@code k}'s onTimer over {@code rs[from..to)}; a throw fails those rows (rule R1). Returns how many ran in A. */
     private int onTimer(Task task, int k, int[] rs, int from, int to) {
-        control.setTask(k, t.taskTimer[k]);
+        control.setTask(k, t.taskTimer(k));
         try {
             task.onTimer(ctx, rs, from, to);
             return 0;
@@ -441,7 +438,7 @@ final class TaskPhase {
     /** Task {@code k} reported a status: a success marks it finished (false: go on); a failure completes the state. */
     private boolean failedOrDone(int l, int r, int k) {
         if (ts.status[l] == RunStatus.SUCCEEDED) {
-            d.bools[t.taskDoneSlot[k]][r] = 1;
+            d.bools[t.taskDoneSlot(k)][r] = 1;
             ts.status[l] = RunStatus.RUNNING;
             return false;
         }
@@ -457,15 +454,15 @@ final class TaskPhase {
      */
     private void keepRunOut(int k, int[] rs, int from, int to, boolean byCall) {
         final ChunkBinding c = st;
-        final int[] due = d.ints[t.taskTimerDueSlot[k]];
+        final int[] due = d.ints[t.taskTimerDueSlot(k)];
         final int next = c.step + c.period;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - c.base;
             boolean completed = byCall ? callStatus[l] != RunStatus.RUNNING : ts.doneAt[l] == k;
             if (completed && due[r] == 0 && !faults.isFaulted(l)) {
-                if (t.taskTimer[k] == TimerKind.SECONDS) {
-                    d.floats[t.taskTimerValueSlot[k]][r] = 0f; // counted from 0 s: due at the next step
+                if (t.taskTimer(k) == TimerKind.SECONDS) {
+                    d.floats[t.taskTimerValueSlot(k)][r] = 0f; // counted from 0 s: due at the next step
                 }
                 due[r] = next;
             }
@@ -511,10 +508,10 @@ final class TaskPhase {
                 int leaf = c.stateOf(r) - 1;
                 // under unreal-5.8 TickTasks reaches the tasks up to a failing one (rule U5)
                 int from = t.unreal.on && ts.doneAt[l] != DONE_BEFORE ? pausesAfter(l) : ts.doneAt[l];
-                for (int j = t.statePathTimersBegin[leaf], e = t.statePathTimersBegin[leaf + 1]; j < e; j++) {
-                    int k = t.pathTimerTasks[j];
+                for (int j = t.statePathTimersBegin(leaf), e = t.statePathTimersBegin(leaf + 1); j < e; j++) {
+                    int k = t.pathTimerTasks(j);
                     if (k > from && k >= globalTasks) { // the global tasks were reached (rule G2)
-                        int[] due = d.ints[t.taskTimerDueSlot[k]];
+                        int[] due = d.ints[t.taskTimerDueSlot(k)];
                         int dv = due[r];
                         if (dv != 0 && dv != NEVER) {
                             due[r] = dv + period;
@@ -523,11 +520,11 @@ final class TaskPhase {
                 }
             }
             if (ts.doneAt[l] == NO_TASKS) {
-                c.setLast(r, s, t.stateDepth[c.stateOf(r) - 1]); // rule U6: at its last state
+                c.setLast(r, s, t.stateDepth(c.stateOf(r) - 1)); // rule U6: at its last state
             } else if (s == RunStatus.RUNNING || ts.doneAt[l] < 0) {
                 c.setLast(r, s); // running, or completed before this tick: its completed depth stays
             } else {
-                c.setLast(r, s, t.stateDepth[t.taskState[ts.doneAt[l]]]);
+                c.setLast(r, s, t.stateDepth(t.taskState(ts.doneAt[l])));
             }
         }
     }

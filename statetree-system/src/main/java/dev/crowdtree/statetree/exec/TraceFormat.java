@@ -22,19 +22,19 @@ public final class TraceFormat {
     }
 
     public static String enter(long tick, CompiledStateTree t, int state, byte change) {
-        return tick + " enter " + Printable.escape(t.statePath[state]) + " " + ChangeType.name(change);
+        return tick + " enter " + Printable.escape(t.statePath(state)) + " " + ChangeType.name(change);
     }
 
     public static String taskEnter(long tick, CompiledStateTree t, int task, boolean failed) {
-        return tick + " task-enter " + owner(t, task) + ":" + Printable.escape(t.taskName[task]) + (failed ? " failed" : "");
+        return tick + " task-enter " + owner(t, task) + ":" + Printable.escape(t.taskName(task)) + (failed ? " failed" : "");
     }
 
     public static String exit(long tick, CompiledStateTree t, int state, byte change) {
-        return tick + " exit " + Printable.escape(t.statePath[state]) + " " + ChangeType.name(change);
+        return tick + " exit " + Printable.escape(t.statePath(state)) + " " + ChangeType.name(change);
     }
 
     public static String taskExit(long tick, CompiledStateTree t, int task) {
-        return tick + " task-exit " + owner(t, task) + ":" + Printable.escape(t.taskName[task]);
+        return tick + " task-exit " + owner(t, task) + ":" + Printable.escape(t.taskName(task));
     }
 
     /**
@@ -42,20 +42,20 @@ public final class TraceFormat {
      * printed before the exits that follow, since no transition line explains them.
      */
     public static String taskCompleted(long tick, CompiledStateTree t, int task, byte status) {
-        return tick + " task-completed " + owner(t, task) + ":" + Printable.escape(t.taskName[task]) + " "
+        return tick + " task-completed " + owner(t, task) + ":" + Printable.escape(t.taskName(task)) + " "
                 + RunStatus.name(status);
     }
 
     /** A task's owner: its state's path, or {@code @global} for a global task. */
     private static String owner(CompiledStateTree t, int task) {
-        int s = t.taskState[task];
-        return s < 0 ? Vocabulary.GLOBAL_SCOPE : Printable.escape(t.statePath[s]);
+        int s = t.taskState(task);
+        return s < 0 ? Vocabulary.GLOBAL_SCOPE : Printable.escape(t.statePath(s));
     }
 
     /** A fired transition; {@code transition} is its index, or -1 for the restart from root. */
     public static String transition(long tick, CompiledStateTree t, int leaf, int transition) {
-        String target = transition < 0 ? t.statePath[0] : t.transitionTargetName(transition);
-        return tick + " transition " + Printable.escape(t.statePath[leaf]) + " -> " + Printable.escape(target);
+        String target = transition < 0 ? t.statePath(0) : t.transitionTargetName(transition);
+        return tick + " transition " + Printable.escape(t.statePath(leaf)) + " -> " + Printable.escape(target);
     }
 
     /**
@@ -63,13 +63,13 @@ public final class TraceFormat {
      * rule fired (docs/SEMANTICS.md, rules K4, K5).
      */
     public static String transitionTo(long tick, CompiledStateTree t, int leaf, int target) {
-        return tick + " transition " + Printable.escape(t.statePath[leaf]) + " -> "
-                + Printable.escape(t.statePath[target]);
+        return tick + " transition " + Printable.escape(t.statePath(leaf)) + " -> "
+                + Printable.escape(t.statePath(target));
     }
 
     /** Composite {@code state} completed with {@code status} (rule K6): {@code state-completed <path> <status>}. */
     public static String stateCompleted(long tick, CompiledStateTree t, int state, byte status) {
-        return tick + " state-completed " + Printable.escape(t.statePath[state]) + " " + RunStatus.name(status);
+        return tick + " state-completed " + Printable.escape(t.statePath(state)) + " " + RunStatus.name(status);
     }
 
     /**
@@ -81,26 +81,26 @@ public final class TraceFormat {
      */
     public static String whyTransition(long tick, CompiledStateTree t, int tr, String event, byte completion,
                                        int completedState) {
-        int owner = t.transitionSource[tr];
-        StringBuilder b = new StringBuilder().append(tick).append(" why ").append(Printable.escape(t.statePath[owner]))
-                .append(" transitions[").append(t.transitionDeclaredIndex[tr] & 0xFF).append("] ");
-        byte trigger = t.transitionTrigger[tr];
+        int owner = t.transitionSource(tr);
+        StringBuilder b = new StringBuilder().append(tick).append(" why ").append(Printable.escape(t.statePath(owner)))
+                .append(" transitions[").append(t.transitionDeclaredIndex(tr) & 0xFF).append("] ");
+        byte trigger = t.transitionTrigger(tr);
         if (trigger == CompiledStateTree.TRIGGER_TICK) {
             b.append(Vocabulary.Trigger.ON_TICK.assetName());
         } else if (trigger == CompiledStateTree.TRIGGER_EVENT) {
             b.append(Vocabulary.Trigger.ON_EVENT.assetName()).append(' ')
-                    .append(event != null ? event : Printable.escape(t.tagName(t.transitionEvent[tr])) + " (delay ran out)");
+                    .append(event != null ? event : Printable.escape(t.tagName(t.transitionEvent(tr))) + " (delay ran out)");
         } else {
             String name = trigger == CompiledStateTree.TRIGGER_SUCCEEDED ? Vocabulary.Trigger.ON_STATE_SUCCEEDED.assetName()
                     : trigger == CompiledStateTree.TRIGGER_FAILED ? Vocabulary.Trigger.ON_STATE_FAILED.assetName()
                     : Vocabulary.Trigger.ON_STATE_COMPLETED.assetName();
             b.append(name).append(completed(t, completion, completedState));
         }
-        b.append(" priority ").append(Vocabulary.Priority.of(t.transitionPriority[tr]).assetName());
+        b.append(" priority ").append(Vocabulary.Priority.of(t.transitionPriority(tr)).assetName());
         if (t.isGated(tr)) {
-            b.append(" gate ").append(t.transitionDelay[tr]);
-            if (t.transitionDelayVariance[tr] > 0f) {
-                b.append('~').append(t.transitionDelayVariance[tr]);
+            b.append(" gate ").append(t.transitionDelay(tr));
+            if (t.transitionDelayVariance(tr) > 0f) {
+                b.append('~').append(t.transitionDelayVariance(tr));
             }
             b.append('s');
         }
@@ -112,10 +112,10 @@ public final class TraceFormat {
      * {@code <tick> why composite <composite> <sequence|selector> completed <state> <status>}.
      */
     public static String whyComposite(long tick, CompiledStateTree t, int target, byte completion, int completedState) {
-        int composite = t.stateParent[target];
+        int composite = t.stateParent(target);
         String rule = t.scanRules.isSequence(composite) ? Vocabulary.Composite.SEQUENCE.assetName()
                 : Vocabulary.Composite.SELECTOR.assetName();
-        return tick + " why composite " + Printable.escape(t.statePath[composite]) + " " + rule
+        return tick + " why composite " + Printable.escape(t.statePath(composite)) + " " + rule
                 + completed(t, completion, completedState);
     }
 
@@ -125,7 +125,7 @@ public final class TraceFormat {
     }
 
     private static String completed(CompiledStateTree t, byte completion, int completedState) {
-        return " completed " + Printable.escape(t.statePath[completedState]) + " " + RunStatus.name(completion);
+        return " completed " + Printable.escape(t.statePath(completedState)) + " " + RunStatus.name(completion);
     }
 
     /**

@@ -144,7 +144,7 @@ final class TransitionApply {
         if (c.recording) {
             count(tr);
         }
-        if (tr >= 0 && t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr] && !byArmedGate) {
+        if (tr >= 0 && t.transitionTrigger(tr) == TRIGGER_EVENT && t.transitionConsumesEvent(tr) && !byArmedGate) {
             events.consumeEvent(r - c.base, tr);
         }
         int byComposite = Decisions.compositeTarget(tr);
@@ -155,17 +155,17 @@ final class TransitionApply {
                 c.traceWhy(r, why);
             }
         }
-        boolean terminal = tr >= 0 && (t.transitionType[tr] == TO_SUCCEEDED || t.transitionType[tr] == TO_FAILED);
+        boolean terminal = tr >= 0 && (t.transitionType(tr) == TO_SUCCEEDED || t.transitionType(tr) == TO_FAILED);
         if (terminal || (tr == RESTART && leaf < 0)) {
             // Terminal transition, or a restart that found no selectable leaf (Q-A9): exit everything.
             byte exitStatus = c.lastOf(r);
             exitState(r, cur, -1, -1, true, exitStatus, CompiledStateTree.MAX_DEPTH);
             c.setState(r, 0);
-            finishTree(r, terminal && t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+            finishTree(r, terminal && t.transitionType(tr) == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED,
                     exitStatus, t.globalTaskCount);
             return false;
         }
-        int target = tr >= 0 ? t.transitionTarget[tr] : byComposite >= 0 ? byComposite : 0;
+        int target = tr >= 0 ? t.transitionTarget(tr) : byComposite >= 0 ? byComposite : 0;
         exitState(r, cur, target, leaf, false, c.lastOf(r), changedFrom);
         enterState(r, cur, target, leaf, changedFrom);
         if (faults.isFaulted(r - c.base)) {
@@ -215,7 +215,7 @@ final class TransitionApply {
             return TraceFormat.whyComposite(st.tick, t, byComposite, whyStatus, completed);
         }
         String event = null;
-        if (t.transitionTrigger[tr] == TRIGGER_EVENT && !byArmedGate) {
+        if (t.transitionTrigger(tr) == TRIGGER_EVENT && !byArmedGate) {
             event = events.describe(events.firedEvent(r - st.base, tr));
         }
         return TraceFormat.whyTransition(st.tick, t, tr, event, whyStatus, completed);
@@ -224,8 +224,8 @@ final class TransitionApply {
     /** Fills {@link #chain} with the path ending at {@code leaf}, root first; returns its length. */
     private int chainOf(int leaf) {
         final int[] chain = this.chain;
-        int len = t.stateDepth[leaf] + 1;
-        for (int s = leaf, i = len - 1; i >= 0; s = t.stateParent[s], i--) {
+        int len = t.stateDepth(leaf) + 1;
+        for (int s = leaf, i = len - 1; i >= 0; s = t.stateParent(s), i--) {
             chain[i] = s;
         }
         return len;
@@ -257,14 +257,14 @@ final class TransitionApply {
         for (int i = 0; i < len; i++) {
             int s = this.chain[i];
             c.setState(r, (short) (s + 1));
-            boolean stays = cur >= 0 && t.stateDepth[cur] >= i && t.isAncestorOrSelf(s, cur);
+            boolean stays = cur >= 0 && t.stateDepth(cur) >= i && t.isAncestorOrSelf(s, cur);
             boolean wasActive = stays && i < changedFrom;
             onTarget |= s == target;
             byte change = wasActive ? ChangeType.SUSTAINED : ChangeType.CHANGED;
             if ((!wasActive || onTarget) && c.params.declares(s)) {
                 c.params.enter(ctx, s, r); // rule X3: before its linked values and tasks
             }
-            if (t.stateType[s] == CompiledStateTree.LINKED) {
+            if (t.stateType(s) == CompiledStateTree.LINKED) {
                 c.linked.copy(ctx, s, r);
             }
             if (!wasActive || onTarget) {
@@ -279,23 +279,23 @@ final class TransitionApply {
                     events.enterRequired(r, i, s, d.floats, d.ints, d.bools);
                 }
                 control.setChange(change, s, target);
-                final boolean all = t.stateCompletionAll[s];
+                final boolean all = t.stateCompletionAll(s);
                 boolean finishedOnEnter = false;
-                for (int k = t.stateTasksBegin[s], end = k + t.stateTasksNum[s]; k < end; k++) {
-                    if (change == ChangeType.CHANGED || t.taskReselect[k]) {
+                for (int k = t.stateTasksBegin(s), end = k + t.stateTasksNum(s); k < end; k++) {
+                    if (change == ChangeType.CHANGED || t.taskReselect(k)) {
                         if (all) {
-                            d.bools[t.taskDoneSlot[k]][r] = 0; // entering: not finished
+                            d.bools[t.taskDoneSlot(k)][r] = 0; // entering: not finished
                         }
-                        TimerKind timer = t.taskTimer[k];
+                        TimerKind timer = t.taskTimer(k);
                         if (timer != TimerKind.NONE) {
-                            d.ints[t.taskTimerDueSlot[k]][r] = 0; // entering stops the task's timer
+                            d.ints[t.taskTimerDueSlot(k)][r] = 0; // entering stops the task's timer
                         }
                         control.setTask(k, timer);
                         byte taskStatus;
                         try {
-                            taskStatus = t.tasks[k].enterState(ctx, r);
+                            taskStatus = t.task(k).enterState(ctx, r);
                         } catch (RuntimeException ex) {
-                            faults.faultOne(r, "task", t.tasks[k], k, ex);
+                            faults.faultOne(r, "task", t.task(k), k, ex);
                             c.setFailed(r, (short) k); // exits stop before the task that threw (rule R1)
                             result = RunStatus.FAILED;
                             enteredDepth = i;
@@ -303,7 +303,7 @@ final class TransitionApply {
                         } finally {
                             control.setTask(-1, TimerKind.NONE);
                         }
-                        if (!t.taskConsidered[k]) {
+                        if (!t.taskConsidered(k)) {
                             taskStatus = RunStatus.RUNNING; // a background task never completes its state
                         }
                         if (traced) {
@@ -320,7 +320,7 @@ final class TransitionApply {
                             break;
                         }
                         if (taskStatus == RunStatus.SUCCEEDED && all) {
-                            d.bools[t.taskDoneSlot[k]][r] = 1; // completion "all": finished on enter
+                            d.bools[t.taskDoneSlot(k)][r] = 1; // completion "all": finished on enter
                             finishedOnEnter = true;
                             continue;
                         }
@@ -358,7 +358,7 @@ final class TransitionApply {
         int gateSource = -1;
         if ((c.exec[r] & ExecWord.GATE_BIT) != 0) {
             if (unreal && !all) {
-                gateSource = t.transitionSource[c.gate[r] - 1];
+                gateSource = t.transitionSource(c.gate[r] - 1);
             } else {
                 c.clearGate(r);
             }
@@ -397,13 +397,13 @@ final class TransitionApply {
                 c.trace(r, TraceFormat.exit(c.tick, t, s, change));
             }
             control.setChange(change, s, target);
-            for (int k = t.stateTasksBegin[s] + t.stateTasksNum[s] - 1; k >= t.stateTasksBegin[s]; k--) {
+            for (int k = t.stateTasksBegin(s) + t.stateTasksNum(s) - 1; k >= t.stateTasksBegin(s); k--) {
                 if ((failedTask < 0 || k <= failedTask) && k != threw
-                        && (change == ChangeType.CHANGED || t.taskReselect[k])) {
+                        && (change == ChangeType.CHANGED || t.taskReselect(k))) {
                     try {
-                        t.tasks[k].exitState(ctx, r);
+                        t.task(k).exitState(ctx, r);
                     } catch (RuntimeException ex) {
-                        faults.faultOne(r, "task", t.tasks[k], k, ex); // rules R2, R3: the exit goes on
+                        faults.faultOne(r, "task", t.task(k), k, ex); // rules R2, R3: the exit goes on
                     }
                     if (traced) {
                         c.trace(r, TraceFormat.taskExit(c.tick, t, k));

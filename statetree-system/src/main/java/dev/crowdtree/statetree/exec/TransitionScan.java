@@ -117,27 +117,25 @@ final class TransitionScan {
         final int[] cand = this.cand;
         final boolean[] pass = this.pass;
         final int rows = c.rows;
-        final short[] end = t.stateSubtreeEnd;
-        final int[] groupsBegin = t.stateAwakeGroupsBegin;
         for (int s = t.stateCount - 1; s >= 0; s--) {
-            int num = t.stateTransitionsNum[s];
+            int num = t.stateTransitionsNum(s);
             if (num == 0) {
                 continue;
             }
-            int aLo = aBegin[groupsBegin[s]];
-            int aHi = aBegin[groupsBegin[end[s]]];
+            int aLo = aBegin[t.stateAwakeGroupsBegin(s)];
+            int aHi = aBegin[t.stateAwakeGroupsBegin(t.stateSubtreeEnd(s))];
             int xLo = xBegin[s];
-            int xHi = xBegin[end[s]];
+            int xHi = xBegin[t.stateSubtreeEnd(s)];
             if (aLo == aHi && xLo == xHi) {
                 continue;
             }
-            for (int tr = t.stateTransitionsBegin[s], trEnd = tr + num; tr < trEnd; tr++) {
+            for (int tr = t.stateTransitionsBegin(s), trEnd = tr + num; tr < trEnd; tr++) {
                 boolean gatedTr = t.isGated(tr);
-                if (t.transitionTrigger[tr] == TRIGGER_TICK) {
+                if (t.transitionTrigger(tr) == TRIGGER_TICK) {
                     if (aLo == aHi) {
                         continue;
                     }
-                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], aOrder, aLo, aHi, pass);
+                    testConditions(t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr), aOrder, aLo, aHi, pass);
                     final boolean[] ok = pass;
                     if (!gatedTr) {
                         for (int i = aLo; i < aHi; i++) {
@@ -206,7 +204,7 @@ final class TransitionScan {
                         pass[j] = payloadPass(cand[j], tr);
                     }
                 } else {
-                    testConditions(t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr], cand, 0, m, pass);
+                    testConditions(t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr), cand, 0, m, pass);
                 }
                 for (int j = 0; j < m; j++) {
                     decide(cand[j], tr, pass[j], gatedTr);
@@ -279,9 +277,9 @@ final class TransitionScan {
      * {@code @none}, {@link #TERMINAL} for {@code @succeeded}/{@code @failed}.
      */
     int target(int r, int tr) {
-        switch (t.transitionType[tr]) {
+        switch (t.transitionType(tr)) {
             case GOTO: {
-                int target = t.transitionTarget[tr];
+                int target = t.transitionTarget(tr);
                 if (required.any && !inBetweenEvents(r, target)) {
                     return CONTINUE; // rule V3
                 }
@@ -296,7 +294,7 @@ final class TransitionScan {
     }
 
     boolean shouldCheck(int tr, int r) {
-        byte trig = t.transitionTrigger[tr];
+        byte trig = t.transitionTrigger(tr);
         if (trig == TRIGGER_TICK) {
             return true;
         }
@@ -311,7 +309,7 @@ final class TransitionScan {
      * {@code doneLimit} the depth + 1 of the completed state ({@link ChunkBinding#done}).
      */
     boolean shouldCheck(int tr, int r, byte status, int doneLimit) {
-        byte trig = t.transitionTrigger[tr];
+        byte trig = t.transitionTrigger(tr);
         if (trig == TRIGGER_TICK || trig == TRIGGER_EVENT) {
             return shouldCheck(tr, r);
         }
@@ -327,7 +325,7 @@ final class TransitionScan {
      */
     int targetWithEvent(int r, int tr) {
         targetEvent = events.firedEvent(r - st.base, tr);
-        eventTarget = t.transitionTarget[tr];
+        eventTarget = t.transitionTarget(tr);
         try {
             return target(r, tr);
         } finally {
@@ -346,7 +344,7 @@ final class TransitionScan {
         byte completion = status == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED
                 : status == RunStatus.FAILED ? TRIGGER_FAILED : 0;
         // scoped completion: only the completed state and its ancestors see it
-        return (trig & completion) != 0 && t.stateDepth[t.transitionSource[tr]] < doneLimit;
+        return (trig & completion) != 0 && t.stateDepth(t.transitionSource(tr)) < doneLimit;
     }
 
     /**
@@ -358,20 +356,19 @@ final class TransitionScan {
             Arrays.fill(result, from, to, true);
             return;
         }
-        Condition[] conds = t.conditions;
         int c = begin;
         try {
-            conds[c].test(ctx, rowsToTest, from, to, result);
+            t.condition(c).test(ctx, rowsToTest, from, to, result);
             final boolean[] tmp = this.tmp;
             for (c = begin + 1; c < begin + num; c++) {
-                conds[c].test(ctx, rowsToTest, from, to, tmp);
+                t.condition(c).test(ctx, rowsToTest, from, to, tmp);
                 for (int i = from; i < to; i++) {
                     result[i] &= tmp[i];
                 }
             }
         } catch (RuntimeException e) {
             // rule R1: the rows fail (decided now in round one; the apply phase finishes them itself)
-            faults.faultConditions(rowsToTest, from, to, conds[c], e);
+            faults.faultConditions(rowsToTest, from, to, t.condition(c), e);
             Arrays.fill(result, from, to, false);
         }
     }
@@ -390,8 +387,8 @@ final class TransitionScan {
      */
     boolean payloadPass(int r, int tr) {
         int l = r - st.base;
-        int begin = t.transitionConditionsBegin[tr];
-        int num = t.transitionConditionsNum[tr];
+        int begin = t.transitionConditionsBegin(tr);
+        int num = t.transitionConditionsNum(tr);
         for (int e = events.nextMatch(l, -1, tr); e >= 0; e = events.nextMatch(l, e, tr)) {
             events.test(l, e);
             if (conditionsPass(r, begin, num)) {
@@ -403,11 +400,11 @@ final class TransitionScan {
     }
 
     private boolean enterConditionsPass(int r, int s) {
-        int num = t.stateEnterConditionsNum[s];
+        int num = t.stateEnterConditionsNum(s);
         if (num == 0) {
             return true;
         }
-        return conditionsPass(r, t.stateEnterConditionsBegin[s], num);
+        return conditionsPass(r, t.stateEnterConditionsBegin(s), num);
     }
 
     /**
@@ -451,13 +448,13 @@ final class TransitionScan {
     private boolean inBetweenEvents(int r, int target) {
         int cur = st.stateOf(r) - 1;
         int l = r - st.base;
-        for (int a = t.stateParent[target]; a >= 0 && !(cur >= 0 && t.isAncestorOrSelf(a, cur)); a = t.stateParent[a]) {
+        for (int a = t.stateParent(target); a >= 0 && !(cur >= 0 && t.isAncestorOrSelf(a, cur)); a = t.stateParent(a)) {
             if (required.has(a)) {
                 int e = events.nextRequired(l, -1, a);
                 if (e < 0) {
                     return false;
                 }
-                events.tryRequired(l, t.stateDepth[a], e);
+                events.tryRequired(l, t.stateDepth(a), e);
             }
         }
         return true;
@@ -478,7 +475,7 @@ final class TransitionScan {
             }
             events.test(l, e);
             if (enterConditionsPass(r, s)) {
-                events.tryRequired(l, t.stateDepth[s], e);
+                events.tryRequired(l, t.stateDepth(s), e);
                 return true;
             }
             if (faults.isFaulted(l)) {
@@ -513,7 +510,7 @@ final class TransitionScan {
      * order of its selection mode.
      */
     private int selectHere(int r, int s, int toward) {
-        if (!t.stateEnabled[s]) {
+        if (!t.stateEnabled(s)) {
             return -1; // rule N2: a disabled state (and so its subtree) is never selected
         }
         if (required.any && required.has(s) ? !requiredEventPass(r, s) : !enterConditionsPass(r, s)) {
@@ -521,7 +518,7 @@ final class TransitionScan {
         }
         if (toward >= 0 && toward != s) {
             // rule Y4: on a deep history's remembered path nothing but the path is tried
-            return selectChild(r, s, t.ancestorAt(toward, t.stateDepth[s] + 1), toward);
+            return selectChild(r, s, t.ancestorAt(toward, t.stateDepth(s) + 1), toward);
         }
         if (histories && history.has(s)) {
             int leaf = selectRemembered(r, s);
@@ -529,18 +526,18 @@ final class TransitionScan {
                 return leaf;
             }
         }
-        int end = t.stateSubtreeEnd[s];
-        byte mode = t.stateSelection[s];
+        int end = t.stateSubtreeEnd(s);
+        byte mode = t.stateSelection(s);
         if (mode == TRY_ENTER || end == s + 1) {
             return s;
         }
-        if (t.stateType[s] == CompiledStateTree.LINKED) {
+        if (t.stateType(s) == CompiledStateTree.LINKED) {
             return selectChild(r, s, s + 1, -1);
         }
         if (mode == SELECT_CHILDREN_IN_ORDER) {
             // a sequence composite is selected only through its first child (rule K2)
-            int last = composites && rules.isSequence(s) ? t.stateSubtreeEnd[s + 1] : end;
-            for (int c = s + 1; c < last; c = t.stateSubtreeEnd[c]) {
+            int last = composites && rules.isSequence(s) ? t.stateSubtreeEnd(s + 1) : end;
+            for (int c = s + 1; c < last; c = t.stateSubtreeEnd(c)) {
                 int leaf = select(r, c, -1);
                 if (leaf >= 0) {
                     return leaf;
@@ -564,7 +561,7 @@ final class TransitionScan {
      * selected with the parameters the linked state gives it, put back afterwards (rule L3).
      */
     private int selectChild(int r, int parent, int child, int toward) {
-        if (t.stateType[parent] != CompiledStateTree.LINKED) {
+        if (t.stateType(parent) != CompiledStateTree.LINKED) {
             return select(r, child, toward);
         }
         final ChunkBinding c = st;
@@ -588,6 +585,6 @@ final class TransitionScan {
             return -1;
         }
         return history.kind(h) == HistoryStates.SHALLOW ? select(r, remembered, -1)
-                : select(r, t.ancestorAt(remembered, t.stateDepth[h] + 1), remembered);
+                : select(r, t.ancestorAt(remembered, t.stateDepth(h) + 1), remembered);
     }
 }

@@ -82,17 +82,17 @@ final class UnrealAgentScan {
             }
             int fired = result == AgentScan.NONE ? -1 : (int) (result >> 32);
             int tr = Decisions.withoutGateFlag(fired);
-            int linked = tr >= 0 && t.transitionType[tr] >= TO_SUCCEEDED ? t.unreal.linkedAncestor(t.transitionSource[tr]) : -1;
+            int linked = tr >= 0 && t.transitionType(tr) >= TO_SUCCEEDED ? t.unreal.linkedAncestor(t.transitionSource(tr)) : -1;
             if (linked < 0) {
                 return result;
             }
             // Rule U2: the linked state above completes; both phases run again from it.
-            if (t.transitionTrigger[tr] == TRIGGER_EVENT && t.transitionConsumesEvent[tr]
+            if (t.transitionTrigger(tr) == TRIGGER_EVENT && t.transitionConsumesEvent(tr)
                     && !Decisions.byArmedGate(fired)) {
                 scan.consumeEvent(r, tr); // its event was used, as if it had fired
             }
-            completion = t.transitionType[tr] == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
-            doneDepth = t.stateDepth[linked];
+            completion = t.transitionType(tr) == TO_SUCCEEDED ? RunStatus.SUCCEEDED : RunStatus.FAILED;
+            doneDepth = t.stateDepth(linked);
             if (st.traced(r)) {
                 st.trace(r, TraceFormat.stateCompleted(st.tick, t, linked, completion));
             }
@@ -114,11 +114,10 @@ final class UnrealAgentScan {
      * to the root, each state's in declared order, ranked by priority (P1).
      */
     private void tickAndEventTransitions(int r, int top) {
-        final byte[] priority = t.transitionPriority;
-        for (int s = top; s >= 0; s = t.stateParent[s]) {
-            boolean sourceFails = t.stateDepth[s] > doneDepth; // rule U3: a completed state above it
-            for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
-                if (priority[tr] <= best || (t.transitionTrigger[tr] & TRIGGER_COMPLETED) != 0) {
+        for (int s = top; s >= 0; s = t.stateParent(s)) {
+            boolean sourceFails = t.stateDepth(s) > doneDepth; // rule U3: a completed state above it
+            for (int tr = t.stateTransitionsBegin(s), end = tr + t.stateTransitionsNum(s); tr < end; tr++) {
+                if (t.transitionPriority(tr) <= best || (t.transitionTrigger(tr) & TRIGGER_COMPLETED) != 0) {
                     continue;
                 }
                 if (t.isGated(tr) && st.gate[r] == tr + 1) {
@@ -139,7 +138,7 @@ final class UnrealAgentScan {
                     continue;
                 }
                 boolean ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
-                        : scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                        : scan.conditionsPass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
                 if (faults.isFaulted(r - st.base)) {
                     stopped = true; // a condition threw
                     return;
@@ -163,7 +162,7 @@ final class UnrealAgentScan {
      * {@link #STOP} when nothing can outrank it or a node threw.
      */
     private int found(int r, int tr, int fired, int priority) {
-        int leaf = fired == tr && t.transitionTrigger[tr] == TRIGGER_EVENT ? scan.targetWithEvent(r, tr) : scan.target(r, tr);
+        int leaf = fired == tr && t.transitionTrigger(tr) == TRIGGER_EVENT ? scan.targetWithEvent(r, tr) : scan.target(r, tr);
         if (faults.isFaulted(r - st.base)) {
             stopped = true;
             return STOP;
@@ -177,7 +176,7 @@ final class UnrealAgentScan {
     }
 
     private int found(int r, int tr, int fired) {
-        return found(r, tr, fired, t.transitionPriority[tr]);
+        return found(r, tr, fired, t.transitionPriority(tr));
     }
 
     /**
@@ -187,12 +186,12 @@ final class UnrealAgentScan {
      */
     private void completionTransitions(int r, int cur) {
         int trigger = completion == RunStatus.SUCCEEDED ? TRIGGER_SUCCEEDED : TRIGGER_FAILED;
-        for (int s = t.ancestorAt(cur, doneDepth); s >= 0; s = t.stateParent[s]) {
-            for (int tr = t.stateTransitionsBegin[s], end = tr + t.stateTransitionsNum[s]; tr < end; tr++) {
-                if ((t.transitionTrigger[tr] & trigger) == 0) {
+        for (int s = t.ancestorAt(cur, doneDepth); s >= 0; s = t.stateParent(s)) {
+            for (int tr = t.stateTransitionsBegin(s), end = tr + t.stateTransitionsNum(s); tr < end; tr++) {
+                if ((t.transitionTrigger(tr) & trigger) == 0) {
                     continue;
                 }
-                boolean ok = scan.conditionsPass(r, t.transitionConditionsBegin[tr], t.transitionConditionsNum[tr]);
+                boolean ok = scan.conditionsPass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
                 if (faults.isFaulted(r - st.base)) {
                     stopped = true;
                     return;

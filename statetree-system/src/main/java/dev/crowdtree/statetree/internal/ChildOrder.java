@@ -37,7 +37,7 @@ public final class ChildOrder {
         int most = 1;
         for (int s = 0; s < tree.stateCount; s++) {
             int n = 0;
-            for (int c = s + 1; c < tree.stateSubtreeEnd[s]; c = tree.stateSubtreeEnd[c]) {
+            for (int c = s + 1; c < tree.stateSubtreeEnd(s); c = tree.stateSubtreeEnd(c)) {
                 n++;
             }
             most = Math.max(most, n);
@@ -54,13 +54,13 @@ public final class ChildOrder {
      * children is {@link #count}. {@code row} is the agent's row for the considerations' inputs.
      */
     public int[] order(int s, NodeContext ctx, int row, long seed, int agentId, long tick) {
-        int depth = t.stateDepth[s];
+        int depth = t.stateDepth(s);
         int[] out = order[depth];
         int n = 0;
-        for (int c = s + 1; c < t.stateSubtreeEnd[s]; c = t.stateSubtreeEnd[c]) {
+        for (int c = s + 1; c < t.stateSubtreeEnd(s); c = t.stateSubtreeEnd(c)) {
             out[n++] = c;
         }
-        switch (t.stateSelection[s]) {
+        switch (t.stateSelection(s)) {
             case CompiledStateTree.SELECT_AT_RANDOM:
                 for (int i = n - 1; i > 0; i--) {
                     int j = CounterRng.below(i + 1, seed, agentId, tick, CompiledStateTree.SELECT_STREAM_BASE + s, i);
@@ -118,13 +118,13 @@ public final class ChildOrder {
 
     /** The utility of state {@code c} for the agent at {@code row}. */
     public float utility(int c, NodeContext ctx, int row) {
-        float w = t.stateWeight[c];
-        for (int k = t.stateConsiderationsBegin[c], end = k + t.stateConsiderationsNum[c]; k < end; k++) {
-            float min = t.considerationMin[k];
-            float x = (t.considerationInput[k].getFloat(ctx, row) - min) / (t.considerationMax[k] - min);
+        float w = t.stateWeight(c);
+        for (int k = t.stateConsiderationsBegin(c), end = k + t.stateConsiderationsNum(c); k < end; k++) {
+            float min = t.considerationMin(k);
+            float x = (t.considerationInput(k).getFloat(ctx, row) - min) / (t.considerationMax(k) - min);
             x = Math.max(0f, Math.min(1f, x));
             float y;
-            switch (t.considerationCurve[k]) {
+            switch (t.considerationCurve(k)) {
                 case CompiledStateTree.CURVE_INVERSE:
                     y = 1f - x;
                     break;
@@ -132,7 +132,7 @@ public final class ChildOrder {
                     y = x * x;
                     break;
                 case CompiledStateTree.CURVE_STEP:
-                    y = x >= t.considerationThreshold[k] ? 1f : 0f;
+                    y = x >= t.considerationThreshold(k) ? 1f : 0f;
                     break;
                 default:
                     y = x;

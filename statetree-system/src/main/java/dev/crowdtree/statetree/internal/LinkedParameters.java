@@ -27,13 +27,13 @@ public final class LinkedParameters {
 
     public LinkedParameters(CompiledStateTree tree) {
         this.t = tree;
-        this.saved = new double[tree.linkedParamType.length];
+        this.saved = new double[tree.linkedParamCount()];
     }
 
     /** EnterState: evaluates linked state {@code s}'s parameters for {@code row} and writes them into its subtree copy. */
     public void copy(NodeContext ctx, int s, int row) {
-        for (int i = t.stateLinkedParamsBegin[s], end = i + t.stateLinkedParamsNum[s]; i < end; i++) {
-            ctx.write(t.linkedParamType[i], t.linkedParamSlot[i], row, t.linkedParamValue[i].getDouble(ctx, row));
+        for (int i = t.stateLinkedParamsBegin(s), end = i + t.stateLinkedParamsNum(s); i < end; i++) {
+            ctx.write(t.linkedParamType(i), t.linkedParamSlot(i), row, t.linkedParamValue(i).getDouble(ctx, row));
         }
     }
 
@@ -44,8 +44,8 @@ public final class LinkedParameters {
      */
     public int setForSelection(NodeContext ctx, int s, int row) {
         int mark = top;
-        for (int i = t.stateLinkedParamsBegin[s], end = i + t.stateLinkedParamsNum[s]; i < end; i++) {
-            saved[top++] = read(ctx, t.linkedParamType[i], t.linkedParamSlot[i], row);
+        for (int i = t.stateLinkedParamsBegin(s), end = i + t.stateLinkedParamsNum(s); i < end; i++) {
+            saved[top++] = read(ctx, t.linkedParamType(i), t.linkedParamSlot(i), row);
         }
         copy(ctx, s, row);
         return mark;
@@ -54,8 +54,8 @@ public final class LinkedParameters {
     /** Puts back the parameters {@link #setForSelection} saved at {@code mark} for linked state {@code s}. */
     public void restore(NodeContext ctx, int s, int row, int mark) {
         int k = mark;
-        for (int i = t.stateLinkedParamsBegin[s], end = i + t.stateLinkedParamsNum[s]; i < end; i++) {
-            ctx.write(t.linkedParamType[i], t.linkedParamSlot[i], row, saved[k++]);
+        for (int i = t.stateLinkedParamsBegin(s), end = i + t.stateLinkedParamsNum(s); i < end; i++) {
+            ctx.write(t.linkedParamType(i), t.linkedParamSlot(i), row, saved[k++]);
         }
         top = mark;
     }

@@ -33,10 +33,10 @@ public final class ParameterValues {
             return integral && value >= 0 && value < values.size() ? null
                     : "the index of one of its values 0.." + (values.size() - 1) + " " + values + " (or set it by name)";
         }
-        if (tree.paramEntity[p]) {
+        if (tree.paramEntity(p)) {
             return integral && value >= -1 && value <= Integer.MAX_VALUE ? null : "an agent id, or -1 for none";
         }
-        ValueType t = tree.paramType[p];
+        ValueType t = tree.paramType(p);
         if (t == ValueType.BOOL) {
             return value == 0 || value == 1 ? null : "0 (false) or 1 (true)";
         }
@@ -49,7 +49,7 @@ public final class ParameterValues {
     }
 
     private static String kind(CompiledStateTree tree, int p) {
-        return tree.enumValues(p) != null ? "an enum" : tree.paramEntity[p] ? "an entity"
-                : "a" + (tree.paramType[p] == ValueType.INT ? "n " : " ") + tree.paramType[p].assetName();
+        return tree.enumValues(p) != null ? "an enum" : tree.paramEntity(p) ? "an entity"
+                : "a" + (tree.paramType(p) == ValueType.INT ? "n " : " ") + tree.paramType(p).assetName();
     }
 }

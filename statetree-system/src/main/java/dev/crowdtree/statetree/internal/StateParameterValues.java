@@ -50,7 +50,7 @@ public final class StateParameterValues {
     /** EnterState enters state {@code s}: its parameters get their values for {@code row} (rule X3). */
     public void enter(NodeContext ctx, int s, int row) {
         for (int i = p.begin(s), end = i + p.count(s); i < end; i++) {
-            write(ctx, i, row, p.value[i].getDouble(ctx, row));
+            write(ctx, i, row, p.value(i).getDouble(ctx, row));
         }
     }
 
@@ -62,10 +62,10 @@ public final class StateParameterValues {
     public int setForSelection(NodeContext ctx, int s, int row) {
         int mark = top;
         for (int i = p.begin(s), end = i + p.count(s); i < end; i++) {
-            double v = p.value[i].getDouble(ctx, row); // evaluated before any of the state's own is written
+            double v = p.value(i).getDouble(ctx, row); // evaluated before any of the state's own is written
             savedEntry[top] = i;
-            savedValue[top] = LinkedParameters.read(ctx, p.type[i], p.slot[i], row);
-            savedGeneration[top] = p.generationSlot[i] < 0 ? 0 : ctx.ints(p.generationSlot[i])[row];
+            savedValue[top] = LinkedParameters.read(ctx, p.type(i), p.slot(i), row);
+            savedGeneration[top] = p.generationSlot(i) < 0 ? 0 : ctx.ints(p.generationSlot(i))[row];
             top++;
             write(ctx, i, row, v);
         }
@@ -84,7 +84,7 @@ public final class StateParameterValues {
             return mark;
         }
         int n = 0;
-        for (int a = t.stateParent[target]; a >= 0 && (leaf < 0 || !t.isAncestorOrSelf(a, leaf)); a = t.stateParent[a]) {
+        for (int a = t.stateParent(target); a >= 0 && (leaf < 0 || !t.isAncestorOrSelf(a, leaf)); a = t.stateParent(a)) {
             above[n++] = a;
         }
         while (n > 0) {
@@ -97,17 +97,17 @@ public final class StateParameterValues {
     public void restore(NodeContext ctx, int row, int mark) {
         while (top > mark) {
             int i = savedEntry[--top];
-            ctx.write(p.type[i], p.slot[i], row, savedValue[top]);
-            if (p.generationSlot[i] >= 0) {
-                ctx.write(ValueType.INT, p.generationSlot[i], row, savedGeneration[top]);
+            ctx.write(p.type(i), p.slot(i), row, savedValue[top]);
+            if (p.generationSlot(i) >= 0) {
+                ctx.write(ValueType.INT, p.generationSlot(i), row, savedGeneration[top]);
             }
         }
     }
 
     private void write(NodeContext ctx, int i, int row, double v) {
-        ctx.write(p.type[i], p.slot[i], row, v);
-        if (p.generationSlot[i] >= 0) {
-            ctx.write(ValueType.INT, p.generationSlot[i], row, ctx.generationOf((int) v)); // a handle (issue 11)
+        ctx.write(p.type(i), p.slot(i), row, v);
+        if (p.generationSlot(i) >= 0) {
+            ctx.write(ValueType.INT, p.generationSlot(i), row, ctx.generationOf((int) v)); // a handle (issue 11)
         }
     }
 }

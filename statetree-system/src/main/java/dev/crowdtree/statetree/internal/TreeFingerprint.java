@@ -54,17 +54,17 @@ public final class TreeFingerprint {
         StringBuilder b = new StringBuilder(1024);
         b.append("tree ").append(t.name).append('\n');
         for (int s = 0; s < t.stateCount; s++) {
-            b.append("state ").append(t.statePath[s]).append(' ').append(t.stateType[s]).append(' ')
-                    .append(t.stateSelection[s]).append(' ').append(t.stateParent[s]).append(' ')
-                    .append(t.stateTasksBegin[s]).append('+').append(t.stateTasksNum[s]).append(' ')
-                    .append(t.stateEnterConditionsBegin[s]).append('+').append(t.stateEnterConditionsNum[s]).append(' ')
-                    .append(t.stateTransitionsBegin[s]).append('+').append(t.stateTransitionsNum[s]).append(' ')
-                    .append(t.stateCompletionAll[s]).append(t.stateEnabled[s] ? "" : " disabled").append('\n');
+            b.append("state ").append(t.statePath(s)).append(' ').append(t.stateType(s)).append(' ')
+                    .append(t.stateSelection(s)).append(' ').append(t.stateParent(s)).append(' ')
+                    .append(t.stateTasksBegin(s)).append('+').append(t.stateTasksNum(s)).append(' ')
+                    .append(t.stateEnterConditionsBegin(s)).append('+').append(t.stateEnterConditionsNum(s)).append(' ')
+                    .append(t.stateTransitionsBegin(s)).append('+').append(t.stateTransitionsNum(s)).append(' ')
+                    .append(t.stateCompletionAll(s)).append(t.stateEnabled(s) ? "" : " disabled").append('\n');
         }
-        for (int i = 0; i < t.tasks.length; i++) {
-            b.append("task ").append(t.taskName[i]).append(' ').append(t.tasks[i].getClass().getName()).append(' ')
-                    .append(t.taskState[i]).append(' ').append(t.taskTimer[i]).append(' ').append(t.taskTimerValueSlot[i])
-                    .append(' ').append(t.taskTimerDueSlot[i]).append(' ').append(t.taskDoneSlot[i]).append('\n');
+        for (int i = 0; i < t.taskCount(); i++) {
+            b.append("task ").append(t.taskName(i)).append(' ').append(t.task(i).getClass().getName()).append(' ')
+                    .append(t.taskState(i)).append(' ').append(t.taskTimer(i)).append(' ').append(t.taskTimerValueSlot(i))
+                    .append(' ').append(t.taskTimerDueSlot(i)).append(' ').append(t.taskDoneSlot(i)).append('\n');
         }
         b.append("globals ").append(t.globalTaskCount).append('\n');
         if (t.scanRules.rootFirst || t.scanRules.hasComposites) {
@@ -105,28 +105,28 @@ public final class TreeFingerprint {
                 b.append(' ').append(t.tickPeriods.declaredPeriod(s));
             }
             for (int i = 0; i < t.stateParameters.size(); i++) {
-                b.append(" ; ").append(t.stateParameters.name[i]).append(' ').append(t.stateParameters.type[i])
-                        .append(' ').append(t.stateParameters.slot[i])
-                        .append(' ').append(t.stateParameters.generationSlot[i]);
+                b.append(" ; ").append(t.stateParameters.name(i)).append(' ').append(t.stateParameters.type(i))
+                        .append(' ').append(t.stateParameters.slot(i))
+                        .append(' ').append(t.stateParameters.generationSlot(i));
             }
             b.append('\n');
         }
-        for (int i = 0; i < t.conditions.length; i++) {
-            b.append("condition ").append(t.conditions[i].getClass().getName()).append('\n');
+        for (int i = 0; i < t.conditionCount(); i++) {
+            b.append("condition ").append(t.condition(i).getClass().getName()).append('\n');
         }
-        for (int i = 0; i < t.evaluators.length; i++) {
-            b.append("evaluator ").append(t.evaluators[i].getClass().getName()).append('\n');
+        for (int i = 0; i < t.evaluatorCount(); i++) {
+            b.append("evaluator ").append(t.evaluator(i).getClass().getName()).append('\n');
         }
         for (int i = 0; i < t.transitionCount; i++) {
-            b.append("transition ").append(t.transitionSource[i]).append(' ').append(t.transitionTrigger[i]).append(' ')
-                    .append(t.transitionEvent[i]).append(' ').append(t.transitionType[i]).append(' ')
-                    .append(t.transitionTarget[i]).append(' ').append(t.transitionPriority[i]).append(' ')
-                    .append(t.transitionConditionsBegin[i]).append('+').append(t.transitionConditionsNum[i]).append(' ')
+            b.append("transition ").append(t.transitionSource(i)).append(' ').append(t.transitionTrigger(i)).append(' ')
+                    .append(t.transitionEvent(i)).append(' ').append(t.transitionType(i)).append(' ')
+                    .append(t.transitionTarget(i)).append(' ').append(t.transitionPriority(i)).append(' ')
+                    .append(t.transitionConditionsBegin(i)).append('+').append(t.transitionConditionsNum(i)).append(' ')
                     .append(t.isGated(i)).append('\n');
         }
-        for (int i = 0; i < t.paramName.length; i++) {
-            b.append("param ").append(t.paramName[i]).append(' ').append(t.paramType[i]).append(' ')
-                    .append(t.paramSlot[i]).append('\n');
+        for (int i = 0; i < t.paramCount(); i++) {
+            b.append("param ").append(t.paramName(i)).append(' ').append(t.paramType(i)).append(' ')
+                    .append(t.paramSlot(i)).append('\n');
         }
         b.append("slots ").append(t.slotNames(ValueType.FLOAT)).append(t.slotNames(ValueType.INT))
                 .append(t.slotNames(ValueType.BOOL)).append('\n');

@@ -183,7 +183,7 @@ final class AgentLifecycle {
                 if (data.recorder != null) {
                     data.recorder.countFired(t);
                 }
-                if (t >= 0 && tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[t]
+                if (t >= 0 && tree.transitionTrigger(t) == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent(t)
                         && !transition.byArmedGate) {
                     Transitions.consumeEvent(tree, exec, t);
                 }
@@ -246,7 +246,7 @@ final class AgentLifecycle {
             return TraceFormat.whyComposite(data.tick, tree, transition.targetState, completion, completed);
         }
         String event = null;
-        if (tree.transitionTrigger[t] == CompiledStateTree.TRIGGER_EVENT && !transition.byArmedGate) {
+        if (tree.transitionTrigger(t) == CompiledStateTree.TRIGGER_EVENT && !transition.byArmedGate) {
             Event e = transitions.firedEvent(exec, t);
             event = TraceFormat.event(tree, e.tag(), e.types(), e.bits(), 0);
         }

@@ -49,13 +49,13 @@ final class GlobalTasks {
         completedTask = -1;
         control.setChange(ChangeType.CHANGED, -1, -1);
         for (int k = 0; k < tree.globalTaskCount; k++) {
-            Task task = tree.tasks[k];
+            Task task = tree.task(k);
             timers.stopTimer(k); // entering clears a timer left from before
             control.setTask(k, task.timer());
             data.calling("global task", task, k);
             byte s = task.enterState(ctx, data.agent);
             control.setTask(-1, TimerKind.NONE);
-            if (!tree.taskConsidered[k]) {
+            if (!tree.taskConsidered(k)) {
                 s = RunStatus.RUNNING; // a background task never finishes the tree
             }
             exec.globalTasksEntered = k + 1;
@@ -82,8 +82,8 @@ final class GlobalTasks {
         completedTask = -1;
         control.bindStatus(status, data.agent);
         for (int k = 0; k < tree.globalTaskCount; k++) {
-            Task task = tree.tasks[k];
-            control.setBackground(!tree.taskConsidered[k]);
+            Task task = tree.task(k);
+            control.setBackground(!tree.taskConsidered(k));
             if (timers.countDownTimer(k, deltaTime)) {
                 control.setTask(k, task.timer());
                 data.calling("global task", task, k);
@@ -115,9 +115,9 @@ final class GlobalTasks {
             if (data.faulted && k == data.faultTask) {
                 continue; // rule R1: the task that threw gets no ExitState
             }
-            data.calling("global task", tree.tasks[k], k);
+            data.calling("global task", tree.task(k), k);
             try {
-                tree.tasks[k].exitState(ctx, data.agent);
+                tree.task(k).exitState(ctx, data.agent);
             } catch (RuntimeException e) {
                 data.fault(e); // rule R3: the exit goes on
             }

@@ -110,7 +110,7 @@ final class InterpreterData {
         ActiveStates active = execs[agent].activeStates;
         int leaf = active.isEmpty() ? -1 : active.last();
         NodeFailure f = new NodeFailure(tick, agent, nodeKind + " '" + (node == null ? "?" : node.name()) + "'",
-                leaf < 0 ? "-" : tree.statePath[leaf], NodeFailure.describe(e));
+                leaf < 0 ? "-" : tree.statePath(leaf), NodeFailure.describe(e));
         failures.add(f);
         trace(TraceFormat.fault(f));
         if (!faulted) {
@@ -147,9 +147,9 @@ final class InterpreterData {
         }
         this.externals = new Object[tree.externals.size()];
         control.bindHost(hostColumns, externals);
-        for (int p = 0; p < tree.paramName.length; p++) {
+        for (int p = 0; p < tree.paramCount(); p++) {
             for (int a = 0; a < agents; a++) {
-                ctx.write(tree.paramType[p], tree.paramSlot[p], a, tree.paramDefault[p]);
+                ctx.write(tree.paramType(p), tree.paramSlot(p), a, tree.paramDefault(p));
             }
         }
         Outbox outbox = new Outbox();

@@ -36,9 +36,9 @@ final class NodeCalls {
     }
 
     void startEvaluators() {
-        for (int e = 0; e < tree.evaluators.length; e++) {
-            data.calling("evaluator", tree.evaluators[e], -1);
-            tree.evaluators[e].treeStart(ctx, rows, 0, 1);
+        for (int e = 0; e < tree.evaluatorCount(); e++) {
+            data.calling("evaluator", tree.evaluator(e), -1);
+            tree.evaluator(e).treeStart(ctx, rows, 0, 1);
         }
     }
 
@@ -59,10 +59,10 @@ final class NodeCalls {
     }
 
     void stopEvaluators() {
-        for (int e = 0; e < tree.evaluators.length; e++) {
-            data.calling("evaluator", tree.evaluators[e], -1);
+        for (int e = 0; e < tree.evaluatorCount(); e++) {
+            data.calling("evaluator", tree.evaluator(e), -1);
             try {
-                tree.evaluators[e].treeStop(ctx, rows, 0, 1);
+                tree.evaluator(e).treeStop(ctx, rows, 0, 1);
             } catch (RuntimeException ex) {
                 data.fault(ex); // rule R3: stopping goes on
             }
@@ -72,7 +72,7 @@ final class NodeCalls {
     /** {@code TestAllConditions}: all conditions of the range must pass (AND). */
     boolean testAllConditions(int begin, int num) {
         for (int c = begin; c < begin + num; c++) {
-            Condition condition = tree.conditions[c];
+            Condition condition = tree.condition(c);
             conditionResult[0] = false;
             data.calling("condition", condition, -1);
             condition.test(ctx, rows, 0, 1, conditionResult);
@@ -97,15 +97,15 @@ final class NodeCalls {
         control.bindStatus(taskStatus, data.agent);
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
-            boolean all = tree.stateCompletionAll[state];
+            boolean all = tree.stateCompletionAll(state);
             finishedNow = false;
-            int tasksBegin = tree.stateTasksBegin[state];
-            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
-                if (all && data.bools[tree.taskDoneSlot[taskIndex]][data.agent] != 0) {
+            int tasksBegin = tree.stateTasksBegin(state);
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum(state); taskIndex++) {
+                if (all && data.bools[tree.taskDoneSlot(taskIndex)][data.agent] != 0) {
                     continue; // completion "all": a finished task is not reached again
                 }
-                Task task = tree.tasks[taskIndex];
-                control.setBackground(!tree.taskConsidered[taskIndex]);
+                Task task = tree.task(taskIndex);
+                control.setBackground(!tree.taskConsidered(taskIndex));
                 if (timerRanOut(task, taskIndex, deltaTime)) {
                     if (taskStatus[0] != RunStatus.RUNNING) {
                         if (completes(exec, index, all, taskIndex)) {
@@ -152,10 +152,10 @@ final class NodeCalls {
         reach:
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
-            int tasksBegin = tree.stateTasksBegin[state];
-            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[state]; taskIndex++) {
-                Task task = tree.tasks[taskIndex];
-                control.setBackground(!tree.taskConsidered[taskIndex]);
+            int tasksBegin = tree.stateTasksBegin(state);
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum(state); taskIndex++) {
+                Task task = tree.task(taskIndex);
+                control.setBackground(!tree.taskConsidered(taskIndex));
                 taskStatus[0] = RunStatus.RUNNING;
                 if (timerRanOut(task, taskIndex, deltaTime) && taskStatus[0] != RunStatus.RUNNING) {
                     timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
@@ -202,7 +202,7 @@ final class NodeCalls {
      */
     private boolean completes(ExecutionState exec, int index, boolean all, int taskIndex) {
         if (all && taskStatus[0] == RunStatus.SUCCEEDED) {
-            data.bools[tree.taskDoneSlot[taskIndex]][data.agent] = 1;
+            data.bools[tree.taskDoneSlot(taskIndex)][data.agent] = 1;
             finishedNow = true;
             taskStatus[0] = RunStatus.RUNNING;
             return false;

@@ -209,11 +209,11 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     public void setParameter(int agentId, String name, double value) {
         CompiledStateTree tree = data.tree;
         int p = ParameterValues.require(tree, name, value);
-        int genSlot = tree.paramGenerationSlot[p];
+        int genSlot = tree.paramGenerationSlot(p);
         int generation = genSlot < 0 ? 0 : data.ctx.generationOf((int) value);
         if (agentId == ALL) {
             for (int a = 0; a < data.agents; a++) {
-                data.ctx.write(tree.paramType[p], tree.paramSlot[p], a, value);
+                data.ctx.write(tree.paramType(p), tree.paramSlot(p), a, value);
                 if (genSlot >= 0) {
                     data.ctx.write(ValueType.INT, genSlot, a, generation); // an entity is a handle (issue 11)
                 }
@@ -221,7 +221,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
             }
         } else {
             checkAgent(agentId);
-            data.ctx.write(tree.paramType[p], tree.paramSlot[p], agentId, value);
+            data.ctx.write(tree.paramType(p), tree.paramSlot(p), agentId, value);
             if (genSlot >= 0) {
                 data.ctx.write(ValueType.INT, genSlot, agentId, generation);
             }
@@ -326,7 +326,7 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     public String activePath(int agentId) {
         checkAgent(agentId);
         ActiveStates active = execs[agentId].activeStates;
-        return active.isEmpty() ? "" : data.tree.statePath[active.last()];
+        return active.isEmpty() ? "" : data.tree.statePath(active.last());
     }
 
     @Override
@@ -340,12 +340,12 @@ public final class ReferenceInterpreter implements StateTreeRuntime {
     public double parameter(int agentId, int param) {
         checkAgent(agentId);
         CompiledStateTree t = data.tree;
-        if (param < 0 || param >= t.paramName.length) {
+        if (param < 0 || param >= t.paramCount()) {
             throw new IllegalArgumentException("no parameter " + param + " in tree '" + t.name + "'; valid are 0.."
-                    + (t.paramName.length - 1) + " " + java.util.Arrays.toString(t.paramName));
+                    + (t.paramCount() - 1) + " " + t.paramNames().toString());
         }
-        int slot = t.paramSlot[param];
-        switch (t.paramType[param]) {
+        int slot = t.paramSlot(param);
+        switch (t.paramType(param)) {
             case FLOAT:
                 return data.floats[slot][agentId];
             case INT:

@@ -379,7 +379,7 @@ final class ReferenceSnapshot {
             return false;
         }
         int depth = 1;
-        for (int s = tree.stateParent[v]; s != h; s = tree.stateParent[s], depth++) {
+        for (int s = tree.stateParent(v); s != h; s = tree.stateParent(s), depth++) {
             if (s <= 0) {
                 return false;
             }

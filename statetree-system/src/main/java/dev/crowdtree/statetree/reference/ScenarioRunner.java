@@ -146,8 +146,8 @@ public final class ScenarioRunner {
         int longest = 0;
         for (int s = 0; s < tree.stateCount; s++) {
             int onPath = 0;
-            for (int p = s; p >= 0; p = tree.stateParent[p]) {
-                onPath += 1 + tree.stateTasksNum[p];
+            for (int p = s; p >= 0; p = tree.stateParent(p)) {
+                onPath += 1 + tree.stateTasksNum(p);
             }
             longest = Math.max(longest, onPath);
         }
@@ -258,10 +258,10 @@ public final class ScenarioRunner {
                 if (p < 0) {
                     throw new ScenarioException(scenario.source(), field, "unknown parameter '" + e.getKey() + "'"
                             + tree.stateParameters.hostNote(e.getKey(), tree.statePaths()) + "; tree '" + tree.name
-                            + "' has parameters " + List.of(tree.paramName)
-                            + Suggestions.didYouMean(e.getKey(), List.of(tree.paramName)));
+                            + "' has parameters " + tree.paramNames()
+                            + Suggestions.didYouMean(e.getKey(), tree.paramNames()));
                 }
-                ValueType type = tree.paramType[p];
+                ValueType type = tree.paramType(p);
                 Scenario.Value v = e.getValue();
                 if (tree.enumValues(p) != null || v.name() != null) {
                     if (tree.enumValues(p) == null) {

@@ -78,7 +78,7 @@ final class StateChanges {
             if (isEnteringState && stateParameters.declares(currentHandle)) {
                 stateParameters.enter(ctx, currentHandle, data.agent); // rule X3: before its linked values and tasks
             }
-            if (tree.stateType[currentHandle] == CompiledStateTree.LINKED) {
+            if (tree.stateType(currentHandle) == CompiledStateTree.LINKED) {
                 linkedParameters.copy(ctx, currentHandle, data.agent);
             }
 
@@ -94,16 +94,16 @@ final class StateChanges {
                 }
             }
 
-            boolean all = tree.stateCompletionAll[currentHandle];
+            boolean all = tree.stateCompletionAll(currentHandle);
             boolean finishedOnEnter = false;
-            int tasksBegin = tree.stateTasksBegin[currentHandle];
-            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum[currentHandle]; taskIndex++) {
+            int tasksBegin = tree.stateTasksBegin(currentHandle);
+            for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum(currentHandle); taskIndex++) {
                 if (isEnteringState && shouldCallStateChange(changeType, taskIndex)) {
                     if (all) {
-                        data.bools[tree.taskDoneSlot[taskIndex]][data.agent] = 0; // entering: not finished
+                        data.bools[tree.taskDoneSlot(taskIndex)][data.agent] = 0; // entering: not finished
                     }
                     control.setChange(changeType, currentHandle, transition.targetState);
-                    Task task = tree.tasks[taskIndex];
+                    Task task = tree.task(taskIndex);
                     timers.stopTimer(taskIndex); // entering clears a timer left from before
                     control.setTask(taskIndex, task.timer());
                     data.calling("task", task, taskIndex);
@@ -118,7 +118,7 @@ final class StateChanges {
                         break;
                     }
                     control.setTask(-1, TimerKind.NONE);
-                    if (!tree.taskConsidered[taskIndex]) {
+                    if (!tree.taskConsidered(taskIndex)) {
                         status = RunStatus.RUNNING; // a background task never completes its state
                     }
                     data.trace(TraceFormat.taskEnter(data.tick, tree, taskIndex, status == RunStatus.FAILED));
@@ -133,7 +133,7 @@ final class StateChanges {
                         break;
                     }
                     if (status == RunStatus.SUCCEEDED && all) {
-                        data.bools[tree.taskDoneSlot[taskIndex]][data.agent] = 1; // finished on enter
+                        data.bools[tree.taskDoneSlot(taskIndex)][data.agent] = 1; // finished on enter
                         finishedOnEnter = true;
                     } else if (status == RunStatus.SUCCEEDED) {
                         // Deviation Q-A2: a task may complete its state on enter.
@@ -164,7 +164,7 @@ final class StateChanges {
      */
     private void enterWithEvent(ExecutionState exec, int state, Event event) {
         if (event == null) {
-            throw new IllegalStateException("state " + tree.statePath[state] + " entered without its required event");
+            throw new IllegalStateException("state " + tree.statePath(state) + " entered without its required event");
         }
         tree.requiredEvents.keep(state, event.types(), event.bits(), 0, data.floats, data.ints, data.bools, data.agent);
         if (tree.requiredEvents.consumes(state)) {
@@ -181,7 +181,7 @@ final class StateChanges {
         }
         // Rule U4: under unreal-5.8 a pending delay lasts while the state that armed it stays (not changed).
         int gateSource = tree.unreal.on && exec.gatedTransitionIndex != INVALID
-                ? tree.transitionSource[exec.gatedTransitionIndex] : INVALID;
+                ? tree.transitionSource(exec.gatedTransitionIndex) : INVALID;
         boolean keepGate = gateSource != INVALID;
 
         boolean onTargetBranch = false;
@@ -220,14 +220,14 @@ final class StateChanges {
             byte changeType = exitedStateChangeType[index];
             data.trace(TraceFormat.exit(data.tick, tree, currentHandle, changeType));
 
-            int tasksBegin = tree.stateTasksBegin[currentHandle];
-            for (int taskIndex = tasksBegin + tree.stateTasksNum[currentHandle] - 1; taskIndex >= tasksBegin; taskIndex--) {
+            int tasksBegin = tree.stateTasksBegin(currentHandle);
+            for (int taskIndex = tasksBegin + tree.stateTasksNum(currentHandle) - 1; taskIndex >= tasksBegin; taskIndex--) {
                 if (taskIndex <= exec.enterStateFailedTaskIndex && shouldCallStateChange(changeType, taskIndex)
                         && !(data.faulted && taskIndex == data.faultTask)) {
                     control.setChange(changeType, currentHandle, transition.targetState < 0 ? -1 : transition.targetState);
-                    data.calling("task", tree.tasks[taskIndex], taskIndex);
+                    data.calling("task", tree.task(taskIndex), taskIndex);
                     try {
-                        tree.tasks[taskIndex].exitState(ctx, data.agent);
+                        tree.task(taskIndex).exitState(ctx, data.agent);
                     } catch (RuntimeException e) {
                         data.fault(e); // rules R2, R3: the exit goes on
                     }
@@ -240,6 +240,6 @@ final class StateChanges {
     /** A task sees a state change when its state changed, or when it was sustained and the task reselects. */
     private boolean shouldCallStateChange(byte changeType, int taskIndex) {
         return changeType == ChangeType.CHANGED
-                || (changeType == ChangeType.SUSTAINED && tree.taskReselect[taskIndex]);
+                || (changeType == ChangeType.SUSTAINED && tree.taskReselect(taskIndex));
     }
 }

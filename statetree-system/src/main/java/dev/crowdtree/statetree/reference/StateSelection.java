@@ -58,7 +58,7 @@ final class StateSelection {
         for (Event e : data.execs[data.agent].eventsToProcess) {
             if ((!own || e == targetEvent) && required.matches(s, e.tag(), e.types(), 0)) {
                 data.testedEvent = e;
-                if (nodes.testAllConditions(tree.stateEnterConditionsBegin[s], tree.stateEnterConditionsNum[s])) {
+                if (nodes.testAllConditions(tree.stateEnterConditionsBegin(s), tree.stateEnterConditionsNum(s))) {
                     return e;
                 }
             }
@@ -116,7 +116,7 @@ final class StateSelection {
                 // "Too many parent states when selecting state"
                 return false;
             }
-            currState = tree.stateParent[currState];
+            currState = tree.stateParent(currState);
         }
 
         outNewActiveState.setNum(Math.max(0, commonActiveAncestorIndex));
@@ -173,7 +173,7 @@ final class StateSelection {
      * that path below {@code nextState} is tried.
      */
     private boolean selectStateAndBelow(int nextState, ActiveStates outNewActiveState, int toward) {
-        if (nextState == INVALID || !tree.stateEnabled[nextState]) {
+        if (nextState == INVALID || !tree.stateEnabled(nextState)) {
             return false; // rule N2: a disabled state (and so its subtree) is never selected
         }
         Event event = null;
@@ -182,8 +182,8 @@ final class StateSelection {
             event = requiredEvent(nextState); // rule V2: checked first, then the enter conditions with it
             enters = event != null;
         } else {
-            enters = nodes.testAllConditions(tree.stateEnterConditionsBegin[nextState],
-                    tree.stateEnterConditionsNum[nextState]);
+            enters = nodes.testAllConditions(tree.stateEnterConditionsBegin(nextState),
+                    tree.stateEnterConditionsNum(nextState));
         }
         if (enters) {
             if (!outNewActiveState.push(nextState)) {
@@ -202,12 +202,12 @@ final class StateSelection {
             if (tree.history.has(nextState) && selectRemembered(nextState, outNewActiveState)) {
                 return true; // rules Y3, Y4: what it remembers comes first
             }
-            boolean hasChildren = tree.stateSubtreeEnd[nextState] > nextState + 1;
-            if (tree.stateSelection[nextState] == CompiledStateTree.TRY_ENTER || !hasChildren) {
+            boolean hasChildren = tree.stateSubtreeEnd(nextState) > nextState + 1;
+            if (tree.stateSelection(nextState) == CompiledStateTree.TRY_ENTER || !hasChildren) {
                 // Select this state (deviation Q-A10: tryEnterState ends the path here).
                 return true;
             }
-            if (tree.stateType[nextState] == CompiledStateTree.LINKED) {
+            if (tree.stateType(nextState) == CompiledStateTree.LINKED) {
                 // the private copy of the linked subtree
                 if (selectChild(nextState, nextState + 1, outNewActiveState, NO_PATH)) {
                     return true;
@@ -231,7 +231,7 @@ final class StateSelection {
      * is selected with the parameters the linked state gives it, put back afterwards (rule L3).
      */
     private boolean selectChild(int parent, int child, ActiveStates outNewActiveState, int toward) {
-        if (tree.stateType[parent] != CompiledStateTree.LINKED) {
+        if (tree.stateType(parent) != CompiledStateTree.LINKED) {
             return selectStateInternal(child, outNewActiveState, toward);
         }
         int mark = linkedParameters.setForSelection(data.ctx, parent, data.agent);
@@ -266,8 +266,8 @@ final class StateSelection {
     /** The child of {@code s} on the path from {@code s} down to {@code below} (a state below it). */
     private int onPathBelow(int s, int below) {
         int child = below;
-        while (tree.stateParent[child] != s) {
-            child = tree.stateParent[child];
+        while (tree.stateParent(child) != s) {
+            child = tree.stateParent(child);
         }
         return child;
     }

@@ -29,17 +29,17 @@ final class TaskTimers {
 
     /** One tick of task {@code k}'s timer, if it runs; true when it ran out (and stopped). */
     boolean countDownTimer(int k, float deltaTime) {
-        TimerKind kind = tree.taskTimer[k];
+        TimerKind kind = tree.taskTimer(k);
         if (kind == TimerKind.NONE) {
             return false;
         }
         int agent = data.agent;
-        int[] state = ints[tree.taskTimerDueSlot[k]];
+        int[] state = ints[tree.taskTimerDueSlot(k)];
         if (state[agent] == 0) {
             return false;
         }
         if (kind == TimerKind.SECONDS) {
-            float[] remaining = floats[tree.taskTimerValueSlot[k]];
+            float[] remaining = floats[tree.taskTimerValueSlot(k)];
             float left = remaining[agent] - deltaTime;
             remaining[agent] = left;
             if (left <= 0f) {
@@ -62,16 +62,16 @@ final class TaskTimers {
      * {@code <= 0}, keeps counting down; TICKS: one tick left).
      */
     void keepRunOut(int k) {
-        int[] state = ints[tree.taskTimerDueSlot[k]];
-        if (tree.taskTimer[k] != TimerKind.NONE && state[data.agent] == 0) {
+        int[] state = ints[tree.taskTimerDueSlot(k)];
+        if (tree.taskTimer(k) != TimerKind.NONE && state[data.agent] == 0) {
             state[data.agent] = 1;
         }
     }
 
     /** Stops task {@code k}'s timer for the agent being run. */
     void stopTimer(int k) {
-        if (tree.taskTimer[k] != TimerKind.NONE) {
-            ints[tree.taskTimerDueSlot[k]][data.agent] = 0;
+        if (tree.taskTimer(k) != TimerKind.NONE) {
+            ints[tree.taskTimerDueSlot(k)][data.agent] = 0;
         }
     }
 
@@ -80,10 +80,10 @@ final class TaskTimers {
         if (!isRunning(a, k)) {
             return Countdown.NEVER;
         }
-        if (tree.taskTimer[k] == TimerKind.TICKS) {
-            return ints[tree.taskTimerDueSlot[k]][a];
+        if (tree.taskTimer(k) == TimerKind.TICKS) {
+            return ints[tree.taskTimerDueSlot(k)][a];
         }
-        return Countdown.steps(floats[tree.taskTimerValueSlot[k]][a], agentDt);
+        return Countdown.steps(floats[tree.taskTimerValueSlot(k)][a], agentDt);
     }
 
     /** Counts agent {@code a}'s running timer of task {@code k} down by {@code skipped} ticks of {@code agentDt}. */
@@ -91,30 +91,30 @@ final class TaskTimers {
         if (!isRunning(a, k)) {
             return;
         }
-        if (tree.taskTimer[k] == TimerKind.TICKS) {
-            ints[tree.taskTimerDueSlot[k]][a] -= (int) skipped;
+        if (tree.taskTimer(k) == TimerKind.TICKS) {
+            ints[tree.taskTimerDueSlot(k)][a] -= (int) skipped;
         } else {
-            float[] remaining = floats[tree.taskTimerValueSlot[k]];
+            float[] remaining = floats[tree.taskTimerValueSlot(k)];
             remaining[a] = Countdown.after(remaining[a], agentDt, skipped);
         }
     }
 
     /** Whether task {@code k} has a timer and it runs for agent {@code a}. */
     private boolean isRunning(int a, int k) {
-        return tree.taskTimer[k] != TimerKind.NONE && ints[tree.taskTimerDueSlot[k]][a] != 0;
+        return tree.taskTimer(k) != TimerKind.NONE && ints[tree.taskTimerDueSlot(k)][a] != 0;
     }
 
     /** Starts timers for the agent being run. */
     private final class Timers implements TimerService {
         @Override
         public void startTimer(int task, int row, float seconds) {
-            floats[tree.taskTimerValueSlot[task]][row] = seconds;
-            ints[tree.taskTimerDueSlot[task]][row] = 1;
+            floats[tree.taskTimerValueSlot(task)][row] = seconds;
+            ints[tree.taskTimerDueSlot(task)][row] = 1;
         }
 
         @Override
         public void startTickTimer(int task, int row, int ticks) {
-            ints[tree.taskTimerDueSlot[task]][row] = ticks;
+            ints[tree.taskTimerDueSlot(task)][row] = ticks;
         }
     }
 }

@@ -196,7 +196,7 @@ final class TickScheduler {
         woken.clear();
         Arrays.sort(run, 0, n);
         awakeCount = 0;
-        boolean everyTickEvaluators = tree.evaluatorsEveryTick.length > 0;
+        boolean everyTickEvaluators = tree.everyTickEvaluatorCount() > 0;
         int next = 0;
         for (int a = 0; a < agents; a++) {
             boolean isAwake = next < n && run[next] == a;
@@ -270,7 +270,7 @@ final class TickScheduler {
         }
         if (exec.lastTickStatus != RunStatus.RUNNING || exec.gatedTransitionIndex != INVALID
                 || !exec.events.isEmpty() || exec.activeStates.isEmpty()
-                || tree.stateAlwaysAwake[exec.activeStates.last()]) {
+                || tree.stateAlwaysAwake(exec.activeStates.last())) {
             return stayAwake(a, exec);
         }
         int period = 1 << exec.periodLog;
@@ -284,8 +284,8 @@ final class TickScheduler {
         }
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
-            int tasksBegin = tree.stateTasksBegin[state];
-            for (int k = tasksBegin; k < tasksBegin + tree.stateTasksNum[state]; k++) {
+            int tasksBegin = tree.stateTasksBegin(state);
+            for (int k = tasksBegin; k < tasksBegin + tree.stateTasksNum(state); k++) {
                 long ticks = timers.timerTicksLeft(a, k, agentDt);
                 if (ticks != Countdown.NEVER) {
                     wake = Math.min(wake, exec.lastStep + ticks * period);
@@ -340,8 +340,8 @@ final class TickScheduler {
         }
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
-            int tasksBegin = tree.stateTasksBegin[state];
-            for (int k = tasksBegin; k < tasksBegin + tree.stateTasksNum[state]; k++) {
+            int tasksBegin = tree.stateTasksBegin(state);
+            for (int k = tasksBegin; k < tasksBegin + tree.stateTasksNum(state); k++) {
                 timers.catchUpTimer(a, k, skipped, agentDt);
             }
         }

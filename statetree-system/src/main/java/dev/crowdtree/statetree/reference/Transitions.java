@@ -82,14 +82,14 @@ final class Transitions {
             }
             int completionTrigger = completion == RunStatus.SUCCEEDED ? CompiledStateTree.TRIGGER_SUCCEEDED
                     : completion == RunStatus.FAILED ? CompiledStateTree.TRIGGER_FAILED : 0;
-            int begin = tree.stateTransitionsBegin[state];
-            for (int i = 0; i < tree.stateTransitionsNum[state]; i++) {
+            int begin = tree.stateTransitionsBegin(state);
+            for (int i = 0; i < tree.stateTransitionsNum(state); i++) {
                 int transitionIndex = begin + i;
-                int priority = tree.transitionPriority[transitionIndex];
+                int priority = tree.transitionPriority(transitionIndex);
                 if (priority <= best) {
                     continue; // not evaluated; a gate it holds keeps running
                 }
-                int trigger = tree.transitionTrigger[transitionIndex];
+                int trigger = tree.transitionTrigger(transitionIndex);
                 // Completion is scoped: only the completed state and its ancestors see it.
                 boolean shouldCheck = ((trigger & completionTrigger) != 0 && stateIndex <= completedIndex)
                         || trigger == CompiledStateTree.TRIGGER_TICK
@@ -113,9 +113,9 @@ final class Transitions {
                         }
                     }
 
-                    byte type = tree.transitionType[transitionIndex];
+                    byte type = tree.transitionType(transitionIndex);
                     if (type == CompiledStateTree.GOTO) {
-                        if (!trySelect(exec, tree.transitionTarget[transitionIndex], transitionIndex, outTransition)) {
+                        if (!trySelect(exec, tree.transitionTarget(transitionIndex), transitionIndex, outTransition)) {
                             continue;
                         }
                         fires = true;
@@ -151,7 +151,7 @@ final class Transitions {
 
     /** {@code @succeeded} or {@code @failed} transition {@code tr} into {@code out}: the path ends in its handle. */
     void terminal(ExecutionState exec, TransitionResult out, int tr) {
-        short handle = tree.transitionType[tr] == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
+        short handle = tree.transitionType(tr) == CompiledStateTree.TO_SUCCEEDED ? SUCCEEDED_HANDLE : FAILED_HANDLE;
         out.currentActiveStates.copyFrom(exec.activeStates);
         out.targetState = handle;
         out.nextActiveStates.reset();
@@ -183,12 +183,12 @@ final class Transitions {
      */
     private byte compositeRule(ExecutionState exec, int composite, int child, byte completion, TransitionResult out) {
         int tries = tree.scanRules.siblingsToTry(composite, completion);
-        int end = tree.stateSubtreeEnd[composite];
-        int sibling = tree.stateSubtreeEnd[child]; // the next sibling (DFS pre-order), or the composite's end
+        int end = tree.stateSubtreeEnd(composite);
+        int sibling = tree.stateSubtreeEnd(child); // the next sibling (DFS pre-order), or the composite's end
         if (tries == 0 || sibling >= end) {
             return completion;
         }
-        for (int tried = 0; tried < tries && sibling < end; tried++, sibling = tree.stateSubtreeEnd[sibling]) {
+        for (int tried = 0; tried < tries && sibling < end; tried++, sibling = tree.stateSubtreeEnd(sibling)) {
             if (trySelect(exec, sibling, TransitionResult.COMPOSITE_RULE, out)) {
                 return RunStatus.RUNNING;
             }
@@ -207,8 +207,8 @@ final class Transitions {
      * transition's target is selected with the event it fired on (rule U8).
      */
     boolean trySelectUnreal(ExecutionState exec, int tr, TransitionResult out, boolean byArmedGate) {
-        int target = tree.transitionTarget[tr];
-        if (byArmedGate || tree.transitionTrigger[tr] != CompiledStateTree.TRIGGER_EVENT) {
+        int target = tree.transitionTarget(tr);
+        if (byArmedGate || tree.transitionTrigger(tr) != CompiledStateTree.TRIGGER_EVENT) {
             return trySelect(exec, target, tr, out);
         }
         selection.selectWithEvent(target, firedEvent(exec, tr));
@@ -237,8 +237,8 @@ final class Transitions {
      * event to consume.
      */
     boolean conditionsPass(ExecutionState exec, int tr) {
-        int begin = tree.transitionConditionsBegin[tr];
-        int num = tree.transitionConditionsNum[tr];
+        int begin = tree.transitionConditionsBegin(tr);
+        int num = tree.transitionConditionsNum(tr);
         if (!tree.payloads.readsPayload(tr)) {
             return nodes.testAllConditions(begin, num);
         }
@@ -268,7 +268,7 @@ final class Transitions {
     private static int nextMatch(CompiledStateTree tree, ExecutionState exec, int after, int tr) {
         for (int i = after + 1; i < exec.eventsToProcess.size(); i++) {
             Event e = exec.eventsToProcess.get(i);
-            if (tree.tagMatches(tree.transitionEvent[tr], e.tag())
+            if (tree.tagMatches(tree.transitionEvent(tr), e.tag())
                     && (!tree.payloads.readsPayload(tr) || tree.payloads.matches(tr, e.types(), 0))) {
                 return i;
             }

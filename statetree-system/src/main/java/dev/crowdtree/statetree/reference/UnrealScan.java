@@ -58,7 +58,7 @@ final class UnrealScan {
                     return true;
                 }
             }
-            int linked = fires && out.targetState < 0 ? tree.unreal.linkedAncestor(tree.transitionSource[out.transitionIndex]) : -1;
+            int linked = fires && out.targetState < 0 ? tree.unreal.linkedAncestor(tree.transitionSource(out.transitionIndex)) : -1;
             if (linked < 0) {
                 out.changedFrom = RunStatus.isCompletion(completion) ? completedIndex : CompiledStateTree.MAX_DEPTH;
                 noteWhy(out);
@@ -66,12 +66,12 @@ final class UnrealScan {
             }
             // Rule U2: the linked state above completes; both phases run again from it.
             int tr = out.transitionIndex;
-            if (tree.transitionTrigger[tr] == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent[tr]
+            if (tree.transitionTrigger(tr) == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent(tr)
                     && !out.byArmedGate) {
                 Transitions.consumeEvent(tree, exec, tr); // its event was used, as if it had fired
             }
             completion = out.targetState == SUCCEEDED_HANDLE ? RunStatus.SUCCEEDED : RunStatus.FAILED;
-            completedIndex = tree.stateDepth[linked];
+            completedIndex = tree.stateDepth(linked);
             data.trace(TraceFormat.stateCompleted(data.tick, tree, linked, completion));
             top = completedIndex;
         }
@@ -91,10 +91,10 @@ final class UnrealScan {
         for (int index = top; index >= 0; index--) {
             int state = exec.activeStates.get(index);
             boolean sourceFails = index > completedIndex; // rule U3: a completed state above it
-            int begin = tree.stateTransitionsBegin[state];
-            for (int tr = begin; tr < begin + tree.stateTransitionsNum[state]; tr++) {
-                int priority = tree.transitionPriority[tr];
-                int trigger = tree.transitionTrigger[tr];
+            int begin = tree.stateTransitionsBegin(state);
+            for (int tr = begin; tr < begin + tree.stateTransitionsNum(state); tr++) {
+                int priority = tree.transitionPriority(tr);
+                int trigger = tree.transitionTrigger(tr);
                 if (priority <= best || (trigger & CompiledStateTree.TRIGGER_COMPLETED) != 0) {
                     continue;
                 }
@@ -150,9 +150,9 @@ final class UnrealScan {
                 : CompiledStateTree.TRIGGER_FAILED;
         for (int index = completedIndex; index >= 0; index--) {
             int state = exec.activeStates.get(index);
-            int begin = tree.stateTransitionsBegin[state];
-            for (int tr = begin; tr < begin + tree.stateTransitionsNum[state]; tr++) {
-                if ((tree.transitionTrigger[tr] & completionTrigger) != 0 && transitions.conditionsPass(exec, tr)
+            int begin = tree.stateTransitionsBegin(state);
+            for (int tr = begin; tr < begin + tree.stateTransitionsNum(state); tr++) {
+                if ((tree.transitionTrigger(tr) & completionTrigger) != 0 && transitions.conditionsPass(exec, tr)
                         && fire(exec, out, tr, false)) {
                     best = NORMAL;
                     return;
@@ -167,7 +167,7 @@ final class UnrealScan {
      * {@code @failed} always can. Returns whether it was found.
      */
     private boolean fire(ExecutionState exec, TransitionResult out, int tr, boolean byArmedGate) {
-        byte type = tree.transitionType[tr];
+        byte type = tree.transitionType(tr);
         if (type == CompiledStateTree.GOTO) {
             if (!transitions.trySelectUnreal(exec, tr, out, byArmedGate)) {
                 return false;

@@ -54,28 +54,28 @@ class JsonLoaderTest {
         assertEquals(List.of("Root", "Root/Danger", "Root/Danger/Fight", "Root/Danger/Reload",
             "Root/Danger/Flee", "Root/Danger/Flee/Escape", "Root/Danger/Flee/Escape/Run",
             "Root/Danger/Flee/Escape/Hide", "Root/Calm", "Root/Calm/Idle"), t.statePaths());
-        assertEquals(CompiledStateTree.GROUP, t.stateType[t.stateByPath("Root/Danger")]);
-        assertEquals(CompiledStateTree.LINKED, t.stateType[t.stateByPath("Root/Danger/Flee")]);
-        assertEquals(CompiledStateTree.SUBTREE, t.stateType[t.stateByPath("Root/Danger/Flee/Escape")]);
-        assertEquals(CompiledStateTree.TRY_ENTER, t.stateSelection[t.stateByPath("Root/Calm")]);
+        assertEquals(CompiledStateTree.GROUP, t.stateType(t.stateByPath("Root/Danger")));
+        assertEquals(CompiledStateTree.LINKED, t.stateType(t.stateByPath("Root/Danger/Flee")));
+        assertEquals(CompiledStateTree.SUBTREE, t.stateType(t.stateByPath("Root/Danger/Flee/Escape")));
+        assertEquals(CompiledStateTree.TRY_ENTER, t.stateSelection(t.stateByPath("Root/Calm")));
 
         // parameters in file order, with their defaults
         assertEquals(List.of("alert", "ammo", "courage"), t.paramNames());
         assertArrayEquals(new ValueType[] {ValueType.BOOL, ValueType.INT, ValueType.FLOAT},
                 IntStream.range(0, t.paramCount()).mapToObj(t::paramType).toArray());
         assertArrayEquals(new double[] {0, 30, 0.75}, IntStream.range(0, t.paramCount()).mapToDouble(t::paramDefault).toArray());
-        assertEquals(3, t.evaluators.length);
-        assertEquals("perception", t.evaluators[1].name());
+        assertEquals(3, t.evaluatorCount());
+        assertEquals("perception", t.evaluator(1).name());
 
         // tasks: names, reselect, enter conditions
         int fight = t.stateByPath("Root/Danger/Fight");
-        assertEquals(2, t.stateTasksNum[fight]);
-        assertEquals("aim", t.taskName[t.stateTasksBegin[fight]]);
-        assertEquals("sendEvent", t.taskName[t.stateTasksBegin[fight] + 1]);
-        assertFalse(t.taskReselect[t.stateTasksBegin[fight] + 1]);
-        assertTrue(t.taskReselect[t.stateTasksBegin[fight]]);
-        assertEquals(2, t.stateEnterConditionsNum[fight]);
-        assertEquals(2, t.stateLinkedParamsNum[t.stateByPath("Root/Danger/Flee")]);
+        assertEquals(2, t.stateTasksNum(fight));
+        assertEquals("aim", t.taskName(t.stateTasksBegin(fight)));
+        assertEquals("sendEvent", t.taskName(t.stateTasksBegin(fight) + 1));
+        assertFalse(t.taskReselect(t.stateTasksBegin(fight) + 1));
+        assertTrue(t.taskReselect(t.stateTasksBegin(fight)));
+        assertEquals(2, t.stateEnterConditionsNum(fight));
+        assertEquals(2, t.stateLinkedParamsNum(t.stateByPath("Root/Danger/Flee")));
 
         // transitions: targets by path, by unique name, @next, specials, events and gates
         assertEquals(List.of("@failed", "@succeeded"), targets(t, "Root"));
@@ -83,11 +83,11 @@ class JsonLoaderTest {
         assertEquals(List.of("Root/Danger/Fight"), targets(t, "Root/Danger/Reload"));
         assertEquals(List.of("Root/Danger", "@none"), targets(t, "Root/Calm"));
         assertEquals(List.of("Root/Danger/Flee/Escape/Hide"), targets(t, "Root/Danger/Flee/Escape/Run"));
-        int extract = t.stateTransitionsBegin[0] + 1;
-        assertEquals(CompiledStateTree.TRIGGER_EVENT, t.transitionTrigger[extract]);
-        assertEquals("extract", t.tagName(t.transitionEvent[extract]));
-        assertEquals(2.0f, t.transitionDelay[extract]);
-        assertEquals(0.5f, t.transitionDelayVariance[extract]);
+        int extract = t.stateTransitionsBegin(0) + 1;
+        assertEquals(CompiledStateTree.TRIGGER_EVENT, t.transitionTrigger(extract));
+        assertEquals("extract", t.tagName(t.transitionEvent(extract)));
+        assertEquals(2.0f, t.transitionDelay(extract));
+        assertEquals(0.5f, t.transitionDelayVariance(extract));
         for (String tag : List.of("die", "extract", "shot", "alarm")) {
             assertTrue(t.tagId(tag) >= 0, tag);
         }
@@ -96,7 +96,7 @@ class JsonLoaderTest {
     private static List<String> targets(CompiledStateTree t, String path) {
         int s = t.stateByPath(path);
         List<String> out = new ArrayList<>();
-        for (int i = t.stateTransitionsBegin[s]; i < t.stateTransitionsBegin[s] + t.stateTransitionsNum[s]; i++) {
+        for (int i = t.stateTransitionsBegin(s); i < t.stateTransitionsBegin(s) + t.stateTransitionsNum(s); i++) {
             out.add(t.transitionTargetName(i));
         }
         return out;
@@ -169,7 +169,7 @@ class JsonLoaderTest {
         CompiledStateTree t = StateTreeJson.compile("ok.json", json("{'name': 'N', 'root': {'name': 'R',"
                 + " 'tasks': [{'type': 'succeed', 'afterTicks': 2.0}, {'type': 'delay', 'duration': 3}]}}"),
                 TestAssets.compiler());
-        assertEquals(2, t.tasks.length);
+        assertEquals(2, t.taskCount());
         StateTreeCompileException e = assertThrows(StateTreeCompileException.class, () -> StateTreeJson.compile(
                 "bad.json", json("{'name': 'N', 'root': {'name': 'R', 'tasks': [{'type': 'succeed', 'afterTicks': "
                         + "9223372036854775808}, {'type': 'delay', 'duration': 1e400}, {'type': 'succeed', "
@@ -328,9 +328,9 @@ class JsonLoaderTest {
         CompiledStateTree t = TestAssets.compiler().compile(built);
         assertEquals(2, t.globalTaskCount);
         assertEquals(List.of("camp", "lifetime", "delay"), t.taskNames());
-        assertEquals(CompiledStateTree.INVALID, t.taskState[1]);
-        assertFalse(t.taskConsidered[1]);
-        assertEquals(2, t.stateTasksBegin[0]);
+        assertEquals(CompiledStateTree.INVALID, t.taskState(1));
+        assertFalse(t.taskConsidered(1));
+        assertEquals(2, t.stateTasksBegin(0));
     }
 
     @Test

@@ -106,9 +106,9 @@ class StateParametersAssetTest {
         // after Walk's delay fields); the root's have a slot at depth 0
         int w = t.stateParameters.begin(walk);
         int l = t.stateParameters.begin(rest);
-        assertEquals(ValueType.FLOAT, t.stateParameters.type[w]);
-        assertEquals(ValueType.INT, t.stateParameters.type[l]);
-        assertEquals("param:laps", t.stateParameters.value[l].toString());
+        assertEquals(ValueType.FLOAT, t.stateParameters.type(w));
+        assertEquals(ValueType.INT, t.stateParameters.type(l));
+        assertEquals("param:laps", t.stateParameters.value(l).toString());
         assertFalse(COMPILER.compile(tree("Plain").root(state("Root").task(node("run"))).build()).tickPeriods.any);
     }
 
@@ -121,7 +121,7 @@ class StateParametersAssetTest {
                 .build());
         int a = t.stateParameters.begin(t.stateByPath("Root/A"));
         int b = t.stateParameters.begin(t.stateByPath("Root/B"));
-        assertEquals(t.stateParameters.slot[a], t.stateParameters.slot[b], "one float slot for depth 1");
+        assertEquals(t.stateParameters.slot(a), t.stateParameters.slot(b), "one float slot for depth 1");
         assertEquals(1, t.floatSlots);
     }
 

@@ -121,20 +121,20 @@ class EnabledFlagsTest {
         CompiledStateTree a = TestNodes.compile(with);
         CompiledStateTree b = TestNodes.compile(without);
         assertEquals(TreeFingerprint.of(b), TreeFingerprint.of(a));
-        assertEquals(b.tasks.length, a.tasks.length);
-        assertEquals(b.conditions.length, a.conditions.length);
-        assertEquals(b.evaluators.length, a.evaluators.length);
+        assertEquals(b.taskCount(), a.taskCount());
+        assertEquals(b.conditionCount(), a.conditionCount());
+        assertEquals(b.evaluatorCount(), a.evaluatorCount());
     }
 
     @Test
     void aDisabledStateStaysAsAnUnselectablePlaceholderWithItsChildren() {
         CompiledStateTree t = TestNodes.compile(built());
         for (int s = 0; s < t.stateCount; s++) {
-            boolean off = t.statePath[s].startsWith("Root/Off") || t.statePath[s].equals("Root/Empty/OnlyOff");
-            assertEquals(!off, t.stateEnabled[s], t.statePath[s]);
+            boolean off = t.statePath(s).startsWith("Root/Off") || t.statePath(s).equals("Root/Empty/OnlyOff");
+            assertEquals(!off, t.stateEnabled(s), t.statePath(s));
             if (off) {
-                assertEquals(0, t.stateTasksNum[s] + t.stateTransitionsNum[s] + t.stateEnterConditionsNum[s],
-                        t.statePath[s] + " keeps nothing but its place");
+                assertEquals(0, t.stateTasksNum(s) + t.stateTransitionsNum(s) + t.stateEnterConditionsNum(s),
+                        t.statePath(s) + " keeps nothing but its place");
             }
         }
     }

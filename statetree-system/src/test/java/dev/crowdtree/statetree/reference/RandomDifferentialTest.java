@@ -126,18 +126,18 @@ class RandomDifferentialTest {
             withStatePeriods += tree.tickPeriods.any ? 1 : 0;
             withStateParams += tree.stateParameters.any ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
-                if (!tree.stateEnabled[st]) {
+                if (!tree.stateEnabled(st)) {
                     withDisabled++;
                     break;
                 }
             }
             for (int st = 0; st < tree.stateCount; st++) {
-                chosen += tree.stateSelection[st] >= CompiledStateTree.SELECT_AT_RANDOM ? 1 : 0;
+                chosen += tree.stateSelection(st) >= CompiledStateTree.SELECT_AT_RANDOM ? 1 : 0;
             }
             boolean periods = n % 2 == 1;
             withPeriods += periods ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
-                sleepyStates += tree.stateAlwaysAwake[st] ? 0 : 1;
+                sleepyStates += tree.stateAlwaysAwake(st) ? 0 : 1;
             }
             String scenario = scenario(rnd, tree, periods, new SplittableRandom(19000 + n));
             withHistory += tree.history.count() > 0 ? 1 : 0;
@@ -227,8 +227,8 @@ class RandomDifferentialTest {
     /** Whether {@code trace} completes a linked state (rule U2: traced {@code state-completed <path>}). */
     private static boolean linkedStateCompleted(CompiledStateTree tree, List<String> trace) {
         for (int st = 0; st < tree.stateCount; st++) {
-            if (tree.stateType[st] == CompiledStateTree.LINKED) {
-                String completed = " state-completed " + tree.statePath[st] + " ";
+            if (tree.stateType(st) == CompiledStateTree.LINKED) {
+                String completed = " state-completed " + tree.statePath(st) + " ";
                 if (trace.stream().anyMatch(l -> l.contains(completed))) {
                     return true;
                 }
@@ -272,7 +272,7 @@ class RandomDifferentialTest {
     /** Whether {@code tree} has a leaf with no task on its path (rule U6). */
     private static boolean hasTasklessLeaf(CompiledStateTree tree) {
         for (int st = 0; st < tree.stateCount; st++) {
-            if (tree.unreal.noTaskOnPath(st) && tree.stateSubtreeEnd[st] == st + 1) {
+            if (tree.unreal.noTaskOnPath(st) && tree.stateSubtreeEnd(st) == st + 1) {
                 return true;
             }
         }
@@ -282,8 +282,8 @@ class RandomDifferentialTest {
     /** Whether {@code trace} enters a leaf with no task on its path (rule U6). */
     private static boolean enteredTaskless(CompiledStateTree tree, List<String> trace) {
         for (int st = 0; st < tree.stateCount; st++) {
-            if (tree.unreal.noTaskOnPath(st) && tree.stateSubtreeEnd[st] == st + 1) {
-                String enter = " enter " + tree.statePath[st] + " ";
+            if (tree.unreal.noTaskOnPath(st) && tree.stateSubtreeEnd(st) == st + 1) {
+                String enter = " enter " + tree.statePath(st) + " ";
                 if (trace.stream().anyMatch(l -> l.contains(enter))) {
                     return true;
                 }
@@ -302,7 +302,7 @@ class RandomDifferentialTest {
     private static boolean enteredWithEvent(CompiledStateTree tree, List<String> trace) {
         for (int st = 0; st < tree.stateCount; st++) {
             if (tree.requiredEvents.has(st)) {
-                String enter = " enter " + tree.statePath[st] + " ";
+                String enter = " enter " + tree.statePath(st) + " ";
                 if (trace.stream().anyMatch(l -> l.contains(enter))) {
                     return true;
                 }
@@ -341,7 +341,7 @@ class RandomDifferentialTest {
                     StringBuilder b = new StringBuilder("tick ").append(tick).append(':');
                     for (int s = 0; s < tree.stateCount; s++) {
                         if (r.entered(s) != 0) {
-                            b.append(' ').append(tree.statePath[s]).append('=').append(r.entered(s));
+                            b.append(' ').append(tree.statePath(s)).append('=').append(r.entered(s));
                         }
                     }
                     for (String tag : tree.tags()) {

@@ -30,7 +30,7 @@ class RecorderTest {
         StringBuilder b = new StringBuilder("tick ").append(r.tick()).append(':');
         for (int s = 0; s < t.stateCount; s++) {
             if (r.occupancy(s) != 0) {
-                b.append(' ').append(t.statePath[s]).append('=').append(r.occupancy(s));
+                b.append(' ').append(t.statePath(s)).append('=').append(r.occupancy(s));
             }
         }
         b.append(" |");
@@ -137,7 +137,7 @@ class RecorderTest {
                             }
                         }
                         for (int s = 0; s < tree.stateCount; s++) {
-                            assertEquals(fromPaths[s], rt.recorder().occupancy(s), "tick " + k + ", " + tree.statePath[s]
+                            assertEquals(fromPaths[s], rt.recorder().occupancy(s), "tick " + k + ", " + tree.statePath(s)
                                     + ", workers " + workers);
                         }
                     }

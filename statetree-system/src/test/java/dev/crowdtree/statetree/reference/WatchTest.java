@@ -93,7 +93,7 @@ class WatchTest {
         StringBuilder b = new StringBuilder("tick ").append(r.tick()).append(':');
         for (int s = 0; s < t.stateCount; s++) {
             if (r.entered(s) != 0) {
-                b.append(' ').append(t.statePath[s]).append('=').append(r.entered(s));
+                b.append(' ').append(t.statePath(s)).append('=').append(r.entered(s));
             }
         }
         b.append(" |");
@@ -309,7 +309,7 @@ class WatchTest {
     @Test
     void theAccessorsAgreeOnBothRuntimes() {
         CompiledStateTree tree = compile(TREE);
-        int n = tree.paramName.length;
+        int n = tree.paramCount();
         List<String> reference = null;
         for (StateTreeRuntime rt : runtimes(tree, 70)) {
             try (rt) {
@@ -328,10 +328,10 @@ class WatchTest {
                     }
                     for (int a : new int[] {0, 5, 6, 69}) {
                         int s = rt.activeState(a);
-                        assertEquals(rt.activePath(a), s < 0 ? "" : tree.statePath[s]);
+                        assertEquals(rt.activePath(a), s < 0 ? "" : tree.statePath(s));
                         StringBuilder b = new StringBuilder("tick " + k + " a" + a + " " + s + " " + rt.queuedEvents(a));
                         for (int p = 0; p < n; p++) {
-                            b.append(' ').append(tree.paramName[p]).append('=').append(rt.parameter(a, p));
+                            b.append(' ').append(tree.paramName(p)).append('=').append(rt.parameter(a, p));
                         }
                         seen.add(b.toString());
                     }
