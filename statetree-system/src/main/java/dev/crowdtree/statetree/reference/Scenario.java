@@ -17,7 +17,6 @@ import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.JsonLimits;
 import dev.crowdtree.statetree.node.Payload;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -253,15 +252,9 @@ public final class Scenario {
                 throw new ScenarioException(src, "tree", "expected the tree asset's file name (a non-empty string), got "
                         + describe(t));
             }
-            treeProblem = treeProblem(t.asText());
+            treeProblem = ScenarioTreePath.problem(t.asText(), baseDir);
             tree = treeProblem != null ? null : baseDir == null ? Path.of(t.asText()).normalize()
                     : baseDir.resolve(t.asText()).normalize();
-            if (tree != null && baseDir != null && !InputFiles.inside(baseDir, tree)) {
-                treeProblem = "\"" + t.asText() + "\" is a symbolic link to a file outside the scenario's directory; a "
-                        + "scenario's tree must be in its directory or below, links resolved; give another tree "
-                        + "explicitly instead (the command line: trace --tree FILE)";
-                tree = null;
-            }
         }
         float dt = DEFAULT_DT;
         JsonNode d = root.get("dt");
@@ -302,29 +295,6 @@ public final class Scenario {
         }
         return s;
     }
-
-    /** Why {@code name} cannot name the tree file, or null if it can. */
-    private static String treeProblem(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
-                return "\"" + name + "\" is not a file name: it contains a control character";
-            }
-        }
-        Path rel;
-        try {
-            rel = Path.of(name);
-        } catch (InvalidPathException e) {
-            return "\"" + name + "\" is not a valid file name";
-        }
-        if (rel.isAbsolute() || rel.getRoot() != null || rel.normalize().startsWith("..")) {
-            return "\"" + name + "\" is outside the scenario's directory; a scenario's tree must be in its directory "
-                    + "or below (no absolute paths, no '..' out of it); give another tree explicitly instead "
-                    + "(the command line: trace --tree FILE)";
-        }
-        return null;
-    }
-
 
     /** What a throwing node does in this scenario ({@code "onNodeError": "fail" | "isolate"}, default fail; rule R1). */
     public NodeErrorPolicy onNodeError() {
