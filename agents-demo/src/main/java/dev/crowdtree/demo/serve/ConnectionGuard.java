@@ -15,11 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link ServerLimits#headerTimeoutMs()} of opening or of its previous answer, however it trickles
  * bytes (slowloris), and keeps at most {@link ServerLimits#maxConnections()} connections open:
  * a new connection beyond the cap closes the connection idle the longest (no request in
- * progress: between requests or still sending its head), else the one whose request body has been
- * arriving the longest (more than {@value #SLOW_BODY_MS} ms: a body a client means to send arrives
- * at once), or itself when every other connection has a request in progress (those are bounded by
- * the body and write timeouts). So clients that keep every slot by trickling bodies and reconnecting
- * at once cannot keep new connections out.
+ * progress: between requests or still sending its head), or itself when every connection has a
+ * request in progress (those are bounded by the body and write timeouts).
  *
  * <p>THREADING: {@link #onOpened} and {@link #onClosed} run on Jetty's worker threads, several at
  * once; {@link #requestStarted} and {@link #requestEnded} on the worker threads that handle
@@ -32,8 +29,6 @@ final class ConnectionGuard implements Connection.Listener {
     private static final int IDLE = 0;
     private static final int BUSY = 1;
     private static final int CLOSING = 2;
-    /** A request body still arriving after this long may be dropped for a new connection at the cap. */
-    static final long SLOW_BODY_MS = 250;
 
     /** What the guard knows of one connection. */
     private static final class State {
@@ -41,8 +36,6 @@ final class ConnectionGuard implements Connection.Listener {
         final AtomicInteger phase = new AtomicInteger(IDLE);
         /** When the connection opened or its last answer finished (nanoTime); the head deadline runs from it. */
         volatile long idleSince;
-        /** When the body of its request started to arrive (nanoTime), 0 when none is arriving. */
-        volatile long bodySince;
 
         State(long now) {
             idleSince = now;
@@ -94,9 +87,6 @@ final class ConnectionGuard implements Connection.Listener {
         if (count.incrementAndGet() > maxConnections) {
             Connection victim = claimLongestIdle(c);
             if (victim == null) {
-                victim = claimSlowestBody(c, now);
-            }
-            if (victim == null) {
                 refused.incrementAndGet();
                 victim = c;
             }
@@ -116,46 +106,6 @@ final class ConnectionGuard implements Connection.Listener {
         State s = open.get(c);
         if (s != null) {
             s.phase.compareAndSet(IDLE, BUSY);
-        }
-    }
-
-    /** The body of the request on {@code c} starts to arrive. */
-    void bodyStarted(Connection c) {
-        State s = open.get(c);
-        if (s != null) {
-            s.bodySince = System.nanoTime() | 1; // never 0
-        }
-    }
-
-    /** The body of the request on {@code c} arrived (or failed). */
-    void bodyEnded(Connection c) {
-        State s = open.get(c);
-        if (s != null) {
-            s.bodySince = 0;
-        }
-    }
-
-    /**
-     * Marks as closing and returns the busy connection other than {@code except} whose request body
-     * has been arriving the longest, for more than {@link #SLOW_BODY_MS}; null when there is none.
-     */
-    private Connection claimSlowestBody(Connection except, long now) {
-        while (true) {
-            Connection best = null;
-            State bestState = null;
-            for (Map.Entry<Connection, State> e : open.entrySet()) {
-                State s = e.getValue();
-                long since = s.bodySince;
-                if (e.getKey() != except && s.phase.get() == BUSY && since != 0
-                        && now - since > TimeUnit.MILLISECONDS.toNanos(SLOW_BODY_MS)
-                        && (bestState == null || since - bestState.bodySince < 0)) {
-                    best = e.getKey();
-                    bestState = s;
-                }
-            }
-            if (best == null || bestState.phase.compareAndSet(BUSY, CLOSING)) {
-                return best;
-            }
         }
     }
 

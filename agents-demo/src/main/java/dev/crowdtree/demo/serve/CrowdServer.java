@@ -434,10 +434,7 @@ public final class CrowdServer implements AutoCloseable {
             throw new BadRequest(413, "the request body is longer than " + max + " bytes");
         }
         String query = request.getHttpURI().getQuery();
-        Connection c = request.getConnectionMetaData().getConnection();
-        guard.bodyStarted(c);
         reply(BodyReader.read(request, max, limits.bodyTimeoutMs(), scheduler)
-                .whenComplete((body, failure) -> guard.bodyEnded(c))
                 .thenCompose(body -> loop.call(controlAction(query, body))), request, response, done);
     }
 
