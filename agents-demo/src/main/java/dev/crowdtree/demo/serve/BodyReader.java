@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link TooLarge} past the limit or {@link TooSlow} when the body has not arrived in full within
  * the deadline (trickling bytes does not extend it) or, after a grace of {@value #GRACE_MS} ms, has
  * arrived at fewer than {@value #MIN_BYTES_PER_SECOND} bytes per second on average (checked every
- * {@value #CHECK_MS} ms), so a client trickling a byte at a time holds its connection about a
+ * {@value #CHECK_MS} ms), so a client trickling a byte at a time holds its connection half a
  * second, not the whole deadline.
  *
  * <p>THREADING: reading runs on Jetty's threads as content arrives (Jetty calls the demand callback
@@ -50,7 +50,7 @@ final class BodyReader {
     /** The average rate a body must keep up after {@link #GRACE_MS}. */
     static final int MIN_BYTES_PER_SECOND = 512;
     /** How long a body may take before its rate is checked. */
-    static final long GRACE_MS = 1000;
+    static final long GRACE_MS = 500;
     /** How often the rate is checked after the grace. */
     static final long CHECK_MS = 250;
 

@@ -76,7 +76,7 @@ import java.util.function.Supplier;
  * arrive whole within the header timeout [5 s] of the connection opening or of its previous answer
  * ({@link ConnectionGuard}, a total deadline: trickling does not extend it) and be at most
  * [8 KB] (else 431); a body must arrive within [5 s], at [512] bytes per second or more after its
- * first second ({@link BodyReader}; else 408, connection closed) and be at most
+ * first half second ({@link BodyReader}; else 408, connection closed) and be at most
  * [4 KB] (else 413); an answer that makes no progress for the write timeout [5 s] (the client does
  * not read) fails and the connection is closed (Jetty's idle timeout); at most [64] connections
  * are open (a new one beyond that closes the connection idle the longest, or itself when every

@@ -9,7 +9,7 @@ package dev.crowdtree.demo.serve;
  *                        headers) within this time of opening, or of its previous answer; else it
  *                        is closed. A total deadline: trickling bytes does not extend it.
  * @param bodyTimeoutMs   a request body must arrive in full within this time of its head, else
- *                        408 and the connection is closed (and, after its first second, at
+ *                        408 and the connection is closed (and, after its first half second, at
  *                        {@link BodyReader#MIN_BYTES_PER_SECOND} bytes per second on average)
  * @param writeTimeoutMs  a connection whose answer makes no progress (the client does not read)
  *                        for this long is closed; also the idle time of a connection, and the
@@ -45,7 +45,7 @@ record ServerLimits(long headerTimeoutMs, long bodyTimeoutMs, long writeTimeoutM
     /** The defaults in words (a constant, for {@code serve --help}). */
     static final String DEFAULTS_TEXT = "a request's head (line and headers) must arrive whole within "
             + HEADER_TIMEOUT_MS / 1000 + " s of the connection opening or of its previous answer, and its body within "
-            + BODY_TIMEOUT_MS / 1000 + " s, at " + BodyReader.MIN_BYTES_PER_SECOND + " bytes/s or more after its first second; "
+            + BODY_TIMEOUT_MS / 1000 + " s, at " + BodyReader.MIN_BYTES_PER_SECOND + " bytes/s or more after its first half second; "
             + "a client that reads nothing of its answer for " + WRITE_TIMEOUT_MS / 1000 + " s, or has not read a frame whole "
             + "after " + WRITE_TIMEOUT_MS / 1000 + " s, is dropped, and a frame request takes the slot of an answer left unread "
             + "for " + FrameStreams.STALLED_MS + " ms; heads of at most " + MAX_HEADER_BYTES / 1024 + " KB (else 431), bodies of at most "

@@ -29,9 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>16 connections pipelining {@code GET /frame} and never reading took every frame slot (0 of
  *       40 others got a frame): a stalled answer now gives its slot to a new request.</li>
  *   <li>64 connections sending a body at 1 byte per 0.5 s, reopened every 4 s, left 9 of 60 other
- *       requests served: a body slower than 512 bytes per second is now dropped after a second.</li>
+ *       requests served: a body slower than 512 bytes per second is now dropped after half a second.</li>
  * </ul>
- * The shares asserted (at least 80% served) are far above what the probes left before and below
+ * The shares asserted (at least 80% and 70% served) are far above what the probes left before and below
  * what an idle machine gives (all of them), so that a loaded test machine does not fail them.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -155,7 +155,7 @@ class ServeFairnessTest {
             Thread.sleep(1500);
             int ok = served("meta", 60);
             System.out.println("serve fairness: " + ok + " of 60 requests served beside 64 trickling connections");
-            assertTrue(ok >= 48, ok + " of 60 requests were served while 64 connections trickled bodies");
+            assertTrue(ok >= 42, ok + " of 60 requests were served while 64 connections trickled bodies");
         } finally {
             end(stop, threads);
         }
