@@ -1,5 +1,6 @@
 package dev.crowdtree.core;
 
+import dev.crowdtree.core.metrics.AllocationWindows;
 import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.Column;
 import dev.crowdtree.core.storage.FloatColumn;
@@ -18,6 +19,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Reorders share one spare array per element type (SoaTable.reorder): several columns of one type,
@@ -111,6 +113,31 @@ class ReorderSparesTest {
                 }
                 assertSame(t.columns().get(1), f[0]);
             }
+        }
+    }
+
+    @Test
+    void reordersAfterTheFirstAllocateNothing() {
+        assumeTrue(AllocationWindows.supported(), "JVM cannot measure per-thread allocation");
+        try (World world = World.builder().workers(2).initialCapacity(0).maxAgents(ROWS).build()) {
+            SoaTable t = world.createTable("t");
+            t.addFloat("f0");
+            t.addFloat("f1");
+            t.addInt("i");
+            t.addLong("l");
+            t.addByte("b");
+            for (int k = 0; k < ROWS; k++) {
+                world.commands().spawn(t, SpawnInitializer.NONE, 0L);
+            }
+            world.sync();
+            int[] order = new int[t.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = order.length - 1 - i;
+            }
+            world.reorder(t, order); // the first one allocates the spares
+            String dirty = AllocationWindows.findClean(world.executor().workerThreadIds(), 4, 20,
+                    i -> world.reorder(t, order));
+            assertEquals("", dirty, "no window of 20 reorders without allocation");
         }
     }
 

@@ -6,7 +6,6 @@ import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +47,12 @@ public final class SoaTable {
      */
     private int dirtyEnd;
     private int capacity;
-    /** One spare array per element type, by array class, for {@link #reorder}; all of length {@link #capacity}. */
-    private final Map<Class<?>, Object> spares = new HashMap<>();
+    /**
+     * One spare array per element type for {@link #reorder}, the type's slot found by a linear search
+     * of {@link #spareTypes} (a map would allocate a node per put); all of length {@link #capacity}.
+     */
+    private Class<?>[] spareTypes = new Class<?>[0];
+    private Object[] spares = new Object[0];
     /** The column being reordered and its target array (between begin and end of its reorder). */
     private Column gathering;
     private Object gatherDst;
@@ -182,7 +185,7 @@ public final class SoaTable {
         for (Column c : columns) {
             c.resize(next);
         }
-        spares.clear(); // of the old length
+        Arrays.fill(spares, null); // of the old length
         capacity = next;
     }
 
@@ -269,7 +272,9 @@ public final class SoaTable {
         Column c = columns.get(column);
         Object src = c.array();
         Class<?> type = src.getClass();
-        Object dst = spares.remove(type);
+        int slot = spareSlot(type);
+        Object dst = spares[slot];
+        spares[slot] = null;
         int length = Array.getLength(src);
         if (dst == null || Array.getLength(dst) != length) {
             dst = Array.newInstance(type.getComponentType(), length);
@@ -299,9 +304,22 @@ public final class SoaTable {
         if (old instanceof Object[] refs) {
             Arrays.fill(refs, null); // the spare must not keep references alive
         }
-        spares.put(old.getClass(), old);
+        spares[spareSlot(old.getClass())] = old;
         gathering = null;
         gatherDst = null;
+    }
+
+    /** The slot of {@code arrayType} in {@link #spares}, added on first use. */
+    private int spareSlot(Class<?> arrayType) {
+        for (int i = 0; i < spareTypes.length; i++) {
+            if (spareTypes[i] == arrayType) {
+                return i;
+            }
+        }
+        spareTypes = Arrays.copyOf(spareTypes, spareTypes.length + 1);
+        spares = Arrays.copyOf(spares, spares.length + 1);
+        spareTypes[spareTypes.length - 1] = arrayType;
+        return spareTypes.length - 1;
     }
 
     /**
