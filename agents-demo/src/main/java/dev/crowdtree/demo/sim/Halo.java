@@ -53,6 +53,7 @@ final class Halo {
         }
         int h = count;
         data.table.ensureCapacity(n + h);
+        data.table.markRowsWritten(n + h); // scratch rows: a row added there later is cleared first
         float[] sx = data.snapX.data();
         float[] sy = data.snapY.data();
         int[] cell = data.cell.data();

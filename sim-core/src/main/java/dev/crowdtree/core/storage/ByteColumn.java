@@ -5,7 +5,6 @@ package dev.crowdtree.core.storage;
  */
 public final class ByteColumn extends Column {
     private byte[] data;
-    private byte[] spare;
 
     ByteColumn(String name, int capacity) {
         this(name, new byte[capacity]);
@@ -30,21 +29,17 @@ public final class ByteColumn extends Column {
     }
 
     @Override
-    void gather(int[] order, int n) {
-        byte[] src = data;
-        byte[] dst = spare == null || spare.length != src.length ? new byte[src.length] : spare;
-        for (int i = 0; i < n; i++) {
-            dst[i] = src[order[i]];
+    void gatherRange(Object src, Object dst, int[] order, int from, int to) {
+        final byte[] s = (byte[]) src;
+        final byte[] d = (byte[]) dst;
+        for (int i = from; i < to; i++) {
+            d[i] = s[order[i]];
         }
-        spare = src;
-        data = dst;
-        rebind(dst);
     }
 
     @Override
     void bind(Object array) {
         data = (byte[]) array;
-        spare = null;
     }
 
     @Override

@@ -68,14 +68,18 @@ public abstract class Column {
     abstract void bind(Object array);
 
     /**
-     * Permutes the first {@code n} rows: new row i takes old row {@code order[i]}. Uses a spare
-     * array kept from the previous permutation, so repeated reorders allocate nothing.
+     * Part of a reorder: {@code dst[i] = src[order[i]]} for {@code i} in {@code [from, to)}, where
+     * {@code src} and {@code dst} are arrays of this column's element type. Distinct ranges may run on
+     * different threads at once.
      */
-    abstract void gather(int[] order, int n);
+    abstract void gatherRange(Object src, Object dst, int[] order, int from, int to);
 
-    /** After {@link #gather}: the subclass swapped arrays; keep the untyped view in step. */
-    final void rebind(Object array) {
-        store = array;
+    /** Makes {@code next} (same type and length) this column's array and returns the one it replaces. */
+    final Object swapArray(Object next) {
+        Object old = store;
+        store = next;
+        bind(next);
+        return old;
     }
 
     /**

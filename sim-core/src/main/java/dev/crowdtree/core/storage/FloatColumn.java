@@ -5,7 +5,6 @@ package dev.crowdtree.core.storage;
  */
 public final class FloatColumn extends Column {
     private float[] data;
-    private float[] spare;
 
     FloatColumn(String name, int capacity) {
         this(name, new float[capacity]);
@@ -30,21 +29,17 @@ public final class FloatColumn extends Column {
     }
 
     @Override
-    void gather(int[] order, int n) {
-        float[] src = data;
-        float[] dst = spare == null || spare.length != src.length ? new float[src.length] : spare;
-        for (int i = 0; i < n; i++) {
-            dst[i] = src[order[i]];
+    void gatherRange(Object src, Object dst, int[] order, int from, int to) {
+        final float[] s = (float[]) src;
+        final float[] d = (float[]) dst;
+        for (int i = from; i < to; i++) {
+            d[i] = s[order[i]];
         }
-        spare = src;
-        data = dst;
-        rebind(dst);
     }
 
     @Override
     void bind(Object array) {
         data = (float[]) array;
-        spare = null;
     }
 
     @Override

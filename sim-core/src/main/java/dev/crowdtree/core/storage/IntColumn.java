@@ -5,7 +5,6 @@ package dev.crowdtree.core.storage;
  */
 public final class IntColumn extends Column {
     private int[] data;
-    private int[] spare;
 
     IntColumn(String name, int capacity) {
         this(name, new int[capacity]);
@@ -30,21 +29,17 @@ public final class IntColumn extends Column {
     }
 
     @Override
-    void gather(int[] order, int n) {
-        int[] src = data;
-        int[] dst = spare == null || spare.length != src.length ? new int[src.length] : spare;
-        for (int i = 0; i < n; i++) {
-            dst[i] = src[order[i]];
+    void gatherRange(Object src, Object dst, int[] order, int from, int to) {
+        final int[] s = (int[]) src;
+        final int[] d = (int[]) dst;
+        for (int i = from; i < to; i++) {
+            d[i] = s[order[i]];
         }
-        spare = src;
-        data = dst;
-        rebind(dst);
     }
 
     @Override
     void bind(Object array) {
         data = (int[]) array;
-        spare = null;
     }
 
     @Override

@@ -5,7 +5,6 @@ package dev.crowdtree.core.storage;
  */
 public final class LongColumn extends Column {
     private long[] data;
-    private long[] spare;
 
     LongColumn(String name, int capacity) {
         this(name, new long[capacity]);
@@ -30,21 +29,17 @@ public final class LongColumn extends Column {
     }
 
     @Override
-    void gather(int[] order, int n) {
-        long[] src = data;
-        long[] dst = spare == null || spare.length != src.length ? new long[src.length] : spare;
-        for (int i = 0; i < n; i++) {
-            dst[i] = src[order[i]];
+    void gatherRange(Object src, Object dst, int[] order, int from, int to) {
+        final long[] s = (long[]) src;
+        final long[] d = (long[]) dst;
+        for (int i = from; i < to; i++) {
+            d[i] = s[order[i]];
         }
-        spare = src;
-        data = dst;
-        rebind(dst);
     }
 
     @Override
     void bind(Object array) {
         data = (long[]) array;
-        spare = null;
     }
 
     @Override

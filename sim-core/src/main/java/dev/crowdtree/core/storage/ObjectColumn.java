@@ -8,7 +8,6 @@ package dev.crowdtree.core.storage;
  */
 public final class ObjectColumn<T> extends Column {
     private Object[] data;
-    private Object[] spare;
 
     ObjectColumn(String name, int capacity) {
         this(name, new Object[capacity]);
@@ -29,22 +28,17 @@ public final class ObjectColumn<T> extends Column {
     }
 
     @Override
-    void gather(int[] order, int n) {
-        Object[] src = data;
-        Object[] dst = spare == null || spare.length != src.length ? new Object[src.length] : spare;
-        for (int i = 0; i < n; i++) {
-            dst[i] = src[order[i]];
+    void gatherRange(Object src, Object dst, int[] order, int from, int to) {
+        final Object[] s = (Object[]) src;
+        final Object[] d = (Object[]) dst;
+        for (int i = from; i < to; i++) {
+            d[i] = s[order[i]];
         }
-        java.util.Arrays.fill(src, null); // the spare must not keep references alive
-        spare = src;
-        data = dst;
-        rebind(dst);
     }
 
     @Override
     void bind(Object array) {
         data = (Object[]) array;
-        spare = null;
     }
 
     /** References have no stable bits across runs, so they do not contribute to the hash. */

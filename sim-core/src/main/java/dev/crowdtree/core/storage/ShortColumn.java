@@ -5,7 +5,6 @@ package dev.crowdtree.core.storage;
  */
 public final class ShortColumn extends Column {
     private short[] data;
-    private short[] spare;
 
     ShortColumn(String name, int capacity) {
         this(name, new short[capacity]);
@@ -30,21 +29,17 @@ public final class ShortColumn extends Column {
     }
 
     @Override
-    void gather(int[] order, int n) {
-        short[] src = data;
-        short[] dst = spare == null || spare.length != src.length ? new short[src.length] : spare;
-        for (int i = 0; i < n; i++) {
-            dst[i] = src[order[i]];
+    void gatherRange(Object src, Object dst, int[] order, int from, int to) {
+        final short[] s = (short[]) src;
+        final short[] d = (short[]) dst;
+        for (int i = from; i < to; i++) {
+            d[i] = s[order[i]];
         }
-        spare = src;
-        data = dst;
-        rebind(dst);
     }
 
     @Override
     void bind(Object array) {
         data = (short[]) array;
-        spare = null;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.crowdtree.core.storage;
 
 import dev.crowdtree.core.util.Checks;
 
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -46,6 +47,15 @@ public final class SoaTable {
      */
     private int dirtyEnd;
     private int capacity;
+    /**
+     * One spare array per element type for {@link #reorder}, the type's slot found by a linear search
+     * of {@link #spareTypes} (a map would allocate a node per put); all of length {@link #capacity}.
+     */
+    private Class<?>[] spareTypes = new Class<?>[0];
+    private Object[] spares = new Object[0];
+    /** The column being reordered and its target array (between begin and end of its reorder). */
+    private Column gathering;
+    private Object gatherDst;
 
     /**
      * @param name            table name, used in diagnostics
@@ -175,6 +185,7 @@ public final class SoaTable {
         for (Column c : columns) {
             c.resize(next);
         }
+        Arrays.fill(spares, null); // of the old length
         capacity = next;
     }
 
@@ -225,7 +236,9 @@ public final class SoaTable {
     /**
      * Reorders the live rows: new row {@code i} takes old row {@code order[i]}, for every column. {@code order} must be a permutation of {@code 0 .. size-1} (not checked). Used to keep
      * rows spatially coherent (sort by grid cell), so chunk kernels touch nearby memory.
-     * Allocation: none after the first call (each column keeps a spare array).
+     * Allocation: none after the first call. The table keeps one spare array per element type, not
+     * one per column: each column is gathered into the spare of its type, whose place its old array
+     * then takes (with 21 float columns, the spares cost one float column instead of 21).
      */
     public void reorder(int[] order) {
         for (int c = 0; c < columns.size(); c++) {
@@ -239,12 +252,83 @@ public final class SoaTable {
         return columns.size();
     }
 
-    /**
-     * The first half of {@link #reorder}, for one column. THREADING: distinct columns may be
-     * reordered by different threads at once; nothing else may touch the table meanwhile.
-     */
+    /** One column of {@link #reorder}: {@link #beginReorderColumn}, all rows, {@link #endReorderColumn}. Simulation thread. */
     public void reorderColumn(int column, int[] order) {
-        columns.get(column).gather(order, size);
+        beginReorderColumn(column);
+        reorderColumnRows(order, 0, size);
+        endReorderColumn();
+    }
+
+    /**
+     * Starts reordering column {@code column} (one column at a time): its rows are gathered into the
+     * spare array of its type by {@link #reorderColumnRows}, which {@link #endReorderColumn} then
+     * swaps in. Simulation thread.
+     */
+    public void beginReorderColumn(int column) {
+        if (gathering != null) {
+            throw new IllegalStateException("table '" + name + "': column '" + gathering.name()
+                    + "' is being reordered; call endReorderColumn first");
+        }
+        Column c = columns.get(column);
+        Object src = c.array();
+        Class<?> type = src.getClass();
+        int slot = spareSlot(type);
+        Object dst = spares[slot];
+        spares[slot] = null;
+        int length = Array.getLength(src);
+        if (dst == null || Array.getLength(dst) != length) {
+            dst = Array.newInstance(type.getComponentType(), length);
+        }
+        gathering = c;
+        gatherDst = dst;
+    }
+
+    /**
+     * New row {@code i} of the column being reordered takes old row {@code order[i]}, for {@code i}
+     * in {@code [from, to)}. THREADING: distinct ranges may be gathered by different threads at once,
+     * between {@link #beginReorderColumn} and {@link #endReorderColumn}; nothing else may touch the
+     * table meanwhile.
+     */
+    public void reorderColumnRows(int[] order, int from, int to) {
+        gathering.gatherRange(gathering.array(), gatherDst, order, from, to);
+    }
+
+    /**
+     * Ends the column's reorder: the gathered array becomes the column's, and its old array the
+     * spare of its type. Rows at or above the live rows are not gathered; rows at or above the rows
+     * ever written are zero in every array ({@link #add} clears the others), so the spare may go to
+     * any column of its type. Simulation thread.
+     */
+    public void endReorderColumn() {
+        Object old = gathering.swapArray(gatherDst);
+        if (old instanceof Object[] refs) {
+            Arrays.fill(refs, null); // the spare must not keep references alive
+        }
+        spares[spareSlot(old.getClass())] = old;
+        gathering = null;
+        gatherDst = null;
+    }
+
+    /** The slot of {@code arrayType} in {@link #spares}, added on first use. */
+    private int spareSlot(Class<?> arrayType) {
+        for (int i = 0; i < spareTypes.length; i++) {
+            if (spareTypes[i] == arrayType) {
+                return i;
+            }
+        }
+        spareTypes = Arrays.copyOf(spareTypes, spareTypes.length + 1);
+        spares = Arrays.copyOf(spares, spares.length + 1);
+        spareTypes[spareTypes.length - 1] = arrayType;
+        return spareTypes.length - 1;
+    }
+
+    /**
+     * Declares that rows below {@code end} may hold data although they are not live (a host that
+     * writes scratch rows past {@link #size()}, e.g. a region's halo), so that {@link #add} clears
+     * them when they become live. Simulation thread.
+     */
+    public void markRowsWritten(int end) {
+        dirtyEnd = Math.max(dirtyEnd, Math.min(end, capacity));
     }
 
     /** The second half of {@link #reorder}: tells the listeners that every row changed. Simulation thread. */

@@ -277,14 +277,21 @@ public final class World implements AutoCloseable {
 
     /**
      * Reorders the rows of {@code table} (new row i = old row {@code order[i]}, a permutation of the
-     * live rows), columns in parallel on the workers, handles on the simulation thread. A sync-point
+     * live rows), each column gathered in parallel on the workers, handles on the simulation thread. A sync-point
      * operation: call between phases. Deterministic, allocation-free after the first call.
      */
     public void reorder(SoaTable table, int[] order) {
         reorderKernel.table = table;
         reorderKernel.order = order;
         try {
-            executor.run(reorderKernel, table.columnCount(), 1);
+            // column by column, each gathered by all workers in row chunks: one spare array per
+            // element type is enough (SoaTable.reorder), where gathering whole columns in parallel
+            // would need one per column
+            for (int c = 0, n = table.columnCount(); c < n; c++) {
+                table.beginReorderColumn(c);
+                executor.run(reorderKernel, table.size(), REORDER_CHUNK);
+                table.endReorderColumn();
+            }
         } finally {
             reorderKernel.table = null;
             reorderKernel.order = null;
@@ -292,16 +299,19 @@ public final class World implements AutoCloseable {
         table.finishReorder(order);
     }
 
+    /** Rows per chunk of a column's parallel gather. */
+    private static final int REORDER_CHUNK = 1 << 16;
+
     private final ReorderKernel reorderKernel = new ReorderKernel();
 
-    /** One chunk = one column. */
+    /** One chunk = a range of rows of the column being reordered. */
     private static final class ReorderKernel implements ChunkKernel {
         SoaTable table;
         int[] order;
 
         @Override
         public void execute(Chunk chunk) {
-            table.reorderColumn(chunk.index(), order);
+            table.reorderColumnRows(order, chunk.begin(), chunk.end());
         }
 
         @Override
