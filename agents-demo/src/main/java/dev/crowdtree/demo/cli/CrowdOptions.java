@@ -5,6 +5,7 @@ import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.demo.sim.BehaviourSim;
+import dev.crowdtree.demo.sim.CrowdSetup;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.demo.sim.Simulation;
@@ -132,7 +133,7 @@ public final class CrowdOptions {
         try {
             CompiledStateTree t = compile(registry, maxTreeBytes);
             Problems.warnings(err, t);
-            Simulation sim = DemoNodes.usedBy(t) ? CrowdSim.running(config, tree, t, registry, lod, observer[0], observer[1])
+            Simulation sim = DemoNodes.usedBy(t) ? new CrowdSim(CrowdSetup.of(config).tree(tree).compiled(t, registry).lod(lod).observer(observer[0], observer[1]))
                     : new BehaviourSim(config, t, registry);
             sim.system().setNodeErrorPolicy(nodeErrorPolicy());
             return sim;

@@ -2,6 +2,7 @@ package dev.crowdtree.demo.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
 import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.CrowdSetup;
 import dev.crowdtree.demo.sim.CrowdSim;
 
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ final class SweepJob extends Tasks.MemberTask<SweepRow> {
                 treeFile = Files.createTempFile("crowdtree-sweep-", ".json");
                 Files.writeString(treeFile, treeText, StandardCharsets.UTF_8);
             }
-            try (CrowdSim sim = new CrowdSim(config, treeFile)) {
+            try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config).tree(treeFile))) {
                 long t0 = System.nanoTime();
                 for (int i = 0; i < job.ticks(); i++) {
                     sim.tick();

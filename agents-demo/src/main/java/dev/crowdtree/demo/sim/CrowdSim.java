@@ -13,7 +13,6 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
-import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.statetree.node.NodeRegistry;
 
@@ -23,7 +22,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.function.Function;
 
 /**
  * The crowd simulation: agents in a bounded square world whose behaviour is a StateTree asset,
@@ -89,98 +87,22 @@ public final class CrowdSim implements Simulation {
     private final AwakeStats awake = new AwakeStats();
 
     /**
-     * Builds the world, compiles the tree ({@code treeFile}, or the embedded asset when null) with
-     * the crowd's node types, spawns the agents and starts their trees (tick 0). No LOD.
-     *
-     * @throws StateTreeCompileException when the tree has errors
-     */
-    public CrowdSim(CrowdConfig config, Path treeFile) throws StateTreeCompileException {
-        this(config, treeFile, null, config.worldSize() / 2, config.worldSize() / 2, null);
-    }
-
-    /**
-     * As {@link #CrowdSim(CrowdConfig, Path)}, with LOD by {@code lod} (null: off) around an observer
-     * at the world's centre until {@link #setObserver} moves it.
-     *
-     * @throws StateTreeCompileException when the tree has errors
-     */
-    public CrowdSim(CrowdConfig config, Path treeFile, LodBands lod) throws StateTreeCompileException {
-        this(config, treeFile, lod, config.worldSize() / 2, config.worldSize() / 2, null);
-    }
-
-    /**
-     * As {@link #CrowdSim(CrowdConfig, Path, LodBands)}, with the observer at ({@code observerX},
-     * {@code observerY}) from the start.
-     *
-     * @throws StateTreeCompileException when the tree has errors
-     */
-    public CrowdSim(CrowdConfig config, Path treeFile, LodBands lod, float observerX, float observerY)
-            throws StateTreeCompileException {
-        this(config, treeFile, lod, observerX, observerY, null);
-    }
-
-    /**
-     * As {@link #CrowdSim(CrowdConfig, Path, LodBands, float, float)}, with a tree file (and its
-     * linked assets) of at most {@code maxTreeBytes} instead of 16 MB.
+     * Builds the world of {@code setup}, compiles its tree (unless it is compiled already) with the
+     * crowd's node types, binds it to the crowd's table and, when its nodes ask for it, to the crowd,
+     * spawns the agents and starts their trees (tick 0).
      *
      * @throws StateTreeCompileException when the tree has errors or cannot be read
+     * @throws IllegalArgumentException  when the tree needs a column or an external nothing gives
      */
-    public CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
-                    float observerY) throws StateTreeCompileException {
-        this(config, treeFile, maxTreeBytes, lod, observerX, observerY, null);
-    }
-
-    /**
-     * With LOD periods handed to what {@code periods} makes of the crowd's data instead of the
-     * runtime (tests; null: the runtime).
-     */
-    CrowdSim(CrowdConfig config, Path treeFile, LodBands lod, float observerX, float observerY,
-             Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
-        this(config, treeFile, InputFiles.DEFAULT_MAX_BYTES, lod, observerX, observerY, periods, null, null, null, -1,
-                null, null);
-    }
-
-    private CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
-                     float observerY, Function<CrowdData, TickPeriods> periods) throws StateTreeCompileException {
-        this(config, treeFile, maxTreeBytes, lod, observerX, observerY, periods, null, null, null, -1, null, null);
-    }
-
-    /**
-     * Region mode: the agents of region {@code region} of {@code regions} (those whose start position
-     * falls in it, with their ids in the whole world), the smart objects standing in it, and the
-     * tree {@code treeText} (named {@code treeName} in messages). No LOD. The region's exchange with
-     * its neighbours is {@link Region}'s.
-     *
-     * @throws StateTreeCompileException when the tree has errors
-     */
-    CrowdSim(CrowdConfig config, String treeName, String treeText, RegionGrid regions, int region)
-            throws StateTreeCompileException {
-        this(config, null, InputFiles.DEFAULT_MAX_BYTES, null, config.worldSize() / 2, config.worldSize() / 2, null,
-                treeName, treeText, regions, region, null, null);
-    }
-
-    /**
-     * The crowd running {@code tree}, compiled with {@code nodes} (the crowd's node types and any
-     * other provider's) from {@code treeFile} (null: the embedded asset; kept for snapshots), with LOD
-     * by {@code lod} (null: off) around an observer at ({@code observerX}, {@code observerY}). The
-     * tree is bound to the crowd's table and, when its nodes ask for it, to the crowd; host columns
-     * and externals of other node types take the standalone values {@code nodes} gives them.
-     *
-     * @throws IllegalArgumentException when the tree needs a column or an external nothing gives
-     */
-    public static CrowdSim running(CrowdConfig config, Path treeFile, CompiledStateTree tree, NodeRegistry nodes,
-                                   LodBands lod, float observerX, float observerY) {
-        try {
-            return new CrowdSim(config, treeFile, 0, lod, observerX, observerY, null, null, null, null, -1, tree, nodes);
-        } catch (StateTreeCompileException e) {
-            throw new IllegalStateException("a compiled tree was compiled again", e); // it is not: compiled is given
-        }
-    }
-
-    private CrowdSim(CrowdConfig config, Path treeFile, long maxTreeBytes, LodBands lod, float observerX,
-                     float observerY, Function<CrowdData, TickPeriods> periods, String treeName, String treeText,
-                     RegionGrid regions, int region, CompiledStateTree compiled, NodeRegistry nodes)
-            throws StateTreeCompileException {
+    public CrowdSim(CrowdSetup setup) throws StateTreeCompileException {
+        final CrowdConfig config = setup.config;
+        final Path treeFile = setup.treeFile;
+        final RegionGrid regions = setup.regions;
+        final int region = setup.region;
+        final NodeRegistry nodes = setup.nodes;
+        final CompiledStateTree compiled = setup.compiled;
+        final String treeName = setup.treeName;
+        final String treeText = setup.treeText;
         this.config = config;
         this.treeFile = treeFile;
         this.regions = regions;
@@ -196,7 +118,7 @@ public final class CrowdSim implements Simulation {
             this.tree = compiled != null ? compiled : treeText != null ? StateTreeJson.compile(treeName, treeText, compiler)
                     : treeFile == null
                     ? StateTreeJson.compile(EMBEDDED_TREE, embeddedTreeText(), compiler)
-                    : StateTreeJson.compile(treeFile, compiler, maxTreeBytes);
+                    : StateTreeJson.compile(treeFile, compiler, setup.maxTreeBytes);
             TreeHost host = new TreeHost(data.table, tree, registry, true);
             this.system = new StateTreeSystem(world, data.table, tree);
             host.bindExternals(system, data);
@@ -205,9 +127,9 @@ public final class CrowdSim implements Simulation {
             this.dangerEnd = danger < 0 ? -1 : tree.stateSubtreeEnd(danger);
             this.movementKernel = new MovementKernel(config, data, system, dangerBegin, dangerEnd);
             this.alarmTag = tree.tagId("Alarm") >= 0 ? "Alarm" : null;
-            setObserver(observerX, observerY);
-            this.periods = periods == null ? null : periods.apply(data);
-            this.lod = spawn(lod, host);
+            setObserver(setup.observerX, setup.observerY);
+            this.periods = setup.periods == null ? null : setup.periods.apply(data);
+            this.lod = spawn(setup.lod, host);
             ok = true;
         } finally {
             if (!ok) {

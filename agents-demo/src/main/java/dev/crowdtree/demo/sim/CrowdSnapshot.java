@@ -165,7 +165,7 @@ public final class CrowdSnapshot {
         CompiledStateTree tree = p.tree == null
                 ? StateTreeJson.compile(CrowdSim.EMBEDDED_TREE, CrowdSim.embeddedTreeText(), compiler)
                 : StateTreeJson.compile(p.tree, compiler);
-        CrowdSim sim = CrowdSim.running(p.config, p.tree, tree, nodes, p.lod, p.ox, p.oy);
+        CrowdSim sim = new CrowdSim(CrowdSetup.of(p.config).tree(p.tree).compiled(tree, nodes).lod(p.lod).observer(p.ox, p.oy));
         boolean ok = false;
         try {
             p.applyTo(sim);

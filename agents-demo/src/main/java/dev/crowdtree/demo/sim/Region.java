@@ -100,7 +100,7 @@ public final class Region implements AutoCloseable {
      */
     public static Region create(CrowdConfig config, String treeName, String treeText, RegionGrid grid, int index)
             throws StateTreeCompileException {
-        CrowdSim sim = new CrowdSim(config, treeName, treeText, grid, index);
+        CrowdSim sim = new CrowdSim(CrowdSetup.of(config).region(treeName, treeText, grid, index));
         Region r = new Region(sim, grid, index);
         r.finishTick(0);
         return r;
@@ -132,7 +132,7 @@ public final class Region implements AutoCloseable {
         long dropped = in.readLong();
         long inFlight = in.readLong();
         int migrating = in.readInt();
-        CrowdSim sim = new CrowdSim(config, treeName, treeText, grid, index);
+        CrowdSim sim = new CrowdSim(CrowdSetup.of(config).region(treeName, treeText, grid, index));
         boolean ok = false;
         try {
             CrowdSnapshot.restore(sim, snapshot);

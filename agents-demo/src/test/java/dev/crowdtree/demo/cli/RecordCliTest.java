@@ -4,6 +4,7 @@ import dev.crowdtree.demo.Main;
 import dev.crowdtree.demo.debug.CrowdReplay;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.CrowdSetup;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.testing.NodeJars;
 import dev.crowdtree.statetree.exec.Recorder;
@@ -102,7 +103,7 @@ class RecordCliTest extends CliTestBase {
         List<long[]> fired = new ArrayList<>();
         List<long[]> scalars = new ArrayList<>();
         CrowdConfig config = CrowdConfig.defaults().withAgents(1500).withSeed(11).withWorkers(3);
-        try (CrowdSim sim = new CrowdSim(config, null); RunRecording rec = RunRecording.start(f, 7, sim, "embedded", null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config)); RunRecording rec = RunRecording.start(f, 7, sim, "embedded", null)) {
             for (int i = 0; i < 50; i++) {
                 sim.tick();
                 rec.ticked(sim);

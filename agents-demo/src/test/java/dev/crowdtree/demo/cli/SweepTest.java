@@ -5,6 +5,7 @@ import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.LocalCluster;
 import dev.crowdtree.demo.cluster.Sweep;
 import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.CrowdSetup;
 import dev.crowdtree.demo.sim.CrowdSim;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,7 @@ class SweepTest extends CliTestBase {
     }
 
     private static String hashAlone(int agents, long seed, int ticks) throws Exception {
-        try (CrowdSim sim = new CrowdSim(CrowdConfig.defaults().withAgents(agents).withSeed(seed).withWorkers(1), null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(CrowdConfig.defaults().withAgents(agents).withSeed(seed).withWorkers(1)))) {
             for (int i = 0; i < ticks; i++) {
                 sim.tick();
             }

@@ -63,7 +63,7 @@ class CrowdEntitiesTest {
     @Test
     void threatsAndSmartObjectsAreEntitiesWhoseFlatCopiesFollowThem() throws Exception {
         CrowdConfig c = CrowdSimTest.config(5000, 2);
-        try (CrowdSim sim = new CrowdSim(c, null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(c))) {
             Dominion d = sim.world().dominion();
             assertEquals(c.predators(), count(d.findEntitiesWith(Threat.class, Predator.class)));
             assertEquals(c.fires(), count(d.findEntitiesWith(Threat.class, Fire.class)));

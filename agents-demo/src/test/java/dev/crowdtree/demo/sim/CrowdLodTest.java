@@ -47,8 +47,7 @@ public final class CrowdLodTest {
     /** A crowd with LOD whose periods go to a recorder instead of the runtime. */
     static CrowdSim withRecorder(CrowdConfig config, float ox, float oy, Recorder[] recorder)
             throws StateTreeCompileException {
-        return new CrowdSim(config, null, LodBands.defaults(), ox, oy,
-                d -> recorder[0] = new Recorder(d, config.agents()));
+        return new CrowdSim(CrowdSetup.of(config).lod(LodBands.defaults()).observer(ox, oy).periods(d -> recorder[0] = new Recorder(d, config.agents())));
     }
 
     /** A crowd with LOD, periods recorded and dropped (for the command line's tests). */
@@ -63,14 +62,14 @@ public final class CrowdLodTest {
     @Test
     void lodOffLeavesTheWorldAsItWasAndLodOnChangesIt() throws Exception {
         long plain;
-        try (CrowdSim sim = new CrowdSim(config(5000, 2), null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(5000, 2)))) {
             for (int i = 0; i < 40; i++) {
                 sim.tick();
             }
             assertNull(sim.lod());
             plain = sim.worldHash();
         }
-        try (CrowdSim sim = new CrowdSim(config(5000, 2), null, LodBands.defaults())) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(5000, 2)).lod(LodBands.defaults()))) {
             for (int i = 0; i < 40; i++) {
                 sim.tick();
             }
@@ -142,7 +141,7 @@ public final class CrowdLodTest {
         // The recorder does not slow anyone down, so the crowd must move exactly as without LOD,
         // even though desired velocities of agents in coarse bands now persist between ticks.
         int agents = 8000;
-        try (CrowdSim plain = new CrowdSim(config(agents, 2), null);
+        try (CrowdSim plain = new CrowdSim(CrowdSetup.of(config(agents, 2)));
              CrowdSim lod = withRecorder(config(agents, 2), 700f, 900f, new Recorder[1])) {
             for (int t = 0; t < 150; t++) {
                 plain.tick();
@@ -210,7 +209,7 @@ public final class CrowdLodTest {
         long[] hash = new long[2];
         int[] workers = {1, 3};
         for (int i = 0; i < 2; i++) {
-            try (CrowdSim sim = new CrowdSim(config(12_000, workers[i]), null, LodBands.defaults(), 900f, 1100f)) {
+            try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(12_000, workers[i])).lod(LodBands.defaults()).observer(900f, 1100f))) {
                 for (int t = 0; t < 120; t++) {
                     sim.tick();
                 }

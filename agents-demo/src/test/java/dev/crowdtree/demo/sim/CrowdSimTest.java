@@ -16,7 +16,7 @@ class CrowdSimTest {
     }
 
     static long hashAfter(int agents, int workers, int ticks) throws Exception {
-        try (CrowdSim sim = new CrowdSim(config(agents, workers), null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(agents, workers)))) {
             for (int i = 0; i < ticks; i++) {
                 sim.tick();
             }
@@ -35,7 +35,7 @@ class CrowdSimTest {
 
     @Test
     void theCrowdUsesEveryPartOfTheTree() throws Exception {
-        try (CrowdSim sim = new CrowdSim(config(50_000, 2), null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(50_000, 2)))) {
             boolean[] seen = new boolean[sim.tree().stateCount];
             int maxDanger = 0;
             int danger = sim.tree().stateByPath("Root/Danger");
@@ -64,7 +64,7 @@ class CrowdSimTest {
 
     @Test
     void steadyTicksAllocateNothing() throws Exception {
-        try (CrowdSim sim = new CrowdSim(config(30_000, 2), null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(30_000, 2)))) {
             assertSteadyTicksAllocateNothing(sim, t -> { });
         }
     }

@@ -19,7 +19,7 @@ class DemoNodesTest {
         Path tree = dir.resolve("tree.json");
         Files.writeString(tree, treeJson);
         CrowdConfig c = new CrowdConfig(agents, 5, 1, 1f / 30f, 200f, predators, 0, objects, slots, 4f);
-        return new CrowdSim(c, tree);
+        return new CrowdSim(CrowdSetup.of(c).tree(tree));
     }
 
     private static String path(CrowdSim sim, int agent) {

@@ -109,7 +109,7 @@ class GridSortTest {
 
     @Test
     void theCrowdsGridIsTheSequentialSortOfItsCellsEveryTick() throws Exception {
-        try (CrowdSim sim = new CrowdSim(CrowdSimTest.config(20_000, 2), null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(CrowdSimTest.config(20_000, 2)))) {
             CrowdData d = sim.data();
             int parallelTicks = 0;
             for (int t = 0; t < 70; t++) {

@@ -95,7 +95,7 @@ class RegionTest {
 
     @Test
     void oneRegionIsTheWholeWorldCrowd() throws Exception {
-        try (LocalRun run = new LocalRun(1); CrowdSim whole = new CrowdSim(CONFIG, null)) {
+        try (LocalRun run = new LocalRun(1); CrowdSim whole = new CrowdSim(CrowdSetup.of(CONFIG))) {
             for (int t = 0; t < 120; t++) {
                 run.step();
                 whole.tick();

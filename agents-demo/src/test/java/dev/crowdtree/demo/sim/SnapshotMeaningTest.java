@@ -39,7 +39,7 @@ class SnapshotMeaningTest {
 
     @BeforeAll
     static void save() throws Exception {
-        try (CrowdSim sim = new CrowdSim(CrowdConfig.defaults().withAgents(AGENTS).withSeed(4), null)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(CrowdConfig.defaults().withAgents(AGENTS).withSeed(4)))) {
             for (int i = 0; i < 40; i++) {
                 sim.tick();
             }
@@ -168,7 +168,7 @@ class SnapshotMeaningTest {
     void aRecordedTreeOutsideTheSnapshotsDirectoryIsNotRead(@TempDir Path other) throws Exception {
         Path tree = Files.writeString(other.resolve("crowd.json"), CrowdSim.embeddedTreeText());
         Path f = dir.resolve("with-tree.snap");
-        try (CrowdSim sim = new CrowdSim(CrowdConfig.defaults().withAgents(100).withSeed(2), tree)) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(CrowdConfig.defaults().withAgents(100).withSeed(2)).tree(tree))) {
             sim.tick();
             CrowdSnapshot.save(sim, f);
         }
