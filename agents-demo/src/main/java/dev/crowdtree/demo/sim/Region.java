@@ -2,6 +2,8 @@ package dev.crowdtree.demo.sim;
 
 import dev.crowdtree.core.storage.Column;
 import dev.crowdtree.core.storage.SnapshotException;
+import dev.crowdtree.core.storage.SnapshotReader;
+import dev.crowdtree.core.storage.SnapshotWriter;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
@@ -45,7 +47,8 @@ import java.util.List;
  */
 public final class Region implements AutoCloseable {
     private static final int MAGIC = 0x43524731; // "CRG1"
-    private static final int CHECKPOINT_MAGIC = 0x43524b31; // "CRK1"
+    /** The snapshot kind of a region's checkpoint (sections region, outbox, crowd; docs/SCALE.md). */
+    static final String CHECKPOINT_KIND = "region.checkpoint";
 
     private final RegionGrid grid;
     private final int index;
@@ -114,24 +117,34 @@ public final class Region implements AutoCloseable {
      */
     public static Region restore(CrowdConfig config, String treeName, String treeText, RegionGrid grid, int index,
                                  byte[] checkpoint) throws IOException, StateTreeCompileException {
-        DataInputStream in = new DataInputStream(new ByteArrayInputStream(checkpoint));
-        if (in.readInt() != CHECKPOINT_MAGIC || in.readInt() != index) {
+        SnapshotReader cp = SnapshotReader.parse(checkpoint); // its checksum and version first
+        cp.requireKind(CHECKPOINT_KIND);
+        DataInputStream in = cp.section("region");
+        if (in.readInt() != index) {
             throw new SnapshotException("not a checkpoint of region " + index);
         }
         long tick = in.readLong();
-        byte[] snapshot = in.readNBytes(in.readInt());
         int neighbourCount = in.readInt();
         if (neighbourCount != grid.neighbours(index).length) {
             throw new SnapshotException("the checkpoint of region " + index + " is of another region grid");
-        }
-        byte[][] out = new byte[neighbourCount][];
-        for (int i = 0; i < neighbourCount; i++) {
-            out[i] = in.readNBytes(in.readInt());
         }
         int pairs = in.readInt();
         long dropped = in.readLong();
         long inFlight = in.readLong();
         int migrating = in.readInt();
+        if (pairs < 0 || pairs > in.available() / 8) {
+            throw new SnapshotException("the checkpoint of region " + index + " is malformed");
+        }
+        DataInputStream box = cp.section("outbox");
+        byte[][] out = new byte[neighbourCount][];
+        for (int i = 0; i < neighbourCount; i++) {
+            int len = box.readInt();
+            if (len < 0 || len > box.available()) {
+                throw new SnapshotException("the checkpoint of region " + index + " is malformed");
+            }
+            out[i] = box.readNBytes(len);
+        }
+        byte[] snapshot = cp.bytes("crowd");
         CrowdSim sim = new CrowdSim(CrowdSetup.of(config).region(treeName, treeText, grid, index));
         boolean ok = false;
         try {
@@ -160,29 +173,27 @@ public final class Region implements AutoCloseable {
      */
     public byte[] checkpoint() {
         try {
-            ByteArrayOutputStream snap = new ByteArrayOutputStream(1 << 16);
-            CrowdSnapshot.save(sim, snap);
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(snap.size() + 1024);
-            DataOutputStream out = new DataOutputStream(bytes);
-            out.writeInt(CHECKPOINT_MAGIC);
-            out.writeInt(index);
-            out.writeLong(outboxTick);
-            out.writeInt(snap.size());
-            snap.writeTo(out);
-            out.writeInt(outbox.length);
-            for (byte[] m : outbox) {
-                out.writeInt(m.length);
-                out.write(m);
-            }
+            SnapshotWriter w = new SnapshotWriter(CHECKPOINT_KIND);
             int[] pairs = emigrants.toSortedPairs();
-            out.writeInt(pairs.length / 2);
-            out.writeLong(droppedEvents);
-            out.writeLong(inFlightHash);
-            out.writeInt(migrantsOut);
+            DataOutputStream region = w.section("region");
+            region.writeInt(index);
+            region.writeLong(outboxTick);
+            region.writeInt(outbox.length);
+            region.writeInt(pairs.length / 2);
+            region.writeLong(droppedEvents);
+            region.writeLong(inFlightHash);
+            region.writeInt(migrantsOut);
             for (int p : pairs) {
-                out.writeInt(p);
+                region.writeInt(p);
             }
-            out.flush();
+            DataOutputStream box = w.section("outbox");
+            for (byte[] m : outbox) {
+                box.writeInt(m.length);
+                box.write(m);
+            }
+            CrowdSnapshot.save(sim, w.section("crowd"));
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
+            w.writeTo(bytes);
             return bytes.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
