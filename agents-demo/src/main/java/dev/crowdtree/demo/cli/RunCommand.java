@@ -72,7 +72,9 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--load", paramLabel = "FILE",
             description = "Continue the world saved in FILE (by --save) for --ticks more ticks; the world's options "
-                    + "(--agents, --seed, --tree, --dt, --lod, --observer) come from the file.")
+                    + "(--agents, --seed, --dt, --lod, --observer) come from the file. The tree too, read from the path "
+                    + "the file recorded only when it is in FILE's directory; else name it with --tree (it must be the "
+                    + "tree the world was saved with).")
     Path loadFile;
 
     @Option(names = "--record", paramLabel = "FILE",
