@@ -8,7 +8,9 @@ public final class ClusterOptions {
     @Option(names = "--regions", paramLabel = "N",
             description = "Split the world into N regions (a grid of rectangles), each with its own agent table and "
                     + "StateTree runtime, run by cluster members (default 8 with --local-members or --cluster; "
-                    + "without any of these the whole world runs as one table).")
+                    + "without any of these the whole world runs as one table). 1..4096, as many as fit: a JVM "
+                    + "holds at most 1000 regions and about 8 MB of heap each, and a run beyond what fits is refused "
+                    + "before any region is built.")
     Integer regions;
 
     @Mixin

@@ -8,6 +8,7 @@ import dev.crowdtree.demo.cluster.RunSpec;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.RegionBudget;
 import dev.crowdtree.demo.sim.RegionGrid;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
@@ -43,6 +44,9 @@ final class ClusterRunner {
         try {
             opts.check(ticks);
             grid = new RegionGrid(opts.regionCount(), config.worldSize(), config.cellSize());
+            if (!opts.connection.remote()) { // every region in this JVM: refused before any is built if they cannot fit
+                RegionBudget.check(grid.count, grid.count, config.agents(), Runtime.getRuntime().maxMemory());
+            }
             secret = opts.connection.secret();
             treeName = crowd.tree == null ? CrowdSim.EMBEDDED_TREE : crowd.tree.toString();
             if (crowd.tree != null) {

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import dev.crowdtree.demo.sim.Region;
+import dev.crowdtree.demo.sim.RegionBudget;
 import dev.crowdtree.demo.sim.RegionGrid;
 
 import java.util.ArrayList;
@@ -98,6 +99,8 @@ public final class MemberNode implements AutoCloseable {
         awaitCheckpoints();
         dropRegions();
         local.clear();
+        // this member's share, refused before any region is built if it cannot fit in this JVM
+        RegionBudget.check(ids.length, spec.regions(), spec.agents(), Runtime.getRuntime().maxMemory());
         this.spec = spec;
         long t0 = System.nanoTime();
         RegionGrid grid = spec.grid();
