@@ -7,7 +7,6 @@ import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.Answers;
 import dev.crowdtree.demo.http.BadRequest;
 import dev.crowdtree.demo.http.Params;
-import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -154,12 +153,8 @@ final class DebugServer implements AutoCloseable {
         String method = request.getMethod();
         String path = request.getHttpURI().getDecodedPath();
         Map<String, String> q = Access.check(request, response, loopbackOnly, token);
-        HttpFields headers = request.getHeaders();
         if (!method.equals("GET") && !method.equals("HEAD")) {
-            String origin = headers.get(HttpHeader.ORIGIN);
-            if (origin != null && !origin.equals("http://" + headers.get(HttpHeader.HOST))) {
-                throw new BadRequest(403, "requests that change the run from another origin (" + origin + ") are refused");
-            }
+            Access.sameOrigin(request, "requests that change the run");
         }
         String answer;
         switch (path) {

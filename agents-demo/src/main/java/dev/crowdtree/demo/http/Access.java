@@ -38,6 +38,21 @@ public final class Access {
         return q;
     }
 
+    /**
+     * Refuses (403) a request that changes what others see when a browser says it comes from a page
+     * of another origin; {@code what} names such requests in the message ("control requests", ...).
+     * A request without an Origin header (not from a browser page) passes.
+     *
+     * @throws BadRequest when the origin differs
+     */
+    public static void sameOrigin(Request request, String what) {
+        HttpFields headers = request.getHeaders();
+        String origin = headers.get(HttpHeader.ORIGIN);
+        if (origin != null && !origin.equals("http://" + headers.get(HttpHeader.HOST))) {
+            throw new BadRequest(403, what + " from another origin (" + origin + ") are refused");
+        }
+    }
+
     /** Whether a Host header names a loopback host (127.0.0.0/8, localhost, ::1), with or without a port. */
     public static boolean loopbackHost(String host) {
         if (host == null) {

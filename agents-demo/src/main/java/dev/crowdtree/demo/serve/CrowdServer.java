@@ -350,7 +350,7 @@ public final class CrowdServer implements AutoCloseable {
                 break;
             case "/agent":
                 if (request.getMethod().equals("POST")) {
-                    sameOrigin(request, "selection");
+                    Access.sameOrigin(request, "selection requests");
                     reply(agent(q, true), request, response, done);
                 } else if (allow(request, response, done, "GET")) {
                     reply(agent(q, false), request, response, done);
@@ -413,22 +413,9 @@ public final class CrowdServer implements AutoCloseable {
 
     // ---- /control -------------------------------------------------------------------------------
 
-    /**
-     * Refuses (403) a request that changes what every viewer sees when a browser says it comes from
-     * a page of another origin (a cross-site page cannot then pause the crowd or move the selection).
-     */
-    private static void sameOrigin(Request request, String what) {
-        HttpFields headers = request.getHeaders();
-        String origin = headers.get(HttpHeader.ORIGIN);
-        String host = headers.get(HttpHeader.HOST);
-        if (origin != null && !origin.equals("http://" + host)) {
-            throw new BadRequest(403, what + " requests from another origin (" + origin + ") are refused");
-        }
-    }
-
     private void control(Request request, Response response, Callback done) {
         HttpFields headers = request.getHeaders();
-        sameOrigin(request, "control");
+        Access.sameOrigin(request, "control requests");
         int max = limits.maxBodyBytes();
         if (headers.getLongField(HttpHeader.CONTENT_LENGTH) > max) {
             throw new BadRequest(413, "the request body is longer than " + max + " bytes");
