@@ -253,6 +253,15 @@ final class ChunkBinding {
         sink += acc;
     }
 
+    /** Reads {@code order[from..to)} one cache line at a time, so that its misses overlap (see {@link #touch}). */
+    void touchOrder(int[] order, int from, int to) {
+        long acc = 0;
+        for (int i = from; i < to; i += 16) {
+            acc += order[i];
+        }
+        sink += acc;
+    }
+
     // ---- trace ----
 
     /** {@link #traceAgent} when no sink is set: no agent. */

@@ -240,6 +240,7 @@ final class ChunkRunner {
         events.outboxMode = ChunkEvents.TO_E;
         final int aFrom = aBegin[0];
         final int aTo = aBegin[c.groups];
+        c.touchOrder(aOrder, aFrom, aTo);
         awake += evaluators.tick(log, aOrder, aFrom, aTo, evals, evalN);
         final long t2 = phaseNanos != null ? System.nanoTime() : 0;
         if (aTo == aFrom && extra.count[log] == 0) {

@@ -61,6 +61,8 @@ final class TransitionScan {
     private final RequiredEvents required;
     /** The per-agent scan: rounds two to five, and round one where this one cannot decide at once. */
     final AgentScan perAgent;
+    /** Round one's onTick transitions over the always-awake agents. */
+    private final OnTickScan onTick;
     // Round one's scratch: a transition's candidates (X rows, or indices into A) and their condition
     // results, a condition's results while they are combined, one row's ({@link #conditionsPass}).
     private int[] cand = new int[0];
@@ -86,12 +88,14 @@ final class TransitionScan {
         this.required = state.t.requiredEvents;
         this.gates = new Gates(state, dec, timers);
         this.perAgent = new AgentScan(state, ts, dec, faults, this);
+        this.onTick = new OnTickScan(state, dec, gates, this);
     }
 
     void ensureCapacity(int n) {
         cand = new int[n];
         pass = new boolean[n];
         tmp = new boolean[n];
+        onTick.ensureCapacity(n);
     }
 
     /**
@@ -116,7 +120,6 @@ final class TransitionScan {
         final int[] xBegin = extra.stateBegin;
         final int[] cand = this.cand;
         final boolean[] pass = this.pass;
-        final int rows = c.rows;
         for (int s = t.stateCount - 1; s >= 0; s--) {
             int num = t.stateTransitionsNum(s);
             if (num == 0) {
@@ -132,55 +135,13 @@ final class TransitionScan {
             for (int tr = t.stateTransitionsBegin(s), trEnd = tr + num; tr < trEnd; tr++) {
                 boolean gatedTr = t.isGated(tr);
                 if (t.transitionTrigger(tr) == TRIGGER_TICK) {
-                    if (aLo == aHi) {
-                        continue;
-                    }
-                    testConditions(t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr), aOrder, aLo, aHi, pass);
-                    final boolean[] ok = pass;
-                    if (!gatedTr) {
-                        for (int i = aLo; i < aHi; i++) {
-                            if (ok[i]) {
-                                int r = aOrder[i];
-                                if (stamp[r - b] != ep) {
-                                    decide(r, tr, true, false);
-                                }
-                            }
+                    if (aLo != aHi) {
+                        testConditions(t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr), aOrder, aLo, aHi, pass);
+                        if (gatedTr) {
+                            onTick.gated(tr, aOrder, aLo, aHi, pass);
+                        } else {
+                            onTick.ungated(tr, aOrder, aLo, aHi, pass);
                         }
-                        continue;
-                    }
-                    final short mine = (short) (tr + 1);
-                    final short[] gt = c.gate;
-                    final int[] gdue = c.gateDue;
-                    final int now = c.step;
-                    if (aHi - aLo > rows >> 3) {
-                        gates.stream();
-                    }
-                    // Branch-free first pass: the positions whose agent holds this gate or passes
-                    // (unpredictable, so a branch per agent would stall the gathers behind it).
-                    int m = 0;
-                    for (int i = aLo; i < aHi; i++) {
-                        cand[m] = i;
-                        m += (gt[aOrder[i]] == mine | ok[i]) ? 1 : 0;
-                    }
-                    for (int j = 0; j < m; j++) {
-                        int i = cand[j];
-                        int r = aOrder[i];
-                        boolean held = gt[r] == mine;
-                        if (stamp[r - b] == ep) {
-                            continue;
-                        }
-                        if (held) {
-                            if (!ok[i]) {
-                                c.clearGate(r); // cancelled: the condition no longer holds
-                                continue;
-                            }
-                            int due = gdue[r];
-                            if (due != 0 && now < due) {
-                                stamp[r - b] = ep; // waiting at the closed gate (Q-A5: blocks the scan)
-                                continue;
-                            }
-                        }
-                        decide(r, tr, true, true);
                     }
                     continue;
                 }
@@ -233,7 +194,7 @@ final class TransitionScan {
      * Transition {@code tr}'s trigger matched for the undecided row {@code r} and its conditions
      * gave {@code passed}: cancel its gate on failure, otherwise record the decision.
      */
-    private void decide(int r, int tr, boolean passed, boolean gatedTr) {
+    void decide(int r, int tr, boolean passed, boolean gatedTr) {
         if (!passed) {
             if (gatedTr) {
                 gates.cancel(r, tr);

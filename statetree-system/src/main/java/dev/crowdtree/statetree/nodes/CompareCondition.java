@@ -49,6 +49,13 @@ public final class CompareCondition extends Condition {
      * {@code a > b} is {@code a > lo}, {@code a >= b} is {@code a >= hi}, {@code a < b} is
      * {@code a < hi}, {@code a <= b} is {@code a <= lo}, and {@code a == b} needs b to be a float:
      * no float lies strictly between lo and hi. So the results are those of the double comparison.
+     *
+     * <p>When the results are mixed (a condition that holds for a quarter of the agents, in no
+     * order), a branch per agent mispredicts for about a third of them and costs several times the
+     * test; then each comparison is a range of {@link #orderKey order keys},
+     * {@code [first, first + width)}, tested without a branch. A sample of the first
+     * {@value #SAMPLE} rows decides: when at most one of them differs from the others, the plain
+     * comparison runs (its branch predicts well and it is cheaper). Both give the same results.
      */
     private void testFloatSlot(float[] a, double b, int[] rows, int from, int to, boolean[] out) {
         if (b != b) {
@@ -61,37 +68,107 @@ public final class CompareCondition extends Condition {
         boolean exact = (double) f == b;
         final float lo = exact || (double) f < b ? f : Math.nextDown(f);
         final float hi = exact || (double) f > b ? f : Math.nextUp(f);
+        final long first;
+        final long width;
         switch (op) {
             case 0:
-                for (int i = from; i < to; i++) {
+            case 1: // == and != (its complement): the keys of f (both zeros for a zero), or none when b is no float
+                first = lowKey(f);
+                width = exact ? highKey(f) - lowKey(f) + 1 : 0;
+                break;
+            case 2: // a < hi: [-inf, hi)
+                first = KEY_NEGATIVE_INFINITY;
+                width = lowKey(hi) - KEY_NEGATIVE_INFINITY;
+                break;
+            case 3: // a <= lo: [-inf, lo]
+                first = KEY_NEGATIVE_INFINITY;
+                width = highKey(lo) - KEY_NEGATIVE_INFINITY + 1;
+                break;
+            case 4: // a > lo: (lo, +inf]
+                first = highKey(lo) + 1;
+                width = KEY_POSITIVE_INFINITY - highKey(lo);
+                break;
+            default: // a >= hi: [hi, +inf]
+                first = lowKey(hi);
+                width = KEY_POSITIVE_INFINITY - lowKey(hi) + 1;
+        }
+        final int flip = op == 1 ? 1 : 0;
+        // A sample first: when (almost) none or all of it passes, the rest is likely the same and a
+        // plain comparison's branch predicts well, which is cheaper than the branch-free test.
+        final int sampleEnd = Math.min(to, from + SAMPLE);
+        int passed = 0;
+        for (int i = from; i < sampleEnd; i++) {
+            // 1 when the key lies in [first, first + width), unsigned, so NaN keys fall outside
+            int in = ((int) ((((orderKey(a[rows[i]]) - first) & 0xFFFF_FFFFL) - width) >>> 63)) ^ flip;
+            out[i] = in != 0;
+            passed += in;
+        }
+        if (passed > 1 && passed < sampleEnd - from - 1) {
+            for (int i = sampleEnd; i < to; i++) {
+                int in = ((int) ((((orderKey(a[rows[i]]) - first) & 0xFFFF_FFFFL) - width) >>> 63)) ^ flip;
+                out[i] = in != 0;
+            }
+            return;
+        }
+        switch (op) {
+            case 0:
+                for (int i = sampleEnd; i < to; i++) {
                     out[i] = exact && a[rows[i]] == f;
                 }
                 break;
             case 1:
-                for (int i = from; i < to; i++) {
+                for (int i = sampleEnd; i < to; i++) {
                     out[i] = !exact || a[rows[i]] != f;
                 }
                 break;
             case 2:
-                for (int i = from; i < to; i++) {
+                for (int i = sampleEnd; i < to; i++) {
                     out[i] = a[rows[i]] < hi;
                 }
                 break;
             case 3:
-                for (int i = from; i < to; i++) {
+                for (int i = sampleEnd; i < to; i++) {
                     out[i] = a[rows[i]] <= lo;
                 }
                 break;
             case 4:
-                for (int i = from; i < to; i++) {
+                for (int i = sampleEnd; i < to; i++) {
                     out[i] = a[rows[i]] > lo;
                 }
                 break;
             default:
-                for (int i = from; i < to; i++) {
+                for (int i = sampleEnd; i < to; i++) {
                     out[i] = a[rows[i]] >= hi;
                 }
         }
+    }
+
+    /** How many rows {@link #testFloatSlot} tests before it chooses its loop. */
+    static final int SAMPLE = 64;
+
+    /** {@link #orderKey} of the infinities: every non-NaN float's key lies between them. */
+    static final long KEY_NEGATIVE_INFINITY = orderKey(Float.NEGATIVE_INFINITY);
+    static final long KEY_POSITIVE_INFINITY = orderKey(Float.POSITIVE_INFINITY);
+
+    /**
+     * A key of float {@code x} that orders like {@code x} for every non-NaN value, except that the
+     * two zeros, equal as floats, get two adjacent keys (-0 is -1, +0 is 0): its bits, with the
+     * magnitude bits of negative values flipped. NaNs get keys above +inf's or below -inf's, so a
+     * range of non-NaN keys never holds one.
+     */
+    static int orderKey(float x) {
+        int bits = Float.floatToRawIntBits(x);
+        return bits ^ ((bits >> 31) & 0x7FFF_FFFF);
+    }
+
+    /** The smallest key of a float equal to {@code c}: -0's for a zero. */
+    private static long lowKey(float c) {
+        return c == 0f ? orderKey(-0f) : orderKey(c);
+    }
+
+    /** The largest key of a float equal to {@code c}: +0's for a zero. */
+    private static long highKey(float c) {
+        return c == 0f ? orderKey(0f) : orderKey(c);
     }
 
     private boolean compare(double a, double b) {

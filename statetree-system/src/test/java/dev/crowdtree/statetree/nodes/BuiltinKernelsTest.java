@@ -16,6 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /** The built-in kernels' fast paths give exactly the results of their plain definitions. */
 class BuiltinKernelsTest {
     private static final int N = 4096;
+    /** Infinities, both zeros, the smallest and largest magnitudes (the ends of the branch-free key ranges). */
+    private static final double[] EDGES = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.0, -0.0,
+            Float.MIN_VALUE, -Float.MIN_VALUE, Float.MAX_VALUE, -Float.MAX_VALUE, Double.MIN_VALUE, -Double.MAX_VALUE};
 
     @Test
     void compareOnAFloatSlotEqualsTheDoubleComparison() {
@@ -32,19 +35,24 @@ class BuiltinKernelsTest {
                 case 1 -> (double) (float) rnd.nextDouble(-5, 5); // exactly a float
                 case 2 -> rnd.nextDouble(-1e40, 1e40);      // beyond float range too
                 case 3 -> Double.NaN;
-                case 4 -> rnd.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+                case 4 -> EDGES[rnd.nextInt(EDGES.length)];
                 default -> Math.nextUp((double) (float) rnd.nextDouble(-2, 2));
             };
             float bf = (float) b;
             for (int i = 0; i < N; i++) {
                 rows[i] = i;
-                a[i] = switch (rnd.nextInt(5)) {
+                a[i] = switch (rnd.nextInt(6)) {
+                    case 5 -> (float) EDGES[rnd.nextInt(EDGES.length)];
                     case 0 -> bf;
                     case 1 -> Math.nextUp(bf);
                     case 2 -> Math.nextDown(bf);
                     case 3 -> rnd.nextInt(50) == 0 ? Float.NaN : (float) rnd.nextDouble(-3, 3);
                     default -> Float.intBitsToFloat(rnd.nextInt());
                 };
+            }
+            if (round % 2 == 1) {
+                // a uniform sample (the first rows all alike): the plain loop tests the rest
+                java.util.Arrays.fill(a, 0, CompareCondition.SAMPLE, a[CompareCondition.SAMPLE]);
             }
             for (String op : CompareCondition.OPS) {
                 Map<String, Object> values = new HashMap<>();
