@@ -36,6 +36,10 @@ public final class CompareCondition extends Condition {
             testFloatSlot(ctx.floats(left.slot()), right.constantValue(), rows, from, to, out);
             return;
         }
+        if (left.kind() == ValueInput.FLOAT_SLOT && right.kind() == ValueInput.FLOAT_SLOT) {
+            testFloatSlots(ctx.floats(left.slot()), ctx.floats(right.slot()), rows, from, to, out);
+            return;
+        }
         for (int i = from; i < to; i++) {
             int r = rows[i];
             out[i] = compare(left.getDouble(ctx, r), right.getDouble(ctx, r));
@@ -141,6 +145,56 @@ public final class CompareCondition extends Condition {
                     out[i] = a[rows[i]] >= hi;
                 }
         }
+    }
+
+    /**
+     * Two float slots (say, a distance against a per-agent parameter): two floats compare as their
+     * doubles do. As in {@link #testFloatSlot}, a sample chooses between the plain comparison and
+     * one without a branch: {@link #relation} of the two keys, masked by the operator's relations.
+     */
+    private void testFloatSlots(float[] a, float[] b, int[] rows, int from, int to, boolean[] out) {
+        final int mask = RELATIONS[op];
+        final int flip = op == 1 ? 1 : 0;
+        final int sampleEnd = Math.min(to, from + SAMPLE);
+        int passed = 0;
+        for (int i = from; i < sampleEnd; i++) {
+            int r = rows[i];
+            int in = (((relation(a[r], b[r]) & mask) + 7) >>> 3) ^ flip;
+            out[i] = in != 0;
+            passed += in;
+        }
+        if (passed > 1 && passed < sampleEnd - from - 1) {
+            for (int i = sampleEnd; i < to; i++) {
+                int r = rows[i];
+                out[i] = ((((relation(a[r], b[r]) & mask) + 7) >>> 3) ^ flip) != 0;
+            }
+            return;
+        }
+        for (int i = sampleEnd; i < to; i++) {
+            int r = rows[i];
+            out[i] = compare(a[r], b[r]);
+        }
+    }
+
+    /** The relations ({@link #relation}) each operator holds for, by its index in {@link #OPS} ({@code !=}: not equal). */
+    private static final int[] RELATIONS = {2, 2, 1, 3, 4, 6};
+
+    /**
+     * How {@code x} relates to {@code y}, without a branch: 1 less, 2 equal, 4 greater, 0 when
+     * either is NaN. Both zeros are +0 first (-0 + 0 is +0), so that they are equal.
+     */
+    static int relation(float x, float y) {
+        long kx = orderKey(x + 0.0f);
+        long ky = orderKey(y + 0.0f);
+        long span = KEY_POSITIVE_INFINITY - KEY_NEGATIVE_INFINITY + 1;
+        // both keys in [-inf, +inf]: no NaN
+        int valid = (int) ((((kx - KEY_NEGATIVE_INFINITY) & 0xFFFF_FFFFL) - span) >>> 63)
+                & (int) ((((ky - KEY_NEGATIVE_INFINITY) & 0xFFFF_FFFFL) - span) >>> 63);
+        long d = kx - ky;
+        int less = (int) (d >>> 63);
+        int greater = (int) (-d >>> 63);
+        int equal = 1 - less - greater;
+        return (less | equal << 1 | greater << 2) & -valid;
     }
 
     /** How many rows {@link #testFloatSlot} tests before it chooses its loop. */

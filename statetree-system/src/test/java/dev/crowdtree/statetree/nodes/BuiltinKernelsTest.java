@@ -80,6 +80,66 @@ class BuiltinKernelsTest {
     }
 
     @Test
+    void compareOfTwoFloatSlotsEqualsTheDoubleComparison() {
+        SplittableRandom rnd = new SplittableRandom(5);
+        float[] a = new float[N];
+        float[] b = new float[N];
+        int[] rows = new int[N];
+        boolean[] out = new boolean[N];
+        ContextControl control = new ContextControl();
+        NodeContext ctx = control.context();
+        control.bindSlots(new float[][] {a, b}, new int[0][], new byte[0][], rows);
+        for (int round = 0; round < 200; round++) {
+            for (int i = 0; i < N; i++) {
+                rows[i] = N - 1 - i;
+                b[i] = switch (rnd.nextInt(4)) {
+                    case 0 -> (float) EDGES[rnd.nextInt(EDGES.length)];
+                    case 1 -> Float.intBitsToFloat(rnd.nextInt());
+                    default -> (float) rnd.nextDouble(-3, 3);
+                };
+                a[i] = switch (rnd.nextInt(6)) {
+                    case 0 -> b[i];
+                    case 1 -> Math.nextUp(b[i]);
+                    case 2 -> Math.nextDown(b[i]);
+                    case 3 -> (float) EDGES[rnd.nextInt(EDGES.length)];
+                    case 4 -> Float.intBitsToFloat(rnd.nextInt());
+                    default -> (float) rnd.nextDouble(-3, 3);
+                };
+            }
+            if (round % 2 == 1) {
+                // a uniform sample (the rows tested first all alike): the plain loop tests the rest
+                for (int i = 0; i < CompareCondition.SAMPLE; i++) {
+                    a[rows[i]] = 1f;
+                    b[rows[i]] = 2f;
+                }
+            }
+            for (String op : CompareCondition.OPS) {
+                Map<String, Object> values = new HashMap<>();
+                values.put("input", ValueInput.slot(ValueType.FLOAT, 0, "a"));
+                values.put("op", op);
+                values.put("value", ValueInput.slot(ValueType.FLOAT, 1, "b"));
+                CompareCondition c = new CompareCondition(new NodeConfig("compare", "c", 0, values, Map.of()));
+                c.test(ctx, rows, 0, N, out);
+                for (int i = 0; i < N; i++) {
+                    double x = a[rows[i]];
+                    double y = b[rows[i]];
+                    boolean expected = switch (op) {
+                        case "==" -> x == y;
+                        case "!=" -> x != y;
+                        case "<" -> x < y;
+                        case "<=" -> x <= y;
+                        case ">" -> x > y;
+                        default -> x >= y;
+                    };
+                    if (out[i] != expected) {
+                        assertEquals(expected, out[i], x + " " + op + " " + y);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void waveRangeAndRowListGiveTheSameBits() {
         Map<String, Object> values = new HashMap<>();
         values.put("period", 20.0);
