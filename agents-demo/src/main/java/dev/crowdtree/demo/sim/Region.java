@@ -11,7 +11,6 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.EventTransfer;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -39,6 +38,10 @@ import java.util.List;
  *       it (migrants, in ascending id order, removed from here without stopping their trees), events
  *       to its agents (in this region's queue order), and the halo it needs.</li>
  * </ol>
+ * A message is a snapshot container of docs/SNAPSHOT.md (kind {@value #MESSAGE_KIND}, versioned and
+ * checksummed, written with sim-core's {@link SnapshotWriter}): section {@code route} (its tick, from,
+ * to), then one section per part above ({@code releases}, {@code migrants}, {@code events},
+ * {@code halo}), each a count and its records.
  * A release or event for a region that is not a neighbour goes one hop toward it per tick; an event
  * that arrives for an agent that migrated on in the same exchange follows it one tick later. Events
  * for agents no region is known to hold are counted in {@link #droppedEvents()}.
@@ -46,9 +49,10 @@ import java.util.List;
  * <p>THREADING: one thread at a time (the member's pool runs different regions in parallel).
  */
 public final class Region implements AutoCloseable {
-    private static final int MAGIC = 0x43524731; // "CRG1"
     /** The snapshot kind of a region's checkpoint (sections region, outbox, crowd; docs/SCALE.md). */
     static final String CHECKPOINT_KIND = "region.checkpoint";
+    /** The kind of the snapshot container a message to a neighbour is (docs/SCALE.md, "One tick"). */
+    static final String MESSAGE_KIND = "region.message";
 
     private final RegionGrid grid;
     private final int index;
@@ -240,14 +244,20 @@ public final class Region implements AutoCloseable {
     }
 
     private void readInbox(long tick, byte[][] inbox) throws IOException {
-        DataInputStream[] in = new DataInputStream[inbox.length];
+        SnapshotReader[] messages = new SnapshotReader[inbox.length];
         for (int i = 0; i < inbox.length; i++) {
-            in[i] = new DataInputStream(new ByteArrayInputStream(inbox[i]));
-            if (in[i].readInt() != MAGIC || in[i].readLong() != tick || in[i].readInt() != neighbours[i]
-                    || in[i].readInt() != index) {
-                throw new IOException("message " + i + " is not from region " + neighbours[i] + " for tick " + tick);
+            try {
+                messages[i] = SnapshotReader.parse(inbox[i]); // its checksum and version first
+                messages[i].requireKind(MESSAGE_KIND);
+                DataInputStream route = messages[i].section("route");
+                if (route.readLong() != tick || route.readInt() != neighbours[i] || route.readInt() != index) {
+                    throw new IOException("it is not from region " + neighbours[i] + " for tick " + tick);
+                }
+            } catch (IOException e) {
+                throw new IOException("message " + i + " (from region " + neighbours[i] + "): " + e.getMessage(), e);
             }
         }
+        DataInputStream[] in = sections(messages, "releases");
         CrowdData d = sim.data();
         for (DataInputStream m : in) { // releases of objects: ours, or passed on toward their owner
             for (int k = m.readInt(); k > 0; k--) {
@@ -261,6 +271,7 @@ public final class Region implements AutoCloseable {
             }
         }
         World world = sim.world();
+        in = sections(messages, "migrants");
         for (DataInputStream m : in) { // migrants
             int count = m.readInt();
             int cols = m.readInt();
@@ -282,6 +293,7 @@ public final class Region implements AutoCloseable {
         StateTreeSystem sys = sim.system();
         byte[] types = new byte[width];
         int[] bits = new int[width];
+        in = sections(messages, "events");
         for (DataInputStream m : in) { // events
             for (int k = m.readInt(); k > 0; k--) {
                 int dest = m.readInt();
@@ -307,6 +319,7 @@ public final class Region implements AutoCloseable {
         Halo halo = sim.halo;
         halo.clear();
         haloOwner.clear();
+        in = sections(messages, "halo");
         for (int i = 0; i < in.length; i++) {
             for (int k = in[i].readInt(); k > 0; k--) {
                 int id = in[i].readInt();
@@ -314,6 +327,15 @@ public final class Region implements AutoCloseable {
                 haloOwner.put(id, neighbours[i]);
             }
         }
+    }
+
+    /** Section {@code name} of every message, in neighbour order. */
+    private static DataInputStream[] sections(SnapshotReader[] messages, String name) throws IOException {
+        DataInputStream[] in = new DataInputStream[messages.length];
+        for (int i = 0; i < messages.length; i++) {
+            in[i] = messages[i].section(name);
+        }
+        return in;
     }
 
     /** A release of object {@code object} for region {@code dest}, into the section of its next hop. */
@@ -388,18 +410,18 @@ public final class Region implements AutoCloseable {
             migrationBytes = 0;
             eventBytes = 0;
             for (int i = 0; i < n; i++) {
-                ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + releases[i].size() + migrants[i].size()
+                SnapshotWriter w = new SnapshotWriter(MESSAGE_KIND);
+                DataOutputStream route = w.section("route");
+                route.writeLong(tick + 1);
+                route.writeInt(index);
+                route.writeInt(neighbours[i]);
+                releases[i].writeTo(w.section("releases"), -1);
+                migrants[i].writeTo(w.section("migrants"), columns.size());
+                events[i].writeTo(w.section("events"), -1);
+                halo[i].writeTo(w.section("halo"), -1);
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + releases[i].size() + migrants[i].size()
                         + events[i].size() + halo[i].size());
-                DataOutputStream out = new DataOutputStream(bytes);
-                out.writeInt(MAGIC);
-                out.writeLong(tick + 1);
-                out.writeInt(index);
-                out.writeInt(neighbours[i]);
-                releases[i].writeTo(out, -1);
-                migrants[i].writeTo(out, columns.size());
-                events[i].writeTo(out, -1);
-                halo[i].writeTo(out, -1);
-                out.flush();
+                w.writeTo(bytes);
                 outbox[i] = bytes.toByteArray();
                 haloBytes += halo[i].size();
                 migrationBytes += migrants[i].size();

@@ -153,6 +153,39 @@ class RegionTest {
     }
 
     @Test
+    void aMessageIsASnapshotContainerAndAChangedOrMisroutedOneIsRefusedNamingItsSender() throws Exception {
+        try (LocalRun run = new LocalRun(4)) {
+            run.step();
+            Region r = run.regions[0];
+            int[] nb = r.neighbours();
+            byte[][] inbox = new byte[nb.length][];
+            for (int i = 0; i < nb.length; i++) {
+                Region from = run.regions[nb[i]];
+                inbox[i] = from.outbox(java.util.Arrays.binarySearch(from.neighbours(), r.index()));
+            }
+            dev.crowdtree.core.storage.SnapshotReader m = dev.crowdtree.core.storage.SnapshotReader.parse(inbox[0]);
+            m.requireKind(Region.MESSAGE_KIND);
+            for (String section : new String[] {"route", "releases", "migrants", "events", "halo"}) {
+                m.section(section); // every part is there
+            }
+            byte[][] changed = inbox.clone();
+            changed[0] = inbox[0].clone();
+            changed[0][changed[0].length / 2] ^= 1;
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> r.step(2, changed));
+            assertTrue(e.getMessage().contains("message 0 (from region " + nb[0] + ")"), e.getMessage());
+            byte[][] swapped = inbox.clone();
+            if (nb.length > 1) {
+                swapped[0] = inbox[1];
+                swapped[1] = inbox[0];
+                e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> r.step(2, swapped));
+                assertTrue(e.getMessage().contains("it is not from region " + nb[0] + " for tick 2"), e.getMessage());
+            }
+            r.step(2, inbox); // the unchanged inbox still steps
+        }
+    }
+
+    @Test
     void theRegionGridIsTheMostSquareSplitWithItsNeighbours() {
         RegionGrid g = new RegionGrid(8, 2000f, 4f);
         assertEquals(4, g.columns);
