@@ -11,7 +11,6 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.EventTransfer;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -175,6 +174,9 @@ public final class Region implements AutoCloseable {
      * This region as of its last step (or creation): the crowd's snapshot ({@link CrowdSnapshot}),
      * the outbox written then, and the agents that left then (for events that follow them).
      */
+    /** About the bytes of the last checkpoint (a first guess before the first). */
+    private int lastCrowdBytes = 1 << 16;
+
     public byte[] checkpoint() {
         try {
             SnapshotWriter w = new SnapshotWriter(CHECKPOINT_KIND);
@@ -195,10 +197,11 @@ public final class Region implements AutoCloseable {
                 box.writeInt(m.length);
                 box.write(m);
             }
-            CrowdSnapshot.save(sim, w.section("crowd"));
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
-            w.writeTo(bytes);
-            return bytes.toByteArray();
+            // about the size of the last one: the buffer does not grow to 100 MB by copies at 1M agents
+            CrowdSnapshot.save(sim, w.section("crowd", lastCrowdBytes + (lastCrowdBytes >> 3)));
+            byte[] all = w.toByteArray();
+            lastCrowdBytes = Math.min(Integer.MAX_VALUE / 2, all.length);
+            return all;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -419,10 +422,7 @@ public final class Region implements AutoCloseable {
                 migrants[i].writeTo(w.section("migrants"), columns.size());
                 events[i].writeTo(w.section("events"), -1);
                 halo[i].writeTo(w.section("halo"), -1);
-                ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + releases[i].size() + migrants[i].size()
-                        + events[i].size() + halo[i].size());
-                w.writeTo(bytes);
-                outbox[i] = bytes.toByteArray();
+                outbox[i] = w.toByteArray();
                 haloBytes += halo[i].size();
                 migrationBytes += migrants[i].size();
                 eventBytes += releases[i].size() + events[i].size();

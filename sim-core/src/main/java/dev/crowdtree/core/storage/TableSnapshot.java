@@ -45,20 +45,33 @@ public final class TableSnapshot {
             if (c instanceof ObjectColumn) {
                 continue;
             }
-            ByteBuffer b = ByteBuffer.allocate(n * width(type));
-            Object a = c.array();
-            switch (type) {
-                case "float" -> b.asFloatBuffer().put((float[]) a, 0, n);
-                case "int" -> b.asIntBuffer().put((int[]) a, 0, n);
-                case "long" -> b.asLongBuffer().put((long[]) a, 0, n);
-                case "short" -> b.asShortBuffer().put((short[]) a, 0, n);
-                case "byte" -> b.put((byte[]) a, 0, n);
-                default -> throw new IllegalStateException("column '" + c.name() + "' has type " + type
+            // through a small buffer: a column of a million rows is not copied whole first
+            final int w = width(type);
+            if (w < 0) {
+                throw new IllegalStateException("column '" + c.name() + "' has type " + type
                         + ", which snapshots do not know");
             }
-            out.write(b.array());
+            final int step = COPY_BYTES / w;
+            ByteBuffer b = ByteBuffer.allocate(Math.min(n, step) * w);
+            Object a = c.array();
+            for (int from = 0; from < n; from += step) {
+                int len = Math.min(step, n - from);
+                b.clear();
+                switch (type) {
+                    case "float" -> b.asFloatBuffer().put((float[]) a, from, len);
+                    case "int" -> b.asIntBuffer().put((int[]) a, from, len);
+                    case "long" -> b.asLongBuffer().put((long[]) a, from, len);
+                    case "short" -> b.asShortBuffer().put((short[]) a, from, len);
+                    case "byte" -> b.put((byte[]) a, from, len);
+                    default -> throw new IllegalStateException(type); // refused above
+                }
+                out.write(b.array(), 0, len * w);
+            }
         }
     }
+
+    /** Bytes {@link #write} copies a column through at a time. */
+    private static final int COPY_BYTES = 1 << 16;
 
     private static int width(String type) {
         return switch (type) {
