@@ -56,6 +56,8 @@ public final class Region implements AutoCloseable {
     private final RegionGrid grid;
     private final int index;
     private final int[] neighbours;
+    /** Which of its agents each neighbour's halo needs. */
+    private final HaloCells haloCells;
     private final CrowdSim sim;
     private final int width;
     private final List<Column> columns;
@@ -88,6 +90,7 @@ public final class Region implements AutoCloseable {
         this.grid = grid;
         this.index = index;
         this.neighbours = grid.neighbours(index);
+        this.haloCells = new HaloCells(grid, sim.data()::cellOf, sim.data().side, index);
         this.nextReleases = RegionWire.Section.of(neighbours.length);
         this.nextEvents = RegionWire.Section.of(neighbours.length);
         this.width = EventTransfer.payloadWidth(sim.system());
@@ -487,19 +490,25 @@ public final class Region implements AutoCloseable {
         float[] y = d.y.data();
         byte[] danger = d.danger.data();
         int[] ids = d.table.agentIds().data();
-        float w = grid.haloWidth;
+        // a quick first cut, wider than needed: a cut cell lies within one cell of the border
+        float w = 2 * grid.haloWidth;
         float x0 = grid.x0(index) + w;
         float x1 = grid.x1(index) - w;
         float y0 = grid.y0(index) + w;
         float y1 = grid.y1(index) - w;
+        int col = index % grid.columns;
+        int row = index / grid.columns;
         for (int r = 0, n = d.table.size(); r < n; r++) {
             float px = x[r];
             float py = y[r];
             if (px > x0 && px < x1 && py > y0 && py < y1) {
                 continue; // deep inside: no neighbour sees it
             }
+            int cell = d.cellOf(px, py);
             for (int i = 0; i < neighbours.length; i++) {
-                if (grid.near(neighbours[i], px, py)) {
+                int dx = neighbours[i] % grid.columns - col;
+                int dy = neighbours[i] / grid.columns - row;
+                if (haloCells.needed(dx, dy, cell)) {
                     RegionWire.Section s = halo[i];
                     s.out.writeInt(ids[r]);
                     s.out.writeFloat(px);

@@ -9,9 +9,9 @@ import dev.crowdtree.core.util.Checks;
  * (8: 4 x 2). An agent belongs to the region its position falls in; a region's neighbours are the up
  * to 8 regions around it.
  *
- * <p>The crowd's agents interact with their grid-cell mates (perception, separation, shouts), so the
- * interaction radius is one {@code cellSize}: a region sees, as its halo, the neighbours' agents within
- * one cell of its rectangle, which includes every agent of every grid cell that overlaps it.
+ * <p>The crowd's agents interact with their grid-cell mates (perception, separation, shouts), so a
+ * region sees, as its halo, the neighbours' agents in the grid cells its borders cut
+ * ({@link HaloCells}): all of them lie within one {@code cellSize} of its rectangle.
  */
 public final class RegionGrid {
     /** Most regions: 4096 (a 64 x 64 grid). */
@@ -21,7 +21,7 @@ public final class RegionGrid {
     public final int columns;
     public final int rows;
     public final float worldSize;
-    /** The halo's width: one grid cell. */
+    /** The most the halo reaches past a border: one grid cell. */
     public final float haloWidth;
     private final int[][] neighbours;
 
@@ -93,12 +93,6 @@ public final class RegionGrid {
 
     public float y1(int r) {
         return worldSize * (r / columns + 1) / rows;
-    }
-
-    /** Whether a position lies within the halo width of region {@code r}'s rectangle (or inside it). */
-    public boolean near(int r, float x, float y) {
-        float w = haloWidth;
-        return x >= x0(r) - w && x <= x1(r) + w && y >= y0(r) - w && y <= y1(r) + w;
     }
 
     @Override
