@@ -62,18 +62,7 @@ class BuiltinKernelsTest {
                 CompareCondition c = new CompareCondition(new NodeConfig("compare", "c", 0, values, Map.of()));
                 c.test(ctx, rows, 0, N, out);
                 for (int i = 0; i < N; i++) {
-                    double x = a[i];
-                    boolean expected = switch (op) {
-                        case "==" -> x == b;
-                        case "!=" -> x != b;
-                        case "<" -> x < b;
-                        case "<=" -> x <= b;
-                        case ">" -> x > b;
-                        default -> x >= b;
-                    };
-                    if (out[i] != expected) {
-                        assertEquals(expected, out[i], a[i] + " " + op + " " + b);
-                    }
+                    assertCompared(op, a[i], b, out[i]);
                 }
             }
         }
@@ -121,21 +110,24 @@ class BuiltinKernelsTest {
                 CompareCondition c = new CompareCondition(new NodeConfig("compare", "c", 0, values, Map.of()));
                 c.test(ctx, rows, 0, N, out);
                 for (int i = 0; i < N; i++) {
-                    double x = a[rows[i]];
-                    double y = b[rows[i]];
-                    boolean expected = switch (op) {
-                        case "==" -> x == y;
-                        case "!=" -> x != y;
-                        case "<" -> x < y;
-                        case "<=" -> x <= y;
-                        case ">" -> x > y;
-                        default -> x >= y;
-                    };
-                    if (out[i] != expected) {
-                        assertEquals(expected, out[i], x + " " + op + " " + y);
-                    }
+                    assertCompared(op, a[rows[i]], b[rows[i]], out[i]);
                 }
             }
+        }
+    }
+
+    /** {@code actual} is the double comparison {@code x op y}. */
+    private static void assertCompared(String op, double x, double y, boolean actual) {
+        boolean expected = switch (op) {
+            case "==" -> x == y;
+            case "!=" -> x != y;
+            case "<" -> x < y;
+            case "<=" -> x <= y;
+            case ">" -> x > y;
+            default -> x >= y;
+        };
+        if (actual != expected) {
+            assertEquals(expected, actual, x + " " + op + " " + y);
         }
     }
 
