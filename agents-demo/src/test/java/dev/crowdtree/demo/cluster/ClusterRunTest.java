@@ -131,6 +131,15 @@ class ClusterRunTest {
         assertEquals("region data", new String(secret.open(sealed, "t1/s0@r1")));
         assertThrows(SecurityException.class, () -> secret.open(sealed, "t1/s0@r2"));
         assertThrows(SecurityException.class, () -> ClusterSecret.of("not the secret, but as long").open(sealed, "t1/s0@r1"));
+        assertFalse(new String(sealed, java.nio.charset.StandardCharsets.ISO_8859_1).contains("region data"), "ciphertext only");
+        for (int i = 0; i < sealed.length; i++) { // a change anywhere (nonce, ciphertext, tag) does not open
+            byte[] changed = sealed.clone();
+            changed[i] ^= 0x10;
+            assertThrows(SecurityException.class, () -> secret.open(changed, "t1/s0@r1"), "byte " + i);
+        }
+        assertThrows(SecurityException.class, () -> secret.open(java.util.Arrays.copyOf(sealed, sealed.length - 1), "t1/s0@r1"));
+        assertThrows(SecurityException.class, () -> secret.open(new byte[20], "t1/s0@r1"));
+        assertEquals(0, secret.open(secret.seal(new byte[0], "k"), "k").length);
         byte[] challenge = ClusterSecret.challenge();
         assertTrue(secret.verify(challenge, "m", secret.prove(challenge, "m")));
         assertFalse(secret.verify(challenge, "m", ClusterSecret.of("not the secret, but as long").prove(challenge, "m")));
