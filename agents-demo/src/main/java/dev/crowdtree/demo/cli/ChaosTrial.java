@@ -125,6 +125,7 @@ final class ChaosTrial {
             Process driver = start(cmd);
             StringBuilder out = new StringBuilder();
             StringBuilder err = new StringBuilder();
+            Thread[] faultThread = new Thread[1];
             Thread outReader = reader(driver.getInputStream(), line -> append(out, line));
             Thread errReader = reader(driver.getErrorStream(), line -> {
                 append(err, line);
@@ -132,6 +133,7 @@ final class ChaosTrial {
                     Thread f = new Thread(() -> inject(fault, memberProcs, port + members, join.toString(), name, notices),
                             "chaos-fault");
                     f.setDaemon(true);
+                    faultThread[0] = f;
                     f.start();
                 }
             });
@@ -143,6 +145,18 @@ final class ChaosTrial {
             outReader.join(5_000);
             errReader.join(5_000);
             long millis = (System.nanoTime() - t0) / 1_000_000;
+            if (faultThread[0] != null) {
+                // the fault runs its course (a stopped member is woken), and a woken member is given a
+                // few seconds to say what it found (fenced, split off, rejoined)
+                faultThread[0].join(fault.millis() + 5_000);
+                if (fault.kind() == Kind.STOP && out.toString().contains("restored from the checkpoint")) {
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (System.nanoTime() < until && notices.stream().noneMatch(
+                            n -> n.contains("rejoined") || n.contains("fenced out"))) {
+                        Thread.sleep(100);
+                    }
+                }
+            }
             Matcher h = HASH.matcher(out);
             Matcher s = STALE.matcher(out);
             String error = null;
@@ -196,7 +210,10 @@ final class ChaosTrial {
     }
 
     private static void signal(Process p, String signal) throws IOException, InterruptedException {
-        new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start().waitFor();
+        if (p.isAlive()) {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        }
     }
 
     /** Starts a member on {@code port} and waits (up to 60 s) for its first line; its later lines that say something are kept. */

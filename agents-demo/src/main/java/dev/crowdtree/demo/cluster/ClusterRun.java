@@ -276,7 +276,8 @@ public final class ClusterRun {
             for (Member m : members) {
                 steps.put(m, executor.submitToMember(new Tasks.Step(secret, spec.runId(), epoch, stepTick, cp), m));
             }
-            Replies replies = Replies.await(steps, millis(options.memberTimeoutMillis()));
+            Replies replies = Replies.awaitRound(executor, secret, steps, options.memberTimeoutMillis(),
+                    options.setupTimeoutMillis(), this::driverCutOff);
             long tickNanos = System.nanoTime() - s0;
             if (!replies.complete()) {
                 Checkpoint restored = recover(tick, "tick " + tick, replies, last, previous);
@@ -523,9 +524,13 @@ public final class ClusterRun {
         return key.startsWith("c" + c.tick() + "g" + c.epoch() + "@");
     }
 
+    private boolean driverCutOff() {
+        return driverSplitOff || Handshake.dataMembers(driver).isEmpty();
+    }
+
     /** @throws IllegalStateException when the driver itself was split off or sees no data member */
     private void cutOff(String what) {
-        if (driverSplitOff || Handshake.dataMembers(driver).isEmpty()) {
+        if (driverCutOff()) {
             throw new IllegalStateException("the driver was cut off from the cluster during " + what + " (it sees "
                     + Handshake.dataMembers(driver).size() + " members; was it stopped or its network cut for more than "
                     + ClusterConfigs.HEARTBEAT_TIMEOUT_SECONDS + " s?); the members dropped the run; the run cannot go on");

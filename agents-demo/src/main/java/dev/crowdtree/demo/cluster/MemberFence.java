@@ -50,7 +50,7 @@ final class MemberFence {
     private long timeoutNanos = Long.MAX_VALUE;
     /** Writes refused because the member was fenced; tests and the fenced line. */
     private final AtomicLong refused = new AtomicLong();
-    private String lastNotice = "";
+    private volatile String lastNotice = "";
 
     MemberFence(PrintStream out, String self) {
         this.out = out;
@@ -198,6 +198,10 @@ final class MemberFence {
 
     boolean isFenced() {
         return fenced;
+    }
+
+    String lastNotice() {
+        return lastNotice;
     }
 
     /** Writes this member refused since its last setup (it was fenced). */

@@ -57,6 +57,8 @@ public final class MemberNode implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** Testing: the next step first sleeps this long (ms). */
+    private volatile long stallNextStep;
     /** Tasks that handed this member world data (setup, step, finish) since it started; tests. */
     private final AtomicLong worldTasks = new AtomicLong();
 
@@ -150,6 +152,21 @@ public final class MemberNode implements AutoCloseable {
         return worldTasks.get();
     }
 
+    /** Testing: the next step hangs for {@code millis} before it starts, as if the member were starved or stopped. */
+    public void stallNextStep(long millis) {
+        stallNextStep = millis;
+    }
+
+    /** The last line this member printed about its fencing (empty: none). */
+    public String lastNotice() {
+        return fence.lastNotice();
+    }
+
+    /** Writes this member refused since its last setup because it was fenced. */
+    public long refusedWrites() {
+        return fence.refusedWrites();
+    }
+
     /** The regions this member holds now. */
     public synchronized List<Integer> regionIds() {
         return new ArrayList<>(regions.keySet());
@@ -207,6 +224,11 @@ public final class MemberNode implements AutoCloseable {
      */
     synchronized Wire.StepAnswer step(String runId, long epoch, long tick, boolean checkpoint) throws Exception {
         long t0 = System.nanoTime();
+        long stall = stallNextStep;
+        if (stall > 0) { // testing: a member whose step hangs while its JVM (and its heartbeats) go on
+            stallNextStep = 0;
+            Thread.sleep(stall);
+        }
         fence.check(runId, epoch);
         worldTasks.incrementAndGet();
         // the run's generation as the driver keeps it, read beside the inboxes: a step of an older one

@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.cluster;
 
 import com.hazelcast.cluster.Member;
+import com.hazelcast.core.IExecutorService;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
  * The members' replies to one round of tasks (a step, a setup, the finish), waited for until a
@@ -48,6 +50,52 @@ final class Replies {
             }
         }
         return r;
+    }
+
+    /**
+     * Waits for a round of {@code sent} like {@link #await}; a member late past {@code timeoutMillis}
+     * is then asked to prove the secret (a task that waits for nothing), and only those that do not
+     * answer that either within {@link #pingMillis} stay late: a step waits on a stopped member's
+     * partitions as long as it is stopped, so every member is late then, but only the stopped one is
+     * silent. While every late member answers, the round is waited for again, until
+     * {@code giveUpMillis} (then all late ones stay late) or until {@code cutOff} says the driver lost the
+     * cluster.
+     */
+    static Replies awaitRound(IExecutorService executor, ClusterSecret secret, Map<Member, Future<byte[]>> sent,
+                              long timeoutMillis, long giveUpMillis, BooleanSupplier cutOff) throws InterruptedException {
+        Replies r = await(sent, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+        long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(giveUpMillis);
+        while (!r.late.isEmpty() && !cutOff.getAsBoolean() && System.nanoTime() < giveUp) {
+            Map<Member, Future<byte[]>> pings = new LinkedHashMap<>();
+            byte[] challenge = ClusterSecret.challenge();
+            for (Member m : r.late) {
+                pings.put(m, executor.submitToMember(new Tasks.Prove(challenge), m));
+            }
+            Replies p = await(pings, TimeUnit.MILLISECONDS.toNanos(pingMillis(timeoutMillis)));
+            List<Member> silent = new ArrayList<>(p.late);
+            silent.addAll(p.lost.keySet());
+            silent.addAll(p.failed.keySet());
+            if (!silent.isEmpty()) {
+                r.late.retainAll(silent); // the others were waiting on them; the recovery follows
+                return r;
+            }
+            Map<Member, Future<byte[]>> still = new LinkedHashMap<>();
+            for (Member m : r.late) {
+                still.put(m, sent.get(m));
+            }
+            Replies more = await(still, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+            r.answers.putAll(more.answers);
+            r.lost.putAll(more.lost);
+            r.failed.putAll(more.failed);
+            r.late.clear();
+            r.late.addAll(more.late);
+        }
+        return r;
+    }
+
+    /** How long a late member may take to answer a ping: half the member timeout, 2 s at least. */
+    static long pingMillis(long timeoutMillis) {
+        return Math.max(2_000, timeoutMillis / 2);
     }
 
     /** Whether every member answered. */
