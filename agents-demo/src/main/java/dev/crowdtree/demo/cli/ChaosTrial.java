@@ -111,8 +111,16 @@ final class ChaosTrial {
         List<String> notices = new CopyOnWriteArrayList<>();
         List<Process> memberProcs = new ArrayList<>();
         try {
+            List<CountDownLatch> up = new ArrayList<>();
+            for (int i = 0; i < members; i++) { // started together, waited for together
+                CountDownLatch l = new CountDownLatch(1);
+                memberProcs.add(startMember(port + i, join.toString(), name, notices, l));
+                up.add(l);
+            }
             for (int i = 0; i < members; i++) {
-                memberProcs.add(startMember(port + i, join.toString(), name, notices));
+                if (!up.get(i).await(60, TimeUnit.SECONDS)) {
+                    log.accept("chaos: member on port " + (port + i) + " did not start within 60 s");
+                }
             }
             List<String> cmd = new ArrayList<>(java);
             // the driver is given the trial's members (not the newcomer's address, which is empty at the start)
@@ -197,7 +205,9 @@ final class ChaosTrial {
                     signal(victim, "CONT");
                 }
                 case JOIN_LEAVE -> {
-                    Process newcomer = startMember(newPort, join, name, notices);
+                    CountDownLatch up = new CountDownLatch(1);
+                    Process newcomer = startMember(newPort, join, name, notices, up);
+                    up.await(60, TimeUnit.SECONDS);
                     Thread.sleep(fault.millis());
                     signal(newcomer, fault.leaveByKill() ? "KILL" : "TERM");
                 }
@@ -216,12 +226,12 @@ final class ChaosTrial {
         }
     }
 
-    /** Starts a member on {@code port} and waits (up to 60 s) for its first line; its later lines that say something are kept. */
-    private Process startMember(int port, String join, String name, List<String> notices) throws IOException, InterruptedException {
+    /** Starts a member on {@code port}; {@code up} is counted down at its first line; its later lines that say something are kept. */
+    private Process startMember(int port, String join, String name, List<String> notices, CountDownLatch up)
+            throws IOException {
         List<String> cmd = new ArrayList<>(java);
         cmd.addAll(List.of("member", "--port", Integer.toString(port), "--join", join, "--cluster-name", name));
         Process p = start(cmd);
-        CountDownLatch up = new CountDownLatch(1);
         reader(p.getInputStream(), line -> {
             if (line.startsWith("crowdtree member ") && line.contains(" listening on ")) {
                 up.countDown();
@@ -234,9 +244,6 @@ final class ChaosTrial {
                 notices.add(line);
             }
         });
-        if (!up.await(60, TimeUnit.SECONDS)) {
-            log.accept("chaos: member on port " + port + " did not start within 60 s");
-        }
         return p;
     }
 

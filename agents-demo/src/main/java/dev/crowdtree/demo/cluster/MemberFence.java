@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -17,8 +18,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *       timeout, and the run went on to a newer generation without it);</li>
  *   <li>it finds the run's generation, which the driver keeps in the checkpoints map, newer than its
  *       task's;</li>
- *   <li>its own step took longer than most of the member timeout (it was stopped, or starved): the
- *       driver has given up on it or is about to;</li>
+ *   <li>its JVM was frozen (stopped with SIGSTOP, or starved) during its step for so long that the
+ *       driver has surely given up on it: longer than the member timeout and a ping's time (the
+ *       driver fences a late member that does not answer a ping, {@link Replies#awaitRound}), or than
+ *       the heartbeat timeout and 2 s (the cluster removes it); a thread that beats every 50 ms
+ *       measures the freeze (a step merely slow, waiting on another member, is not fenced here);</li>
  *   <li>it was split off from the cluster (Hazelcast's lifecycle event MERGING: it was removed while
  *       stopped or cut off and is merging back), or the run's driver left the cluster.</li>
  * </ul>
@@ -46,8 +50,12 @@ final class MemberFence {
     private UUID driver;
     /** Data members in the cluster at the setup. */
     private int dataMembers;
-    /** The member timeout of the run, ns; a step that took longer than 3/4 of it writes nothing. */
-    private long timeoutNanos = Long.MAX_VALUE;
+    /** A freeze of the JVM at least this long (ns) during a step fences the member: the driver has given up on it. */
+    private volatile long freezeNanos = Long.MAX_VALUE;
+    /** When the watcher last beat, and the end and length of the last freeze it found ({@link System#nanoTime}). */
+    private volatile long lastBeat = System.nanoTime();
+    private volatile long freezeEnd;
+    private volatile long freezeLength;
     /** Writes refused because the member was fenced; tests and the fenced line. */
     private final AtomicLong refused = new AtomicLong();
     private volatile String lastNotice = "";
@@ -67,7 +75,9 @@ final class MemberFence {
         epoch = e;
         driver = driverUuid;
         dataMembers = dataMembersNow;
-        timeoutNanos = memberTimeoutNanos <= 0 ? Long.MAX_VALUE : memberTimeoutNanos;
+        long timeout = memberTimeoutNanos <= 0 ? Long.MAX_VALUE / 4 : memberTimeoutNanos;
+        freezeNanos = Math.min(timeout + TimeUnit.MILLISECONDS.toNanos(Replies.pingMillis(timeout / 1_000_000)),
+                TimeUnit.SECONDS.toNanos(ClusterConfigs.HEARTBEAT_TIMEOUT_SECONDS + 2));
         fenced = false;
         refused.set(0);
     }
@@ -85,19 +95,40 @@ final class MemberFence {
         }
     }
 
+    /** The watcher's beat, every 50 ms: a gap between two beats is a freeze of the JVM. */
+    void beat() {
+        long now = System.nanoTime();
+        long gap = now - lastBeat;
+        if (gap > TimeUnit.SECONDS.toNanos(1)) {
+            freezeEnd = now;
+            freezeLength = gap;
+        }
+        lastBeat = now;
+    }
+
+    /** The freeze of at least {@link #freezeNanos} during a step that began at {@code startNanos}, or 0. */
+    private long frozen(long startNanos) {
+        long now = System.nanoTime() - lastBeat; // a freeze the watcher has not woken from yet
+        if (now >= freezeNanos) {
+            return now;
+        }
+        return freezeEnd - startNanos > 0 && freezeLength >= freezeNanos ? freezeLength : 0;
+    }
+
     /**
      * Whether a write for generation {@code e} may go out now, for a step that began at
-     * {@code startNanos} ({@link System#nanoTime}); a refused write is counted and fences the member
-     * when the step ran too long.
+     * {@code startNanos} ({@link System#nanoTime}); a refused write is counted, and a freeze during
+     * the step fences the member.
      */
     boolean writable(long e, long startNanos) {
-        if (!fenced && e == epoch && System.nanoTime() - startNanos <= timeoutNanos / 4 * 3) {
+        long frozen = frozen(startNanos);
+        if (!fenced && e == epoch && frozen == 0) {
             return true;
         }
         refused.incrementAndGet();
         if (!fenced && e == epoch) {
-            fence(runId, e + 1, String.format(Locale.ROOT, "its step ran %.1f s, past 3/4 of the member timeout of %.1f s "
-                    + "(was it stopped?)", (System.nanoTime() - startNanos) / 1e9, timeoutNanos / 1e9));
+            fence(runId, e + 1, String.format(Locale.ROOT, "its JVM was frozen for %.1f s during its step (stopped?): "
+                    + "the driver has given up on it", frozen / 1e9));
         }
         return false;
     }

@@ -54,12 +54,13 @@ final class Replies {
 
     /**
      * Waits for a round of {@code sent} like {@link #await}; a member late past {@code timeoutMillis}
-     * is then asked to prove the secret (a task that waits for nothing), and only those that do not
-     * answer that either within {@link #pingMillis} stay late: a step waits on a stopped member's
-     * partitions as long as it is stopped, so every member is late then, but only the stopped one is
-     * silent. While every late member answers, the round is waited for again, until
-     * {@code giveUpMillis} (then all late ones stay late) or until {@code cutOff} says the driver lost the
-     * cluster.
+     * is then asked to prove the secret (a task that waits for nothing), and those that do not
+     * answer that either within {@link #pingMillis} stay late, the others not: a step waits on a
+     * stopped member's partitions as long as it is stopped, so every member is late then, but only the
+     * stopped one is silent. When every late member answers the ping, the late ones stay late if
+     * others answered the round (their steps hang on their own); else (all late, all alive: a slow
+     * cluster) the round is waited for again, until {@code giveUpMillis} (then all late ones stay
+     * late) or until {@code cutOff} says the driver lost the cluster.
      */
     static Replies awaitRound(IExecutorService executor, ClusterSecret secret, Map<Member, Future<byte[]>> sent,
                               long timeoutMillis, long giveUpMillis, BooleanSupplier cutOff) throws InterruptedException {
@@ -78,6 +79,9 @@ final class Replies {
             if (!silent.isEmpty()) {
                 r.late.retainAll(silent); // the others were waiting on them; the recovery follows
                 return r;
+            }
+            if (!r.answers.isEmpty()) {
+                return r; // others answered: the late ones' steps hang on their own, and they are lost
             }
             Map<Member, Future<byte[]>> still = new LinkedHashMap<>();
             for (Member m : r.late) {
