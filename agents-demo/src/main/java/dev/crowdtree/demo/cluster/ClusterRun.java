@@ -429,8 +429,8 @@ public final class ClusterRun {
             throws Exception {
         Map<Member, String> lost = new LinkedHashMap<>(replies.lost);
         for (Member m : replies.late) {
-            lost.put(m, String.format(Locale.ROOT, "did not answer within the member timeout of %.1f s and was fenced",
-                    options.memberTimeoutMillis() / 1e3));
+            lost.put(m, String.format(Locale.ROOT, "did not answer within the member timeout of %.1f s%s and was fenced",
+                    options.memberTimeoutMillis() / 1e3, replies.why.getOrDefault(m, "")));
         }
         long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(ClusterConfigs.HEARTBEAT_TIMEOUT_SECONDS + 3);
         while (lost.isEmpty() && Handshake.dataMembers(driver).containsAll(seen) && !driverSplitOff

@@ -26,6 +26,8 @@ final class Replies {
     final Map<Member, byte[]> answers = new LinkedHashMap<>();
     final Map<Member, String> lost = new LinkedHashMap<>();
     final List<Member> late = new ArrayList<>();
+    /** Why a late member is held lost, beside its lateness (its ping's fate); empty when others answered. */
+    final Map<Member, String> why = new LinkedHashMap<>();
     final Map<Member, Throwable> failed = new LinkedHashMap<>();
 
     /** Waits for every future of {@code sent} until {@code timeoutNanos} from now (each at least 200 ms). */
@@ -76,6 +78,12 @@ final class Replies {
             List<Member> silent = new ArrayList<>(p.late);
             silent.addAll(p.lost.keySet());
             silent.addAll(p.failed.keySet());
+            for (Member m : p.late) {
+                r.why.put(m, String.format(java.util.Locale.ROOT, " nor a ping within %.1f s",
+                        pingMillis(timeoutMillis) / 1e3));
+            }
+            p.lost.forEach((m, w) -> r.why.put(m, " and " + w + " while pinged"));
+            p.failed.forEach((m, t) -> r.why.put(m, " and its ping failed (" + t + ")"));
             if (!silent.isEmpty()) {
                 r.late.retainAll(silent); // the others were waiting on them; the recovery follows
                 return r;
