@@ -163,33 +163,8 @@ public final class ClusterRun {
 
     private void makePlan() {
         plan.clear();
-        int n = spec.regions();
-        int cap = (n + members.size() - 1) / members.size();
-        Map<Member, List<Integer>> lists = new LinkedHashMap<>();
-        for (Member m : members) {
-            lists.put(m, new ArrayList<>());
-        }
-        List<Integer> unplaced = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-            Member owner = driver.getPartitionService().getPartition(ClusterConfigs.regionKey(r)).getOwner();
-            List<Integer> l = owner == null ? null : lists.get(owner);
-            if (l != null && l.size() < cap) {
-                l.add(r);
-            } else {
-                unplaced.add(r);
-            }
-        }
-        for (int r : unplaced) {
-            List<Integer> least = null;
-            for (List<Integer> l : lists.values()) {
-                if (least == null || l.size() < least.size()) {
-                    least = l;
-                }
-            }
-            least.add(r);
-        }
         result.plan.clear();
-        for (Map.Entry<Member, List<Integer>> e : lists.entrySet()) {
+        for (Map.Entry<Member, List<Integer>> e : RegionPlan.of(driver, members, spec.regions()).entrySet()) {
             plan.put(e.getKey(), e.getValue().stream().mapToInt(Integer::intValue).toArray());
             result.plan.put(Handshake.describe(e.getKey()), e.getValue());
         }
