@@ -22,11 +22,12 @@ public final class ClusterOptions {
     int checkpointEvery;
 
     @Option(names = "--member-timeout", paramLabel = "SECONDS", defaultValue = "10",
-            description = "A member whose step has not answered within SECONDS is lost: it is fenced (the run goes "
-                    + "on to a new generation without it, and nothing it writes afterwards is read), and its regions "
-                    + "are restored on the others from the last complete checkpoint (default: ${DEFAULT-VALUE}; "
-                    + "0.5..3600). A member stopped or cut off for more than 5 s is removed by the cluster sooner. "
-                    + "Building or restoring regions may take 6 times as long, 60 s at least.")
+            description = "A member whose step has not answered within SECONDS, nor a ping within half as long "
+                    + "(2 s at least), or while the others answered, is lost: it is fenced (the run goes on to a new "
+                    + "generation without it, and nothing it writes afterwards is read), and its regions are restored "
+                    + "on the others from the last complete checkpoint (default: ${DEFAULT-VALUE}; 0.5..3600). A member "
+                    + "stopped or cut off for more than 5 s is removed by the cluster sooner. Building or restoring "
+                    + "regions may take 6 times as long, 60 s at least.")
     double memberTimeout;
 
     /** Testing (the chaos harness): a line on stderr when this tick begins. */
