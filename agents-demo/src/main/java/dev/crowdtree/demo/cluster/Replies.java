@@ -60,9 +60,10 @@ final class Replies {
      * answer that either within {@link #pingMillis} stay late, the others not: a step waits on a
      * stopped member's partitions as long as it is stopped, so every member is late then, but only the
      * stopped one is silent. When every late member answers the ping, the late ones stay late if
-     * others answered the round (their steps hang on their own); else (all late, all alive: a slow
-     * cluster) the round is waited for again, until {@code giveUpMillis} (then all late ones stay
-     * late) or until {@code cutOff} says the driver lost the cluster.
+     * others answered the round (their steps hang on their own); else (all late and all alive, a slow
+     * cluster; or all late and all silent, a cluster that stalls as a whole) the round is waited for
+     * again, until {@code giveUpMillis} (then all late ones stay late) or until {@code cutOff} says the
+     * driver lost the cluster.
      */
     static Replies awaitRound(IExecutorService executor, ClusterSecret secret, Map<Member, Future<byte[]>> sent,
                               long timeoutMillis, long giveUpMillis, BooleanSupplier cutOff) throws InterruptedException {
@@ -84,13 +85,16 @@ final class Replies {
             }
             p.lost.forEach((m, w) -> r.why.put(m, " and " + w + " while pinged"));
             p.failed.forEach((m, t) -> r.why.put(m, " and its ping failed (" + t + ")"));
-            if (!silent.isEmpty()) {
+            if (!silent.isEmpty() && (silent.size() < r.late.size() || !r.answers.isEmpty())) {
                 r.late.retainAll(silent); // the others were waiting on them; the recovery follows
                 return r;
             }
-            if (!r.answers.isEmpty()) {
+            // (every member silent: the cluster itself stalls, e.g. while its master was stopped and
+            // another takes over; waited for again, until the bound)
+            if (silent.isEmpty() && !r.answers.isEmpty()) {
                 return r; // others answered: the late ones' steps hang on their own, and they are lost
             }
+            r.why.clear();
             Map<Member, Future<byte[]>> still = new LinkedHashMap<>();
             for (Member m : r.late) {
                 still.put(m, sent.get(m));

@@ -187,7 +187,7 @@ class ClusterCliTest extends CliTestBase {
             signal(stopped, "CONT");
             assertEquals(0, run.get(120, TimeUnit.SECONDS), err());
             String output = out();
-            assertTrue(output.contains("did not answer within the member timeout of 2.0 s and was fenced")
+            assertTrue(output.contains("did not answer within the member timeout of 2.0 s nor a ping within 2.0 s and was fenced")
                     || output.contains(" left during tick "), output);
             assertTrue(output.contains("restored from the checkpoint of tick 50 on 2 members"), output);
             assertTrue(output.contains("entries written by fenced members after their fence: 0"), output);
