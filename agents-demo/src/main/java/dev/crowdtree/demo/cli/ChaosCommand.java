@@ -149,7 +149,8 @@ public final class ChaosCommand implements Callable<Integer> {
     private static String notices(ChaosTrial.Outcome o) {
         List<String> kinds = new ArrayList<>();
         for (String n : o.memberNotices()) {
-            String k = n.contains("split off") ? "split off" : n.contains("rejoined") ? "rejoined"
+            String k = n.contains("newcomer joined") ? "newcomer joined" : n.contains("split off") ? "split off"
+                    : n.contains("rejoined") ? "rejoined"
                     : n.contains("fenced out") ? "fenced" : n.contains("driver of run") ? null
                     : n.startsWith("hazelcast: ") || n.startsWith("error") || n.startsWith("\tat ") ? Printable.clean(n, 160) : null;
             if (k != null && !kinds.contains(k)) {

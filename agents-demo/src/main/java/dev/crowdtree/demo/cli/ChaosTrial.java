@@ -114,9 +114,13 @@ final class ChaosTrial {
             List<CountDownLatch> up = new ArrayList<>();
             for (int i = 0; i < members; i++) { // started together, waited for together
                 CountDownLatch l = new CountDownLatch(1);
-                memberProcs.add(startMember(port + i, join.toString(), name, notices, l));
+                memberProcs.add(startMember(port + i, join.toString(), name, notices, l, false));
                 up.add(l);
             }
+            // a newcomer's JVM is started now and joins when told, at the fault's tick
+            CountDownLatch newcomerUp = new CountDownLatch(1);
+            Process newcomer = fault.kind() == Kind.JOIN_LEAVE
+                    ? startMember(port + members, join.toString(), name, notices, newcomerUp, true) : null;
             for (int i = 0; i < members; i++) {
                 if (!up.get(i).await(60, TimeUnit.SECONDS)) {
                     log.accept("chaos: member on port " + (port + i) + " did not start within 60 s");
@@ -138,8 +142,7 @@ final class ChaosTrial {
             Thread errReader = reader(driver.getErrorStream(), line -> {
                 append(err, line);
                 if (line.startsWith("crowdtree: tick ") && line.endsWith(" begins")) {
-                    Thread f = new Thread(() -> inject(fault, memberProcs, port + members, join.toString(), name, notices),
-                            "chaos-fault");
+                    Thread f = new Thread(() -> inject(fault, memberProcs, newcomer, newcomerUp), "chaos-fault");
                     f.setDaemon(true);
                     faultThread[0] = f;
                     f.start();
@@ -153,6 +156,9 @@ final class ChaosTrial {
             outReader.join(5_000);
             errReader.join(5_000);
             long millis = (System.nanoTime() - t0) / 1_000_000;
+            if (newcomer != null && newcomerUp.getCount() == 0) {
+                notices.add("a newcomer joined during the run");
+            }
             if (faultThread[0] != null) {
                 // the fault runs its course (a stopped member is woken), and a woken member is given a
                 // few seconds to say what it found (fenced, split off, rejoined)
@@ -194,7 +200,7 @@ final class ChaosTrial {
     }
 
     /** The fault, on its own thread: it waits (a stop's length, a newcomer's stay) while the driver runs on. */
-    private void inject(Fault fault, List<Process> memberProcs, int newPort, String join, String name, List<String> notices) {
+    private void inject(Fault fault, List<Process> memberProcs, Process newcomer, CountDownLatch newcomerUp) {
         try {
             Process victim = memberProcs.get(fault.member());
             switch (fault.kind()) {
@@ -205,9 +211,9 @@ final class ChaosTrial {
                     signal(victim, "CONT");
                 }
                 case JOIN_LEAVE -> {
-                    CountDownLatch up = new CountDownLatch(1);
-                    Process newcomer = startMember(newPort, join, name, notices, up);
-                    up.await(60, TimeUnit.SECONDS);
+                    newcomer.getOutputStream().write('\n');
+                    newcomer.getOutputStream().flush();
+                    newcomerUp.await(60, TimeUnit.SECONDS);
                     Thread.sleep(fault.millis());
                     signal(newcomer, fault.leaveByKill() ? "KILL" : "TERM");
                 }
@@ -227,10 +233,13 @@ final class ChaosTrial {
     }
 
     /** Starts a member on {@code port}; {@code up} is counted down at its first line; its later lines that say something are kept. */
-    private Process startMember(int port, String join, String name, List<String> notices, CountDownLatch up)
-            throws IOException {
+    private Process startMember(int port, String join, String name, List<String> notices, CountDownLatch up,
+                                boolean onInput) throws IOException {
         List<String> cmd = new ArrayList<>(java);
         cmd.addAll(List.of("member", "--port", Integer.toString(port), "--join", join, "--cluster-name", name));
+        if (onInput) {
+            cmd.add("--start-on-input");
+        }
         Process p = start(cmd);
         reader(p.getInputStream(), line -> {
             if (line.startsWith("crowdtree member ") && line.contains(" listening on ")) {

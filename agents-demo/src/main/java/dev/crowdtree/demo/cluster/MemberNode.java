@@ -180,11 +180,12 @@ public final class MemberNode implements AutoCloseable {
      */
     synchronized Wire.SetupAnswer setup(RunSpec spec, long epoch, UUID driver, long memberTimeoutNanos, int[] ids,
                                         long restoreTick, long restoreEpoch) throws Exception {
+        // a stale setup (of an older generation than this member has seen) is refused before anything changes
+        fence.begin(spec.runId(), epoch, driver, memberTimeoutNanos, Handshake.dataMembers(hz).size());
         worldTasks.incrementAndGet();
         awaitCheckpoints();
         dropRegions();
         local.clear();
-        fence.begin(spec.runId(), epoch, driver, memberTimeoutNanos, Handshake.dataMembers(hz).size());
         // this member's share, refused before any region is built if it cannot fit in this JVM
         RegionBudget.check(ids.length, spec.regions(), spec.agents(), Runtime.getRuntime().maxMemory());
         this.spec = spec;
