@@ -21,6 +21,19 @@ public final class ClusterOptions {
                     + "only the start).")
     int checkpointEvery;
 
+    @Option(names = "--member-timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "A member whose step has not answered within SECONDS, nor a ping within half as long "
+                    + "(2 s at least), or while the others answered, is lost: it is fenced (the run goes on to a new "
+                    + "generation without it, and nothing it writes afterwards is read), and its regions are restored "
+                    + "on the others from the last complete checkpoint (default: ${DEFAULT-VALUE}; 0.5..3600). A member "
+                    + "stopped or cut off for more than 5 s is removed by the cluster sooner. Building or restoring "
+                    + "regions may take 6 times as long, 60 s at least.")
+    double memberTimeout;
+
+    /** Testing (the chaos harness): a line on stderr when this tick begins. */
+    @Option(names = "--announce-tick", paramLabel = "TICK", hidden = true)
+    Long announceTick;
+
     @Option(names = "--kill-member-at", paramLabel = "TICK",
             description = "Testing: stop one member abruptly before this tick; its regions are restored on the others.")
     Long killAt;
@@ -37,6 +50,10 @@ public final class ClusterOptions {
             throw new IllegalArgumentException("--checkpoint-every = " + checkpointEvery + " is out of range; valid range is "
                     + "0..2147483647");
         }
+        if (!(memberTimeout >= 0.5 && memberTimeout <= 3600)) {
+            throw new IllegalArgumentException("--member-timeout = " + memberTimeout + " is out of range; valid range is "
+                    + "0.5..3600 (seconds)");
+        }
         if (killAt != null && (killAt < 1 || killAt > ticks)) {
             throw new IllegalArgumentException("--kill-member-at = " + killAt + " is out of range; valid range is 1.." + ticks
                     + " (a tick of the run)");
@@ -44,6 +61,10 @@ public final class ClusterOptions {
         if (killAt != null && !connection.remote() && connection.members() < 2) {
             throw new IllegalArgumentException("--kill-member-at needs at least 2 members (give --local-members 2 or more)");
         }
+    }
+
+    long memberTimeoutMillis() {
+        return Math.round(memberTimeout * 1000);
     }
 
     int regionCount() {

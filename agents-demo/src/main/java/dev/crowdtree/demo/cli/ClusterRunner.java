@@ -87,7 +87,8 @@ final class ClusterRunner {
                 warnMissing(err, joined, opts.connection.join());
             }
             ClusterRun run = new ClusterRun(joined.driver(), secret, spec,
-                    new ClusterRun.Options(ticks, opts.checkpointEvery, opts.killAt == null ? -1 : opts.killAt, !quiet),
+                    new ClusterRun.Options(ticks, opts.checkpointEvery, opts.killAt == null ? -1 : opts.killAt, !quiet,
+                            opts.memberTimeoutMillis(), opts.announceTick == null ? -1 : opts.announceTick),
                     killer, err);
             ClusterRun.Result r = run.handshake();
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %s on %d %s, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
@@ -148,6 +149,8 @@ final class ClusterRunner {
                 out.println("  " + line);
             }
             printPlan(out, r.plan);
+            out.printf(Locale.ROOT, "generation at the end: %d; entries written by fenced members after their fence: %d%n",
+                    r.generation, r.staleEntries);
         }
         int n = Math.max(1, r.tickSamples);
         out.printf(Locale.ROOT, "tick time: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.tickMicros.getValueAtPercentile(50) / 1e3,

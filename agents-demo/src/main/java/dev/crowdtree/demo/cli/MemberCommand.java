@@ -43,6 +43,10 @@ public final class MemberCommand implements Callable<Integer> {
             description = "The shared secret, 16 characters or more (default: $" + ClusterSecret.ENV + ").")
     String secret;
 
+    /** Testing (the chaos harness): start the member only when a line comes on stdin (its JVM is warm by then). */
+    @Option(names = "--start-on-input", hidden = true)
+    boolean startOnInput;
+
     @Override
     public Integer call() throws InterruptedException {
         PrintStream out = System.out;
@@ -71,6 +75,14 @@ public final class MemberCommand implements Callable<Integer> {
             name = clusterName != null ? clusterName : env == null || env.isBlank() ? ClusterConfigs.DEFAULT_NAME : env;
         } catch (IllegalArgumentException e) {
             return Problems.usage(err, e.getMessage());
+        }
+        if (startOnInput) {
+            try {
+                new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))
+                        .readLine();
+            } catch (java.io.IOException e) {
+                return 1;
+            }
         }
         HazelcastInstance hz;
         try {

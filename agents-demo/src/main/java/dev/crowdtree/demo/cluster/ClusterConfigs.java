@@ -3,6 +3,7 @@ package dev.crowdtree.demo.cluster;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.PartitioningStrategyConfig;
 import com.hazelcast.core.Hazelcast;
@@ -10,17 +11,18 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.strategy.StringPartitioningStrategy;
 
 import java.util.List;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * How crowdtree's Hazelcast members are configured: TCP/IP join to the addresses given (no
  * multicast), bound to one interface only (127.0.0.1 unless told otherwise; not the wildcard address
  * Hazelcast binds by default), fast failure detection
- * (heartbeat every second, a member silent for 5 s is gone), and two maps:
+ * (heartbeat every second, a member silent for 5 s is gone; one split off looks for the cluster again
+ * every 5 s), and two maps:
  * {@value #EXCHANGE} (the messages between regions, no backup: they are written again from the
  * checkpoints after a loss) and {@value #CHECKPOINTS} (one synchronous backup). Map keys end in
- * {@code @r<region>}, so a region's entries live in the partition that decides its owner.
+ * {@code @r<region>}, so a region's entries live in the partition that decides its owner, and carry
+ * the run's generation ({@code g<epoch>}): after a member is fenced, nothing it writes for an older
+ * generation is read. Entries a split-off member wrote while apart are discarded when it merges back.
  */
 public final class ClusterConfigs {
     public static final String EXCHANGE = "crowdtree.exchange";
@@ -28,6 +30,10 @@ public final class ClusterConfigs {
     /** The environment variable a cluster name is read from when no option gives it. */
     public static final String NAME_ENV = "CROWDTREE_CLUSTER_NAME";
     public static final String DEFAULT_NAME = "crowdtree";
+    /** Seconds before a member split off from its cluster looks for it again (and between tries). */
+    static final int MERGE_DELAY_SECONDS = 5;
+    /** Seconds without a heartbeat after which Hazelcast removes a member. */
+    public static final int HEARTBEAT_TIMEOUT_SECONDS = 5;
 
     private ClusterConfigs() {
     }
@@ -47,7 +53,7 @@ public final class ClusterConfigs {
         if (System.getProperty("hazelcast.logging.type") == null) {
             System.setProperty("hazelcast.logging.type", "jdk");
         }
-        Logger.getLogger("com.hazelcast").setLevel(Level.SEVERE);
+        HazelcastLog.install();
         Config c = new Config();
         c.setClusterName(name);
         c.setLiteMember(lite);
@@ -56,8 +62,14 @@ public final class ClusterConfigs {
         c.setProperty("hazelcast.wait.seconds.before.join", "0");
         c.setProperty("hazelcast.max.wait.seconds.before.join", "1");
         c.setProperty("hazelcast.heartbeat.interval.seconds", "1");
-        c.setProperty("hazelcast.max.no.heartbeat.seconds", "5");
+        c.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(HEARTBEAT_TIMEOUT_SECONDS));
         c.setProperty("hazelcast.shutdownhook.enabled", "false");
+        // a member split off (stopped or cut off past the heartbeat timeout) looks for the cluster
+        // again within seconds, not Hazelcast's default 5 minutes, and rejoins it; what it wrote to
+        // the maps while apart is discarded (DiscardMergePolicy below), and its tasks' generation is
+        // stale (MemberNode refuses to write for it)
+        c.setProperty("hazelcast.merge.first.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
+        c.setProperty("hazelcast.merge.next.run.delay.seconds", Integer.toString(MERGE_DELAY_SECONDS));
         NetworkConfig n = c.getNetworkConfig();
         n.setPort(port).setPortAutoIncrement(true).setPortCount(100);
         n.getInterfaces().setEnabled(true).addInterface(bind);
@@ -71,9 +83,11 @@ public final class ClusterConfigs {
         j.getAutoDetectionConfig().setEnabled(false);
         j.getTcpIpConfig().setEnabled(true).setMembers(join.isEmpty() ? List.of(bind) : join);
         PartitioningStrategyConfig byRegion = new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName());
-        c.addMapConfig(new MapConfig(EXCHANGE).setBackupCount(0).setPartitioningStrategyConfig(byRegion));
+        MergePolicyConfig discard = new MergePolicyConfig("com.hazelcast.spi.merge.DiscardMergePolicy", MergePolicyConfig.DEFAULT_BATCH_SIZE);
+        c.addMapConfig(new MapConfig(EXCHANGE).setBackupCount(0).setPartitioningStrategyConfig(byRegion)
+                .setMergePolicyConfig(discard));
         c.addMapConfig(new MapConfig(CHECKPOINTS).setBackupCount(1).setAsyncBackupCount(0)
-                .setPartitioningStrategyConfig(byRegion));
+                .setPartitioningStrategyConfig(byRegion).setMergePolicyConfig(discard));
         return c;
     }
 
@@ -96,12 +110,30 @@ public final class ClusterConfigs {
      * the tick's parity, so a message overwrites the one of two ticks before, which the barrier
      * between proves was read (the message says its tick, and a reader checks it).
      */
-    public static String exchangeKey(long tick, int src, int dst) {
-        return "p" + (tick & 1) + "/s" + src + "@" + regionKey(dst);
+    public static String exchangeKey(long epoch, long tick, int src, int dst) {
+        return "g" + epoch + "/p" + (tick & 1) + "/s" + src + "@" + regionKey(dst);
     }
 
-    /** The checkpoint key of region {@code r} at {@code tick}. */
-    public static String checkpointKey(long tick, int r) {
-        return "c" + tick + "@" + regionKey(r);
+    /**
+     * The key of the run's generation, which the driver raises when it fences a member (kept in
+     * {@link #CHECKPOINTS}, which has a backup; members read it at each step).
+     */
+    static String generationKey(String runId) {
+        return "generation/" + runId + "@" + regionKey(0);
+    }
+
+    /** The value of {@link #generationKey}: {@code epoch}, sealed under its key. */
+    static byte[] generationValue(ClusterSecret secret, String runId, long epoch) {
+        return secret.seal(java.nio.ByteBuffer.allocate(Long.BYTES).putLong(epoch).array(), generationKey(runId));
+    }
+
+    /** The generation in {@code sealed} (a value of {@link #generationKey}), 0 when there is none. */
+    static long generation(ClusterSecret secret, String runId, byte[] sealed) {
+        return sealed == null ? 0 : java.nio.ByteBuffer.wrap(secret.open(sealed, generationKey(runId))).getLong();
+    }
+
+    /** The checkpoint key of region {@code r} at {@code tick}, written in generation {@code epoch} of the run. */
+    public static String checkpointKey(long epoch, long tick, int r) {
+        return "c" + tick + "g" + epoch + "@" + regionKey(r);
     }
 }

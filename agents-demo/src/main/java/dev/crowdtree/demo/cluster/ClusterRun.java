@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.cluster;
 
 import com.hazelcast.cluster.Member;
+import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import com.hazelcast.map.IMap;
@@ -16,7 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
+import java.util.UUID;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -35,9 +36,13 @@ import java.util.concurrent.TimeUnit;
  *   <li>one {@code Step} per member per tick, then the barrier (every member's answer) before the
  *       next; every {@code checkpointEvery} ticks the step also writes the regions' checkpoints, and
  *       once all have, the one before the previous is deleted (the last two complete ones are kept);</li>
- *   <li>a member lost (its step fails because it left): wait until the partitions are safe (the
- *       checkpoints' backups promoted), clear the exchange, plan again over the survivors, restore
- *       every region from the last complete checkpoint and go on from the tick after it;</li>
+ *   <li>a member lost (its step fails because it left, or it has not answered within the member
+ *       timeout): the run's generation goes up and the member is fenced (it writes nothing more: every
+ *       task and map key carries the generation, {@link MemberFence}); wait until the partitions are
+ *       safe (the checkpoints' backups promoted), clear the exchange, plan again over the survivors,
+ *       restore every region from the last complete checkpoint and go on from the tick after it; a
+ *       loss that cannot be recovered (no complete checkpoint, no member left, the driver cut off)
+ *       ends the run with one line, every wait bounded;</li>
  *   <li>finish: each member's results (agents, hash parts, counts), summed.</li>
  * </ol>
  * A region's step depends on its state and inbox only, so the hash is that of any other placement.
@@ -45,8 +50,24 @@ import java.util.concurrent.TimeUnit;
  * <p>THREADING: one thread (the caller's).
  */
 public final class ClusterRun {
-    /** How a run goes: ticks, checkpoint period, the tick to kill a member before (-1: none), progress lines. */
-    public record Options(int ticks, int checkpointEvery, long killAt, boolean progress) {
+    /**
+     * How a run goes: ticks, checkpoint period, the tick to kill a member before (-1: none), progress
+     * lines, the member timeout (a member whose step has not answered in that time is fenced), and
+     * the tick to announce on stderr when it begins (-1: none; the chaos harness times its faults by it).
+     */
+    public record Options(int ticks, int checkpointEvery, long killAt, boolean progress, long memberTimeoutMillis,
+                          long announceTick) {
+        /** The default member timeout. */
+        public static final long MEMBER_TIMEOUT_MILLIS = 10_000;
+
+        public Options(int ticks, int checkpointEvery, long killAt, boolean progress) {
+            this(ticks, checkpointEvery, killAt, progress, MEMBER_TIMEOUT_MILLIS, -1);
+        }
+
+        /** How long a setup (building or restoring regions) or the finish may take: 6 member timeouts, 60 s at least. */
+        long setupTimeoutMillis() {
+            return Math.max(60_000, 6 * memberTimeoutMillis);
+        }
     }
 
     /** Stops a member abruptly ({@code --kill-member-at}). */
@@ -77,6 +98,13 @@ public final class ClusterRun {
         public long checkpointBytes;
         public int checkpoints;
         public List<String> recoveries = new ArrayList<>();
+        /** The run's generation at the end: 1, and one more per recovery. */
+        public long generation = 1;
+        /**
+         * Entries found in the maps at the end that a fenced member (or one of an older generation)
+         * wrote after the recovery that fenced it; 0 unless fencing failed.
+         */
+        public long staleEntries;
         public long alarms;
         public long usedSlots;
         public long droppedEvents;
@@ -96,6 +124,12 @@ public final class ClusterRun {
     /** Every data member at the handshake, accepted or not: a loss of any of them loses exchange partitions. */
     private final Set<Member> everyone = new HashSet<>();
     private final Map<Member, int[]> plan = new HashMap<>();
+    /** The run's generation: 1, then one more at each recovery; every task and map key carries it. */
+    private long epoch = 1;
+    /** Data members seen in the cluster at a step since the last recovery: those gone from it have left. */
+    private final Set<Member> seen = new HashSet<>();
+    /** Set when the driver itself was split off from the cluster (its lifecycle event MERGING). */
+    private volatile boolean driverSplitOff;
 
     public ClusterRun(HazelcastInstance driver, ClusterSecret secret, RunSpec spec, Options options, Killer killer,
                       PrintStream err) {
@@ -129,36 +163,15 @@ public final class ClusterRun {
 
     private void makePlan() {
         plan.clear();
-        int n = spec.regions();
-        int cap = (n + members.size() - 1) / members.size();
-        Map<Member, List<Integer>> lists = new LinkedHashMap<>();
-        for (Member m : members) {
-            lists.put(m, new ArrayList<>());
-        }
-        List<Integer> unplaced = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-            Member owner = driver.getPartitionService().getPartition(ClusterConfigs.regionKey(r)).getOwner();
-            List<Integer> l = owner == null ? null : lists.get(owner);
-            if (l != null && l.size() < cap) {
-                l.add(r);
-            } else {
-                unplaced.add(r);
-            }
-        }
-        for (int r : unplaced) {
-            List<Integer> least = null;
-            for (List<Integer> l : lists.values()) {
-                if (least == null || l.size() < least.size()) {
-                    least = l;
-                }
-            }
-            least.add(r);
-        }
         result.plan.clear();
-        for (Map.Entry<Member, List<Integer>> e : lists.entrySet()) {
+        for (Map.Entry<Member, List<Integer>> e : RegionPlan.of(driver, members, spec.regions()).entrySet()) {
             plan.put(e.getKey(), e.getValue().stream().mapToInt(Integer::intValue).toArray());
             result.plan.put(Handshake.describe(e.getKey()), e.getValue());
         }
+    }
+
+    /** A complete checkpoint: its tick and the generation that wrote it. */
+    private record Checkpoint(long tick, long epoch) {
     }
 
     /** Runs the crowd: setup, the ticks (recovering from lost members), finish. */
@@ -166,25 +179,63 @@ public final class ClusterRun {
         if (members.isEmpty()) {
             handshake();
         }
+        UUID lifecycle = driver.getLifecycleService().addLifecycleListener(e -> {
+            if (e.getState() == LifecycleEvent.LifecycleState.MERGING) {
+                driverSplitOff = true;
+            }
+        });
+        try {
+            return ticks();
+        } finally {
+            driver.getLifecycleService().removeLifecycleListener(lifecycle);
+        }
+    }
+
+    private Result ticks() throws Exception {
         IMap<String, byte[]> exchange = driver.getMap(ClusterConfigs.EXCHANGE);
         IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
         exchange.clear();
         checkpoints.clear();
         long t0 = System.nanoTime();
-        for (Future<byte[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), -1))) {
-            result.checkpointBytes += f.get()[1];
+        Replies setup = Replies.await(submitAll(m -> setupTask(m, -1, 0)), millis(options.setupTimeoutMillis()));
+        if (!setup.complete()) {
+            throw new IllegalStateException("the setup failed: " + problems(setup, "the setup") + "; the run did not start");
+        }
+        for (byte[] a : setup.answers.values()) {
+            result.checkpointBytes += Wire.SetupAnswer.decode(a).checkpointBytes();
         }
         result.checkpoints = 1;
         result.setupNanos = System.nanoTime() - t0;
         // the last two complete checkpoints: a loss right after one completed may still take its
         // newest entries with it (their backups not yet copied), and then the one before is used
-        long lastCheckpoint = 0;
-        long previousCheckpoint = -1;
+        Checkpoint last = new Checkpoint(0, epoch);
+        Checkpoint previous = null;
         boolean killed = false;
+        boolean announced = false;
         long start = System.nanoTime();
         long lastReport = start;
         long tick = 1;
-        while (tick <= options.ticks()) {
+        while (true) {
+            if (tick > options.ticks()) {
+                Replies done = Replies.await(submitAll(m -> new Tasks.Finish(secret, spec.runId(), epoch)),
+                        millis(options.setupTimeoutMillis()));
+                if (done.complete()) {
+                    finish(done);
+                    break;
+                }
+                Checkpoint restored = recover(tick, "the finish", done, last, previous);
+                if (!restored.equals(last)) {
+                    last = restored;
+                    previous = null;
+                }
+                tick = restored.tick() + 1;
+                continue;
+            }
+            if (!announced && tick == options.announceTick()) {
+                err.printf(Locale.ROOT, "crowdtree: tick %d begins%n", tick);
+                err.flush();
+                announced = true;
+            }
             if (!killed && tick == options.killAt()) {
                 Member victim = members.get(members.size() - 1);
                 err.printf(Locale.ROOT, "killing member %s before tick %d (--kill-member-at)%n", Handshake.describe(victim), tick);
@@ -196,33 +247,28 @@ public final class ClusterRun {
             long s0 = System.nanoTime();
             final long stepTick = tick;
             Map<Member, Future<byte[]>> steps = new LinkedHashMap<>();
+            seen.addAll(Handshake.dataMembers(driver));
             for (Member m : members) {
-                steps.put(m, executor.submitToMember(new Tasks.Step(secret, spec.runId(), stepTick, cp), m));
+                steps.put(m, executor.submitToMember(new Tasks.Step(secret, spec.runId(), epoch, stepTick, cp), m));
             }
-            List<Wire.StepAnswer> answers = new ArrayList<>();
-            Throwable failure = null;
-            for (Future<byte[]> f : steps.values()) {
-                try {
-                    answers.add(Wire.StepAnswer.decode(f.get()));
-                } catch (ExecutionException e) {
-                    failure = failure == null ? e.getCause() : failure;
-                }
-            }
+            Replies replies = Replies.awaitRound(executor, secret, steps, options.memberTimeoutMillis(),
+                    options.setupTimeoutMillis(), this::driverCutOff);
             long tickNanos = System.nanoTime() - s0;
-            if (failure != null) {
-                long restored = recover(tick, lastCheckpoint, previousCheckpoint, failure);
-                if (restored != lastCheckpoint) {
-                    lastCheckpoint = restored;
-                    previousCheckpoint = -1;
+            if (!replies.complete()) {
+                Checkpoint restored = recover(tick, "tick " + tick, replies, last, previous);
+                if (!restored.equals(last)) {
+                    last = restored;
+                    previous = null;
                 }
-                tick = restored + 1;
+                tick = restored.tick() + 1;
                 continue;
             }
             result.tickMicros.recordValue(Math.max(1, tickNanos / 1000));
             long halo = 0;
             long migration = 0;
             long events = 0;
-            for (Wire.StepAnswer a : answers) {
+            for (byte[] b : replies.answers.values()) {
+                Wire.StepAnswer a = Wire.StepAnswer.decode(b);
                 result.barrierMicros.recordValue(Math.max(0, (tickNanos - a.nanos()) / 1000));
                 halo += a.haloBytes();
                 migration += a.migrationBytes();
@@ -237,13 +283,11 @@ public final class ClusterRun {
             result.tickSamples++;
             if (cp) {
                 Handshake.checkNewcomers(driver, executor, secret, everyone);
-                if (previousCheckpoint >= 0) {
-                    for (int r = 0; r < spec.regions(); r++) {
-                        checkpoints.delete(ClusterConfigs.checkpointKey(previousCheckpoint, r));
-                    }
+                if (previous != null) {
+                    deleteCheckpoint(previous);
                 }
-                previousCheckpoint = lastCheckpoint;
-                lastCheckpoint = tick;
+                previous = last;
+                last = new Checkpoint(tick, epoch);
                 result.checkpoints++;
             }
             long now = System.nanoTime();
@@ -255,28 +299,36 @@ public final class ClusterRun {
         }
         result.wallNanos = System.nanoTime() - start;
         result.ticks = options.ticks();
-        finish();
+        result.generation = epoch;
+        if (epoch > 1) {
+            result.staleEntries = staleEntries(last, previous);
+        }
         exchange.clear();
         checkpoints.clear();
         return result;
+    }
+
+    private static long millis(long ms) {
+        return TimeUnit.MILLISECONDS.toNanos(ms);
+    }
+
+    private Tasks.Setup setupTask(Member m, long restoreTick, long restoreEpoch) {
+        return new Tasks.Setup(secret, spec, epoch, driver.getCluster().getLocalMember().getUuid(),
+                options.memberTimeoutMillis() * 1_000_000L, plan.get(m), restoreTick, restoreEpoch);
     }
 
     private interface TaskFor {
         Tasks.MemberTask<byte[]> of(Member m);
     }
 
-    private List<Future<byte[]>> submitAll(TaskFor task) {
-        List<Future<byte[]>> out = new ArrayList<>();
+    private Map<Member, Future<byte[]>> submitAll(TaskFor task) {
+        Map<Member, Future<byte[]>> out = new LinkedHashMap<>();
         for (Member m : members) {
-            out.add(executor.submitToMember(task.of(m), m));
+            out.put(m, executor.submitToMember(task.of(m), m));
         }
         return out;
     }
 
-    /**
-     * A step failed: if members left (those running regions, or any other that held partitions of the
-     * exchange), restore every region from the last checkpoint on the surviving accepted members.
-     */
     /** Waits (up to 30 s) until {@code m} is no longer a member: a kill takes effect before the next step. */
     private void awaitGone(Member m) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -285,85 +337,206 @@ public final class ClusterRun {
         }
     }
 
-    /** Whether every region's checkpoint of {@code tick} is in the map. */
-    private boolean complete(long tick) {
+    /** Whether every region's entry of checkpoint {@code c} is in the map. */
+    private boolean complete(Checkpoint c) {
         IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
         for (int r = 0; r < spec.regions(); r++) {
-            if (!checkpoints.containsKey(ClusterConfigs.checkpointKey(tick, r))) {
+            if (!checkpoints.containsKey(ClusterConfigs.checkpointKey(c.epoch(), c.tick(), r))) {
                 return false;
             }
         }
         return true;
     }
 
-    /**
-     * Restores every region on the survivors from checkpoint {@code last}, or from {@code previous}
-     * when a region's entry of {@code last} was lost; returns the tick restored.
-     */
-    private long recover(long tick, long last, long previous, Throwable failure) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Set<Member> now = Handshake.dataMembers(driver);
-        while (now.containsAll(everyone) && System.nanoTime() < deadline) {
-            // the failure may be seen before the member is declared gone: wait for the membership to settle
-            Thread.sleep(100);
-            now = Handshake.dataMembers(driver);
+    private void deleteCheckpoint(Checkpoint c) {
+        IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
+        for (int r = 0; r < spec.regions(); r++) {
+            checkpoints.delete(ClusterConfigs.checkpointKey(c.epoch(), c.tick(), r));
         }
-        if (now.containsAll(everyone)) {
-            throw new IllegalStateException("tick " + tick + " failed and no member left: " + failure, failure);
+    }
+
+    /** What went wrong in {@code r}, in one line. */
+    private String problems(Replies r, String what) {
+        List<String> out = new ArrayList<>();
+        r.lost.forEach((m, why) -> out.add("member " + Handshake.describe(m) + " " + why));
+        for (Member m : r.late) {
+            out.add(String.format(Locale.ROOT, "member %s did not answer %s within the member timeout of %.1f s",
+                    Handshake.describe(m), what, options.memberTimeoutMillis() / 1e3));
+        }
+        r.failed.forEach((m, t) -> out.add("member " + Handshake.describe(m) + " failed: " + t.getMessage()));
+        return String.join("; ", out);
+    }
+
+    /**
+     * A round of tasks ({@code what}: a tick, the finish) did not complete: the members lost (left,
+     * late, refused as fenced, or gone from the cluster meanwhile) are fenced, and every region is
+     * restored on the others from checkpoint {@code last}, or {@code previous} when a region's entry
+     * of {@code last} was lost; returns the checkpoint restored.
+     *
+     * @throws IllegalStateException in one line, when the run cannot go on (a failure no member's loss
+     *                               explains, no member left, no complete checkpoint, the driver cut off)
+     */
+    private Checkpoint recover(long tick, String what, Replies replies, Checkpoint last, Checkpoint previous)
+            throws Exception {
+        Replies round = replies;
+        for (int attempt = 0; ; attempt++) {
+            Checkpoint from = fenceAndPlan(tick, what, round, last, previous);
+            long t0 = System.nanoTime();
+            round = Replies.await(submitAll(m -> setupTask(m, from.tick(), from.epoch())),
+                    millis(options.setupTimeoutMillis()));
+            if (round.complete()) {
+                return from;
+            }
+            if (attempt >= 3) {
+                throw new IllegalStateException("the recovery after " + what + " failed " + (attempt + 1) + " times: "
+                        + problems(round, "the restore") + "; the run cannot go on");
+            }
+            what = "the restore after " + what;
+            last = from;
+            previous = null;
+            err.printf(Locale.ROOT, "%s failed after %.1f s: %s%n", what, (System.nanoTime() - t0) / 1e9,
+                    problems(round, "the restore"));
+        }
+    }
+
+    /** Recovery's first half: who is lost, the new generation, the fence, the checkpoint, the plan. */
+    private Checkpoint fenceAndPlan(long tick, String what, Replies replies, Checkpoint last, Checkpoint previous)
+            throws Exception {
+        Map<Member, String> lost = new LinkedHashMap<>(replies.lost);
+        for (Member m : replies.late) {
+            lost.put(m, String.format(Locale.ROOT, "did not answer within the member timeout of %.1f s%s and was fenced",
+                    options.memberTimeoutMillis() / 1e3, replies.why.getOrDefault(m, "")));
+        }
+        long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(ClusterConfigs.HEARTBEAT_TIMEOUT_SECONDS + 3);
+        while (lost.isEmpty() && Handshake.dataMembers(driver).containsAll(seen) && !driverSplitOff
+                && System.nanoTime() < settle) {
+            // a failure may be seen before the member whose loss caused it (a message lost with the
+            // partitions it held) is declared gone: wait for the membership to settle
+            Thread.sleep(100);
+        }
+        cutOff(what);
+        Set<Member> now = Handshake.dataMembers(driver);
+        for (Member m : members) {
+            if (!now.contains(m)) {
+                lost.putIfAbsent(m, "left");
+            }
+        }
+        boolean othersLeft = !now.containsAll(seen);
+        seen.clear();
+        if (lost.isEmpty() && !othersLeft) {
+            throw new IllegalStateException(what + " failed and no member left: " + problems(replies, what)
+                    + "; the run cannot go on");
         }
         List<Member> alive = new ArrayList<>();
         for (Member m : members) {
-            if (now.contains(m)) {
+            if (!lost.containsKey(m)) {
                 alive.add(m);
             }
         }
-        if (alive.isEmpty()) {
-            throw new IllegalStateException("every member that ran regions is gone; the run cannot go on");
+        List<String> lostText = new ArrayList<>();
+        lost.forEach((m, why) -> lostText.add("member " + Handshake.describe(m) + " " + why));
+        if (lostText.isEmpty()) {
+            lostText.add("a member that held no region left");
         }
+        if (alive.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", lostText) + " during " + what
+                    + ": every member that ran regions is lost; the run cannot go on");
+        }
+        // the fence: the generation goes up before anything is restored; a lost member still in the
+        // cluster is told (when it wakes), and any step of the old generation finds the new one
+        epoch++;
+        IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
+        try {
+            checkpoints.setAsync(ClusterConfigs.generationKey(spec.runId()),
+                    ClusterConfigs.generationValue(secret, spec.runId(), epoch)).toCompletableFuture()
+                    .get(options.setupTimeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException(String.join("; ", lostText) + " during " + what + ", and the run's new "
+                    + "generation could not be written within " + options.setupTimeoutMillis() / 1000 + " s; the run "
+                    + "cannot go on", e);
+        }
+        for (Member m : lost.keySet()) {
+            if (now.contains(m)) {
+                executor.submitToMember(new Tasks.Fence(secret, spec.runId(), epoch, "it " + lost.get(m)
+                        .replace(" and was fenced", "") + " during " + what), m);
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!driver.getPartitionService().isClusterSafe() && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        everyone.retainAll(now);
-        List<String> lost = new ArrayList<>();
-        for (Member m : members) {
-            if (!alive.contains(m)) {
-                lost.add(Handshake.describe(m));
-            }
-        }
-        if (lost.isEmpty()) {
-            lost.add("(one that held no region)");
-        }
+        cutOff(what);
+        everyone.retainAll(Handshake.dataMembers(driver));
         members = alive;
         makePlan();
-        long checkpoint = last;
+        Checkpoint from = last;
         String fallback = "";
         if (!complete(last)) {
-            if (previous < 0 || !complete(previous)) {
-                throw new IllegalStateException("member " + String.join(", ", lost) + " left during tick " + tick
-                        + " and took checkpoint entries with it (no complete checkpoint is left); the run cannot go on");
+            if (previous == null || !complete(previous)) {
+                throw new IllegalStateException(String.join("; ", lostText) + " during " + what + " and took checkpoint "
+                        + "entries with it (no complete checkpoint is left: a second loss before the backups were copied "
+                        + "again); the run cannot go on");
             }
-            checkpoint = previous;
-            fallback = " (the checkpoint of tick " + last + " lost an entry with the member)";
+            from = previous;
+            fallback = " (the checkpoint of tick " + last.tick() + " lost an entry with the member)";
+        }
+        // nothing of an older generation is read again: only the checkpoint restored from is kept
+        for (String key : checkpoints.keySet()) {
+            if (key.startsWith("c") && !isOf(key, from)) {
+                checkpoints.delete(key);
+            }
         }
         driver.getMap(ClusterConfigs.EXCHANGE).clear();
-        final long from = checkpoint;
-        for (Future<byte[]> f : submitAll(m -> new Tasks.Setup(secret, spec, plan.get(m), from))) {
-            f.get();
-        }
-        String line = String.format(Locale.ROOT, "member %s left during tick %d: %d regions restored from the checkpoint "
-                + "of tick %d on %d members, re-simulating from tick %d%s", String.join(", ", lost), tick, spec.regions(),
-                checkpoint, members.size(), checkpoint + 1, fallback);
+        String line = String.format(Locale.ROOT, "%s during %s: %d regions restored from the checkpoint of tick %d on %d "
+                + "members (generation %d), re-simulating from tick %d%s", String.join("; ", lostText), what,
+                spec.regions(), from.tick(), members.size(), epoch, from.tick() + 1, fallback);
         result.recoveries.add(line);
         err.println(line);
-        return checkpoint;
+        return from;
     }
 
-    private void finish() throws Exception {
+    private static boolean isOf(String key, Checkpoint c) {
+        return key.startsWith("c" + c.tick() + "g" + c.epoch() + "@");
+    }
+
+    private boolean driverCutOff() {
+        return driverSplitOff || Handshake.dataMembers(driver).isEmpty();
+    }
+
+    /** @throws IllegalStateException when the driver itself was split off or sees no data member */
+    private void cutOff(String what) {
+        if (driverCutOff()) {
+            throw new IllegalStateException("the driver was cut off from the cluster during " + what + " (it sees "
+                    + Handshake.dataMembers(driver).size() + " members; was it stopped or its network cut for more than "
+                    + ClusterConfigs.HEARTBEAT_TIMEOUT_SECONDS + " s?); the members dropped the run; the run cannot go on");
+        }
+    }
+
+    /**
+     * Entries in the maps of a generation before the last, other than the checkpoints kept: what a
+     * fenced member wrote after it was fenced (its late writes).
+     */
+    private long staleEntries(Checkpoint last, Checkpoint previous) {
+        long n = 0;
+        for (String key : driver.<String, byte[]>getMap(ClusterConfigs.EXCHANGE).keySet()) {
+            if (!key.startsWith("g" + epoch + "/")) {
+                n++;
+            }
+        }
+        for (String key : driver.<String, byte[]>getMap(ClusterConfigs.CHECKPOINTS).keySet()) {
+            if (key.startsWith("c") && !isOf(key, last) && (previous == null || !isOf(key, previous))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private void finish(Replies done) {
         long agentsSum = 0;
         long threats = 0;
         long objects = 0;
-        for (Future<byte[]> f : submitAll(m -> new Tasks.Finish(secret, spec.runId()))) {
-            Wire.MemberResult v = Wire.MemberResult.decode(f.get());
+        for (byte[] b : done.answers.values()) {
+            Wire.MemberResult v = Wire.MemberResult.decode(b);
             if (v.occupancy().length == 0) {
                 continue; // a member without regions
             }

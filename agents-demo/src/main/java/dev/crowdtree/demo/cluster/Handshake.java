@@ -83,8 +83,8 @@ public final class Handshake {
             }
             if (proves(executor, secret, m)) {
                 known.add(m);
-            } else {
-                refused.add(describe(m));
+            } else if (dataMembers(driver).contains(m)) {
+                refused.add(describe(m)); // (one that left meanwhile was not refused: it is gone)
             }
         }
         if (!refused.isEmpty()) {

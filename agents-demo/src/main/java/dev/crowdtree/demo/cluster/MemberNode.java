@@ -1,7 +1,6 @@
 package dev.crowdtree.demo.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.map.IMap;
 import dev.crowdtree.demo.sim.Region;
 import dev.crowdtree.demo.sim.RegionBudget;
@@ -11,12 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -47,12 +49,23 @@ public final class MemberNode implements AutoCloseable {
     /** Checkpoint writes not yet waited for. THREADING: guarded by itself. */
     private final List<Future<?>> pendingCheckpoints = new ArrayList<>();
     private RunSpec spec;
+    /** The run and generation this member writes for, and whether it was fenced out of it. */
+    final MemberFence fence;
+    /** Looks for the run's driver in the cluster every 200 ms; beats every 50 ms ({@link MemberFence#beat}). */
+    private final ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "crowdtree-watch");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Testing: the next step first sleeps this long (ms). */
+    private volatile long stallNextStep;
     /** Tasks that handed this member world data (setup, step, finish) since it started; tests. */
     private final AtomicLong worldTasks = new AtomicLong();
 
     private MemberNode(HazelcastInstance hz, ClusterSecret secret) {
         this.hz = hz;
         this.secret = secret;
+        this.fence = new MemberFence(System.err, hz.getCluster().getLocalMember().getUuid().toString());
         // more threads than processors: a region's step spends much of its time waiting for the map
         // (its inbox, its outbox), and other regions' steps compute meanwhile
         int threads = Math.max(16, Runtime.getRuntime().availableProcessors());
@@ -71,11 +84,63 @@ public final class MemberNode implements AutoCloseable {
     static void install(HazelcastInstance hz, ClusterSecret secret) {
         MemberNode node = new MemberNode(hz, secret);
         hz.getUserContext().put(KEY, node);
+        String cluster = hz.getConfig().getClusterName();
         hz.getLifecycleService().addLifecycleListener(e -> {
-            if (e.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
-                node.close();
+            switch (e.getState()) {
+                case SHUTTING_DOWN -> node.close();
+                case MERGING -> {
+                    if (node.fence.splitOff(cluster)) {
+                        node.dropLater(node.fence.runId(), node.fence.epoch());
+                    }
+                }
+                case MERGED -> node.fence.rejoined(cluster, hz.getCluster().getLocalMember().getUuid().toString());
+                default -> {
+                }
             }
         });
+        // the run's driver gone from the cluster (it died, or this member was split off): polled, which
+        // needs no listener of Hazelcast's membership events
+        node.watcher.scheduleWithFixedDelay(() -> {
+            if (hz.getLifecycleService().isRunning() && node.fence.driverGone(hz.getCluster().getMembers())) {
+                node.dropLater(node.fence.runId(), node.fence.epoch());
+            }
+        }, 200, 200, TimeUnit.MILLISECONDS);
+        node.watcher.scheduleWithFixedDelay(node.fence::beat, 50, 50, TimeUnit.MILLISECONDS);
+    }
+
+    /** The driver fenced this member out of generation {@code epoch - 1} of {@code runId} ({@link Tasks.Fence}). */
+    void fence(String runId, long epoch, String why) {
+        long was = fence.epoch();
+        if (fence.fence(runId, epoch, why)) {
+            dropLater(runId, was);
+        }
+    }
+
+    /**
+     * Drops the regions of generation {@code epoch} of {@code runId} once the task that holds them
+     * (a step under way) is done, unless a newer setup came meanwhile; not on the caller's thread,
+     * which may be Hazelcast's.
+     */
+    private void dropLater(String runId, long epoch) {
+        Thread t = new Thread(() -> {
+            synchronized (this) {
+                if (fence.isFenced() && fence.current(runId, epoch)) {
+                    awaitCheckpointsQuietly();
+                    dropRegions();
+                    local.clear();
+                }
+            }
+        }, "crowdtree-fence");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void awaitCheckpointsQuietly() {
+        try {
+            awaitCheckpoints();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The member node of {@code hz}, or null when it is not a crowdtree member (a lite member, the driver). */
@@ -88,13 +153,35 @@ public final class MemberNode implements AutoCloseable {
         return worldTasks.get();
     }
 
+    /** Testing: the next step hangs for {@code millis} before it starts, as if the member were starved or stopped. */
+    public void stallNextStep(long millis) {
+        stallNextStep = millis;
+    }
+
+    /** The last line this member printed about its fencing (empty: none). */
+    public String lastNotice() {
+        return fence.lastNotice();
+    }
+
+    /** Writes this member refused since its last setup because it was fenced. */
+    public long refusedWrites() {
+        return fence.refusedWrites();
+    }
+
     /** The regions this member holds now. */
     public synchronized List<Integer> regionIds() {
         return new ArrayList<>(regions.keySet());
     }
 
-    /** Builds (fresh, {@code restoreTick < 0}) or restores (from that tick's checkpoints) {@code ids}, dropping any others. */
-    synchronized Wire.SetupAnswer setup(RunSpec spec, int[] ids, long restoreTick) throws Exception {
+    /**
+     * Builds (fresh, {@code restoreTick < 0}) or restores (from that tick's checkpoints, written in
+     * generation {@code restoreEpoch}) {@code ids} for generation {@code epoch} of the run, dropping
+     * any others.
+     */
+    synchronized Wire.SetupAnswer setup(RunSpec spec, long epoch, UUID driver, long memberTimeoutNanos, int[] ids,
+                                        long restoreTick, long restoreEpoch) throws Exception {
+        // a stale setup (of an older generation than this member has seen) is refused before anything changes
+        fence.begin(spec.runId(), epoch, driver, memberTimeoutNanos, Handshake.dataMembers(hz).size());
         worldTasks.incrementAndGet();
         awaitCheckpoints();
         dropRegions();
@@ -111,7 +198,7 @@ public final class MemberNode implements AutoCloseable {
                 if (restoreTick < 0) {
                     return Region.create(spec.config(), spec.treeName(), spec.treeText(), grid, r);
                 }
-                String key = ClusterConfigs.checkpointKey(restoreTick, r);
+                String key = ClusterConfigs.checkpointKey(restoreEpoch, restoreTick, r);
                 byte[] sealed = checkpoints.get(key);
                 if (sealed == null) {
                     throw new IllegalStateException("the checkpoint of region " + r + " at tick " + restoreTick + " is missing");
@@ -124,8 +211,8 @@ public final class MemberNode implements AutoCloseable {
             regions.put(region.index(), region);
         }
         long bytes = parallel(region -> {
-            List<CompletableFuture<?>> writes = publish(region, new long[1]);
-            long cp = restoreTick < 0 ? checkpoint(region) : 0;
+            List<CompletableFuture<?>> writes = publish(region, new long[1], epoch, System.nanoTime());
+            long cp = restoreTick < 0 ? checkpoint(region, epoch) : 0;
             CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get();
             return cp;
         });
@@ -137,9 +224,19 @@ public final class MemberNode implements AutoCloseable {
      * Steps every region to {@code tick}; with {@code checkpoint}, writes each region's checkpoint
      * afterwards. Returns the time spent and the bytes written, summed over the regions.
      */
-    synchronized Wire.StepAnswer step(long tick, boolean checkpoint) throws Exception {
-        worldTasks.incrementAndGet();
+    synchronized Wire.StepAnswer step(String runId, long epoch, long tick, boolean checkpoint) throws Exception {
         long t0 = System.nanoTime();
+        long stall = stallNextStep;
+        if (stall > 0) { // testing: a member whose step hangs while its JVM (and its heartbeats) go on
+            stallNextStep = 0;
+            Thread.sleep(stall);
+        }
+        fence.check(runId, epoch);
+        worldTasks.incrementAndGet();
+        // the run's generation as the driver keeps it, read beside the inboxes: a step of an older one
+        // writes nothing (it came to a member that was stopped while the run went on without it)
+        CompletableFuture<byte[]> generation = hz.<String, byte[]>getMap(ClusterConfigs.CHECKPOINTS)
+                .getAsync(ClusterConfigs.generationKey(runId)).toCompletableFuture();
         if (checkpoint) {
             awaitCheckpoints();
         }
@@ -153,11 +250,11 @@ public final class MemberNode implements AutoCloseable {
                 List<CompletableFuture<byte[]>> reads = new ArrayList<>();
                 for (int s : nb) {
                     reads.add(regions.containsKey(s) ? null
-                            : exchange.getAsync(ClusterConfigs.exchangeKey(tick, s, region.index())).toCompletableFuture());
+                            : exchange.getAsync(ClusterConfigs.exchangeKey(epoch, tick, s, region.index())).toCompletableFuture());
                 }
                 byte[][] inbox = new byte[nb.length][];
                 for (int i = 0; i < nb.length; i++) {
-                    String key = ClusterConfigs.exchangeKey(tick, nb[i], region.index());
+                    String key = ClusterConfigs.exchangeKey(epoch, tick, nb[i], region.index());
                     byte[] message = reads.get(i) == null ? local.get(key) : secret.open(reads.get(i).get(), key);
                     if (message == null) {
                         throw new IllegalStateException("region " + region.index() + " has no message from region " + nb[i]
@@ -166,9 +263,10 @@ public final class MemberNode implements AutoCloseable {
                     inbox[i] = message;
                 }
                 region.step(tick, inbox);
+                fence.seen(runId, ClusterConfigs.generation(secret, runId, generation.get()));
                 long[] sent = new long[1];
-                List<CompletableFuture<?>> writes = publish(region, sent);
-                long cp = checkpoint ? checkpoint(region) : 0;
+                List<CompletableFuture<?>> writes = publish(region, sent, epoch, t0);
+                long cp = checkpoint ? checkpoint(region, epoch) : 0;
                 CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).get();
                 return new Wire.StepAnswer(0, region.haloBytes(), region.migrationBytes(), region.eventBytes(), cp, sent[0]);
             }));
@@ -181,7 +279,9 @@ public final class MemberNode implements AutoCloseable {
     }
 
     /** The results of this member's regions, summed ({@link Wire.MemberResult}). The regions are closed. */
-    synchronized Wire.MemberResult finish() throws InterruptedException {
+    synchronized Wire.MemberResult finish(String runId, long epoch) throws InterruptedException {
+        fence.check(runId, epoch);
+        fence.finished();
         worldTasks.incrementAndGet();
         awaitCheckpoints();
         long agents = 0;
@@ -220,14 +320,16 @@ public final class MemberNode implements AutoCloseable {
      * Writes the region's outbox: to a neighbour on this member in memory, to others sealed into the
      * exchange map (adding the sealed bytes to {@code sent[0]}); returns the writes in flight.
      */
-    private List<CompletableFuture<?>> publish(Region region, long[] sent) {
+    private List<CompletableFuture<?>> publish(Region region, long[] sent, long epoch, long startNanos) {
         IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
         int[] nb = region.neighbours();
         List<CompletableFuture<?>> writes = new ArrayList<>();
         for (int i = 0; i < nb.length; i++) {
-            String key = ClusterConfigs.exchangeKey(region.tick() + 1, region.index(), nb[i]);
+            String key = ClusterConfigs.exchangeKey(epoch, region.tick() + 1, region.index(), nb[i]);
             if (regions.containsKey(nb[i])) {
                 local.put(key, region.outbox(i));
+            } else if (!fence.writable(epoch, startNanos)) {
+                throw new MemberFence.Fenced("region " + region.index() + " of a fenced member wrote nothing");
             } else {
                 byte[] sealed = secret.seal(region.outbox(i), key);
                 sent[0] += sealed.length;
@@ -241,11 +343,15 @@ public final class MemberNode implements AutoCloseable {
      * The region's checkpoint: its bytes are taken now (the region moves on at the next step), sealed
      * and stored in the background (see {@link #pendingCheckpoints}); returns their size.
      */
-    private long checkpoint(Region region) {
-        String key = ClusterConfigs.checkpointKey(region.tick(), region.index());
+    private long checkpoint(Region region, long epoch) {
+        String key = ClusterConfigs.checkpointKey(epoch, region.tick(), region.index());
         byte[] plain = region.checkpoint();
         Future<?> write = writer.submit(() -> {
-            hz.<String, byte[]>getMap(ClusterConfigs.CHECKPOINTS).set(key, secret.seal(plain, key));
+            byte[] sealed = secret.seal(plain, key);
+            if (!fence.writable(epoch)) {
+                return null;
+            }
+            hz.<String, byte[]>getMap(ClusterConfigs.CHECKPOINTS).set(key, sealed);
             return null;
         });
         synchronized (pendingCheckpoints) {
@@ -313,5 +419,6 @@ public final class MemberNode implements AutoCloseable {
         dropRegions();
         pool.shutdownNow();
         writer.shutdownNow();
+        watcher.shutdownNow();
     }
 }

@@ -30,7 +30,7 @@ final class SweepJob extends Tasks.MemberTask<SweepRow> {
      * @param treeText the tree asset's text, or null for the embedded tree
      */
     SweepJob(ClusterSecret secret, String runId, Sweep.Job job, String treeText) {
-        super(secret, KIND, runId, 0);
+        super(secret, KIND, runId, 0, 0);
         this.job = job;
         this.treeText = treeText;
     }

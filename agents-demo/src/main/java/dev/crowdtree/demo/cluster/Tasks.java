@@ -4,12 +4,15 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 
 import java.io.Serializable;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 
 /**
  * The tasks the driver sends members through Hazelcast's executor. Every task but the handshake
  * carries a proof of the cluster secret ({@link ClusterSecret#taskProof}); a member checks it before
- * it touches world data.
+ * it touches world data. The tasks of a run carry its generation ({@code epoch}, 1 at the start, one
+ * more at each recovery), covered by the proof: a member refuses a task of an older generation than
+ * it has seen, and writes only under keys of its task's generation (docs/SCALE.md).
  */
 final class Tasks {
     private Tasks() {
@@ -21,14 +24,21 @@ final class Tasks {
         final String kind;
         final String runId;
         final long tick;
+        final long epoch;
         final byte[] proof;
         private transient HazelcastInstance hz;
 
-        MemberTask(ClusterSecret secret, String kind, String runId, long tick) {
+        MemberTask(ClusterSecret secret, String kind, String runId, long epoch, long tick) {
             this.kind = kind;
             this.runId = runId;
+            this.epoch = epoch;
             this.tick = tick;
-            this.proof = secret == null ? null : secret.taskProof(kind, runId, tick);
+            this.proof = secret == null ? null : secret.taskProof(kind, proved(runId, epoch), tick);
+        }
+
+        /** What the proof covers of the run: its id and the task's generation. */
+        private static String proved(String runId, long epoch) {
+            return runId + "#" + epoch;
         }
 
         @Override
@@ -44,7 +54,7 @@ final class Tasks {
                         + " is not a crowdtree member");
             }
             if (proof != null || !(this instanceof Prove)) {
-                node.secret.checkTask(kind, runId, tick, proof);
+                node.secret.checkTask(kind, proved(runId, epoch), tick, proof);
             }
             return run(node, hz);
         }
@@ -58,7 +68,7 @@ final class Tasks {
         private final byte[] challenge;
 
         Prove(byte[] challenge) {
-            super(null, "prove", "", 0);
+            super(null, "prove", "", 0, 0);
             this.challenge = challenge;
         }
 
@@ -68,21 +78,53 @@ final class Tasks {
         }
     }
 
-    /** Build or restore the member's regions; answers an encoded {@link Wire.SetupAnswer}. */
+    /**
+     * Build ({@code tick} -1) or restore (from the checkpoint of {@code tick} written in generation
+     * {@code restoreEpoch}) the member's regions for generation {@code epoch} of the run, whose driver
+     * is {@code driver} and whose steps are given {@code memberTimeoutNanos} each; answers an encoded
+     * {@link Wire.SetupAnswer}.
+     */
     static final class Setup extends MemberTask<byte[]> {
         private static final long serialVersionUID = 1L;
         private final RunSpec spec;
         private final int[] regions;
+        private final long restoreEpoch;
+        private final UUID driver;
+        private final long memberTimeoutNanos;
 
-        Setup(ClusterSecret secret, RunSpec spec, int[] regions, long restoreTick) {
-            super(secret, "setup", spec.runId(), restoreTick);
+        Setup(ClusterSecret secret, RunSpec spec, long epoch, UUID driver, long memberTimeoutNanos, int[] regions,
+              long restoreTick, long restoreEpoch) {
+            super(secret, "setup", spec.runId(), epoch, restoreTick);
             this.spec = spec;
             this.regions = regions;
+            this.restoreEpoch = restoreEpoch;
+            this.driver = driver;
+            this.memberTimeoutNanos = memberTimeoutNanos;
         }
 
         @Override
         byte[] run(MemberNode node, HazelcastInstance hz) throws Exception {
-            return node.setup(spec, regions, tick).encode();
+            return node.setup(spec, epoch, driver, memberTimeoutNanos, regions, tick, restoreEpoch).encode();
+        }
+    }
+
+    /**
+     * The run went on to generation {@code epoch} without this member (its step did not answer in
+     * time, or it left): it drops its regions and writes nothing more for the run. Not waited for.
+     */
+    static final class Fence extends MemberTask<Void> {
+        private static final long serialVersionUID = 1L;
+        private final String why;
+
+        Fence(ClusterSecret secret, String runId, long epoch, String why) {
+            super(secret, "fence", runId, epoch, 0);
+            this.why = why;
+        }
+
+        @Override
+        Void run(MemberNode node, HazelcastInstance hz) {
+            node.fence(runId, epoch, why);
+            return null;
         }
     }
 
@@ -91,14 +133,14 @@ final class Tasks {
         private static final long serialVersionUID = 1L;
         private final boolean checkpoint;
 
-        Step(ClusterSecret secret, String runId, long tick, boolean checkpoint) {
-            super(secret, "step", runId, tick);
+        Step(ClusterSecret secret, String runId, long epoch, long tick, boolean checkpoint) {
+            super(secret, "step", runId, epoch, tick);
             this.checkpoint = checkpoint;
         }
 
         @Override
         byte[] run(MemberNode node, HazelcastInstance hz) throws Exception {
-            return node.step(tick, checkpoint).encode();
+            return node.step(runId, epoch, tick, checkpoint).encode();
         }
     }
 
@@ -106,13 +148,13 @@ final class Tasks {
     static final class Finish extends MemberTask<byte[]> {
         private static final long serialVersionUID = 1L;
 
-        Finish(ClusterSecret secret, String runId) {
-            super(secret, "finish", runId, 0);
+        Finish(ClusterSecret secret, String runId, long epoch) {
+            super(secret, "finish", runId, epoch, 0);
         }
 
         @Override
         byte[] run(MemberNode node, HazelcastInstance hz) throws InterruptedException {
-            return node.finish().encode();
+            return node.finish(runId, epoch).encode();
         }
     }
 
@@ -121,7 +163,7 @@ final class Tasks {
         private static final long serialVersionUID = 1L;
 
         Halt(ClusterSecret secret, String runId) {
-            super(secret, "halt", runId, 0);
+            super(secret, "halt", runId, 0, 0);
         }
 
         @Override

@@ -11,6 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -120,6 +123,99 @@ class ClusterCliTest extends CliTestBase {
         }
     }
 
+    /** Sends {@code signal} to {@code p} with kill(1). */
+    private static void signal(Process p, String signal) throws Exception {
+        assertEquals(0, new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor());
+    }
+
+    /**
+     * Issue 23, item 2: a member process stopped (SIGSTOP) for 8 s, past the member timeout of 2 s
+     * and past the cluster's 5 s heartbeat timeout, during a run of three: the run is recovered on the
+     * two others with the undisturbed hash and nothing the stopped member wrote after its fence in the
+     * maps, and no stack trace; the woken member says it was fenced, merges back into the cluster, and
+     * the next run given the three addresses runs on all three.
+     */
+    @Test
+    void aMemberStoppedPastTheMemberTimeoutIsFencedAndRejoinsAndTheRunGivesTheUndisturbedHash() throws Exception {
+        String[] world = {"--regions", "6", "--agents", "20000", "--ticks", "200", "--seed", "5", "--quiet"};
+        List<String> localRun = new ArrayList<>(List.of("run", "--local-members", "1"));
+        localRun.addAll(List.of(world));
+        assertEquals(0, Main.execute(localRun.toArray(new String[0])), err());
+        String local = hash(out());
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = Math.min(s.getLocalPort(), 60_000);
+        }
+        String name = "crowdtree-stop-" + port;
+        String join = "127.0.0.1:" + port + ",127.0.0.1:" + (port + 1) + ",127.0.0.1:" + (port + 2);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<Process> members = new ArrayList<>();
+        StringBuffer stoppedSaid = new StringBuffer();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            for (int i = 0; i < 3; i++) {
+                ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                        Main.class.getName(), "member", "--port", Integer.toString(port + i), "--join", join,
+                        "--cluster-name", name);
+                pb.environment().put("CROWDTREE_CLUSTER_SECRET", SECRET);
+                pb.redirectErrorStream(true);
+                Process p = pb.start();
+                members.add(p);
+                BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                String line = r.readLine();
+                assertTrue(line != null && line.startsWith("crowdtree member "), "member " + i + " said: " + line);
+                if (i == 2) {
+                    Thread t = new Thread(() -> r.lines().forEach(l -> stoppedSaid.append(l).append('\n')));
+                    t.setDaemon(true);
+                    t.start();
+                }
+            }
+            out.reset();
+            err.reset();
+            List<String> args = new ArrayList<>(List.of("run"));
+            args.addAll(List.of(world));
+            args.addAll(List.of("--cluster", join, "--cluster-name", name, "--secret", SECRET, "--member-timeout", "2",
+                    "--announce-tick", "70"));
+            Future<Integer> run = pool.submit(() -> Main.execute(args.toArray(new String[0])));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!err().contains("crowdtree: tick 70 begins") && System.nanoTime() < deadline && !run.isDone()) {
+                Thread.sleep(10);
+            }
+            Process stopped = members.get(2);
+            signal(stopped, "STOP");
+            Thread.sleep(8_000);
+            signal(stopped, "CONT");
+            assertEquals(0, run.get(120, TimeUnit.SECONDS), err());
+            String output = out();
+            assertTrue(output.contains("did not answer within the member timeout of 2.0 s nor a ping within 2.0 s and was fenced")
+                    || output.contains(" left during tick "), output);
+            assertTrue(output.contains("restored from the checkpoint of tick 50 on 2 members"), output);
+            assertTrue(output.contains("entries written by fenced members after their fence: 0"), output);
+            assertEquals(local, hash(output), "the undisturbed world");
+            assertFalse(err().contains("\tat "), "no stack trace: " + err());
+            // the woken member: fenced, and back in the cluster
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!stoppedSaid.toString().contains("rejoined cluster") && System.nanoTime() < until) {
+                Thread.sleep(100);
+            }
+            String said = stoppedSaid.toString();
+            assertTrue(said.contains("fenced"), said);
+            assertTrue(said.contains("rejoined cluster '" + name + "'"), said);
+            assertFalse(said.contains("\tat "), "no stack trace: " + said);
+            out.reset();
+            err.reset();
+            assertEquals(0, Main.execute("run", "--regions", "6", "--agents", "20000", "--ticks", "20", "--quiet",
+                    "--cluster", join, "--cluster-name", name, "--secret", SECRET), err());
+            assertTrue(out().contains("3 members proved the secret, 0 refused"), out());
+        } finally {
+            pool.shutdownNow();
+            for (Process p : members) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     @Test
     void clusterOptionsAreChecked() {
         assertEquals(2, Main.execute("run", "--local-members", "2", "--cluster", "127.0.0.1:5701"));
@@ -136,6 +232,9 @@ class ClusterCliTest extends CliTestBase {
         err.reset();
         assertEquals(2, Main.execute("run", "--regions", "4", "--lod"));
         assertTrue(err().contains("--lod cannot be given with --regions"), err());
+        err.reset();
+        assertEquals(2, Main.execute("run", "--local-members", "2", "--member-timeout", "0.1"));
+        assertTrue(err().contains("--member-timeout = 0.1 is out of range"), err());
         err.reset();
         assertEquals(2, Main.execute("member", "--secret", "short"));
         assertTrue(err().contains("at least 16 characters"), err());

@@ -125,6 +125,53 @@ class ClusterRunTest {
     }
 
     @Test
+    void aMemberWhoseStepHangsPastTheMemberTimeoutIsFencedWritesNothingAndTheRunGivesTheSameHash() throws Exception {
+        RunSpec small = RunSpec.of("stall", CONFIG.withAgents(20_000), "crowd", CrowdSim.embeddedTreeText(), 6);
+        ClusterSecret secret = ClusterSecret.of("a test secret of some length");
+        long undisturbed;
+        try (LocalCluster cluster = LocalCluster.start(1, secret, "127.0.0.1")) {
+            undisturbed = new ClusterRun(cluster.driver(), secret, small, new ClusterRun.Options(150, 50, -1, false),
+                    cluster::kill, new PrintStream(new ByteArrayOutputStream())).run().worldHash;
+        }
+        try (LocalCluster cluster = LocalCluster.start(3, secret, "127.0.0.1")) {
+            ClusterRun driver = new ClusterRun(cluster.driver(), secret, small,
+                    new ClusterRun.Options(150, 50, -1, false, 1_000, -1), cluster::kill,
+                    new PrintStream(new ByteArrayOutputStream()));
+            MemberNode stalled = MemberNode.of(cluster.members().get(1));
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<ClusterRun.Result> run = pool.submit(driver::run);
+                // once checkpoint 50 is written, the member's next step hangs for 4 s (its JVM and its
+                // heartbeats go on, so the cluster keeps it: only the member timeout of 1 s finds it)
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!cluster.driver().getMap(ClusterConfigs.CHECKPOINTS).containsKey(ClusterConfigs.checkpointKey(1, 50, 0))
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                stalled.stallNextStep(4_000);
+                ClusterRun.Result r = run.get(120, TimeUnit.SECONDS);
+                String address = Handshake.describe(cluster.members().get(1).getCluster().getLocalMember());
+                assertEquals(1, r.recoveries.size(), r.recoveries.toString());
+                assertTrue(r.recoveries.get(0).startsWith("member " + address + " did not answer within the member timeout "
+                        + "of 1.0 s and was fenced"), r.recoveries.get(0));
+                assertEquals(2, r.plan.size(), "the two others run every region");
+                assertEquals(2, r.generation);
+                assertEquals(undisturbed, r.worldHash, "the same world as one undisturbed member");
+                assertEquals(0, r.staleEntries, "nothing the fenced member wrote after its fence is in the maps");
+                // the woken member says it was fenced and drops its regions
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!stalled.regionIds().isEmpty() && System.nanoTime() < until) {
+                    Thread.sleep(50);
+                }
+                assertTrue(stalled.lastNotice().contains("fenced out of run stall at generation 1"), stalled.lastNotice());
+                assertEquals(List.of(), stalled.regionIds());
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
     void sealedValuesOpenOnlyWithTheSecretAndUnderTheirKey() {
         ClusterSecret secret = ClusterSecret.of("a test secret of some length");
         byte[] sealed = secret.seal("region data".getBytes(), "t1/s0@r1");

@@ -1,0 +1,314 @@
+package dev.crowdtree.demo.cli;
+
+import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.demo.Main;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One trial of {@code chaos}: {@code M} {@code member} processes (separate JVMs on 127.0.0.1, each
+ * on a port of its own) and a {@code run --cluster} process as the driver; when the driver says the
+ * trial's tick begins, one fault: a member killed ({@code kill -9}), stopped ({@code SIGSTOP}, then
+ * {@code SIGCONT} after a while) or a member that joins and leaves again. The trial ends when the
+ * driver exits or its time bound is over (then it is killed: a hang). Every process it started is
+ * stopped before it returns.
+ *
+ * <p>THREADING: {@link #run} on one thread; it starts a reader thread per process and one for the fault.
+ */
+final class ChaosTrial {
+    /** A fault kind. */
+    enum Kind {
+        NONE("none"), KILL("kill -9"), STOP("SIGSTOP"), JOIN_LEAVE("join+leave");
+
+        final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+    }
+
+    /**
+     * A trial's fault, drawn from the trial list's random numbers: what, at which tick, on which member
+     * (by its index), for how long (a stop, or a newcomer's stay, in ms), and how a newcomer leaves.
+     */
+    record Fault(Kind kind, long tick, int member, long millis, boolean leaveByKill) {
+        static Fault draw(Random rnd, List<Kind> kinds, int ticks, int members, double maxStopSeconds) {
+            Kind k = kinds.get(rnd.nextInt(kinds.size()));
+            long tick = 5 + rnd.nextInt(Math.max(1, ticks - 25));
+            int member = rnd.nextInt(members);
+            long millis = k == Kind.STOP ? 1000 + (long) (rnd.nextDouble() * (maxStopSeconds - 1) * 1000)
+                    : 1000 + rnd.nextInt(9000);
+            return new Fault(k, tick, member, millis, rnd.nextBoolean());
+        }
+
+        String describe() {
+            return switch (kind) {
+                case NONE -> "none";
+                case KILL -> "kill -9 member " + member;
+                case STOP -> String.format(Locale.ROOT, "SIGSTOP member %d for %.1f s", member, millis / 1e3);
+                case JOIN_LEAVE -> String.format(Locale.ROOT, "a member joins, leaves after %.1f s (%s)", millis / 1e3,
+                        leaveByKill ? "kill -9" : "SIGTERM");
+            };
+        }
+    }
+
+    /** What a trial gave: the driver's exit code (-1: it hung and was killed), hash, lines, and the members' notices. */
+    record Outcome(int exit, String hash, String error, int recoveries, long staleEntries, boolean stackTrace,
+                   List<String> memberNotices, long millis) {
+    }
+
+    private static final Pattern HASH = Pattern.compile("world hash: ([0-9a-f]{16})");
+    private static final Pattern STALE = Pattern.compile("entries written by fenced members after their fence: (\\d+)");
+    private final List<String> java;
+    private final String secret;
+    private final List<String> world;
+    private final int members;
+    private final long boundMillis;
+    private final Consumer<String> log;
+    private final List<Process> started = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param world the driver's run options of the world (agents, regions, ticks, seed, ...)
+     * @param log   where a line about the processes goes (a member that did not start)
+     */
+    ChaosTrial(String secret, List<String> world, int members, long boundMillis, List<String> jvmOptions,
+               Consumer<String> log) {
+        this.secret = secret;
+        this.world = world;
+        this.members = members;
+        this.boundMillis = boundMillis;
+        this.log = log;
+        this.java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        java.addAll(jvmOptions);
+        java.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    }
+
+    /** Runs one trial with {@code fault}; every process it started is gone when it returns. */
+    Outcome run(Fault fault, String name) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        int port = freePorts(members + 1);
+        StringBuilder join = new StringBuilder();
+        for (int i = 0; i <= members; i++) {
+            join.append(i == 0 ? "" : ",").append("127.0.0.1:").append(port + i);
+        }
+        List<String> notices = new CopyOnWriteArrayList<>();
+        List<Process> memberProcs = new ArrayList<>();
+        try {
+            List<CountDownLatch> up = new ArrayList<>();
+            for (int i = 0; i < members; i++) { // started together, waited for together
+                CountDownLatch l = new CountDownLatch(1);
+                memberProcs.add(startMember(port + i, join.toString(), name, notices, l, false));
+                up.add(l);
+            }
+            // a newcomer's JVM is started now and joins when told, at the fault's tick
+            CountDownLatch newcomerUp = new CountDownLatch(1);
+            Process newcomer = fault.kind() == Kind.JOIN_LEAVE
+                    ? startMember(port + members, join.toString(), name, notices, newcomerUp, true) : null;
+            for (int i = 0; i < members; i++) {
+                if (!up.get(i).await(60, TimeUnit.SECONDS)) {
+                    log.accept("chaos: member on port " + (port + i) + " did not start within 60 s");
+                }
+            }
+            List<String> cmd = new ArrayList<>(java);
+            // the driver is given the trial's members (not the newcomer's address, which is empty at the start)
+            String given = join.substring(0, join.lastIndexOf(","));
+            cmd.addAll(List.of("run", "--cluster", given, "--cluster-name", name, "--quiet"));
+            cmd.addAll(world);
+            if (fault.kind() != Kind.NONE) {
+                cmd.addAll(List.of("--announce-tick", Long.toString(fault.tick())));
+            }
+            Process driver = start(cmd);
+            StringBuilder out = new StringBuilder();
+            StringBuilder err = new StringBuilder();
+            Thread[] faultThread = new Thread[1];
+            Thread outReader = reader(driver.getInputStream(), line -> append(out, line));
+            Thread errReader = reader(driver.getErrorStream(), line -> {
+                append(err, line);
+                if (line.startsWith("crowdtree: tick ") && line.endsWith(" begins")) {
+                    Thread f = new Thread(() -> inject(fault, memberProcs, newcomer, newcomerUp), "chaos-fault");
+                    f.setDaemon(true);
+                    faultThread[0] = f;
+                    f.start();
+                }
+            });
+            boolean ended = driver.waitFor(boundMillis, TimeUnit.MILLISECONDS);
+            if (!ended) {
+                driver.destroyForcibly();
+                driver.waitFor(10, TimeUnit.SECONDS);
+            }
+            outReader.join(5_000);
+            errReader.join(5_000);
+            long millis = (System.nanoTime() - t0) / 1_000_000;
+            if (newcomer != null && newcomerUp.getCount() == 0) {
+                notices.add("a newcomer joined during the run");
+            }
+            if (faultThread[0] != null) {
+                // the fault runs its course (a stopped member is woken), and a woken member is given a
+                // few seconds to say what it found (fenced, split off, rejoined)
+                faultThread[0].join(fault.millis() + 5_000);
+                if (fault.kind() == Kind.STOP && out.toString().contains("restored from the checkpoint")) {
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (System.nanoTime() < until && notices.stream().noneMatch(
+                            n -> n.contains("rejoined") || n.contains("fenced out"))) {
+                        Thread.sleep(100);
+                    }
+                }
+            }
+            Matcher h = HASH.matcher(out);
+            Matcher s = STALE.matcher(out);
+            String error = null;
+            for (String line : err.toString().split("\n")) {
+                if (line.startsWith("error: ")) {
+                    error = line.substring(7);
+                }
+            }
+            int recoveries = 0;
+            for (String line : out.toString().split("\n")) {
+                if (line.startsWith("  member ") && line.contains("restored from the checkpoint")) {
+                    recoveries++;
+                }
+            }
+            boolean trace = err.toString().contains("\tat com.hazelcast") || err.toString().contains("\tat java.");
+            return new Outcome(ended ? driver.exitValue() : -1, h.find() ? h.group(1) : null, error, recoveries,
+                    s.find() ? Long.parseLong(s.group(1)) : 0, trace, notices, millis);
+        } finally {
+            stopAll();
+        }
+    }
+
+    private static void append(StringBuilder b, String line) {
+        synchronized (b) {
+            b.append(line).append('\n');
+        }
+    }
+
+    /** The fault, on its own thread: it waits (a stop's length, a newcomer's stay) while the driver runs on. */
+    private void inject(Fault fault, List<Process> memberProcs, Process newcomer, CountDownLatch newcomerUp) {
+        try {
+            Process victim = memberProcs.get(fault.member());
+            switch (fault.kind()) {
+                case KILL -> signal(victim, "KILL");
+                case STOP -> {
+                    signal(victim, "STOP");
+                    Thread.sleep(fault.millis());
+                    signal(victim, "CONT");
+                }
+                case JOIN_LEAVE -> {
+                    newcomer.getOutputStream().write('\n');
+                    newcomer.getOutputStream().flush();
+                    newcomerUp.await(60, TimeUnit.SECONDS);
+                    Thread.sleep(fault.millis());
+                    signal(newcomer, fault.leaveByKill() ? "KILL" : "TERM");
+                }
+                default -> {
+                }
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            log.accept("chaos: the fault could not be injected: " + e.getMessage());
+        }
+    }
+
+    private static void signal(Process p, String signal) throws IOException, InterruptedException {
+        if (p.isAlive()) {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        }
+    }
+
+    /** Starts a member on {@code port}; {@code up} is counted down at its first line; its later lines that say something are kept. */
+    private Process startMember(int port, String join, String name, List<String> notices, CountDownLatch up,
+                                boolean onInput) throws IOException {
+        List<String> cmd = new ArrayList<>(java);
+        cmd.addAll(List.of("member", "--port", Integer.toString(port), "--join", join, "--cluster-name", name));
+        if (onInput) {
+            cmd.add("--start-on-input");
+        }
+        Process p = start(cmd);
+        reader(p.getInputStream(), line -> {
+            if (line.startsWith("crowdtree member ") && line.contains(" listening on ")) {
+                up.countDown();
+            } else if (!line.isBlank()) {
+                notices.add(line);
+            }
+        });
+        reader(p.getErrorStream(), line -> {
+            if (!line.isBlank()) {
+                notices.add(line);
+            }
+        });
+        return p;
+    }
+
+    private Process start(List<String> cmd) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("CROWDTREE_CLUSTER_SECRET", secret);
+        Process p = pb.start();
+        started.add(p);
+        return p;
+    }
+
+    private static Thread reader(InputStream in, Consumer<String> lines) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    lines.accept(Printable.clean(line, 1000));
+                }
+            } catch (IOException e) {
+                // the process is gone
+            }
+        }, "chaos-reader");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Stops every process of the trial (a stopped one is killed as well). */
+    private void stopAll() throws InterruptedException {
+        for (Process p : started) {
+            p.destroyForcibly();
+        }
+        for (Process p : started) {
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        started.clear();
+    }
+
+    /** The first of {@code n} consecutive ports free on 127.0.0.1. */
+    private static int freePorts(int n) throws IOException {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int first;
+            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+                first = Math.min(s.getLocalPort(), 60_000);
+            }
+            boolean free = true;
+            for (int i = 0; i < n && free; i++) {
+                try (ServerSocket s = new ServerSocket(first + i, 1, InetAddress.getByName("127.0.0.1"))) {
+                    free = s.getLocalPort() == first + i;
+                } catch (IOException e) {
+                    free = false;
+                }
+            }
+            if (free) {
+                return first;
+            }
+        }
+        throw new IOException("no " + n + " consecutive free ports on 127.0.0.1");
+    }
+}

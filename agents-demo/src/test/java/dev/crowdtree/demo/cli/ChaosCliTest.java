@@ -1,0 +1,74 @@
+package dev.crowdtree.demo.cli;
+
+import dev.crowdtree.demo.Main;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code chaos} (issue 23, item 3): two small trials of member processes, one member stopped and one
+ * killed at a random tick, both end with the undisturbed hash, with a progress line each and a row of
+ * the table each; the trial list is the seed's; the options are checked.
+ */
+class ChaosCliTest extends CliTestBase {
+    private static List<ChaosTrial.Fault> draw(long seed, int n) {
+        Random rnd = new Random(seed);
+        List<ChaosTrial.Fault> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(ChaosTrial.Fault.draw(rnd, List.of(ChaosTrial.Kind.KILL, ChaosTrial.Kind.STOP,
+                    ChaosTrial.Kind.JOIN_LEAVE), 300, 3, 15));
+        }
+        return out;
+    }
+
+    @Test
+    void theTrialListIsTheSeeds() {
+        assertEquals(draw(7, 30), draw(7, 30));
+        assertNotEquals(draw(7, 30), draw(8, 30));
+        for (ChaosTrial.Fault f : draw(7, 200)) {
+            assertTrue(f.tick() >= 5 && f.tick() < 300 - 20, f.toString());
+            assertTrue(f.member() >= 0 && f.member() < 3, f.toString());
+            assertTrue(f.kind() != ChaosTrial.Kind.STOP || f.millis() >= 1000 && f.millis() <= 15_000, f.toString());
+        }
+    }
+
+    @Test
+    void twoTrialsAMemberStoppedAndOneKilledEndWithTheUndisturbedHash() {
+        // seed 1 draws: SIGSTOP of member 0 for 2.2 s at tick 18, then kill -9 of member 1 at tick 36
+        int code = Main.execute("chaos", "--trials", "2", "--members", "2", "--agents", "5000", "--regions", "4",
+                "--ticks", "100", "--seed", "1", "--faults", "kill,stop", "--max-stop", "4", "--checkpoint-every", "25",
+                "--member-timeout", "2", "--trial-timeout", "120", "--member-heap", "512m");
+        assertEquals(0, code, out() + err());
+        assertTrue(err().contains("chaos: undisturbed world hash "), err());
+        assertTrue(Pattern.compile("trial 1/2: SIGSTOP member 0 for 2\\.2 s at tick 18: same hash").matcher(err()).find(), err());
+        assertTrue(Pattern.compile("trial 2/2: kill -9 member 1 at tick 36: same hash, 1 recovery").matcher(err()).find(), err());
+        assertTrue(out().contains("| trial | fault | tick | duration s | outcome | hash match |"), out());
+        Matcher rows = Pattern.compile("(?m)^\\| \\d \\| .* \\| yes \\|$").matcher(out());
+        int n = 0;
+        while (rows.find()) {
+            n++;
+        }
+        assertEquals(2, n, out());
+        assertTrue(out().contains("2 of 2 trials ended with the undisturbed hash"), out());
+    }
+
+    @Test
+    void chaosOptionsAreChecked() {
+        assertEquals(2, Main.execute("chaos", "--trials", "0"));
+        assertTrue(err().contains("--trials = 0 is out of range"), err());
+        err.reset();
+        assertEquals(2, Main.execute("chaos", "--members", "1"));
+        assertTrue(err().contains("--members = 1 is out of range"), err());
+        err.reset();
+        assertEquals(2, Main.execute("chaos", "--faults", "kill,flood"));
+        assertTrue(err().contains("'flood' is not a fault kind"), err());
+    }
+}
