@@ -1,7 +1,6 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.core.util.Printable;
-import dev.crowdtree.demo.Main;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -97,7 +96,8 @@ final class ChaosTrial {
         this.log = log;
         this.java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         java.addAll(jvmOptions);
-        java.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        // the command line by name: this package does not depend on its parent (no package cycle)
+        java.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.crowdtree.demo.Main"));
     }
 
     /** Runs one trial with {@code fault}; every process it started is gone when it returns. */
