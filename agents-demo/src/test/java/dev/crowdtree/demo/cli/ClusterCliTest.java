@@ -78,21 +78,11 @@ class ClusterCliTest extends CliTestBase {
         }
         String name = "crowdtree-test-" + port;
         String join = "127.0.0.1:" + port + ",127.0.0.1:" + (port + 1) + ",127.0.0.1:" + (port + 2) + ",127.0.0.1:" + (port + 3);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Process> members = new ArrayList<>();
         try {
             for (int i = 0; i < 4; i++) {
-                ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                        Main.class.getName(), "member", "--port", Integer.toString(port), "--join", join,
-                        "--cluster-name", name);
                 // the fourth knows the cluster's name and address but not its secret
-                pb.environment().put("CROWDTREE_CLUSTER_SECRET", i < 3 ? SECRET : "a guess at the secret, wrong");
-                pb.redirectErrorStream(true);
-                Process p = pb.start();
-                members.add(p);
-                BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                String line = r.readLine();
-                assertTrue(line != null && line.startsWith("crowdtree member "), "member " + i + " said: " + line);
+                startMember(members, i, port, join, name, i < 3 ? SECRET : "a guess at the secret, wrong");
             }
             // with the fourth in the cluster, the run does not start, and says which member lacks the secret
             out.reset();
@@ -148,22 +138,12 @@ class ClusterCliTest extends CliTestBase {
         }
         String name = "crowdtree-stop-" + port;
         String join = "127.0.0.1:" + port + ",127.0.0.1:" + (port + 1) + ",127.0.0.1:" + (port + 2);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Process> members = new ArrayList<>();
         StringBuffer stoppedSaid = new StringBuffer();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             for (int i = 0; i < 3; i++) {
-                ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                        Main.class.getName(), "member", "--port", Integer.toString(port + i), "--join", join,
-                        "--cluster-name", name);
-                pb.environment().put("CROWDTREE_CLUSTER_SECRET", SECRET);
-                pb.redirectErrorStream(true);
-                Process p = pb.start();
-                members.add(p);
-                BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                String line = r.readLine();
-                assertTrue(line != null && line.startsWith("crowdtree member "), "member " + i + " said: " + line);
+                BufferedReader r = startMember(members, i, port + i, join, name, SECRET);
                 if (i == 2) {
                     Thread t = new Thread(() -> r.lines().forEach(l -> stoppedSaid.append(l).append('\n')));
                     t.setDaemon(true);
@@ -238,5 +218,25 @@ class ClusterCliTest extends CliTestBase {
         err.reset();
         assertEquals(2, Main.execute("member", "--secret", "short"));
         assertTrue(err().contains("at least 16 characters"), err());
+    }
+
+    /**
+     * Starts member process {@code i} ({@code member --port port --join join --cluster-name name}) with
+     * {@code secret} in its environment, adds it to {@code members} and waits for its first line
+     * ("crowdtree member ..."); returns the reader of the rest of its output.
+     */
+    private static BufferedReader startMember(List<Process> members, int i, int port, String join, String name,
+                                              String secret) throws java.io.IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "member", "--port", Integer.toString(port), "--join", join, "--cluster-name", name);
+        pb.environment().put("CROWDTREE_CLUSTER_SECRET", secret);
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        members.add(p);
+        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = r.readLine();
+        assertTrue(line != null && line.startsWith("crowdtree member "), "member " + i + " said: " + line);
+        return r;
     }
 }

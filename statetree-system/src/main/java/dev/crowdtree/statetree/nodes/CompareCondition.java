@@ -107,7 +107,7 @@ public final class CompareCondition extends Condition {
             out[i] = in != 0;
             passed += in;
         }
-        if (passed > 1 && passed < sampleEnd - from - 1) {
+        if (mixed(passed, sampleEnd - from)) {
             for (int i = sampleEnd; i < to; i++) {
                 int in = ((int) ((((orderKey(a[rows[i]]) - first) & 0xFFFF_FFFFL) - width) >>> 63)) ^ flip;
                 out[i] = in != 0;
@@ -163,7 +163,7 @@ public final class CompareCondition extends Condition {
             out[i] = in != 0;
             passed += in;
         }
-        if (passed > 1 && passed < sampleEnd - from - 1) {
+        if (mixed(passed, sampleEnd - from)) {
             for (int i = sampleEnd; i < to; i++) {
                 int r = rows[i];
                 out[i] = ((((relation(a[r], b[r]) & mask) + 7) >>> 3) ^ flip) != 0;
@@ -195,6 +195,14 @@ public final class CompareCondition extends Condition {
         int greater = (int) (-d >>> 63);
         int equal = 1 - less - greater;
         return (less | equal << 1 | greater << 2) & -valid;
+    }
+
+    /**
+     * Whether a sample of {@code sampled} rows of which {@code passed} passed is mixed (more than one
+     * row differs from the others): then the branch-free loop tests the rest, else the plain one.
+     */
+    private static boolean mixed(int passed, int sampled) {
+        return passed > 1 && passed < sampled - 1;
     }
 
     /** How many rows {@link #testFloatSlot} tests before it chooses its loop. */
