@@ -44,10 +44,23 @@ public interface CrowdWorld {
 
     int activeThreats();
 
+    /** The active threats' per-block candidate lists, for perception (built with the packed threats). */
+    ThreatBlocks threatBlocks();
+
     /** Grid: the rows of cell c are {@code cellRows()[cellStart()[c] .. cellStart()[c + 1])}. */
     int[] cellStart();
 
     int[] cellRows();
+
+    /** How many of a cell's first rows {@link #cellPanic} looks at. */
+    int PANIC_MATES = 16;
+
+    /**
+     * Per cell: the share of its first {@value #PANIC_MATES} rows ({@link #cellRows} order) that
+     * were in danger at the end of the last tick (0 for an empty cell), computed once per tick
+     * after the grid is sorted, before the StateTree phase.
+     */
+    float[] cellPanic();
 
     /** Whether LOD tick periods are on (perception then clears the desired velocity at each step). */
     boolean lodOn();
@@ -72,6 +85,18 @@ public interface CrowdWorld {
     static CrowdWorld empty(float worldSize) {
         return new CrowdWorld() {
             private final int[] oneCell = {0, 0};
+            private final ThreatBlocks noThreats = ThreatBlocks.none(worldSize);
+            private final float[] calmCell = {0f};
+
+            @Override
+            public float[] cellPanic() {
+                return calmCell;
+            }
+
+            @Override
+            public ThreatBlocks threatBlocks() {
+                return noThreats;
+            }
 
             @Override
             public float worldSize() {

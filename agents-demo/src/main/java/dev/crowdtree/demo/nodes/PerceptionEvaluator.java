@@ -8,29 +8,29 @@ import dev.crowdtree.statetree.node.NodeContext;
 /**
  * {@code perception}: once per agent per tick, the distance to the nearest active threat (minus its
  * radius, at least 0), the unit direction away from it, and {@code panic}, the share of the agent's
- * cell mates (at most 16 looked at) that were in danger at the end of the last tick. Sends the
+ * cell mates (at most {@value CrowdWorld#PANIC_MATES} looked at) that were in danger at the end of the last tick. Sends the
  * agent itself a {@code hitTag} event when a predator touches it.
  *
  * <p>Threats are read from {@link CrowdWorld#packedThreats()} (the active ones, in index order, one cache
  * line for the default nine), which is about a quarter cheaper than indexing five arrays and
- * skipping the inactive ones, with the same results.
+ * skipping the inactive ones, with the same results. An agent looks only at the threats its block
+ * lists ({@link ThreatBlocks}: those that can be within the range of some point of the block), the
+ * same results again, when its range is within the lists' reach; otherwise at every threat.
  *
- * <p>Cell mates are the first rows of the agent's cell, the same for every agent of the cell, so
- * consecutive rows of one cell (the table is kept sorted by cell) reuse the panic value of the
- * first: the same result with one scan per run of rows instead of one per agent.
+ * <p>Cell mates are the first rows of the agent's cell, the same for every agent of the cell, so the
+ * panic is a value per cell: the simulation computes it once per tick for every cell, in cell order
+ * ({@link CrowdWorld#cellPanic}), and an agent reads its cell's.
  *
  * <p>With LOD on, it also clears the agent's desired velocity at each of its steps (evaluators run
  * before tasks), since the movement phase keeps the desired velocity of agents that do not tick
  * every step: the moving tasks set it again in the same step, the others leave it at zero.
  *
- * <p>Reads: threats and the grid (the {@link CrowdWorld} external), the {@code danger},
- * {@code snapX}, {@code snapY} and {@code cell} columns (none written in this phase); writes the
+ * <p>Reads: threats and the cells' panic (the {@link CrowdWorld} external, which derives the panic
+ * from the {@code danger} column), the {@code snapX}, {@code snapY} and {@code cell} columns (none written in this phase); writes the
  * desired velocity (with LOD on). Outputs: {@code threatDistance}, {@code awayX}, {@code awayY}, {@code panic}.
  * Allocation: none.
  */
 public final class PerceptionEvaluator extends Evaluator {
-    private static final int MAX_MATES = 16;
-
     private final External<CrowdWorld> crowd;
     private final int distSlot;
     private final int awayXSlot;
@@ -41,7 +41,6 @@ public final class PerceptionEvaluator extends Evaluator {
     private final int snapXCol;
     private final int snapYCol;
     private final int cellCol;
-    private final int dangerCol;
     private final int dvxCol;
     private final int dvyCol;
 
@@ -57,7 +56,6 @@ public final class PerceptionEvaluator extends Evaluator {
         this.snapXCol = c.column(CrowdWorld.SNAP_X);
         this.snapYCol = c.column(CrowdWorld.SNAP_Y);
         this.cellCol = c.column(CrowdWorld.CELL);
-        this.dangerCol = c.column(CrowdWorld.DANGER);
         this.dvxCol = c.column(CrowdWorld.DESIRED_VX);
         this.dvyCol = c.column(CrowdWorld.DESIRED_VY);
     }
@@ -72,16 +70,15 @@ public final class PerceptionEvaluator extends Evaluator {
         final float[] px = ctx.hostFloats(snapXCol);
         final float[] py = ctx.hostFloats(snapYCol);
         final int[] cell = ctx.hostInts(cellCol);
-        final byte[] danger = ctx.hostBytes(dangerCol);
-        final int[] cellStart = w.cellStart();
-        final int[] cellRows = w.cellRows();
+        final float[] cellPanic = w.cellPanic();
         final float[] tp = w.packedThreats(); // active threats in index order: x, y, radius, kind
-        final int end4 = 4 * w.activeThreats();
+        final ThreatBlocks blocks = w.threatBlocks();
+        final int[] candBegin = blocks.begin();
+        final int[] cand = blocks.list(); // per block, the threats that may matter there, in index order
+        final boolean byBlock = blocks.covers(range);
         final float[] desiredVx = ctx.hostFloats(dvxCol);
         final float[] desiredVy = ctx.hostFloats(dvyCol);
         final boolean lod = w.lodOn();
-        int lastCell = -1;
-        float lastPanic = 0f;
         for (int i = from; i < to; i++) {
             int r = rows[i];
             if (lod) {
@@ -94,7 +91,9 @@ public final class PerceptionEvaluator extends Evaluator {
             float bx = 0f;
             float by = 0f;
             boolean hit = false;
-            for (int k = 0; k < end4; k += 4) {
+            int b = byBlock ? blocks.blockOf(x, y) : blocks.all();
+            for (int q = candBegin[b], qe = candBegin[b + 1]; q < qe; q++) {
+                int k = cand[q];
                 float tr = tp[k + 2];
                 float dx = x - tp[k];
                 float dy = y - tp[k + 1];
@@ -116,18 +115,7 @@ public final class PerceptionEvaluator extends Evaluator {
             dist[r] = best;
             awayX[r] = bx;
             awayY[r] = by;
-            int c = cell[r];
-            if (c != lastCell) {
-                int begin = cellStart[c];
-                int end = Math.min(cellStart[c + 1], begin + MAX_MATES);
-                int scared = 0;
-                for (int k = begin; k < end; k++) {
-                    scared += danger[cellRows[k]];
-                }
-                lastPanic = end > begin ? (float) scared / (end - begin) : 0f;
-                lastCell = c;
-            }
-            panic[r] = lastPanic;
+            panic[r] = cellPanic[cell[r]];
             if (hit) {
                 ctx.sendEvent(r, hitTag, 0f, false);
             }

@@ -210,6 +210,7 @@ public final class CrowdSim implements Simulation {
             world.reorder(data.table, data.cellRows);
             data.gridRowsAreNowInOrder();
         }
+        data.computePanic();
         system.startAll(0);
         data.resolveClaims();
         return inEffect;
@@ -237,6 +238,7 @@ public final class CrowdSim implements Simulation {
             world.reorder(data.table, data.cellRows);
             data.gridRowsAreNowInOrder();
         }
+        data.computePanic();
         long t2 = System.nanoTime();
         system.tickAll(tick, config.dt());
         long t3 = System.nanoTime();

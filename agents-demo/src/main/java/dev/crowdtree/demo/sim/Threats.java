@@ -3,6 +3,7 @@ package dev.crowdtree.demo.sim;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.demo.nodes.CrowdWorld;
+import dev.crowdtree.demo.nodes.ThreatBlocks;
 import dev.crowdtree.demo.sim.CrowdComponents.Fire;
 import dev.crowdtree.demo.sim.CrowdComponents.Position;
 import dev.crowdtree.demo.sim.CrowdComponents.Predator;
@@ -51,6 +52,8 @@ public final class Threats {
     private final Fire[] fire;
     /** The active threats in index order, 4 floats each: x, y, radius, kind; see {@link #packed()}. */
     private final float[] packed;
+    /** Per-block candidate lists of the packed threats, rebuilt with them. */
+    private final ThreatBlocks blocks;
     private int activeCount;
     private final float worldSize;
     private final long seed;
@@ -68,6 +71,7 @@ public final class Threats {
         predator = new Predator[count];
         fire = new Fire[count];
         packed = new float[4 * count];
+        blocks = new ThreatBlocks(worldSize, count, ThreatBlocks.DEFAULT_REACH);
         for (int i = 0; i < count; i++) {
             Position p = new Position(CounterRng.range(0, worldSize, seed, -1 - i, 0, 1, 0),
                     CounterRng.range(0, worldSize, seed, -1 - i, 0, 1, 1));
@@ -118,6 +122,11 @@ public final class Threats {
         return packed;
     }
 
+    /** The per-block candidate lists of {@link #packed()}, rebuilt with it. */
+    public ThreatBlocks blocks() {
+        return blocks;
+    }
+
     /** Number of active threats in {@link #packed()}. */
     public int activeCount() {
         return activeCount;
@@ -140,6 +149,7 @@ public final class Threats {
             }
         }
         activeCount = j / 4;
+        blocks.build(packed, activeCount);
     }
 
     public int count() {

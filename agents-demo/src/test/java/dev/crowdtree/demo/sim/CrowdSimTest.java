@@ -62,6 +62,36 @@ class CrowdSimTest {
         }
     }
 
+    /**
+     * The cells' panic the perception reads is, per cell, the share of its first 16 rows in danger
+     * (recomputed here from the grid and the danger column as they stand).
+     */
+    @Test
+    void eachCellsPanicIsTheShareOfItsFirstMatesInDanger() throws Exception {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(60_000, 2)))) {
+            for (int i = 0; i < 400; i++) {
+                sim.tick();
+            }
+            CrowdData d = sim.data();
+            d.computePanic();
+            int[] start = d.cellStart();
+            int[] rows = d.cellRows();
+            byte[] danger = d.danger.data();
+            float[] panic = d.cellPanic();
+            int panicky = 0;
+            for (int c = 0; c < panic.length; c++) {
+                int n = Math.min(start[c + 1] - start[c], 16);
+                int scared = 0;
+                for (int k = start[c]; k < start[c] + n; k++) {
+                    scared += danger[rows[k]];
+                }
+                assertEquals(n == 0 ? 0f : (float) scared / n, panic[c], "panic of cell " + c);
+                panicky += scared > 0 ? 1 : 0;
+            }
+            assertTrue(panicky > 10, "some cells must hold agents in danger: " + panicky);
+        }
+    }
+
     @Test
     void steadyTicksAllocateNothing() throws Exception {
         try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(30_000, 2)))) {
