@@ -56,11 +56,25 @@ public interface CrowdWorld {
     int PANIC_MATES = 16;
 
     /**
-     * Per cell: the share of its first {@value #PANIC_MATES} rows ({@link #cellRows} order) that
-     * were in danger at the end of the last tick (0 for an empty cell), computed once per tick
-     * after the grid is sorted, before the StateTree phase.
+     * Per cell: {@link #panicOf} as of the start of the StateTree phase, computed once per tick
+     * after the grid is sorted; or null when the simulation leaves it to the perception (a sparse
+     * grid, where scanning the cells of the agents costs less than a pass over every cell).
      */
     float[] cellPanic();
+
+    /**
+     * The share of cell {@code cell}'s first {@value #PANIC_MATES} rows ({@link #cellRows} order)
+     * whose {@code danger} flag is set (0 for an empty cell).
+     */
+    static float panicOf(int cell, int[] cellStart, int[] cellRows, byte[] danger) {
+        int begin = cellStart[cell];
+        int end = Math.min(cellStart[cell + 1], begin + PANIC_MATES);
+        int scared = 0;
+        for (int k = begin; k < end; k++) {
+            scared += danger[cellRows[k]];
+        }
+        return end > begin ? (float) scared / (end - begin) : 0f;
+    }
 
     /** Whether LOD tick periods are on (perception then clears the desired velocity at each step). */
     boolean lodOn();
@@ -86,11 +100,9 @@ public interface CrowdWorld {
         return new CrowdWorld() {
             private final int[] oneCell = {0, 0};
             private final ThreatBlocks noThreats = ThreatBlocks.none(worldSize);
-            private final float[] calmCell = {0f};
-
             @Override
             public float[] cellPanic() {
-                return calmCell;
+                return null;
             }
 
             @Override

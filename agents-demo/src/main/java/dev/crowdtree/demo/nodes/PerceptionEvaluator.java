@@ -18,15 +18,16 @@ import dev.crowdtree.statetree.node.NodeContext;
  * same results again, when its range is within the lists' reach; otherwise at every threat.
  *
  * <p>Cell mates are the first rows of the agent's cell, the same for every agent of the cell, so the
- * panic is a value per cell: the simulation computes it once per tick for every cell, in cell order
- * ({@link CrowdWorld#cellPanic}), and an agent reads its cell's.
+ * panic is a value per cell ({@link CrowdWorld#panicOf}). On a dense grid the simulation computes
+ * it once per tick for every cell ({@link CrowdWorld#cellPanic}) and an agent reads its cell's;
+ * otherwise consecutive rows of one cell (the table is kept sorted by cell) share one scan.
  *
  * <p>With LOD on, it also clears the agent's desired velocity at each of its steps (evaluators run
  * before tasks), since the movement phase keeps the desired velocity of agents that do not tick
  * every step: the moving tasks set it again in the same step, the others leave it at zero.
  *
- * <p>Reads: threats and the cells' panic (the {@link CrowdWorld} external, which derives the panic
- * from the {@code danger} column), the {@code snapX}, {@code snapY} and {@code cell} columns (none written in this phase); writes the
+ * <p>Reads: threats, the grid and the cells' panic (the {@link CrowdWorld} external), the
+ * {@code danger}, {@code snapX}, {@code snapY} and {@code cell} columns (none written in this phase); writes the
  * desired velocity (with LOD on). Outputs: {@code threatDistance}, {@code awayX}, {@code awayY}, {@code panic}.
  * Allocation: none.
  */
@@ -41,6 +42,7 @@ public final class PerceptionEvaluator extends Evaluator {
     private final int snapXCol;
     private final int snapYCol;
     private final int cellCol;
+    private final int dangerCol;
     private final int dvxCol;
     private final int dvyCol;
 
@@ -56,6 +58,7 @@ public final class PerceptionEvaluator extends Evaluator {
         this.snapXCol = c.column(CrowdWorld.SNAP_X);
         this.snapYCol = c.column(CrowdWorld.SNAP_Y);
         this.cellCol = c.column(CrowdWorld.CELL);
+        this.dangerCol = c.column(CrowdWorld.DANGER);
         this.dvxCol = c.column(CrowdWorld.DESIRED_VX);
         this.dvyCol = c.column(CrowdWorld.DESIRED_VY);
     }
@@ -70,7 +73,12 @@ public final class PerceptionEvaluator extends Evaluator {
         final float[] px = ctx.hostFloats(snapXCol);
         final float[] py = ctx.hostFloats(snapYCol);
         final int[] cell = ctx.hostInts(cellCol);
-        final float[] cellPanic = w.cellPanic();
+        final float[] cellPanic = w.cellPanic(); // null: scan the cells here
+        final int[] cellStart = w.cellStart();
+        final int[] cellRows = w.cellRows();
+        final byte[] danger = ctx.hostBytes(dangerCol);
+        int lastCell = -1;
+        float lastPanic = 0f;
         final float[] tp = w.packedThreats(); // active threats in index order: x, y, radius, kind
         final ThreatBlocks blocks = w.threatBlocks();
         final int[] candBegin = blocks.begin();
@@ -115,7 +123,16 @@ public final class PerceptionEvaluator extends Evaluator {
             dist[r] = best;
             awayX[r] = bx;
             awayY[r] = by;
-            panic[r] = cellPanic[cell[r]];
+            int c = cell[r];
+            if (cellPanic != null) {
+                panic[r] = cellPanic[c];
+            } else {
+                if (c != lastCell) { // the table is kept sorted by cell: one scan per run of rows
+                    lastPanic = CrowdWorld.panicOf(c, cellStart, cellRows, danger);
+                    lastCell = c;
+                }
+                panic[r] = lastPanic;
+            }
             if (hit) {
                 ctx.sendEvent(r, hitTag, 0f, false);
             }

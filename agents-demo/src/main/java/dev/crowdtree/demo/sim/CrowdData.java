@@ -1,7 +1,5 @@
 package dev.crowdtree.demo.sim;
 
-import dev.crowdtree.core.schedule.Chunk;
-import dev.crowdtree.core.schedule.ChunkKernel;
 import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
@@ -57,7 +55,7 @@ public final class CrowdData implements CrowdWorld {
     int[] cellStart;
     int[] cellRows = new int[0];
     /** Per cell: {@link CrowdWorld#cellPanic}, written by {@link #computePanic}. */
-    private final float[] cellPanic;
+    private final CellPanic cellPanic;
     final GridSort gridSort;
 
     /** Region mode: releases of objects other regions own, in chunk order, since {@link Region} took them. */
@@ -92,7 +90,7 @@ public final class CrowdData implements CrowdWorld {
         inverseCellSize = 1f / cellSize;
         side = config.cellsPerSide();
         cellStart = new int[side * side + 1];
-        cellPanic = new float[side * side];
+        cellPanic = new CellPanic(this, side * side);
         gridSort = new GridSort(side);
     }
 
@@ -139,43 +137,13 @@ public final class CrowdData implements CrowdWorld {
 
     @Override
     public float[] cellPanic() {
-        return cellPanic;
+        return cellPanic.values();
     }
 
-    /**
-     * After the grid is complete (sorted, reordered, halo appended) and before the StateTree phase:
-     * every cell's {@link #cellPanic}, in parallel over fixed ranges of cells. A cell is read once,
-     * in cell order, instead of once per run of its agents in each awake slice of the perception
-     * evaluator (which is where this was computed before, at 2-4x the cost). Simulation thread.
-     */
+    /** After the grid is complete and before the StateTree phase: {@link #cellPanic} ({@link CellPanic}). Simulation thread. */
     void computePanic() {
-        world.executor().run(panicKernel, cellPanic.length, PANIC_CELLS_PER_CHUNK);
+        cellPanic.compute(world);
     }
-
-    private static final int PANIC_CELLS_PER_CHUNK = 8192;
-    private final ChunkKernel panicKernel = new ChunkKernel() {
-        @Override
-        public void execute(Chunk c) {
-            final int[] start = cellStart;
-            final int[] rows = cellRows;
-            final byte[] inDanger = danger.data();
-            final float[] out = cellPanic;
-            for (int cl = c.begin(), e = c.end(); cl < e; cl++) {
-                int begin = start[cl];
-                int end = Math.min(start[cl + 1], begin + PANIC_MATES);
-                int scared = 0;
-                for (int k = begin; k < end; k++) {
-                    scared += inDanger[rows[k]];
-                }
-                out[cl] = end > begin ? (float) scared / (end - begin) : 0f;
-            }
-        }
-
-        @Override
-        public String kernelName() {
-            return "panic";
-        }
-    };
 
     /** Before the grid phase: sizes the sort's per-chunk buffers. Simulation thread. */
     void prepareGrid() {

@@ -63,12 +63,14 @@ class CrowdSimTest {
     }
 
     /**
-     * The cells' panic the perception reads is, per cell, the share of its first 16 rows in danger
-     * (recomputed here from the grid and the danger column as they stand).
+     * On a dense grid the cells' panic the perception reads is, per cell, the share of its first 16
+     * rows in danger (recomputed here from the grid and the danger column as they stand); on a
+     * sparse one it is left to the perception (null).
      */
     @Test
     void eachCellsPanicIsTheShareOfItsFirstMatesInDanger() throws Exception {
-        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(60_000, 2)))) {
+        CrowdConfig dense = new CrowdConfig(60_000, 9, 2, 1f / 30f, 600f, 6, 3, 300, 4, 4f); // 22,500 cells
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(dense))) {
             for (int i = 0; i < 400; i++) {
                 sim.tick();
             }
@@ -79,16 +81,20 @@ class CrowdSimTest {
             byte[] danger = d.danger.data();
             float[] panic = d.cellPanic();
             int panicky = 0;
-            for (int c = 0; c < panic.length; c++) {
-                int n = Math.min(start[c + 1] - start[c], 16);
+            for (int cl = 0; cl < panic.length; cl++) {
+                int n = Math.min(start[cl + 1] - start[cl], 16);
                 int scared = 0;
-                for (int k = start[c]; k < start[c] + n; k++) {
+                for (int k = start[cl]; k < start[cl] + n; k++) {
                     scared += danger[rows[k]];
                 }
-                assertEquals(n == 0 ? 0f : (float) scared / n, panic[c], "panic of cell " + c);
+                assertEquals(n == 0 ? 0f : (float) scared / n, panic[cl], "panic of cell " + cl);
                 panicky += scared > 0 ? 1 : 0;
             }
             assertTrue(panicky > 10, "some cells must hold agents in danger: " + panicky);
+        }
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(config(60_000, 2)))) { // 250,000 cells
+            sim.tick();
+            assertEquals(null, sim.data().cellPanic(), "a sparse grid leaves the panic to the perception");
         }
     }
 
