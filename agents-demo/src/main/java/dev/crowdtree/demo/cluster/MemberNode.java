@@ -254,15 +254,9 @@ public final class MemberNode implements AutoCloseable {
                 }
                 byte[][] inbox = new byte[nb.length][];
                 for (int i = 0; i < nb.length; i++) {
-                    String key = ClusterConfigs.exchangeKey(epoch, tick, nb[i], region.index());
-                    byte[] message = reads.get(i) == null ? local.get(key) : secret.open(reads.get(i).get(), key);
-                    if (message == null) {
-                        throw new IllegalStateException("region " + region.index() + " has no message from region " + nb[i]
-                                + " for tick " + tick);
-                    }
-                    inbox[i] = message;
+                    inbox[i] = message(region, tick, epoch, i, reads.get(i) == null ? null : reads.get(i).get());
                 }
-                region.step(tick, inbox);
+                stepReadingAgain(region, tick, epoch, inbox);
                 fence.seen(runId, ClusterConfigs.generation(secret, runId, generation.get()));
                 long[] sent = new long[1];
                 List<CompletableFuture<?>> writes = publish(region, sent, epoch, t0);
@@ -276,6 +270,48 @@ public final class MemberNode implements AutoCloseable {
             sum = sum.plus(get(f));
         }
         return sum.withNanos(System.nanoTime() - t0);
+    }
+
+    /** How long a step reads a stale inbox message again before it fails ({@link Region.StaleMessage}). */
+    private static final long STALE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * Steps {@code region}; a message of its inbox found still holding an earlier tick's bytes (the
+     * exchange keys repeat every other tick, and the message for this tick was not visible yet) is
+     * read again, every 5 ms for up to a second, before the step fails in one line.
+     */
+    private void stepReadingAgain(Region region, long tick, long epoch, byte[][] inbox) throws InterruptedException {
+        long deadline = System.nanoTime() + STALE_WAIT_NANOS;
+        while (true) {
+            try {
+                region.step(tick, inbox);
+                return;
+            } catch (Region.StaleMessage stale) {
+                int from = region.neighbours()[stale.message];
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("region " + region.index() + ": the message from region " + from
+                            + " for tick " + tick + " still held the one for tick " + stale.sentFor + " after "
+                            + TimeUnit.NANOSECONDS.toMillis(STALE_WAIT_NANOS) + " ms");
+                }
+                Thread.sleep(5);
+                IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
+                byte[] sealed = regions.containsKey(from) ? null
+                        : exchange.get(ClusterConfigs.exchangeKey(epoch, tick, from, region.index()));
+                inbox[stale.message] = message(region, tick, epoch, stale.message, sealed);
+            }
+        }
+    }
+
+    /** Inbox message {@code i} of {@code region} for {@code tick}: from memory for a region of this member, else opened from {@code sealed}. */
+    private byte[] message(Region region, long tick, long epoch, int i, byte[] sealed) {
+        int from = region.neighbours()[i];
+        String key = ClusterConfigs.exchangeKey(epoch, tick, from, region.index());
+        byte[] message = regions.containsKey(from) ? local.get(key) : sealed == null ? null : secret.open(sealed, key);
+        if (message == null) {
+            throw new IllegalStateException("region " + region.index() + " has no message from region " + from
+                    + " for tick " + tick);
+        }
+        return message;
     }
 
     /** The results of this member's regions, summed ({@link Wire.MemberResult}). The regions are closed. */

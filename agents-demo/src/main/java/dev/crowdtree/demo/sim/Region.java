@@ -249,6 +249,23 @@ public final class Region implements AutoCloseable {
         finishTick(tick);
     }
 
+    /**
+     * Inbox message {@code message} is the right neighbour's message to this region, but for an
+     * earlier tick: the one for this tick is not there yet (the exchange reuses a key every other
+     * tick). Nothing was read; the step can be retried with that message read again.
+     */
+    public static final class StaleMessage extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        public final int message;
+        public final long sentFor;
+
+        StaleMessage(int message, long sentFor, long tick) {
+            super("inbox message " + message + " is for tick " + sentFor + ", not " + tick);
+            this.message = message;
+            this.sentFor = sentFor;
+        }
+    }
+
     private void readInbox(long tick, byte[][] inbox) throws IOException {
         SnapshotReader[] messages = new SnapshotReader[inbox.length];
         for (int i = 0; i < inbox.length; i++) {
@@ -256,7 +273,12 @@ public final class Region implements AutoCloseable {
                 messages[i] = SnapshotReader.parse(inbox[i]); // its checksum and version first
                 messages[i].requireKind(MESSAGE_KIND);
                 DataInputStream route = messages[i].section("route");
-                if (route.readLong() != tick || route.readInt() != neighbours[i] || route.readInt() != index) {
+                long sentFor = route.readLong();
+                boolean ours = route.readInt() == neighbours[i] && route.readInt() == index;
+                if (ours && sentFor < tick) {
+                    throw new StaleMessage(i, sentFor, tick);
+                }
+                if (!ours || sentFor != tick) {
                     throw new IOException("it is not from region " + neighbours[i] + " for tick " + tick);
                 }
             } catch (IOException e) {

@@ -38,13 +38,7 @@ class RegionTest {
             tick++;
             byte[][][] inboxes = new byte[regions.length][][];
             for (Region r : regions) {
-                int[] nb = r.neighbours();
-                byte[][] in = new byte[nb.length][];
-                for (int i = 0; i < nb.length; i++) {
-                    Region from = regions[nb[i]];
-                    in[i] = from.outbox(java.util.Arrays.binarySearch(from.neighbours(), r.index()));
-                }
-                inboxes[r.index()] = in;
+                inboxes[r.index()] = inboxOf(r);
             }
             for (Region r : regions) {
                 r.step(tick, inboxes[r.index()]);
@@ -52,6 +46,17 @@ class RegionTest {
                 haloBytes += r.haloBytes();
                 eventBytes += r.eventBytes();
             }
+        }
+
+        /** Region {@code r}'s inbox for its next step: its neighbours' outboxes to it. */
+        byte[][] inboxOf(Region r) {
+            int[] nb = r.neighbours();
+            byte[][] in = new byte[nb.length][];
+            for (int i = 0; i < nb.length; i++) {
+                Region from = regions[nb[i]];
+                in[i] = from.outbox(java.util.Arrays.binarySearch(from.neighbours(), r.index()));
+            }
+            return in;
         }
 
         void restoreAll() throws Exception {
@@ -158,11 +163,7 @@ class RegionTest {
             run.step();
             Region r = run.regions[0];
             int[] nb = r.neighbours();
-            byte[][] inbox = new byte[nb.length][];
-            for (int i = 0; i < nb.length; i++) {
-                Region from = run.regions[nb[i]];
-                inbox[i] = from.outbox(java.util.Arrays.binarySearch(from.neighbours(), r.index()));
-            }
+            byte[][] inbox = run.inboxOf(r);
             dev.crowdtree.core.storage.SnapshotReader m = dev.crowdtree.core.storage.SnapshotReader.parse(inbox[0]);
             m.requireKind(Region.MESSAGE_KIND);
             for (String section : new String[] {"route", "releases", "migrants", "events", "halo"}) {
@@ -182,6 +183,31 @@ class RegionTest {
                 assertTrue(e.getMessage().contains("it is not from region " + nb[0] + " for tick 2"), e.getMessage());
             }
             r.step(2, inbox); // the unchanged inbox still steps
+        }
+    }
+
+    /**
+     * A neighbour's message for an earlier tick (the exchange reuses its key every other tick) is
+     * told apart from a wrong one: the step fails before reading anything, naming the message and
+     * its tick, and steps once the right message is given.
+     */
+    @Test
+    void aMessageOfAnEarlierTickIsStaleAndTheStepCanBeRetried() throws Exception {
+        try (LocalRun run = new LocalRun(4)) {
+            run.step();
+            Region r = run.regions[0];
+            byte[][] old = run.inboxOf(r);
+            run.step();
+            byte[][] fresh = run.inboxOf(r);
+            byte[][] mixed = fresh.clone();
+            mixed[fresh.length - 1] = old[fresh.length - 1];
+            Region.StaleMessage stale = org.junit.jupiter.api.Assertions.assertThrows(Region.StaleMessage.class,
+                    () -> r.step(3, mixed));
+            assertEquals(fresh.length - 1, stale.message);
+            assertEquals(2, stale.sentFor);
+            assertEquals(2, r.tick(), "nothing was stepped");
+            r.step(3, fresh);
+            assertEquals(3, r.tick());
         }
     }
 
