@@ -23,14 +23,39 @@ final class CellPanic {
     private final CrowdData data;
     private final float[] panic;
     private boolean computed;
+    /** Per worker: the running count of flagged rows over a range's rows (grown when a range has more). */
+    private final int[][] prefix;
+
+    /**
+     * A range of cells in two loops without a data-dependent loop exit: the running sum of the danger
+     * flags over the range's rows in grid order, then each cell's sum over its first {@value
+     * CrowdWorld#PANIC_MATES} rows as the difference of two entries ({@link CrowdWorld#panicOf}'s
+     * sum, so its value).
+     */
     private final ChunkKernel byCell = new ChunkKernel() {
         @Override
         public void execute(Chunk c) {
             final int[] start = data.cellStart;
             final int[] rows = data.cellRows;
             final byte[] inDanger = data.danger.data();
-            for (int cl = c.begin(), e = c.end(); cl < e; cl++) {
-                panic[cl] = CrowdWorld.panicOf(cl, start, rows, inDanger);
+            final int a = c.begin();
+            final int b = c.end();
+            final int k0 = start[a];
+            final int span = start[b] - k0;
+            int[] p = prefix[c.worker()];
+            if (p.length < span + 1) {
+                p = prefix[c.worker()] = new int[span + 1 + span / 2];
+            }
+            int sum = 0;
+            for (int k = 0; k < span; k++) {
+                p[k] = sum;
+                sum += inDanger[rows[k0 + k]];
+            }
+            p[span] = sum;
+            for (int cl = a; cl < b; cl++) {
+                int from = start[cl] - k0;
+                int n = Math.min(start[cl + 1] - k0 - from, CrowdWorld.PANIC_MATES);
+                panic[cl] = n > 0 ? (float) (p[from + n] - p[from]) / n : 0f;
             }
         }
 
@@ -43,6 +68,7 @@ final class CellPanic {
     CellPanic(CrowdData data, int cells) {
         this.data = data;
         this.panic = new float[cells];
+        this.prefix = new int[data.world.executor().workers()][1];
     }
 
     /** The values of the last {@link #compute}, or null when it left them to the perception. */
