@@ -17,17 +17,20 @@ import java.util.concurrent.Callable;
  * {@code chaos}: trials of a cluster run with one fault each (docs/SCALE.md "Chaos trials"). It runs
  * the world once without a fault (its hash is the one every trial must give), then {@code --trials}
  * times with a fault drawn from {@code --seed}'s random numbers ({@link ChaosTrial.Fault#draw}): a
- * member killed, stopped for 1 to {@code --max-stop} s, or a member that joins and leaves, at a
- * random tick. A trial passes when the run ends with the undisturbed hash, or fails cleanly with one
- * {@code error:} line, within the bound; a hang, a wrong hash, a Hazelcast stack trace or an entry a
- * fenced member wrote after its fence fails it. One progress line per trial on stderr, then a
+ * member killed, stopped for 1 to {@code --max-stop} s, a member that joins and leaves, or (only
+ * when asked for, {@code --faults driver}) the driver killed, at a random tick. A trial passes when
+ * the run ends with the undisturbed hash, or fails cleanly with one {@code error:} line, within the
+ * bound; a hang, a wrong hash, a Hazelcast stack trace or an entry a fenced member wrote after its
+ * fence fails it. With the driver killed, the trial passes when every member says it dropped the run
+ * within {@link ChaosTrial#DRIVER_LOSS_BOUND_MILLIS} and the world run again on the same members gives
+ * the undisturbed hash. One progress line per trial on stderr, then a
  * Markdown table on stdout. Exit code 0 when every trial gave the undisturbed hash, 1 otherwise, 2
  * for bad options.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
         description = "Run a cluster run of member processes on 127.0.0.1 once undisturbed, then N times with one "
-                + "random fault each (kill -9, SIGSTOP for a while, a member joining and leaving) at a random tick, "
-                + "and print a table of the outcomes (Linux: faults are sent with kill).")
+                + "random fault each (kill -9, SIGSTOP for a while, a member joining and leaving, or the driver "
+                + "killed) at a random tick, and print a table of the outcomes (Linux: faults are sent with kill).")
 public final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--trials", defaultValue = "30", description = "Trials with a fault (default: ${DEFAULT-VALUE}; 1..1000).")
     int trials;
@@ -49,7 +52,8 @@ public final class ChaosCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--faults", split = ",", paramLabel = "KIND", defaultValue = "kill,stop,join-leave",
-            description = "Fault kinds to draw from: kill, stop, join-leave (default: ${DEFAULT-VALUE}).")
+            description = "Fault kinds to draw from: kill, stop, join-leave, driver (the driver killed; then every member "
+                    + "must drop the run and serve the next) (default: ${DEFAULT-VALUE}).")
     List<String> faults;
 
     @Option(names = "--max-stop", paramLabel = "SECONDS", defaultValue = "15",
@@ -106,8 +110,8 @@ public final class ChaosCommand implements Callable<Integer> {
             ChaosTrial.Fault fault = ChaosTrial.Fault.draw(rnd, kinds, ticks, members, maxStop);
             ChaosTrial.Outcome o = trial.run(fault, "chaos-" + seed + "-" + i);
             boolean match = base.hash().equals(o.hash());
-            String outcome = outcome(o, match);
-            same += match && pass(o) ? 1 : 0;
+            String outcome = outcome(fault, o, match);
+            same += match && pass(o) && (fault.kind() != ChaosTrial.Kind.DRIVER || o.dropMillis() >= 0) ? 1 : 0;
             clean += !match && o.exit() > 0 && o.error() != null && !o.stackTrace() ? 1 : 0;
             String fenced = notices(o);
             err.printf(Locale.ROOT, "trial %d/%d: %s at tick %d: %s in %.1f s%s%n", i, trials, fault.describe(), fault.tick(),
@@ -129,6 +133,17 @@ public final class ChaosCommand implements Callable<Integer> {
     /** A trial that gave the hash passes unless it printed a stack trace or a fenced member's entry was found. */
     private static boolean pass(ChaosTrial.Outcome o) {
         return o.exit() == 0 && !o.stackTrace() && o.staleEntries() == 0;
+    }
+
+    private String outcome(ChaosTrial.Fault fault, ChaosTrial.Outcome o, boolean match) {
+        if (fault.kind() == ChaosTrial.Kind.DRIVER) {
+            String dropped = o.dropMillis() < 0
+                    ? String.format(Locale.ROOT, "MEMBERS KEPT THE RUN: not all %d said within %d s that they dropped it",
+                    members, ChaosTrial.DRIVER_LOSS_BOUND_MILLIS / 1000)
+                    : String.format(Locale.ROOT, "every member dropped the run %.1f s after the kill", o.dropMillis() / 1e3);
+            return dropped + "; the next run: " + outcome(o, match);
+        }
+        return outcome(o, match);
     }
 
     private static String outcome(ChaosTrial.Outcome o, boolean match) {
@@ -181,8 +196,9 @@ public final class ChaosCommand implements Callable<Integer> {
                 case "kill" -> kinds.add(ChaosTrial.Kind.KILL);
                 case "stop" -> kinds.add(ChaosTrial.Kind.STOP);
                 case "join-leave" -> kinds.add(ChaosTrial.Kind.JOIN_LEAVE);
+                case "driver" -> kinds.add(ChaosTrial.Kind.DRIVER);
                 default -> throw new IllegalArgumentException("--faults: '" + Printable.clean(f, 40)
-                        + "' is not a fault kind; give kill, stop and/or join-leave");
+                        + "' is not a fault kind; give kill, stop, join-leave and/or driver");
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.demo.cluster.ClusterConfigs;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -25,16 +26,18 @@ import java.util.regex.Pattern;
  * One trial of {@code chaos}: {@code M} {@code member} processes (separate JVMs on 127.0.0.1, each
  * on a port of its own) and a {@code run --cluster} process as the driver; when the driver says the
  * trial's tick begins, one fault: a member killed ({@code kill -9}), stopped ({@code SIGSTOP}, then
- * {@code SIGCONT} after a while) or a member that joins and leaves again. The trial ends when the
- * driver exits or its time bound is over (then it is killed: a hang). Every process it started is
- * stopped before it returns.
+ * {@code SIGCONT} after a while), a member that joins and leaves again, or the driver killed. The
+ * trial ends when the driver exits or its time bound is over (then it is killed: a hang). When the
+ * driver was the victim, the trial waits (at most {@link #DRIVER_LOSS_BOUND_MILLIS}) for every member
+ * to say that it dropped the run, then runs the world again on the same members with a new driver:
+ * its outcome is the trial's. Every process it started is stopped before it returns.
  *
  * <p>THREADING: {@link #run} on one thread; it starts a reader thread per process and one for the fault.
  */
 final class ChaosTrial {
     /** A fault kind. */
     enum Kind {
-        NONE("none"), KILL("kill -9"), STOP("SIGSTOP"), JOIN_LEAVE("join+leave");
+        NONE("none"), KILL("kill -9"), STOP("SIGSTOP"), JOIN_LEAVE("join+leave"), DRIVER("kill -9 driver");
 
         final String label;
 
@@ -61,6 +64,7 @@ final class ChaosTrial {
             return switch (kind) {
                 case NONE -> "none";
                 case KILL -> "kill -9 member " + member;
+                case DRIVER -> "kill -9 the driver";
                 case STOP -> String.format(Locale.ROOT, "SIGSTOP member %d for %.1f s", member, millis / 1e3);
                 case JOIN_LEAVE -> String.format(Locale.ROOT, "a member joins, leaves after %.1f s (%s)", millis / 1e3,
                         leaveByKill ? "kill -9" : "SIGTERM");
@@ -68,10 +72,17 @@ final class ChaosTrial {
         }
     }
 
-    /** What a trial gave: the driver's exit code (-1: it hung and was killed), hash, lines, and the members' notices. */
+    /**
+     * What a trial gave: the driver's exit code (-1: it hung and was killed), hash, lines, and the
+     * members' notices; with the driver killed, how long after the kill the last member said it
+     * dropped the run (-1: not every member did within the bound), and the next run's outcome.
+     */
     record Outcome(int exit, String hash, String error, int recoveries, long staleEntries, boolean stackTrace,
-                   List<String> memberNotices, long millis) {
+                   List<String> memberNotices, long millis, long dropMillis) {
     }
+
+    /** How long the members have to notice a killed driver: Hazelcast's heartbeat timeout and 15 s. */
+    static final long DRIVER_LOSS_BOUND_MILLIS = (ClusterConfigs.HEARTBEAT_TIMEOUT_SECONDS + 15) * 1000L;
 
     private static final Pattern HASH = Pattern.compile("world hash: ([0-9a-f]{16})");
     private static final Pattern STALE = Pattern.compile("entries written by fenced members after their fence: (\\d+)");
@@ -134,27 +145,46 @@ final class ChaosTrial {
             if (fault.kind() != Kind.NONE) {
                 cmd.addAll(List.of("--announce-tick", Long.toString(fault.tick())));
             }
-            Process driver = start(cmd);
             StringBuilder out = new StringBuilder();
             StringBuilder err = new StringBuilder();
             Thread[] faultThread = new Thread[1];
-            Thread outReader = reader(driver.getInputStream(), line -> append(out, line));
-            Thread errReader = reader(driver.getErrorStream(), line -> {
+            Process[] driver = new Process[1];
+            long[] killedAt = new long[1];
+            driver[0] = start(cmd);
+            Thread outReader = reader(driver[0].getInputStream(), line -> append(out, line));
+            Thread errReader = reader(driver[0].getErrorStream(), line -> {
                 append(err, line);
                 if (line.startsWith("crowdtree: tick ") && line.endsWith(" begins")) {
-                    Thread f = new Thread(() -> inject(fault, memberProcs, newcomer, newcomerUp), "chaos-fault");
+                    Thread f = new Thread(() -> {
+                        if (fault.kind() == Kind.DRIVER) {
+                            killedAt[0] = System.nanoTime();
+                            kill(driver[0]);
+                        } else {
+                            inject(fault, memberProcs, newcomer, newcomerUp);
+                        }
+                    }, "chaos-fault");
                     f.setDaemon(true);
                     faultThread[0] = f;
                     f.start();
                 }
             });
-            boolean ended = driver.waitFor(boundMillis, TimeUnit.MILLISECONDS);
-            if (!ended) {
-                driver.destroyForcibly();
-                driver.waitFor(10, TimeUnit.SECONDS);
+            boolean ended = awaitDriver(driver[0], outReader, errReader);
+            long dropMillis = -1;
+            if (fault.kind() == Kind.DRIVER && killedAt[0] != 0) {
+                dropMillis = awaitDrops(notices, killedAt[0]);
+                // the world again, on the members that outlived their driver
+                synchronized (out) {
+                    out.setLength(0);
+                }
+                synchronized (err) {
+                    err.setLength(0);
+                }
+                List<String> again = new ArrayList<>(cmd.subList(0, cmd.indexOf("--announce-tick")));
+                driver[0] = start(again);
+                ended = awaitDriver(driver[0], reader(driver[0].getInputStream(), line -> append(out, line)),
+                        reader(driver[0].getErrorStream(), line -> append(err, line)));
             }
-            outReader.join(5_000);
-            errReader.join(5_000);
+            Process last = driver[0];
             long millis = (System.nanoTime() - t0) / 1_000_000;
             if (newcomer != null && newcomerUp.getCount() == 0) {
                 notices.add("a newcomer joined during the run");
@@ -186,10 +216,48 @@ final class ChaosTrial {
                 }
             }
             boolean trace = err.toString().contains("\tat com.hazelcast") || err.toString().contains("\tat java.");
-            return new Outcome(ended ? driver.exitValue() : -1, h.find() ? h.group(1) : null, error, recoveries,
-                    s.find() ? Long.parseLong(s.group(1)) : 0, trace, notices, millis);
+            return new Outcome(ended ? last.exitValue() : -1, h.find() ? h.group(1) : null, error, recoveries,
+                    s.find() ? Long.parseLong(s.group(1)) : 0, trace, notices, millis, dropMillis);
         } finally {
             stopAll();
+        }
+    }
+
+    /** Waits for a driver within the trial's bound (else kills it: a hang) and for its output; whether it ended. */
+    private boolean awaitDriver(Process driver, Thread outReader, Thread errReader) throws InterruptedException {
+        boolean ended = driver.waitFor(boundMillis, TimeUnit.MILLISECONDS);
+        if (!ended) {
+            driver.destroyForcibly();
+            driver.waitFor(10, TimeUnit.SECONDS);
+        }
+        outReader.join(5_000);
+        errReader.join(5_000);
+        return ended;
+    }
+
+    /**
+     * After the driver was killed at {@code killedAt} (nanoTime): waits until every member said that it
+     * dropped the run (the driver left, or it was split off) and returns how long after the kill the
+     * last one did, or -1 when not all did within {@link #DRIVER_LOSS_BOUND_MILLIS}.
+     */
+    private long awaitDrops(List<String> notices, long killedAt) throws InterruptedException {
+        long until = killedAt + TimeUnit.MILLISECONDS.toNanos(DRIVER_LOSS_BOUND_MILLIS);
+        while (System.nanoTime() < until) {
+            long said = notices.stream().filter(n -> n.contains("left the cluster: this member drops its regions")
+                    || n.contains("split off from the cluster")).count();
+            if (said >= members) {
+                return (System.nanoTime() - killedAt) / 1_000_000;
+            }
+            Thread.sleep(50);
+        }
+        return -1;
+    }
+
+    private static void kill(Process p) {
+        try {
+            signal(p, "KILL");
+        } catch (IOException | InterruptedException e) {
+            p.destroyForcibly();
         }
     }
 
