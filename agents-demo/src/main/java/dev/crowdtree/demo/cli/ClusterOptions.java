@@ -35,7 +35,8 @@ public final class ClusterOptions {
     Long announceTick;
 
     @Option(names = "--kill-member-at", paramLabel = "TICK",
-            description = "Testing: stop one member abruptly before this tick; its regions are restored on the others.")
+            description = "Testing: stop one member abruptly before this tick (0: while the regions are built); its regions "
+                    + "are restored on the others (set up again from the start, for 0).")
     Long killAt;
 
     /** Whether the run goes to regions (any of --regions, --local-members, --cluster). */
@@ -54,9 +55,9 @@ public final class ClusterOptions {
             throw new IllegalArgumentException("--member-timeout = " + memberTimeout + " is out of range; valid range is "
                     + "0.5..3600 (seconds)");
         }
-        if (killAt != null && (killAt < 1 || killAt > ticks)) {
-            throw new IllegalArgumentException("--kill-member-at = " + killAt + " is out of range; valid range is 1.." + ticks
-                    + " (a tick of the run)");
+        if (killAt != null && (killAt < 0 || killAt > ticks)) {
+            throw new IllegalArgumentException("--kill-member-at = " + killAt + " is out of range; valid range is 0.." + ticks
+                    + " (a tick of the run, or 0 for the setup)");
         }
         if (killAt != null && !connection.remote() && connection.members() < 2) {
             throw new IllegalArgumentException("--kill-member-at needs at least 2 members (give --local-members 2 or more)");

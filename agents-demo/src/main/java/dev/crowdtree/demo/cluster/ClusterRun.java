@@ -197,9 +197,27 @@ public final class ClusterRun {
         exchange.clear();
         checkpoints.clear();
         long t0 = System.nanoTime();
-        Replies setup = Replies.await(submitAll(m -> setupTask(m, -1, 0)), millis(options.setupTimeoutMillis()));
-        if (!setup.complete()) {
-            throw new IllegalStateException("the setup failed: " + problems(setup, "the setup") + "; the run did not start");
+        if (options.announceTick() == 0) {
+            err.println("crowdtree: tick 0 begins"); // the setup: the chaos harness's cue
+            err.flush();
+        }
+        Map<Member, Future<byte[]>> building = submitAll(m -> setupTask(m, -1, 0));
+        if (options.killAt() == 0) {
+            killDuring("the setup");
+        }
+        Replies setup = Replies.await(building, millis(options.setupTimeoutMillis()));
+        for (int attempt = 0; !setup.complete(); attempt++) {
+            // a member lost while the regions were built: the others build them all again, from the start
+            if (attempt >= 3) {
+                throw new IllegalStateException("the setup failed " + (attempt + 1) + " times: "
+                        + problems(setup, "the setup") + "; the run did not start");
+            }
+            try {
+                fenceAndPlan(0, "the setup", setup, null, null);
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException("the setup failed: " + e.getMessage(), e);
+            }
+            setup = Replies.await(submitAll(m -> setupTask(m, -1, 0)), millis(options.setupTimeoutMillis()));
         }
         for (byte[] a : setup.answers.values()) {
             result.checkpointBytes += Wire.SetupAnswer.decode(a).checkpointBytes();
@@ -208,7 +226,7 @@ public final class ClusterRun {
         result.setupNanos = System.nanoTime() - t0;
         // the last two complete checkpoints: a loss right after one completed may still take its
         // newest entries with it (their backups not yet copied), and then the one before is used
-        Checkpoint last = new Checkpoint(0, epoch);
+        Checkpoint last = new Checkpoint(0, epoch); // of the generation whose setup completed
         Checkpoint previous = null;
         boolean killed = false;
         boolean announced = false;
@@ -237,11 +255,8 @@ public final class ClusterRun {
                 announced = true;
             }
             if (!killed && tick == options.killAt()) {
-                Member victim = members.get(members.size() - 1);
-                err.printf(Locale.ROOT, "killing member %s before tick %d (--kill-member-at)%n", Handshake.describe(victim), tick);
-                killer.kill(victim);
+                killDuring("tick " + tick);
                 killed = true;
-                awaitGone(victim);
             }
             boolean cp = options.checkpointEvery() > 0 && tick % options.checkpointEvery() == 0;
             long s0 = System.nanoTime();
@@ -399,7 +414,20 @@ public final class ClusterRun {
         }
     }
 
-    /** Recovery's first half: who is lost, the new generation, the fence, the checkpoint, the plan. */
+    /** {@code --kill-member-at}: stops the plan's last member abruptly (before {@code what}, or during the setup). */
+    private void killDuring(String what) throws InterruptedException {
+        Member victim = members.get(members.size() - 1);
+        err.printf(Locale.ROOT, "killing member %s %s %s (--kill-member-at)%n", Handshake.describe(victim),
+                what.equals("the setup") ? "during" : "before", what);
+        killer.kill(victim);
+        awaitGone(victim);
+    }
+
+    /**
+     * Recovery's first half: who is lost, the new generation, the fence, the checkpoint ({@code last},
+     * or {@code previous} when an entry of it was lost; none, {@code null}, for a setup built again
+     * from the start), the plan.
+     */
     private Checkpoint fenceAndPlan(long tick, String what, Replies replies, Checkpoint last, Checkpoint previous)
             throws Exception {
         Map<Member, String> lost = new LinkedHashMap<>(replies.lost);
@@ -471,7 +499,7 @@ public final class ClusterRun {
         makePlan();
         Checkpoint from = last;
         String fallback = "";
-        if (!complete(last)) {
+        if (last != null && !complete(last)) {
             if (previous == null || !complete(previous)) {
                 throw new IllegalStateException(String.join("; ", lostText) + " during " + what + " and took checkpoint "
                         + "entries with it (no complete checkpoint is left: a second loss before the backups were copied "
@@ -482,12 +510,15 @@ public final class ClusterRun {
         }
         // nothing of an older generation is read again: only the checkpoint restored from is kept
         for (String key : checkpoints.keySet()) {
-            if (key.startsWith("c") && !isOf(key, from)) {
+            if (key.startsWith("c") && (from == null || !isOf(key, from))) {
                 checkpoints.delete(key);
             }
         }
         driver.getMap(ClusterConfigs.EXCHANGE).clear();
-        String line = String.format(Locale.ROOT, "%s during %s: %d regions restored from the checkpoint of tick %d on %d "
+        String line = from == null
+                ? String.format(Locale.ROOT, "%s during %s: %d regions set up again from the start on %d members "
+                + "(generation %d)", String.join("; ", lostText), what, spec.regions(), members.size(), epoch)
+                : String.format(Locale.ROOT, "%s during %s: %d regions restored from the checkpoint of tick %d on %d "
                 + "members (generation %d), re-simulating from tick %d%s", String.join("; ", lostText), what,
                 spec.regions(), from.tick(), members.size(), epoch, from.tick() + 1, fallback);
         result.recoveries.add(line);

@@ -70,6 +70,23 @@ class ClusterRunTest {
         assertEquals(undisturbed.worldHash, killed.worldHash);
     }
 
+    /**
+     * Issue 23 (a loss in the first setup): a member killed while the regions are built; the others
+     * build every region again from the start, in a new generation, and the run gives the same hash.
+     */
+    @Test
+    void aMemberKilledDuringTheSetupLeavesTheOthersToSetUpAgainWithTheSameHash() throws Exception {
+        ClusterRun.Result undisturbed = run(3, -1);
+        ClusterRun.Result killed = run(3, 0);
+        assertEquals(1, killed.recoveries.size(), killed.recoveries.toString());
+        assertTrue(killed.recoveries.get(0).contains("during the setup: 6 regions set up again from the start on 2 members "
+                + "(generation 2)"), killed.recoveries.get(0));
+        assertEquals(2, killed.plan.size(), "the survivors run every region");
+        assertEquals(2, killed.generation);
+        assertEquals(CONFIG.agents(), killed.agents);
+        assertEquals(undisturbed.worldHash, killed.worldHash);
+    }
+
     @Test
     void aRunDoesNotStartBesideAMemberWithoutTheSecretAndSendsItNoWorldData() throws Exception {
         ClusterSecret secret = ClusterSecret.of("a test secret of some length");
