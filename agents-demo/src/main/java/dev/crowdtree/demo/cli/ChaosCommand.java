@@ -17,8 +17,9 @@ import java.util.concurrent.Callable;
  * {@code chaos}: trials of a cluster run with one fault each (docs/SCALE.md "Chaos trials"). It runs
  * the world once without a fault (its hash is the one every trial must give), then {@code --trials}
  * times with a fault drawn from {@code --seed}'s random numbers ({@link ChaosTrial.Fault#draw}): a
- * member killed, stopped for 1 to {@code --max-stop} s, a member that joins and leaves, or (only
- * when asked for, {@code --faults driver}) the driver killed, at a random tick. A trial passes when
+ * member killed, stopped for 1 to {@code --max-stop} s, a member that joins and leaves, or, only
+ * when asked for, the driver killed ({@code --faults driver}) or a member killed while the regions
+ * are built ({@code setup-kill}); every fault but the last at a random tick. A trial passes when
  * the run ends with the undisturbed hash, or fails cleanly with one {@code error:} line, within the
  * bound; a hang, a wrong hash, a Hazelcast stack trace or an entry a fenced member wrote after its
  * fence fails it. With the driver killed, the trial passes when every member says it dropped the run
@@ -53,7 +54,8 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Option(names = "--faults", split = ",", paramLabel = "KIND", defaultValue = "kill,stop,join-leave",
             description = "Fault kinds to draw from: kill, stop, join-leave, driver (the driver killed; then every member "
-                    + "must drop the run and serve the next) (default: ${DEFAULT-VALUE}).")
+                    + "must drop the run and serve the next), setup-kill (a member killed while the regions are built) "
+                    + "(default: ${DEFAULT-VALUE}).")
     List<String> faults;
 
     @Option(names = "--max-stop", paramLabel = "SECONDS", defaultValue = "15",
@@ -197,8 +199,9 @@ public final class ChaosCommand implements Callable<Integer> {
                 case "stop" -> kinds.add(ChaosTrial.Kind.STOP);
                 case "join-leave" -> kinds.add(ChaosTrial.Kind.JOIN_LEAVE);
                 case "driver" -> kinds.add(ChaosTrial.Kind.DRIVER);
+                case "setup-kill" -> kinds.add(ChaosTrial.Kind.SETUP_KILL);
                 default -> throw new IllegalArgumentException("--faults: '" + Printable.clean(f, 40)
-                        + "' is not a fault kind; give kill, stop, join-leave and/or driver");
+                        + "' is not a fault kind; give kill, stop, join-leave, driver and/or setup-kill");
             }
         }
     }

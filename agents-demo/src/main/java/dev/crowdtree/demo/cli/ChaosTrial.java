@@ -37,7 +37,9 @@ import java.util.regex.Pattern;
 final class ChaosTrial {
     /** A fault kind. */
     enum Kind {
-        NONE("none"), KILL("kill -9"), STOP("SIGSTOP"), JOIN_LEAVE("join+leave"), DRIVER("kill -9 driver");
+        NONE("none"), KILL("kill -9"), STOP("SIGSTOP"), JOIN_LEAVE("join+leave"), DRIVER("kill -9 driver"),
+        /** A member killed while the regions are built (the driver announces the setup as tick 0). */
+        SETUP_KILL("kill -9 in the setup");
 
         final String label;
 
@@ -57,7 +59,8 @@ final class ChaosTrial {
             int member = rnd.nextInt(members);
             long millis = k == Kind.STOP ? 1000 + (long) (rnd.nextDouble() * (maxStopSeconds - 1) * 1000)
                     : 1000 + rnd.nextInt(9000);
-            return new Fault(k, tick, member, millis, rnd.nextBoolean());
+            // the same numbers drawn for every kind, so adding a kind to the mix leaves the others' draws alone
+            return new Fault(k, k == Kind.SETUP_KILL ? 0 : tick, member, millis, rnd.nextBoolean());
         }
 
         String describe() {
@@ -65,6 +68,7 @@ final class ChaosTrial {
                 case NONE -> "none";
                 case KILL -> "kill -9 member " + member;
                 case DRIVER -> "kill -9 the driver";
+                case SETUP_KILL -> "kill -9 member " + member + " during the setup";
                 case STOP -> String.format(Locale.ROOT, "SIGSTOP member %d for %.1f s", member, millis / 1e3);
                 case JOIN_LEAVE -> String.format(Locale.ROOT, "a member joins, leaves after %.1f s (%s)", millis / 1e3,
                         leaveByKill ? "kill -9" : "SIGTERM");
@@ -211,7 +215,8 @@ final class ChaosTrial {
             }
             int recoveries = 0;
             for (String line : out.toString().split("\n")) {
-                if (line.startsWith("  member ") && line.contains("restored from the checkpoint")) {
+                if (line.startsWith("  member ") && (line.contains("restored from the checkpoint")
+                        || line.contains("set up again from the start"))) {
                     recoveries++;
                 }
             }
@@ -272,7 +277,7 @@ final class ChaosTrial {
         try {
             Process victim = memberProcs.get(fault.member());
             switch (fault.kind()) {
-                case KILL -> signal(victim, "KILL");
+                case KILL, SETUP_KILL -> signal(victim, "KILL");
                 case STOP -> {
                     signal(victim, "STOP");
                     Thread.sleep(fault.millis());

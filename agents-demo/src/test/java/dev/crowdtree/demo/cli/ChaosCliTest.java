@@ -84,6 +84,6 @@ class ChaosCliTest extends CliTestBase {
         assertTrue(err().contains("--members = 1 is out of range"), err());
         err.reset();
         assertEquals(2, Main.execute("chaos", "--faults", "kill,flood"));
-        assertTrue(err().contains("'flood' is not a fault kind; give kill, stop, join-leave and/or driver"), err());
+        assertTrue(err().contains("'flood' is not a fault kind; give kill, stop, join-leave, driver and/or setup-kill"), err());
     }
 }
