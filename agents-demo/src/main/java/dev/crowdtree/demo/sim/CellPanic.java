@@ -11,8 +11,10 @@ import dev.crowdtree.demo.nodes.CrowdWorld;
  * complete (sorted, reordered, halo appended) and before the StateTree phase, in parallel over
  * fixed ranges of cells, in cell order. The perception evaluator would otherwise scan a cell once
  * per run of its agents in each awake slice: at 1M agents in 250,000 cells that cost 4.5 ms of a
- * 30 ms tick, the pass about 0.5 ms. On a sparser grid (most cells empty) the pass over every cell costs more than the scans
- * it saves, so it is skipped and {@link #values} is null: the perception scans.
+ * 30 ms tick, the pass about 0.5 ms. On a sparser grid (most cells empty) the pass over every cell
+ * costs more than the scans it saves, so it is skipped and {@link #values} is null: the perception
+ * scans. So it is in a region, whose grid is sorted over its window of cells only (the other
+ * cells' starts are stale).
  *
  * <p>The values do not depend on the number of workers. Allocation: a worker's running-sum buffer
  * only, when a range of cells holds more rows than it has room for (by half as much again).
@@ -77,8 +79,9 @@ final class CellPanic {
         return computed ? panic : null;
     }
 
-    void compute(World world) {
-        computed = data.table.size() >= panic.length;
+    /** Computes the values when the grid is dense and {@code wholeGrid} (a region's grid holds its window of cells only). */
+    void compute(World world, boolean wholeGrid) {
+        computed = wholeGrid && data.table.size() >= panic.length;
         if (computed) {
             world.executor().run(byCell, panic.length, CELLS_PER_CHUNK);
         }

@@ -140,9 +140,13 @@ public final class CrowdData implements CrowdWorld {
         return cellPanic.values();
     }
 
-    /** After the grid is complete and before the StateTree phase: {@link #cellPanic} ({@link CellPanic}). Simulation thread. */
-    void computePanic() {
-        cellPanic.compute(world);
+    /**
+     * After the grid is complete and before the StateTree phase: {@link #cellPanic} ({@link
+     * CellPanic}), when the grid covers the whole world ({@code wholeGrid}; a region sorts only its
+     * window of cells, and leaves the panic to the perception). Simulation thread.
+     */
+    void computePanic(boolean wholeGrid) {
+        cellPanic.compute(world, wholeGrid);
     }
 
     /** Before the grid phase: sizes the sort's per-chunk buffers. Simulation thread. */

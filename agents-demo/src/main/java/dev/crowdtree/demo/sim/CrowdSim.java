@@ -210,7 +210,7 @@ public final class CrowdSim implements Simulation {
             world.reorder(data.table, data.cellRows);
             data.gridRowsAreNowInOrder();
         }
-        data.computePanic();
+        data.computePanic(regions == null);
         system.startAll(0);
         data.resolveClaims();
         return inEffect;
@@ -238,7 +238,7 @@ public final class CrowdSim implements Simulation {
             world.reorder(data.table, data.cellRows);
             data.gridRowsAreNowInOrder();
         }
-        data.computePanic();
+        data.computePanic(regions == null);
         long t2 = System.nanoTime();
         system.tickAll(tick, config.dt());
         long t3 = System.nanoTime();

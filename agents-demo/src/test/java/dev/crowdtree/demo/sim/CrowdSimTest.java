@@ -75,7 +75,7 @@ class CrowdSimTest {
                 sim.tick();
             }
             CrowdData d = sim.data();
-            d.computePanic();
+            d.computePanic(true);
             int[] start = d.cellStart();
             int[] rows = d.cellRows();
             byte[] danger = d.danger.data();

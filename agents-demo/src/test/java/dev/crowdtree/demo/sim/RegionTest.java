@@ -27,10 +27,14 @@ class RegionTest {
         long eventBytes;
 
         LocalRun(int count) throws Exception {
-            grid = new RegionGrid(count, CONFIG.worldSize(), CONFIG.cellSize());
+            this(count, CONFIG);
+        }
+
+        LocalRun(int count, CrowdConfig config) throws Exception {
+            grid = new RegionGrid(count, config.worldSize(), config.cellSize());
             regions = new Region[count];
             for (int r = 0; r < count; r++) {
-                regions[r] = Region.create(CONFIG, "crowd", CrowdSim.embeddedTreeText(), grid, r);
+                regions[r] = Region.create(config, "crowd", CrowdSim.embeddedTreeText(), grid, r);
             }
         }
 
@@ -107,6 +111,27 @@ class RegionTest {
             }
             assertEquals(whole.world().contentHashByAgent(), run.regions[0].hashParts()[0],
                     "one region runs exactly the crowd of the whole world");
+        }
+    }
+
+    /**
+     * A dense world (more agents than cells: the whole-world crowd computes the cells' panic in the
+     * grid phase, a region sorts only its window of cells and leaves it to the perception): one region
+     * gives the crowd's world, and two regions denser than their grids have cells run.
+     */
+    @Test
+    void onADenseGridRegionsRunTheWholeWorldCrowd() throws Exception {
+        CrowdConfig dense = new CrowdConfig(24_000, 7, 1, 1f / 30f, 400f, 6, 3, 80, 4, 4f); // 10,000 cells
+        try (LocalRun one = new LocalRun(1, dense); LocalRun two = new LocalRun(2, dense);
+             CrowdSim whole = new CrowdSim(CrowdSetup.of(dense))) {
+            for (int t = 0; t < 60; t++) {
+                one.step();
+                two.step();
+                whole.tick();
+            }
+            assertTrue(whole.data().cellPanic() != null, "the whole-world crowd computed the cells' panic");
+            assertEquals(whole.world().contentHashByAgent(), one.regions[0].hashParts()[0], "one region");
+            assertEquals(dense.agents(), two.agents(), "two regions, each denser than its grid has cells, keep every agent");
         }
     }
 
