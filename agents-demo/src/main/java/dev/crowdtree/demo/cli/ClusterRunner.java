@@ -155,6 +155,12 @@ final class ClusterRunner {
         int n = Math.max(1, r.tickSamples);
         out.printf(Locale.ROOT, "tick time: p50 %.2f ms, p99 %.2f ms, max %.2f ms%n", r.tickMicros.getValueAtPercentile(50) / 1e3,
                 r.tickMicros.getValueAtPercentile(99) / 1e3, r.tickMicros.getMaxValue() / 1e3);
+        if (r.checkpointTickMicros.getTotalCount() > 0) {
+            double p50 = r.checkpointTickMicros.getValueAtPercentile(50) / 1e3;
+            out.printf(Locale.ROOT, "checkpoint ticks: %d, p50 %.2f ms, max %.2f ms (%.1fx the tick p50)%n",
+                    r.checkpointTickMicros.getTotalCount(), p50, r.checkpointTickMicros.getMaxValue() / 1e3,
+                    p50 / Math.max(1e-3, r.tickMicros.getValueAtPercentile(50) / 1e3));
+        }
         out.printf(Locale.ROOT, "exchange per tick: halo %,d B, migration %,d B, events and releases %,d B (mean); "
                         + "%,d B at most; between members %,d B (sealed)%n", r.haloBytes / n, r.migrationBytes / n,
                 r.eventBytes / n, r.maxExchangeBytes, r.memberBytes / n);

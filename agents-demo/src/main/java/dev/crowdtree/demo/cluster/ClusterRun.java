@@ -87,6 +87,8 @@ public final class ClusterRun {
         public List<String> refused = new ArrayList<>();
         public Map<String, List<Integer>> plan = new LinkedHashMap<>();
         public final Histogram tickMicros = new Histogram(3_600_000_000L, 3);
+        /** The ticks that wrote a checkpoint (also in {@link #tickMicros}). */
+        public final Histogram checkpointTickMicros = new Histogram(3_600_000_000L, 3);
         public final Histogram barrierMicros = new Histogram(3_600_000_000L, 3);
         public long haloBytes;
         public long migrationBytes;
@@ -279,6 +281,9 @@ public final class ClusterRun {
                 continue;
             }
             result.tickMicros.recordValue(Math.max(1, tickNanos / 1000));
+            if (cp) {
+                result.checkpointTickMicros.recordValue(Math.max(1, tickNanos / 1000));
+            }
             long halo = 0;
             long migration = 0;
             long events = 0;

@@ -82,9 +82,10 @@ public final class CrowdSnapshot {
         for (int i = 0; i < o.count; i++) {
             cr.writeInt(o.used[i]);
         }
-        ByteArrayOutputStream sys = new ByteArrayOutputStream();
-        sim.system().snapshot(sys);
-        sys.writeTo(w.section("system"));
+        // straight into the section, which grows by blocks: no copy of a growing buffer
+        DataOutputStream system = w.section("system", 1 << 16);
+        sim.system().snapshot(system);
+        system.flush();
         return w.writeTo(out);
     }
 

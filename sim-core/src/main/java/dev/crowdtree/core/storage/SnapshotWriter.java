@@ -31,7 +31,7 @@ public final class SnapshotWriter {
 
     private final String kind;
     private final List<String> names = new ArrayList<>();
-    private final List<ByteArrayOutputStream> bodies = new ArrayList<>();
+    private final List<BlockOutput> bodies = new ArrayList<>();
 
     /** A snapshot of the given kind (for example {@code statetree.batched}), checked on reading. */
     public SnapshotWriter(String kind) {
@@ -44,14 +44,14 @@ public final class SnapshotWriter {
     }
 
     /**
-     * {@link #section(String)} for a section expected to take about {@code expectedBytes} (its buffer
-     * starts at that size instead of growing to it by copies).
+     * {@link #section(String)} for a section expected to take about {@code expectedBytes} (its first
+     * block is that size; a section grows by blocks, never by copying what it holds).
      */
     public DataOutputStream section(String name, int expectedBytes) {
         if (names.contains(name)) {
             throw new IllegalArgumentException("section '" + name + "' is already in this snapshot");
         }
-        ByteArrayOutputStream b = new ByteArrayOutputStream(Math.max(32, expectedBytes));
+        BlockOutput b = new BlockOutput(expectedBytes);
         names.add(name);
         bodies.add(b);
         return new DataOutputStream(b);
@@ -69,8 +69,13 @@ public final class SnapshotWriter {
         for (int i = 0; i < names.size(); i++) {
             byte[] name = utf(names.get(i));
             prefixes[i] = java.util.Arrays.copyOf(name, name.length + 4);
-            java.nio.ByteBuffer.wrap(prefixes[i]).putInt(name.length, bodies.get(i).size());
-            length += prefixes[i].length + (long) bodies.get(i).size();
+            long body = bodies.get(i).size();
+            if (body > Integer.MAX_VALUE) {
+                throw new IllegalStateException("section '" + names.get(i) + "' holds " + body + " bytes; at most "
+                        + Integer.MAX_VALUE + " fit a section");
+            }
+            java.nio.ByteBuffer.wrap(prefixes[i]).putInt(name.length, (int) body);
+            length += prefixes[i].length + body;
         }
         ByteArrayOutputStream head = new ByteArrayOutputStream(20);
         DataOutputStream h = new DataOutputStream(head);

@@ -48,7 +48,7 @@ final class Snapshots {
         CompiledStateTree tree = sys.tree();
         SnapshotWriter w = new SnapshotWriter(KIND);
         TreeFingerprint.write(tree, w);
-        WorldSnapshot.write(sys.world(), sys.table(), w.section("world"));
+        WorldSnapshot.write(sys.world(), sys.table(), w.section("world", 1 << 16));
         EventRouter router = sys.events();
         DataOutputStream rt = w.section("runtime");
         rt.writeInt(sys.steps());
