@@ -6,6 +6,7 @@ import dev.crowdtree.demo.cluster.ClusterConfigs;
 import dev.crowdtree.demo.cluster.ClusterRun;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.LocalCluster;
+import dev.crowdtree.demo.cluster.MemberNode;
 import picocli.CommandLine.Option;
 
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ public final class ClusterConnection {
         /** How {@code --kill-member-at...} stops a member: terminate a local one, halt another JVM's. */
         public ClusterRun.Killer killer(ClusterSecret secret, String runId) {
             return local != null ? local::kill
-                    : m -> driver.getExecutorService("crowdtree").submitToMember(ClusterRun.haltTask(secret, runId), m);
+                    : m -> driver.getExecutorService("crowdtree").submitToMember(MemberNode.haltTask(secret, runId), m);
         }
 
         @Override

@@ -144,11 +144,6 @@ public final class ClusterRun {
         this.executor = driver.getExecutorService("crowdtree");
     }
 
-    /** The task that stops a member's JVM at once ({@code --kill-member-at} on a cluster of separate JVMs). */
-    public static java.util.concurrent.Callable<Void> haltTask(ClusterSecret secret, String runId) {
-        return new Tasks.Halt(secret, runId);
-    }
-
     /** The members that proved the secret, and the plan; call before {@link #run()} to print them early. */
     public Result handshake() throws InterruptedException {
         Handshake.Outcome h = Handshake.run(driver, executor, secret);
@@ -209,6 +204,9 @@ public final class ClusterRun {
         }
         Replies setup = Replies.await(building, millis(options.setupTimeoutMillis()));
         for (int attempt = 0; !setup.complete(); attempt++) {
+            if (setup.lost.isEmpty() && setup.late.isEmpty() && Handshake.dataMembers(driver).containsAll(members)) {
+                throw new IllegalStateException("the setup failed: " + problems(setup, "the setup") + "; the run did not start");
+            }
             // a member lost while the regions were built: the others build them all again, from the start
             if (attempt >= 3) {
                 throw new IllegalStateException("the setup failed " + (attempt + 1) + " times: "
@@ -377,14 +375,7 @@ public final class ClusterRun {
 
     /** What went wrong in {@code r}, in one line. */
     private String problems(Replies r, String what) {
-        List<String> out = new ArrayList<>();
-        r.lost.forEach((m, why) -> out.add("member " + Handshake.describe(m) + " " + why));
-        for (Member m : r.late) {
-            out.add(String.format(Locale.ROOT, "member %s did not answer %s within the member timeout of %.1f s",
-                    Handshake.describe(m), what, options.memberTimeoutMillis() / 1e3));
-        }
-        r.failed.forEach((m, t) -> out.add("member " + Handshake.describe(m) + " failed: " + t.getMessage()));
-        return String.join("; ", out);
+        return r.problems(what, options.memberTimeoutMillis());
     }
 
     /**

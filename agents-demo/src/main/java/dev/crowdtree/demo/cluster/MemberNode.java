@@ -143,6 +143,11 @@ public final class MemberNode implements AutoCloseable {
         }
     }
 
+    /** The task that stops a member's JVM at once ({@code --kill-member-at} on a cluster of separate JVMs). */
+    public static java.util.concurrent.Callable<Void> haltTask(ClusterSecret secret, String runId) {
+        return new Tasks.Halt(secret, runId);
+    }
+
     /** The member node of {@code hz}, or null when it is not a crowdtree member (a lite member, the driver). */
     public static MemberNode of(HazelcastInstance hz) {
         return (MemberNode) hz.getUserContext().get(KEY);

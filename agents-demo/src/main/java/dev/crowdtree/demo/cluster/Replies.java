@@ -133,4 +133,16 @@ final class Replies {
         }
         return false;
     }
+
+    /** What went wrong in this round of tasks ({@code what}), in one line. */
+    String problems(String what, long memberTimeoutMillis) {
+        List<String> out = new ArrayList<>();
+        lost.forEach((m, why) -> out.add("member " + Handshake.describe(m) + " " + why));
+        for (Member m : late) {
+            out.add(String.format(java.util.Locale.ROOT, "member %s did not answer %s within the member timeout of %.1f s",
+                    Handshake.describe(m), what, memberTimeoutMillis / 1e3));
+        }
+        failed.forEach((m, t) -> out.add("member " + Handshake.describe(m) + " failed: " + t.getMessage()));
+        return String.join("; ", out);
+    }
 }
