@@ -200,24 +200,19 @@ public final class ClusterRun {
         }
         Map<Member, Future<byte[]>> building = submitAll(m -> setupTask(m, -1, 0));
         if (options.killAt() == 0) {
-            killDuring("the setup");
+            kill("during the setup");
         }
         Replies setup = Replies.await(building, millis(options.setupTimeoutMillis()));
-        for (int attempt = 0; !setup.complete(); attempt++) {
+        if (!setup.complete()) {
             if (setup.lost.isEmpty() && setup.late.isEmpty() && Handshake.dataMembers(driver).containsAll(members)) {
                 throw new IllegalStateException("the setup failed: " + problems(setup, "the setup") + "; the run did not start");
             }
             // a member lost while the regions were built: the others build them all again, from the start
-            if (attempt >= 3) {
-                throw new IllegalStateException("the setup failed " + (attempt + 1) + " times: "
-                        + problems(setup, "the setup") + "; the run did not start");
-            }
             try {
-                fenceAndPlan(0, "the setup", setup, null, null);
+                setup = recover(0, "the setup", setup, null, null).round();
             } catch (IllegalStateException e) {
                 throw new IllegalStateException("the setup failed: " + e.getMessage(), e);
             }
-            setup = Replies.await(submitAll(m -> setupTask(m, -1, 0)), millis(options.setupTimeoutMillis()));
         }
         for (byte[] a : setup.answers.values()) {
             result.checkpointBytes += Wire.SetupAnswer.decode(a).checkpointBytes();
@@ -241,7 +236,7 @@ public final class ClusterRun {
                     finish(done);
                     break;
                 }
-                Checkpoint restored = recover(tick, "the finish", done, last, previous);
+                Checkpoint restored = recover(tick, "the finish", done, last, previous).from();
                 if (!restored.equals(last)) {
                     last = restored;
                     previous = null;
@@ -255,7 +250,7 @@ public final class ClusterRun {
                 announced = true;
             }
             if (!killed && tick == options.killAt()) {
-                killDuring("tick " + tick);
+                kill("before tick " + tick);
                 killed = true;
             }
             boolean cp = options.checkpointEvery() > 0 && tick % options.checkpointEvery() == 0;
@@ -270,7 +265,7 @@ public final class ClusterRun {
                     options.setupTimeoutMillis(), this::driverCutOff);
             long tickNanos = System.nanoTime() - s0;
             if (!replies.complete()) {
-                Checkpoint restored = recover(tick, "tick " + tick, replies, last, previous);
+                Checkpoint restored = recover(tick, "tick " + tick, replies, last, previous).from();
                 if (!restored.equals(last)) {
                     last = restored;
                     previous = null;
@@ -378,25 +373,30 @@ public final class ClusterRun {
         return r.problems(what, options.memberTimeoutMillis());
     }
 
+    /** A recovery's outcome: the checkpoint restored from (null: set up from the start) and the round of setups that did it. */
+    private record Recovery(Checkpoint from, Replies round) {
+    }
+
     /**
-     * A round of tasks ({@code what}: a tick, the finish) did not complete: the members lost (left,
-     * late, refused as fenced, or gone from the cluster meanwhile) are fenced, and every region is
-     * restored on the others from checkpoint {@code last}, or {@code previous} when a region's entry
-     * of {@code last} was lost; returns the checkpoint restored.
+     * A round of tasks ({@code what}: the setup, a tick, the finish) did not complete: the members
+     * lost (left, late, refused as fenced, or gone from the cluster meanwhile) are fenced, and every
+     * region is restored on the others from checkpoint {@code last}, or {@code previous} when a
+     * region's entry of {@code last} was lost, or (both null: a loss during the first setup) built
+     * again from the start; up to 4 attempts.
      *
      * @throws IllegalStateException in one line, when the run cannot go on (a failure no member's loss
      *                               explains, no member left, no complete checkpoint, the driver cut off)
      */
-    private Checkpoint recover(long tick, String what, Replies replies, Checkpoint last, Checkpoint previous)
+    private Recovery recover(long tick, String what, Replies replies, Checkpoint last, Checkpoint previous)
             throws Exception {
         Replies round = replies;
         for (int attempt = 0; ; attempt++) {
             Checkpoint from = fenceAndPlan(tick, what, round, last, previous);
             long t0 = System.nanoTime();
-            round = Replies.await(submitAll(m -> setupTask(m, from.tick(), from.epoch())),
-                    millis(options.setupTimeoutMillis()));
+            round = Replies.await(submitAll(m -> from == null ? setupTask(m, -1, 0)
+                    : setupTask(m, from.tick(), from.epoch())), millis(options.setupTimeoutMillis()));
             if (round.complete()) {
-                return from;
+                return new Recovery(from, round);
             }
             if (attempt >= 3) {
                 throw new IllegalStateException("the recovery after " + what + " failed " + (attempt + 1) + " times: "
@@ -410,11 +410,10 @@ public final class ClusterRun {
         }
     }
 
-    /** {@code --kill-member-at}: stops the plan's last member abruptly (before {@code what}, or during the setup). */
-    private void killDuring(String what) throws InterruptedException {
+    /** {@code --kill-member-at}: stops the plan's last member abruptly ({@code when}: "before tick 5", "during the setup"). */
+    private void kill(String when) throws InterruptedException {
         Member victim = members.get(members.size() - 1);
-        err.printf(Locale.ROOT, "killing member %s %s %s (--kill-member-at)%n", Handshake.describe(victim),
-                what.equals("the setup") ? "during" : "before", what);
+        err.printf(Locale.ROOT, "killing member %s %s (--kill-member-at)%n", Handshake.describe(victim), when);
         killer.kill(victim);
         awaitGone(victim);
     }
