@@ -192,10 +192,10 @@ final class MemberFence {
 
     /** This member was split off from its cluster and is merging back: fenced (returns whether it held a run). */
     synchronized boolean splitOff(String cluster) {
-        boolean held = runId != null && !fenced;
         if (fenced) {
             return false; // it said so already
         }
+        boolean held = runId != null;
         fenced = true;
         notice(String.format(Locale.ROOT, "crowdtree member %s: split off from cluster '%s' (removed while stopped or cut "
                 + "off for more than %d s)%s; merging back into it", self, cluster, ClusterConfigs.HEARTBEAT_TIMEOUT_SECONDS,

@@ -127,7 +127,6 @@ public final class MemberNode implements AutoCloseable {
                 if (fence.isFenced() && fence.current(runId, epoch)) {
                     awaitCheckpointsQuietly();
                     dropRegions();
-                    local.clear();
                 }
             }
         }, "crowdtree-fence");
@@ -190,7 +189,6 @@ public final class MemberNode implements AutoCloseable {
         worldTasks.incrementAndGet();
         awaitCheckpoints();
         dropRegions();
-        local.clear();
         // this member's share, refused before any region is built if it cannot fit in this JVM
         RegionBudget.check(ids.length, spec.regions(), spec.agents(), Runtime.getRuntime().maxMemory());
         this.spec = spec;
@@ -448,11 +446,13 @@ public final class MemberNode implements AutoCloseable {
         }
     }
 
+    /** Closes every region this member holds and forgets the messages between them. */
     private void dropRegions() {
         for (Region r : regions.values()) {
             r.close();
         }
         regions.clear();
+        local.clear();
     }
 
     @Override
