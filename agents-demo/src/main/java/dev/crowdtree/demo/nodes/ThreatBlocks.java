@@ -3,8 +3,9 @@ package dev.crowdtree.demo.nodes;
 /**
  * Per-block candidate lists of the active threats, for perception: the world is cut into
  * {@value #SIDE} x {@value #SIDE} square blocks, and each block lists, in index order, the threats
- * that can be within {@link #reach()} of some point of it (the distance from the threat's centre to
- * the block, less its radius, below the reach plus a metre of margin). An agent looks at its
+ * that can be within the perception reach (given to the constructor; {@link #covers}) of some point
+ * of it (the distance from the threat's centre to the block, less its radius, below the reach plus
+ * a metre of margin). An agent looks at its
  * block's list instead of every threat: a threat left out is farther than the reach plus its radius
  * from the agent, so the full scan would have passed over it too (its squared distance is at least
  * {@code (best + radius)^2} for any {@code best <= reach}), and the results are the same bits.
@@ -45,10 +46,6 @@ public final class ThreatBlocks {
     /** Whether the blocks' lists hold every threat that matters within {@code range}. */
     public boolean covers(float range) {
         return range <= reach;
-    }
-
-    public float reach() {
-        return reach;
     }
 
     /** The block whose list holds every active threat. */

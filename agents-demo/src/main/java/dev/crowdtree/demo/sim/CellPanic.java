@@ -2,7 +2,6 @@ package dev.crowdtree.demo.sim;
 
 import dev.crowdtree.core.schedule.Chunk;
 import dev.crowdtree.core.schedule.ChunkKernel;
-import dev.crowdtree.core.world.World;
 import dev.crowdtree.demo.nodes.CrowdWorld;
 
 /**
@@ -80,10 +79,10 @@ final class CellPanic {
     }
 
     /** Computes the values when the grid is dense and {@code wholeGrid} (a region's grid holds its window of cells only). */
-    void compute(World world, boolean wholeGrid) {
+    void compute(boolean wholeGrid) {
         computed = wholeGrid && data.table.size() >= panic.length;
         if (computed) {
-            world.executor().run(byCell, panic.length, CELLS_PER_CHUNK);
+            data.world.executor().run(byCell, panic.length, CELLS_PER_CHUNK);
         }
     }
 }

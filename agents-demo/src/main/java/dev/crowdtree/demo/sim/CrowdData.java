@@ -146,7 +146,7 @@ public final class CrowdData implements CrowdWorld {
      * window of cells, and leaves the panic to the perception). Simulation thread.
      */
     void computePanic(boolean wholeGrid) {
-        cellPanic.compute(world, wholeGrid);
+        cellPanic.compute(wholeGrid);
     }
 
     /** Before the grid phase: sizes the sort's per-chunk buffers. Simulation thread. */
