@@ -45,28 +45,37 @@ public final class TableSnapshot {
             if (c instanceof ObjectColumn) {
                 continue;
             }
-            // through a small buffer: a column of a million rows is not copied whole first
-            final int w = width(type);
-            if (w < 0) {
+            if (width(type) < 0) {
                 throw new IllegalStateException("column '" + c.name() + "' has type " + type
                         + ", which snapshots do not know");
             }
-            final int step = COPY_BYTES / w;
-            ByteBuffer b = ByteBuffer.allocate(Math.min(n, step) * w);
-            Object a = c.array();
-            for (int from = 0; from < n; from += step) {
-                int len = Math.min(step, n - from);
-                b.clear();
-                switch (type) {
-                    case "float" -> b.asFloatBuffer().put((float[]) a, from, len);
-                    case "int" -> b.asIntBuffer().put((int[]) a, from, len);
-                    case "long" -> b.asLongBuffer().put((long[]) a, from, len);
-                    case "short" -> b.asShortBuffer().put((short[]) a, from, len);
-                    case "byte" -> b.put((byte[]) a, from, len);
-                    default -> throw new IllegalStateException(type); // refused above
-                }
-                out.write(b.array(), 0, len * w);
+            writeArray(out, c.array(), type, n);
+        }
+    }
+
+    /**
+     * Writes the first {@code n} elements of {@code array} (a column type's array: float, int, long,
+     * short or byte, named by {@code type}) big-endian, through a small buffer: an array of a million
+     * elements is neither copied whole first nor written one element per call.
+     */
+    public static void writeArray(DataOutput out, Object array, String type, int n) throws IOException {
+        final int w = width(type);
+        if (w < 0) {
+            throw new IllegalArgumentException("type " + type + " is not a column type snapshots know");
+        }
+        final int step = COPY_BYTES / w;
+        ByteBuffer b = ByteBuffer.allocate(Math.min(n, step) * w);
+        for (int from = 0; from < n; from += step) {
+            int len = Math.min(step, n - from);
+            b.clear();
+            switch (type) {
+                case "float" -> b.asFloatBuffer().put((float[]) array, from, len);
+                case "int" -> b.asIntBuffer().put((int[]) array, from, len);
+                case "long" -> b.asLongBuffer().put((long[]) array, from, len);
+                case "short" -> b.asShortBuffer().put((short[]) array, from, len);
+                default -> b.put((byte[]) array, from, len); // "byte": the only width left
             }
+            out.write(b.array(), 0, len * w);
         }
     }
 

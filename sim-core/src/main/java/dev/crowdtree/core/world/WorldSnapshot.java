@@ -55,16 +55,10 @@ public final class WorldSnapshot {
         TableSnapshot.write(table, out);
     }
 
-    /** The length, then the ints big-endian, through a buffer of at most 64 KB (not one call per int). */
+    /** The length, then the ints big-endian ({@link TableSnapshot#writeArray}: not one call per int). */
     private static void writeInts(DataOutput out, int[] a) throws IOException {
         out.writeInt(a.length);
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4 * Math.min(a.length, 1 << 14));
-        for (int from = 0; from < a.length; from += 1 << 14) {
-            int n = Math.min(a.length - from, 1 << 14);
-            b.clear();
-            b.asIntBuffer().put(a, from, n);
-            out.write(b.array(), 0, 4 * n);
-        }
+        TableSnapshot.writeArray(out, a, "int", a.length);
     }
 
     private static int[] readInts(DataInput in, int max) throws IOException {
