@@ -177,9 +177,6 @@ public final class Region implements AutoCloseable {
      * This region as of its last step (or creation): the crowd's snapshot ({@link CrowdSnapshot}),
      * the outbox written then, and the agents that left then (for events that follow them).
      */
-    /** About the bytes of the last checkpoint (a first guess before the first). */
-    private int lastCrowdBytes = 1 << 16;
-
     public byte[] checkpoint() {
         try {
             SnapshotWriter w = new SnapshotWriter(CHECKPOINT_KIND);
@@ -200,11 +197,9 @@ public final class Region implements AutoCloseable {
                 box.writeInt(m.length);
                 box.write(m);
             }
-            // about the size of the last one: the buffer does not grow to 100 MB by copies at 1M agents
-            CrowdSnapshot.save(sim, w.section("crowd", lastCrowdBytes + (lastCrowdBytes >> 3)));
-            byte[] all = w.toByteArray();
-            lastCrowdBytes = Math.min(Integer.MAX_VALUE / 2, all.length);
-            return all;
+            // a section grows by blocks, not by copies: no need to guess its size from the last one
+            CrowdSnapshot.save(sim, w.section("crowd", 1 << 16));
+            return w.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
