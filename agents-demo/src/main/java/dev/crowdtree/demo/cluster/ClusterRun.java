@@ -389,6 +389,8 @@ public final class ClusterRun {
      */
     private Recovery recover(long tick, String what, Replies replies, Checkpoint last, Checkpoint previous)
             throws Exception {
+        // failed beside a member without the secret (which took partitions): that is the one reason given
+        Handshake.checkNewcomers(driver, executor, secret, everyone);
         Replies round = replies;
         for (int attempt = 0; ; attempt++) {
             Checkpoint from = fenceAndPlan(tick, what, round, last, previous);

@@ -275,46 +275,58 @@ public final class MemberNode implements AutoCloseable {
         return sum.withNanos(System.nanoTime() - t0);
     }
 
-    /** How long a step reads a stale inbox message again before it fails ({@link Region.StaleMessage}). */
+    /** How long a step reads a missing or stale inbox message again before it fails ({@link Region.StaleMessage}). */
     private static final long STALE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
-     * Steps {@code region}; a message of its inbox found still holding an earlier tick's bytes (the
-     * exchange keys repeat every other tick, and the message for this tick was not visible yet) is
-     * read again, every 5 ms for up to a second, before the step fails in one line.
+     * Steps {@code region}; a message of its inbox that is missing ({@code null}: not visible yet, as
+     * while the map's partitions migrate to a member that joined) or found still holding an earlier
+     * tick's bytes (the exchange keys repeat every other tick) is read again, every 5 ms for up to a
+     * second, before the step fails in one line.
      */
     private void stepReadingAgain(Region region, long tick, long epoch, byte[][] inbox) throws InterruptedException {
         long deadline = System.nanoTime() + STALE_WAIT_NANOS;
         while (true) {
-            try {
-                region.step(tick, inbox);
-                return;
-            } catch (Region.StaleMessage stale) {
-                int from = region.neighbours()[stale.message];
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("region " + region.index() + ": the message from region " + from
-                            + " for tick " + tick + " still held the one for tick " + stale.sentFor + " after "
-                            + TimeUnit.NANOSECONDS.toMillis(STALE_WAIT_NANOS) + " ms");
+            int bad = missing(inbox);
+            String why = "was missing";
+            if (bad < 0) {
+                try {
+                    region.step(tick, inbox);
+                    return;
+                } catch (Region.StaleMessage stale) {
+                    bad = stale.message;
+                    why = "still held the one for tick " + stale.sentFor;
                 }
-                Thread.sleep(5);
-                IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
-                byte[] sealed = regions.containsKey(from) ? null
-                        : exchange.get(ClusterConfigs.exchangeKey(epoch, tick, from, region.index()));
-                inbox[stale.message] = message(region, tick, epoch, stale.message, sealed);
             }
+            int from = region.neighbours()[bad];
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("region " + region.index() + ": the message from region " + from
+                        + " for tick " + tick + " " + why + " after " + TimeUnit.NANOSECONDS.toMillis(STALE_WAIT_NANOS) + " ms");
+            }
+            Thread.sleep(5);
+            byte[] sealed = regions.containsKey(from) ? null
+                    : hz.<String, byte[]>getMap(ClusterConfigs.EXCHANGE).get(ClusterConfigs.exchangeKey(epoch, tick, from, region.index()));
+            inbox[bad] = message(region, tick, epoch, bad, sealed);
         }
     }
 
-    /** Inbox message {@code i} of {@code region} for {@code tick}: from memory for a region of this member, else opened from {@code sealed}. */
+    private static int missing(byte[][] inbox) {
+        for (int i = 0; i < inbox.length; i++) {
+            if (inbox[i] == null) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Inbox message {@code i} of {@code region} for {@code tick}: from memory for a region of this
+     * member, else opened from {@code sealed}; {@code null} when there is none (yet).
+     */
     private byte[] message(Region region, long tick, long epoch, int i, byte[] sealed) {
         int from = region.neighbours()[i];
         String key = ClusterConfigs.exchangeKey(epoch, tick, from, region.index());
-        byte[] message = regions.containsKey(from) ? local.get(key) : sealed == null ? null : secret.open(sealed, key);
-        if (message == null) {
-            throw new IllegalStateException("region " + region.index() + " has no message from region " + from
-                    + " for tick " + tick);
-        }
-        return message;
+        return regions.containsKey(from) ? local.get(key) : sealed == null ? null : secret.open(sealed, key);
     }
 
     /** The results of this member's regions, summed ({@link Wire.MemberResult}). The regions are closed. */

@@ -142,6 +142,29 @@ class ClusterRunTest {
     }
 
     @Test
+    void aTickThatFailsBesideAMemberWithoutTheSecretStopsTheRunForThatReasonWithoutARecovery() throws Exception {
+        ClusterSecret secret = ClusterSecret.of("a test secret of some length");
+        ClusterSecret wrong = ClusterSecret.of("not the secret, but as long");
+        try (LocalCluster cluster = LocalCluster.start(2, secret, "127.0.0.1")) {
+            HazelcastInstance[] rogue = new HazelcastInstance[1];
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            // before tick 5 a member without the secret joins and an honest one is lost: tick 5 fails
+            ClusterRun driver = new ClusterRun(cluster.driver(), secret, spec(), new ClusterRun.Options(TICKS, 50, 5, false),
+                    victim -> {
+                        rogue[0] = cluster.addMember(wrong);
+                        cluster.kill(victim);
+                    }, new PrintStream(err, true));
+            IllegalStateException e = assertThrows(IllegalStateException.class, driver::run);
+            String rogueAddress = Handshake.describe(rogue[0].getCluster().getLocalMember());
+            assertTrue(e.getMessage().startsWith("1 member of the cluster did not prove the secret (" + rogueAddress + ")"),
+                    e.getMessage());
+            assertTrue(e.getMessage().endsWith("(joined during the run)"), e.getMessage());
+            assertFalse(err.toString().contains("restored from the checkpoint"), err.toString());
+            assertEquals(0, MemberNode.of(rogue[0]).worldTasks(), "the rogue ran no task with world data");
+        }
+    }
+
+    @Test
     void aMemberWhoseStepHangsPastTheMemberTimeoutIsFencedWritesNothingAndTheRunGivesTheSameHash() throws Exception {
         RunSpec small = RunSpec.of("stall", CONFIG.withAgents(20_000), "crowd", CrowdSim.embeddedTreeText(), 6);
         ClusterSecret secret = ClusterSecret.of("a test secret of some length");
