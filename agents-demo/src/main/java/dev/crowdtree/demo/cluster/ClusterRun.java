@@ -203,11 +203,12 @@ public final class ClusterRun {
             kill("during the setup");
         }
         Replies setup = Replies.await(building, millis(options.setupTimeoutMillis()));
-        if (!setup.complete()) {
-            if (setup.lost.isEmpty() && setup.late.isEmpty() && Handshake.dataMembers(driver).containsAll(members)) {
+        boolean allHere = Handshake.dataMembers(driver).containsAll(members);
+        if (!setup.complete() || !allHere) {
+            if (setup.lost.isEmpty() && setup.late.isEmpty() && allHere) {
                 throw new IllegalStateException("the setup failed: " + problems(setup, "the setup") + "; the run did not start");
             }
-            // a member lost while the regions were built: the others build them all again, from the start
+            // a member lost while the regions were built (or once it answered): the others build them all again
             try {
                 setup = recover(0, "the setup", setup, null, null).round();
             } catch (IllegalStateException e) {
