@@ -109,7 +109,7 @@ public final class CrowdSim implements Simulation {
         this.region = region;
         int capacity = regions == null ? config.agents() : Math.min(config.agents(), config.agents() / regions.count * 5 / 4 + 1024);
         this.world = World.builder().workers(config.workers()).chunkSize(4096).seed(config.seed()).dt(config.dt())
-                .maxAgents(config.agents()).initialCapacity(capacity).build();
+                .maxAgents(config.agents()).initialCapacity(capacity).sparseIds(regions != null).build();
         boolean ok = false;
         try {
             this.data = new CrowdData(config, world);

@@ -22,7 +22,7 @@ class RegionBudgetTest {
 
     @Test
     void theRegionsThatFitFollowTheHeapAndTheWorld() {
-        // 6.3 GB (the default heap here), 100,000 agents: about 9 MB per region
+        // 6.3 GB (the default heap here), 100,000 agents: about 8.4 MB per region
         int fit = RegionBudget.maxRegions(100_000, 6_320 * (1L << 20));
         assertTrue(fit > 450 && fit < 700, "regions that fit: " + fit);
         assertTrue(RegionBudget.maxRegions(5_000_000, 6 * GB) < RegionBudget.maxRegions(100_000, 6 * GB),
@@ -41,7 +41,7 @@ class RegionBudgetTest {
                 + "can hold"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> RegionBudget.check(600, 600, 100_000, GB));
         assertTrue(e.getMessage().startsWith("--regions 600 would put 600 regions in this JVM, about "), e.getMessage());
-        assertTrue(e.getMessage().contains("GB of heap (about 9.4 MB per region at 100,000 agents), more than 80% of the "
+        assertTrue(e.getMessage().contains("GB of heap (about 8.4 MB per region and 570 B per agent, at 100,000 agents), more than 80% of the "
                 + "1.1 GB this JVM has (-Xmx); at most "), e.getMessage());
         assertTrue(e.getMessage().endsWith("give fewer regions, more heap, or spread them over member processes (--cluster)"),
                 e.getMessage());

@@ -1,5 +1,7 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.core.world.World;
+
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -152,6 +154,13 @@ class RegionTest {
                 dropped += r.droppedEvents();
             }
             assertEquals(0, dropped, "no event lost its agent");
+            for (Region r : run.regions) {
+                // a region's id index follows its own agents (sparse), not every id of the world (10 B each)
+                World w = r.sim().world();
+                assertTrue(w.sparseIds(), "region " + r.index());
+                assertTrue(w.idIndexBytes() <= 64L * w.agentCount() + 1024,
+                        "region " + r.index() + ": " + w.idIndexBytes() + " B of id index for " + w.agentCount() + " agents");
+            }
         }
     }
 

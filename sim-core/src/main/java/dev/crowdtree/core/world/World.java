@@ -53,9 +53,7 @@ public final class World implements AutoCloseable {
     private CommandBuffer[] chunkCommands = new CommandBuffer[0];
 
     /** Per agent id: table index + 1 (0: no live agent), row, generation. */
-    private short[] tableById = new short[0];
-    private int[] rowById = new int[0];
-    private int[] generations = new int[0];
+    private final IdIndex ids;
     private int[] freeIds = new int[0];
     private int freeCount;
     private int nextId;
@@ -72,6 +70,7 @@ public final class World implements AutoCloseable {
         this.entities = new WorldEntities();
         this.executor = new ChunkExecutor(b.workers, b.spinNanos);
         this.commands = new CommandBuffer(this);
+        this.ids = new IdIndex(b.sparseIds);
     }
 
     /** A builder with defaults: all processors, chunks of 4096 rows, dt 1/30 s, seed 1. */
@@ -95,7 +94,7 @@ public final class World implements AutoCloseable {
             // rows added or moved (swap-remove, reorder): the agents now in them live there
             int[] agentIds = t.agentIds().data();
             for (int r = from, end = Math.min(to, t.size()); r < end; r++) {
-                rowById[agentIds[r]] = r;
+                ids.setRow(agentIds[r], r);
             }
         });
         return t;
@@ -179,24 +178,17 @@ public final class World implements AutoCloseable {
                     + " but maxAgents = " + maxAgents + "; valid range is 0.." + maxAgents
                     + " agents (raise World.Builder.maxAgents)");
         }
+        if (ids.sparse()) {
+            throw new IllegalStateException("a world with sparse ids (World.Builder.sparseIds) places its agents "
+                    + "(World.place), whose ids come from outside; it does not spawn");
+        }
         int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
-        ensureIdCapacity(id);
+        ids.link(id, (short) (tables.indexOf(table) + 1));
         addRow(table, id, init, arg);
     }
 
-    /** Grows the per-id arrays to hold {@code id}. */
-    private void ensureIdCapacity(int id) {
-        if (id >= rowById.length) {
-            int n = Math.max(16, Math.max(id + 1, rowById.length * 2));
-            tableById = Arrays.copyOf(tableById, n);
-            rowById = Arrays.copyOf(rowById, n);
-            generations = Arrays.copyOf(generations, n);
-        }
-    }
-
-    /** Gives live agent {@code id} a new row of {@code table} and initializes it; returns the row. */
+    /** Gives agent {@code id}, linked to {@code table}, a new row of it and initializes it; returns the row. */
     private int addRow(SoaTable table, int id, SpawnInitializer init, long arg) {
-        tableById[id] = (short) (tables.indexOf(table) + 1);
         int row = table.add(id); // the table's listener records the row
         agentCount++;
         init.initialize(table, row, id, arg);
@@ -208,10 +200,9 @@ public final class World implements AutoCloseable {
      * returns the table. Its generation and id are the caller's business.
      */
     private SoaTable unlink(int id) {
-        SoaTable t = tables.get(tableById[id] - 1);
-        tableById[id] = 0;
-        t.remove(rowById[id]);
-        rowById[id] = -1;
+        SoaTable t = tables.get(ids.table(id) - 1);
+        t.remove(ids.row(id));
+        ids.unlink(id);
         entities.dropAgent(id);
         agentCount--;
         return t;
@@ -237,9 +228,9 @@ public final class World implements AutoCloseable {
             throw new IllegalArgumentException("agent capacity overflow: placing agent " + id + " but maxAgents = "
                     + maxAgents + " (raise World.Builder.maxAgents)");
         }
-        ensureIdCapacity(id);
         nextId = Math.max(nextId, id + 1);
-        generations[id] = generation;
+        ids.link(id, (short) (tables.indexOf(table) + 1));
+        ids.setGeneration(id, generation);
         return addRow(table, id, init, arg);
     }
 
@@ -259,15 +250,15 @@ public final class World implements AutoCloseable {
     }
 
     private boolean despawn(int id, int generation) {
-        if (!isLive(id) || generations[id] != generation) {
+        if (!isLive(id) || ids.generation(id) != generation) {
             return false;
         }
-        SoaTable t = tables.get(tableById[id] - 1);
+        SoaTable t = tables.get(ids.table(id) - 1);
         for (DespawnListener l : despawnListeners) {
-            l.despawning(t, rowById[id], id);
+            l.despawning(t, ids.row(id), id);
         }
         unlink(id);
-        generations[id]++;
+        ids.nextGeneration(id);
         if (freeCount == freeIds.length) {
             freeIds = Arrays.copyOf(freeIds, Math.max(16, freeIds.length * 2));
         }
@@ -304,40 +295,25 @@ public final class World implements AutoCloseable {
 
     private final ReorderKernel reorderKernel = new ReorderKernel();
 
-    /** One chunk = a range of rows of the column being reordered. */
-    private static final class ReorderKernel implements ChunkKernel {
-        SoaTable table;
-        int[] order;
-
-        @Override
-        public void execute(Chunk chunk) {
-            table.reorderColumnRows(order, chunk.begin(), chunk.end());
-        }
-
-        @Override
-        public String kernelName() {
-            return "reorder " + table.name();
-        }
-    }
-
     /** Whether an agent with this id is alive. */
     public boolean isLive(int id) {
-        return id >= 0 && id < tableById.length && tableById[id] != 0;
+        return ids.isLive(id);
     }
 
     /** The row of the live agent with this id, or -1. Allocation-free; valid until the next sync point. */
     public int rowOf(int id) {
-        return isLive(id) ? rowById[id] : -1;
+        return isLive(id) ? ids.row(id) : -1;
     }
 
     /** The table of the live agent with this id, or null. */
     public SoaTable tableOf(int id) {
-        return isLive(id) ? tables.get(tableById[id] - 1) : null;
+        int t = ids.table(id);
+        return t == 0 ? null : tables.get(t - 1);
     }
 
     /** A view of the live agent with this id (its current incarnation), or null. Allocates the view. */
     public AgentHandle agent(int id) {
-        return isLive(id) ? new AgentHandle(this, id, generations[id]) : null;
+        return isLive(id) ? new AgentHandle(this, id, ids.generation(id)) : null;
     }
 
     /**
@@ -348,7 +324,7 @@ public final class World implements AutoCloseable {
      * snapshot replaces the agents. Simulation thread, outside phases (a structural change).
      */
     public Entity entity(int id) {
-        return isLive(id) ? entities.agent(this, id, generations[id]) : null;
+        return isLive(id) ? entities.agent(this, id, ids.generation(id)) : null;
     }
 
     /**
@@ -369,9 +345,12 @@ public final class World implements AutoCloseable {
         return entities.delete(entity);
     }
 
-    /** The generation the next (or current) incarnation of {@code id} has. Safe during phases. */
+    /**
+     * The generation the next (or current) incarnation of {@code id} has; with sparse ids
+     * ({@link Builder#sparseIds}), 0 for an id that does not live here. Safe during phases.
+     */
     public int generationOf(int id) {
-        return id >= 0 && id < generations.length ? generations[id] : 0;
+        return ids.generation(id);
     }
 
     /** Snapshot support ({@link WorldSnapshot}): id state as {nextId, freeCount, skipped}, free ids, generations. */
@@ -383,30 +362,44 @@ public final class World implements AutoCloseable {
         return Arrays.copyOf(freeIds, freeCount);
     }
 
-    int[] generations() {
-        return Arrays.copyOf(generations, nextId);
+    /** Whether this world's ids are sparse ({@link Builder#sparseIds}). */
+    public boolean sparseIds() {
+        return ids.sparse();
+    }
+
+    /** The bytes the id index takes: 10 per id up to the largest (dense), about 28 per agent living here (sparse). */
+    public long idIndexBytes() {
+        return ids.bytes();
+    }
+
+    /**
+     * Snapshot support: dense ids, the generation of every id below the next fresh one; sparse ids,
+     * the generation of each row's agent of {@code table} (where all agents live), in row order.
+     */
+    int[] generations(SoaTable table) {
+        if (!ids.sparse()) {
+            return ids.generations(nextId);
+        }
+        int[] agentIds = table.agentIds().data();
+        int[] g = new int[table.size()];
+        for (int r = 0; r < g.length; r++) {
+            g[r] = ids.generation(agentIds[r]);
+        }
+        return g;
     }
 
     /**
      * Snapshot support: replaces the agent ids with a snapshot's, every live agent being one of
-     * {@code ids} in {@code table} (its row the index); Dominion entities are dropped (created again
-     * on demand). Called before the table's rows are restored.
+     * {@code agentIds} in {@code table} (its row the index; {@code gens} as {@link #generations}
+     * gives them); Dominion entities are dropped (created again on demand). Called before the
+     * table's rows are restored.
      */
-    void restoreIds(int next, int[] gens, int[] free, long skipped, SoaTable table, int[] ids, int rows) {
-        int n = Math.max(16, next);
-        tableById = new short[n];
-        rowById = new int[n];
-        Arrays.fill(rowById, -1);
-        generations = Arrays.copyOf(gens, n);
+    void restoreIds(int next, int[] gens, int[] free, long skipped, SoaTable table, int[] agentIds, int rows) {
+        ids.restore(next, gens, (short) (tables.indexOf(table) + 1), agentIds, rows);
         freeIds = Arrays.copyOf(free, Math.max(16, free.length));
         freeCount = free.length;
         nextId = next;
         skippedCommands = skipped;
-        short t = (short) (tables.indexOf(table) + 1);
-        for (int r = 0; r < rows; r++) {
-            tableById[ids[r]] = t;
-            rowById[ids[r]] = r;
-        }
         agentCount = rows;
         entities.dropAgents();
     }
@@ -491,7 +484,7 @@ public final class World implements AutoCloseable {
         closed = true;
         executor.close();
         entities.close();
-        Arrays.fill(tableById, (short) 0);
+        ids.clear();
         agentCount = 0;
     }
 
@@ -526,6 +519,7 @@ public final class World implements AutoCloseable {
         private long seed = 1;
         private float dt = 1f / 30f;
         private long spinNanos = ChunkExecutor.DEFAULT_SPIN_NANOS;
+        private boolean sparseIds;
 
         private Builder() {
         }
@@ -569,6 +563,18 @@ public final class World implements AutoCloseable {
         /** How long idle workers spin before parking, 0..10 ms in ns. */
         public Builder spinNanos(long spinNanos) {
             this.spinNanos = spinNanos;
+            return this;
+        }
+
+        /**
+         * Whether the id index holds only the agents that live here (a hash table, about 28 bytes per
+         * agent) instead of dense tables over every id up to the largest (10 bytes per id): for a
+         * world whose agents are {@link World#place placed} from a much larger id space, such as one
+         * spatial region of a simulation. Such a world does not spawn, and forgets an id's generation
+         * when the agent leaves. Default false.
+         */
+        public Builder sparseIds(boolean sparseIds) {
+            this.sparseIds = sparseIds;
             return this;
         }
 

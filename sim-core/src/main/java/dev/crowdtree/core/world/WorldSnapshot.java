@@ -8,6 +8,7 @@ import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * A copy of a {@link World} whose agents all live in one table: the clock's tick, the agent ids
@@ -18,11 +19,15 @@ import java.io.IOException;
  * point, with none pending), the real-time accumulator of the clock.
  *
  * <p>Layout: clock tick (int64), next id (int32), generations (count, values), free ids (count,
- * values), skipped commands (int64), the table.
+ * values), skipped commands (int64), the table. A world with sparse ids ({@link World.Builder#sparseIds})
+ * writes its next id as {@code ~nextId} (a negative number), then the generation of each row's agent
+ * in row order (count = rows) and no free ids: its size follows its agents, not the largest id.
  */
 public final class WorldSnapshot {
     private long tick;
     private int nextId;
+    /** Generations per row (a world with sparse ids), not per id. */
+    private boolean sparse;
     private int[] generations;
     private int[] freeIds;
     private long skipped;
@@ -48,8 +53,8 @@ public final class WorldSnapshot {
         }
         long[] counters = world.idCounters();
         out.writeLong(world.clock().tick());
-        out.writeInt((int) counters[0]);
-        writeInts(out, world.generations());
+        out.writeInt(world.sparseIds() ? ~(int) counters[0] : (int) counters[0]);
+        writeInts(out, world.generations(table));
         writeInts(out, world.freeIds());
         out.writeLong(counters[2]);
         TableSnapshot.write(table, out);
@@ -81,29 +86,41 @@ public final class WorldSnapshot {
     public static WorldSnapshot read(DataInput in) throws IOException {
         WorldSnapshot s = new WorldSnapshot();
         s.tick = in.readLong();
-        s.nextId = in.readInt();
-        if (s.tick < 0 || s.nextId < 0 || s.nextId > SoaTable.MAX_CAPACITY) {
+        int next = in.readInt();
+        s.sparse = next < 0;
+        s.nextId = s.sparse ? ~next : next;
+        if (s.tick < 0 || s.nextId > SoaTable.MAX_CAPACITY) {
             throw new SnapshotException("the snapshot's agent ids are malformed");
         }
         s.generations = readInts(in, s.nextId);
         s.freeIds = readInts(in, s.nextId);
         s.skipped = in.readLong();
         s.table = TableSnapshot.read(in);
-        boolean[] used = new boolean[s.nextId];
-        // ids below nextId are live, free, or (in a world that places agents, World.place) elsewhere
-        boolean ok = s.generations.length == s.nextId && s.freeIds.length + s.table.rows() <= s.nextId;
-        int[] ids = s.table.agentIds();
-        for (int i = 0; ok && i < s.table.rows() + s.freeIds.length; i++) {
-            int id = i < s.table.rows() ? ids[i] : s.freeIds[i - s.table.rows()];
-            ok = id >= 0 && id < s.nextId && !used[id];
-            if (ok) {
-                used[id] = true;
-            }
-        }
-        if (!ok) {
+        if (!(s.sparse ? s.generations.length == s.table.rows() && s.freeIds.length == 0
+                : s.generations.length == s.nextId) || !distinctBelow(s.table.agentIds(), s.table.rows(), s.freeIds, s.nextId)) {
             throw new SnapshotException("the snapshot's agent ids are inconsistent");
         }
         return s;
+    }
+
+    /**
+     * Whether the table's ids and the free ids are distinct and in {@code [0, next)}: an id below
+     * the next fresh one is live, free, or (in a world that places agents, {@link World#place})
+     * elsewhere. Sorts a copy, so that the check costs the agents', not the largest id's, memory.
+     */
+    private static boolean distinctBelow(int[] ids, int rows, int[] free, int next) {
+        if ((long) rows + free.length > next) {
+            return false;
+        }
+        int[] all = Arrays.copyOf(ids, rows + free.length);
+        System.arraycopy(free, 0, all, rows, free.length);
+        Arrays.sort(all);
+        for (int i = 0; i < all.length; i++) {
+            if (all[i] < 0 || all[i] >= next || (i > 0 && all[i] == all[i - 1])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -115,10 +132,11 @@ public final class WorldSnapshot {
      */
     public static int peekRows(DataInputStream in) throws IOException {
         in.readLong(); // tick
-        int nextId = in.readInt();
+        int next = in.readInt();
+        int nextId = next < 0 ? ~next : next;
         for (int list = 0; list < 2; list++) { // generations, free ids
             int n = in.readInt();
-            if (n < 0 || nextId < 0 || n > nextId || in.skipBytes(4 * n) != 4 * n) {
+            if (n < 0 || n > nextId || in.skipBytes(4 * n) != 4 * n) {
                 throw new SnapshotException("the snapshot's agent ids are malformed");
             }
         }
@@ -147,6 +165,11 @@ public final class WorldSnapshot {
      * @throws SnapshotException naming the first problem
      */
     public void checkFits(World world, SoaTable table) throws SnapshotException {
+        if (sparse != world.sparseIds()) {
+            throw new SnapshotException("the snapshot's agent ids are " + (sparse ? "sparse (a region's)" : "dense")
+                    + " and this world's are " + (world.sparseIds() ? "sparse" : "dense")
+                    + " (World.Builder.sparseIds): restore it into a world built like the one that wrote it");
+        }
         this.table.checkFits(table);
         for (SoaTable t : world.tables()) {
             if (t != table && t.size() > 0) {
