@@ -57,16 +57,7 @@ class ReorderSparesTest {
                 world.sync();
                 SplittableRandom rnd = new SplittableRandom(5);
                 for (int round = 0; round < 3; round++) {
-                    int[] order = new int[t.size()];
-                    for (int i = 0; i < order.length; i++) {
-                        order[i] = i;
-                    }
-                    for (int i = order.length - 1; i > 0; i--) {
-                        int j = rnd.nextInt(i + 1);
-                        int x = order[i];
-                        order[i] = order[j];
-                        order[j] = x;
-                    }
+                    int[] order = Permutations.random(t.size(), rnd);
                     int[] before = java.util.Arrays.copyOf(t.agentIds().data(), t.size());
                     world.reorder(t, order);
                     Map<Object, Column> arrays = new IdentityHashMap<>();

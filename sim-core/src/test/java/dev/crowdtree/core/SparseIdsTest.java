@@ -70,16 +70,7 @@ class SparseIdsTest {
                     dense.emigrate(id);
                     sparse.emigrate(id);
                 } else if (op < 98) {
-                    int[] order = new int[dt.size()];
-                    for (int i = 0; i < order.length; i++) {
-                        order[i] = i;
-                    }
-                    for (int i = order.length - 1; i > 0; i--) {
-                        int j = rnd.nextInt(i + 1);
-                        int x = order[i];
-                        order[i] = order[j];
-                        order[j] = x;
-                    }
+                    int[] order = Permutations.random(dt.size(), rnd);
                     dense.reorder(dt, order);
                     sparse.reorder(st, order.clone());
                 } else {

@@ -65,16 +65,7 @@ class StorageModelTest {
                         model.put(id, new Object[] {a, world.agent(id).generation()});
                     }
                     // a random permutation of the live rows
-                    int[] order = new int[a.size()];
-                    for (int i = 0; i < order.length; i++) {
-                        order[i] = i;
-                    }
-                    for (int i = order.length - 1; i > 0; i--) {
-                        int j = rnd.nextInt(i + 1);
-                        int t = order[i];
-                        order[i] = order[j];
-                        order[j] = t;
-                    }
+                    int[] order = Permutations.random(a.size(), rnd);
                     int[] idsBefore = java.util.Arrays.copyOf(a.agentIds().data(), a.size());
                     world.reorder(a, order);
                     for (int i = 0; i < order.length; i++) {
