@@ -11,7 +11,7 @@ import java.util.Arrays;
  *       spawn of the same id gets the next one);</li>
  *   <li><b>sparse</b> ({@link World.Builder#sparseIds}, a region that places agents from a much larger
  *       id space, {@link World#place}): an open-addressing hash table (linear probing, at most half
- *       full) holding only the agents that live here, about 28 bytes per agent whatever the ids. An
+ *       full) holding only the agents that live here, 28 to 56 bytes per agent whatever the ids. An
  *       id's generation goes with the agent when it leaves (it lives on in the world it went to).</li>
  * </ul>
  * THREADING: written on the simulation thread at sync points; read by kernels during phases.
