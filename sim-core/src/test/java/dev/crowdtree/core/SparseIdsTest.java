@@ -156,6 +156,13 @@ class SparseIdsTest {
 
             sparse.place(st, 40_000, 1, SpawnInitializer.NONE, 0);
             dense.place(dt, 40_000, 1, SpawnInitializer.NONE, 0);
+            // a dense index holds ids below 2^29 (16 B each); beyond, the message names the sparse kind
+            IllegalArgumentException beyond = assertThrows(IllegalArgumentException.class,
+                    () -> dense.place(dt, 1 << 29, 0, SpawnInitializer.NONE, 0));
+            assertTrue(beyond.getMessage().startsWith("agent id 536,870,912 is beyond the 536,870,912 ids a dense id index holds"),
+                    beyond.getMessage());
+            assertTrue(beyond.getMessage().endsWith("takes World.Builder.sparseIds(true)"), beyond.getMessage());
+            assertEquals(1, dense.agentCount(), "nothing was placed");
             SnapshotException intoDense = assertThrows(SnapshotException.class,
                     () -> read(snapshot(sparse, st)).checkFits(dense, dt));
             assertTrue(intoDense.getMessage().startsWith("the snapshot's agent ids are sparse (a region's) and this world's are dense"),

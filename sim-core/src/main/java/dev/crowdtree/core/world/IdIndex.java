@@ -1,14 +1,16 @@
 package dev.crowdtree.core.world;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Where each agent id lives in a {@link World}: its table (index + 1, 0 for none), its row and its
  * generation. Two layouts:
  * <ul>
- *   <li><b>dense</b> (a world that spawns its own agents, ids 0..n-1): three arrays indexed by id,
- *       10 bytes per id up to the largest, and an id's generation is kept after it leaves (so a later
- *       spawn of the same id gets the next one);</li>
+ *   <li><b>dense</b> (a world that spawns its own agents, ids 0..n-1): a record of 16 bytes per id up
+ *       to the largest (table, row and generation side by side, so that a lookup by id, such as an
+ *       event's, reads one cache line), at most {@value #MAX_DENSE_IDS} ids, and an id's generation is
+ *       kept after it leaves (so a later spawn of the same id gets the next one);</li>
  *   <li><b>sparse</b> ({@link World.Builder#sparseIds}, a region that places agents from a much larger
  *       id space, {@link World#place}): an open-addressing hash table (linear probing, at most half
  *       full) holding only the agents that live here, 28 to 56 bytes per agent whatever the ids. An
@@ -20,10 +22,15 @@ final class IdIndex {
     private static final int EMPTY = -1;
 
     private final boolean sparse;
-    // dense: indexed by id
-    private short[] tableById = new short[0];
-    private int[] rowById = new int[0];
-    private int[] generations = new int[0];
+    // dense: one record of 4 ints per id (table index + 1, row, generation, unused), so that a lookup
+    // by id (an event for an agent) reads one line, not one per field
+    private static final int TABLE = 0;
+    private static final int ROW = 1;
+    private static final int GENERATION = 2;
+    /** The most ids a dense index holds (4 ints each, in one array). */
+    static final int MAX_DENSE_IDS = 1 << 29;
+    private int[] byId = new int[0];
+    private int denseIds;
     // sparse: slot by hash of the id; keys[slot] == EMPTY for a free slot
     private int[] keys;
     private short[] tableOf;
@@ -49,7 +56,7 @@ final class IdIndex {
         if (sparse) {
             return id >= 0 && slotOf(id) >= 0;
         }
-        return id >= 0 && id < tableById.length && tableById[id] != 0;
+        return id >= 0 && id < denseIds && byId[id << 2 | TABLE] != 0;
     }
 
     /** The table index + 1 of live agent {@code id}, 0 when none lives here. */
@@ -58,12 +65,12 @@ final class IdIndex {
             int s = id < 0 ? -1 : slotOf(id);
             return s < 0 ? 0 : tableOf[s];
         }
-        return id >= 0 && id < tableById.length ? tableById[id] : 0;
+        return id >= 0 && id < denseIds ? byId[id << 2 | TABLE] : 0;
     }
 
     /** The row of live agent {@code id} (check {@link #isLive} first). */
     int row(int id) {
-        return sparse ? rowOf[slotOf(id)] : rowById[id];
+        return sparse ? rowOf[slotOf(id)] : byId[id << 2 | ROW];
     }
 
     /** The generation of {@code id} here: dense, kept after it left; sparse, 0 for an id not living here. */
@@ -72,7 +79,7 @@ final class IdIndex {
             int s = id < 0 ? -1 : slotOf(id);
             return s < 0 ? 0 : generationOf[s];
         }
-        return id >= 0 && id < generations.length ? generations[id] : 0;
+        return id >= 0 && id < denseIds ? byId[id << 2 | GENERATION] : 0;
     }
 
     /**
@@ -96,7 +103,7 @@ final class IdIndex {
             return;
         }
         ensureDense(id);
-        tableById[id] = table;
+        byId[id << 2 | TABLE] = table;
     }
 
     /** The generation of {@code id}, which lives here (sparse) or is at most the largest id linked (dense). */
@@ -104,7 +111,7 @@ final class IdIndex {
         if (sparse) {
             generationOf[slotOf(id)] = generation;
         } else {
-            generations[id] = generation;
+            byId[id << 2 | GENERATION] = generation;
         }
     }
 
@@ -113,7 +120,7 @@ final class IdIndex {
         if (sparse) {
             rowOf[slotOf(id)] = row;
         } else {
-            rowById[id] = row;
+            byId[id << 2 | ROW] = row;
         }
     }
 
@@ -123,20 +130,24 @@ final class IdIndex {
             remove(slotOf(id));
             return;
         }
-        tableById[id] = 0;
-        rowById[id] = -1;
+        byId[id << 2 | TABLE] = 0;
+        byId[id << 2 | ROW] = -1;
     }
 
     /** Dense only: the next incarnation of {@code id} (a despawn). */
     void nextGeneration(int id) {
         if (!sparse) {
-            generations[id]++;
+            byId[id << 2 | GENERATION]++;
         }
     }
 
     /** Dense only: the generations of ids {@code 0..n-1}. */
     int[] generations(int n) {
-        return Arrays.copyOf(generations, n);
+        int[] g = new int[n];
+        for (int id = 0, end = Math.min(n, denseIds); id < end; id++) {
+            g[id] = byId[id << 2 | GENERATION];
+        }
+        return g;
     }
 
     /**
@@ -154,14 +165,15 @@ final class IdIndex {
             }
             return;
         }
-        int n = Math.max(16, next);
-        tableById = new short[n];
-        rowById = new int[n];
-        Arrays.fill(rowById, -1);
-        generations = Arrays.copyOf(gens, n);
+        denseIds = Math.max(16, next);
+        byId = new int[denseIds << 2];
+        for (int id = 0; id < denseIds; id++) {
+            byId[id << 2 | ROW] = -1;
+            byId[id << 2 | GENERATION] = id < gens.length ? gens[id] : 0;
+        }
         for (int r = 0; r < rows; r++) {
-            tableById[ids[r]] = table;
-            rowById[ids[r]] = r;
+            byId[ids[r] << 2 | TABLE] = table;
+            byId[ids[r] << 2 | ROW] = r;
         }
     }
 
@@ -170,21 +182,26 @@ final class IdIndex {
         if (sparse) {
             allocate(16);
         } else {
-            Arrays.fill(tableById, (short) 0);
+            for (int id = 0; id < denseIds; id++) {
+                byId[id << 2 | TABLE] = 0;
+            }
         }
     }
 
     /** The bytes of the index's arrays. */
     long bytes() {
-        return sparse ? keys.length * 14L : tableById.length * 10L;
+        return sparse ? keys.length * 14L : byId.length * 4L;
     }
 
     private void ensureDense(int id) {
-        if (id >= rowById.length) {
-            int n = Math.max(16, Math.max(id + 1, rowById.length * 2));
-            tableById = Arrays.copyOf(tableById, n);
-            rowById = Arrays.copyOf(rowById, n);
-            generations = Arrays.copyOf(generations, n);
+        if (id >= denseIds) {
+            if (id >= MAX_DENSE_IDS) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "agent id %,d is beyond the %,d ids a "
+                        + "dense id index holds; a world whose ids come from a larger space takes "
+                        + "World.Builder.sparseIds(true)", id, MAX_DENSE_IDS));
+            }
+            denseIds = (int) Math.min(MAX_DENSE_IDS, Math.max(16, Math.max(id + 1L, denseIds * 2L)));
+            byId = Arrays.copyOf(byId, denseIds << 2);
         }
     }
 

@@ -228,8 +228,8 @@ public final class World implements AutoCloseable {
             throw new IllegalArgumentException("agent capacity overflow: placing agent " + id + " but maxAgents = "
                     + maxAgents + " (raise World.Builder.maxAgents)");
         }
+        ids.link(id, (short) (tables.indexOf(table) + 1)); // first: it may refuse the id
         nextId = Math.max(nextId, id + 1);
-        ids.link(id, (short) (tables.indexOf(table) + 1));
         ids.setGeneration(id, generation);
         return addRow(table, id, init, arg);
     }
@@ -367,7 +367,7 @@ public final class World implements AutoCloseable {
         return ids.sparse();
     }
 
-    /** The bytes the id index takes: 10 per id up to the largest (dense), 28 to 56 per agent living here (sparse). */
+    /** The bytes the id index takes: 16 per id up to the largest (dense), 28 to 56 per agent living here (sparse). */
     public long idIndexBytes() {
         return ids.bytes();
     }
@@ -568,7 +568,7 @@ public final class World implements AutoCloseable {
 
         /**
          * Whether the id index holds only the agents that live here (a hash table, 28 to 56 bytes per
-         * agent) instead of dense tables over every id up to the largest (10 bytes per id): for a
+         * agent) instead of dense tables over every id up to the largest (16 bytes per id): for a
          * world whose agents are {@link World#place placed} from a much larger id space, such as one
          * spatial region of a simulation. Such a world does not spawn, and forgets an id's generation
          * when the agent leaves. Default false.
