@@ -79,6 +79,33 @@ public final class TableSnapshot {
         }
     }
 
+    /**
+     * Reads {@code n} elements written by {@link #writeArray} into a new array of the column type
+     * {@code type} (float, int, long, short or byte).
+     */
+    public static Object readArray(DataInput in, String type, int n) throws IOException {
+        final int w = width(type);
+        if (w < 0) {
+            throw new IllegalArgumentException("type " + type + " is not a column type snapshots know");
+        }
+        if ((long) n * w > Integer.MAX_VALUE - 8) {
+            throw new SnapshotException("the snapshot holds an array of " + n + " " + type + " values, more than one "
+                    + "array can hold");
+        }
+        byte[] raw = new byte[n * w];
+        in.readFully(raw);
+        ByteBuffer b = ByteBuffer.wrap(raw);
+        Object a;
+        switch (type) {
+            case "float" -> b.asFloatBuffer().get((float[]) (a = new float[n]));
+            case "int" -> b.asIntBuffer().get((int[]) (a = new int[n]));
+            case "long" -> b.asLongBuffer().get((long[]) (a = new long[n]));
+            case "short" -> b.asShortBuffer().get((short[]) (a = new short[n]));
+            default -> a = raw; // "byte": the only width left
+        }
+        return a;
+    }
+
     /** Bytes {@link #write} copies a column through at a time. */
     private static final int COPY_BYTES = 1 << 16;
 
@@ -112,22 +139,10 @@ public final class TableSnapshot {
                 s.columnData.add(null);
                 continue;
             }
-            int w = width(type);
-            if (w < 0) {
+            if (width(type) < 0) {
                 throw new SnapshotException("the snapshot's column '" + cname + "' has unknown type '" + type + "'");
             }
-            byte[] raw = new byte[s.rows * w];
-            in.readFully(raw);
-            ByteBuffer b = ByteBuffer.wrap(raw);
-            Object a;
-            switch (type) {
-                case "float" -> b.asFloatBuffer().get((float[]) (a = new float[s.rows]));
-                case "int" -> b.asIntBuffer().get((int[]) (a = new int[s.rows]));
-                case "long" -> b.asLongBuffer().get((long[]) (a = new long[s.rows]));
-                case "short" -> b.asShortBuffer().get((short[]) (a = new short[s.rows]));
-                default -> a = raw;
-            }
-            s.columnData.add(a);
+            s.columnData.add(readArray(in, type, s.rows));
         }
         if (!SoaTable.AGENT_ID_COLUMN.equals(s.columnNames.get(0)) || !"int".equals(s.columnTypes.get(0))) {
             throw new SnapshotException("the snapshot's table '" + s.name + "' has no agent id column");

@@ -71,11 +71,7 @@ public final class WorldSnapshot {
         if (n < 0 || n > max) {
             throw new SnapshotException("the snapshot's agent ids are malformed");
         }
-        int[] a = new int[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = in.readInt();
-        }
-        return a;
+        return (int[]) TableSnapshot.readArray(in, "int", n);
     }
 
     /**
