@@ -121,6 +121,11 @@ class SparseIdsTest {
             assertEquals(0, w.generationOf(12), "an id that never lived here");
             assertEquals(-1, w.rowOf(12));
             assertNull(w.tableOf(12));
+            // -1 is the key of a free slot: a negative id must not find one
+            assertFalse(w.isLive(-1));
+            assertEquals(-1, w.rowOf(-1));
+            assertNull(w.tableOf(-1));
+            assertEquals(0, w.generationOf(-1));
             byte[] b = snapshot(w, t);
             assertTrue(b.length < 64 * 1024, "the snapshot's ids follow the agents, not the largest id: " + b.length + " B");
             int[] rows = new int[1];

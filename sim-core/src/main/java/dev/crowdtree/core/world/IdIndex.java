@@ -54,7 +54,7 @@ final class IdIndex {
     /** Whether an agent with this id lives here. */
     boolean isLive(int id) {
         if (sparse) {
-            return id >= 0 && slotOf(id) >= 0;
+            return slotOf(id) >= 0;
         }
         return id >= 0 && id < denseIds && byId[id << 2 | TABLE] != 0;
     }
@@ -62,7 +62,7 @@ final class IdIndex {
     /** The table index + 1 of live agent {@code id}, 0 when none lives here. */
     int table(int id) {
         if (sparse) {
-            int s = id < 0 ? -1 : slotOf(id);
+            int s = slotOf(id);
             return s < 0 ? 0 : tableOf[s];
         }
         return id >= 0 && id < denseIds ? byId[id << 2 | TABLE] : 0;
@@ -76,7 +76,7 @@ final class IdIndex {
     /** The generation of {@code id} here: dense, kept after it left; sparse, 0 for an id not living here. */
     int generation(int id) {
         if (sparse) {
-            int s = id < 0 ? -1 : slotOf(id);
+            int s = slotOf(id);
             return s < 0 ? 0 : generationOf[s];
         }
         return id >= 0 && id < denseIds ? byId[id << 2 | GENERATION] : 0;
@@ -235,8 +235,11 @@ final class IdIndex {
         return s;
     }
 
-    /** The slot holding {@code id}, or -1. */
+    /** The slot holding {@code id}, or -1 (always for a negative id: the free slots' key is -1). */
     private int slotOf(int id) {
+        if (id < 0) {
+            return -1;
+        }
         int s = probe(id);
         return keys[s] == id ? s : -1;
     }

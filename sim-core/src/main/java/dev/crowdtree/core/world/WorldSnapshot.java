@@ -166,6 +166,10 @@ public final class WorldSnapshot {
                     + " and this world's are " + (world.sparseIds() ? "sparse" : "dense")
                     + " (World.Builder.sparseIds): restore it into a world built like the one that wrote it");
         }
+        if (!sparse && nextId > IdIndex.MAX_DENSE_IDS) {
+            throw new SnapshotException("the snapshot's ids go up to " + nextId + ", beyond the " + IdIndex.MAX_DENSE_IDS
+                    + " a dense id index holds");
+        }
         this.table.checkFits(table);
         for (SoaTable t : world.tables()) {
             if (t != table && t.size() > 0) {
