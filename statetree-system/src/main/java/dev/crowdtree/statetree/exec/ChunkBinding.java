@@ -221,7 +221,8 @@ final class ChunkBinding {
     }
 
     /**
-     * Loads the execution-state columns and schedule entries of {@code rs[from..to)} in one tight loop
+     * Loads the execution-state columns, schedule words and order positions ({@code ChunkSchedule.pos},
+     * which re-filing reads when the agent changes group) of {@code rs[from..to)} in one tight loop
      * before the agents are processed one by one. The agents of a sparse set (due, evented, fired)
      * are scattered over the table, so each column access is a cache miss; in a loop of independent
      * loads the processor overlaps dozens of them, where the per-agent code (exit, enter, re-file)
@@ -231,11 +232,12 @@ final class ChunkBinding {
         final long[] ex = exec;
         final int[] id = ids;
         final long[] mt = cs.meta;
+        final short[] ps = cs.pos;
         final int b = base;
         long acc = 0;
         for (int i = from; i < to; i++) {
             int r = rs[i];
-            acc += ex[r] + id[r] + mt[r - b];
+            acc += ex[r] + id[r] + mt[r - b] + ps[r - b];
         }
         // the due steps of the timers on each agent's path (known once its state is loaded)
         if (t.pathTimerTaskCount() > 0) {

@@ -157,6 +157,8 @@ final class ChunkRunner {
         c.hostDt = dt;
         if (cs.dirty || cs.base != chunkBase || cs.rows != c.rows) {
             schedule.rebuild(stepNumber - 1);
+        } else if (cs.scattered > cs.listed() >> 1) {
+            cs.sortOrder(); // half the order moved since it was last in row order
         }
         dec.epoch++;
         awake = 0;
@@ -379,6 +381,9 @@ final class ChunkRunner {
         }
         if (n > 0) {
             startRows(cand, n);
+            // the schedule the next tick needs, built here (in the start's parallel kernel), not in
+            // that tick; it stands where the tick's rebuild would have put it (the step before)
+            schedule.rebuild(stepNumber);
         }
     }
 

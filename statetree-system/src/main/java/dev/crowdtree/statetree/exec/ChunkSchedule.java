@@ -16,7 +16,9 @@ import java.util.Arrays;
  *       state s are one slice, and every kernel runs once per slice. The order is
  *       a permutation patched per agent that changes group: moving an agent from group a to group b
  *       swaps it across the |a - b| boundaries between them (O(|a - b|), no sort). Positions past
- *       {@code groupBegin[groups]} are free.</li>
+ *       {@code groupBegin[groups]} are free. A rebuild leaves each group in ascending row order; once
+ *       half as many rows as are listed have moved, the runner sorts the groups again
+ *       ({@link #sortOrder}), so that the kernels reading columns through the order read forward.</li>
  *   <li><b>Timer wheel</b>: each agent with a wake-up step (its earliest running timer, or a tick
  *       period switch) has one entry in a hierarchical wheel: 256 slots of one step for the next
  *       256 steps, 256 slots of 256 steps beyond, and an overflow list past that, filed again every
@@ -123,6 +125,7 @@ final class ChunkSchedule {
         cursor = new int[groups + 1];
         meta = new long[capacity];
         sticky = new short[capacity];
+        sortBits = new long[(capacity + 63) >>> 6];
         int bound = (capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1);
         int blocks = bound + bound / 4 + 1;
         pool = new short[blocks * BLOCK];
@@ -203,6 +206,7 @@ final class ChunkSchedule {
      * group in ascending row order (a counting sort; used by the rebuild only).
      */
     void buildOrder(int[] groupOf) {
+        scattered = 0;
         final int[] gb = groupBegin;
         Arrays.fill(gb, 0);
         for (int l = 0; l < rows; l++) {
@@ -226,8 +230,54 @@ final class ChunkSchedule {
         }
     }
 
+    /**
+     * Rows added, removed or moved between groups since the order was last built: each leaves a row
+     * out of ascending order ({@code SchedulePhase.sortOrder}).
+     */
+    int scattered;
+
+    /** One bit per local row, for {@link #sortOrder}. */
+    private final long[] sortBits;
+
+    /**
+     * Sorts every group's rows ascending again, as {@link #buildOrder} leaves them: moves between
+     * groups scatter them over time, and the kernels that read columns through the order then
+     * gather at random, where in row order they read the columns forward. A bit set per group:
+     * O(listed + groups * rows / 64), on this schedule's arrays only.
+     */
+    void sortOrder() {
+        final long[] bits = sortBits;
+        final int words = (rows + 63) >>> 6;
+        final int b = base;
+        for (int g = 0; g < groups; g++) {
+            int from = groupBegin[g];
+            int to = groupBegin[g + 1];
+            if (to - from < 2) {
+                continue;
+            }
+            for (int i = from; i < to; i++) {
+                int l = order[i] - b;
+                bits[l >>> 6] |= 1L << l;
+            }
+            int i = from;
+            for (int w = 0; w < words; w++) {
+                long x = bits[w];
+                bits[w] = 0;
+                while (x != 0) {
+                    int l = (w << 6) + Long.numberOfTrailingZeros(x);
+                    x &= x - 1;
+                    order[i] = b + l;
+                    pos[l] = (short) i;
+                    i++;
+                }
+            }
+        }
+        scattered = 0;
+    }
+
     /** Adds local row {@code l} (not listed) to group {@code g}. */
     void insert(int l, int g) {
+        scattered++;
         addFlags(l, LISTED);
         int at = groupBegin[groups];
         order[at] = base + l;
@@ -237,6 +287,7 @@ final class ChunkSchedule {
 
     /** Removes local row {@code l} from group {@code g}. */
     void remove(int l, int g) {
+        scattered++;
         moveUp(l, g, groups);
         pos[l] = NONE;
         clearFlags(l, LISTED);
@@ -244,6 +295,7 @@ final class ChunkSchedule {
 
     /** Moves listed local row {@code l} from group {@code from} to group {@code to}. */
     void move(int l, int from, int to) {
+        scattered += from != to ? 1 : 0;
         if (from < to) {
             moveUp(l, from, to);
         } else if (from > to) {
@@ -430,7 +482,8 @@ final class ChunkSchedule {
 
     /**
      * Advances the wheel to {@code step} (the next one after {@link #now}) and appends the local rows
-     * due at it to {@code out} from {@code n}; their wake-up is cleared. Returns the new count.
+     * due at it to {@code out} from {@code n} ({@code out} has room for one row more than the chunk's:
+     * a hole is written past the last row and not counted); their wake-up is cleared. Returns the new count.
      * Every 256 steps the level-1 slot whose steps begin is spread over level 0, and every 32,768
      * steps the overflow list is filed again (often enough that an entry reaches level 1 before its
      * slot comes due).
@@ -450,19 +503,23 @@ final class ChunkSchedule {
         int tail = detachedTail;
         int fill = detachedFill;
         final short[] p = pool;
+        final int first = n;
         while (b >= 0) {
             int size = b == tail ? fill : BLOCK;
             for (int i = b * BLOCK, e = i + size; i < e; i++) {
                 int l = p[i];
-                if (l != HOLE) {
-                    meta[l] &= ~0xFFFFFFFFFFFFFFL; // no wake-up, no entry; flags kept
-                    out[n++] = l;
-                }
+                out[n] = l;
+                n += l != HOLE ? 1 : 0;
             }
             int nb = blockNext[b];
             blockNext[b] = freeBlock;
             freeBlock = b;
             b = nb;
+        }
+        // a loop of its own, without a branch: the rows' words are scattered, and their misses overlap
+        final long[] m = meta;
+        for (int i = first; i < n; i++) {
+            m[out[i]] &= ~0xFFFFFFFFFFFFFFL; // no wake-up, no entry; flags kept
         }
         return n;
     }

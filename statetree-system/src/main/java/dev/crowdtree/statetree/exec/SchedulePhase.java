@@ -70,7 +70,7 @@ final class SchedulePhase {
             evalRows[p] = new int[n];
         }
         lodOrder = new int[n];
-        popped = new int[n];
+        popped = new int[n + 1]; // ChunkSchedule.advance writes one past its last row
         groupOf = new int[n];
         sorted = new int[n];
     }

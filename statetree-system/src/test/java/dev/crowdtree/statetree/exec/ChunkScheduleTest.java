@@ -97,13 +97,53 @@ class ChunkScheduleTest {
             }
             groupOf[l] = g;
             if (i % 997 == 0) {
-                check(s, groupOf, groups);
+                check(s, groupOf, groups, ROWS);
             }
         }
-        check(s, groupOf, groups);
+        check(s, groupOf, groups, ROWS);
     }
 
-    private static void check(ChunkSchedule s, int[] groupOf, int groups) {
+    @Test
+    void sortingTheOrderKeepsEveryGroupsRowsAndPutsThemInAscendingOrder() {
+        SplittableRandom rnd = new SplittableRandom(29);
+        int groups = 5;
+        ChunkSchedule s = new ChunkSchedule(0, ROWS, groups);
+        s.clear(1000, ROWS - 3, 0); // a chunk shorter than the schedule: the last word of bits is partial
+        int rows = ROWS - 3;
+        int[] groupOf = new int[ROWS];
+        for (int l = 0; l < rows; l++) {
+            groupOf[l] = rnd.nextInt(groups + 1) - 1;
+        }
+        groupOf[rows - 1] = groups - 1; // the chunk's last row listed, in the last group
+        s.buildOrder(groupOf);
+        assertEquals(0, s.scattered);
+        for (int round = 0; round < 20; round++) {
+            for (int i = 0; i < 2_000; i++) {
+                int l = rnd.nextInt(rows - 1);
+                int g = rnd.nextInt(groups + 1) - 1;
+                int cur = groupOf[l];
+                if (cur >= 0 && g >= 0) {
+                    s.move(l, cur, g);
+                } else if (cur >= 0) {
+                    s.remove(l, cur);
+                } else if (g >= 0) {
+                    s.insert(l, g);
+                }
+                groupOf[l] = g;
+            }
+            assertTrue(s.scattered > 0, "moves, inserts and removes are counted");
+            s.sortOrder();
+            assertEquals(0, s.scattered);
+            check(s, groupOf, groups, rows);
+            for (int g = 0; g < groups; g++) {
+                for (int i = s.groupBegin[g] + 1; i < s.groupBegin[g + 1]; i++) {
+                    assertTrue(s.order[i - 1] < s.order[i], "group " + g + " is ascending at position " + i);
+                }
+            }
+        }
+    }
+
+    private static void check(ChunkSchedule s, int[] groupOf, int groups, int rows) {
         int listed = 0;
         for (int g = 0; g < groups; g++) {
             List<Integer> inGroup = new ArrayList<>();
@@ -116,7 +156,7 @@ class ChunkScheduleTest {
             listed += inGroup.size();
         }
         int expected = 0;
-        for (int l = 0; l < ROWS; l++) {
+        for (int l = 0; l < rows; l++) {
             if (groupOf[l] >= 0) {
                 expected++;
             } else {
