@@ -18,6 +18,9 @@ final class OnTickScan {
     /** The positions (or rows) that need a decision. */
     private int[] cand = new int[0];
 
+    /** Agents whose results choose the form of {@link #ungated}'s gathering loop. */
+    private static final int SAMPLE = 64;
+
     OnTickScan(ChunkBinding st, Decisions dec, Gates gates, TransitionScan scan) {
         this.st = st;
         this.dec = dec;
@@ -38,9 +41,24 @@ final class OnTickScan {
     void ungated(int tr, int[] aOrder, int aLo, int aHi, boolean[] ok) {
         final int[] cand = this.cand;
         int m = 0;
-        for (int i = aLo; i < aHi; i++) {
+        final int sampleEnd = Math.min(aHi, aLo + SAMPLE);
+        for (int i = aLo; i < sampleEnd; i++) {
             cand[m] = aOrder[i];
             m += ok[i] ? 1 : 0;
+        }
+        if (m <= SAMPLE >> 5) {
+            // few pass (a threshold crossed by a few agents a tick): a branch that is predicted,
+            // and nothing read or written for the agents that did not pass
+            for (int i = sampleEnd; i < aHi; i++) {
+                if (ok[i]) {
+                    cand[m++] = aOrder[i];
+                }
+            }
+        } else {
+            for (int i = sampleEnd; i < aHi; i++) {
+                cand[m] = aOrder[i];
+                m += ok[i] ? 1 : 0;
+            }
         }
         final int b = st.base;
         final int ep = dec.epoch;
