@@ -36,9 +36,10 @@ final class TransitionApply {
     private final GlobalTaskPhase globals;
     /** The tree follows Unreal 5.8's rules (rules U3, U4). */
     private final boolean unreal;
-    // Scratch of a path change: a path root first, the next path, the states exited and how.
-    private final int[] chain = new int[CompiledStateTree.MAX_DEPTH];
-    private final int[] nextPath = new int[CompiledStateTree.MAX_DEPTH];
+    /** Each state's path, root first ({@code paths[s].length} is its depth + 1): read, never walked up per transition. */
+    private final int[][] paths;
+    private static final int[] NO_PATH = new int[0];
+    // Scratch of a path change: the states exited and how.
     private final int[] exited = new int[CompiledStateTree.MAX_DEPTH];
     private final byte[] exitedChange = new byte[CompiledStateTree.MAX_DEPTH];
 
@@ -57,6 +58,14 @@ final class TransitionApply {
         this.scan = scan;
         this.globals = globals;
         this.unreal = state.t.unreal.on;
+        this.paths = new int[t.stateCount][];
+        for (int s = 0; s < t.stateCount; s++) {
+            int[] path = new int[t.stateDepth(s) + 1];
+            for (int p = s, i = path.length - 1; i >= 0; p = t.stateParent(p), i--) {
+                path[i] = p;
+            }
+            paths[s] = path;
+        }
     }
 
     /** Applies the transitions of the rows the scan fired ({@link Decisions#firedRows}); they join X as fired. */
@@ -221,16 +230,6 @@ final class TransitionApply {
         return TraceFormat.whyTransition(st.tick, t, tr, event, whyStatus, completed);
     }
 
-    /** Fills {@link #chain} with the path ending at {@code leaf}, root first; returns its length. */
-    private int chainOf(int leaf) {
-        final int[] chain = this.chain;
-        int len = t.stateDepth(leaf) + 1;
-        for (int s = leaf, i = len - 1; i >= 0; s = t.stateParent(s), i--) {
-            chain[i] = s;
-        }
-        return len;
-    }
-
     /**
      * EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at
      * {@code leaf}; the states from depth {@code changedFrom} down are entered as changed (rule U3).
@@ -253,9 +252,9 @@ final class TransitionApply {
         boolean shallowerSuccess = false;
         int enteredDepth = 0;
         boolean onTarget = false;
-        int len = chainOf(leaf);
-        for (int i = 0; i < len; i++) {
-            int s = this.chain[i];
+        final int[] path = paths[leaf];
+        for (int i = 0, len = path.length; i < len; i++) {
+            int s = path[i];
             c.setState(r, (short) (s + 1));
             boolean stays = cur >= 0 && t.stateDepth(cur) >= i && t.isAncestorOrSelf(s, cur);
             boolean wasActive = stays && i < changedFrom;
@@ -363,14 +362,15 @@ final class TransitionApply {
                 c.clearGate(r);
             }
         }
-        int nextLen = all || leaf < 0 ? 0 : chainOf(leaf);
-        System.arraycopy(this.chain, 0, this.nextPath, 0, nextLen); // the next path, root first
-        int len = chainOf(cur);
+        final int[] nextPath = all || leaf < 0 ? NO_PATH : paths[leaf]; // the next path, root first
+        final int nextLen = nextPath.length;
+        final int[] path = paths[cur];
+        final int len = path.length;
         int count = 0;
         boolean onTarget = all;
         for (int i = 0; i < len; i++) {
-            int s = this.chain[i];
-            int next = i < nextLen ? this.nextPath[i] : -1;
+            int s = path[i];
+            int next = i < nextLen ? nextPath[i] : -1;
             boolean remains = next == s && i < changedFrom;
             if (s == gateSource && !remains) {
                 c.clearGate(r);
@@ -378,7 +378,7 @@ final class TransitionApply {
             onTarget |= next == target && next >= 0;
             if (!remains && t.history.has(s)) {
                 // rule Y2: a history state exited as changed remembers the path below it
-                d.history[t.history.index(s)][r] = t.history.memoryOf(s, i + 1 < len ? this.chain[i + 1] : -1, cur);
+                d.history[t.history.index(s)][r] = t.history.memoryOf(s, i + 1 < len ? path[i + 1] : -1, cur);
             }
             if (!remains || onTarget) {
                 this.exited[count] = s;
