@@ -85,17 +85,7 @@ class ChunkScheduleTest {
         }
         s.buildOrder(groupOf);
         for (int i = 0; i < 100_000; i++) {
-            int l = rnd.nextInt(ROWS);
-            int g = rnd.nextInt(groups + 1) - 1;
-            int cur = groupOf[l];
-            if (cur >= 0 && g >= 0) {
-                s.move(l, cur, g);
-            } else if (cur >= 0) {
-                s.remove(l, cur);
-            } else if (g >= 0) {
-                s.insert(l, g);
-            }
-            groupOf[l] = g;
+            refile(s, groupOf, rnd.nextInt(ROWS), rnd.nextInt(groups + 1) - 1);
             if (i % 997 == 0) {
                 check(s, groupOf, groups, ROWS);
             }
@@ -119,17 +109,7 @@ class ChunkScheduleTest {
         assertEquals(0, s.scattered);
         for (int round = 0; round < 20; round++) {
             for (int i = 0; i < 2_000; i++) {
-                int l = rnd.nextInt(rows - 1);
-                int g = rnd.nextInt(groups + 1) - 1;
-                int cur = groupOf[l];
-                if (cur >= 0 && g >= 0) {
-                    s.move(l, cur, g);
-                } else if (cur >= 0) {
-                    s.remove(l, cur);
-                } else if (g >= 0) {
-                    s.insert(l, g);
-                }
-                groupOf[l] = g;
+                refile(s, groupOf, rnd.nextInt(rows - 1), rnd.nextInt(groups + 1) - 1);
             }
             assertTrue(s.scattered > 0, "moves, inserts and removes are counted");
             s.sortOrder();
@@ -141,6 +121,19 @@ class ChunkScheduleTest {
                 }
             }
         }
+    }
+
+    /** Row {@code l} goes to group {@code g} (-1: out of the order), in the schedule and in the model. */
+    private static void refile(ChunkSchedule s, int[] groupOf, int l, int g) {
+        int cur = groupOf[l];
+        if (cur >= 0 && g >= 0) {
+            s.move(l, cur, g);
+        } else if (cur >= 0) {
+            s.remove(l, cur);
+        } else if (g >= 0) {
+            s.insert(l, g);
+        }
+        groupOf[l] = g;
     }
 
     private static void check(ChunkSchedule s, int[] groupOf, int groups, int rows) {
