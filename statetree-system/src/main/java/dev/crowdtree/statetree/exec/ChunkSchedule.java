@@ -232,7 +232,7 @@ final class ChunkSchedule {
 
     /**
      * Rows added, removed or moved between groups since the order was last built: each leaves a row
-     * out of ascending order ({@code SchedulePhase.sortOrder}).
+     * out of ascending order ({@link #sortOrder}).
      */
     int scattered;
 

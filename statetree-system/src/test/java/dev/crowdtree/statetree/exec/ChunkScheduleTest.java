@@ -24,7 +24,7 @@ class ChunkScheduleTest {
         ChunkSchedule s = new ChunkSchedule(0, ROWS, 1);
         s.clear(0, ROWS, 0);
         int[] model = new int[ROWS]; // wake-up step per row, 0: none
-        int[] out = new int[ROWS];
+        int[] out = new int[ROWS + 1]; // advance writes one past its last row
         // reaches of the levels, and where a half-span or full-span refile would go wrong
         int[] edges = {1, 2, 255, 256, 257, 511, 65_279, 65_280, 65_281, 65_535, 65_536, 65_537,
             98_000, 131_071, 131_072, 131_329, 196_608, 200_000};
