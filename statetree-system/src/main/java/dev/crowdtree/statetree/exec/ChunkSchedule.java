@@ -22,7 +22,7 @@ import java.util.Arrays;
  *   <li><b>Timer wheel</b>: each agent with a wake-up step (its earliest running timer, or a tick
  *       period switch) has one entry in a hierarchical wheel: 256 slots of one step for the next
  *       256 steps, 256 slots of 256 steps beyond, and an overflow list past that, filed again every
- *       32,768 steps. Slots are chains of 8-row blocks from a fixed per-chunk pool, so a step reads
+ *       32,768 steps. Slots are chains of 32-row blocks (64 bytes) from a fixed per-chunk pool, so a step reads
  *       its due agents sequentially (no pointer chase per agent), and moving or removing an entry is
  *       O(1). A level-1 slot is spread over level 0 once, when its 256 steps begin.</li>
  *   <li><b>Sticky list</b>: agents that must be looked at every step they take part in although
@@ -72,7 +72,7 @@ final class ChunkSchedule {
     /** List ids: level-0 slots, then level-1 slots, then the overflow list. */
     private static final int OVERFLOW_LIST = L0 + L1;
     private static final int LISTS = OVERFLOW_LIST + 1;
-    private static final int BLOCK = 8;
+    private static final int BLOCK = 32;
     /**
      * Every list is a chain of blocks of {@value #BLOCK} local rows from one pool per chunk. A row has
      * at most one live entry (its index is in {@link #meta}); removing it leaves a hole ({@link #HOLE}), a single
