@@ -239,7 +239,9 @@ final class ChunkBinding {
             int r = rs[i];
             acc += ex[r] + id[r] + mt[r - b] + ps[r - b];
         }
-        // the due steps of the timers on each agent's path (known once its state is loaded)
+        // the due steps of the timers on each agent's path (known once its state is loaded); not their
+        // remaining seconds, which a tick writes (a state entered) and reads only when dt changes: a
+        // store that misses does not hold the agent up
         if (t.pathTimerTaskCount() > 0) {
             for (int i = from; i < to; i++) {
                 int r = rs[i];
@@ -247,7 +249,7 @@ final class ChunkBinding {
                 if (leaf >= 0) {
                     for (int j = t.statePathTimersBegin(leaf), end = t.statePathTimersBegin(leaf + 1); j < end; j++) {
                         int k = t.pathTimerTasks(j);
-                        acc += d.ints[t.taskTimerDueSlot(k)][r] + (long) d.floats[t.taskTimerValueSlot(k)][r];
+                        acc += d.ints[t.taskTimerDueSlot(k)][r];
                     }
                 }
             }
