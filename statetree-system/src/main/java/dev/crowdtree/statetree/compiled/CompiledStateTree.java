@@ -222,11 +222,7 @@ public final class CompiledStateTree extends TreeTables {
 
     /** The ancestor of {@code s} at {@code depth} (0 = root); {@code depth <= stateDepth(s)}. */
     public int ancestorAt(int s, int depth) {
-        int x = s;
-        for (int d = stateDepth(s); d > depth; d--) {
-            x = stateParent(x);
-        }
-        return x;
+        return pathStates(statePathBegin(s) + depth);
     }
 
     /** Whether state {@code s} has children. */

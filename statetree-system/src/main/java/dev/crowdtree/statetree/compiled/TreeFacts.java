@@ -29,6 +29,8 @@ public final class TreeFacts {
     int[] taskTimerDueSlot;
     int[] statePathTimersBegin;
     short[] pathTimerTasks;
+    int[] statePathBegin;
+    short[] pathStates;
     Evaluator[] evaluatorsEveryTick;
     Evaluator[] evaluatorsWhenAwake;
     boolean hasComposites;
@@ -77,6 +79,12 @@ public final class TreeFacts {
         pathTimerTasks = pathTasks;
     }
 
+    /** Every state's path, root first: {@code states[begin[s] .. begin[s] + depth(s)]}. */
+    public void setStatePaths(int[] begin, short[] states) {
+        statePathBegin = begin;
+        pathStates = states;
+    }
+
     /** The evaluators split by schedule, each in evaluator order. */
     public void setEvaluatorSchedules(Evaluator[] everyTick, Evaluator[] whenAwake) {
         evaluatorsEveryTick = everyTick;
@@ -111,7 +119,7 @@ public final class TreeFacts {
     String missing() {
         Object[] all = {transitionGated, tagCovers, stateTriggerMask, stateTicks, stateTicking, stateAlwaysAwake,
                 stateAwakeGroup, stateAwakeGroupsBegin, taskTimer, taskTimerValueSlot, taskTimerDueSlot,
-                statePathTimersBegin, pathTimerTasks, evaluatorsEveryTick, evaluatorsWhenAwake, linkedAncestor,
+                statePathTimersBegin, pathTimerTasks, statePathBegin, pathStates, evaluatorsEveryTick, evaluatorsWhenAwake, linkedAncestor,
                 noTaskOnPath, historyIndex, historyStates, periodPathLog};
         for (int i = 0; i < all.length; i++) {
             if (all[i] == null) {

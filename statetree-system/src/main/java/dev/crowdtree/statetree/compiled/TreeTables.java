@@ -39,6 +39,8 @@ abstract class TreeTables {
     private final int[] stateAwakeGroupsBegin;
     private final int[] statePathTimersBegin;
     private final short[] pathTimerTasks;
+    private final int[] statePathBegin;
+    private final short[] pathStates;
     private final short[] stateLinkedParamsBegin;
     private final short[] stateLinkedParamsNum;
     private final float[] stateWeight;
@@ -162,6 +164,8 @@ abstract class TreeTables {
         stateAwakeGroupsBegin = f.stateAwakeGroupsBegin;
         statePathTimersBegin = f.statePathTimersBegin;
         pathTimerTasks = f.pathTimerTasks;
+        statePathBegin = f.statePathBegin;
+        pathStates = f.pathStates;
     }
 
     public final String stateName(int s) {
@@ -271,6 +275,19 @@ abstract class TreeTables {
 
     public final short pathTimerTasks(int k) {
         return pathTimerTasks[k];
+    }
+
+    /**
+     * The path from the root to state {@code s}, root first, read from a table (no walk up the
+     * parents): {@code pathStates(statePathBegin(s) + d)} is the state at depth d, for
+     * {@code d <= stateDepth(s)}.
+     */
+    public final int statePathBegin(int s) {
+        return statePathBegin[s];
+    }
+
+    public final short pathStates(int k) {
+        return pathStates[k];
     }
 
     public final short stateLinkedParamsBegin(int s) {

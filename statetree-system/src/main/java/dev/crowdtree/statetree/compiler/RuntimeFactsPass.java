@@ -41,6 +41,7 @@ final class RuntimeFactsPass {
         boolean[] noTask = unrealRules();
         history();
         periods();
+        paths();
         timers();
         evaluators();
         for (int i = 0; i < b.conditionCount(); i++) {
@@ -123,6 +124,26 @@ final class RuntimeFactsPass {
             some |= own >= 0;
         }
         out.setPeriodPaths(path, some);
+    }
+
+    /** Every state's path, root first, one after another (parents come before their children). */
+    private void paths() {
+        int[] depth = new int[n];
+        int[] begin = new int[n];
+        int total = 0;
+        for (int s = 0; s < n; s++) {
+            int p = b.stateParent(s);
+            depth[s] = p < 0 ? 0 : depth[p] + 1;
+            begin[s] = total;
+            total += depth[s] + 1;
+        }
+        short[] states = new short[total];
+        for (int s = 0; s < n; s++) {
+            for (int a = s, d = depth[s]; d >= 0; a = b.stateParent(a), d--) {
+                states[begin[s] + d] = (short) a;
+            }
+        }
+        out.setStatePaths(begin, states);
     }
 
     private void timers() {

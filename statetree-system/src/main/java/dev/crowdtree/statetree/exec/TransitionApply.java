@@ -36,9 +36,6 @@ final class TransitionApply {
     private final GlobalTaskPhase globals;
     /** The tree follows Unreal 5.8's rules (rules U3, U4). */
     private final boolean unreal;
-    /** Each state's path, root first ({@code paths[s].length} is its depth + 1): read, never walked up per transition. */
-    private final int[][] paths;
-    private static final int[] NO_PATH = new int[0];
     // Scratch of a path change: the states exited and how.
     private final int[] exited = new int[CompiledStateTree.MAX_DEPTH];
     private final byte[] exitedChange = new byte[CompiledStateTree.MAX_DEPTH];
@@ -58,14 +55,6 @@ final class TransitionApply {
         this.scan = scan;
         this.globals = globals;
         this.unreal = state.t.unreal.on;
-        this.paths = new int[t.stateCount][];
-        for (int s = 0; s < t.stateCount; s++) {
-            int[] path = new int[t.stateDepth(s) + 1];
-            for (int p = s, i = path.length - 1; i >= 0; p = t.stateParent(p), i--) {
-                path[i] = p;
-            }
-            paths[s] = path;
-        }
     }
 
     /** Applies the transitions of the rows the scan fired ({@link Decisions#firedRows}); they join X as fired. */
@@ -252,9 +241,8 @@ final class TransitionApply {
         boolean shallowerSuccess = false;
         int enteredDepth = 0;
         boolean onTarget = false;
-        final int[] path = paths[leaf];
-        for (int i = 0, len = path.length; i < len; i++) {
-            int s = path[i];
+        for (int i = 0, at = t.statePathBegin(leaf), len = t.stateDepth(leaf) + 1; i < len; i++) {
+            int s = t.pathStates(at + i);
             c.setState(r, (short) (s + 1));
             boolean stays = cur >= 0 && t.stateDepth(cur) >= i && t.isAncestorOrSelf(s, cur);
             boolean wasActive = stays && i < changedFrom;
@@ -362,15 +350,15 @@ final class TransitionApply {
                 c.clearGate(r);
             }
         }
-        final int[] nextPath = all || leaf < 0 ? NO_PATH : paths[leaf]; // the next path, root first
-        final int nextLen = nextPath.length;
-        final int[] path = paths[cur];
-        final int len = path.length;
+        final int nextLen = all || leaf < 0 ? 0 : t.stateDepth(leaf) + 1; // the next path, root first
+        final int nextAt = all || leaf < 0 ? 0 : t.statePathBegin(leaf);
+        final int len = t.stateDepth(cur) + 1;
+        final int at = t.statePathBegin(cur);
         int count = 0;
         boolean onTarget = all;
         for (int i = 0; i < len; i++) {
-            int s = path[i];
-            int next = i < nextLen ? nextPath[i] : -1;
+            int s = t.pathStates(at + i);
+            int next = i < nextLen ? t.pathStates(nextAt + i) : -1;
             boolean remains = next == s && i < changedFrom;
             if (s == gateSource && !remains) {
                 c.clearGate(r);
@@ -378,7 +366,7 @@ final class TransitionApply {
             onTarget |= next == target && next >= 0;
             if (!remains && t.history.has(s)) {
                 // rule Y2: a history state exited as changed remembers the path below it
-                d.history[t.history.index(s)][r] = t.history.memoryOf(s, i + 1 < len ? path[i + 1] : -1, cur);
+                d.history[t.history.index(s)][r] = t.history.memoryOf(s, i + 1 < len ? t.pathStates(at + i + 1) : -1, cur);
             }
             if (!remains || onTarget) {
                 this.exited[count] = s;
