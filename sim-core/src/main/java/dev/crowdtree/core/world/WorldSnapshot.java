@@ -84,7 +84,7 @@ public final class WorldSnapshot {
         s.tick = in.readLong();
         int next = in.readInt();
         s.sparse = next < 0;
-        s.nextId = s.sparse ? ~next : next;
+        s.nextId = nextIdOf(next);
         if (s.tick < 0 || s.nextId > SoaTable.MAX_CAPACITY) {
             throw new SnapshotException("the snapshot's agent ids are malformed");
         }
@@ -97,6 +97,11 @@ public final class WorldSnapshot {
             throw new SnapshotException("the snapshot's agent ids are inconsistent");
         }
         return s;
+    }
+
+    /** The next id from the header's word, which a world with sparse ids writes as {@code ~nextId}. */
+    private static int nextIdOf(int word) {
+        return word < 0 ? ~word : word;
     }
 
     /**
@@ -128,8 +133,7 @@ public final class WorldSnapshot {
      */
     public static int peekRows(DataInputStream in) throws IOException {
         in.readLong(); // tick
-        int next = in.readInt();
-        int nextId = next < 0 ? ~next : next;
+        int nextId = nextIdOf(in.readInt());
         for (int list = 0; list < 2; list++) { // generations, free ids
             int n = in.readInt();
             if (n < 0 || n > nextId || in.skipBytes(4 * n) != 4 * n) {
