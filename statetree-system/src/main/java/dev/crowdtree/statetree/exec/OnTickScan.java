@@ -18,9 +18,6 @@ final class OnTickScan {
     /** The positions (or rows) that need a decision. */
     private int[] cand = new int[0];
 
-    /** Agents whose results choose the form of {@link #ungated}'s gathering loop. */
-    private static final int SAMPLE = 64;
-
     OnTickScan(ChunkBinding st, Decisions dec, Gates gates, TransitionScan scan) {
         this.st = st;
         this.dec = dec;
@@ -32,39 +29,24 @@ final class OnTickScan {
         cand = new int[n];
     }
 
+    /** Room for the positions of one slice of the always-awake agents, for {@link #ungated}. */
+    int[] passed() {
+        return cand;
+    }
+
     /**
-     * Ungated onTick transition {@code tr} over {@code aOrder[aLo..aHi)}, its conditions' results in
-     * {@code ok}: a branch-free loop gathers the rows that passed, then each undecided one is
-     * decided. (Few pass in a tick; a call per agent inside the first loop would keep it from being
-     * compiled as a tight loop.)
+     * Ungated onTick transition {@code tr} over its slice of {@code aOrder}, the positions of the
+     * agents that passed its conditions in {@code passed[0..m)} (see
+     * {@link dev.crowdtree.statetree.node.Condition#select}): each undecided one is decided. (Few
+     * pass in a tick; a call per agent inside the conditions' loop would keep it from being compiled
+     * as a tight loop.)
      */
-    void ungated(int tr, int[] aOrder, int aLo, int aHi, boolean[] ok) {
-        final int[] cand = this.cand;
-        int m = 0;
-        final int sampleEnd = Math.min(aHi, aLo + SAMPLE);
-        for (int i = aLo; i < sampleEnd; i++) {
-            cand[m] = aOrder[i];
-            m += ok[i] ? 1 : 0;
-        }
-        if (m <= SAMPLE >> 5) {
-            // few pass (a threshold crossed by a few agents a tick): a branch that is predicted,
-            // and nothing read or written for the agents that did not pass
-            for (int i = sampleEnd; i < aHi; i++) {
-                if (ok[i]) {
-                    cand[m++] = aOrder[i];
-                }
-            }
-        } else {
-            for (int i = sampleEnd; i < aHi; i++) {
-                cand[m] = aOrder[i];
-                m += ok[i] ? 1 : 0;
-            }
-        }
+    void ungated(int tr, int[] aOrder, int[] passed, int m) {
         final int b = st.base;
         final int ep = dec.epoch;
         final int[] stamp = dec.decStamp;
         for (int j = 0; j < m; j++) {
-            int r = cand[j];
+            int r = aOrder[passed[j]];
             if (stamp[r - b] != ep) {
                 scan.decide(r, tr, true, false);
             }

@@ -136,11 +136,14 @@ final class TransitionScan {
                 boolean gatedTr = t.isGated(tr);
                 if (t.transitionTrigger(tr) == TRIGGER_TICK) {
                     if (aLo != aHi) {
-                        testConditions(t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr), aOrder, aLo, aHi, pass);
+                        int begin = t.transitionConditionsBegin(tr);
+                        int conditions = t.transitionConditionsNum(tr);
                         if (gatedTr) {
+                            testConditions(begin, conditions, aOrder, aLo, aHi, pass);
                             onTick.gated(tr, aOrder, aLo, aHi, pass);
                         } else {
-                            onTick.ungated(tr, aOrder, aLo, aHi, pass);
+                            int[] passed = onTick.passed();
+                            onTick.ungated(tr, aOrder, passed, selectConditions(begin, conditions, aOrder, aLo, aHi, passed));
                         }
                     }
                     continue;
@@ -331,6 +334,24 @@ final class TransitionScan {
             // rule R1: the rows fail (decided now in round one; the apply phase finishes them itself)
             faults.faultConditions(rowsToTest, from, to, t.condition(c), e);
             Arrays.fill(result, from, to, false);
+        }
+    }
+
+    /**
+     * The positions {@code i} in {@code from .. to-1} whose row {@code rowsToTest[i]} passes the
+     * conditions {@code [begin, begin+num)}, ascending, in {@code passed[0..k)}; returns {@code k}. One
+     * condition finds them itself ({@link Condition#select}); several are tested and combined first.
+     */
+    private int selectConditions(int begin, int num, int[] rowsToTest, int from, int to, int[] passed) {
+        if (num != 1) {
+            testConditions(begin, num, rowsToTest, from, to, pass);
+            return Condition.passes(pass, from, to, passed);
+        }
+        try {
+            return t.condition(begin).select(ctx, rowsToTest, from, to, pass, passed);
+        } catch (RuntimeException e) {
+            faults.faultConditions(rowsToTest, from, to, t.condition(begin), e); // rule R1, as testConditions
+            return 0;
         }
     }
 

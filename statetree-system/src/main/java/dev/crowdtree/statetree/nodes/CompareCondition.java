@@ -18,6 +18,18 @@ public final class CompareCondition extends Condition {
     private final ValueInput left;
     private final ValueInput right;
     private final int op;
+    /**
+     * A float slot against a constant that is not NaN ({@link #testFloatSlot}): the constant's float
+     * neighbours and the range of {@link #orderKey order keys} that pass, computed once.
+     */
+    private final boolean floatSlotVsConstant;
+    private final boolean exact;
+    private final float f;
+    private final float lo;
+    private final float hi;
+    private final long first;
+    private final long width;
+    private final int flip;
 
     public CompareCondition(NodeConfig c) {
         super(c);
@@ -28,12 +40,48 @@ public final class CompareCondition extends Condition {
             throw new IllegalArgumentException("enum parameter '" + c.param("param").name()
                     + "' compares by value name with == or != only, not " + c.string("op"));
         }
+        double b = right.isConstant() ? right.constantValue() : Double.NaN;
+        this.floatSlotVsConstant = left.kind() == ValueInput.FLOAT_SLOT && right.isConstant() && b == b;
+        this.f = (float) b;
+        this.exact = (double) f == b;
+        this.lo = exact || (double) f < b ? f : Math.nextDown(f);
+        this.hi = exact || (double) f > b ? f : Math.nextUp(f);
+        switch (op) {
+            case 0:
+            case 1: // == and != (its complement): the keys of f (both zeros for a zero), or none when b is no float
+                first = lowKey(f);
+                width = exact ? highKey(f) - lowKey(f) + 1 : 0;
+                break;
+            case 2: // a < hi: [-inf, hi)
+                first = KEY_NEGATIVE_INFINITY;
+                width = lowKey(hi) - KEY_NEGATIVE_INFINITY;
+                break;
+            case 3: // a <= lo: [-inf, lo]
+                first = KEY_NEGATIVE_INFINITY;
+                width = highKey(lo) - KEY_NEGATIVE_INFINITY + 1;
+                break;
+            case 4: // a > lo: (lo, +inf]
+                first = highKey(lo) + 1;
+                width = KEY_POSITIVE_INFINITY - highKey(lo);
+                break;
+            default: // a >= hi: [hi, +inf]
+                first = lowKey(hi);
+                width = KEY_POSITIVE_INFINITY - lowKey(hi) + 1;
+        }
+        this.flip = op == 1 ? 1 : 0;
     }
 
     @Override
     public void test(NodeContext ctx, int[] rows, int from, int to, boolean[] out) {
+        if (floatSlotVsConstant) {
+            testFloatSlot(ctx.floats(left.slot()), rows, from, to, out);
+            return;
+        }
         if (right.isConstant() && left.kind() == ValueInput.FLOAT_SLOT) {
-            testFloatSlot(ctx.floats(left.slot()), right.constantValue(), rows, from, to, out);
+            final float[] a = ctx.floats(left.slot());
+            for (int i = from; i < to; i++) {
+                out[i] = compare(a[rows[i]], Double.NaN); // NaN constant: only != holds
+            }
             return;
         }
         if (left.kind() == ValueInput.FLOAT_SLOT && right.kind() == ValueInput.FLOAT_SLOT) {
@@ -61,55 +109,26 @@ public final class CompareCondition extends Condition {
      * {@value #SAMPLE} rows decides: when at most one of them differs from the others, the plain
      * comparison runs (its branch predicts well and it is cheaper). Both give the same results.
      */
-    private void testFloatSlot(float[] a, double b, int[] rows, int from, int to, boolean[] out) {
-        if (b != b) {
-            for (int i = from; i < to; i++) {
-                out[i] = compare(a[rows[i]], b); // NaN constant: only != holds
-            }
-            return;
-        }
-        float f = (float) b;
-        boolean exact = (double) f == b;
-        final float lo = exact || (double) f < b ? f : Math.nextDown(f);
-        final float hi = exact || (double) f > b ? f : Math.nextUp(f);
-        final long first;
-        final long width;
-        switch (op) {
-            case 0:
-            case 1: // == and != (its complement): the keys of f (both zeros for a zero), or none when b is no float
-                first = lowKey(f);
-                width = exact ? highKey(f) - lowKey(f) + 1 : 0;
-                break;
-            case 2: // a < hi: [-inf, hi)
-                first = KEY_NEGATIVE_INFINITY;
-                width = lowKey(hi) - KEY_NEGATIVE_INFINITY;
-                break;
-            case 3: // a <= lo: [-inf, lo]
-                first = KEY_NEGATIVE_INFINITY;
-                width = highKey(lo) - KEY_NEGATIVE_INFINITY + 1;
-                break;
-            case 4: // a > lo: (lo, +inf]
-                first = highKey(lo) + 1;
-                width = KEY_POSITIVE_INFINITY - highKey(lo);
-                break;
-            default: // a >= hi: [hi, +inf]
-                first = lowKey(hi);
-                width = KEY_POSITIVE_INFINITY - lowKey(hi) + 1;
-        }
-        final int flip = op == 1 ? 1 : 0;
+    private void testFloatSlot(float[] a, int[] rows, int from, int to, boolean[] out) {
+        final long first = this.first;
+        final long width = this.width;
+        final int flip = this.flip;
+        final boolean exact = this.exact;
+        final float f = this.f;
+        final float lo = this.lo;
+        final float hi = this.hi;
         // A sample first: when (almost) none or all of it passes, the rest is likely the same and a
         // plain comparison's branch predicts well, which is cheaper than the branch-free test.
         final int sampleEnd = Math.min(to, from + SAMPLE);
         int passed = 0;
         for (int i = from; i < sampleEnd; i++) {
-            // 1 when the key lies in [first, first + width), unsigned, so NaN keys fall outside
-            int in = ((int) ((((orderKey(a[rows[i]]) - first) & 0xFFFF_FFFFL) - width) >>> 63)) ^ flip;
+            int in = in(a[rows[i]], first, width, flip);
             out[i] = in != 0;
             passed += in;
         }
         if (mixed(passed, sampleEnd - from)) {
             for (int i = sampleEnd; i < to; i++) {
-                int in = ((int) ((((orderKey(a[rows[i]]) - first) & 0xFFFF_FFFFL) - width) >>> 63)) ^ flip;
+                int in = in(a[rows[i]], first, width, flip);
                 out[i] = in != 0;
             }
             return;
@@ -144,6 +163,82 @@ public final class CompareCondition extends Condition {
                 for (int i = sampleEnd; i < to; i++) {
                     out[i] = a[rows[i]] >= hi;
                 }
+        }
+    }
+
+    /** 1 when the {@link #orderKey} of {@code x} lies in {@code [first, first + width)} (unsigned, so NaN keys fall outside), xor {@code flip}. */
+    private static int in(float x, long first, long width, int flip) {
+        return ((int) ((((orderKey(x) - first) & 0xFFFF_FFFFL) - width) >>> 63)) ^ flip;
+    }
+
+    /**
+     * For a float slot against a constant, {@link #testFloatSlot}'s test and collecting the passes
+     * in one loop: a sample of {@value #SAMPLE} rows, tested without a branch, chooses how the rest
+     * is. When at most 2 of the sample pass (a threshold that few agents cross in a tick), a plain
+     * comparison with a branch that predicts well, writing nothing for the agents that do not
+     * pass; else the branch-free test, each position written and the count moved by its result.
+     */
+    @Override
+    public int select(NodeContext ctx, int[] rows, int from, int to, boolean[] scratch, int[] passed) {
+        if (!floatSlotVsConstant) {
+            return super.select(ctx, rows, from, to, scratch, passed);
+        }
+        final float[] a = ctx.floats(left.slot());
+        final long first = this.first;
+        final long width = this.width;
+        final int flip = this.flip;
+        final int sampleEnd = Math.min(to, from + SAMPLE);
+        int k = 0;
+        for (int i = from; i < sampleEnd; i++) {
+            passed[k] = i;
+            k += in(a[rows[i]], first, width, flip);
+        }
+        if (!few(k)) {
+            for (int i = sampleEnd; i < to; i++) {
+                passed[k] = i;
+                k += in(a[rows[i]], first, width, flip);
+            }
+            return k;
+        }
+        // few pass: a plain comparison per op, whose branch predicts well
+        final float lo = this.lo;
+        final float hi = this.hi;
+        switch (op) {
+            case 2:
+                for (int i = sampleEnd; i < to; i++) {
+                    if (a[rows[i]] < hi) {
+                        passed[k++] = i;
+                    }
+                }
+                return k;
+            case 3:
+                for (int i = sampleEnd; i < to; i++) {
+                    if (a[rows[i]] <= lo) {
+                        passed[k++] = i;
+                    }
+                }
+                return k;
+            case 4:
+                for (int i = sampleEnd; i < to; i++) {
+                    if (a[rows[i]] > lo) {
+                        passed[k++] = i;
+                    }
+                }
+                return k;
+            case 5:
+                for (int i = sampleEnd; i < to; i++) {
+                    if (a[rows[i]] >= hi) {
+                        passed[k++] = i;
+                    }
+                }
+                return k;
+            default: // == and !=: the key test, with a branch
+                for (int i = sampleEnd; i < to; i++) {
+                    if (in(a[rows[i]], first, width, flip) != 0) {
+                        passed[k++] = i;
+                    }
+                }
+                return k;
         }
     }
 
@@ -205,8 +300,6 @@ public final class CompareCondition extends Condition {
         return passed > 1 && passed < sampled - 1;
     }
 
-    /** How many rows {@link #testFloatSlot} tests before it chooses its loop. */
-    static final int SAMPLE = 64;
 
     /** {@link #orderKey} of the infinities: every non-NaN float's key lies between them. */
     static final long KEY_NEGATIVE_INFINITY = orderKey(Float.NEGATIVE_INFINITY);

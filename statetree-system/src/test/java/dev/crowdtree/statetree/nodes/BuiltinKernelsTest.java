@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.nodes;
 
+import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.NodeConfig;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
@@ -26,6 +27,8 @@ class BuiltinKernelsTest {
         float[] a = new float[N];
         int[] rows = new int[N];
         boolean[] out = new boolean[N];
+        boolean[] scratch = new boolean[N];
+        int[] passed = new int[N];
         ContextControl control = new ContextControl();
         NodeContext ctx = control.context();
         control.bindSlots(new float[][] {a}, new int[0][], new byte[0][], rows);
@@ -52,7 +55,7 @@ class BuiltinKernelsTest {
             }
             if (round % 2 == 1) {
                 // a uniform sample (the first rows all alike): the plain loop tests the rest
-                java.util.Arrays.fill(a, 0, CompareCondition.SAMPLE, a[CompareCondition.SAMPLE]);
+                java.util.Arrays.fill(a, 0, Condition.SAMPLE, a[Condition.SAMPLE]);
             }
             for (String op : CompareCondition.OPS) {
                 Map<String, Object> values = new HashMap<>();
@@ -64,7 +67,42 @@ class BuiltinKernelsTest {
                 for (int i = 0; i < N; i++) {
                     assertCompared(op, a[i], b, out[i]);
                 }
+                // select: the positions that pass, the same results; from a few rows in, so that the
+                // sample (and which loop it picks) starts elsewhere
+                int from = round % 5;
+                int k = c.select(ctx, rows, from, N, scratch, passed);
+                int j = 0;
+                for (int i = from; i < N; i++) {
+                    if (out[i]) {
+                        assertEquals(i, passed[j++], "select of " + op + " " + b);
+                    }
+                }
+                assertEquals(j, k, "passes of " + op + " " + b);
             }
+        }
+    }
+
+    @Test
+    void passesCollectsTheTruePositionsWhicheverLoopTheSampleChooses() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        boolean[] results = new boolean[N];
+        int[] passed = new int[N];
+        for (int round = 0; round < 200; round++) {
+            // none, a few (the branch), a quarter and nearly all (no branch) of the sample pass
+            int oneIn = new int[] {N * 2, 500, 4, 1}[round % 4];
+            for (int i = 0; i < N; i++) {
+                results[i] = rnd.nextInt(oneIn) == 0;
+            }
+            int from = rnd.nextInt(100);
+            int to = N - rnd.nextInt(100);
+            int k = Condition.passes(results, from, to, passed);
+            int j = 0;
+            for (int i = from; i < to; i++) {
+                if (results[i]) {
+                    assertEquals(i, passed[j++]);
+                }
+            }
+            assertEquals(j, k);
         }
     }
 
@@ -97,7 +135,7 @@ class BuiltinKernelsTest {
             }
             if (round % 2 == 1) {
                 // a uniform sample (the rows tested first all alike): the plain loop tests the rest
-                for (int i = 0; i < CompareCondition.SAMPLE; i++) {
+                for (int i = 0; i < Condition.SAMPLE; i++) {
                     a[rows[i]] = 1f;
                     b[rows[i]] = 2f;
                 }
