@@ -27,6 +27,9 @@ final class RuntimeFactsPass {
     private final CompiledTreeBuilder b;
     private final TreeFacts out;
     private final int n;
+    /** {@link #paths}'s table, for the passes after it. */
+    private int[] pathBegin;
+    private short[] pathStates;
 
     RuntimeFactsPass(CompiledTreeBuilder b) {
         this.b = b;
@@ -126,23 +129,26 @@ final class RuntimeFactsPass {
         out.setPeriodPaths(path, some);
     }
 
-    /** Every state's path, root first, one after another (parents come before their children). */
+    /**
+     * Every state's path, root first, one after another (parents come before their children):
+     * {@code pathStates[pathBegin[s] .. pathBegin[s + 1])}; also read by {@link #timers}.
+     */
     private void paths() {
         int[] depth = new int[n];
-        int[] begin = new int[n];
-        int total = 0;
+        int[] begin = new int[n + 1];
         for (int s = 0; s < n; s++) {
             int p = b.stateParent(s);
             depth[s] = p < 0 ? 0 : depth[p] + 1;
-            begin[s] = total;
-            total += depth[s] + 1;
+            begin[s + 1] = begin[s] + depth[s] + 1;
         }
-        short[] states = new short[total];
+        short[] states = new short[begin[n]];
         for (int s = 0; s < n; s++) {
             for (int a = s, d = depth[s]; d >= 0; a = b.stateParent(a), d--) {
                 states[begin[s] + d] = (short) a;
             }
         }
+        pathBegin = begin;
+        pathStates = states;
         out.setStatePaths(begin, states);
     }
 
@@ -157,30 +163,27 @@ final class RuntimeFactsPass {
             valueSlot[k] = task.timerValueSlot();
             dueSlot[k] = task.timerDueSlot();
         }
-        int[] pathBegin = new int[n + 1];
+        int[] timersBegin = new int[n + 1];
         List<Short> pathTimers = new ArrayList<>();
-        short[] chain = new short[CompiledStateTree.MAX_DEPTH];
         for (int s = 0; s < n; s++) {
-            pathBegin[s] = pathTimers.size();
-            int len = 0;
-            for (int a = s; a >= 0; a = b.stateParent(a)) {
-                chain[len++] = (short) a;
-            }
-            for (int i = len - 1; i >= 0; i--) { // from task 0 at the root: the global tasks come just before its own
-                int end = b.stateTasksBegin(chain[i]) + b.stateTasksNum(chain[i]);
-                for (int k = chain[i] == 0 ? 0 : b.stateTasksBegin(chain[i]); k < end; k++) {
+            timersBegin[s] = pathTimers.size();
+            // from task 0 at the root: the global tasks come just before its own
+            for (int i = pathBegin[s]; i < pathBegin[s + 1]; i++) {
+                int a = pathStates[i];
+                int end = b.stateTasksBegin(a) + b.stateTasksNum(a);
+                for (int k = a == 0 ? 0 : b.stateTasksBegin(a); k < end; k++) {
                     if (kind[k] != TimerKind.NONE) {
                         pathTimers.add((short) k);
                     }
                 }
             }
         }
-        pathBegin[n] = pathTimers.size();
+        timersBegin[n] = pathTimers.size();
         short[] pathTasks = new short[pathTimers.size()];
         for (int i = 0; i < pathTasks.length; i++) {
             pathTasks[i] = pathTimers.get(i);
         }
-        out.setTimers(kind, valueSlot, dueSlot, pathBegin, pathTasks);
+        out.setTimers(kind, valueSlot, dueSlot, timersBegin, pathTasks);
     }
 
     private void evaluators() {
