@@ -18,8 +18,11 @@ module dev.crowdtree.statetree {
     exports dev.crowdtree.statetree.nodes;
     exports dev.crowdtree.statetree.exec;
     exports dev.crowdtree.statetree.reference;
+    exports dev.crowdtree.statetree.model;
     // Node types from jars: NodeProviders finds them with ServiceLoader.
     uses dev.crowdtree.statetree.node.NodeProvider;
+    // Simulation models from jars: ModelJars finds them with ServiceLoader.
+    uses dev.crowdtree.statetree.model.SimulationModel;
 
     // Not exported: dev.crowdtree.statetree.fixtures (the trees of the tests and benchmarks) and
     // dev.crowdtree.statetree.internal (what the two runtimes share; not an API).

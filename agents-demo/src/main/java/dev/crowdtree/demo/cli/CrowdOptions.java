@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.cli;
 
+import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.statetree.exec.NodeErrorPolicy;
@@ -7,7 +8,6 @@ import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.demo.sim.BehaviourSim;
 import dev.crowdtree.demo.sim.CrowdSetup;
 import dev.crowdtree.demo.sim.CrowdSim;
-import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;

@@ -1,12 +1,12 @@
 package dev.crowdtree.demo.cli;
 
+import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.sim.BehaviourSim;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.render.FrameWriter;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.sim.CrowdSnapshot;
-import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;

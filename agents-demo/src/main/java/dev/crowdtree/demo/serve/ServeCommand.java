@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.TokenOptions;
 import dev.crowdtree.demo.http.Json;
@@ -10,7 +11,6 @@ import dev.crowdtree.demo.debug.Debugger;
 import dev.crowdtree.demo.sim.BehaviourSim;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.Simulation;
-import dev.crowdtree.demo.sim.LodBands;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

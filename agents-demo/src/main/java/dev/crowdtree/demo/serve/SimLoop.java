@@ -1,11 +1,11 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.core.time.FixedStepClock;
 import dev.crowdtree.demo.serve.FrameBuffers.Frame;
 import dev.crowdtree.demo.sim.CrowdData;
 import dev.crowdtree.demo.sim.Simulation;
-import dev.crowdtree.demo.sim.LodBands;
 import dev.crowdtree.demo.sim.SmartObjects;
 import dev.crowdtree.demo.sim.Threats;
 import dev.crowdtree.statetree.exec.PayloadMismatch;

@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.core.metrics.TickMetrics;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;

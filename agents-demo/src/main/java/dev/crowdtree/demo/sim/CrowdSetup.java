@@ -1,5 +1,7 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.statetree.model.LodBands;
+import dev.crowdtree.statetree.model.TickPeriods;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.node.NodeRegistry;

@@ -1,5 +1,7 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.statetree.model.LodBands;
+import dev.crowdtree.statetree.model.TickPeriods;
 import dev.crowdtree.core.metrics.TickMetrics;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.core.schedule.Chunk;
@@ -485,25 +487,7 @@ public final class CrowdSim implements Simulation {
 
         /** Each agent's LOD band; the runtime hears of the agents whose band changed. */
         private void lodChunk(int begin, int end, LodBands bands) {
-            final float[] x = data.x.data();
-            final float[] y = data.y.data();
-            final byte[] band = lodBand.data();
-            final float ox = observerX;
-            final float oy = observerY;
-            final TickPeriods sink = periods;
-            for (int r = begin; r < end; r++) {
-                float dx = x[r] - ox;
-                float dy = y[r] - oy;
-                int current = band[r] - 1; // -1: no band yet, the runtime's default period 1
-                int b = bands.band(dx * dx + dy * dy, current);
-                if (b != current) {
-                    band[r] = (byte) (b + 1);
-                    int p = bands.periodOfBand(b);
-                    if (current >= 0 || p != 1) {
-                        sink.setTickPeriodOfRow(r, p);
-                    }
-                }
-            }
+            bands.assign(data.x.data(), data.y.data(), lodBand.data(), begin, end, observerX, observerY, periods);
         }
 
         @Override

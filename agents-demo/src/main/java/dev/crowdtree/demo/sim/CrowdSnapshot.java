@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;

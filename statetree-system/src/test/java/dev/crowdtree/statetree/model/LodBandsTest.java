@@ -1,4 +1,4 @@
-package dev.crowdtree.demo.sim;
+package dev.crowdtree.statetree.model;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.crowdtree.demo.sim;
+package dev.crowdtree.statetree.model;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -71,6 +71,27 @@ public final class LodBands {
         return new LodBands(new float[] {100f, 250f, 500f}, new int[] {1, 2, 4, 8});
     }
 
+    /**
+     * The default bands scaled to a world {@code extent} across: boundaries at 1/20, 1/8 and 1/4 of
+     * it (for the crowd's 2,000 m world: {@link #defaults()}), periods 1, 2, 4 and 8.
+     */
+    public static LodBands scaledTo(float extent) {
+        if (!(extent > 0) || !Float.isFinite(extent)) {
+            throw new IllegalArgumentException("LOD bands: the world's extent " + extent + " must be positive and finite");
+        }
+        return new LodBands(new float[] {extent / 20, extent / 8, extent / 4}, new int[] {1, 2, 4, 8});
+    }
+
+    /** The boundaries, ascending (a copy). */
+    public float[] distances() {
+        return distances.clone();
+    }
+
+    /** The periods of the bands, ascending (a copy). */
+    public int[] periods() {
+        return periods.clone();
+    }
+
     /** Number of bands (one more than boundaries). */
     public int count() {
         return periods.length;
@@ -109,6 +130,28 @@ public final class LodBands {
             out++;
         }
         return Math.max(current, out);
+    }
+
+    /**
+     * Level of detail for rows {@code begin .. end-1}: each agent's band by its squared distance from
+     * the observer ({@code ox}, {@code oy}), kept in {@code band} as band + 1 (0: none yet); an agent
+     * whose band changed gets the band's period through {@code sink} (not when it enters its first
+     * band with period 1, the runtime's default). Allocation-free; rows of one chunk per call.
+     */
+    public void assign(float[] x, float[] y, byte[] band, int begin, int end, float ox, float oy, TickPeriods sink) {
+        for (int r = begin; r < end; r++) {
+            float dx = x[r] - ox;
+            float dy = y[r] - oy;
+            int current = band[r] - 1; // -1: no band yet, the runtime's default period 1
+            int b = band(dx * dx + dy * dy, current);
+            if (b != current) {
+                band[r] = (byte) (b + 1);
+                int p = periods[b];
+                if (current >= 0 || p != 1) {
+                    sink.setTickPeriodOfRow(r, p);
+                }
+            }
+        }
     }
 
     /** "period 1: within 100 m" style descriptions, one per band. */
