@@ -85,7 +85,7 @@ final class DebugSession implements AutoCloseable {
         this.history = new SnapshotHistory(settings.historyTicks(), settings.historyBytes());
         this.lines = new WatchedLines(runtime);
         this.breakpoints = new Breakpoints(runtime, lines);
-        this.views = new DebugViews(runtime);
+        this.views = new DebugViews(target);
         this.paused = settings.paused();
         this.thread = new Thread(this::loop, "crowdtree-debug");
         this.thread.setDaemon(true);
@@ -112,8 +112,8 @@ final class DebugSession implements AutoCloseable {
     }
 
     /** The finder's answer ({@code GET /api/find}) at the tick shown. */
-    String find(String statePath, String param, double min, double max, int limit) {
-        return views.find(statePath, param, min, max, limit, target.tick());
+    String find(DebugViews.Query query) {
+        return views.find(query, target.tick());
     }
 
     CompiledStateTree tree() {
