@@ -233,7 +233,9 @@ final class DebugServer implements AutoCloseable {
                 Integer transition = b.hasNonNull("transition") ? b.get("transition").asInt(-1) : null;
                 String tag = text(b, "tag");
                 int agent = b.hasNonNull("agent") && !b.get("agent").asText().isBlank() ? b.get("agent").asInt(-1) : -1;
-                return session.await(() -> session.addBreakpoint(kind, state, transition, tag, agent));
+                Breakpoint.Spec spec = new Breakpoint.Spec(kind, state, transition, tag, agent, text(b, "column"),
+                        crosses(b));
+                return session.await(() -> session.addBreakpoint(spec));
             }
             default:
                 throw new BadRequest(405, "/api/breakpoints takes GET, POST or DELETE, not " + method);
@@ -267,6 +269,26 @@ final class DebugServer implements AutoCloseable {
         }
         int limit = (int) Math.min(100_000, Math.max(1, number(q, "limit", 1000)));
         return new DebugViews.Query(state, param, min, max, column, columnMin, columnMax, limit);
+    }
+
+    /** The threshold of a column breakpoint ({@code "crosses"}: a number, or a string holding one), or null. */
+    private static Double crosses(JsonNode b) {
+        JsonNode c = b.get("crosses");
+        if (c == null || c.isNull() || c.isTextual() && c.asText().isBlank()) {
+            return null;
+        }
+        if (c.isNumber()) {
+            return c.doubleValue();
+        }
+        if (c.isTextual()) {
+            try {
+                return Double.parseDouble(c.asText().strip());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new BadRequest(400, "crosses = " + c + " is not a number: a column breakpoint needs the threshold the "
+                + "column's value crosses, a finite number such as 15");
     }
 
     private static JsonNode body(Request request) {

@@ -227,6 +227,10 @@ final class DebugViews {
             if (b.tag() != null) {
                 o.put("tag", b.tag());
             }
+            if (b.crossing() != null) {
+                o.put("column", b.crossing().column());
+                o.put("crosses", b.crossing().threshold());
+            }
             o.put("agent", b.agent());
             o.put("text", b.describe(tree));
         }
