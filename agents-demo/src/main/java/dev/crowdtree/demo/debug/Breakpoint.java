@@ -16,12 +16,14 @@ import java.util.Locale;
  * checked before the tick, among the events queued for it and those the host sends it). A column
  * breakpoint reads the column's values after each tick, of the agent or of every agent.
  *
+ * <p>THREADING: the session thread only ({@link #crossing} is mutable; the rest is immutable).
+ *
  * @param state      the state's id ({@code enter}), else -1
  * @param transition the transition's id ({@code transition}), else -1
  * @param tag        the event's tag ({@code event}), else null
  * @param agent      the agent, or -1 for any
  * @param crossing   the column, the threshold and the values of the tick before ({@code column}),
- *                   else null; mutable: the session thread only
+ *                   else null
  */
 record Breakpoint(int id, Kind kind, int state, int transition, String tag, int agent, ColumnCrossing crossing) {
     enum Kind {
