@@ -9,19 +9,25 @@ import java.util.Locale;
 
 /**
  * Where the debugger pauses: after a tick in which an agent (any, or {@link #agent}) entered a
- * state ({@code enter}), a transition fired ({@code transition}), a node failed ({@code failure}) or
- * an event with a tag arrived ({@code event}). "Any agent" is read from the recorder's counters of
+ * state ({@code enter}), a transition fired ({@code transition}), a node failed ({@code failure}),
+ * an event with a tag arrived ({@code event}), or a host column's value crossed a threshold
+ * ({@code column}, {@link ColumnCrossing}). "Any agent" is read from the recorder's counters of
  * the tick; a given agent is watched, and its explained trace lines of the tick decide (an event is
- * checked before the tick, among the events queued for it and those the host sends it).
+ * checked before the tick, among the events queued for it and those the host sends it). A column
+ * breakpoint reads the column's values after each tick, of the agent or of every agent.
+ *
+ * <p>THREADING: the session thread only ({@link #crossing} is mutable; the rest is immutable).
  *
  * @param state      the state's id ({@code enter}), else -1
  * @param transition the transition's id ({@code transition}), else -1
  * @param tag        the event's tag ({@code event}), else null
  * @param agent      the agent, or -1 for any
+ * @param crossing   the column, the threshold and the values of the tick before ({@code column}),
+ *                   else null
  */
-record Breakpoint(int id, Kind kind, int state, int transition, String tag, int agent) {
+record Breakpoint(int id, Kind kind, int state, int transition, String tag, int agent, ColumnCrossing crossing) {
     enum Kind {
-        ENTER("enter"), TRANSITION("transition"), FAILURE("failure"), EVENT("event");
+        ENTER("enter"), TRANSITION("transition"), FAILURE("failure"), EVENT("event"), COLUMN("column");
 
         final String name;
 
@@ -35,39 +41,70 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
                     return k;
                 }
             }
-            throw new IllegalArgumentException("breakpoint kind '" + name + "' is not one of enter, transition, failure, event");
+            StringBuilder valid = new StringBuilder();
+            for (Kind k : values()) {
+                valid.append(valid.length() == 0 ? "" : ", ").append(k.name);
+            }
+            throw new IllegalArgumentException("breakpoint kind '" + name + "' is not one of " + valid);
         }
     }
 
     /**
-     * Builds a breakpoint from what a user typed, checked against the tree.
+     * A breakpoint as a user asks for it ({@code POST /api/breakpoints}); the fields its kind does
+     * not use are ignored.
+     *
+     * @param state      a state path ({@code enter}), or null
+     * @param transition a transition id ({@code transition}), or null
+     * @param tag        an event tag ({@code event}), or null
+     * @param agent      the agent, or -1 for any
+     * @param column     a host column ({@code column}), or null
+     * @param crosses    the threshold ({@code column}), or null
+     */
+    record Spec(String kind, String state, Integer transition, String tag, int agent, String column, Double crosses) {
+    }
+
+    /**
+     * Builds a breakpoint from what a user typed, checked against the tree and the host columns
+     * shown ({@code views}).
      *
      * @throws IllegalArgumentException naming the field, what is wrong and what would be valid
      */
-    static Breakpoint of(int id, String kind, String statePath, Integer transition, String tag, int agent,
-                         CompiledStateTree tree, int agents) {
-        Kind k = Kind.parse(kind == null ? "" : kind);
+    static Breakpoint of(int id, Spec spec, CompiledStateTree tree, int agents, DebugViews views) {
+        Kind k = Kind.parse(spec.kind() == null ? "" : spec.kind());
+        int agent = spec.agent();
         if (agent < -1 || agent >= agents) {
             throw new IllegalArgumentException("agent " + agent + " is out of range: 0.." + (agents - 1) + ", or -1 for any");
         }
         switch (k) {
             case ENTER: {
-                int s = stateId(tree, statePath);
-                return new Breakpoint(id, k, s, -1, null, agent);
+                int s = stateId(tree, spec.state());
+                return new Breakpoint(id, k, s, -1, null, agent, null);
             }
-            case TRANSITION:
+            case TRANSITION: {
+                Integer transition = spec.transition();
                 if (transition == null || transition < 0 || transition >= tree.transitionCount) {
                     throw new IllegalArgumentException("transition " + transition + " is not a transition id: valid ids are 0.."
                             + (tree.transitionCount - 1) + " (GET /api/tree lists them)");
                 }
-                return new Breakpoint(id, k, -1, transition, null, agent);
+                return new Breakpoint(id, k, -1, transition, null, agent, null);
+            }
             case EVENT:
-                if (tag == null || tag.isBlank()) {
+                if (spec.tag() == null || spec.tag().isBlank()) {
                     throw new IllegalArgumentException("an event breakpoint needs a tag");
                 }
-                return new Breakpoint(id, k, -1, -1, tag.strip(), agent);
+                return new Breakpoint(id, k, -1, -1, spec.tag().strip(), agent, null);
+            case COLUMN: {
+                views.checkColumn(spec.column());
+                Double crosses = spec.crosses();
+                if (crosses == null || !Double.isFinite(crosses)) {
+                    throw new IllegalArgumentException("crosses " + (crosses == null ? "is missing" : "= " + crosses
+                            + " is not a finite number") + ": a column breakpoint needs the threshold the column's value"
+                            + " crosses, a finite number such as 15");
+                }
+                return new Breakpoint(id, k, -1, -1, null, agent, new ColumnCrossing(spec.column(), crosses, agent));
+            }
             default:
-                return new Breakpoint(id, k, -1, -1, null, agent);
+                return new Breakpoint(id, k, -1, -1, null, agent, null);
         }
     }
 
@@ -96,9 +133,11 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
                     return f == 0 ? null : describeTransition(tree, transition) + " fired" + agents(f);
                 case FAILURE:
                     return r.failures() == 0 ? null : r.failures() + " node failure" + (r.failures() == 1 ? "" : "s");
-                default:
+                case EVENT:
                     long e = r.eventsArrived(tag);
                     return e == 0 ? null : "event " + tag + " arrived" + agents(e);
+                default:
+                    return null; // a column: checked by its ColumnCrossing
             }
         }
         String prefix;
@@ -114,7 +153,7 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
                 prefix = tick + " fault ";
                 break;
             default:
-                return null; // checked before the tick (eventQueued)
+                return null; // an event: checked before the tick (eventQueued); a column: by its ColumnCrossing
         }
         for (String line : agentLinesOfTick) {
             if (line.startsWith(prefix)) {
@@ -158,6 +197,8 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
                 return describeTransition(tree, transition) + " fires (" + who + ")";
             case FAILURE:
                 return "a node fails (" + who + ")";
+            case COLUMN:
+                return crossing.describe();
             default:
                 return "event " + tag + " arrives (" + who + ")";
         }

@@ -191,12 +191,8 @@ final class DebugServer implements AutoCloseable {
             }
             case "/api/find": {
                 allow(method, "GET");
-                String state = blankToNull(q.get("state"));
-                String param = blankToNull(q.get("param"));
-                double min = number(q, "min", Double.NEGATIVE_INFINITY);
-                double max = number(q, "max", Double.POSITIVE_INFINITY);
-                int limit = (int) Math.min(100_000, Math.max(1, number(q, "limit", 1000)));
-                answer = session.await(() -> session.find(state, param, min, max, limit));
+                DebugViews.Query query = findQuery(q);
+                answer = session.await(() -> session.find(query));
                 break;
             }
             case "/api/agent": {
@@ -237,11 +233,62 @@ final class DebugServer implements AutoCloseable {
                 Integer transition = b.hasNonNull("transition") ? b.get("transition").asInt(-1) : null;
                 String tag = text(b, "tag");
                 int agent = b.hasNonNull("agent") && !b.get("agent").asText().isBlank() ? b.get("agent").asInt(-1) : -1;
-                return session.await(() -> session.addBreakpoint(kind, state, transition, tag, agent));
+                Breakpoint.Spec spec = new Breakpoint.Spec(kind, state, transition, tag, agent, text(b, "column"),
+                        crosses(b));
+                return session.await(() -> session.addBreakpoint(spec));
             }
             default:
                 throw new BadRequest(405, "/api/breakpoints takes GET, POST or DELETE, not " + method);
         }
+    }
+
+    /**
+     * The finder's query: {@code state}, {@code param} with {@code min}/{@code max}, {@code column}
+     * with {@code columnMin}/{@code columnMax} (or {@code min}/{@code max} when no {@code param} is
+     * given), {@code limit}; a bound left out is no bound, a bound given must be a finite number.
+     */
+    private static DebugViews.Query findQuery(Map<String, String> q) {
+        String state = blankToNull(q.get("state"));
+        String param = blankToNull(q.get("param"));
+        String column = blankToNull(q.get("column"));
+        double min = bound(q, "min", Double.NEGATIVE_INFINITY);
+        double max = bound(q, "max", Double.POSITIVE_INFINITY);
+        double columnMin = bound(q, "columnMin", Double.NEGATIVE_INFINITY);
+        double columnMax = bound(q, "columnMax", Double.POSITIVE_INFINITY);
+        if (column != null && param == null) {
+            boolean own = blankToNull(q.get("columnMin")) != null || blankToNull(q.get("columnMax")) != null;
+            boolean shared = blankToNull(q.get("min")) != null || blankToNull(q.get("max")) != null;
+            if (own && shared) {
+                throw new BadRequest(400, "the column's range is given twice: give min/max or columnMin/columnMax, "
+                        + "not both (min/max bound the parameter when param is given, else the column)");
+            }
+            if (shared) {
+                columnMin = min;
+                columnMax = max;
+            }
+        }
+        int limit = (int) Math.min(100_000, Math.max(1, number(q, "limit", 1000)));
+        return new DebugViews.Query(state, param, min, max, column, columnMin, columnMax, limit);
+    }
+
+    /** The threshold of a column breakpoint ({@code "crosses"}: a number, or a string holding one), or null. */
+    private static Double crosses(JsonNode b) {
+        JsonNode c = b.get("crosses");
+        if (c == null || c.isNull() || c.isTextual() && c.asText().isBlank()) {
+            return null;
+        }
+        if (c.isNumber()) {
+            return c.doubleValue();
+        }
+        if (c.isTextual()) {
+            try {
+                return Double.parseDouble(c.asText().strip());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new BadRequest(400, "crosses = " + c + " is not a number: a column breakpoint needs the threshold the "
+                + "column's value crosses, a finite number such as 15");
     }
 
     private static JsonNode body(Request request) {
@@ -284,6 +331,16 @@ final class DebugServer implements AutoCloseable {
 
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s;
+    }
+
+    /** {@link #number}, and when given, a finite one (a range's bound). */
+    private static double bound(Map<String, String> q, String name, double otherwise) {
+        double d = number(q, name, otherwise);
+        if (blankToNull(q.get(name)) != null && !Double.isFinite(d)) {
+            throw new BadRequest(400, name + " = '" + q.get(name) + "' is not a finite number: give a finite number "
+                    + "such as 20, or leave " + name + " out for no bound");
+        }
+        return d;
     }
 
     private static double number(Map<String, String> q, String name, double otherwise) {

@@ -84,8 +84,8 @@ final class DebugSession implements AutoCloseable {
         this.rates = new RateWindow(tree.transitionCount);
         this.history = new SnapshotHistory(settings.historyTicks(), settings.historyBytes());
         this.lines = new WatchedLines(runtime);
-        this.breakpoints = new Breakpoints(runtime, lines);
-        this.views = new DebugViews(runtime);
+        this.views = new DebugViews(target);
+        this.breakpoints = new Breakpoints(runtime, lines, views);
         this.paused = settings.paused();
         this.thread = new Thread(this::loop, "crowdtree-debug");
         this.thread.setDaemon(true);
@@ -112,8 +112,8 @@ final class DebugSession implements AutoCloseable {
     }
 
     /** The finder's answer ({@code GET /api/find}) at the tick shown. */
-    String find(String statePath, String param, double min, double max, int limit) {
-        return views.find(statePath, param, min, max, limit, target.tick());
+    String find(DebugViews.Query query) {
+        return views.find(query, target.tick());
     }
 
     CompiledStateTree tree() {
@@ -280,7 +280,8 @@ final class DebugSession implements AutoCloseable {
             checkReplayHash(k);
         }
         if (checkBreakpoints) {
-            String hit = before != null ? before : breakpoints.hitAfter(k);
+            String after = breakpoints.hitAfter(k); // also when paused before the tick: column breakpoints record it
+            String hit = before != null ? before : after;
             if (hit != null) {
                 paused = true;
                 reason = hit;
@@ -441,6 +442,7 @@ final class DebugSession implements AutoCloseable {
             throw new IllegalArgumentException("tick " + t + " is outside the history: " + from + ".." + to);
         }
         seekTo(t);
+        breakpoints.recordAt(t);
         paused = true;
         reason = "time travel: at tick " + t + " (history " + historyFrom() + ".." + to + ")";
         publish();
@@ -479,8 +481,8 @@ final class DebugSession implements AutoCloseable {
         return replay != null ? replay.snapshot(s) : history.at(s);
     }
 
-    String addBreakpoint(String kind, String state, Integer transition, String tag, int agent) {
-        breakpoints.add(kind, state, transition, tag, agent, target.tick());
+    String addBreakpoint(Breakpoint.Spec spec) {
+        breakpoints.add(spec, target.tick());
         publish();
         return breakpointsJson();
     }

@@ -1,8 +1,10 @@
 package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.node.HostColumn;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -47,6 +49,31 @@ interface DebugTarget extends AutoCloseable {
     /** {@link #worldHash()}, given {@code snapshot}, a {@link #snapshot} of the world just taken. */
     default long worldHash(byte[] snapshot) throws IOException {
         return worldHash();
+    }
+
+    /**
+     * The per-agent host columns the debugger shows (the agent panel, the finder, column
+     * breakpoints), in the order shown. By default the compiled tree's host columns, those its node
+     * types read or write ({@code CompiledStateTree.hostColumns}); a target whose world has more
+     * per-agent data may add its own. Called once per session (the session keeps the list).
+     */
+    default List<String> columnNames() {
+        List<String> names = new ArrayList<>();
+        for (HostColumn c : runtime().tree().hostColumns) {
+            names.add(c.name());
+        }
+        return List.copyOf(names);
+    }
+
+    /**
+     * The agent's value of {@code column}, one of {@link #columnNames()}, as a double. By default
+     * the runtime's {@link StateTreeRuntime#hostValue}; a target that adds columns in
+     * {@link #columnNames()} reads them here.
+     *
+     * @throws IllegalArgumentException for a column not shown or a despawned agent
+     */
+    default double columnValue(int agent, String column) {
+        return runtime().hostValue(agent, column);
     }
 
     /** A one-line description: what runs, how many agents, the tree. */

@@ -3,7 +3,10 @@ package dev.crowdtree.demo.debug;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.Suggestions;
 import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
@@ -15,17 +18,74 @@ import java.util.List;
 /**
  * What the debugger's page reads of a runtime between ticks, as JSON: the tree, the finder's
  * agents, the breakpoint list, and the occupancy counted by a scan (docs/DEBUGGER.md, "The JSON
- * API"). THREADING: the session thread only.
+ * API"). The host columns shown are the target's ({@link DebugTarget#columnNames()}, read once).
+ * THREADING: the session thread only.
  */
 final class DebugViews {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private final DebugTarget target;
     private final StateTreeRuntime runtime;
     private final CompiledStateTree tree;
+    private final List<String> columns;
 
-    DebugViews(StateTreeRuntime runtime) {
-        this.runtime = runtime;
+    DebugViews(DebugTarget target) {
+        this.target = target;
+        this.runtime = target.runtime();
         this.tree = runtime.tree();
+        this.columns = List.copyOf(target.columnNames());
+    }
+
+    /**
+     * What the finder looks for ({@code GET /api/find}): agents whose active path passes through
+     * {@code state} (null: any), whose parameter {@code param} (null: none) lies in [min, max] and
+     * whose host column {@code column} (null: none) lies in [columnMin, columnMax]; at most
+     * {@code limit} of them are listed.
+     */
+    record Query(String state, String param, double min, double max, String column, double columnMin,
+                 double columnMax, int limit) {
+    }
+
+    /** The host columns shown, in order ({@link DebugTarget#columnNames()}). */
+    List<String> columnNames() {
+        return columns;
+    }
+
+    /**
+     * Checks that {@code column} (a request's field {@code column}) is one of the host columns shown.
+     *
+     * @throws IllegalArgumentException naming the column and listing the valid ones
+     */
+    void checkColumn(String column) {
+        if (column == null || !columns.contains(column)) {
+            throw new IllegalArgumentException((column == null ? "column is missing" : "column '" + column
+                    + "' is not a host column of this run") + "; "
+                    + (columns.isEmpty() ? "there are none (the tree's node types read or write no host column)"
+                    : "the columns are " + String.join(", ", columns))
+                    + (column == null ? "" : Suggestions.didYouMean(column, columns)));
+        }
+    }
+
+    /** The agent's value of a host column shown, or NaN when the agent was despawned. */
+    double columnValue(int agent, String column) {
+        try {
+            return target.columnValue(agent, column);
+        } catch (IllegalArgumentException e) {
+            return Double.NaN; // despawned (a column shown always exists)
+        }
+    }
+
+    /**
+     * A column's value as a JSON number that is always valid JSON ({@link Json#number}): a whole
+     * value (an int or byte column's, or a whole float) as an integer, a float column's value in
+     * float's shortest form, any other value in double's; NaN and the infinities as {@code null}.
+     */
+    static String columnNumber(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return Json.number(v);
+        }
+        float f = (float) v;
+        return f == v ? Json.number(f) : Json.number(v);
     }
 
     boolean despawned(int agent) {
@@ -46,11 +106,10 @@ final class DebugViews {
         }
     }
 
-    /**
-     * The agents whose active path passes through {@code statePath} (null: any) and whose parameter
-     * {@code param} (null: none) lies in [min, max], ascending, at most {@code limit}; and how many.
-     */
-    String find(String statePath, String param, double min, double max, int limit, long tick) {
+    /** The agents {@code q} asks for, ascending, at most {@code q.limit()}; and how many. */
+    String find(Query q, long tick) {
+        String statePath = q.state();
+        String param = q.param();
         int s = statePath == null ? -1 : Breakpoint.stateId(tree, statePath);
         int p = -1;
         if (param != null) {
@@ -59,6 +118,10 @@ final class DebugViews {
                 throw new IllegalArgumentException("no parameter '" + param + "' in tree '" + tree.name + "'; it has "
                         + tree.paramNames());
             }
+        }
+        String column = q.column();
+        if (column != null) {
+            checkColumn(column);
         }
         int end = s < 0 ? -1 : tree.stateSubtreeEnd(s);
         ArrayNode agents = JSON.createArrayNode();
@@ -70,11 +133,17 @@ final class DebugViews {
             }
             if (p >= 0) {
                 double v = runtime.parameter(a, p);
-                if (!(v >= min && v <= max)) {
+                if (!(v >= q.min() && v <= q.max())) {
                     continue;
                 }
             }
-            if (total++ < limit) {
+            if (column != null) {
+                double v = columnValue(a, column);
+                if (!(v >= q.columnMin() && v <= q.columnMax())) {
+                    continue;
+                }
+            }
+            if (total++ < q.limit()) {
                 agents.add(a);
             }
         }
@@ -138,6 +207,8 @@ final class DebugViews {
             pa.put("name", tree.paramName(p));
             pa.put("type", tree.enumValues(p) != null ? "enum" : tree.paramType(p).assetName());
         }
+        ArrayNode cols = o.putArray("columns");
+        columns.forEach(cols::add);
         return o.toString();
     }
 
@@ -155,6 +226,10 @@ final class DebugViews {
             }
             if (b.tag() != null) {
                 o.put("tag", b.tag());
+            }
+            if (b.crossing() != null) {
+                o.put("column", b.crossing().column());
+                o.put("crosses", b.crossing().threshold());
             }
             o.put("agent", b.agent());
             o.put("text", b.describe(tree));
@@ -187,6 +262,10 @@ final class DebugViews {
             } else {
                 params.put(tree.paramName(p), (long) v);
             }
+        }
+        ObjectNode cols = o.putObject("columns");
+        for (String c : columns) {
+            cols.putRawValue(c, new RawValue(columnNumber(columnValue(agent, c))));
         }
         ArrayNode ev = o.putArray("queuedEvents");
         runtime.queuedEvents(agent).forEach(ev::add);

@@ -13,7 +13,10 @@ import java.util.Locale;
 /**
  * The crowd (or a tree alone) of {@code run} and {@code serve}, as the debugger runs it: no external
  * inputs, one {@link Simulation#tick()} per step. Only the crowd ({@link CrowdSim}) can be
- * snapshotted ({@link CrowdSnapshot}), so only the crowd travels in time and is recorded.
+ * snapshotted ({@link CrowdSnapshot}), so only the crowd travels in time and is recorded. The host
+ * columns shown are the interface's default, the tree's ({@link DebugTarget#columnNames()}); the
+ * simulation model's own per-agent columns would be added by overriding {@code columnNames()} and
+ * {@code columnValue(agent, column)} here.
  */
 final class SimTarget implements DebugTarget {
     private final Simulation sim;

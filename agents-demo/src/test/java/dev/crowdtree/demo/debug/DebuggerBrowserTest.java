@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.demo.testing.Chromium;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -51,7 +52,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   <li>the tree appears with counts;</li>
  *   <li>a breakpoint on a state pauses the run at the tick the trace says;</li>
  *   <li>the finder lists exactly the agents the runtime reports;</li>
- *   <li>scrubbing back shows the state the trace had at that tick.</li>
+ *   <li>scrubbing back shows the state the trace had at that tick;</li>
+ *   <li>on a tree whose node types use host columns (the embedding example's guards,
+ *       {@link GuardColumns}, in a second debugger), a column breakpoint set in the form pauses,
+ *       the agent panel's Columns table shows the agent's columns, and the finder filters by one.</li>
  * </ol>
  * With {@code CROWDTREE_SCREENSHOTS=<dir>} each step saves a screenshot there (for docs/images).
  * Chromium missing: a failure under {@code CI=true}, a skip otherwise ({@link Cdp#chromiumOrSkip}).
@@ -318,6 +322,78 @@ class DebuggerBrowserTest {
         screenshot("debugger-timetravel.png");
     }
 
+    // ---- (e) host columns: the breakpoint form, the agent's Columns table, the finder ------------
+
+    @Test
+    @Order(5)
+    void anAgentsHostColumnsAreShownAndUsedByTheFinderAndABreakpoint() throws Exception {
+        Path dir = Files.createTempDirectory("crowdtree-columns-");
+        try (GuardColumns guards = GuardColumns.create(dir);
+             Debugger columns = Debugger.openScenario(guards.scenario, guards.registry(),
+                     Debugger.Options.defaults().port(0).paused(true))) {
+            ScenarioTimeline timeline = ScenarioTimeline.run(guards.scenario, guards.registry());
+            String url = columns.url();
+            cdp.navigate(url);
+            cdp.waitFor("document.body.dataset.ready === '1'", WAIT);
+            waitText("#run-state", "paused");
+            assertEquals(0, shownTick());
+            List<String> names = new ArrayList<>();
+            for (JsonNode c : get(url, "api/tree").get("columns")) {
+                names.add(c.asText());
+            }
+            assertTrue(names.contains(GuardColumns.DISTANCE), names.toString());
+            for (String select : List.of("#find-column", "#bp-column")) {
+                List<String> offered = new ArrayList<>();
+                for (JsonNode o : cdp.evalJson("[...document.querySelectorAll('" + select + " option')]"
+                        + ".map(o => o.value).filter(v => v !== '')")) {
+                    offered.add(o.asText());
+                }
+                assertEquals(names, offered, select + " offers the columns");
+            }
+
+            // a column breakpoint from the form: agent 0's distance goes 1000 -> 12.5 at tick 2
+            select("#bp-kind", "column");
+            select("#bp-column", GuardColumns.DISTANCE);
+            type("#bp-crosses", "15");
+            type("#bp-agent", "");
+            click("#bp-add");
+            cdp.waitFor("document.querySelectorAll('ul#bp-list > li[data-id]').length === 1", WAIT);
+            assertTrue(text("ul#bp-list > li[data-id]").contains("column distance of any agent crosses 15"),
+                    text("ul#bp-list > li[data-id]"));
+            click("#continue");
+            cdp.waitFor("document.querySelector('#run-state').textContent.trim() === 'paused'"
+                    + " && document.querySelector('#tick').textContent.trim() !== '0'", WAIT);
+            assertEquals(2, shownTick(), "agent 0's distance crosses 15 at tick 2");
+            assertEquals("breakpoint 1: column distance crossed 15 (downward) at tick 2: agent 0 (1 agent)",
+                    text("#reason"));
+
+            // the agent panel's Columns table
+            type("#agent-id", "0");
+            click("#agent-open");
+            waitText("#agent-path", timeline.path(2, 0));
+            cdp.waitFor("document.querySelectorAll('table#agent-columns tr[data-column]').length === " + names.size(), WAIT);
+            List<String> rows = texts("table#agent-columns tr[data-column] > td:first-child");
+            assertEquals(names, rows, "a row per column, named, in order");
+            assertEquals("12.5", text("table#agent-columns tr[data-column='distance'] > td:last-child"),
+                    "agent 0's distance, set to 12.5 at tick 2");
+            for (String c : names) {
+                String shown = cdp.eval("document.querySelector(\"table#agent-columns tr[data-column='" + c
+                        + "']\").dataset.value");
+                assertEquals((float) timeline.column(2, 0, c), Float.parseFloat(shown), "agent 0's " + c + " at tick 2");
+            }
+            screenshot("debugger-columns.png");
+
+            // the finder's column filter
+            select("#find-column", GuardColumns.DISTANCE);
+            type("#find-cmin", "10");
+            type("#find-cmax", "13");
+            assertEquals(List.of(0), find("", "", "", ""), "the guards with distance in [10, 13] at tick 2");
+            select("#find-column", "");
+        } finally {
+            Chromium.deleteTree(dir);
+        }
+    }
+
     // ---- the page's controls --------------------------------------------------------------------
 
     /** Runs the finder through its form; returns the agents listed, checked against {@code #find-total}. */
@@ -411,7 +487,11 @@ class DebuggerBrowserTest {
     // ---- reading the API, screenshots, the log --------------------------------------------------
 
     private JsonNode api(String path) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+        return get(base, path);
+    }
+
+    private JsonNode get(String server, String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server + path))
                 .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), path + ": " + r.body());
         return JSON.readTree(r.body());

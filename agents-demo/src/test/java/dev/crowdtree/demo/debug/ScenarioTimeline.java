@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 /**
  * What a scenario does, computed independently of the debugger: the scenario run once on the
  * reference interpreter ({@link ScenarioRunner#REFERENCE}) through {@link ScenarioRunner}, keeping
- * the canonical trace and, after every tick, each agent's active path and parameter values.
+ * the canonical trace and, after every tick, each agent's active path, parameter values and host
+ * column values (the tree's host columns, {@code CompiledStateTree.hostColumns}).
  */
 final class ScenarioTimeline {
     private static final Pattern LINE = Pattern.compile("a(\\d+) (\\d+) (.*)");
@@ -31,12 +32,14 @@ final class ScenarioTimeline {
     final List<String> trace = new ArrayList<>();
     private final String[][] paths;      // [tick][agent]
     private final double[][][] params;   // [tick][agent][param]
+    private final double[][][] columns;  // [tick][agent][host column]
 
     private ScenarioTimeline(Scenario scenario, CompiledStateTree tree) {
         this.scenario = scenario;
         this.tree = tree;
         this.paths = new String[scenario.ticks() + 1][];
         this.params = new double[scenario.ticks() + 1][][];
+        this.columns = new double[scenario.ticks() + 1][][];
     }
 
     static ScenarioTimeline run(Path scenarioFile, NodeRegistry registry) throws Exception {
@@ -45,18 +48,24 @@ final class ScenarioTimeline {
         ScenarioTimeline t = new ScenarioTimeline(s, tree);
         int agents = s.agents();
         int paramCount = tree.paramCount();
+        int columnCount = tree.hostColumns.size();
         ScenarioRunner.run(s, tree, StandaloneHost.factory(ScenarioRunner.REFERENCE, registry), t.trace::add,
                 (runtime, tick) -> {
                     String[] p = new String[agents];
                     double[][] v = new double[agents][paramCount];
+                    double[][] c = new double[agents][columnCount];
                     for (int a = 0; a < agents; a++) {
                         p[a] = runtime.activePath(a);
                         for (int k = 0; k < paramCount; k++) {
                             v[a][k] = runtime.parameter(a, k);
                         }
+                        for (int k = 0; k < columnCount; k++) {
+                            c[a][k] = runtime.hostValue(a, tree.hostColumns.get(k).name());
+                        }
                     }
                     t.paths[tick] = p;
                     t.params[tick] = v;
+                    t.columns[tick] = c;
                 });
         return t;
     }
@@ -81,6 +90,16 @@ final class ScenarioTimeline {
             throw new IllegalArgumentException("no parameter " + name);
         }
         return params[tick][agent][k];
+    }
+
+    /** The agent's value of host column {@code name} after tick {@code tick}. */
+    double column(int tick, int agent, String name) {
+        for (int k = 0; k < tree.hostColumns.size(); k++) {
+            if (tree.hostColumns.get(k).name().equals(name)) {
+                return columns[tick][agent][k];
+            }
+        }
+        throw new IllegalArgumentException("no host column " + name + " in " + tree.hostColumns);
     }
 
     /** Whether {@code path} is {@code state} or lies below it. */
