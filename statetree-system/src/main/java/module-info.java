@@ -2,7 +2,8 @@
  * StateTrees for very large crowds: author a tree ({@code definition}, {@code json}), compile it
  * ({@code compiler} into {@code compiled}), run it for every agent of a SoA table
  * ({@code exec}), write node types ({@code node}; the built-ins are in {@code nodes}), and check a
- * runtime against the literal reference interpreter with scenarios ({@code reference}).
+ * runtime against the literal reference interpreter with scenarios ({@code reference}), and write and
+ * read a run's recording ({@code record}).
  * docs/ARCHITECTURE.md maps the packages.
  */
 module dev.crowdtree.statetree {
@@ -19,6 +20,7 @@ module dev.crowdtree.statetree {
     exports dev.crowdtree.statetree.exec;
     exports dev.crowdtree.statetree.reference;
     exports dev.crowdtree.statetree.model;
+    exports dev.crowdtree.statetree.record;
     // Node types from jars: NodeProviders finds them with ServiceLoader.
     uses dev.crowdtree.statetree.node.NodeProvider;
     // Simulation models from jars: ModelJars finds them with ServiceLoader.

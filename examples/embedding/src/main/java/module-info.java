@@ -6,6 +6,7 @@
  */
 module dev.crowdtree.examples.guards {
     requires transitive dev.crowdtree.statetree; // its public classes extend and return the library's
+    requires dev.crowdtree.demo; // the browser debugger (agents-demo, an automatic module; AttachDebuggerTest)
 
     exports dev.crowdtree.examples.guards;
 

@@ -375,9 +375,15 @@ final class DebugSession implements AutoCloseable {
         }
     }
 
-    /** Starts an attached session: no thread of its own; the host calls {@link #afterHostTick}. */
+    /**
+     * Starts an attached session: no thread of its own; the host calls {@link #afterHostTick}.
+     * Started paused, the host's first afterHostTick waits for continue or step.
+     */
     void startAttached() {
         attached = true;
+        if (paused) {
+            reason = "started paused: the host's first afterTick waits for Continue or Step";
+        }
         runtime.setRecording(true);
         runtime.recorder().setWatchLimits(4096, 256);
         head = target.tick();

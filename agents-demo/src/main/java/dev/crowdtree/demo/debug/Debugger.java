@@ -72,7 +72,11 @@ public final class Debugger implements AutoCloseable {
             return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
         }
 
-        /** Starts paused (after the scenario's start, tick 0). */
+        /**
+         * Starts paused: a scenario or the crowd after its start (tick 0); attached
+         * ({@link Debugger#attach}), the first {@link Debugger#afterTick} blocks until the page (or
+         * {@code POST /api/continue} or {@code /api/step}) lets it return.
+         */
         public Options paused(boolean paused) {
             return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
         }
@@ -163,12 +167,15 @@ public final class Debugger implements AutoCloseable {
     /**
      * Attaches the debugger to {@code runtime}, which your program ticks: call {@link #afterTick}
      * after each of your ticks. Time travel is off (the debugger cannot snapshot your world). The
-     * runtime's recorder is turned on.
+     * runtime's recorder is turned on. With {@code options.paused(true)} the first
+     * {@code afterTick} waits for Continue or Step. Needs no Hazelcast on the class path (the
+     * artifact's optional dependency, for the command line's cluster work only).
      */
     public static Debugger attach(StateTreeRuntime runtime, Options options) throws IOException {
         options.check();
         AttachedTarget target = new AttachedTarget(runtime);
-        DebugSession session = new DebugSession(target, new DebugSession.Settings(0, 1, 0, 0, false), null, null);
+        DebugSession session = new DebugSession(target, new DebugSession.Settings(0, 1, 0, 0, options.paused()),
+                null, null);
         return serve(session, options, target);
     }
 

@@ -355,6 +355,7 @@ public final class Recording {
         return data.length;
     }
 
+    /** What the recording is of: its kind, the producer's metadata and the snapshot interval. */
     public RecordingHeader header() {
         return header;
     }

@@ -7,6 +7,11 @@ package dev.crowdtree.statetree.record;
  * snapshots ({@code snapshotEvery} >= 1).
  */
 public record RecordingHeader(String kind, String metadataJson, int snapshotEvery) {
+    /**
+     * Checks the header.
+     *
+     * @throws IllegalArgumentException for a null kind or metadata, or {@code snapshotEvery} below 1
+     */
     public RecordingHeader {
         if (kind == null || metadataJson == null) {
             throw new IllegalArgumentException("a recording header needs a kind and metadata (\"{}\" for none)");

@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * example (examples/embedding) verbatim: every Java block of those sections is a run of lines of one
  * of the example's sources (compared with their common indentation removed), so the README cannot
  * drift from code that compiles and runs (the example's own tests run it, in CI, against the
- * installed artifacts). Also: the README's dependency snippet is the one the example's pom declares.
+ * installed artifacts). Also: the README's dependency snippets are the ones the example's pom
+ * declares (statetree-system, and agents-demo for the debugger).
  */
 class ReadmeEmbeddingTest {
     private static final Path REPO = repo();
@@ -53,13 +54,17 @@ class ReadmeEmbeddingTest {
         String readme = Files.readString(REPO.resolve("README.md"));
         String pom = Files.readString(EXAMPLE.resolve("pom.xml"));
         String version = Files.readString(REPO.resolve("pom.xml")).replaceAll("(?s).*?<version>([^<]+)</version>.*", "$1");
-        assertTrue(readme.contains("<dependency>\n  <groupId>dev.crowdtree</groupId>\n  <artifactId>statetree-system</artifactId>\n"
-                + "  <version>" + version + "</version>\n</dependency>"), "README dependency snippet with version " + version);
-        assertTrue(pom.contains("<artifactId>statetree-system</artifactId>\n      <version>${crowdtree.version}</version>"), pom);
+        for (String artifact : List.of("statetree-system", "agents-demo")) {
+            assertTrue(readme.contains("<dependency>\n  <groupId>dev.crowdtree</groupId>\n  <artifactId>" + artifact
+                    + "</artifactId>\n  <version>" + version + "</version>\n</dependency>"),
+                    "README dependency snippet of " + artifact + " with version " + version);
+            assertTrue(pom.contains("<artifactId>" + artifact + "</artifactId>\n      <version>${crowdtree.version}</version>"),
+                    pom);
+        }
         assertTrue(pom.contains("<crowdtree.version>" + version + "</crowdtree.version>"), "example pom's version");
         assertTrue(readme.contains("mvn -B install -DskipTests"), "the install command");
-        assertEquals(1, pom.split("<groupId>dev.crowdtree</groupId>", -1).length - 1,
-                "the example depends on statetree-system alone");
+        assertEquals(2, pom.split("<groupId>dev.crowdtree</groupId>", -1).length - 1,
+                "the example depends on statetree-system and, for the debugger, agents-demo");
     }
 
     /** The lines from {@code heading} to the next heading of the same level. */
