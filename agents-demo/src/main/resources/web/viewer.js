@@ -448,9 +448,15 @@
       path.appendChild(sw);
     }
     path.appendChild(document.createTextNode(j.path || '(no active state)'));
-    const v = Math.hypot(j.vx, j.vy);
-    $('agent-pos').textContent = 'x ' + j.x.toFixed(1) + '  y ' + j.y.toFixed(1) + '  ·  ' + v.toFixed(2) + ' m/s  ·  '
+    const c = j.columns || {};
+    const speed = c.vx !== undefined && c.vy !== undefined && c.vx !== null && c.vy !== null
+      ? Math.hypot(c.vx, c.vy).toFixed(2) + ' m/s  ·  ' : '';
+    $('agent-pos').textContent = 'x ' + j.x.toFixed(1) + '  y ' + j.y.toFixed(1) + '  ·  ' + speed
       + j.status + '  ·  ' + j.stateChanges + ' state changes';
+    $('agent-columns').textContent = Object.keys(c).map(function (k) {
+      const v = c[k];
+      return k + ' ' + (v === null ? '-' : Number.isInteger(v) ? String(v) : v.toFixed(2));
+    }).join('  ·  ');
     const pre = $('agent-trace');
     const atBottom = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
     pre.textContent = '';

@@ -1,8 +1,9 @@
 /**
- * The guards: a host that embeds crowdtree, and the node types it brings. As a module it declares
- * its node provider with {@code provides}; as a plain jar on a class path (the command line's
- * {@code --nodes target/guards.jar}) it lists it in
- * {@code META-INF/services/dev.crowdtree.statetree.node.NodeProvider}.
+ * The guards: a simulation model (GuardsModel), the node types it brings (GuardNodes) and a host
+ * that runs it in its own loop (GuardPost). As a module it declares both with {@code provides}; as
+ * a plain jar on a class path (the command line's {@code --model target/guards.jar}, or
+ * {@code --nodes target/guards.jar} for the node types alone) it lists them in
+ * {@code META-INF/services/}.
  */
 module dev.crowdtree.examples.guards {
     requires transitive dev.crowdtree.statetree; // its public classes extend and return the library's
@@ -11,4 +12,5 @@ module dev.crowdtree.examples.guards {
     exports dev.crowdtree.examples.guards;
 
     provides dev.crowdtree.statetree.node.NodeProvider with dev.crowdtree.examples.guards.GuardNodes;
+    provides dev.crowdtree.statetree.model.SimulationModel with dev.crowdtree.examples.guards.GuardsModel;
 }

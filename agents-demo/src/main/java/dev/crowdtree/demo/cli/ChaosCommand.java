@@ -2,6 +2,7 @@ package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.core.util.Printable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -33,6 +34,9 @@ import java.util.concurrent.Callable;
                 + "random fault each (kill -9, SIGSTOP for a while, a member joining and leaving, or the driver "
                 + "killed) at a random tick, and print a table of the outcomes (Linux: faults are sent with kill).")
 public final class ChaosCommand implements Callable<Integer> {
+    @Mixin
+    ModelOptions models;
+
     @Option(names = "--trials", defaultValue = "30", description = "Trials with a fault (default: ${DEFAULT-VALUE}; 1..1000).")
     int trials;
 
@@ -89,11 +93,13 @@ public final class ChaosCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return Problems.usage(err, e.getMessage());
         }
-        List<String> world = List.of("--agents", Integer.toString(agents), "--regions", Integer.toString(regions),
+        List<String> world = new ArrayList<>(models.arguments());
+        world.addAll(List.of("--agents", Integer.toString(agents), "--regions", Integer.toString(regions),
                 "--ticks", Integer.toString(ticks), "--seed", Long.toString(seed),
-                "--member-timeout", Double.toString(memberTimeout), "--checkpoint-every", Integer.toString(checkpointEvery));
+                "--member-timeout", Double.toString(memberTimeout), "--checkpoint-every", Integer.toString(checkpointEvery)));
         String secret = "chaos-" + Long.toHexString(new Random().nextLong()) + "-" + Long.toHexString(System.nanoTime());
-        ChaosTrial trial = new ChaosTrial(secret, world, members, trialTimeout * 1000L, List.of("-Xmx" + heap), err::println);
+        ChaosTrial trial = new ChaosTrial(secret, world, models.arguments(), members, trialTimeout * 1000L,
+                List.of("-Xmx" + heap), err::println);
         Instant began = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         err.printf(Locale.ROOT, "chaos: %d trials, %d members, %,d agents, %d regions, %d ticks, seed %d; the undisturbed "
                 + "run first%n", trials, members, agents, regions, ticks, seed);

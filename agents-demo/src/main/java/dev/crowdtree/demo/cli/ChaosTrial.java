@@ -93,6 +93,8 @@ final class ChaosTrial {
     private final List<String> java;
     private final String secret;
     private final List<String> world;
+    /** The run's --model and --nodes, given to every member too. */
+    private final List<String> modelArgs;
     private final int members;
     private final long boundMillis;
     private final Consumer<String> log;
@@ -102,10 +104,11 @@ final class ChaosTrial {
      * @param world the driver's run options of the world (agents, regions, ticks, seed, ...)
      * @param log   where a line about the processes goes (a member that did not start)
      */
-    ChaosTrial(String secret, List<String> world, int members, long boundMillis, List<String> jvmOptions,
-               Consumer<String> log) {
+    ChaosTrial(String secret, List<String> world, List<String> modelArgs, int members, long boundMillis,
+               List<String> jvmOptions, Consumer<String> log) {
         this.secret = secret;
         this.world = world;
+        this.modelArgs = List.copyOf(modelArgs);
         this.members = members;
         this.boundMillis = boundMillis;
         this.log = log;
@@ -310,6 +313,7 @@ final class ChaosTrial {
                                 boolean onInput) throws IOException {
         List<String> cmd = new ArrayList<>(java);
         cmd.addAll(List.of("member", "--port", Integer.toString(port), "--join", join, "--cluster-name", name));
+        cmd.addAll(modelArgs); // every member loads the run's model
         if (onInput) {
             cmd.add("--start-on-input");
         }

@@ -6,6 +6,7 @@ import dev.crowdtree.demo.cluster.ClusterConfigs;
 import dev.crowdtree.demo.cluster.ClusterRun;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.LocalCluster;
+import dev.crowdtree.demo.cluster.ModelCatalog;
 import dev.crowdtree.demo.cluster.MemberNode;
 import picocli.CommandLine.Option;
 
@@ -127,16 +128,17 @@ public final class ClusterConnection {
     }
 
     /**
-     * Joins the cluster: a lite member joining --cluster, or the local members and a lite member.
+     * Joins the cluster: a lite member joining --cluster, or the local members (running the models of
+     * {@code catalog}) and a lite member.
      *
      * @throws RuntimeException when a member cannot start (a port or interface problem)
      */
-    Joined join(ClusterSecret s) {
+    Joined join(ClusterSecret s, ModelCatalog catalog) {
         if (cluster != null) {
-            return new Joined(ClusterConfigs.start(ClusterConfigs.member(name(), bind, 5701, join(), true), null), null,
-                    name());
+            return new Joined(ClusterConfigs.start(ClusterConfigs.member(name(), bind, 5701, join(), true), null, catalog),
+                    null, name());
         }
-        LocalCluster local = LocalCluster.start(members(), s, bind);
+        LocalCluster local = LocalCluster.start(members(), s, bind, catalog);
         return new Joined(local.driver(), local, local.name());
     }
 }

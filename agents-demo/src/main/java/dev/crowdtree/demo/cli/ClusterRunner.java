@@ -5,17 +5,13 @@ import dev.crowdtree.demo.cluster.ClusterRun;
 import dev.crowdtree.demo.cluster.GivenMembers;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.RunSpec;
-import dev.crowdtree.demo.nodes.DemoNodes;
-import dev.crowdtree.demo.sim.CrowdConfig;
-import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.cluster.ModelCatalog;
+import dev.crowdtree.demo.model.RunnableModel;
+import dev.crowdtree.demo.sim.Partition;
 import dev.crowdtree.demo.sim.RegionBudget;
-import dev.crowdtree.demo.sim.RegionGrid;
+import dev.crowdtree.demo.sim.SimSettings;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import dev.crowdtree.statetree.compiler.StateTreeCompileException;
-import dev.crowdtree.statetree.compiler.StateTreeCompiler;
-import dev.crowdtree.statetree.json.InputFileException;
-import dev.crowdtree.statetree.json.InputFiles;
-import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.model.ModelException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,54 +23,52 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * {@code run --regions/--local-members/--cluster}: the crowd split into regions and run by cluster
- * members ({@link ClusterRun}), with the run's header, progress and summary lines.
+ * {@code run --regions/--local-members/--cluster}: a model's world split into regions (by position,
+ * or by agent id for a model without positions) and run by cluster members ({@link ClusterRun}), with
+ * the run's header, progress and summary lines.
  */
 final class ClusterRunner {
     private ClusterRunner() {
     }
 
-    static int run(CrowdOptions crowd, ClusterOptions opts, CrowdConfig config, int ticks, boolean quiet, long maxBytes,
+    static int run(SimOptions.Plan plan, ModelOptions models, ClusterOptions opts, int ticks, boolean quiet,
                    PrintStream out, PrintStream err) {
-        RegionGrid grid;
+        Partition grid;
         ClusterSecret secret;
         String treeText;
         String treeName;
-        CompiledStateTree tree;
+        ModelCatalog catalog;
+        RunnableModel model = plan.model();
+        SimSettings config = plan.settings();
+        CompiledStateTree tree = plan.tree();
         try {
             opts.check(ticks);
-            grid = new RegionGrid(opts.regionCount(), config.worldSize(), config.cellSize());
+            grid = model.partition(opts.regionCount(), config, tree);
             if (!opts.connection.remote()) { // every region in this JVM: refused before any is built if they cannot fit
-                RegionBudget.check(grid.count, grid.count, config.agents(), Runtime.getRuntime().maxMemory());
+                RegionBudget.check(grid.count(), grid.count(), config.agents(), Runtime.getRuntime().maxMemory());
             }
             secret = opts.connection.secret();
-            treeName = crowd.tree == null ? CrowdSim.EMBEDDED_TREE : crowd.tree.toString();
-            if (crowd.tree != null) {
-                InputFiles.check(crowd.tree, maxBytes);
-                treeText = Files.readString(crowd.tree, StandardCharsets.UTF_8);
+            if (plan.treeFile() != null) {
+                treeName = plan.treeFile().toString();
+                treeText = Files.readString(plan.treeFile(), StandardCharsets.UTF_8);
             } else {
-                treeText = CrowdSim.embeddedTreeText();
+                treeName = model.defaultTree().name();
+                treeText = model.defaultTree().text().get();
             }
-            if (crowd.nodes.given()) {
-                throw new IllegalArgumentException("--nodes cannot be given with --regions, --local-members or --cluster: "
-                        + "cluster members know only the built-in and the crowd's node types");
-            }
-            tree = StateTreeJson.compile(treeName, treeText, new StateTreeCompiler(DemoNodes.registry()));
-            DemoNodes.requireUsedBy(tree, "--regions, --local-members and --cluster run");
-            Problems.warnings(err, tree);
-        } catch (IllegalArgumentException | InputFileException e) {
+            catalog = ModelCatalog.of(models.choice());
+        } catch (IllegalArgumentException e) {
             return Problems.usage(err, e.getMessage());
         } catch (IOException e) {
-            return Problems.usage(err, crowd.tree + ": cannot read it: " + e.getMessage());
-        } catch (StateTreeCompileException e) {
-            Problems.compileErrors(err, crowd.tree, e);
-            return 2;
+            return Problems.usage(err, plan.treeFile() + ": cannot read it: " + e.getMessage());
+        } catch (ModelException e) {
+            return Problems.usage(err, e.getMessage());
         }
-        RunSpec spec = RunSpec.of(UUID.randomUUID().toString(), config, treeName, treeText, grid.count);
+        RunSpec spec = RunSpec.of(UUID.randomUUID().toString(), model.name(), model.fingerprint(), config, treeName,
+                treeText, grid.count());
         long setup0 = System.nanoTime();
         ClusterConnection.Joined joined;
         try {
-            joined = opts.connection.join(secret);
+            joined = opts.connection.join(secret, catalog);
         } catch (RuntimeException e) {
             err.println(Problems.line("cannot start the cluster member on " + opts.connection.bind + ": " + e.getMessage()));
             return 1;
@@ -93,7 +87,8 @@ final class ClusterRunner {
             ClusterRun.Result r = run.handshake();
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %s on %d %s, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
                     config.agents(), grid, r.accepted.size(), local ? "local members" : "members", ticks, config.dt(),
-                    config.seed(), Printable.escape(crowd.treeName()), tree.stateCount);
+                    config.seed(), plan.treeName(), tree.stateCount);
+            out.println("mode: " + Printable.escape(model.mode()));
             out.printf(Locale.ROOT, "cluster '%s': %d members proved the secret, %d refused%s%n",
                     Printable.escape(joined.name()), r.accepted.size(), r.refused.size(),
                     r.refused.isEmpty() ? "" : " (" + String.join(", ", r.refused) + ")");
@@ -104,7 +99,7 @@ final class ClusterRunner {
             if (!quiet && ticks > 0) {
                 err.println();
             }
-            summary(out, r, config, tree, opts, ticks);
+            summary(out, r, model, config, tree, opts, ticks);
             return 0;
         } catch (Exception e) {
             err.println(Problems.line("the cluster run failed: " + e.getMessage()));
@@ -136,8 +131,8 @@ final class ClusterRunner {
         }
     }
 
-    private static void summary(PrintStream out, ClusterRun.Result r, CrowdConfig config, CompiledStateTree tree,
-                                ClusterOptions opts, int ticks) {
+    private static void summary(PrintStream out, ClusterRun.Result r, RunnableModel model, SimSettings config,
+                                CompiledStateTree tree, ClusterOptions opts, int ticks) {
         double secs = r.wallNanos / 1e9;
         out.println("== summary ==");
         out.printf(Locale.ROOT, "ticks: %d in %.2f s = %.1f ticks/s, %.2fM agent-ticks/s (%.1f ns per agent-tick)%n",
@@ -182,8 +177,9 @@ final class ClusterRunner {
                         100.0 * r.occupancy[s] / total);
             }
         }
-        out.printf(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d%n", r.usedSlots,
-                (long) config.smartObjects() * config.slotsPerObject(), r.alarms);
+        for (String line : model.summaryLines(r.counters, config)) {
+            out.println(Printable.escape(line));
+        }
         out.printf(Locale.ROOT, "world hash: %016x%n", r.worldHash);
     }
 }

@@ -29,7 +29,7 @@ public final class DotCommand implements Callable<Integer> {
     InputLimit limit;
 
     @Mixin
-    NodeOptions nodes;
+    ModelOptions nodes;
 
     @Override
     public Integer call() {

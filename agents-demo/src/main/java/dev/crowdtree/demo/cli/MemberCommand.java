@@ -5,7 +5,10 @@ import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.cluster.BoundSockets;
 import dev.crowdtree.demo.cluster.ClusterConfigs;
 import dev.crowdtree.demo.cluster.ClusterSecret;
+import dev.crowdtree.demo.cluster.ModelCatalog;
+import dev.crowdtree.statetree.model.ModelException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
@@ -21,7 +24,8 @@ import java.util.concurrent.CountDownLatch;
  * regions (docs/SCALE.md).
  */
 @Command(name = "member", mixinStandardHelpOptions = true,
-        description = "Start a cluster member that runs crowd regions for 'run --cluster' (until stopped).")
+        description = "Start a cluster member that runs regions of a model (the crowd, or yours with --model/--nodes: "
+                + "every member loads the run's jars) for 'run --cluster' and sweeps (until stopped).")
 public final class MemberCommand implements Callable<Integer> {
     @Option(names = "--join", paramLabel = "HOST:PORT,...",
             description = "Members to join (default: none; this member starts a cluster).")
@@ -43,6 +47,9 @@ public final class MemberCommand implements Callable<Integer> {
             description = "The shared secret, 16 characters or more (default: $" + ClusterSecret.ENV + ").")
     String secret;
 
+    @Mixin
+    ModelOptions models;
+
     /** Testing (the chaos harness): start the member only when a line comes on stdin (its JVM is warm by then). */
     @Option(names = "--start-on-input", hidden = true)
     boolean startOnInput;
@@ -54,6 +61,12 @@ public final class MemberCommand implements Callable<Integer> {
         ClusterSecret s;
         List<String> members = new ArrayList<>();
         String name;
+        ModelCatalog catalog;
+        try {
+            catalog = ModelCatalog.of(models.choice());
+        } catch (ModelException e) {
+            return Problems.usage(err, e.getMessage());
+        }
         try {
             String text = secret != null ? secret : System.getenv(ClusterSecret.ENV);
             if (text == null) {
@@ -86,7 +99,7 @@ public final class MemberCommand implements Callable<Integer> {
         }
         HazelcastInstance hz;
         try {
-            hz = ClusterConfigs.start(ClusterConfigs.member(name, bind, port, members, false), s);
+            hz = ClusterConfigs.start(ClusterConfigs.member(name, bind, port, members, false), s, catalog);
         } catch (RuntimeException e) {
             err.println(Problems.line("cannot start the member on " + bind + ": " + e.getMessage()));
             return 1;
@@ -105,9 +118,9 @@ public final class MemberCommand implements Callable<Integer> {
             var a = hz.getCluster().getLocalMember().getAddress();
             bound = a.getHost() + ":" + a.getPort() + " (announced; " + e.getMessage() + ")";
         }
-        out.println(Printable.escape(String.format("crowdtree member %s listening on %s, cluster '%s', %d members; "
-                        + "waiting for runs (stop with Ctrl-C)", hz.getCluster().getLocalMember().getUuid(), bound,
-                name, hz.getCluster().getMembers().size())));
+        out.println(Printable.escape(String.format("crowdtree member %s listening on %s, cluster '%s', %d members, "
+                        + "models %s; waiting for runs (stop with Ctrl-C)", hz.getCluster().getLocalMember().getUuid(), bound,
+                name, hz.getCluster().getMembers().size(), catalog.describe())));
         out.flush();
         stopped.await();
         return 0;

@@ -74,8 +74,9 @@ public final class Problems {
     public static String nodesHint(StateTreeCompileException e) {
         for (String l : e.listing()) {
             if (l.matches(".*unknown (task|condition|evaluator) type .*")) {
-                return "hint: node types of your own are loaded from their jar with --nodes PATH (README: \"Your node "
-                        + "types in the command line\")";
+                return "hint: node types of your own are loaded from their jar with --nodes PATH, or with the model "
+                        + "that brings them, --model PATH (README: \"Your node types in the command line\"); the crowd's "
+                        + "(perception, wander, moveTo, flee, shout, claimSlot) come with --model crowd";
             }
         }
         return null;

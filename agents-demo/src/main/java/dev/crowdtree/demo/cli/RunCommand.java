@@ -2,17 +2,16 @@ package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.core.util.Printable;
-import dev.crowdtree.demo.sim.BehaviourSim;
-import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.core.storage.SnapshotReader;
+import dev.crowdtree.demo.model.ModelChoice;
+import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.render.FrameWriter;
-import dev.crowdtree.demo.sim.CrowdSim;
-import dev.crowdtree.demo.sim.CrowdSnapshot;
+import dev.crowdtree.demo.sim.SimSettings;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeFailure;
-import dev.crowdtree.statetree.node.NodeRegistry;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,23 +33,24 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code run}: the crowd, headless. Prints a progress line every second (ticks/s, agent-ticks/s,
+ * {@code run}: a model's simulation (the crowd by default), headless. Prints a progress line every second (ticks/s, agent-ticks/s,
  * p99 tick time, share of running agents awake in the StateTree phase, share of agents per state)
  * and, at the end, the summary: tick-time percentiles, per-phase times, the awake share, the LOD
  * bands (with {@code --lod}), state occupancy and the world hash (same seed, same hash, whatever
  * --workers).
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Run the crowd simulation headless and print its results (the default command).")
+        description = "Run a simulation headless and print its results: the crowd (the default command), your model "
+                + "(--model PATH) or your tree (--nodes PATH --tree FILE).")
 public final class RunCommand implements Callable<Integer> {
     @Mixin
-    CrowdOptions crowd;
+    SimOptions options;
 
     @Option(names = "--ticks", description = "Ticks to run (default: ${DEFAULT-VALUE}).", defaultValue = "600")
     int ticks;
 
-    @Option(names = "--dt", description = "Seconds per tick (default: ${DEFAULT-VALUE}).", defaultValue = "0.0333333")
-    float dt;
+    @Option(names = "--dt", description = "Seconds per tick (default: the model's; the crowd's 0.0333333).")
+    Float dt;
 
     @Option(names = "--png", description = "Write PNG frames into this directory (created if need be).")
     Path pngDir;
@@ -63,7 +63,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--lod", negatable = true, defaultValue = "false", fallbackValue = "true",
             description = "Level of detail: StateTree tick periods by distance to the observer (--observer), "
-                    + "period 1 within 100 m, 2 within 250 m, 4 within 500 m, 8 beyond (default: off).")
+                    + "period 1 within 1/20 of the world's extent (the crowd: 100 m), 2 within 1/8 (250 m), 4 within 1/4 "
+                    + "(500 m), 8 beyond (default: off; a model without positions has none).")
     boolean lod;
 
     @Option(names = "--save", paramLabel = "FILE",
@@ -74,7 +75,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "Continue the world saved in FILE (by --save) for --ticks more ticks; the world's options "
                     + "(--agents, --seed, --dt, --lod, --observer) come from the file. The tree too, read from the path "
                     + "the file recorded only when it is in FILE's directory; else name it with --tree (it must be the "
-                    + "tree the world was saved with).")
+                    + "tree the world was saved with). A model's world loads with the --model (and --nodes) it was "
+                    + "saved with.")
     Path loadFile;
 
     @Option(names = "--record", paramLabel = "FILE",
@@ -106,8 +108,6 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         PrintStream out = System.out;
         PrintStream err = System.err;
-        CrowdConfig config;
-        float[] observer;
         if (loadFile != null) {
             for (String o : WORLD_OPTIONS) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
@@ -139,9 +139,10 @@ public final class RunCommand implements Callable<Integer> {
             if (pngEvery < 1) {
                 throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
             }
-            config = crowd.config(dt);
-            observer = crowd.observer(config.worldSize());
-            crowd.nodeErrorPolicy();
+            if (dt != null) {
+                new SimSettings(1, 0, 1, dt); // checks it
+            }
+            options.nodeErrorPolicy();
             maxBytes = limit.bytes();
         } catch (IllegalArgumentException e) {
             return Problems.usage(err, e.getMessage());
@@ -154,7 +155,8 @@ public final class RunCommand implements Callable<Integer> {
                             + "thread of its own)");
                 }
             }
-            return ClusterRunner.run(crowd, cluster, config, ticks, quiet, maxBytes, out, err);
+            SimOptions.Plan plan = options.plan(dt, err, maxBytes);
+            return plan == null ? Problems.USAGE : ClusterRunner.run(plan, options.models(), cluster, ticks, quiet, out, err);
         }
         if (pngDir != null) {
             try {
@@ -165,37 +167,26 @@ public final class RunCommand implements Callable<Integer> {
         }
         long setup0 = System.nanoTime();
         Simulation sim;
+        String treeName;
         if (loadFile != null) {
-            sim = load(config.workers(), err);
+            sim = load(err, maxBytes);
+            treeName = sim == null ? null : sim.tree().name;
         } else {
-            sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err, maxBytes);
+            SimOptions.Plan plan = options.plan(dt, err, maxBytes);
+            sim = plan == null ? null : options.open(plan, lod, err);
+            treeName = plan == null ? null : plan.treeName();
         }
         if (sim == null) {
             return 2;
         }
-        if (!sim.isCrowd() && saveFile != null) {
-            sim.close();
-            return Problems.usage(err, "--save saves the crowd; tree " + crowd.treeName() + " uses none of the crowd's "
-                    + "node types and runs alone, which cannot be saved yet");
-        }
-        if (!sim.isCrowd() && recordFile != null) {
-            sim.close();
-            return Problems.usage(err, "--record records the crowd; tree " + crowd.treeName() + " uses none of the crowd's "
-                    + "node types and runs alone, which cannot be recorded yet");
-        }
         RunRecording recording = null;
         try (sim) {
-            config = sim.config();
+            SimSettings config = sim.settings();
             FrameWriter frames = pngDir == null ? null : new FrameWriter(sim, pngDir);
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %d workers, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
-                    config.agents(), config.workers(), ticks, config.dt(), config.seed(),
-                    loadFile != null ? sim.tree().name : crowd.treeName(), sim.tree().stateCount);
-            if (!sim.isCrowd()) {
-                out.println("mode: " + BehaviourSim.MODE);
-                if (lod) {
-                    err.println("warning: --lod is off: LOD is the crowd's, and this tree runs alone");
-                }
-            }
+                    config.agents(), config.workers(), ticks, config.dt(), config.seed(), treeName,
+                    sim.tree().stateCount);
+            out.println("mode: " + Printable.escape(sim.mode()));
             if (loadFile != null) {
                 out.printf(Locale.ROOT, "loaded: %s, from tick %d (%.2f s)%n", Printable.escape(loadFile.toString()), sim.tickNumber(),
                         (System.nanoTime() - setup0) / 1e9);
@@ -210,8 +201,8 @@ public final class RunCommand implements Callable<Integer> {
             }
             if (recordFile != null) {
                 try {
-                    recording = RunRecording.start(recordFile, recordEvery, (CrowdSim) sim,
-                            loadFile != null ? null : crowd.treeName(), loadFile);
+                    recording = RunRecording.start(recordFile, recordEvery, sim, loadFile != null ? null : treeName,
+                            loadFile);
                 } catch (IOException | RuntimeException e) {
                     return Problems.usage(err, "--record " + recordFile + ": cannot write the file: " + why(e));
                 }
@@ -222,7 +213,7 @@ public final class RunCommand implements Callable<Integer> {
             for (int i = 0; i < ticks; i++) {
                 sim.tick();
                 if (recording != null) {
-                    recording.ticked((CrowdSim) sim);
+                    recording.ticked(sim);
                 }
                 if (frames != null) {
                     if (sim.tickNumber() % pngEvery == 0) {
@@ -248,12 +239,12 @@ public final class RunCommand implements Callable<Integer> {
                 out.println(Printable.escape("frames: " + frames.count() + " PNG files in " + pngDir));
             }
             if (recording != null) {
-                out.println(Printable.escape(recording.finish((CrowdSim) sim)));
+                out.println(Printable.escape(recording.finish(sim)));
             }
             if (saveFile != null) {
                 long t0 = System.nanoTime();
                 try {
-                    long size = CrowdSnapshot.save((CrowdSim) sim, saveFile);
+                    long size = sim.saveTo(saveFile);
                     out.printf(Locale.ROOT, "saved: %s, tick %d, %,d bytes (%.2f s)%n", Printable.escape(saveFile.toString()), sim.tickNumber(), size,
                             (System.nanoTime() - t0) / 1e9);
                 } catch (IOException e) {
@@ -281,15 +272,19 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The crowd saved in {@link #loadFile}, or null after printing why not (exit 2). */
-    private CrowdSim load(int workers, PrintStream err) {
+    /** The simulation saved in {@link #loadFile}, or null after printing why not (exit 2). */
+    private Simulation load(PrintStream err, long maxTreeBytes) {
+        ModelChoice choice = TreeFiles.choice(options.models, err);
+        if (choice == null) {
+            return null;
+        }
+        int workers = options.workers == null ? Runtime.getRuntime().availableProcessors() : options.workers;
         try {
-            NodeRegistry registry = TreeFiles.registry(crowd.nodes, err);
-            if (registry == null) {
-                return null;
-            }
-            CrowdSim sim = CrowdSnapshot.load(loadFile, workers, registry, crowd.tree);
-            sim.system().setNodeErrorPolicy(crowd.nodeErrorPolicy());
+            // a regular file of at most 2 GB whose header is a snapshot's, checked before the file is read whole
+            SnapshotReader r = SnapshotReader.read(loadFile, SnapshotReader.MAX_BYTES);
+            RunnableModel model = choice.forSnapshot(r.kind());
+            Simulation sim = model.load(r, loadFile, workers, options.tree, maxTreeBytes);
+            sim.system().setNodeErrorPolicy(options.nodeErrorPolicy());
             return sim;
         } catch (StateTreeCompileException e) {
             err.println(Problems.line(loadFile + ": its tree does not compile: " + e.getMessage().lines().findFirst().orElse("")));
@@ -323,7 +318,7 @@ public final class RunCommand implements Callable<Integer> {
         int filled = ticks == 0 ? width : (int) ((long) done * width / ticks);
         err.printf(Locale.ROOT, "[%s%s] %5.1f%% tick %d/%d | %.1f ticks/s | %.2fM agent-ticks/s | p99 %.2f ms | awake %.1f%% | %s%n",
                 "#".repeat(filled), ".".repeat(width - filled), 100.0 * done / Math.max(1, ticks), done, ticks, tps,
-                tps * sim.config().agents() / 1e6, h.getValueAtPercentile(99) / 1e6,
+                tps * sim.settings().agents() / 1e6, h.getValueAtPercentile(99) / 1e6,
                 100.0 * sim.awakeLastTick() / Math.max(1, sim.runningAgents()), shares(sim, 4));
     }
 
@@ -382,11 +377,11 @@ public final class RunCommand implements Callable<Integer> {
         double secs = wall / 1e9;
         out.println("== summary ==");
         out.printf(Locale.ROOT, "ticks: %d in %.2f s = %.1f ticks/s, %.2fM agent-ticks/s (%.1f ns per agent-tick)%n",
-                ticks, secs, ticks / Math.max(1e-9, secs), (double) ticks * sim.config().agents() / Math.max(1e-9, secs) / 1e6,
-                wall / Math.max(1.0, (double) ticks * sim.config().agents()));
+                ticks, secs, ticks / Math.max(1e-9, secs), (double) ticks * sim.settings().agents() / Math.max(1e-9, secs) / 1e6,
+                wall / Math.max(1.0, (double) ticks * sim.settings().agents()));
         out.println("tick and phase times:");
         out.print(sim.metrics().summary().indent(2));
-        int agents = sim.config().agents(); // not the running agents at the end: trees may have finished
+        int agents = sim.settings().agents(); // not the running agents at the end: trees may have finished
         out.printf(Locale.ROOT, "  awake in the statetree phase: mean %.1f%% of %,d agents (min %.1f%%, max %.1f%%)%n",
                 100.0 * sim.awakeMean() / agents, agents, 100.0 * sim.awakeMin() / agents,
                 100.0 * sim.awakeMax() / agents);
@@ -408,10 +403,8 @@ public final class RunCommand implements Callable<Integer> {
                         100.0 * occ[s] / total);
             }
         }
-        if (sim instanceof CrowdSim) {
-            out.printf(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d%n",
-                    sim.data().objects.usedSlots(), sim.data().objects.count() * sim.data().objects.slots,
-                    ((CrowdSim) sim).alarms());
+        for (String line : sim.summaryLines()) {
+            out.println(Printable.escape(line));
         }
         FailureLog failures = sim.system().failures();
         if (failures.total() == 0) {

@@ -1,9 +1,8 @@
 package dev.crowdtree.demo.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.crowdtree.demo.sim.CrowdConfig;
-import dev.crowdtree.demo.sim.CrowdSim;
-import dev.crowdtree.demo.sim.CrowdSnapshot;
+import dev.crowdtree.demo.sim.SimSettings;
+import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.record.RecordingHeader;
 import dev.crowdtree.statetree.record.RecordingWriter;
@@ -15,15 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code run --record FILE}: the crowd's recording (docs/RECORDING.md), kind {@value #KIND}. The start
- * snapshot is the crowd after its setup (or as loaded), the recorder's counters are kept for every
- * tick, a snapshot with its world hash every {@code --record-every} ticks and the world hash at the
- * end. The crowd has no external inputs: every tick's inputs are {@code []}.
+ * {@code run --record FILE}: a simulation's recording (docs/RECORDING.md), of the kind of its
+ * snapshots ({@code crowd} for the crowd, {@code model} for a model of yours, whose metadata names the
+ * model). The start snapshot is the simulation after its setup (or as loaded), the recorder's counters
+ * are kept for every tick, a snapshot with its world hash every {@code --record-every} ticks and the
+ * world hash at the end. A run has no external inputs: every tick's inputs are {@code []}.
  */
 final class RunRecording implements Closeable {
-    /** The kind of a crowd recording. */
-    static final String KIND = "crowd";
-
     private final RecordingWriter writer;
     private final int every;
     private final long firstTick;
@@ -43,9 +40,10 @@ final class RunRecording implements Closeable {
      * @param tree       the tree as the command line named it, for the metadata (null: loaded)
      * @param loadedFrom the snapshot the crowd was loaded from, or null
      */
-    static RunRecording start(Path file, int every, CrowdSim sim, String tree, Path loadedFrom) throws IOException {
-        CrowdConfig c = sim.config();
+    static RunRecording start(Path file, int every, Simulation sim, String tree, Path loadedFrom) throws IOException {
+        SimSettings c = sim.settings();
         Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("model", sim.modelName());
         meta.put("agents", c.agents());
         meta.put("seed", c.seed());
         meta.put("dt", c.dt());
@@ -66,22 +64,22 @@ final class RunRecording implements Closeable {
         }
         String json = new ObjectMapper().writeValueAsString(meta);
         long first = sim.tickNumber() + 1;
-        RecordingWriter w = RecordingWriter.create(file, new RecordingHeader(KIND, json, every), first,
-                CrowdSnapshot.save(sim));
+        RecordingWriter w = RecordingWriter.create(file, new RecordingHeader(sim.snapshotKind(), json, every), first,
+                sim.snapshot());
         sim.system().setRecording(true);
         return new RunRecording(w, every, first, file);
     }
 
     /** Records the tick {@code sim} just ran. */
-    void ticked(CrowdSim sim) throws IOException {
+    void ticked(Simulation sim) throws IOException {
         long t = sim.tickNumber();
         Recorder counters = sim.system().recorder();
         boolean snap = (t - firstTick + 1) % every == 0;
-        writer.tick(t, "[]", counters, snap ? CrowdSnapshot.save(sim) : null, snap ? sim.worldHash() : 0);
+        writer.tick(t, "[]", counters, snap ? sim.snapshot() : null, snap ? sim.worldHash() : 0);
     }
 
     /** Ends the recording with {@code sim}'s world hash; returns the summary line. */
-    String finish(CrowdSim sim) throws IOException {
+    String finish(Simulation sim) throws IOException {
         long last = sim.tickNumber();
         writer.finish(last, sim.worldHash());
         long n = last - firstTick + 1;

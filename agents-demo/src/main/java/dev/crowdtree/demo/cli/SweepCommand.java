@@ -5,8 +5,12 @@ import dev.crowdtree.demo.cluster.ClusterRun;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.Handshake;
 import dev.crowdtree.demo.cluster.Sweep;
-import dev.crowdtree.demo.nodes.DemoNodes;
-import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.cluster.ModelCatalog;
+import dev.crowdtree.demo.cluster.RunSpec;
+import dev.crowdtree.demo.model.ModelChoice;
+import dev.crowdtree.demo.model.RunnableModel;
+import dev.crowdtree.demo.sim.SimSettings;
+import dev.crowdtree.statetree.model.ModelException;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.json.InputFileException;
@@ -32,7 +36,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code sweep}: many independent crowd runs, one per seed of {@code --seeds A..B} or per scenario
+ * {@code sweep}: many independent runs of a model (the crowd by default), one per seed of {@code --seeds A..B} or per scenario
  * file of {@code --scenarios DIR}, spread over cluster members ({@link Sweep}), for a throughput or
  * parameter study. A progress bar goes to stderr once a second; the table of results (one row per
  * job, in job order: {@value SweepTable#HEADER}) goes to {@code --csv} and/or {@code --markdown}
@@ -41,10 +45,11 @@ import java.util.regex.Pattern;
  * cluster cannot be used or a job failed (its row says why).
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = "Run many independent crowd runs (one per seed or per scenario file) on cluster members and "
-                + "write a table of their results (CSV and/or Markdown).",
+        description = "Run many independent runs of a model (the crowd, or yours with --model/--nodes), one per seed or "
+                + "per scenario file, on cluster members and write a table of their results (CSV and/or Markdown).",
         footer = {"", "Columns: job (seed or scenario file), agents, ticks, wall_ms and ns_per_agent_tick (the ticks' "
-                + "wall time on the member, building the world not included), world_hash, alarms (fire alarms heard), "
+                + "wall time on the member, building the world not included), world_hash, alarms (the crowd's fire alarms "
+                + "heard; empty for a model without counters), "
                 + "member (host:port); a last column error only when a job failed. Rows are in job order, whichever "
                 + "member ran them. Exit codes: 0; 1 when the cluster cannot be used or a job failed; 2 for bad input."})
 public final class SweepCommand implements Callable<Integer> {
@@ -69,9 +74,12 @@ public final class SweepCommand implements Callable<Integer> {
     int ticks;
 
     @Option(names = "--tree", paramLabel = "FILE",
-            description = "A StateTree asset to use instead of the embedded crowd tree (its text is sent to the "
+            description = "A StateTree asset to run instead of the model's own tree (its text is sent to the "
                     + "members; linked assets are not supported).")
     Path tree;
+
+    @Mixin
+    ModelOptions models;
 
     @Option(names = "--csv", paramLabel = "FILE", description = "Write the table as CSV to FILE.")
     Path csv;
@@ -99,7 +107,9 @@ public final class SweepCommand implements Callable<Integer> {
         PrintStream out = System.out;
         PrintStream err = System.err;
         List<Sweep.Job> jobs;
-        String treeText = null;
+        RunSpec model;
+        ModelCatalog catalog;
+        String treeLabel;
         ClusterSecret clusterSecret;
         try {
             long maxBytes = limit.bytes();
@@ -112,26 +122,48 @@ public final class SweepCommand implements Callable<Integer> {
             checkOutput(csv, "--csv");
             checkOutput(markdown, "--markdown");
             clusterSecret = connection.secret();
+            ModelChoice choice = TreeFiles.choice(models, err);
+            if (choice == null) {
+                return Problems.USAGE;
+            }
+            RunnableModel m;
+            String treeName;
+            String treeText;
             if (tree != null) {
                 treeText = InputFiles.read(tree, maxBytes);
-                DemoNodes.requireUsedBy(StateTreeJson.compile(tree.toString(), treeText,
-                        new StateTreeCompiler(DemoNodes.registry())), "sweep runs");
+                treeName = tree.toString();
+                m = choice.forTree(StateTreeJson.compile(treeName, treeText, new StateTreeCompiler(choice.registry())));
+                treeLabel = Printable.escape(treeName);
+            } else {
+                m = choice.byDefault();
+                if (m.defaultTree() == null) {
+                    throw new IllegalArgumentException(m.describe() + " has no tree of its own: give --tree FILE");
+                }
+                treeName = m.defaultTree().name();
+                treeText = m.defaultTree().text().get();
+                m.compileText(treeName, treeText);
+                treeLabel = "embedded " + Printable.escape(treeName);
             }
+            model = RunSpec.of("sweep", m.name(), m.fingerprint(), new SimSettings(1, 0, 1, m.defaultDt()), treeName,
+                    treeText, 1);
+            catalog = ModelCatalog.of(choice);
         } catch (IllegalArgumentException | InputFileException e) {
             return Problems.usage(err, e.getMessage());
         } catch (StateTreeCompileException e) {
             Problems.compileErrors(err, tree, e);
             return Problems.USAGE;
+        } catch (ModelException e) {
+            return Problems.usage(err, e.getMessage());
         }
         ClusterConnection.Joined joined;
         try {
-            joined = connection.join(clusterSecret);
+            joined = connection.join(clusterSecret, catalog);
         } catch (RuntimeException e) {
             err.println(Problems.line("cannot start the cluster member on " + connection.bind + ": " + e.getMessage()));
             return 1;
         }
         try (joined) {
-            return sweep(jobs, treeText, clusterSecret, joined, out, err);
+            return sweep(jobs, model, treeLabel, clusterSecret, joined, out, err);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println(Problems.line("the sweep was interrupted"));
@@ -142,24 +174,24 @@ public final class SweepCommand implements Callable<Integer> {
         }
     }
 
-    private int sweep(List<Sweep.Job> jobs, String treeText, ClusterSecret clusterSecret, ClusterConnection.Joined joined,
-                      PrintStream out, PrintStream err) throws InterruptedException {
+    private int sweep(List<Sweep.Job> jobs, RunSpec model, String treeLabel, ClusterSecret clusterSecret,
+                      ClusterConnection.Joined joined, PrintStream out, PrintStream err) throws InterruptedException {
         ClusterRun.Killer killer = joined.killer(clusterSecret, "sweep");
         boolean local = joined.local() != null;
         if (!local) {
             ClusterRunner.warnMissing(err, joined, connection.join());
         }
-        Sweep sweep = new Sweep(joined.driver(), clusterSecret, jobs, treeText,
+        Sweep sweep = new Sweep(joined.driver(), clusterSecret, jobs, model,
                 new Sweep.Options(killAtJob == null ? 0 : killAtJob, !quiet), killer, err);
         Handshake.Outcome h = sweep.handshake();
         if (killAtJob != null && h.accepted().size() < 2) {
             return Problems.usage(err, "--kill-member-at-job needs at least 2 members that proved the secret ("
                     + h.accepted().size() + " did)");
         }
-        err.printf(Locale.ROOT, "sweep: %,d jobs (%s; tree %s) on %d %s of cluster '%s'%s%n", jobs.size(),
+        err.printf(Locale.ROOT, "sweep: %,d jobs (%s; model %s, tree %s) on %d %s of cluster '%s'%s%n", jobs.size(),
                 seeds != null ? String.format(Locale.ROOT, "seeds %s, %,d agents and %d ticks each", seeds.strip(), agents, ticks)
                         : "scenarios in " + Printable.escape(scenarios.toString()),
-                tree == null ? "embedded " + CrowdSim.EMBEDDED_TREE : Printable.escape(tree.toString()),
+                Printable.escape(model.model()), treeLabel,
                 h.accepted().size(), plural(h.accepted().size(), local ? "local member" : "member"),
                 Printable.escape(joined.name()),
                 h.refused().isEmpty() ? "" : "; refused (no proof of the secret): " + String.join(", ", h.refused()));

@@ -72,7 +72,7 @@ final class SweepTable {
         cells[3] = failed ? "" : String.format(Locale.ROOT, "%.1f", r.wallMillis());
         cells[4] = failed ? "" : String.format(Locale.ROOT, "%.1f", r.nsPerAgentTick());
         cells[5] = failed ? "" : String.format(Locale.ROOT, "%016x", r.worldHash());
-        cells[6] = failed ? "" : Long.toString(r.alarms());
+        cells[6] = failed || r.alarms() < 0 ? "" : Long.toString(r.alarms());
         cells[7] = Printable.escape(r.member());
         if (errors) {
             cells[8] = failed ? Printable.clean(r.error(), 500) : "";

@@ -51,7 +51,7 @@ public final class TraceCommand implements Callable<Integer> {
     InputLimit limit;
 
     @Mixin
-    NodeOptions nodes;
+    ModelOptions nodes;
 
     private static final IllegalStateException OUTPUT_CLOSED = new IllegalStateException("the output is closed");
 

@@ -2,7 +2,8 @@ package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.NodeRegistry;
-import dev.crowdtree.statetree.nodes.NodeProviderException;
+import dev.crowdtree.demo.model.ModelChoice;
+import dev.crowdtree.statetree.model.ModelException;
 import dev.crowdtree.statetree.reference.StandaloneHost;
 
 import java.io.PrintStream;
@@ -14,13 +15,20 @@ final class TreeFiles {
     }
 
     /**
-     * The registry {@code nodes} describes (built-ins, the crowd's types, the class path's and
-     * {@code --nodes} providers), or null after printing the one-line error on {@code err} (exit 2).
+     * The registry {@code models} describes (built-ins, the class path's providers, the model's node
+     * types and the {@code --nodes} jars'; without --model or --nodes, every class path model's), or
+     * null after printing the one-line error on {@code err} (exit 2).
      */
-    static NodeRegistry registry(NodeOptions nodes, PrintStream err) {
+    static NodeRegistry registry(ModelOptions models, PrintStream err) {
+        ModelChoice c = choice(models, err);
+        return c == null ? null : c.registry();
+    }
+
+    /** What {@code models} resolve to, or null after printing the one-line error on {@code err} (exit 2). */
+    static ModelChoice choice(ModelOptions models, PrintStream err) {
         try {
-            return nodes.registry();
-        } catch (NodeProviderException e) {
+            return models.choice();
+        } catch (ModelException e) {
             Problems.usage(err, e.getMessage());
             return null;
         }

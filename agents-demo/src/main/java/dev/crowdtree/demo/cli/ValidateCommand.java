@@ -36,7 +36,7 @@ public final class ValidateCommand implements Callable<Integer> {
     InputLimit limit;
 
     @Mixin
-    NodeOptions nodes;
+    ModelOptions nodes;
 
     @Override
     public Integer call() {

@@ -91,11 +91,14 @@ public final class ClusterConfigs {
         return c;
     }
 
-    /** Starts a member with {@code config} and, unless it is a lite member, makes it a {@link MemberNode} with {@code secret}. */
-    public static HazelcastInstance start(Config config, ClusterSecret secret) {
+    /**
+     * Starts a member with {@code config} and, unless it is a lite member, makes it a {@link MemberNode}
+     * with {@code secret} that runs the models of {@code catalog}.
+     */
+    public static HazelcastInstance start(Config config, ClusterSecret secret, ModelCatalog catalog) {
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         if (!config.isLiteMember()) {
-            MemberNode.install(hz, secret);
+            MemberNode.install(hz, secret, catalog);
         }
         return hz;
     }

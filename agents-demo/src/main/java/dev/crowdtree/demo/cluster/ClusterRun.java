@@ -107,8 +107,8 @@ public final class ClusterRun {
          * wrote after the recovery that fenced it; 0 unless fencing failed.
          */
         public long staleEntries;
-        public long alarms;
-        public long usedSlots;
+        /** The model's counters summed over the regions ({@code RegionalSim.counters}). */
+        public long[] counters = new long[0];
         public long droppedEvents;
         public long nodeFailures;
         public long[] occupancy = new long[0];
@@ -154,6 +154,7 @@ public final class ClusterRun {
             result.accepted.add(Handshake.describe(m));
         }
         result.refused.addAll(h.refused());
+        Handshake.checkModel(executor, secret, members, spec);
         makePlan();
         return result;
     }
@@ -561,30 +562,17 @@ public final class ClusterRun {
     }
 
     private void finish(Replies done) {
-        long agentsSum = 0;
-        long threats = 0;
-        long objects = 0;
+        List<Wire.MemberResult> parts = new ArrayList<>();
         for (byte[] b : done.answers.values()) {
-            Wire.MemberResult v = Wire.MemberResult.decode(b);
-            if (v.occupancy().length == 0) {
-                continue; // a member without regions
-            }
-            result.agents += v.agents();
-            agentsSum += v.agentHash();
-            threats = v.threatsHash();
-            objects += v.objectsHash();
-            result.alarms += v.alarms();
-            result.usedSlots += v.usedSlots();
-            result.droppedEvents += v.droppedEvents();
-            result.nodeFailures += v.nodeFailures();
-            if (result.occupancy.length < v.occupancy().length) {
-                result.occupancy = java.util.Arrays.copyOf(result.occupancy, v.occupancy().length);
-            }
-            for (int s = 0; s < v.occupancy().length; s++) {
-                result.occupancy[s] += v.occupancy()[s];
-            }
+            parts.add(Wire.MemberResult.decode(b));
         }
-        result.worldHash = Region.worldHash(agentsSum, threats, objects);
+        Wire.MemberResult all = Wire.MemberResult.sum(parts);
+        result.agents = all.agents();
+        result.counters = all.counters();
+        result.droppedEvents = all.droppedEvents();
+        result.nodeFailures = all.nodeFailures();
+        result.occupancy = all.occupancy();
+        result.worldHash = Region.worldHash(all.agentHash(), all.sharedHash(), all.ownedHash());
     }
 
     private void progress(long tick, long nanos) {

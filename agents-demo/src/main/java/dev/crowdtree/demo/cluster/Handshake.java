@@ -92,6 +92,32 @@ public final class Handshake {
         }
     }
 
+    /**
+     * Every member of {@code members} must have loaded the model of {@code spec} from the same bytes
+     * (its fingerprint): one that did not is refused, and the run does not start.
+     *
+     * @throws IllegalStateException one line naming each member that cannot run the model and why
+     */
+    public static void checkModel(IExecutorService executor, ClusterSecret secret, List<Member> members, RunSpec spec)
+            throws InterruptedException {
+        List<String> refused = new ArrayList<>();
+        for (Member m : members) {
+            String why;
+            try {
+                why = executor.submitToMember(new Tasks.CanRun(secret, spec.runId(), spec.model(), spec.fingerprint()), m)
+                        .get(ANSWER_SECONDS, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                why = "it did not answer (" + e.getClass().getSimpleName() + ")";
+            }
+            if (!why.isEmpty()) {
+                refused.add("member " + describe(m) + " cannot run model '" + spec.model() + "': " + why);
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", refused) + "; the run did not start");
+        }
+    }
+
     private static boolean proves(IExecutorService executor, ClusterSecret secret, Member m) throws InterruptedException {
         byte[] challenge = ClusterSecret.challenge();
         try {

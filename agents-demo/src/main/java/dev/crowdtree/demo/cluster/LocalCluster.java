@@ -27,7 +27,11 @@ public final class LocalCluster implements AutoCloseable {
     private final List<HazelcastInstance> members = new ArrayList<>();
     private final HazelcastInstance driver;
 
-    private LocalCluster(int count, ClusterSecret secret, String bind) {
+    /** The models the members run. */
+    private final ModelCatalog catalog;
+
+    private LocalCluster(int count, ClusterSecret secret, String bind, ModelCatalog catalog) {
+        this.catalog = catalog;
         this.name = "crowdtree-local-" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
         this.bind = bind;
         this.port = freePort(bind);
@@ -39,7 +43,7 @@ public final class LocalCluster implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 addMember(secret);
             }
-            driver = ClusterConfigs.start(config(true), null);
+            driver = ClusterConfigs.start(config(true), null, catalog);
             for (HazelcastInstance m : members) {
                 awaitSeen(m);
             }
@@ -51,9 +55,18 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    /** Starts {@code count} members with {@code secret} and a driver, on {@code bind}. */
+    /** Starts {@code count} members with {@code secret} and a driver, on {@code bind}; the members run the built-in models. */
     public static LocalCluster start(int count, ClusterSecret secret, String bind) {
-        return new LocalCluster(count, secret, bind);
+        try {
+            return new LocalCluster(count, secret, bind, ModelCatalog.builtIn());
+        } catch (dev.crowdtree.statetree.model.ModelException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** Starts {@code count} members with {@code secret} and a driver, on {@code bind}; the members run the models of {@code catalog}. */
+    public static LocalCluster start(int count, ClusterSecret secret, String bind, ModelCatalog catalog) {
+        return new LocalCluster(count, secret, bind, catalog);
     }
 
     private Config config(boolean lite) {
@@ -62,7 +75,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** One more member, with its own idea of the secret (tests start one with a wrong secret). */
     public HazelcastInstance addMember(ClusterSecret secret) {
-        HazelcastInstance hz = ClusterConfigs.start(config(false), secret);
+        HazelcastInstance hz = ClusterConfigs.start(config(false), secret, catalog);
         members.add(hz);
         if (driver != null) {
             awaitSeen(hz);

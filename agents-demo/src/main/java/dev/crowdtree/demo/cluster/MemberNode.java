@@ -4,7 +4,10 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import dev.crowdtree.demo.sim.Region;
 import dev.crowdtree.demo.sim.RegionBudget;
-import dev.crowdtree.demo.sim.RegionGrid;
+import dev.crowdtree.demo.model.RunnableModel;
+import dev.crowdtree.demo.sim.Partition;
+import dev.crowdtree.demo.sim.SimSettings;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -62,9 +65,13 @@ public final class MemberNode implements AutoCloseable {
     /** Tasks that handed this member world data (setup, step, finish) since it started; tests. */
     private final AtomicLong worldTasks = new AtomicLong();
 
-    private MemberNode(HazelcastInstance hz, ClusterSecret secret) {
+    /** The models this member can run. */
+    final ModelCatalog catalog;
+
+    private MemberNode(HazelcastInstance hz, ClusterSecret secret, ModelCatalog catalog) {
         this.hz = hz;
         this.secret = secret;
+        this.catalog = catalog;
         this.fence = new MemberFence(System.err, hz.getCluster().getLocalMember().getUuid().toString());
         // more threads than processors: a region's step spends much of its time waiting for the map
         // (its inbox, its outbox), and other regions' steps compute meanwhile
@@ -81,8 +88,8 @@ public final class MemberNode implements AutoCloseable {
         });
     }
 
-    static void install(HazelcastInstance hz, ClusterSecret secret) {
-        MemberNode node = new MemberNode(hz, secret);
+    static void install(HazelcastInstance hz, ClusterSecret secret, ModelCatalog catalog) {
+        MemberNode node = new MemberNode(hz, secret, catalog);
         hz.getUserContext().put(KEY, node);
         String cluster = hz.getConfig().getClusterName();
         hz.getLifecycleService().addLifecycleListener(e -> {
@@ -193,20 +200,24 @@ public final class MemberNode implements AutoCloseable {
         RegionBudget.check(ids.length, spec.regions(), spec.agents(), Runtime.getRuntime().maxMemory());
         this.spec = spec;
         long t0 = System.nanoTime();
-        RegionGrid grid = spec.grid();
+        RunnableModel model = catalog.find(spec.model(), spec.fingerprint());
+        CompiledStateTree tree = model.compileText(spec.treeName(), spec.treeText());
+        SimSettings settings = spec.settings();
+        Partition grid = model.partition(spec.regions(), settings, tree);
         IMap<String, byte[]> checkpoints = hz.getMap(ClusterConfigs.CHECKPOINTS);
         List<Future<Region>> built = new ArrayList<>();
         for (int r : ids) {
             built.add(pool.submit(() -> {
                 if (restoreTick < 0) {
-                    return Region.create(spec.config(), spec.treeName(), spec.treeText(), grid, r);
+                    return Region.create(model.openRegion(settings, tree, grid, r), grid, r);
                 }
                 String key = ClusterConfigs.checkpointKey(restoreEpoch, restoreTick, r);
                 byte[] sealed = checkpoints.get(key);
                 if (sealed == null) {
                     throw new IllegalStateException("the checkpoint of region " + r + " at tick " + restoreTick + " is missing");
                 }
-                return Region.restore(spec.config(), spec.treeName(), spec.treeText(), grid, r, secret.open(sealed, key));
+                byte[] plain = secret.open(sealed, key);
+                return Region.restore(model.openRegion(settings, tree, grid, r), grid, r, plain);
             }));
         }
         for (Future<Region> f : built) {
@@ -335,36 +346,19 @@ public final class MemberNode implements AutoCloseable {
         fence.finished();
         worldTasks.incrementAndGet();
         awaitCheckpoints();
-        long agents = 0;
-        long agentHash = 0;
-        long threats = 0;
-        long objects = 0;
-        long alarms = 0;
-        long usedSlots = 0;
-        long dropped = 0;
-        long failures = 0;
-        long[] occupancy = null;
+        List<Wire.MemberResult> parts = new ArrayList<>();
         for (Region r : regions.values()) {
             int[] occ = r.sim().occupancy();
-            if (occupancy == null) {
-                occupancy = new long[occ.length];
+            long[] occupancy = new long[occ.length];
+            for (int s = 0; s < occ.length; s++) {
+                occupancy[s] = occ[s];
             }
             long[] h = r.hashParts();
-            agents += r.agents();
-            agentHash += h[0];
-            threats = h[1]; // the same in every region
-            objects += h[2];
-            alarms += r.sim().alarms();
-            usedSlots += r.sim().data().objects.usedSlots();
-            dropped += r.droppedEvents();
-            failures += r.sim().system().failures().total();
-            for (int s = 0; s < occ.length; s++) {
-                occupancy[s] += occ[s];
-            }
+            parts.add(new Wire.MemberResult(r.agents(), h[0], h[1], h[2], r.droppedEvents(),
+                    r.sim().system().failures().total(), occupancy, r.sim().counters()));
         }
         dropRegions();
-        return occupancy == null ? Wire.MemberResult.NONE
-                : new Wire.MemberResult(agents, agentHash, threats, objects, alarms, usedSlots, dropped, failures, occupancy);
+        return parts.isEmpty() ? Wire.MemberResult.NONE : Wire.MemberResult.sum(parts);
     }
 
     /**

@@ -1,29 +1,27 @@
 package dev.crowdtree.demo.cluster;
 
-import dev.crowdtree.demo.sim.CrowdConfig;
-import dev.crowdtree.demo.sim.RegionGrid;
+import dev.crowdtree.demo.sim.SimSettings;
 
 import java.io.Serializable;
 
 /**
- * What a member needs to build its regions of a run: the crowd's configuration (one worker per
- * region: a member steps its regions in parallel instead), the tree asset's text, and the region
- * count. Sent with every setup task.
+ * What a member needs to build its regions of a run: the model (its name and fingerprint: the member
+ * must have loaded the same bytes), the run's settings (one worker per region: a member steps its
+ * regions in parallel instead), the tree asset's text, and the region count. Sent with every setup
+ * task.
  */
-public record RunSpec(String runId, int agents, long seed, float dt, float worldSize, int predators, int fires,
-                      int smartObjects, int slotsPerObject, float cellSize, String treeName, String treeText,
-                      int regions) implements Serializable {
+public record RunSpec(String runId, String model, String fingerprint, int agents, long seed, float dt, String treeName,
+                      String treeText, int regions) implements Serializable {
 
-    public static RunSpec of(String runId, CrowdConfig c, String treeName, String treeText, int regions) {
-        return new RunSpec(runId, c.agents(), c.seed(), c.dt(), c.worldSize(), c.predators(), c.fires(), c.smartObjects(),
-                c.slotsPerObject(), c.cellSize(), treeName, treeText, regions);
+    /** A run of {@code model} (its fingerprint {@code fingerprint}) with {@code settings}. */
+    public static RunSpec of(String runId, String model, String fingerprint, SimSettings settings, String treeName,
+                             String treeText, int regions) {
+        return new RunSpec(runId, model, fingerprint, settings.agents(), settings.seed(), settings.dt(), treeName,
+                treeText, regions);
     }
 
-    public CrowdConfig config() {
-        return new CrowdConfig(agents, seed, 1, dt, worldSize, predators, fires, smartObjects, slotsPerObject, cellSize);
-    }
-
-    public RegionGrid grid() {
-        return new RegionGrid(regions, worldSize, cellSize);
+    /** The run's settings, one worker. */
+    public SimSettings settings() {
+        return new SimSettings(agents, seed, 1, dt);
     }
 }

@@ -47,7 +47,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Sweep {
     /**
-     * One job: a crowd run of {@code agents} agents from {@code seed} for {@code ticks} ticks, named
+     * One job: a run of the sweep's model with {@code agents} agents from {@code seed} for {@code ticks} ticks, named
      * {@code name} in the table.
      */
     public record Job(String name, int agents, long seed, int ticks) implements Serializable {
@@ -94,7 +94,7 @@ public final class Sweep {
     private final HazelcastInstance driver;
     private final ClusterSecret secret;
     private final List<Job> jobs;
-    private final String treeText;
+    private final RunSpec model;
     private final Options options;
     private final ClusterRun.Killer killer;
     private final PrintStream err;
@@ -108,16 +108,16 @@ public final class Sweep {
 
     /**
      * @param jobs     the jobs, in table order
-     * @param treeText the tree asset's text, or null for the embedded tree
+     * @param model    the model, its tree and dt (its agents, seed and regions are each job's)
      * @param killer   stops a member abruptly ({@link Options#killAtJob()})
      * @param err      where the progress bar and the notes on lost members go
      */
-    public Sweep(HazelcastInstance driver, ClusterSecret secret, List<Job> jobs, String treeText, Options options,
+    public Sweep(HazelcastInstance driver, ClusterSecret secret, List<Job> jobs, RunSpec model, Options options,
                  ClusterRun.Killer killer, PrintStream err) {
         this.driver = driver;
         this.secret = secret;
         this.jobs = jobs;
-        this.treeText = treeText;
+        this.model = model;
         this.options = options;
         this.killer = killer;
         this.err = err;
@@ -132,6 +132,7 @@ public final class Sweep {
      */
     public Handshake.Outcome handshake() throws InterruptedException {
         Handshake.Outcome h = Handshake.run(driver, executor, secret);
+        Handshake.checkModel(executor, secret, h.accepted(), model);
         members = new ArrayList<>(h.accepted());
         result.members = members.size();
         result.refused = h.refused();
@@ -215,7 +216,7 @@ public final class Sweep {
 
     private void submit(int job, Member m) {
         inFlight.merge(m, 1, Integer::sum);
-        SweepJob task = new SweepJob(secret, sweepId + "/" + job, jobs.get(job), treeText);
+        SweepJob task = new SweepJob(secret, sweepId + "/" + job, jobs.get(job), model);
         try {
             executor.submitToMember(task, m, new ExecutionCallback<SweepRow>() {
                 @Override

@@ -10,7 +10,7 @@ import java.io.Serializable;
  * @param ticks      ticks run
  * @param tickNanos  the ticks' wall time on the member (building the world not included)
  * @param worldHash  {@code CrowdSim.worldHash()} after the last tick
- * @param alarms     fire alarms heard ({@code CrowdSim.alarms()})
+ * @param alarms     the model's first counter (the crowd: fire alarms heard), -1 when it has none
  * @param running    agents whose trees were still running at the end
  * @param member     {@code host:port} of the member that ran it
  * @param error      why the job failed, or null when it did not

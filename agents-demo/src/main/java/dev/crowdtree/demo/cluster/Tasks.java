@@ -79,6 +79,32 @@ final class Tasks {
     }
 
     /**
+     * Whether the member can run the model of a run: its name and fingerprint, against the models the
+     * member loaded ({@link ModelCatalog#find}); answers "" when it can, else why not (one line).
+     */
+    static final class CanRun extends MemberTask<String> {
+        private static final long serialVersionUID = 1L;
+        private final String model;
+        private final String fingerprint;
+
+        CanRun(ClusterSecret secret, String runId, String model, String fingerprint) {
+            super(secret, "canrun", runId, 0, 0);
+            this.model = model;
+            this.fingerprint = fingerprint;
+        }
+
+        @Override
+        String run(MemberNode node, HazelcastInstance hz) {
+            try {
+                node.catalog.find(model, fingerprint);
+                return "";
+            } catch (IllegalStateException e) {
+                return e.getMessage();
+            }
+        }
+    }
+
+    /**
      * Build ({@code tick} -1) or restore (from the checkpoint of {@code tick} written in generation
      * {@code restoreEpoch}) the member's regions for generation {@code epoch} of the run, whose driver
      * is {@code driver} and whose steps are given {@code memberTimeoutNanos} each; answers an encoded

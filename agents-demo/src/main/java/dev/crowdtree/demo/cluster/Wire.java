@@ -6,6 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * What members answer the driver's tasks with, as records with one versioned binary codec (in place
@@ -18,7 +19,7 @@ import java.io.UncheckedIOException;
  */
 final class Wire {
     /** The version of every answer's layout; a change of any record's fields changes it. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final byte SETUP = 1;
     private static final byte STEP = 2;
     private static final byte RESULT = 3;
@@ -79,41 +80,86 @@ final class Wire {
      * hashes, the threats' hash (the same in every region), the sum of the smart objects' hashes,
      * alarms, used slots, dropped events, node failures, running agents per state.
      */
-    record MemberResult(long agents, long agentHash, long threatsHash, long objectsHash, long alarms, long usedSlots,
-                        long droppedEvents, long nodeFailures, long[] occupancy) {
+    record MemberResult(long agents, long agentHash, long sharedHash, long ownedHash, long droppedEvents,
+                        long nodeFailures, long[] occupancy, long[] counters) {
         /** A member without regions. */
-        static final MemberResult NONE = new MemberResult(0, 0, 0, 0, 0, 0, 0, 0, new long[0]);
+        static final MemberResult NONE = new MemberResult(0, 0, 0, 0, 0, 0, new long[0], new long[0]);
 
         byte[] encode() {
             return write(RESULT, out -> {
-                for (long v : new long[] {agents, agentHash, threatsHash, objectsHash, alarms, usedSlots, droppedEvents,
-                        nodeFailures}) {
+                for (long v : new long[] {agents, agentHash, sharedHash, ownedHash, droppedEvents, nodeFailures}) {
                     out.writeLong(v);
                 }
-                out.writeInt(occupancy.length);
-                for (long v : occupancy) {
-                    out.writeLong(v);
-                }
+                writeLongs(out, occupancy);
+                writeLongs(out, counters);
             });
+        }
+
+        /**
+         * The results of several members (or regions) added up: counts and hashes summed (wrapping),
+         * occupancy and counters state by state, the shared hash taken from any (every region has the
+         * same); those without regions (no occupancy) left out.
+         */
+        static MemberResult sum(List<MemberResult> parts) {
+            long[] v = new long[6];
+            long[] occupancy = new long[0];
+            long[] counters = new long[0];
+            for (MemberResult p : parts) {
+                if (p.occupancy.length == 0) {
+                    continue; // a member without regions
+                }
+                v[0] += p.agents;
+                v[1] += p.agentHash;
+                v[2] = p.sharedHash;
+                v[3] += p.ownedHash;
+                v[4] += p.droppedEvents;
+                v[5] += p.nodeFailures;
+                occupancy = add(occupancy, p.occupancy);
+                counters = add(counters, p.counters);
+            }
+            return new MemberResult(v[0], v[1], v[2], v[3], v[4], v[5], occupancy, counters);
+        }
+
+        /** {@code into} plus {@code more}, element by element, grown to the longer. */
+        private static long[] add(long[] into, long[] more) {
+            long[] out = java.util.Arrays.copyOf(into, Math.max(into.length, more.length));
+            for (int i = 0; i < more.length; i++) {
+                out[i] += more[i];
+            }
+            return out;
         }
 
         static MemberResult decode(byte[] b) {
             return read(b, RESULT, "member result", in -> {
-                long[] v = new long[8];
+                long[] v = new long[6];
                 for (int i = 0; i < v.length; i++) {
                     v[i] = in.readLong();
                 }
-                int n = in.readInt();
-                if (n < 0 || n > in.available() / 8) {
-                    throw new IOException("an occupancy of " + n + " states does not fit");
-                }
-                long[] occ = new long[n];
-                for (int s = 0; s < n; s++) {
-                    occ[s] = in.readLong();
-                }
-                return new MemberResult(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], occ);
+                long[] occ = readLongs(in, "an occupancy of %d states");
+                long[] counters = readLongs(in, "%d counters");
+                return new MemberResult(v[0], v[1], v[2], v[3], v[4], v[5], occ, counters);
             });
         }
+    }
+
+    private static void writeLongs(DataOutputStream out, long[] values) throws IOException {
+        out.writeInt(values.length);
+        for (long v : values) {
+            out.writeLong(v);
+        }
+    }
+
+    /** A count and as many longs; {@code what} names the count ("%d counters") when it does not fit. */
+    private static long[] readLongs(DataInputStream in, String what) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > in.available() / 8) {
+            throw new IOException(String.format(java.util.Locale.ROOT, what, n) + " does not fit");
+        }
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = in.readLong();
+        }
+        return out;
     }
 
     private interface Writer {

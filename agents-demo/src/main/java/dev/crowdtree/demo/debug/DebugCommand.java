@@ -1,7 +1,9 @@
 package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.cli.InputLimit;
-import dev.crowdtree.demo.cli.NodeOptions;
+import dev.crowdtree.demo.cli.ModelOptions;
+import dev.crowdtree.demo.model.ModelChoice;
+import dev.crowdtree.statetree.model.ModelException;
 import dev.crowdtree.demo.cli.Problems;
 import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.TokenOptions;
@@ -10,7 +12,6 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.json.InputFileException;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.node.NodeRegistry;
-import dev.crowdtree.statetree.nodes.NodeProviderException;
 import dev.crowdtree.statetree.record.Recording;
 import dev.crowdtree.statetree.record.RecordingException;
 import dev.crowdtree.statetree.reference.ScenarioException;
@@ -85,7 +86,7 @@ public final class DebugCommand implements Callable<Integer> {
     InputLimit limit;
 
     @Mixin
-    NodeOptions nodes;
+    ModelOptions nodes;
 
     /** The largest recording --replay reads unless --max-input-mb says more. */
     static final long MAX_RECORDING_BYTES = InputFiles.MAX_ARRAY;
@@ -133,10 +134,10 @@ public final class DebugCommand implements Callable<Integer> {
         if (workers < 1 || workers > 256) {
             return Problems.usage(err, "--workers = " + workers + " is out of range; valid range is 1..256");
         }
-        NodeRegistry registry;
+        ModelChoice models;
         try {
-            registry = nodes.registry();
-        } catch (NodeProviderException e) {
+            models = nodes.choice();
+        } catch (ModelException e) {
             return Problems.usage(err, e.getMessage());
         }
         Debugger d;
@@ -145,13 +146,19 @@ public final class DebugCommand implements Callable<Integer> {
                 Recording rec = Recording.read(replay, Math.max(maxBytes, MAX_RECORDING_BYTES));
                 if (verify) {
                     StringBuilder line = new StringBuilder();
-                    boolean same = Recordings.verify(rec, registry, workers, line);
+                    boolean same = Recordings.verify(rec, models, workers, line);
                     out.println(Printable.escape(line.toString()));
                     return same ? 0 : 1;
                 }
-                d = Debugger.openReplay(rec, registry, workers, options);
+                d = Debugger.openReplay(rec, models, workers, options);
+            } else if (nodes.hasModel()) {
+                if (record != null) {
+                    return Problems.usage(err, "--record with --model: record a run of the model instead "
+                            + "(run --model PATH --record FILE), which debug --replay opens");
+                }
+                d = Debugger.openModelScenario(scenario, tree, models.byDefault(), options, maxBytes);
             } else {
-                d = Debugger.openScenario(scenario, tree, registry, options, maxBytes, record);
+                d = Debugger.openScenario(scenario, tree, models.registry(), options, maxBytes, record);
             }
         } catch (RecordingException e) {
             return Problems.usage(err, e.getMessage());

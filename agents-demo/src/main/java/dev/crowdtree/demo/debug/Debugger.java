@@ -1,6 +1,9 @@
 package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.http.AccessToken;
+import dev.crowdtree.demo.model.ModelChoice;
+import dev.crowdtree.demo.model.RunnableModel;
+import dev.crowdtree.demo.sim.SimSettings;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
@@ -143,19 +146,43 @@ public final class Debugger implements AutoCloseable {
      * Opens a recording ({@code debug --replay}): every view, over the whole recording; the run
      * re-simulates the recorded ticks and stops at the last one.
      */
-    static Debugger openReplay(Recording rec, NodeRegistry nodes, int workers, Options options)
+    static Debugger openReplay(Recording rec, ModelChoice models, int workers, Options options)
             throws IOException, StateTreeCompileException, ScenarioException {
         options.check();
-        DebugTarget target = Recordings.open(rec, nodes, workers);
-        float dt = target instanceof SimTarget ? ((SimTarget) target).sim().config().dt()
+        DebugTarget target = Recordings.open(rec, models, workers);
+        float dt = target instanceof SimTarget ? ((SimTarget) target).sim().settings().dt()
                 : ((ScenarioTarget) target).scenario().dt();
         return open(target, options.settings(dt), options, rec, null);
     }
 
-    /** Opens the debugger on a crowd (or a tree alone) of {@code run}/{@code serve}; it owns {@code sim} from now on. */
+    /** Opens the debugger on a simulation of any model ({@code serve --debug}); it owns {@code sim} from now on. */
     public static Debugger openSimulation(Simulation sim, Options options) throws IOException {
         options.check();
-        return open(new SimTarget(sim), options.settings(sim.config().dt()), options, null, null);
+        return open(new SimTarget(sim), options.settings(sim.settings().dt()), options, null, null);
+    }
+
+    /**
+     * Opens the debugger on a scripted scenario run in a model's world ({@code debug scenario.json
+     * --model PATH}): {@code model}'s columns with their initial values, its externals and host systems,
+     * the scenario's agents, seed, workers, dt and tree, its inputs applied before each tick.
+     *
+     * @throws ScenarioException         for a bad scenario
+     * @throws StateTreeCompileException for a tree that does not compile
+     * @throws IOException               when the port cannot be bound
+     */
+    static Debugger openModelScenario(Path scenarioFile, Path treeFile, RunnableModel model, Options options,
+                                      long maxBytes) throws ScenarioException, StateTreeCompileException, IOException {
+        options.check();
+        Scenario scenario = Scenario.load(scenarioFile, maxBytes);
+        String text = Files.readString(scenarioFile, StandardCharsets.UTF_8);
+        Path tree = treeFile != null ? treeFile : scenario.resolveTree();
+        CompiledStateTree t = StateTreeJson.compile(tree, new StateTreeCompiler(model.registry()), maxBytes);
+        dev.crowdtree.statetree.reference.ScenarioRunner.validate(scenario, t);
+        Simulation sim = model.open(new SimSettings(scenario.agents(), scenario.seed(), scenario.workers(), scenario.dt()),
+                t, tree, null, null);
+        sim.system().setNodeErrorPolicy(scenario.onNodeError());
+        SimTarget target = new SimTarget(sim, new ScenarioInputs(scenario, text));
+        return open(target, options.settings(scenario.dt()), options, null, null);
     }
 
     static Debugger open(DebugTarget target, DebugSession.Settings settings, Options options, Recording replay,

@@ -9,6 +9,8 @@ import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.demo.model.ModelChoice;
+import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.record.Recording;
 import dev.crowdtree.statetree.record.RecordingException;
@@ -25,9 +27,9 @@ import java.util.Locale;
 /**
  * The debugger's recordings (docs/RECORDING.md): a scenario's run recorded by {@code debug --record},
  * kind {@value #SCENARIO}, whose metadata carries the scenario's and the tree's text (so the
- * recording replays on its own); and the crowd's ({@code run --record}, kind
- * {@link CrowdReplay#KIND}). Both open in the debugger ({@code debug --replay}) and verify
- * ({@code debug --replay FILE --verify}).
+ * recording replays on its own); and a run's ({@code run --record}) of any model, of the kind of the
+ * model's snapshots ({@code crowd}, {@code model}; {@link SimReplay}). Both open in the debugger
+ * ({@code debug --replay}) and verify ({@code debug --replay FILE --verify}).
  */
 final class Recordings {
     static final String SCENARIO = "scenario";
@@ -79,16 +81,13 @@ final class Recordings {
      * The world of {@code rec} at its start (after tick {@code firstTick() - 1}), ready to be stepped:
      * a scenario rebuilt from the recorded texts, or the crowd from its start snapshot.
      */
-    static DebugTarget open(Recording rec, NodeRegistry nodes, int workers)
+    static DebugTarget open(Recording rec, ModelChoice models, int workers)
             throws IOException, StateTreeCompileException, ScenarioException {
         String kind = rec.header().kind();
-        if (kind.equals(CrowdReplay.KIND)) {
-            return new SimTarget(CrowdReplay.openAt(rec, rec.firstTick() - 1, workers, nodes));
-        }
         if (!kind.equals(SCENARIO)) {
-            throw new RecordingException(rec.file(), "a recording of kind '" + kind + "'; the debugger opens kinds "
-                    + SCENARIO + " and " + CrowdReplay.KIND);
+            return new SimTarget(SimReplay.openAt(rec, rec.firstTick() - 1, workers, model(rec, models)));
         }
+        NodeRegistry nodes = models.registry();
         JsonNode meta = JSON.readTree(rec.header().metadataJson());
         String scenarioText = meta.path("scenario").asText();
         Path scenarioFile = Path.of(meta.path("scenarioFile").asText("scenario.json"));
@@ -102,19 +101,34 @@ final class Recordings {
     }
 
     /**
+     * The model a run's recording is replayed with: the one of {@code models} whose snapshots are of
+     * its kind.
+     *
+     * @throws RecordingException naming the kind and what this command loads
+     */
+    private static RunnableModel model(Recording rec, ModelChoice models) throws RecordingException {
+        try {
+            return models.forSnapshot(rec.header().kind());
+        } catch (dev.crowdtree.core.storage.SnapshotException e) {
+            throw new RecordingException(rec.file(), e.getMessage().replace("a snapshot", "a recording")
+                    + " (or a scenario's, kind " + SCENARIO + ")");
+        }
+    }
+
+    /**
      * Re-simulates the whole recording and compares the world hash at each periodic snapshot and at
      * the end; one line saying it matched, or where it differs.
      *
      * @return whether it matched; {@code line} gets the line to print either way
      */
-    static boolean verify(Recording rec, NodeRegistry nodes, int workers, StringBuilder line)
+    static boolean verify(Recording rec, ModelChoice models, int workers, StringBuilder line)
             throws IOException, StateTreeCompileException, ScenarioException {
-        if (rec.header().kind().equals(CrowdReplay.KIND)) {
-            CrowdReplay.Result r = CrowdReplay.verify(rec, workers, nodes, null);
+        if (!rec.header().kind().equals(SCENARIO)) {
+            SimReplay.Result r = SimReplay.verify(rec, workers, model(rec, models), null);
             line.append(r.describe());
             return r.matches();
         }
-        try (DebugTarget target = open(rec, nodes, workers)) {
+        try (DebugTarget target = open(rec, models, workers)) {
             long ran = 0;
             while (target.tick() < rec.lastTick()) {
                 target.step();

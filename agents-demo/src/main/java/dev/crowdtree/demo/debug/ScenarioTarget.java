@@ -1,7 +1,5 @@
 package dev.crowdtree.demo.debug;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crowdtree.core.util.Hashes;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
@@ -13,7 +11,6 @@ import dev.crowdtree.statetree.reference.ScenarioRunner;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,14 +20,11 @@ import java.util.List;
  * hash of the runtime's snapshot.
  */
 final class ScenarioTarget implements DebugTarget {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final Scenario scenario;
     private final CompiledStateTree tree;
     private final StateTreeRuntime runtime;
     /** The inputs of each tick, in the order listed, and as JSON in the scenario's format. */
-    private final List<List<Scenario.Input>> inputs = new ArrayList<>();
-    private final List<String> inputsJson = new ArrayList<>();
+    private final ScenarioInputs inputs;
     private long tick = -1;
 
     /**
@@ -42,36 +36,9 @@ final class ScenarioTarget implements DebugTarget {
         ScenarioRunner.validate(scenario, tree);
         this.scenario = scenario;
         this.tree = tree;
-        for (int k = 0; k <= scenario.ticks(); k++) {
-            inputs.add(new ArrayList<>());
-            inputsJson.add(null);
-        }
-        for (Scenario.Input in : scenario.inputs()) {
-            inputs.get(in.tick()).add(in);
-        }
-        List<List<String>> raw = rawInputs(scenarioText, scenario.ticks());
-        for (int k = 0; k <= scenario.ticks(); k++) {
-            inputsJson.set(k, "[" + String.join(",", raw.get(k)) + "]");
-        }
+        this.inputs = new ScenarioInputs(scenario, scenarioText);
         this.runtime = factory.create(tree, scenario.agents(), scenario.seed(), scenario.workers());
         runtime.setNodeErrorPolicy(scenario.onNodeError());
-    }
-
-    /** Each tick's inputs as the scenario file writes them (compact JSON), in the order listed. */
-    private static List<List<String>> rawInputs(String text, int ticks) {
-        List<List<String>> out = new ArrayList<>();
-        for (int k = 0; k <= ticks; k++) {
-            out.add(new ArrayList<>());
-        }
-        try {
-            JsonNode list = JSON.readTree(text).path("inputs");
-            for (JsonNode in : list) {
-                out.get(in.path("tick").asInt()).add(JSON.writeValueAsString(in));
-            }
-        } catch (IOException e) {
-            throw new IllegalArgumentException("the scenario's text does not parse: " + e.getMessage(), e);
-        }
-        return out;
     }
 
     Scenario scenario() {
@@ -99,31 +66,19 @@ final class ScenarioTarget implements DebugTarget {
         if (k > scenario.ticks()) {
             throw new IllegalStateException("the scenario ends at tick " + scenario.ticks());
         }
-        boolean start = k == 0;
-        for (Scenario.Input in : inputs.get(k)) {
-            start |= ScenarioRunner.apply(runtime, tree, in, k);
-        }
+        boolean start = inputs.apply(runtime, tree, k) || k == 0;
         if (start) {
             runtime.startAll(k);
         } else {
             runtime.tickAll(k, scenario.dt());
         }
         tick = k;
-        return inputsJson.get(k);
+        return inputs.json(k);
     }
 
     @Override
     public List<HostEvent> nextEvents() {
-        int k = (int) (tick + 1);
-        List<HostEvent> out = new ArrayList<>();
-        if (k <= scenario.ticks()) {
-            for (Scenario.Input in : inputs.get(k)) {
-                if (in instanceof Scenario.EventInput) {
-                    out.add(new HostEvent(in.agent(), ((Scenario.EventInput) in).tag()));
-                }
-            }
-        }
-        return out;
+        return inputs.events((int) (tick + 1));
     }
 
     @Override

@@ -1,28 +1,34 @@
 package dev.crowdtree.demo.debug;
 
-import dev.crowdtree.demo.sim.CrowdSim;
-import dev.crowdtree.demo.sim.CrowdSnapshot;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The crowd (or a tree alone) of {@code run} and {@code serve}, as the debugger runs it: no external
- * inputs, one {@link Simulation#tick()} per step. Only the crowd ({@link CrowdSim}) can be
- * snapshotted ({@link CrowdSnapshot}), so only the crowd travels in time and is recorded. The host
- * columns shown are the interface's default, the tree's ({@link DebugTarget#columnNames()}); the
- * simulation model's own per-agent columns would be added by overriding {@code columnNames()} and
- * {@code columnValue(agent, column)} here.
+ * A simulation of any model as the debugger runs it ({@code serve --debug}, a recording of
+ * {@code run --record}, {@code debug scenario.json --model PATH}): one {@link Simulation#tick()} per
+ * step, snapshots and restores by the simulation's own ({@link Simulation#save}), so every model
+ * travels in time. With a scenario, each tick's inputs are applied to the runtime just before the
+ * tick (tick 0 is the model's start: its inputs are applied after it).
  */
 final class SimTarget implements DebugTarget {
     private final Simulation sim;
+    /** The scenario's inputs, or null: a run without inputs. */
+    private final ScenarioInputs inputs;
 
     SimTarget(Simulation sim) {
+        this(sim, null);
+    }
+
+    SimTarget(Simulation sim, ScenarioInputs inputs) {
         this.sim = sim;
+        this.inputs = inputs;
+        if (inputs != null) {
+            inputs.apply(sim.system(), sim.tree(), 0);
+        }
     }
 
     Simulation sim() {
@@ -41,45 +47,45 @@ final class SimTarget implements DebugTarget {
 
     @Override
     public long lastTick() {
-        return Long.MAX_VALUE;
+        return inputs == null ? Long.MAX_VALUE : inputs.scenario().ticks();
     }
 
     @Override
     public String step() {
+        int k = (int) (sim.tickNumber() + 1);
+        if (inputs == null) {
+            sim.tick();
+            return "[]";
+        }
+        if (k > inputs.scenario().ticks()) {
+            throw new IllegalStateException("the scenario ends at tick " + inputs.scenario().ticks());
+        }
+        inputs.apply(sim.system(), sim.tree(), k);
         sim.tick();
-        return "[]";
+        return inputs.json(k);
     }
 
     @Override
     public List<HostEvent> nextEvents() {
-        return List.of();
+        return inputs == null ? List.of() : inputs.events((int) (sim.tickNumber() + 1));
     }
 
     @Override
     public boolean canSnapshot() {
-        return sim instanceof CrowdSim;
+        return true;
     }
 
     @Override
     public byte[] snapshot() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
-        CrowdSnapshot.save(crowd(), out);
-        return out.toByteArray();
+        return sim.snapshot();
     }
 
     @Override
     public void restore(byte[] snapshot, long tick) throws IOException {
-        CrowdSnapshot.restore(crowd(), snapshot);
+        sim.restore(snapshot);
         if (sim.tickNumber() != tick) {
             throw new IOException("the snapshot is of tick " + sim.tickNumber() + ", not " + tick);
         }
-    }
-
-    private CrowdSim crowd() {
-        if (!(sim instanceof CrowdSim)) {
-            throw new IllegalStateException("a tree that runs alone cannot be snapshotted; only the crowd can");
-        }
-        return (CrowdSim) sim;
     }
 
     @Override
@@ -87,11 +93,21 @@ final class SimTarget implements DebugTarget {
         return sim.worldHash();
     }
 
+    /** The simulation's host columns: the model's and the tree's ({@link Simulation#columnNames()}). */
+    @Override
+    public List<String> columnNames() {
+        return sim.columnNames();
+    }
+
+    @Override
+    public double columnValue(int agent, String column) {
+        return sim.columnValue(sim.world().rowOf(agent), column);
+    }
+
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "%s: %,d agents, %d workers, seed %d, tree %s",
-                sim.isCrowd() ? "crowd" : "tree alone", sim.config().agents(), sim.config().workers(),
-                sim.config().seed(), sim.tree().name);
+        return String.format(Locale.ROOT, "model %s: %,d agents, %d workers, seed %d, tree %s", sim.modelName(),
+                sim.settings().agents(), sim.settings().workers(), sim.settings().seed(), sim.tree().name);
     }
 
     @Override

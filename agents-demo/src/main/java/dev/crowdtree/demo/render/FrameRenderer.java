@@ -1,6 +1,6 @@
 package dev.crowdtree.demo.render;
 
-import dev.crowdtree.demo.sim.CrowdData;
+import dev.crowdtree.demo.sim.Scene;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.demo.sim.Threats;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
@@ -49,29 +49,29 @@ public final class FrameRenderer {
         g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
         g.setColor(new Color(0x15181C));
         g.fillRect(0, 0, MAP + PANEL, MAP);
-        CrowdData d = sim.data();
-        float scale = MAP / d.worldSize;
+        Scene d = sim.scene();
+        float scale = MAP / Math.max(sim.width(), sim.height());
         drawObjects(g, d, scale);
-        drawAgents(img, d, scale);
+        drawAgents(img, scale);
         drawThreats(g, d, scale);
         drawPanel(g);
         g.dispose();
         return img;
     }
 
-    private void drawObjects(Graphics2D g, CrowdData d, float scale) {
-        for (int o = 0; o < d.objects.count(); o++) {
-            int px = (int) (d.objects.x[o] * scale);
-            int py = (int) (d.objects.y[o] * scale);
-            g.setColor(d.objects.used[o] > 0 ? new Color(0xC9B458) : new Color(0x4A4A40));
+    private void drawObjects(Graphics2D g, Scene d, float scale) {
+        for (int o = 0; o < d.objects(); o++) {
+            int px = (int) (d.objectX()[o] * scale);
+            int py = (int) (d.objectY()[o] * scale);
+            g.setColor(d.objectUsed()[o] > 0 ? new Color(0xC9B458) : new Color(0x4A4A40));
             g.fillRect(px - 1, py - 1, 3, 3);
         }
     }
 
-    private void drawAgents(BufferedImage img, CrowdData d, float scale) {
-        float[] x = d.x.data();
-        float[] y = d.y.data();
-        int n = d.table.size();
+    private void drawAgents(BufferedImage img, float scale) {
+        float[] x = sim.xs();
+        float[] y = sim.ys();
+        int n = sim.table().size();
         for (int r = 0; r < n; r++) {
             int s = sim.system().activeStateOfRow(r);
             if (s < 0) {
@@ -85,17 +85,16 @@ public final class FrameRenderer {
         }
     }
 
-    private void drawThreats(Graphics2D g, CrowdData d, float scale) {
-        Threats th = d.threats;
+    private void drawThreats(Graphics2D g, Scene th, float scale) {
         g.setStroke(new BasicStroke(2f));
-        for (int k = 0; k < th.count(); k++) {
-            if (!th.active[k]) {
+        for (int k = 0; k < th.threats(); k++) {
+            if (!th.threatActive()[k]) {
                 continue;
             }
-            int px = (int) (th.x[k] * scale);
-            int py = (int) (th.y[k] * scale);
-            int rad = Math.max(4, (int) (th.radius[k] * scale));
-            if (th.kind[k] == Threats.FIRE) {
+            int px = (int) (th.threatX()[k] * scale);
+            int py = (int) (th.threatY()[k] * scale);
+            int rad = Math.max(4, (int) (th.threatRadius()[k] * scale));
+            if (th.threatKind()[k] == Threats.FIRE) {
                 g.setColor(new Color(255, 120, 0, 90));
                 g.fillOval(px - rad, py - rad, 2 * rad, 2 * rad);
                 g.setColor(new Color(0xFF7A00));
@@ -126,7 +125,7 @@ public final class FrameRenderer {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.setColor(new Color(0xB0B0B0));
         g.drawString(String.format(Locale.ROOT, "tick %d   t = %.1f s   %,d agents", sim.tickNumber(),
-                sim.tickNumber() * sim.config().dt(), sim.config().agents()), x0, 48);
+                sim.tickNumber() * sim.settings().dt(), sim.settings().agents()), x0, 48);
         int y = 76;
         for (int s : shown) {
             g.setColor(new Color(colors[s]));

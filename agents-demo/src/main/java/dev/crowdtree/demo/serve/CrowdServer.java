@@ -7,7 +7,7 @@ import dev.crowdtree.demo.http.BadRequest;
 import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.demo.http.Access;
 import dev.crowdtree.demo.render.Palette;
-import dev.crowdtree.demo.sim.CrowdData;
+import dev.crowdtree.demo.sim.Scene;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import org.eclipse.jetty.http.HttpFields;
@@ -268,7 +268,7 @@ public final class CrowdServer implements AutoCloseable {
 
     private static String metaJson(Simulation sim) {
         CompiledStateTree t = sim.tree();
-        CrowdData d = sim.data();
+        Scene d = sim.scene();
         int[] colors = Palette.stateColors(t);
         StringBuilder sb = new StringBuilder(64 * 1024);
         sb.append("{\"format\":{\"magic\":\"CTF1\",\"version\":").append(FrameFormat.VERSION)
@@ -277,11 +277,12 @@ public final class CrowdServer implements AutoCloseable {
                 .append(",\"noState\":").append(FrameFormat.NO_STATE)
                 .append(",\"qmax\":").append(FrameFormat.QMAX).append('}');
         sb.append(",\"tree\":").append(Json.string(t.name));
-        sb.append(",\"agents\":").append(sim.config().agents());
-        sb.append(",\"seed\":").append(sim.config().seed());
-        sb.append(",\"workers\":").append(sim.config().workers());
-        sb.append(",\"dt\":").append(Json.number(sim.config().dt()));
-        sb.append(",\"worldSize\":").append(Json.number(d.worldSize));
+        sb.append(",\"model\":").append(Json.string(sim.modelName()));
+        sb.append(",\"agents\":").append(sim.settings().agents());
+        sb.append(",\"seed\":").append(sim.settings().seed());
+        sb.append(",\"workers\":").append(sim.settings().workers());
+        sb.append(",\"dt\":").append(Json.number(sim.settings().dt()));
+        sb.append(",\"worldSize\":").append(Json.number(SimLoop.worldSize(sim)));
         sb.append(",\"states\":[");
         for (int s = 0; s < t.stateCount; s++) {
             sb.append(s == 0 ? "" : ",").append("{\"id\":").append(s)
@@ -292,16 +293,16 @@ public final class CrowdServer implements AutoCloseable {
                     .append(",\"color\":\"").append(String.format(Locale.ROOT, "#%06x", colors[s] & 0xFFFFFF))
                     .append("\"}");
         }
-        sb.append("],\"threats\":{\"count\":").append(d.threats.count())
+        sb.append("],\"threats\":{\"count\":").append(d.threats())
                 .append(",\"kinds\":[\"predator\",\"fire\"]}");
-        sb.append(",\"smartObjects\":{\"count\":").append(d.objects.count())
-                .append(",\"slots\":").append(d.objects.slots).append(",\"x\":[");
-        for (int o = 0; o < d.objects.count(); o++) {
-            sb.append(o == 0 ? "" : ",").append(Json.number(Math.round(d.objects.x[o] * 10) / 10f));
+        sb.append(",\"smartObjects\":{\"count\":").append(d.objects())
+                .append(",\"slots\":").append(d.slots()).append(",\"x\":[");
+        for (int o = 0; o < d.objects(); o++) {
+            sb.append(o == 0 ? "" : ",").append(Json.number(Math.round(d.objectX()[o] * 10) / 10f));
         }
         sb.append("],\"y\":[");
-        for (int o = 0; o < d.objects.count(); o++) {
-            sb.append(o == 0 ? "" : ",").append(Json.number(Math.round(d.objects.y[o] * 10) / 10f));
+        for (int o = 0; o < d.objects(); o++) {
+            sb.append(o == 0 ? "" : ",").append(Json.number(Math.round(d.objectY()[o] * 10) / 10f));
         }
         return sb.append("]}}").toString();
     }

@@ -1,15 +1,15 @@
 package dev.crowdtree.demo.serve;
 
-import dev.crowdtree.statetree.model.LodBands;
+import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.TokenOptions;
 import dev.crowdtree.demo.http.Json;
-import dev.crowdtree.demo.cli.CrowdOptions;
+import dev.crowdtree.demo.cli.SimOptions;
 import dev.crowdtree.demo.cli.Problems;
 import dev.crowdtree.demo.debug.DebugCommand;
 import dev.crowdtree.demo.debug.Debugger;
-import dev.crowdtree.demo.sim.BehaviourSim;
-import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.sim.SimSettings;
+import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.demo.sim.Simulation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,7 +28,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code serve}: a live view of the crowd in the browser. Binds a small HTTP server (loopback by
+ * {@code serve}: a live view of a simulation (the crowd by default, or a model of yours) in the browser. Binds a small HTTP server (loopback by
  * default), runs the simulation in real time on its own thread and serves a canvas page that draws
  * every agent coloured by its active state, with play, pause, speed and an inspector for the agent
  * you click. Runs until Ctrl+C. Exit 2 for bad options, a port in use or a tree that does not
@@ -37,11 +37,12 @@ import java.util.concurrent.Callable;
  * numerous clients are in {@link ServerLimits} and {@link CrowdServer}.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve a live view of the crowd in the browser (http://127.0.0.1:8080/ by default).",
+        description = "Serve a live view of a simulation (the crowd, or yours with --model/--nodes) in the browser "
+                + "(http://127.0.0.1:8080/ by default).",
         footer = {"", "Limits against slow or numerous clients: " + ServerLimits.DEFAULTS_TEXT})
 public final class ServeCommand implements Callable<Integer> {
     @Mixin
-    CrowdOptions crowd;
+    SimOptions options;
 
     @Option(names = "--port", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).", defaultValue = "8080")
     int port;
@@ -53,9 +54,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Mixin
     TokenOptions tokens;
 
-    @Option(names = "--debug", description = "Serve the debugger (docs/DEBUGGER.md) on the crowd instead of the crowd "
-            + "viewer: the tree with live counts, breakpoints, the agent finder, each agent's explained trace, and time "
-            + "travel (the crowd only; a tree that runs alone has no time travel).")
+    @Option(names = "--debug", description = "Serve the debugger (docs/DEBUGGER.md) on the simulation instead of the "
+            + "viewer: the tree with live counts, breakpoints, the agent finder, each agent's explained trace and host "
+            + "columns, and time travel.")
     boolean debug;
 
     @Option(names = "--history", paramLabel = "TICKS", description = "With --debug: ticks kept for time travel "
@@ -102,8 +103,6 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CrowdConfig config;
-        float[] observer;
         InetAddress address;
         AccessToken access;
         ServerLimits serverLimits;
@@ -115,8 +114,6 @@ public final class ServeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--speed = " + speed + " is out of range; valid range is "
                         + SimLoop.MIN_SPEED + ".." + (int) SimLoop.MAX_SPEED);
             }
-            config = crowd.config(CrowdConfig.defaults().dt());
-            observer = crowd.observer(config.worldSize());
             serverLimits = limits;
             if (maxConnections != null) {
                 serverLimits = serverLimits.withMaxConnections(maxConnections);
@@ -139,8 +136,12 @@ public final class ServeCommand implements Callable<Integer> {
             return 2;
         }
 
+        SimOptions.Plan plan = options.plan(null, err, InputFiles.DEFAULT_MAX_BYTES);
+        if (plan == null) {
+            return 2;
+        }
         if (debug) {
-            return debug(config, observer, access);
+            return debug(plan, access);
         }
         CrowdServer server;
         try {
@@ -162,10 +163,11 @@ public final class ServeCommand implements Callable<Integer> {
         Thread hook = new Thread(server::close, "crowd-serve-shutdown");
         try {
             long setup0 = System.nanoTime();
-            Simulation sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
+            Simulation sim = options.open(plan, lod, err);
             if (sim == null) {
                 return 2;
             }
+            SimSettings config = sim.settings();
             try {
                 server.start(sim, speed);
             } catch (IllegalArgumentException e) {
@@ -177,17 +179,16 @@ public final class ServeCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "crowdtree serve: %,d agents, %d workers, seed %d, tree %s (%d states), speed %s, "
                             + "LOD %s, setup %.2f s%n",
                     config.agents(), config.workers(), config.seed(),
-                    crowd.treeName(), sim.tree().stateCount,
+                    plan.treeName(), sim.tree().stateCount,
                     Json.number(speed), sim.lod() == null ? "off" : "on", (System.nanoTime() - setup0) / 1e9);
-            if (!sim.isCrowd()) {
-                out.println("mode: " + BehaviourSim.MODE);
-            }
+            out.println("mode: " + Printable.escape(sim.mode()));
             if (!address.isLoopbackAddress()) {
                 err.println("warning: --bind " + bind + " is not a loopback address: anyone who can reach this machine "
                         + "and has the token can watch and control the simulation (plain HTTP: the token is not "
                         + "encrypted on the way)");
             }
-            out.println("serving the crowd on " + url(server.address()) + " (Ctrl+C to stop)");
+            out.println("serving " + (sim.modelName().equals("crowd") ? "the crowd" : "model " + sim.modelName())
+                    + " on " + url(server.address()) + " (Ctrl+C to stop)");
             if (access != null) {
                 out.println("every request needs the token: open " + url(server.address()) + "?token=<the token>");
             }
@@ -237,16 +238,17 @@ public final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code serve --debug}: the debugger on the crowd. */
-    private int debug(CrowdConfig config, float[] observer, AccessToken access) {
+    /** {@code serve --debug}: the debugger on the simulation. */
+    private int debug(SimOptions.Plan plan, AccessToken access) {
         if (history < 0 || snapshotEvery < 1) {
             return Problems.usage(err, "--history must be >= 0 and --snapshot-every >= 1");
         }
         long setup0 = System.nanoTime();
-        Simulation sim = crowd.open(config, lod ? LodBands.defaults() : null, observer, err);
+        Simulation sim = options.open(plan, lod, err);
         if (sim == null) {
             return 2;
         }
+        SimSettings config = sim.settings();
         Debugger.Options options = Debugger.Options.defaults().port(port).bind(bind).token(access == null ? null : access.value())
                 .ticksPerSecond(speed / config.dt()).history(history, snapshotEvery);
         Debugger d;

@@ -4,10 +4,9 @@ import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.core.time.FixedStepClock;
 import dev.crowdtree.demo.serve.FrameBuffers.Frame;
-import dev.crowdtree.demo.sim.CrowdData;
+import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.demo.sim.Simulation;
-import dev.crowdtree.demo.sim.SmartObjects;
-import dev.crowdtree.demo.sim.Threats;
+import dev.crowdtree.demo.sim.Scene;
 import dev.crowdtree.statetree.exec.PayloadMismatch;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.node.RunStatus;
@@ -59,7 +58,8 @@ final class SimLoop implements Runnable {
 
     // sim thread only
     private final StateTreeSystem system;
-    private final CrowdData data;
+    private final SoaTable table;
+    private final Scene scene;
     private final FixedStepClock clock;
     private final int[] occupancy;
     private final float quant;
@@ -89,15 +89,16 @@ final class SimLoop implements Runnable {
     SimLoop(Simulation sim, double initialSpeed, int readers) {
         this.sim = sim;
         this.system = sim.system();
-        this.data = sim.data();
+        this.table = sim.table();
+        this.scene = sim.scene();
         this.clock = sim.world().clock();
         this.speed = initialSpeed;
         this.occupancy = new int[sim.tree().stateCount];
-        this.quant = FrameFormat.QMAX / data.worldSize;
+        this.quant = FrameFormat.QMAX / worldSize(sim);
         this.pointX = sim.observerX();
         this.pointY = sim.observerY();
-        int capacity = FrameFormat.frameBytes(data.table.capacity(), sim.tree().stateCount, data.threats.count(),
-                data.objects.count());
+        int capacity = FrameFormat.frameBytes(table.capacity(), sim.tree().stateCount, scene.threats(),
+                scene.objects());
         this.frames = new FrameBuffers(readers + 2, capacity);
         this.thread = new Thread(this, "crowd-sim");
     }
@@ -220,7 +221,7 @@ final class SimLoop implements Runnable {
     private void followObserver() {
         int row = selected < 0 ? -1 : rowOf(selected);
         if (row >= 0) {
-            sim.setObserver(data.x.data()[row], data.y.data()[row]);
+            sim.setObserver(sim.xs()[row], sim.ys()[row]);
         } else {
             sim.setObserver(pointX, pointY);
         }
@@ -253,12 +254,11 @@ final class SimLoop implements Runnable {
         if (f == null) {
             return; // every spare buffer is being sent; the next batch publishes
         }
-        int n = data.table.size();
+        int n = table.size();
         int states = occupancy.length;
-        Threats th = data.threats;
-        SmartObjects ob = data.objects;
-        int t = th.count();
-        int o = ob.count();
+        Scene sc = scene;
+        int t = sc.threats();
+        int o = sc.objects();
         int length = FrameFormat.frameBytes(n, states, t, o);
         f.ensure(length);
         ByteBuffer b = f.buf;
@@ -278,15 +278,15 @@ final class SimLoop implements Runnable {
         b.putShort(FrameFormat.OFF_STATES, (short) states);
         b.putShort(FrameFormat.OFF_THREATS, (short) t);
         b.putInt(FrameFormat.OFF_OBJECTS, o);
-        b.putFloat(FrameFormat.OFF_WORLD, data.worldSize);
+        b.putFloat(FrameFormat.OFF_WORLD, worldSize(sim));
         b.putFloat(FrameFormat.OFF_TPS, paused ? 0f : ticksPerSecond);
         b.putFloat(FrameFormat.OFF_SPEED, (float) speed);
         b.put(FrameFormat.OFF_FLAGS, (byte) (paused ? FrameFormat.FLAG_PAUSED : 0));
-        b.put(FrameFormat.OFF_SLOTS, (byte) Math.min(255, ob.slots));
+        b.put(FrameFormat.OFF_SLOTS, (byte) Math.min(255, sc.slots()));
         b.putShort(46, (short) 0);
         int selRow = selected < 0 ? -1 : rowOf(selected);
-        float[] x = data.x.data();
-        float[] y = data.y.data();
+        float[] x = sim.xs();
+        float[] y = sim.ys();
         b.putInt(FrameFormat.OFF_SELECTED, selRow < 0 ? -1 : selected);
         b.putShort(FrameFormat.OFF_SELECTED_X, selRow < 0 ? 0 : q(x[selRow]));
         b.putShort(FrameFormat.OFF_SELECTED_Y, selRow < 0 ? 0 : q(y[selRow]));
@@ -297,11 +297,11 @@ final class SimLoop implements Runnable {
             b.putInt(p, occupancy[s]);
         }
         for (int k = 0; k < t; k++, p += FrameFormat.THREAT_BYTES) {
-            b.putShort(p, q(th.x[k]));
-            b.putShort(p + 2, q(th.y[k]));
-            b.putShort(p + 4, q(th.radius[k]));
-            b.put(p + 6, th.kind[k]);
-            b.put(p + 7, (byte) (th.active[k] ? 1 : 0));
+            b.putShort(p, q(sc.threatX()[k]));
+            b.putShort(p + 2, q(sc.threatY()[k]));
+            b.putShort(p + 4, q(sc.threatRadius()[k]));
+            b.put(p + 6, sc.threatKind()[k]);
+            b.put(p + 7, (byte) (sc.threatActive()[k] ? 1 : 0));
         }
         for (int r = 0; r < n; r++, p += 4) {
             b.putShort(p, q(x[r]));
@@ -312,7 +312,7 @@ final class SimLoop implements Runnable {
             int s = system.activeStateOfRow(r);
             bytes[p++] = (byte) (s < 0 || s >= FrameFormat.NO_STATE ? FrameFormat.NO_STATE : s);
         }
-        int[] used = ob.used;
+        int[] used = sc.objectUsed();
         for (int k = 0; k < o; k++) {
             bytes[p++] = (byte) Math.min(255, used[k]);
         }
@@ -323,13 +323,18 @@ final class SimLoop implements Runnable {
         dirty = false;
     }
 
+    /** The side of the square the viewer draws: the world's larger extent. */
+    static float worldSize(Simulation sim) {
+        return Math.max(sim.width(), sim.height());
+    }
+
     private short q(float v) {
         int i = (int) (v * quant + 0.5f);
         return (short) (i < 0 ? 0 : Math.min(FrameFormat.QMAX, i));
     }
 
     private int rowOf(int agentId) {
-        return sim.world().tableOf(agentId) == data.table ? sim.world().rowOf(agentId) : -1;
+        return sim.world().tableOf(agentId) == table ? sim.world().rowOf(agentId) : -1;
     }
 
     // ---- requests (run on the sim thread through call()) ----------------------------------------
@@ -408,11 +413,11 @@ final class SimLoop implements Runnable {
      * when there are no agents. Sim thread.
      */
     String agentNearest(float wx, float wy, boolean select) {
-        float[] x = data.x.data();
-        float[] y = data.y.data();
+        float[] x = sim.xs();
+        float[] y = sim.ys();
         int best = -1;
         float bestD2 = Float.POSITIVE_INFINITY;
-        for (int r = 0, n = data.table.size(); r < n; r++) {
+        for (int r = 0, n = table.size(); r < n; r++) {
             float dx = x[r] - wx;
             float dy = y[r] - wy;
             float d2 = dx * dx + dy * dy;
@@ -424,7 +429,7 @@ final class SimLoop implements Runnable {
         if (best < 0) {
             return null;
         }
-        int id = data.table.agentIds().data()[best];
+        int id = table.agentIds().data()[best];
         return agentById(id, select);
     }
 
@@ -481,10 +486,17 @@ final class SimLoop implements Runnable {
                 .append(",\"path\":").append(Json.string(system.activePath(id)))
                 .append(",\"status\":").append(Json.string(RunStatus.name(system.treeStatus(id))))
                 .append(",\"stateChanges\":").append(system.stateChangeCount(id))
-                .append(",\"x\":").append(Json.number(data.x.data()[row]))
-                .append(",\"y\":").append(Json.number(data.y.data()[row]))
-                .append(",\"vx\":").append(Json.number(data.vx.data()[row]))
-                .append(",\"vy\":").append(Json.number(data.vy.data()[row]))
+                .append(",\"x\":").append(Json.number(sim.xs()[row]))
+                .append(",\"y\":").append(Json.number(sim.ys()[row]))
+                .append(",\"columns\":{");
+        List<String> names = sim.columnNames();
+        for (int i = 0; i < names.size(); i++) {
+            double v = sim.columnValue(row, names.get(i));
+            boolean isFloat = "float".equals(table.column(names.get(i)).typeName());
+            sb.append(i == 0 ? "" : ",").append(Json.string(names.get(i))).append(':')
+                    .append(isFloat ? Json.number((float) v) : Json.number(v));
+        }
+        sb.append('}')
                 .append(",\"selected\":").append(id == selected)
                 .append(",\"trace\":[");
         for (int i = 0; id == selected && i < traceCount; i++) {

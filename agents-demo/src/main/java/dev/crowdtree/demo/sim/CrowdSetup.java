@@ -109,7 +109,7 @@ public final class CrowdSetup {
      * in it, with their ids in the whole world), the smart objects standing in it, and the tree
      * {@code text} (named {@code name} in messages). No LOD.
      */
-    CrowdSetup region(String name, String text, RegionGrid grid, int index) {
+    public CrowdSetup region(String name, String text, RegionGrid grid, int index) {
         return new CrowdSetup(config, null, maxTreeBytes, null, observerX, observerY, periods, name, text, grid, index,
                 compiled, nodes);
     }

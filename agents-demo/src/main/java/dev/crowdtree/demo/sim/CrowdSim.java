@@ -4,9 +4,8 @@ import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.statetree.model.TickPeriods;
 import dev.crowdtree.core.metrics.TickMetrics;
 import dev.crowdtree.core.random.CounterRng;
-import dev.crowdtree.core.schedule.Chunk;
-import dev.crowdtree.core.schedule.ChunkKernel;
 import dev.crowdtree.core.storage.ByteColumn;
+import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.demo.nodes.CrowdWorld;
@@ -16,14 +15,19 @@ import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.NodeRegistry;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The crowd simulation: agents in a bounded square world whose behaviour is a StateTree asset,
@@ -50,7 +54,7 @@ import java.util.Arrays;
  * through {@link TickPeriods} (the runtime's {@code setTickPeriodOfRow}). The band is kept in a
  * {@code lodBand} column that exists only with LOD on, so runs without LOD hash as before.
  */
-public final class CrowdSim implements Simulation {
+public final class CrowdSim implements RegionalSim {
     /** Phase names, in order, for {@link #metrics()}. */
     public static final String[] PHASES = {"threats", "grid", "statetree", "movement", "sync"};
     /** The embedded tree asset. */
@@ -68,7 +72,7 @@ public final class CrowdSim implements Simulation {
     private final CompiledStateTree tree;
     private final StateTreeSystem system;
     private final TickMetrics metrics = new TickMetrics(PHASES);
-    private final GridKernel gridKernel = new GridKernel();
+    private final CrowdGridKernel gridKernel;
     private final MovementKernel movementKernel;
     private final int dangerBegin;
     private final int dangerEnd;
@@ -79,6 +83,8 @@ public final class CrowdSim implements Simulation {
     private final int region;
     /** Region mode: the neighbours' agents seen this tick, installed before {@link #tick()}. */
     final Halo halo = new Halo();
+    /** Region mode: the exchange with the neighbours (null: the whole world). */
+    private CrowdExchange exchange;
     private ByteColumn lodBand;
     private TickPeriods periods;
     // THREADING: written on the simulation thread between phases, read by the grid kernels.
@@ -115,6 +121,7 @@ public final class CrowdSim implements Simulation {
         boolean ok = false;
         try {
             this.data = new CrowdData(config, world);
+            this.gridKernel = new CrowdGridKernel(data);
             NodeRegistry registry = nodes == null ? DemoNodes.registry() : nodes;
             StateTreeCompiler compiler = new StateTreeCompiler(registry);
             this.tree = compiled != null ? compiled : treeText != null ? StateTreeJson.compile(treeName, treeText, compiler)
@@ -187,6 +194,7 @@ public final class CrowdSim implements Simulation {
             data.objects.ownOnly(owned);
             halo.window(data.side, data.cellSize, regions.x0(region), regions.x1(region), regions.y0(region),
                     regions.y1(region));
+            exchange = new CrowdExchange(data, regions, region, halo);
         }
         if (lodWanted != null && periods == null) {
             periods = system::setTickPeriodOfRow;
@@ -201,7 +209,7 @@ public final class CrowdSim implements Simulation {
                 data.clearsEveryTick[b + 1] = (byte) (inEffect.periodOfBand(b) == 1 ? 1 : 0);
             }
         }
-        gridKernel.lod = inEffect;
+        gridKernel.lod(inEffect, lodBand, periods);
         data.ensureClaimBuffers(data.table.chunkCount(world.chunkSize()));
         data.prepareGrid();
         world.runPhase(data.table, gridKernel);
@@ -274,7 +282,7 @@ public final class CrowdSim implements Simulation {
     }
 
     /** Snapshot support ({@link CrowdSnapshot}): tick, alarms, awake sum, awake ticks, awake min, awake max. */
-    long[] counters() {
+    long[] snapshotCounters() {
         long[] a = awake.save();
         return new long[] {tick, alarms, a[0], a[1], a[2], a[3]};
     }
@@ -329,9 +337,103 @@ public final class CrowdSim implements Simulation {
         return PHASES.clone();
     }
 
+    /** What {@code run} and {@code serve} say of the crowd. */
+    public static final String MODE = "the crowd: agents wander, flee threats and use smart objects";
+
     @Override
-    public boolean isCrowd() {
+    public String modelName() {
+        return CROWD;
+    }
+
+    /** The crowd model's name. */
+    public static final String CROWD = "crowd";
+
+    @Override
+    public String mode() {
+        return MODE;
+    }
+
+    @Override
+    public SimSettings settings() {
+        return new SimSettings(config.agents(), config.seed(), config.workers(), config.dt());
+    }
+
+    @Override
+    public SoaTable table() {
+        return data.table;
+    }
+
+    @Override
+    public boolean hasPositions() {
         return true;
+    }
+
+    private Scene scene;
+
+    /** The threats and the smart objects (the arrays the simulation updates). */
+    @Override
+    public Scene scene() {
+        if (scene == null) {
+            Threats t = data.threats;
+            SmartObjects o = data.objects;
+            scene = new Scene(t.count(), t.x, t.y, t.radius, t.kind, t.active, o.count(), o.x, o.y, o.used, o.slots);
+        }
+        return scene;
+    }
+
+    @Override
+    public float width() {
+        return config.worldSize();
+    }
+
+    @Override
+    public float height() {
+        return config.worldSize();
+    }
+
+    @Override
+    public float[] xs() {
+        return data.x.data();
+    }
+
+    @Override
+    public float[] ys() {
+        return data.y.data();
+    }
+
+    /** The crowd's columns that say what an agent does (position, velocity, its steering, its claim), and the tree's. */
+    @Override
+    public List<String> columnNames() {
+        List<String> names = new ArrayList<>(List.of(CrowdWorld.X, CrowdWorld.Y, CrowdWorld.VX, CrowdWorld.VY,
+                CrowdWorld.DESIRED_VX, CrowdWorld.DESIRED_VY, CrowdWorld.CELL, CrowdWorld.DANGER,
+                CrowdWorld.CLAIM_OBJECT, CrowdWorld.CLAIM_STATE));
+        for (HostColumn c : tree.hostColumns) {
+            if (!names.contains(c.name())) {
+                names.add(c.name());
+            }
+        }
+        return names;
+    }
+
+    @Override
+    public long save(OutputStream out) throws IOException {
+        return CrowdSnapshot.save(this, out);
+    }
+
+    @Override
+    public String snapshotKind() {
+        return CrowdSnapshot.KIND;
+    }
+
+    @Override
+    public void restore(byte[] snapshot) throws IOException {
+        CrowdSnapshot.restore(this, snapshot);
+    }
+
+    @Override
+    public List<String> summaryLines() {
+        return List.of(String.format(Locale.ROOT, "smart-object slots in use: %d of %d; fire alarms heard: %d",
+                data.objects.usedSlots(), data.objects.count() * data.objects.slots, alarms));
     }
 
     public CrowdConfig config() {
@@ -403,6 +505,9 @@ public final class CrowdSim implements Simulation {
         }
         observerX = x;
         observerY = y;
+        if (gridKernel != null) {
+            gridKernel.observer(x, y);
+        }
     }
 
     public float observerX() {
@@ -446,53 +551,46 @@ public final class CrowdSim implements Simulation {
      * the agents' hashes by id ({@code World.contentHashByAgent}), the threats' hash (the same in
      * every region) and the sum of the owned smart objects' hashes.
      */
-    long[] hashParts() {
+    @Override
+    public long[] hashParts() {
         return new long[] {world.contentHashByAgent(), data.threats.contentHash(), data.objects.ownedHash()};
+    }
+
+    /** Fire alarms heard, smart-object slots in use (those of the objects this region owns). */
+    @Override
+    public long[] counters() {
+        return new long[] {alarms, data.objects.usedSlots()};
+    }
+
+    // ---- region mode's exchange ({@link CrowdExchange}) ----------------------------------------
+
+    @Override
+    public void takeReleases(ReleaseSink sink) throws IOException {
+        exchange.takeReleases(sink);
+    }
+
+    @Override
+    public boolean acceptRelease(int object) {
+        return exchange.acceptRelease(object);
+    }
+
+    @Override
+    public void clearHalo() {
+        halo.clear();
+    }
+
+    @Override
+    public void readHalo(java.io.DataInputStream in, int agent, int owner) throws IOException {
+        exchange.readHalo(in, agent, owner);
+    }
+
+    @Override
+    public void writeHalo(RegionWire.Section[] out, int[] neighbours) throws IOException {
+        exchange.writeHalo(out, neighbours);
     }
 
     @Override
     public void close() {
         world.close();
-    }
-
-    // ---- kernels ------------------------------------------------------------------------------
-
-    /**
-     * Grid phase: each agent's cell, the position snapshot that other agents read this tick, and the
-     * chunk's part of the sort by cell.
-     */
-    private final class GridKernel implements ChunkKernel {
-        /** The bands in effect, or null; set once before the first grid phase. */
-        LodBands lod;
-
-        @Override
-        public void execute(Chunk c) {
-            final float[] x = data.x.data();
-            final float[] y = data.y.data();
-            final float[] sx = data.snapX.data();
-            final float[] sy = data.snapY.data();
-            final int[] cell = data.cell.data();
-            for (int r = c.begin(), e = c.end(); r < e; r++) {
-                float px = x[r];
-                float py = y[r];
-                sx[r] = px;
-                sy[r] = py;
-                cell[r] = data.cellOf(px, py);
-            }
-            data.countGridChunk(c.index(), c.begin(), c.end());
-            if (lod != null) {
-                lodChunk(c.begin(), c.end(), lod);
-            }
-        }
-
-        /** Each agent's LOD band; the runtime hears of the agents whose band changed. */
-        private void lodChunk(int begin, int end, LodBands bands) {
-            bands.assign(data.x.data(), data.y.data(), lodBand.data(), begin, end, observerX, observerY, periods);
-        }
-
-        @Override
-        public String kernelName() {
-            return "grid";
-        }
     }
 }

@@ -66,7 +66,7 @@ public final class CrowdSnapshot {
         cfg.writeFloat(sim.observerX());
         cfg.writeFloat(sim.observerY());
         DataOutputStream cr = w.section("crowd");
-        for (long v : sim.counters()) {
+        for (long v : sim.snapshotCounters()) {
             cr.writeLong(v);
         }
         Threats t = sim.data().threats;
@@ -136,20 +136,17 @@ public final class CrowdSnapshot {
     public static CrowdSim load(Path file, int workers, NodeRegistry nodes, Path tree)
             throws IOException, StateTreeCompileException {
         // a regular file of at most 2 GB whose header is a snapshot's, checked before the file is read whole
-        Parsed p = parse(SnapshotReader.read(file, SnapshotReader.MAX_BYTES), workers);
-        if (tree != null) {
-            p.tree = tree;
-        } else if (p.tree != null) {
-            Path dir = file.toAbsolutePath().getParent();
-            if (!dev.crowdtree.statetree.json.InputFiles.inside(dir, p.tree)) {
-                throw new SnapshotException("it was saved with the tree asset " + p.tree + ", which is outside the "
-                        + "snapshot's directory and so is not read; name it with --tree FILE");
-            }
-            if (!Files.exists(p.tree)) {
-                throw new SnapshotException("it was saved with the tree asset " + p.tree + ", which does not exist; "
-                        + "name the tree with --tree FILE");
-            }
-        }
+        return load(SnapshotReader.read(file, SnapshotReader.MAX_BYTES), file, workers, nodes, tree);
+    }
+
+    /**
+     * As {@link #load(Path, int, NodeRegistry, Path)}, from a snapshot read already ({@code file}: where
+     * it was read from, null for bytes in memory).
+     */
+    public static CrowdSim load(SnapshotReader snapshot, Path file, int workers, NodeRegistry nodes, Path tree)
+            throws IOException, StateTreeCompileException {
+        Parsed p = parse(snapshot, workers);
+        p.tree = SavedTree.resolve(file, p.tree, tree);
         return load(p, nodes);
     }
 

@@ -48,7 +48,7 @@ final class HaloCells {
         // the largest float v >= 0 in column (row) k: a binary search over the bits of non-negative
         // floats, which order like their values
         int lo = 0;
-        int hi = Float.floatToIntBits(grid.worldSize);
+        int hi = Float.floatToIntBits(alongX ? grid.width : grid.height);
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (part(grid, Float.intBitsToFloat(mid), other, alongX) <= k) {

@@ -7,7 +7,6 @@ import dev.crowdtree.core.storage.SnapshotWriter;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
 import dev.crowdtree.core.world.World;
-import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.EventTransfer;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 
@@ -19,10 +18,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One region of a world split by a {@link RegionGrid}: its own crowd simulation (agent table,
- * StateTree runtime, the smart objects standing in it) and its exchange with its neighbours. A
- * region's tick is a function of its state and its inbox only, so the world's result does not depend
- * on which cluster member runs which region (docs/SCALE.md).
+ * One region of a world split by a {@link Partition}: its own simulation of the run's model (agent
+ * table, StateTree runtime, host systems; the crowd's also the smart objects standing in it), and
+ * its exchange with its neighbours. A region's tick is a function of its state and its inbox only,
+ * so the world's result does not depend on which cluster member runs which region (docs/SCALE.md).
  *
  * <p>One step ({@link #step}) for tick {@code T}:
  * <ol>
@@ -32,7 +31,7 @@ import java.util.List;
  *       StateTree's instance data and timers), then events (queued after this region's own events
  *       for this tick), then the halo (the neighbours' agents within one grid cell of this region, as
  *       of the end of {@code T-1});</li>
- *   <li>the crowd's tick ({@link CrowdSim#tick()}), the halo in the grid beside the own agents;</li>
+ *   <li>the model's tick ({@link Simulation#tick()}), with the halo beside the own agents;</li>
  *   <li>the outbox, one message per neighbour: releases of objects it owns, agents now standing in
  *       it (migrants, in ascending id order, removed from here without stopping their trees), events
  *       to its agents (in this region's queue order), and the halo it needs.</li>
@@ -45,20 +44,21 @@ import java.util.List;
  * that arrives for an agent that migrated on in the same exchange follows it one tick later. Events
  * for agents no region is known to hold are counted in {@link #droppedEvents()}.
  *
+ * What the halo and the releases hold is the model's ({@link RegionalSim}); the migrants (every
+ * column) and the events are moved here for every model.
+ *
  * <p>THREADING: one thread at a time (the member's pool runs different regions in parallel).
  */
 public final class Region implements AutoCloseable {
-    /** The snapshot kind of a region's checkpoint (sections region, outbox, crowd; docs/SCALE.md). */
+    /** The snapshot kind of a region's checkpoint (sections region, outbox, simulation; docs/SCALE.md). */
     static final String CHECKPOINT_KIND = "region.checkpoint";
     /** The kind of the snapshot container a message to a neighbour is (docs/SCALE.md, "One tick"). */
     static final String MESSAGE_KIND = "region.message";
 
-    private final RegionGrid grid;
+    private final Partition grid;
     private final int index;
     private final int[] neighbours;
-    /** Which of its agents each neighbour's halo needs. */
-    private final HaloCells haloCells;
-    private final CrowdSim sim;
+    private final RegionalSim sim;
     private final int width;
     private final List<Column> columns;
     /** Per column: bytes per value in a migrant record ({@link RegionWire#width}). */
@@ -85,16 +85,15 @@ public final class Region implements AutoCloseable {
     /** The migrants of the last outbox, in flight: their term of the agents' hash ({@code SoaTable.rowHash}). */
     private long inFlightHash;
 
-    private Region(CrowdSim sim, RegionGrid grid, int index) {
+    private Region(RegionalSim sim, Partition grid, int index) {
         this.sim = sim;
         this.grid = grid;
         this.index = index;
         this.neighbours = grid.neighbours(index);
-        this.haloCells = new HaloCells(grid, sim.data()::cellOf, sim.data().side, index);
         this.nextReleases = RegionWire.Section.of(neighbours.length);
         this.nextEvents = RegionWire.Section.of(neighbours.length);
         this.width = EventTransfer.payloadWidth(sim.system());
-        this.columns = sim.data().table.columns();
+        this.columns = sim.table().columns();
         this.widths = new int[columns.size()];
         for (int c = 0; c < widths.length; c++) {
             widths[c] = RegionWire.width(columns.get(c));
@@ -102,60 +101,56 @@ public final class Region implements AutoCloseable {
     }
 
     /**
-     * Region {@code index} of a fresh world: its agents spawned and started (tick 0), and the outbox
-     * for tick 1 (the halo of the start positions) written.
-     *
-     * @throws StateTreeCompileException when the tree has errors
+     * Region {@code index} of a fresh world, around {@code sim} (built for that region: its agents
+     * spawned and started at tick 0), with the outbox for tick 1 (the halo of the start positions)
+     * written. The region owns {@code sim} from now on.
      */
-    public static Region create(CrowdConfig config, String treeName, String treeText, RegionGrid grid, int index)
-            throws StateTreeCompileException {
-        CrowdSim sim = new CrowdSim(CrowdSetup.of(config).region(treeName, treeText, grid, index));
+    public static Region create(RegionalSim sim, Partition grid, int index) {
         Region r = new Region(sim, grid, index);
         r.finishTick(0);
         return r;
     }
 
     /**
-     * The region saved by {@link #checkpoint()}: its crowd as it was, and the outbox it had written
-     * then.
+     * The region saved by {@link #checkpoint()}, restored into {@code fresh} (a simulation built for
+     * that region, as {@link #create} was given): its simulation as it was, and the outbox it had
+     * written then. The region owns {@code fresh} from now on; it is closed when the checkpoint is
+     * refused.
      *
      * @throws SnapshotException when the bytes are not a checkpoint of this region of this world
      */
-    public static Region restore(CrowdConfig config, String treeName, String treeText, RegionGrid grid, int index,
-                                 byte[] checkpoint) throws IOException, StateTreeCompileException {
-        SnapshotReader cp = SnapshotReader.parse(checkpoint); // its checksum and version first
-        cp.requireKind(CHECKPOINT_KIND);
-        DataInputStream in = cp.section("region");
-        if (in.readInt() != index) {
-            throw new SnapshotException("not a checkpoint of region " + index);
-        }
-        long tick = in.readLong();
-        int neighbourCount = in.readInt();
-        if (neighbourCount != grid.neighbours(index).length) {
-            throw new SnapshotException("the checkpoint of region " + index + " is of another region grid");
-        }
-        int pairs = in.readInt();
-        long dropped = in.readLong();
-        long inFlight = in.readLong();
-        int migrating = in.readInt();
-        if (pairs < 0 || pairs > in.available() / 8) {
-            throw new SnapshotException("the checkpoint of region " + index + " is malformed");
-        }
-        DataInputStream box = cp.section("outbox");
-        byte[][] out = new byte[neighbourCount][];
-        for (int i = 0; i < neighbourCount; i++) {
-            int len = box.readInt();
-            if (len < 0 || len > box.available()) {
-                throw new SnapshotException("the checkpoint of region " + index + " is malformed");
-            }
-            out[i] = box.readNBytes(len);
-        }
-        byte[] snapshot = cp.bytes("crowd");
-        CrowdSim sim = new CrowdSim(CrowdSetup.of(config).region(treeName, treeText, grid, index));
+    public static Region restore(RegionalSim fresh, Partition grid, int index, byte[] checkpoint) throws IOException {
         boolean ok = false;
         try {
-            CrowdSnapshot.restore(sim, snapshot);
-            Region r = new Region(sim, grid, index);
+            SnapshotReader cp = SnapshotReader.parse(checkpoint); // its checksum and version first
+            cp.requireKind(CHECKPOINT_KIND);
+            DataInputStream in = cp.section("region");
+            if (in.readInt() != index) {
+                throw new SnapshotException("not a checkpoint of region " + index);
+            }
+            long tick = in.readLong();
+            int neighbourCount = in.readInt();
+            if (neighbourCount != grid.neighbours(index).length) {
+                throw new SnapshotException("the checkpoint of region " + index + " is of another split of the world");
+            }
+            int pairs = in.readInt();
+            long dropped = in.readLong();
+            long inFlight = in.readLong();
+            int migrating = in.readInt();
+            if (pairs < 0 || pairs > in.available() / 8) {
+                throw new SnapshotException("the checkpoint of region " + index + " is malformed");
+            }
+            DataInputStream box = cp.section("outbox");
+            byte[][] out = new byte[neighbourCount][];
+            for (int i = 0; i < neighbourCount; i++) {
+                int len = box.readInt();
+                if (len < 0 || len > box.available()) {
+                    throw new SnapshotException("the checkpoint of region " + index + " is malformed");
+                }
+                out[i] = box.readNBytes(len);
+            }
+            fresh.restore(cp.bytes("simulation"));
+            Region r = new Region(fresh, grid, index);
             for (int i = 0; i < pairs; i++) {
                 r.emigrants.put(in.readInt(), in.readInt());
             }
@@ -168,13 +163,13 @@ public final class Region implements AutoCloseable {
             return r;
         } finally {
             if (!ok) {
-                sim.close();
+                fresh.close();
             }
         }
     }
 
     /**
-     * This region as of its last step (or creation): the crowd's snapshot ({@link CrowdSnapshot}),
+     * This region as of its last step (or creation): its simulation's snapshot ({@link Simulation#save}),
      * the outbox written then, and the agents that left then (for events that follow them).
      */
     public byte[] checkpoint() {
@@ -198,7 +193,9 @@ public final class Region implements AutoCloseable {
                 box.write(m);
             }
             // a section grows by blocks, not by copies: no need to guess its size from the last one
-            CrowdSnapshot.save(sim, w.section("crowd", 1 << 16));
+            DataOutputStream snapshot = w.section("simulation", 1 << 16);
+            sim.save(snapshot);
+            snapshot.flush();
             return w.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -214,7 +211,7 @@ public final class Region implements AutoCloseable {
         return neighbours.clone();
     }
 
-    /** The tick the crowd is at (its last step's, 0 after creation). */
+    /** The tick the simulation is at (its last step's, 0 after creation). */
     public long tick() {
         return outboxTick;
     }
@@ -226,7 +223,7 @@ public final class Region implements AutoCloseable {
 
     /**
      * Runs tick {@code tick}: the inbox ({@code inbox[i]} from {@code neighbours()[i]}, written at
-     * the end of {@code tick - 1}), the crowd's tick, then the outbox.
+     * the end of {@code tick - 1}), the simulation's tick, then the outbox.
      *
      * @throws IllegalArgumentException when the inbox is not this region's for this tick
      */
@@ -281,14 +278,11 @@ public final class Region implements AutoCloseable {
             }
         }
         DataInputStream[] in = sections(messages, "releases");
-        CrowdData d = sim.data();
         for (DataInputStream m : in) { // releases of objects: ours, or passed on toward their owner
             for (int k = m.readInt(); k > 0; k--) {
                 int dest = m.readInt();
                 int o = m.readInt();
-                if (dest == index && d.objects.owns(o)) {
-                    d.objects.release(o);
-                } else {
+                if (dest != index || !sim.acceptRelease(o)) {
                     writeRelease(nextReleases, dest, o);
                 }
             }
@@ -304,7 +298,7 @@ public final class Region implements AutoCloseable {
             for (int k = 0; k < count; k++) {
                 int id = m.readInt();
                 int gen = m.readInt();
-                int row = world.place(d.table, id, gen, SpawnInitializer.NONE, 0);
+                int row = world.place(sim.table(), id, gen, SpawnInitializer.NONE, 0);
                 for (int c = 0; c < widths.length; c++) {
                     long bits = RegionWire.readValue(m, widths[c]);
                     if (widths[c] > 0) {
@@ -339,14 +333,13 @@ public final class Region implements AutoCloseable {
                 }
             }
         }
-        Halo halo = sim.halo;
-        halo.clear();
+        sim.clearHalo();
         haloOwner.clear();
         in = sections(messages, "halo");
         for (int i = 0; i < in.length; i++) {
             for (int k = in[i].readInt(); k > 0; k--) {
                 int id = in[i].readInt();
-                halo.add(id, in[i].readFloat(), in[i].readFloat(), in[i].readByte(), neighbours[i]);
+                sim.readHalo(in[i], id, neighbours[i]);
                 haloOwner.put(id, neighbours[i]);
             }
         }
@@ -386,12 +379,7 @@ public final class Region implements AutoCloseable {
 
     /** The neighbour slot of region {@code dest}'s next hop from here. */
     private int hopSlot(int dest) {
-        int cx = index % grid.columns;
-        int cy = index / grid.columns;
-        int tx = dest % grid.columns;
-        int ty = dest / grid.columns;
-        int next = (cy + Integer.signum(ty - cy)) * grid.columns + cx + Integer.signum(tx - cx);
-        return Arrays.binarySearch(neighbours, next);
+        return Arrays.binarySearch(neighbours, grid.nextHop(index, dest));
     }
 
     /** The outbox after a tick (or the start): migrants out, events out, halo; see the class comment. */
@@ -404,12 +392,7 @@ public final class Region implements AutoCloseable {
         nextReleases = RegionWire.Section.of(n);
         nextEvents = RegionWire.Section.of(n);
         try {
-            CrowdData d = sim.data();
-            for (int i = 0; i < d.foreignReleaseCount; i++) {
-                int o = d.foreignReleases[i];
-                writeRelease(releases, grid.regionOf(d.objects.x[o], d.objects.y[o]), o);
-            }
-            d.foreignReleaseCount = 0;
+            sim.takeReleases((dest, o) -> writeRelease(releases, dest, o));
             emigrate(migrants);
             // events: ours to agents elsewhere (the halo's, or those that just left)
             EventTransfer.takeForeign(sim.system(), (agent, gen, tag, types, bits, off) -> {
@@ -427,7 +410,7 @@ public final class Region implements AutoCloseable {
                     throw new UncheckedIOException(e);
                 }
             });
-            writeHalo(halo);
+            sim.writeHalo(halo, neighbours);
             outbox = new byte[n][];
             haloBytes = 0;
             migrationBytes = 0;
@@ -456,14 +439,18 @@ public final class Region implements AutoCloseable {
     /** Agents standing outside this region leave for the neighbour they stand in, ascending by id. */
     private void emigrate(RegionWire.Section[] migrants) throws IOException {
         emigrants.clear();
-        CrowdData d = sim.data();
-        float[] x = d.x.data();
-        float[] y = d.y.data();
-        int[] ids = d.table.agentIds().data();
+        if (!grid.byPosition()) {
+            migrantsOut = 0;
+            inFlightHash = 0;
+            return; // a split by id: agents stay in their region
+        }
+        float[] x = sim.xs();
+        float[] y = sim.ys();
+        int[] ids = sim.table().agentIds().data();
         int count = 0;
         long[] leaving = new long[16];
-        for (int r = 0, n = d.table.size(); r < n; r++) {
-            int dest = grid.regionOf(x[r], y[r]);
+        for (int r = 0, n = sim.table().size(); r < n; r++) {
+            int dest = grid.regionOf(ids[r], x[r], y[r]);
             if (dest != index) {
                 if (count == leaving.length) {
                     leaving = Arrays.copyOf(leaving, count * 2);
@@ -500,64 +487,28 @@ public final class Region implements AutoCloseable {
         inFlightHash = inFlight;
     }
 
-    /** Each neighbour gets this region's agents within one grid cell of its rectangle. */
-    private void writeHalo(RegionWire.Section[] halo) throws IOException {
-        CrowdData d = sim.data();
-        float[] x = d.x.data();
-        float[] y = d.y.data();
-        byte[] danger = d.danger.data();
-        int[] ids = d.table.agentIds().data();
-        // a quick first cut, wider than needed: a cut cell lies within one cell of the border
-        float w = 2 * grid.haloWidth;
-        float x0 = grid.x0(index) + w;
-        float x1 = grid.x1(index) - w;
-        float y0 = grid.y0(index) + w;
-        float y1 = grid.y1(index) - w;
-        int col = index % grid.columns;
-        int row = index / grid.columns;
-        for (int r = 0, n = d.table.size(); r < n; r++) {
-            float px = x[r];
-            float py = y[r];
-            if (px > x0 && px < x1 && py > y0 && py < y1) {
-                continue; // deep inside: no neighbour sees it
-            }
-            int cell = d.cellOf(px, py);
-            for (int i = 0; i < neighbours.length; i++) {
-                int dx = neighbours[i] % grid.columns - col;
-                int dy = neighbours[i] / grid.columns - row;
-                if (haloCells.needed(dx, dy, cell)) {
-                    RegionWire.Section s = halo[i];
-                    s.out.writeInt(ids[r]);
-                    s.out.writeFloat(px);
-                    s.out.writeFloat(py);
-                    s.out.writeByte(danger[r]);
-                    s.count++;
-                }
-            }
-        }
-    }
-
     // ---- results ------------------------------------------------------------------------------
 
-    public CrowdSim sim() {
+    public RegionalSim sim() {
         return sim;
     }
 
     /** Agents in this region now, and those that left it at its last step (placed by their new region at its next). */
     public int agents() {
-        return sim.data().table.size() + migrantsOut;
+        return sim.table().size() + migrantsOut;
     }
 
     /**
      * The world hash of a region run from the regions' {@link #hashParts()} added up part by part
-     * (wrapping): {@code (agents * 31 + threats) * 31 + objects}, with the threats' part taken once
-     * (every region has the same). The same whatever member ran which region.
+     * (wrapping): {@code (agents * 31 + shared) * 31 + owned}, with the shared part (the crowd's
+     * threats, a model's host systems' state) taken once: every region has the same. The same
+     * whatever member ran which region.
      */
-    public static long worldHash(long agentsSum, long threats, long objectsSum) {
-        return (agentsSum * 31 + threats) * 31 + objectsSum;
+    public static long worldHash(long agentsSum, long shared, long ownedSum) {
+        return (agentsSum * 31 + shared) * 31 + ownedSum;
     }
 
-    /** See {@link CrowdSim#hashParts()}; the agents' part includes the agents on their way out. */
+    /** See {@link RegionalSim#hashParts()}; the agents' part includes the agents on their way out. */
     public long[] hashParts() {
         long[] p = sim.hashParts();
         p[0] += inFlightHash;

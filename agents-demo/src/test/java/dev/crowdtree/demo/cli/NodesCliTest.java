@@ -220,15 +220,30 @@ class NodesCliTest extends CliTestBase {
     }
 
     @Test
-    void theCrowdTreeStillRunsInTheCrowdAndAloneTreesRefuseWhatOnlyTheCrowdHas() throws Exception {
+    void theCrowdTreeStillRunsInTheCrowdAndAloneTreesRunInThePlainModelWithEveryTool() throws Exception {
         assertEquals(0, Main.execute("run", "--agents", "2000", "--ticks", "5", "--quiet"), err());
-        assertFalse(out().contains("mode: the tree alone"), out());
+        assertTrue(out().contains("mode: the crowd"), out());
         assertTrue(out().contains("smart-object slots in use"), out());
         Path alone = NodeJars.REPO.resolve("examples/fsm-noise-payload/tree.json");
-        assertEquals(2, Main.execute("run", "--tree", alone.toString(), "--ticks", "1", "--save", dir.resolve("x.snap").toString()));
-        assertTrue(err().contains("--save saves the crowd"), err());
-        err.reset();
-        assertEquals(2, Main.execute("run", "--tree", alone.toString(), "--regions", "2", "--ticks", "1"));
-        assertTrue(err().contains("uses none of the crowd's node types"), err());
+        Path snap = dir.resolve("alone.snap");
+        assertEquals(0, Main.execute("run", "--tree", alone.toString(), "--agents", "500", "--ticks", "6", "--quiet",
+                "--save", snap.toString()), err());
+        assertTrue(out().contains("mode: the tree alone (no model: only its node types)"), out());
+        out.reset();
+        assertEquals(0, Main.execute("run", "--tree", alone.toString(), "--agents", "500", "--ticks", "10", "--quiet"),
+                err());
+        String whole = hashOf(out());
+        out.reset();
+        assertEquals(0, Main.execute("run", "--load", snap.toString(), "--tree", alone.toString(), "--ticks", "4",
+                "--quiet"), err());
+        assertEquals(whole, hashOf(out()), "6 ticks saved and 4 more loaded: the 10-tick world");
+        out.reset();
+        assertEquals(0, Main.execute("run", "--tree", alone.toString(), "--agents", "500", "--ticks", "10", "--quiet",
+                "--regions", "1"), err());
+        assertEquals(whole, hashOf(out()), "one region (split by agent id: no positions) is the whole world");
+    }
+
+    private static String hashOf(String out) {
+        return out.lines().filter(l -> l.startsWith("world hash: ")).findFirst().orElseThrow();
     }
 }

@@ -1,7 +1,9 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.Main;
-import dev.crowdtree.demo.debug.CrowdReplay;
+import dev.crowdtree.demo.debug.SimReplay;
+import dev.crowdtree.demo.model.Models;
+import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdSetup;
@@ -26,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code run --record} (docs/RECORDING.md) and {@link CrowdReplay}: a recorded crowd run replays to
+ * {@code run --record} (docs/RECORDING.md) and {@link SimReplay}: a recorded crowd run replays to
  * its world hash on another worker count, {@code openAt} gives the world of an unbroken run at that
  * tick, the counters read back are those of the run; bad options are refused with one line.
  */
@@ -63,7 +65,7 @@ class RecordCliTest extends CliTestBase {
         Recording rec = Recording.read(f, MAX);
         assertEquals("crowd", rec.header().kind());
         assertEquals(25, rec.header().snapshotEvery());
-        assertTrue(rec.header().metadataJson().startsWith("{\"agents\":2000,\"seed\":5,\"dt\":"),
+        assertTrue(rec.header().metadataJson().startsWith("{\"model\":\"crowd\",\"agents\":2000,\"seed\":5,\"dt\":"),
                 rec.header().metadataJson());
         assertTrue(rec.header().metadataJson().contains("\"workers\":2,\"tree\":\"Crowd\""), rec.header().metadataJson());
         assertEquals(1, rec.firstTick());
@@ -73,7 +75,7 @@ class RecordCliTest extends CliTestBase {
         assertTrue(rec.hasCounters());
 
         AtomicLong seen = new AtomicLong();
-        CrowdReplay.Result r = CrowdReplay.verify(rec, 1, DemoNodes.registry(), t -> seen.incrementAndGet());
+        SimReplay.Result r = SimReplay.verify(rec, 1, Models.builtIn().byDefault(), t -> seen.incrementAndGet());
         assertTrue(r.matches(), r.describe());
         assertEquals(recorded, r.finalHash());
         assertEquals(120, seen.get());
@@ -88,12 +90,12 @@ class RecordCliTest extends CliTestBase {
                 assertEquals(0, run("run", "--agents", "2000", "--ticks", Integer.toString(tick), "--seed", "5", "--quiet"));
             }
             unbroken = hash();
-            try (CrowdSim sim = CrowdReplay.openAt(rec, tick, 1, DemoNodes.registry())) {
+            try (Simulation sim = SimReplay.openAt(rec, tick, 1, Models.builtIn().byDefault())) {
                 assertEquals(tick, sim.tickNumber());
                 assertEquals(unbroken, sim.worldHash(), "tick " + tick);
             }
         }
-        assertThrows(IllegalArgumentException.class, () -> CrowdReplay.openAt(rec, 121, 1, DemoNodes.registry()));
+        assertThrows(IllegalArgumentException.class, () -> SimReplay.openAt(rec, 121, 1, Models.builtIn().byDefault()));
     }
 
     @Test
@@ -137,7 +139,7 @@ class RecordCliTest extends CliTestBase {
             assertEquals("[]", rec.inputs(t));
         }
         assertTrue(firedTotal > 0);
-        assertTrue(CrowdReplay.verify(rec, 2, DemoNodes.registry(), null).matches());
+        assertTrue(SimReplay.verify(rec, 2, Models.builtIn().byDefault(), null).matches());
     }
 
     @Test
@@ -156,10 +158,10 @@ class RecordCliTest extends CliTestBase {
         assertEquals(90, rec.lastTick());
         assertEquals(List.of(60L, 80L), rec.snapshotTicks());
         assertTrue(rec.header().metadataJson().contains("\"loadedFrom\":"), rec.header().metadataJson());
-        CrowdReplay.Result r = CrowdReplay.verify(rec, 3, DemoNodes.registry(), null);
+        SimReplay.Result r = SimReplay.verify(rec, 3, Models.builtIn().byDefault(), null);
         assertTrue(r.matches(), r.describe());
         assertEquals(whole, r.finalHash());
-        try (CrowdSim sim = CrowdReplay.openAt(rec, 40, 1, DemoNodes.registry())) {
+        try (Simulation sim = SimReplay.openAt(rec, 40, 1, Models.builtIn().byDefault())) {
             assertEquals(40, sim.tickNumber());
         }
     }
@@ -183,6 +185,22 @@ class RecordCliTest extends CliTestBase {
         assertFalse(e.getMessage().contains("Exception"), e.getMessage());
     }
 
+    /** A tree that uses none of the crowd's node types runs in the plain model, which records and replays too. */
+    @Test
+    void aPlainModelRunIsRecordedAndReplaysToItsWorldHash() throws Exception {
+        Path alone = NodeJars.REPO.resolve("examples/hsm-cleaning-robot/tree.json");
+        Path f = dir.resolve("plain.rec");
+        assertEquals(0, run("run", "--tree", alone.toString(), "--agents", "300", "--ticks", "40", "--quiet", "--record",
+                f.toString(), "--record-every", "10"), err());
+        long recorded = hash();
+        assertTrue(out().contains("mode: the tree alone (no model: only its node types)"), out());
+        Recording rec = Recording.read(f, MAX);
+        assertEquals("model", rec.header().kind());
+        assertTrue(rec.header().metadataJson().startsWith("{\"model\":\"plain\""), rec.header().metadataJson());
+        assertEquals(0, run("debug", "--replay", f.toString(), "--verify", "--workers", "2"), err());
+        assertEquals(String.format("replayed 40 ticks to tick 40: world hash %016x, as recorded", recorded), out().strip());
+    }
+
     @Test
     void badRecordOptionsAreRefusedWithOneLine() throws Exception {
         assertEquals(2, run("run", "--record", dir.resolve("x.rec").toString(), "--record-every", "0"));
@@ -194,11 +212,6 @@ class RecordCliTest extends CliTestBase {
         assertTrue(err().strip().startsWith("error: --record cannot be given with --regions, --local-members or "
                 + "--cluster"), err());
         assertEquals(1, err().lines().count(), err());
-        Path alone = NodeJars.REPO.resolve("examples/hsm-cleaning-robot/tree.json");
-        assertEquals(2, run("run", "--tree", alone.toString(), "--agents", "10", "--ticks", "2", "--record",
-                dir.resolve("x.rec").toString()));
-        assertTrue(err().strip().endsWith("uses none of the crowd's node types and runs alone, which cannot be recorded yet"),
-                err());
         assertEquals(2, run("run", "--agents", "10", "--ticks", "2", "--quiet", "--record",
                 dir.resolve("no/such/dir/x.rec").toString()));
         assertEquals("error: --record " + dir.resolve("no/such/dir/x.rec")

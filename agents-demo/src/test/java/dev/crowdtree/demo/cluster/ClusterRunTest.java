@@ -2,7 +2,9 @@ package dev.crowdtree.demo.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
 import dev.crowdtree.demo.sim.CrowdConfig;
+import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.sim.CrowdSim;
+import dev.crowdtree.demo.sim.SimSettings;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -34,7 +36,14 @@ class ClusterRunTest {
     static RunSpec spec() {
         // 6 regions, 3 x 2: the column borders cut grid cells, so halos are sent (with 8, 4 x 2, the
         // borders fall on grid lines and nothing is)
-        return RunSpec.of("test", CONFIG, "crowd", CrowdSim.embeddedTreeText(), 6);
+        return crowdSpec("test", CONFIG, 6);
+    }
+
+    /** A run of the built-in crowd with {@code config}'s agents, seed and dt, its embedded tree, in {@code regions} regions. */
+    static RunSpec crowdSpec(String runId, CrowdConfig config, int regions) {
+        RunnableModel crowd = dev.crowdtree.demo.model.Models.builtIn().byDefault();
+        return RunSpec.of(runId, crowd.name(), crowd.fingerprint(), new SimSettings(config.agents(), config.seed(), 1,
+                config.dt()), CrowdSim.EMBEDDED_TREE, CrowdSim.embeddedTreeText(), regions);
     }
 
     static ClusterRun.Result run(int members, long killAt) throws Exception {
@@ -166,7 +175,7 @@ class ClusterRunTest {
 
     @Test
     void aMemberWhoseStepHangsPastTheMemberTimeoutIsFencedWritesNothingAndTheRunGivesTheSameHash() throws Exception {
-        RunSpec small = RunSpec.of("stall", CONFIG.withAgents(20_000), "crowd", CrowdSim.embeddedTreeText(), 6);
+        RunSpec small = crowdSpec("stall", CONFIG.withAgents(20_000), 6);
         ClusterSecret secret = ClusterSecret.of("a test secret of some length");
         long undisturbed;
         try (LocalCluster cluster = LocalCluster.start(1, secret, "127.0.0.1")) {

@@ -19,12 +19,15 @@ class WireTest {
         assertEquals(step, Wire.StepAnswer.decode(step.encode()));
         assertEquals(new Wire.StepAnswer(5, 12, 14, 16, 18, 20), new Wire.StepAnswer(5, 6, 7, 8, 9, 10)
                 .plus(new Wire.StepAnswer(99, 6, 7, 8, 9, 10)));
-        Wire.MemberResult r = new Wire.MemberResult(1, -2, 3, 4, 5, 6, 7, 8, new long[] {9, 10, 11});
+        Wire.MemberResult r = new Wire.MemberResult(1, -2, 3, 4, 5, 6, new long[] {9, 10, 11}, new long[] {12, 13});
         Wire.MemberResult back = Wire.MemberResult.decode(r.encode());
         assertEquals(r.agents(), back.agents());
         assertEquals(r.agentHash(), back.agentHash());
+        assertEquals(r.sharedHash(), back.sharedHash());
+        assertEquals(r.ownedHash(), back.ownedHash());
         assertEquals(r.nodeFailures(), back.nodeFailures());
         assertArrayEquals(r.occupancy(), back.occupancy());
+        assertArrayEquals(r.counters(), back.counters());
         assertEquals(0, Wire.MemberResult.decode(Wire.MemberResult.NONE.encode()).occupancy().length);
     }
 
@@ -34,18 +37,18 @@ class WireTest {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Wire.SetupAnswer.decode(step));
         assertEquals("expected a setup answer, got an answer of kind 2", e.getMessage());
         byte[] newer = step.clone();
-        newer[4] = 2; // version 2, big-endian int after the kind byte
+        newer[4] = 3; // version 3, big-endian int after the kind byte
         e = assertThrows(IllegalStateException.class, () -> Wire.StepAnswer.decode(newer));
-        assertTrue(e.getMessage().startsWith("a step answer of wire version 2, this build reads 1"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("a step answer of wire version 3, this build reads 2"), e.getMessage());
         e = assertThrows(IllegalStateException.class, () -> Wire.StepAnswer.decode(Arrays.copyOf(step, step.length - 3)));
         assertTrue(e.getMessage().startsWith("a step answer cut short"), e.getMessage());
         e = assertThrows(IllegalStateException.class, () -> Wire.StepAnswer.decode(Arrays.copyOf(step, step.length + 2)));
         assertEquals("a step answer with 2 bytes too many", e.getMessage());
         e = assertThrows(IllegalStateException.class, () -> Wire.StepAnswer.decode(new byte[2]));
         assertEquals("a step answer of 2 bytes: too short", e.getMessage());
-        byte[] result = new Wire.MemberResult(1, 2, 3, 4, 5, 6, 7, 8, new long[] {1}).encode();
+        byte[] result = new Wire.MemberResult(1, 2, 3, 4, 5, 6, new long[] {1}, new long[0]).encode();
         byte[] lying = result.clone();
-        lying[1 + 4 + 64 + 3] = 100; // claims 100 states, holds 1
+        lying[1 + 4 + 48 + 3] = 100; // claims 100 states, holds 1
         e = assertThrows(IllegalStateException.class, () -> Wire.MemberResult.decode(lying));
         assertTrue(e.getMessage().contains("an occupancy of 100 states does not fit"), e.getMessage());
     }

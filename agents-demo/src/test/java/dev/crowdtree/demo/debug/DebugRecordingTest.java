@@ -3,6 +3,7 @@ package dev.crowdtree.demo.debug;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crowdtree.demo.Main;
+import dev.crowdtree.demo.model.Models;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.statetree.record.Recording;
 import org.junit.jupiter.api.Test;
@@ -67,7 +68,7 @@ class DebugRecordingTest {
         assertEquals(String.format("replayed 240 ticks to tick 240: world hash %016x, as recorded%n", endHash), v.out);
 
         // and opens it: the whole recording is the history; seeking lands where the live run was
-        try (Debugger d = Debugger.openReplay(r, DemoNodes.registry(), 1,
+        try (Debugger d = Debugger.openReplay(r, Models.builtIn(), 1,
                 Debugger.Options.defaults().port(0).paused(true))) {
             JsonNode st = JSON.readTree(get(d, "api/status"));
             assertTrue(st.path("replay").asBoolean());
@@ -117,7 +118,7 @@ class DebugRecordingTest {
         assertEquals("replayed 90 ticks to tick 90: world hash " + hash + ", as recorded", v.out.strip());
 
         // opened in the debugger: the whole recording is the history, and the end is the recorded world
-        try (Debugger d = Debugger.openReplay(Recording.read(rec, 1L << 30), DemoNodes.registry(), 1,
+        try (Debugger d = Debugger.openReplay(Recording.read(rec, 1L << 30), Models.builtIn(), 1,
                 Debugger.Options.defaults().port(0).paused(true))) {
             JsonNode st = JSON.readTree(get(d, "api/status"));
             assertEquals(0, st.path("historyFrom").asLong());

@@ -116,11 +116,11 @@ class DebuggerColumnsTest {
         assertEquals(14.5, agentColumn(3, DISTANCE));
         JsonNode a = get("/api/agent?id=3");
         assertTrue(a.path("columns").get(DISTANCE).isNumber() && a.toString().contains("\"distance\":14.5"), a.toString());
-        // and the guards' tasks move them: x changes between ticks
+        // and the guards' tasks steer them: the velocity they choose changes between ticks
         seek(0);
-        double x0 = agentColumn(1, "x");
+        double vx0 = agentColumn(1, "vx");
         seek(GuardColumns.TICKS);
-        assertNotEquals(x0, agentColumn(1, "x"), "agent 1 walks its patrol");
+        assertNotEquals(vx0, agentColumn(1, "vx"), "agent 1 sets off on its patrol");
     }
 
     // ---- the finder -----------------------------------------------------------------------------

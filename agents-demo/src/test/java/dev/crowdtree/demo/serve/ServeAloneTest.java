@@ -26,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code serve} with a tree that uses none of the crowd's node types: the embedding example's tree
- * with its node types from {@code --nodes}. Its agents stand on a grid, coloured by active state.
+ * {@code serve} with the plain model: the embedding example's tree with its node types from
+ * {@code --nodes} and no model. Its agents stand on a grid (their x and y), coloured by active state.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ServeAloneTest {
@@ -58,11 +58,12 @@ class ServeAloneTest {
     }
 
     @Test
-    void theHeaderSaysTheTreeRunsAloneWithoutLod() {
+    void theHeaderSaysTheTreeRunsAloneInThePlainModel() {
         String o = serve.out();
         assertTrue(o.contains("tree " + NodeJars.GUARDS_TREE + " (5 states)"), o);
-        assertTrue(o.contains("LOD off"), o);
-        assertTrue(o.contains("mode: the tree alone (it uses none of the crowd's node types)"), o);
+        assertTrue(o.contains("LOD on"), o); // the tree's nodes use float columns x and y: its positions
+        assertTrue(o.contains("mode: the tree alone (no model: only its node types)"), o);
+        assertTrue(o.contains("serving model plain on http://127.0.0.1:"), o);
     }
 
     @Test
@@ -104,7 +105,7 @@ class ServeAloneTest {
     void statsAnswer() throws Exception {
         JsonNode stats = JSON.readTree(get("stats").body());
         assertEquals(AGENTS, stats.get("running").asInt());
-        assertFalse(stats.get("lod").get("enabled").asBoolean());
+        assertTrue(stats.get("lod").get("enabled").asBoolean(), "the plain model has positions: LOD by distance");
     }
 
     private static HttpResponse<String> get(String path) throws Exception {

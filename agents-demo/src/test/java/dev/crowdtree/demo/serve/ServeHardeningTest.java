@@ -50,7 +50,7 @@ class ServeHardeningTest {
     private static final ServerLimits SHORT = ServerLimits.DEFAULTS.withTimeouts(1500, 1500, 2000).withMaxConnections(256);
     private static final long SLACK_MS = 4000;
     private static final long ANSWER_MS = 2000;
-    private static final Pattern SERVING = Pattern.compile("serving the crowd on (http://127\\.0\\.0\\.1:(\\d+)/)");
+    private static final Pattern SERVING = Pattern.compile("serving (?:the crowd|model [^ ]+) on (http://127\\.0\\.0\\.1:(\\d+)/)");
 
     private static Served main;
     private static HttpClient http;

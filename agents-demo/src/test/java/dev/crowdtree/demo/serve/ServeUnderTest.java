@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /** The real {@code serve} command on a thread of its own, for the end-to-end tests: started, asked, stopped. */
 final class ServeUnderTest {
-    private static final Pattern SERVING = Pattern.compile("serving the crowd on (http://127\\.0\\.0\\.1:(\\d+)/) \\(Ctrl\\+C to stop\\)");
+    private static final Pattern SERVING = Pattern.compile("serving (?:the crowd|model [^ ]+) on (http://127\\.0\\.0\\.1:(\\d+)/) \\(Ctrl\\+C to stop\\)");
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -89,8 +89,9 @@ class CrowdEntitiesTest {
         RegionGrid grid = new RegionGrid(4, c.worldSize(), c.cellSize());
         int owned = 0;
         for (int r = 0; r < grid.count; r++) {
-            try (Region region = Region.create(c, "crowd", CrowdSim.embeddedTreeText(), grid, r)) {
-                CrowdSim sim = region.sim();
+            try (Region region = Region.create(new CrowdSim(CrowdSetup.of(c).region("crowd", CrowdSim.embeddedTreeText(),
+                    grid, r)), grid, r)) {
+                CrowdSim sim = (CrowdSim) region.sim();
                 Dominion d = sim.world().dominion();
                 assertEquals(c.smartObjects(), count(d.findEntitiesWith(SmartObject.class, Position.class)),
                         "every region knows where every object stands");

@@ -21,7 +21,13 @@ class RegionTest {
 
     /** Regions stepped in one thread, exchanging outboxes directly. */
     static final class LocalRun implements AutoCloseable {
-        final RegionGrid grid;
+        /** Makes region {@code r}'s simulation, fresh. */
+        interface Sims {
+            RegionalSim make(int r) throws Exception;
+        }
+
+        final Partition grid;
+        final Sims sims;
         Region[] regions;
         long tick;
         long migrants;
@@ -33,10 +39,17 @@ class RegionTest {
         }
 
         LocalRun(int count, CrowdConfig config) throws Exception {
-            grid = new RegionGrid(count, config.worldSize(), config.cellSize());
-            regions = new Region[count];
-            for (int r = 0; r < count; r++) {
-                regions[r] = Region.create(config, "crowd", CrowdSim.embeddedTreeText(), grid, r);
+            this(new RegionGrid(count, config.worldSize(), config.cellSize()), null, config);
+        }
+
+        /** Regions of {@code grid} made by {@code sims} (null: the crowd of {@code config}). */
+        LocalRun(Partition grid, Sims sims, CrowdConfig config) throws Exception {
+            this.grid = grid;
+            this.sims = sims != null ? sims : r -> new CrowdSim(CrowdSetup.of(config)
+                    .region("crowd", CrowdSim.embeddedTreeText(), (RegionGrid) grid, r));
+            regions = new Region[grid.count()];
+            for (int r = 0; r < regions.length; r++) {
+                regions[r] = Region.create(this.sims.make(r), grid, r);
             }
         }
 
@@ -72,7 +85,7 @@ class RegionTest {
                 r.close();
             }
             for (int i = 0; i < regions.length; i++) {
-                regions[i] = Region.restore(CONFIG, "crowd", CrowdSim.embeddedTreeText(), grid, i, saved.get(i));
+                regions[i] = Region.restore(sims.make(i), grid, i, saved.get(i));
             }
         }
 
@@ -258,6 +271,6 @@ class RegionTest {
         assertEquals(1, new RegionGrid(7, 2000f, 4f).rows, "a prime count is one row");
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new RegionGrid(4096, 100f, 4f));
-        assertTrue(e.getMessage().contains("at least two grid cells"), e.getMessage());
+        assertTrue(e.getMessage().contains("must be at least twice the halo (8.0) wide"), e.getMessage());
     }
 }

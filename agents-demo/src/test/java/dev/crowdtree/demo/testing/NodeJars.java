@@ -31,10 +31,14 @@ public final class NodeJars {
     public static final Path EMBEDDING = REPO.resolve("examples/embedding");
     public static final Path GUARDS_TREE = EMBEDDING.resolve("guards.json");
     public static final Path GUARDS_SCENARIO = EMBEDDING.resolve("scenario.json");
-    /** The example's sources the node types need (not its host program). */
+    /** The example's sources the node types need (not its model or its host program). */
     private static final List<String> GUARD_NODE_SOURCES = List.of("Intruder.java", "Steps.java",
             "CanSeeCondition.java", "PatrolTask.java", "MoveTowardsTask.java", "GuardNodes.java");
+    /** The example's model: its node types' sources and the model's (not the host program nor the demo). */
+    private static final List<String> GUARD_MODEL_SOURCES = List.of("GuardsModel.java", "IntruderSystem.java",
+            "SightSystem.java", "MovementSystem.java");
     private static final String SERVICES = "META-INF/services/" + NodeProvider.class.getName();
+    private static final String MODEL_SERVICES = "META-INF/services/dev.crowdtree.statetree.model.SimulationModel";
 
     private NodeJars() {
     }
@@ -57,6 +61,31 @@ public final class NodeJars {
         Files.createDirectories(services.getParent());
         Files.copy(EMBEDDING.resolve("src/main/resources").resolve(SERVICES), services);
         return out;
+    }
+
+    /**
+     * The embedding example's model as a jar, {@code dir/guards-model.jar}, as {@code mvn package}
+     * makes {@code target/guards.jar}: its node types, its model and host systems, the tree
+     * {@code guards.json} and both services files.
+     */
+    public static Path guardModelJar(Path dir) throws IOException {
+        Path src = EMBEDDING.resolve("src/main/java/dev/crowdtree/examples/guards");
+        Path out = dir.resolve("guard-model-classes");
+        List<Path> files = new ArrayList<>();
+        for (String f : GUARD_NODE_SOURCES) {
+            files.add(src.resolve(f));
+        }
+        for (String f : GUARD_MODEL_SOURCES) {
+            files.add(src.resolve(f));
+        }
+        compile(files, out);
+        for (String services : List.of(SERVICES, MODEL_SERVICES)) {
+            Path to = out.resolve(services);
+            Files.createDirectories(to.getParent());
+            Files.copy(EMBEDDING.resolve("src/main/resources").resolve(services), to);
+        }
+        Files.copy(GUARDS_TREE, out.resolve("guards.json"));
+        return jar(out, dir.resolve("guards-model.jar"));
     }
 
     /** The embedding example's node types as a jar, {@code dir/guards.jar}. */

@@ -18,7 +18,7 @@ import java.util.Locale;
  * outer distance, but to a coarser one only once it is {@value #HYSTERESIS_PERCENT}% beyond the
  * boundary, so agents walking along a boundary do not flip their period every tick.
  *
- * <p>Immutable; {@link #period} is allocation-free and safe from any thread.
+ * <p>Immutable; {@link #band} and {@link #assign} are allocation-free and safe from any thread.
  */
 public final class LodBands {
     /** How far (in percent of a boundary's distance) an agent must pass it outward to coarsen. */

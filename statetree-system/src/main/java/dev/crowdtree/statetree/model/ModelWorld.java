@@ -1,8 +1,6 @@
 package dev.crowdtree.statetree.model;
 
 import dev.crowdtree.core.metrics.TickMetrics;
-import dev.crowdtree.core.schedule.Chunk;
-import dev.crowdtree.core.schedule.ChunkKernel;
 import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.Column;
 import dev.crowdtree.core.storage.FloatColumn;
@@ -49,7 +47,7 @@ import java.util.Map;
  * <p>THREADING: one thread drives a model world (the simulation thread).
  */
 public final class ModelWorld implements AutoCloseable {
-    /** The snapshot kind of a model world ({@link #save}). */
+    /** The snapshot kind of a model world (the tools' snapshots of it: {@link #saveState} and the runtime's). */
     public static final String SNAPSHOT_KIND = "model";
     /** Agents spawned per {@code World.sync} while the world is built. */
     private static final int SPAWN_BATCH = 1 << 16;
@@ -126,11 +124,11 @@ public final class ModelWorld implements AutoCloseable {
     private final ModelTick tickInfo;
     private final HostSystem[] systems;
     private final HostSystemSpec[] specs;
-    private final SystemKernel[] kernels;
+    private final ModelKernels.SystemKernel[] kernels;
     private final int beforeCount;
     private final String[] phases;
     private final TickMetrics metrics;
-    private final LodKernel lodKernel;
+    private final ModelKernels.LodKernel lodKernel;
     private final FloatColumn xColumn;
     private final FloatColumn yColumn;
     private long tick;
@@ -155,12 +153,11 @@ public final class ModelWorld implements AutoCloseable {
             for (ModelColumn c : def.columns()) {
                 modelColumns.add(new HostColumn(c.name(), c.type(), HostColumn.Access.WRITE).addTo(table));
             }
-            checkTreeColumns(def, tree);
+            ModelKernels.checkTreeColumns(def, tree);
             List<String> unmet = StandaloneHost.unmet(tree, registry, name -> def.column(name) != null,
-                    name -> externalOf(def, name) != null);
+                    name -> ModelKernels.externalOf(def, name) != null);
             if (!unmet.isEmpty()) {
-                throw new IllegalArgumentException(StandaloneHost.unmetMessage(tree, unmet).replace("tree '",
-                        "model '" + def.name() + "', tree '"));
+                throw new IllegalArgumentException(StandaloneHost.unmetMessage(tree, unmet));
             }
             List<Column> extra = new ArrayList<>();
             List<HostColumn> extraSpecs = new ArrayList<>();
@@ -204,13 +201,13 @@ public final class ModelWorld implements AutoCloseable {
             this.beforeCount = def.before().size();
             this.specs = all.toArray(new HostSystemSpec[0]);
             this.systems = new HostSystem[specs.length];
-            this.kernels = new SystemKernel[specs.length];
+            this.kernels = new ModelKernels.SystemKernel[specs.length];
             for (int i = 0; i < specs.length; i++) {
                 systems[i] = specs[i].create();
                 systems[i].bind(new SystemBinding(specs[i], table, externals, neighbourhood, s.workers()));
-                kernels[i] = overridesExecute(systems[i]) ? new SystemKernel(specs[i].name(), systems[i], tickInfo) : null;
+                kernels[i] = ModelKernels.overridesExecute(systems[i]) ? new ModelKernels.SystemKernel(specs[i].name(), systems[i], tickInfo) : null;
             }
-            this.lodKernel = band == null ? null : new LodKernel(s.lod(), band, system);
+            this.lodKernel = band == null ? null : new ModelKernels.LodKernel(s.lod(), band, system, xColumn, yColumn);
             List<String> names = new ArrayList<>();
             for (int i = 0; i < beforeCount; i++) {
                 names.add(specs[i].name());
@@ -247,43 +244,6 @@ public final class ModelWorld implements AutoCloseable {
      */
     public static ModelWorld create(ModelDefinition def, CompiledStateTree tree, NodeRegistry registry, Settings settings) {
         return new ModelWorld(def, tree, registry, settings);
-    }
-
-    private static ModelDefinition.External externalOf(ModelDefinition def, String name) {
-        for (ModelDefinition.External e : def.externals()) {
-            if (e.name().equals(name)) {
-                return e;
-            }
-        }
-        return null;
-    }
-
-    /** A tree column the model declares must have the model's type. */
-    private static void checkTreeColumns(ModelDefinition def, CompiledStateTree tree) {
-        for (HostColumn c : tree.hostColumns) {
-            ModelColumn m = def.column(c.name());
-            if (m != null && m.type() != c.type()) {
-                throw new IllegalArgumentException("model '" + def.name() + "' declares column '" + c.name() + "' as "
-                        + m.type().word() + ", but tree '" + tree.name + "' uses it as " + c.type().word() + " ("
-                        + tree.hostColumnUsers.get(c.name()) + ")");
-            }
-        }
-        for (External<?> e : tree.externals) {
-            ModelDefinition.External m = externalOf(def, e.name());
-            if (m != null && !e.type().isAssignableFrom(m.type())) {
-                throw new IllegalArgumentException("model '" + def.name() + "' declares external '" + e.name() + "' as "
-                        + m.type().getName() + ", but tree '" + tree.name + "' needs a " + e.type().getName() + " ("
-                        + tree.externalUsers.get(e.name()) + ")");
-            }
-        }
-    }
-
-    private static boolean overridesExecute(HostSystem s) {
-        try {
-            return s.getClass().getMethod("execute", ModelTick.class, Chunk.class).getDeclaringClass() != HostSystem.class;
-        } catch (NoSuchMethodException e) {
-            return true;
-        }
     }
 
     /** Spawns the agents (all, or those {@code settings.holds()} keeps, with their whole-world ids). */
@@ -396,7 +356,7 @@ public final class ModelWorld implements AutoCloseable {
         if (lodKernel == null) {
             return;
         }
-        byte[] band = lodKernel.band.data();
+        byte[] band = lodKernel.band().data();
         for (int r = 0, n = table.size(); r < n; r++) {
             int b = band[r] - 1;
             if (b >= 0 && b < counts.length) {
@@ -580,61 +540,5 @@ public final class ModelWorld implements AutoCloseable {
     @Override
     public void close() {
         world.close();
-    }
-
-    // ---- kernels ----------------------------------------------------------------------------------
-
-    /** One host system's chunks. */
-    private static final class SystemKernel implements ChunkKernel {
-        private final String name;
-        private final HostSystem system;
-        private final ModelTick tick;
-
-        SystemKernel(String name, HostSystem system, ModelTick tick) {
-            this.name = name;
-            this.system = system;
-            this.tick = tick;
-        }
-
-        @Override
-        public void execute(Chunk chunk) {
-            system.execute(tick, chunk);
-        }
-
-        @Override
-        public String kernelName() {
-            return "host system '" + name + "'";
-        }
-    }
-
-    /** Level of detail: each agent's band by its distance to the observer ({@link LodBands#assign}). */
-    private final class LodKernel implements ChunkKernel {
-        private final LodBands bands;
-        final ByteColumn band;
-        private final TickPeriods sink;
-        // THREADING: written on the simulation thread between ticks, read by the kernels.
-        private float ox;
-        private float oy;
-
-        LodKernel(LodBands bands, ByteColumn band, StateTreeSystem system) {
-            this.bands = bands;
-            this.band = band;
-            this.sink = system::setTickPeriodOfRow;
-        }
-
-        void observer(float x, float y) {
-            ox = x;
-            oy = y;
-        }
-
-        @Override
-        public void execute(Chunk c) {
-            bands.assign(xColumn.data(), yColumn.data(), band.data(), c.begin(), c.end(), ox, oy, sink);
-        }
-
-        @Override
-        public String kernelName() {
-            return "lod";
-        }
     }
 }

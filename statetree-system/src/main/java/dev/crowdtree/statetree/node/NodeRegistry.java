@@ -25,6 +25,9 @@ public final class NodeRegistry {
     private final Map<String, NodeType> types = new LinkedHashMap<>();
     private final Map<String, Double> columnValues = new LinkedHashMap<>();
     private final Map<String, StandaloneExternal<?>> externals = new LinkedHashMap<>();
+    /** Who registered each type ({@link #origin}), for the message when a name is taken twice. */
+    private final Map<String, String> origins = new LinkedHashMap<>();
+    private String origin = "the program";
 
     /**
      * How to make an external for a standalone run.
@@ -57,12 +60,33 @@ public final class NodeRegistry {
     public NodeRegistry() {
     }
 
-    /** Adds a type; fails if the name is taken. */
+    /**
+     * Adds a type; fails if the name is taken, naming who registered it first and who again
+     * ({@link #origin}).
+     */
     public NodeRegistry register(NodeType type) {
         if (types.putIfAbsent(type.name(), type) != null) {
-            throw new IllegalArgumentException("a node type named '" + type.name() + "' is already registered");
+            String first = origins.get(type.name());
+            throw new IllegalArgumentException("a node type named '" + type.name() + "' is already registered by " + first
+                    + (first.equals(origin) ? "" : "; " + origin + " registers it again") + " (node type names must "
+                    + "be unique among what is loaded)");
         }
+        origins.put(type.name(), origin);
         return this;
+    }
+
+    /**
+     * Names who registers the types that follow (e.g. {@code "node provider acme.Nodes (lib/acme.jar)"}),
+     * for the message when a name is taken twice; returns this registry.
+     */
+    public NodeRegistry origin(String who) {
+        this.origin = Objects.requireNonNull(who, "origin");
+        return this;
+    }
+
+    /** Who registered type {@code name} ({@link #origin} when it was registered), or null. */
+    public String originOf(String name) {
+        return origins.get(name);
     }
 
     /** The type named {@code name}, or null. */
@@ -116,6 +140,8 @@ public final class NodeRegistry {
     public NodeRegistry copy() {
         NodeRegistry r = new NodeRegistry();
         r.types.putAll(types);
+        r.origins.putAll(origins);
+        r.origin = origin;
         r.columnValues.putAll(columnValues);
         r.externals.putAll(externals);
         return r;

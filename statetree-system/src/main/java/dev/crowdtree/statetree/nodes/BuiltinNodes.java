@@ -15,7 +15,7 @@ public final class BuiltinNodes {
 
     /** A new registry with every built-in type; add your own with {@link NodeRegistry#register}. */
     public static NodeRegistry registry() {
-        NodeRegistry r = new NodeRegistry();
+        NodeRegistry r = new NodeRegistry().origin("the built-in node types");
         // tasks
         r.register(NodeType.task("delay")
                 .input("duration", ValueType.FLOAT, p -> p.required().min(0))
@@ -72,7 +72,7 @@ public final class BuiltinNodes {
                 .field("t", ValueType.FLOAT)
                 .field("phase", ValueType.FLOAT)
                 .factory(WaveEvaluator::new).build());
-        return r;
+        return r.origin("the program"); // what a program registers next is its own
     }
 
     private static NodeType finish(String name, byte status) {

@@ -89,6 +89,7 @@ public final class NodeProviders {
         found.sort(Comparator.comparing(p -> p.type().getName()));
         for (ServiceLoader.Provider<NodeProvider> p : found) {
             try {
+                r.origin("node provider " + p.type().getName() + " (the class path)");
                 p.get().register(r);
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("node provider " + p.type().getName() + " failed: " + why(e), e);
@@ -132,6 +133,7 @@ public final class NodeProviders {
                 for (ServiceLoader.Provider<NodeProvider> p : own) {
                     String name = p.type().getName();
                     try {
+                        r.origin("node provider " + name + " (" + path + ")");
                         p.get().register(r);
                     } catch (RuntimeException | ServiceConfigurationError | LinkageError e) {
                         throw new NodeProviderException(path + ": node provider " + name + " failed: " + why(e));

@@ -12,14 +12,20 @@ import static dev.crowdtree.statetree.node.HostColumn.Type.FLOAT;
 
 /**
  * The guards' node types: the condition {@code canSee} and the tasks {@code patrol} and
- * {@code moveTowards}. As a {@link NodeProvider} (listed in
- * {@code META-INF/services/dev.crowdtree.statetree.node.NodeProvider}) it also gives the command line
- * ({@code --nodes target/guards.jar}) what the types need when this program does not run them: a
+ * {@code moveTowards}. The guards' model ({@link GuardsModel}) registers them; as a
+ * {@link NodeProvider} of their own (listed in
+ * {@code META-INF/services/dev.crowdtree.statetree.node.NodeProvider}) they also reach the command
+ * line alone ({@code --nodes target/guards.jar}), with what they need when no model runs them: a
  * value for each host column and an intruder.
  */
 public final class GuardNodes implements NodeProvider {
-    /** Host columns: position (written by the tasks), home post, distance to the intruder (written by the host). */
-    public static final String X = "x", Y = "y", HOME_X = "homeX", HOME_Y = "homeY", DISTANCE = "distance";
+    /**
+     * Host columns: position (read by the tasks, moved by the model's movement system), the velocity
+     * the tasks choose, the home post, the distance to the intruder (written by the model's sight
+     * system, or by your host).
+     */
+    public static final String X = "x", Y = "y", VX = "vx", VY = "vy", HOME_X = "homeX", HOME_Y = "homeY",
+            DISTANCE = "distance";
 
     /** The provider; ServiceLoader calls this. */
     public GuardNodes() {
@@ -44,18 +50,20 @@ public final class GuardNodes implements NodeProvider {
                 .field("startX", ValueType.FLOAT)
                 .field("startY", ValueType.FLOAT)
                 .field("leg", ValueType.INT)
-                .writes(X, FLOAT).writes(Y, FLOAT)
+                .reads(X, FLOAT).reads(Y, FLOAT)
+                .writes(VX, FLOAT).writes(VY, FLOAT)
                 .factory(PatrolTask::new).build());
         registry.register(NodeType.task("moveTowards")
                 .choice("to", List.of("intruder", "home"), NodeType.Property::required)
                 .constant("speed", ValueType.FLOAT, p -> p.required().min(0))
-                .writes(X, FLOAT).writes(Y, FLOAT)
+                .reads(X, FLOAT).reads(Y, FLOAT)
+                .writes(VX, FLOAT).writes(VY, FLOAT)
                 .reads(HOME_X, FLOAT).reads(HOME_Y, FLOAT)
                 .external(Intruder.EXTERNAL, Intruder.class)
                 .factory(MoveTowardsTask::new).build());
-        // Without this program (the command line's trace, run and serve): every guard at home at the
-        // origin, the intruder far away, 50 m east.
-        for (String column : List.of(X, Y, HOME_X, HOME_Y)) {
+        // Without a model or this program (the command line's --nodes alone, trace): every guard at home
+        // at the origin, the intruder far away, 50 m east.
+        for (String column : List.of(X, Y, VX, VY, HOME_X, HOME_Y)) {
             registry.standaloneColumn(column, 0);
         }
         registry.standaloneColumn(DISTANCE, 1000);

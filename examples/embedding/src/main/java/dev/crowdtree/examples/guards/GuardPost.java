@@ -2,25 +2,24 @@ package dev.crowdtree.examples.guards;
 
 import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.SoaTable;
-import dev.crowdtree.core.world.SpawnInitializer;
-import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
+import dev.crowdtree.statetree.model.ModelDefinition;
+import dev.crowdtree.statetree.model.ModelWorld;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.nodes.BuiltinNodes;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * The host: a game server's guards, each at a post on a square grid, running the tree
- * {@code guards.json} (Patrol, Chase, Respond, Return). Per tick the host writes every guard's
- * distance to the intruder into the {@code distance} column, the trees run, and the host reads
- * positions and states back. README.md's "Embedding walkthrough" quotes this class.
+ * The host: a game server's guards, run in the server's own loop. The guards are the guards model
+ * ({@link GuardsModel}: their columns, tree, node types and host systems), here on a square grid of
+ * posts just big enough for them, run by the library's {@link ModelWorld}; the server moves the
+ * intruder itself, raises alarms and reads what the guards do between ticks. README.md's "Embedding
+ * walkthrough" quotes this class.
  *
  * <p>Ids and rows: the runtime's methods take agent ids, which stay with a guard for its life;
  * columns are arrays indexed by row, which the world may change (a despawn moves the last row into
@@ -29,19 +28,18 @@ import java.util.Map;
  */
 public final class GuardPost implements AutoCloseable {
     /** Seconds per tick. */
-    public static final float DT = 0.1f;
+    public static final float DT = GuardsModel.DT;
     /** Metres between neighbouring posts. */
-    public static final float SPACING = 20f;
+    public static final float SPACING = GuardsModel.SPACING;
 
-    private final World world;
+    private final ModelWorld world;
     private final SoaTable guards;
     private final FloatColumn x;
     private final FloatColumn y;
     private final FloatColumn homeX;
     private final FloatColumn homeY;
-    private final FloatColumn distance;
     private final StateTreeSystem brains;
-    private final Intruder intruder = new Intruder(-1000, -1000); // outside the grounds until it shows up
+    private final Intruder intruder;
 
     /**
      * {@code count} guards on {@code workers} worker threads, randomness from {@code seed}.
@@ -49,55 +47,32 @@ public final class GuardPost implements AutoCloseable {
      * @throws StateTreeCompileException if guards.json has errors
      */
     public GuardPost(int count, int workers, long seed) throws StateTreeCompileException {
-        // A world sized for the guards, and their table with every column the node types declare.
-        world = World.builder().workers(workers).seed(seed).dt(DT).maxAgents(count).build();
-        guards = world.createTable("guards");
-        x = guards.addFloat(GuardNodes.X);
-        y = guards.addFloat(GuardNodes.Y);
-        homeX = guards.addFloat(GuardNodes.HOME_X);
-        homeY = guards.addFloat(GuardNodes.HOME_Y);
-        distance = guards.addFloat(GuardNodes.DISTANCE);
+        // The model, on a square grid of posts just big enough for the guards, and its node types.
+        ModelDefinition model = new GuardsModel((int) Math.ceil(Math.sqrt(count))).define();
+        NodeRegistry nodes = BuiltinNodes.registry();
+        model.nodes().forEach(provider -> provider.register(nodes));
 
-        // The tree, compiled with the guards' node types; the runtime on the table; the intruder bound.
-        StateTreeCompiler compiler = new StateTreeCompiler(GuardNodes.registry());
-        CompiledStateTree tree = StateTreeJson.compile("guards.json", treeText(), compiler);
-        brains = new StateTreeSystem(world, guards, tree);
-        brains.bindExternal(Intruder.EXTERNAL, intruder);
+        // Its tree compiled; the world built: the guards spawned at their posts, their trees started.
+        CompiledStateTree tree = StateTreeJson.compile("guards.json", model.trees().get(0).text().get(),
+                new StateTreeCompiler(nodes));
+        world = ModelWorld.create(model, tree, nodes,
+                ModelWorld.Settings.of(model).withAgents(count).withWorkers(workers).withSeed(seed));
 
-        // The guards, each at its post on the grid, then their trees started (tick 0).
-        int side = (int) Math.ceil(Math.sqrt(count));
-        SpawnInitializer atPost = (table, row, id, arg) -> {
-            float px = (id % side) * SPACING;
-            float py = (id / side) * SPACING;
-            homeX.set(row, px);
-            homeY.set(row, py);
-            x.set(row, px);
-            y.set(row, py);
-        };
-        SpawnInitializer init = brains.spawnInitializer(atPost); // also gives the tree's own columns their defaults
-        for (int i = 0; i < count; i++) {
-            world.commands().spawn(guards, init, 0);
-        }
-        world.sync();
-        brains.startAll(0);
+        // The intruder the model made: this host moves it (outside the grounds until it shows up).
+        intruder = (Intruder) world.external(Intruder.EXTERNAL);
+        intruder.moveTo(-1000, -1000);
+
+        brains = world.system();
+        guards = world.table();
+        x = (FloatColumn) guards.column(GuardNodes.X);
+        y = (FloatColumn) guards.column(GuardNodes.Y);
+        homeX = (FloatColumn) guards.column(GuardNodes.HOME_X);
+        homeY = (FloatColumn) guards.column(GuardNodes.HOME_Y);
     }
 
-    /** One tick: the host's per-guard input, the trees, the sync point. */
+    /** One tick: the model's systems before the trees (sight), the trees, its systems after (movement). */
     public void tick() {
-        // Input: every guard's distance to the intruder, written by row, before the trees read it.
-        final float[] gx = x.data();
-        final float[] gy = y.data();
-        final float[] d = distance.data();
-        final float ix = intruder.x();
-        final float iy = intruder.y();
-        for (int row = 0, n = guards.size(); row < n; row++) {
-            float dx = gx[row] - ix;
-            float dy = gy[row] - iy;
-            d[row] = (float) Math.sqrt(dx * dx + dy * dy);
-        }
-        long tick = world.clock().advance();
-        brains.tickAll(tick, world.clock().dt());
-        world.sync();
+        world.tick();
     }
 
     /**
@@ -145,8 +120,8 @@ public final class GuardPost implements AutoCloseable {
     }
 
     /**
-     * Output, read after a tick: how close the nearest guard came to the intruder (the tasks wrote
-     * the guards' positions, by row).
+     * Output, read after a tick: how close the nearest guard came to the intruder (the movement
+     * system wrote the guards' positions, by row).
      */
     public float nearestGuardDistance() {
         final float[] gx = x.data();
@@ -164,13 +139,13 @@ public final class GuardPost implements AutoCloseable {
 
     /** Guard {@code id}'s position: its row's x and y. */
     public float[] positionOf(int id) {
-        int row = world.rowOf(id);
+        int row = world.world().rowOf(id);
         return new float[] {x.get(row), y.get(row)};
     }
 
     /** Guard {@code id}'s home post. */
     public float[] homeOf(int id) {
-        int row = world.rowOf(id);
+        int row = world.world().rowOf(id);
         return new float[] {homeX.get(row), homeY.get(row)};
     }
 
@@ -184,7 +159,12 @@ public final class GuardPost implements AutoCloseable {
         return brains;
     }
 
-    /** A hash of every column of every guard: the same on any number of workers. */
+    /** The model's world (its table, its phases' timings, snapshots). */
+    public ModelWorld world() {
+        return world;
+    }
+
+    /** A hash of every column of every guard and of the intruder: the same on any number of workers. */
     public long hash() {
         return world.contentHash();
     }
@@ -197,17 +177,5 @@ public final class GuardPost implements AutoCloseable {
     @Override
     public void close() {
         world.close();
-    }
-
-    /** The tree asset, from the jar (the pom copies guards.json there). */
-    static String treeText() {
-        try (InputStream in = GuardPost.class.getResourceAsStream("/guards.json")) {
-            if (in == null) {
-                throw new IllegalStateException("guards.json is missing from the class path");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,30 +1,68 @@
 package dev.crowdtree.examples.guards;
 
 /**
- * The intruder: one object the whole world shares, so the host binds it to the runtime as an
- * external ({@code brains.bindExternal("intruder", intruder)}) instead of copying its position into
- * a column per guard. The host moves it between ticks; the guards' kernels read it during a tick.
+ * The intruder: one object the whole world shares, so it reaches the guards' nodes as an external
+ * ({@value #EXTERNAL}) instead of a copy of its position in a column per guard. Either the host
+ * moves it between ticks ({@link #moveTo}, as {@link GuardPost}'s caller does), or it walks its
+ * route: across the grounds along the diagonal, {@link #OFFSET} m north of it, at {@link #SPEED} m/s,
+ * starting 20 m outside and starting over once it has crossed ({@link #walk}, called by the guards
+ * model's {@code intruder} system every tick). Its position on the route is a function of the tick
+ * alone, so every region of a split world has the same intruder.
  *
- * <p>THREADING: written by the host's thread between ticks, read by the runtime's workers during a
- * tick; the runtime's start of a tick orders the two (the workers are handed the tick after the
- * host's writes).
+ * <p>THREADING: written on the simulation thread between the trees' phases, read by the runtime's
+ * workers during them; the executor's hand-over of a phase orders the two.
  */
 public final class Intruder {
     /** The name the guards' node types declare it under. */
     public static final String EXTERNAL = "intruder";
+    /** Its walking speed on its route, m/s. */
+    public static final float SPEED = 5f;
+    /** How far north of the diagonal of posts its route runs, between them, in metres. */
+    public static final float OFFSET = 7f;
 
     private float x;
     private float y;
+    private boolean onRoute;
+    private final float grounds;
 
-    /** An intruder at ({@code x}, {@code y}). */
+    /** An intruder at ({@code x}, {@code y}), moved by the host. */
     public Intruder(float x, float y) {
+        this.grounds = 0;
         moveTo(x, y);
     }
 
-    /** Moves it (host thread, between ticks). */
+    private Intruder(float grounds) {
+        this.grounds = grounds;
+        this.onRoute = true;
+        walk(0, 0.1f);
+    }
+
+    /** An intruder on its route across grounds {@code grounds} metres wide (and high). */
+    public static Intruder onRoute(float grounds) {
+        return new Intruder(grounds);
+    }
+
+    /** Moves it (host thread, between ticks); it leaves its route for good. */
     public void moveTo(float x, float y) {
         this.x = x;
         this.y = y;
+        this.onRoute = false;
+    }
+
+    /** On its route: where it is at tick {@code tick} of {@code dt} seconds; else nothing. */
+    public void walk(long tick, float dt) {
+        if (!onRoute) {
+            return;
+        }
+        float lap = grounds + 40;
+        float along = (float) (tick * (double) SPEED * dt % lap) - 20;
+        x = along;
+        y = along + OFFSET;
+    }
+
+    /** Whether it walks its route (not moved by the host). */
+    public boolean onRoute() {
+        return onRoute;
     }
 
     public float x() {
@@ -33,5 +71,12 @@ public final class Intruder {
 
     public float y() {
         return y;
+    }
+
+    /** Snapshot support: puts it where a saved one was. */
+    void restore(float x, float y, boolean onRoute) {
+        this.x = x;
+        this.y = y;
+        this.onRoute = onRoute;
     }
 }

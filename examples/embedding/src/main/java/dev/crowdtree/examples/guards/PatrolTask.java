@@ -8,14 +8,17 @@ import dev.crowdtree.statetree.node.Task;
 /**
  * {@code patrol}: walks back and forth along x between where the guard stood when the state was
  * entered and {@code length} metres east of it, at {@code speed} m/s; never completes. Per guard it
- * keeps the start point and the leg it walks in declared fields; it writes the host's {@code x} and
- * {@code y} columns.
+ * keeps the start point and the leg it walks in declared fields; it reads the guard's position
+ * ({@code x}, {@code y}) and writes where it walks ({@code vx}, {@code vy}), which the model's
+ * movement system applies after the trees.
  */
 public final class PatrolTask extends Task {
     private final float length;
     private final float speed;
     private final int x;
     private final int y;
+    private final int vx;
+    private final int vy;
     private final int startX;
     private final int startY;
     private final int leg;
@@ -26,6 +29,8 @@ public final class PatrolTask extends Task {
         this.speed = c.floatValue("speed");
         this.x = c.column(GuardNodes.X);
         this.y = c.column(GuardNodes.Y);
+        this.vx = c.column(GuardNodes.VX);
+        this.vy = c.column(GuardNodes.VY);
         this.startX = c.field("startX");
         this.startY = c.field("startY");
         this.leg = c.field("leg");
@@ -43,15 +48,17 @@ public final class PatrolTask extends Task {
     public void tick(NodeContext ctx, int[] rows, int from, int to) {
         final float[] xs = ctx.hostFloats(x);
         final float[] ys = ctx.hostFloats(y);
+        final float[] vxs = ctx.hostFloats(vx);
+        final float[] vys = ctx.hostFloats(vy);
         final float[] sx = ctx.floats(startX);
         final float[] sy = ctx.floats(startY);
         final int[] legs = ctx.ints(leg);
-        final float step = speed * ctx.dt();
+        final float dt = ctx.dt();
         for (int i = from; i < to; i++) {
             int r = rows[i];
             float tx = legs[r] == 0 ? sx[r] + length : sx[r];
-            if (Steps.toward(xs, ys, r, tx, sy[r], step)) {
-                legs[r] ^= 1;
+            if (Steps.toward(xs, ys, vxs, vys, r, tx, sy[r], speed, dt)) {
+                legs[r] ^= 1; // there at the end of this tick: the other end from the next tick on
             }
         }
     }

@@ -1,10 +1,11 @@
 package dev.crowdtree.demo.debug;
 
-import dev.crowdtree.demo.sim.CrowdSim;
-import dev.crowdtree.demo.sim.CrowdSnapshot;
+import dev.crowdtree.core.storage.SnapshotReader;
+import dev.crowdtree.demo.model.RunnableModel;
+import dev.crowdtree.demo.sim.Simulation;
+import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.Recorder;
-import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.record.Recording;
 import dev.crowdtree.statetree.record.RecordingException;
 
@@ -14,18 +15,16 @@ import java.util.Locale;
 import java.util.function.LongConsumer;
 
 /**
- * Re-simulates a crowd recording ({@code run --record}, docs/RECORDING.md): {@link #verify} replays
- * the whole run from its start snapshot and checks the world hash at every periodic snapshot and at
- * the end (and the recorder's counters of every tick, when the recording has them); {@link #openAt}
- * gives the crowd as it was after any recorded tick, from the nearest snapshot at or before it. The
- * crowd is deterministic on any number of workers, so a replay may use another worker count than
- * the recorded run.
+ * Re-simulates a recording of a run ({@code run --record}, docs/RECORDING.md) of any model: the
+ * crowd's (kind {@code crowd}) or a model's of yours (kind {@code model}, replayed with the same
+ * {@code --model} jar). {@link #verify} replays the whole run from its start snapshot and checks the
+ * world hash at every periodic snapshot and at the end (and the recorder's counters of every tick,
+ * when the recording has them); {@link #openAt} gives the simulation as it was after any recorded
+ * tick, from the nearest snapshot at or before it. A simulation is deterministic on any number of
+ * workers, so a replay may use another worker count than the recorded run.
  */
-public final class CrowdReplay {
-    /** The kind of a crowd recording. */
-    public static final String KIND = "crowd";
-
-    private CrowdReplay() {
+public final class SimReplay {
+    private SimReplay() {
     }
 
     /**
@@ -54,21 +53,21 @@ public final class CrowdReplay {
     }
 
     /**
-     * Rebuilds the recorded crowd from the start snapshot with {@code workers} workers, ticks it to
+     * Rebuilds the recorded simulation from the start snapshot with {@code workers} workers, ticks it to
      * the last tick recorded and compares the world hash at every periodic snapshot and at the end,
      * and every recorded tick's counters.
      *
      * @param progress told each tick replayed (may be null)
-     * @throws RecordingException        when the recording is not of a crowd, or carries inputs
+     * @throws RecordingException        when the recording is not of {@code model}'s kind, or carries inputs
      * @throws StateTreeCompileException when the recorded tree no longer compiles
      * @throws IOException               when a snapshot in it cannot be restored (another tree)
      */
-    public static Result verify(Recording rec, int workers, NodeRegistry nodes, LongConsumer progress)
+    public static Result verify(Recording rec, int workers, RunnableModel model, LongConsumer progress)
             throws IOException, StateTreeCompileException {
-        check(rec);
+        check(rec, model);
         List<Long> snaps = rec.snapshotTicks();
         int nextSnap = 0;
-        try (CrowdSim sim = restore(rec, rec.firstTick() - 1, workers, nodes)) {
+        try (Simulation sim = restore(rec, rec.firstTick() - 1, workers, model)) {
             if (rec.hasCounters()) {
                 sim.system().setRecording(true);
             }
@@ -104,21 +103,21 @@ public final class CrowdReplay {
     }
 
     /**
-     * The recorded crowd as it was after {@code tick} ({@code firstTick() - 1}: the start): the nearest
+     * The recorded simulation as it was after {@code tick} ({@code firstTick() - 1}: the start): the nearest
      * snapshot at or before it, restored with {@code workers} workers and ticked on to {@code tick}.
      * The caller closes it.
      *
      * @throws IllegalArgumentException when {@code tick} is outside {@code firstTick()-1 .. lastTick()}
      */
-    public static CrowdSim openAt(Recording rec, long tick, int workers, NodeRegistry nodes)
+    public static Simulation openAt(Recording rec, long tick, int workers, RunnableModel model)
             throws IOException, StateTreeCompileException {
-        check(rec);
+        check(rec, model);
         if (tick < rec.firstTick() - 1 || tick > rec.lastTick()) {
             throw new IllegalArgumentException("tick " + tick + " is not in the recording; valid range is "
                     + (rec.firstTick() - 1) + ".." + rec.lastTick());
         }
         long from = rec.snapshotTickAtOrBefore(tick);
-        CrowdSim sim = restore(rec, from, workers, nodes);
+        Simulation sim = restore(rec, from, workers, model);
         boolean ok = false;
         try {
             while (sim.tickNumber() < tick) {
@@ -133,10 +132,11 @@ public final class CrowdReplay {
         }
     }
 
-    /** The crowd of the snapshot after {@code snapshotTick}, checked to be of that tick. */
-    private static CrowdSim restore(Recording rec, long snapshotTick, int workers, NodeRegistry nodes)
+    /** The simulation of the snapshot after {@code snapshotTick}, checked to be of that tick. */
+    private static Simulation restore(Recording rec, long snapshotTick, int workers, RunnableModel model)
             throws IOException, StateTreeCompileException {
-        CrowdSim sim = CrowdSnapshot.load(rec.snapshot(snapshotTick), workers, nodes);
+        Simulation sim = model.load(SnapshotReader.parse(rec.snapshot(snapshotTick)), null, workers, null,
+                InputFiles.DEFAULT_MAX_BYTES);
         if (sim.tickNumber() != snapshotTick) {
             long at = sim.tickNumber();
             sim.close();
@@ -146,14 +146,14 @@ public final class CrowdReplay {
         return sim;
     }
 
-    private static void check(Recording rec) throws RecordingException {
-        if (!rec.header().kind().equals(KIND)) {
-            throw new RecordingException(rec.file(), "a recording of a " + rec.header().kind() + ", not of the crowd; "
-                    + "the crowd replays recordings of kind " + KIND);
+    private static void check(Recording rec, RunnableModel model) throws RecordingException {
+        if (!rec.header().kind().equals(model.snapshotKind())) {
+            throw new RecordingException(rec.file(), "a recording of kind '" + rec.header().kind() + "', not of "
+                    + model.describe() + ", which replays recordings of kind " + model.snapshotKind());
         }
         for (long t = rec.firstTick(); t <= rec.lastTick(); t++) {
             if (!rec.inputs(t).equals("[]")) {
-                throw new RecordingException(rec.file(), "tick " + t + " has inputs, but the crowd takes none; a crowd "
+                throw new RecordingException(rec.file(), "tick " + t + " has inputs, but a run takes none; a run's "
                         + "recording's inputs are all []");
             }
         }
