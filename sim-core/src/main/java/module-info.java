@@ -17,5 +17,5 @@ module dev.crowdtree.core {
     exports dev.crowdtree.core.time;
     exports dev.crowdtree.core.world;
     /* Argument checks shared by the project's modules; not an API. */
-    exports dev.crowdtree.core.util to dev.crowdtree.statetree;
+    exports dev.crowdtree.core.util to dev.crowdtree.statetree, dev.crowdtree.demo;
 }

@@ -1,5 +1,7 @@
 package dev.crowdtree.demo.cli;
 
+import dev.crowdtree.demo.nodes.DemoNodes;
+
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiled.CompileWarning;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
@@ -69,16 +71,23 @@ public final class Problems {
 
     /**
      * A hint when {@code e} lists a node type the registry does not know: it may be the user's own,
-     * whose jar {@code --nodes} loads; null otherwise.
+     * whose jar {@code --nodes} or {@code --model} loads, or the crowd's, which only the crowd model
+     * registers; null otherwise.
      */
     public static String nodesHint(StateTreeCompileException e) {
+        java.util.regex.Pattern unknown = java.util.regex.Pattern.compile(".*unknown (task|condition|evaluator) type \"([^\"]*)\".*");
+        String hint = null;
         for (String l : e.listing()) {
-            if (l.matches(".*unknown (task|condition|evaluator) type .*")) {
-                return "hint: node types of your own are loaded from their jar with --nodes PATH, or with the model "
-                        + "that brings them, --model PATH (README: \"Your node types in the command line\"); the crowd's "
-                        + "(perception, wander, moveTo, flee, shout, claimSlot) come with --model crowd";
+            java.util.regex.Matcher m = unknown.matcher(l);
+            if (m.matches()) {
+                if (DemoNodes.typeNames().contains(m.group(2))) {
+                    return "hint: '" + m.group(2) + "' is a node type of the crowd model, which registers its node "
+                            + "types only when it runs: without --model and --nodes, or with --model crowd";
+                }
+                hint = "hint: node types of your own are loaded from their jar with --nodes PATH, or with the model "
+                        + "that brings them, --model PATH (README: \"Your node types in the command line\")";
             }
         }
-        return null;
+        return hint;
     }
 }

@@ -135,8 +135,14 @@ public final class SimReplay {
     /** The simulation of the snapshot after {@code snapshotTick}, checked to be of that tick. */
     private static Simulation restore(Recording rec, long snapshotTick, int workers, RunnableModel model)
             throws IOException, StateTreeCompileException {
-        Simulation sim = model.load(SnapshotReader.parse(rec.snapshot(snapshotTick)), null, workers, null,
-                InputFiles.DEFAULT_MAX_BYTES);
+        Simulation sim;
+        try {
+            sim = model.load(SnapshotReader.parse(rec.snapshot(snapshotTick)), null, workers, null,
+                    InputFiles.DEFAULT_MAX_BYTES);
+        } catch (dev.crowdtree.core.storage.SnapshotException e) {
+            throw new RecordingException(rec.file(), "its snapshot of tick " + snapshotTick + ": "
+                    + e.getMessage().replace("it is a snapshot of", "it is of"));
+        }
         if (sim.tickNumber() != snapshotTick) {
             long at = sim.tickNumber();
             sim.close();

@@ -112,10 +112,15 @@ final class DeclaredModel extends RunnableModel {
     public Simulation load(SnapshotReader snapshot, Path snapshotFile, int workers, Path treeOverride, long maxTreeBytes)
             throws IOException, StateTreeCompileException {
         ModelSim.Header h = ModelSim.header(snapshot, workers);
-        if (!h.model().equals(name()) || !h.fingerprint().equals(fingerprint())) {
-            throw new SnapshotException("it is a snapshot of model '" + h.model() + "' (fingerprint "
-                    + ModelSim.shortPrint(h.fingerprint()) + "), and this run loaded " + describe() + " (fingerprint "
-                    + ModelSim.shortPrint(fingerprint()) + "); load it with the --model (and --nodes) it was saved with");
+        if (!h.model().equals(name())) {
+            throw new SnapshotException("it is a snapshot of model '" + h.model() + "', and this run has "
+                    + describe() + "; load it with --model giving the jar of model '" + h.model() + "' (and the --nodes "
+                    + "it was saved with)");
+        }
+        if (!h.fingerprint().equals(fingerprint())) {
+            throw new SnapshotException("it is a snapshot of model '" + h.model() + "' from other bytes (fingerprint "
+                    + ModelSim.shortPrint(h.fingerprint()) + ", this run's " + describe() + " has "
+                    + ModelSim.shortPrint(fingerprint()) + "); load it with the jars (--model, --nodes) it was saved with");
         }
         Path treeFile = SavedTree.resolve(snapshotFile, h.treeFile(), treeOverride);
         CompiledStateTree t;

@@ -1,13 +1,11 @@
 package dev.crowdtree.demo.nodes;
 
-import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.NodeProvider;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 
-import java.util.Collections;
 import java.util.Set;
 
 import static dev.crowdtree.demo.nodes.CrowdWorld.CELL;
@@ -33,10 +31,10 @@ import static dev.crowdtree.statetree.node.HostColumn.Type.INT;
  * declares the host columns it reads and writes and, where it needs more, the {@link CrowdWorld}
  * external; the registry holds no world, so trees can be compiled, checked and drawn without one.
  *
- * <p>It is also the crowd's {@link NodeProvider} (listed in this jar's
- * {@code META-INF/services/dev.crowdtree.statetree.node.NodeProvider}), the way any jar adds node
- * types to the command line: for standalone runs ({@code trace}) the crowd's columns start at 0 and
- * the crowd is {@link CrowdWorld#empty} (no threats, no objects).
+ * <p>It is the crowd model's {@link NodeProvider} ({@code demo.model.CrowdModel} declares it): its
+ * types are registered only when the crowd model is loaded, so a user's jar may name its own types
+ * like these. For standalone runs ({@code trace}) the crowd's columns start at 0 and the crowd is
+ * {@link CrowdWorld#empty} (no threats, no objects).
  */
 public final class DemoNodes implements NodeProvider {
     /** Side of the empty crowd of standalone runs, in metres. */
@@ -58,24 +56,6 @@ public final class DemoNodes implements NodeProvider {
         NodeRegistry r = new NodeRegistry();
         new DemoNodes().register(r);
         return r.types().keySet();
-    }
-
-    /** Whether {@code tree} uses one of the crowd's node types (and so runs in the crowd). */
-    public static boolean usedBy(CompiledStateTree tree) {
-        return !Collections.disjoint(tree.nodeTypes, typeNames());
-    }
-
-    /**
-     * Checks that {@code tree} runs in the crowd, for {@code what} (e.g. "sweep runs") that only runs
-     * the crowd.
-     *
-     * @throws IllegalArgumentException naming the tree when it uses none of the crowd's node types
-     */
-    public static void requireUsedBy(CompiledStateTree tree, String what) {
-        if (!usedBy(tree)) {
-            throw new IllegalArgumentException("tree '" + tree.name + "' uses none of the crowd's node types, and " + what
-                    + " the crowd only; run it with plain 'run' or 'serve', where it runs alone");
-        }
     }
 
     @Override

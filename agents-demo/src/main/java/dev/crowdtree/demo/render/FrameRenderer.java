@@ -121,7 +121,7 @@ public final class FrameRenderer {
         int x0 = MAP + 16;
         g.setColor(Color.WHITE);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-        g.drawString("crowdtree", x0, 28);
+        g.drawString("crowdtree: " + sim.modelName(), x0, 28);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.setColor(new Color(0xB0B0B0));
         g.drawString(String.format(Locale.ROOT, "tick %d   t = %.1f s   %,d agents", sim.tickNumber(),
@@ -139,8 +139,13 @@ public final class FrameRenderer {
         }
         y += 6;
         g.setColor(new Color(0xB0B0B0));
-        g.drawString("red: predators   orange: fires", x0, y);
-        g.drawString("squares: smart objects (yellow: in use)", x0, y + 16);
+        Scene scene = sim.scene();
+        if (scene.threats() > 0) {
+            g.drawString("red: predators   orange: fires", x0, y);
+        }
+        if (scene.objects() > 0) {
+            g.drawString("squares: smart objects (yellow: in use)", x0, y + 16);
+        }
         drawChart(g, x0, y + 48, PANEL - 32, MAP - y - 64);
     }
 

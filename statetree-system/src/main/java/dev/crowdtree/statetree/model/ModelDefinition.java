@@ -36,6 +36,9 @@ import java.util.function.Supplier;
  * Every mistake is refused by {@link Builder#build} in one line naming the model and what is wrong.
  */
 public final class ModelDefinition {
+    /** Phase names of a model world's tick that are not a host system's. */
+    static final List<String> RESERVED = List.of("neighbourhood", "lod", "statetree", "sync");
+
     /** Most agents a model may ask for by default (the tools' {@code --agents} may ask up to 16M). */
     public static final int MAX_DEFAULT_AGENTS = 16_000_000;
 
@@ -416,9 +419,8 @@ public final class ModelDefinition {
             List<HostSystemSpec> all = new ArrayList<>(before);
             all.addAll(after);
             for (HostSystemSpec s : all) {
-                if (names.contains(s.name()) || s.name().equals("statetree") || s.name().equals("sync")
-                        || s.name().equals("lod")) {
-                    throw error("host system name '" + s.name() + "' is used twice or reserved (statetree, sync, lod)");
+                if (names.contains(s.name()) || RESERVED.contains(s.name())) {
+                    throw error("host system name '" + s.name() + "' is used twice or reserved " + RESERVED);
                 }
                 names.add(s.name());
                 if (!s.hasFactory()) {

@@ -191,7 +191,7 @@ public final class ModelWorld implements AutoCloseable {
                     types.add(def.column(c).type());
                 }
                 this.neighbourhood = new Neighbourhood(def.xColumn(), def.yColumn(), def.width(), def.height(),
-                        def.reach(), def.shared(), types);
+                        def.reach(), s.agents(), def.shared(), types); // the whole world's count: a region's cells are the world's
             } else {
                 this.neighbourhood = null;
             }
@@ -209,6 +209,9 @@ public final class ModelWorld implements AutoCloseable {
             }
             this.lodKernel = band == null ? null : new ModelKernels.LodKernel(s.lod(), band, system, xColumn, yColumn);
             List<String> names = new ArrayList<>();
+            if (neighbourhood != null) {
+                names.add("neighbourhood");
+            }
             for (int i = 0; i < beforeCount; i++) {
                 names.add(specs[i].name());
             }
@@ -291,11 +294,12 @@ public final class ModelWorld implements AutoCloseable {
         tick = world.clock().advance();
         float dt = settings.dt();
         tickInfo.set(tick, dt);
-        if (neighbourhood != null) {
-            neighbourhood.build(table);
-        }
         int phase = 0;
         long t = start;
+        if (neighbourhood != null) {
+            neighbourhood.build(table);
+            t = phaseDone(phase++, t);
+        }
         for (int i = 0; i < beforeCount; i++) {
             runSystem(i);
             t = phaseDone(phase++, t);

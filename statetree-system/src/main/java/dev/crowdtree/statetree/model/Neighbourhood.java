@@ -26,6 +26,8 @@ import java.util.List;
 public final class Neighbourhood {
     /** Most grid cells: wider cells than the reach when the world is large for it. */
     static final int MAX_CELLS = 1 << 22;
+    /** Cells per expected agent at most: a sparse world gets cells wider than the reach, so a build costs its agents, not its area. */
+    static final int CELLS_PER_AGENT = 2;
 
     private final String xName;
     private final String yName;
@@ -48,16 +50,22 @@ public final class Neighbourhood {
     private int size;
     private int halo;
 
-    Neighbourhood(String x, String y, float width, float height, float reach, List<String> sharedNames,
+    /**
+     * A neighbourhood over a world {@code width} x {@code height} whose reads reach {@code reach}, for
+     * about {@code expectedAgents} agents (its cells are at least {@code reach} wide, and at most
+     * {@value #CELLS_PER_AGENT} per expected agent and {@value #MAX_CELLS} in all).
+     */
+    Neighbourhood(String x, String y, float width, float height, float reach, int expectedAgents, List<String> sharedNames,
                   List<HostColumn.Type> sharedTypes) {
         this.xName = x;
         this.yName = y;
         this.width = width;
         this.height = height;
         this.reach = reach;
+        double limit = Math.min(MAX_CELLS, Math.max(1024, (double) CELLS_PER_AGENT * expectedAgents));
         double cs = reach;
-        while ((Math.ceil(width / cs) * Math.ceil(height / cs)) > MAX_CELLS) {
-            cs *= 2;
+        while ((Math.ceil(width / cs) * Math.ceil(height / cs)) > limit) {
+            cs *= 1.25;
         }
         this.cellSize = (float) cs;
         this.cellsX = Math.max(1, (int) Math.ceil(width / cs));

@@ -84,12 +84,12 @@ class ModelWorldTest {
     @Test
     void hostSystemsRunBeforeAndAfterTheTreesAndAreTimedAsPhases() throws Exception {
         try (ModelWorld w = world(settings(1))) {
-            assertArrayEquals(new String[] {"sense", "statetree", "move", "sync"}, w.phases());
+            assertArrayEquals(new String[] {"neighbourhood", "sense", "statetree", "move", "sync"}, w.phases());
             FloatColumn x = (FloatColumn) w.table().column("x");
             float before = x.data()[0];
             w.tick();
             assertNotEquals(before, x.data()[0], "move ran after the tree set the velocity");
-            assertEquals(1, w.metrics().phase(0).getTotalCount());
+            assertEquals(1, w.metrics().phase(1).getTotalCount());
             assertEquals(1, w.statesHash(), "move counted one tick");
         }
     }

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * README.md's "Your node types in the command line" and "Embedding walkthrough" quote the embedding
+ * README.md's "Your own simulation", "Your node types in the command line" and "Embedding walkthrough" quote the embedding
  * example (examples/embedding) verbatim: every Java block of those sections is a run of lines of one
  * of the example's sources (compared with their common indentation removed), so the README cannot
  * drift from code that compiles and runs (the example's own tests run it, in CI, against the
@@ -33,6 +33,7 @@ class ReadmeEmbeddingTest {
     void everyJavaBlockOfTheWalkthroughIsQuotedFromTheExample() throws IOException {
         List<String> readme = Files.readAllLines(REPO.resolve("README.md"));
         List<List<String>> blocks = new ArrayList<>();
+        blocks.addAll(javaBlocks(section(readme, "## Your own simulation")));
         blocks.addAll(javaBlocks(section(readme, "## Your node types in the command line")));
         blocks.addAll(javaBlocks(section(readme, "## Embedding walkthrough")));
         assertTrue(blocks.size() >= 8, "java blocks found: " + blocks.size());

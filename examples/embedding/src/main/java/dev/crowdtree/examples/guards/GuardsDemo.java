@@ -59,7 +59,7 @@ public final class GuardsDemo {
                             post.count("Patrol"), post.count("Chase"), post.count("Respond"), post.count("Return"));
                 }
             }
-            out.printf(Locale.ROOT, "%.1f ns per guard and tick (the host's input loop included), %.2f ms per tick%n",
+            out.printf(Locale.ROOT, "%.1f ns per guard and tick (the model's systems and the trees), %.2f ms per tick%n",
                     nanos / ((double) ticks * guards), nanos / 1e6 / ticks);
             out.printf(Locale.ROOT, "closest any guard came to the intruder: %.2f m%n", nearest);
             post.brains().unmatchedPayloads().forEach(m -> out.printf(Locale.ROOT,

@@ -1,13 +1,16 @@
 package dev.crowdtree.examples.guards;
 
+import dev.crowdtree.core.random.CounterRng;
+
 /**
  * The intruder: one object the whole world shares, so it reaches the guards' nodes as an external
  * ({@value #EXTERNAL}) instead of a copy of its position in a column per guard. Either the host
  * moves it between ticks ({@link #moveTo}, as {@link GuardPost}'s caller does), or it walks its
  * route: across the grounds along the diagonal, {@link #OFFSET} m north of it, at {@link #SPEED} m/s,
- * starting 20 m outside and starting over once it has crossed ({@link #walk}, called by the guards
- * model's {@code intruder} system every tick). Its position on the route is a function of the tick
- * alone, so every region of a split world has the same intruder.
+ * from 20 m outside to 20 m beyond and over again, starting at a point of the route the run's seed
+ * picks ({@link #walk}, called by the guards model's {@code intruder} system every tick). Its position
+ * on the route is a function of the tick and the seed alone, so every region of a split world has the
+ * same intruder.
  *
  * <p>THREADING: written on the simulation thread between the trees' phases, read by the runtime's
  * workers during them; the executor's hand-over of a phase orders the two.
@@ -34,7 +37,7 @@ public final class Intruder {
     private Intruder(float grounds) {
         this.grounds = grounds;
         this.onRoute = true;
-        walk(0, 0.1f);
+        walk(0, 0.1f, 0);
     }
 
     /** An intruder on its route across grounds {@code grounds} metres wide (and high). */
@@ -49,13 +52,14 @@ public final class Intruder {
         this.onRoute = false;
     }
 
-    /** On its route: where it is at tick {@code tick} of {@code dt} seconds; else nothing. */
-    public void walk(long tick, float dt) {
+    /** On its route: where it is at tick {@code tick} of {@code dt} seconds of a run with {@code seed}; else nothing. */
+    public void walk(long tick, float dt, long seed) {
         if (!onRoute) {
             return;
         }
-        float lap = grounds + 40;
-        float along = (float) (tick * (double) SPEED * dt % lap) - 20;
+        double lap = grounds * Math.sqrt(2) + 40;
+        double start = CounterRng.uniformDouble(seed, 0, 0, 7, 0) * lap;
+        float along = (float) ((start + tick * (double) SPEED * dt) % lap / Math.sqrt(2)) - 20;
         x = along;
         y = along + OFFSET;
     }

@@ -23,7 +23,7 @@ final class IntruderSystem implements HostSystem {
 
     @Override
     public void beginTick(ModelTick tick) {
-        intruder.walk(tick.tick(), tick.dt());
+        intruder.walk(tick.tick(), tick.dt(), tick.seed());
     }
 
     @Override

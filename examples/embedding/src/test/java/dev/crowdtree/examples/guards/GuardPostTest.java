@@ -166,10 +166,9 @@ class GuardPostTest {
 
     @Test
     void serviceLoaderFindsTheGuardsModel() throws Exception {
-        List<ModelDefinition> models = ModelJars.onClassPath(GuardsModel.class.getClassLoader());
-        assertEquals(1, models.size(), models.toString());
-        ModelDefinition guards = models.get(0);
-        assertEquals("guards", guards.name());
+        // the class path also holds agents-demo (the debugger) and its crowd model
+        ModelDefinition guards = ModelJars.onClassPath(GuardsModel.class.getClassLoader()).stream()
+                .filter(m -> m.name().equals("guards")).findFirst().orElseThrow();
         assertEquals(List.of("intruder", "sight"), guards.before().stream().map(HostSystemSpec::name).toList());
         assertEquals(List.of("movement"), guards.after().stream().map(HostSystemSpec::name).toList());
         assertEquals(GuardsModel.POSTS_PER_ROW * GuardsModel.POSTS_PER_ROW, guards.defaultAgents());
