@@ -25,7 +25,9 @@ import java.util.zip.ZipFile;
  * {@code java -jar bench/target/benchmarks.jar compare [options]}: runs the same decision logic on
  * every implementation ({@link Impl}) for every {@link Variant} and agent count, each run in a fresh
  * JVM ({@link CompareRun}, heap sized for the count), and writes {@code compare.md},
- * {@code compare.json} and {@code compare.svg} into the output directory. See {@link #usage()}.
+ * {@code compare.json} and {@code compare.svg} into the output directory. With {@code --model PATH}
+ * or {@code --tree FILE} ({@code --nodes PATH}), a user's tree ({@link UserTree}) takes the variants'
+ * place, on our runtimes only. See {@link #usage()}.
  */
 public final class CompareHarness {
     /** Default agent counts. */
@@ -50,6 +52,16 @@ public final class CompareHarness {
         long seed = 1;
         Path out = Path.of("bench", "results");
         boolean fork = true;
+        /** {@code --model}: a model jar whose tree is compared instead of the built-in variants, or null. */
+        Path model;
+        /** {@code --nodes}: node-provider jars for a user's tree. */
+        List<Path> nodes = new ArrayList<>();
+        /** {@code --tree}: a user's tree file, or null. */
+        Path tree;
+        /** The user's tree that {@link #source()} names, loaded by {@link #main} (or a test), or null. */
+        UserTree user;
+        private boolean variantsGiven;
+        private boolean implsGiven;
 
         Options() {
             for (Impl i : Impl.values()) {
@@ -58,7 +70,15 @@ public final class CompareHarness {
                 }
             }
         }
+
+        /** The user's tree the options name, or null for the built-in variants. */
+        UserTree.Source source() {
+            return model == null && tree == null && nodes.isEmpty() ? null : new UserTree.Source(model, nodes, tree);
+        }
     }
+
+    /** The implementations a user's tree runs on by default. */
+    static final List<Impl> USER_TREE_IMPLS = List.of(Impl.OURS_1W, Impl.OURS_2W, Impl.REFERENCE);
 
     private CompareHarness() {
     }
@@ -66,6 +86,8 @@ public final class CompareHarness {
     static String usage() {
         return String.join("\n",
                 "usage: java -jar bench/target/benchmarks.jar compare [options]",
+                "       java -jar bench/target/benchmarks.jar compare --model PATH [--tree FILE] [options]",
+                "       java -jar bench/target/benchmarks.jar compare --nodes PATH [--nodes PATH...] --tree FILE [options]",
                 "Runs the same decision logic on every implementation side by side, one fresh JVM per run, and writes",
                 "compare.md, compare.json and compare.svg.",
                 "  --impls LIST        subset of " + Impl.ids(List.of(Impl.values())),
@@ -81,7 +103,21 @@ public final class CompareHarness {
                 "  --seed N            simulation seed (default 1)",
                 "  --out DIR           output directory (default bench/results)",
                 "  --no-fork           run in this JVM (for tests; heap figures are then less meaningful)",
-                "  --help");
+                "  --help",
+                "Your tree instead of the built-in variants, on our batched runtime (1 and 2 workers) and the reference",
+                "interpreter (gdx-ai, Dominion and the floor implement only the built-in variants):",
+                "  --model PATH        a model jar (or class directory) listing one SimulationModel: its node types, its own",
+                "                      tree unless --tree names another, each agent's host columns that the model declares",
+                "                      at the model's initial values, its externals; the tree's other host columns and",
+                "                      externals at the node providers' standalone values; dt is the model's. The model's",
+                "                      host systems are NOT run: the reference interpreter has no place for them, so this",
+                "                      compares the tree alone",
+                "  --nodes PATH        a node-provider jar (or class directory); repeat for more; with --tree, every host",
+                "                      column and external takes the providers' standalone value",
+                "  --tree FILE         the tree to compare (a StateTree JSON asset)",
+                "  With these, --impls takes a subset of " + Impl.ids(Impl.anyTree()),
+                "  (default " + Impl.ids(USER_TREE_IMPLS) + "), --variants is not given, and the host sends no events;",
+                "  like for like is checked as for the built-in variants.");
     }
 
     static Options parse(String[] args) {
@@ -108,6 +144,7 @@ public final class CompareHarness {
             }
             switch (a) {
                 case "--impls":
+                    o.implsGiven = true;
                     o.impls = new ArrayList<>();
                     for (String s : value.split(",")) {
                         o.impls.add(Impl.parse(s));
@@ -120,6 +157,7 @@ public final class CompareHarness {
                     }
                     break;
                 case "--variants":
+                    o.variantsGiven = true;
                     o.variants = new ArrayList<>();
                     for (String s : value.split(",")) {
                         o.variants.add(Variant.parse(s));
@@ -143,14 +181,61 @@ public final class CompareHarness {
                 case "--out":
                     o.out = Path.of(value);
                     break;
+                case "--model":
+                    if (o.model != null) {
+                        throw new IllegalArgumentException("--model is given twice; the harness compares one model's tree");
+                    }
+                    o.model = Path.of(value);
+                    break;
+                case "--nodes":
+                    o.nodes.add(Path.of(value));
+                    break;
+                case "--tree":
+                    if (o.tree != null) {
+                        throw new IllegalArgumentException("--tree is given twice; the harness compares one tree");
+                    }
+                    o.tree = Path.of(value);
+                    break;
                 default:
-                    throw new IllegalArgumentException("unknown option " + a);
+                    throw new IllegalArgumentException("unknown option " + a + "; compare --help lists the options");
             }
         }
-        if (o.impls.isEmpty() || o.agents.isEmpty() || o.variants.isEmpty()) {
+        if (o.source() != null) {
+            userTreeOptions(o);
+        }
+        if (o.impls.isEmpty() || o.agents.isEmpty() || (o.source() == null && o.variants.isEmpty())) {
             throw new IllegalArgumentException("--impls, --agents and --variants must not be empty");
         }
         return o;
+    }
+
+    /** Checks the options that go with a user's tree and chooses its implementations. */
+    private static void userTreeOptions(Options o) {
+        String form = o.model != null ? "--model" : "--tree";
+        if (o.variantsGiven) {
+            throw new IllegalArgumentException("--variants chooses among the built-in trees (" + Variant.ids() + "); with "
+                    + form + " your tree is the one compared: leave --variants out, or leave out --model, --nodes and --tree");
+        }
+        if (o.model == null && o.tree == null) {
+            throw new IllegalArgumentException("--nodes needs --tree FILE, the tree that uses their node types "
+                    + "(or --model PATH, a model jar with a tree of its own)");
+        }
+        if (o.implsGiven) {
+            List<Impl> peers = new ArrayList<>();
+            for (Impl i : o.impls) {
+                if (!i.runsAnyTree()) {
+                    peers.add(i);
+                }
+            }
+            if (!peers.isEmpty()) {
+                throw new IllegalArgumentException("--impls " + Impl.ids(peers) + ": " + (peers.size() == 1 ? "implements" : "implement")
+                        + " only the built-in variants (" + Variant.ids() + "), not your tree; with " + form
+                        + " give a subset of " + Impl.ids(Impl.anyTree()) + " (default " + Impl.ids(USER_TREE_IMPLS) + ")");
+            }
+        } else {
+            o.impls = new ArrayList<>(USER_TREE_IMPLS);
+        }
+        o.variants = new ArrayList<>();
     }
 
     private static int positive(String option, int v) {
@@ -179,19 +264,40 @@ public final class CompareHarness {
 
     /** Entry point of {@code compare}; returns the process exit status. */
     public static int main(String[] args, PrintStream out) throws IOException, InterruptedException {
+        return main(args, out, System.err);
+    }
+
+    /**
+     * Entry point of {@code compare} with its error stream: a bad option or combination of options,
+     * or a user's tree that cannot be loaded (a jar that is not a model, a tree that does not compile,
+     * a host column nothing gives a value), is one line {@code error: ...} on {@code err} and status 2.
+     */
+    public static int main(String[] args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
         Options o;
         try {
             o = parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println("compare: " + e.getMessage());
-            System.err.println(usage());
+            err.println("error: " + e.getMessage());
             return 2;
         }
         if (o == null) {
             out.println(usage());
             return 0;
         }
-        return run(o, args, out);
+        if (o.source() == null) {
+            return run(o, args, out);
+        }
+        try {
+            o.user = UserTree.load(o.source());
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return 2;
+        }
+        try {
+            return run(o, args, out);
+        } finally {
+            o.user.close();
+        }
     }
 
     static int run(Options o, String[] args, PrintStream out) throws IOException, InterruptedException {
@@ -204,10 +310,19 @@ public final class CompareHarness {
             }
         }
         Path classpath = o.fork ? privateClasspath() : null;
-        int total = o.variants.size() * o.agents.size() * o.impls.size();
+        List<Variant> subjects = new ArrayList<>(o.variants);
+        if (o.user != null) {
+            subjects = new ArrayList<>();
+            subjects.add(null); // the user's tree
+        }
+        int total = subjects.size() * o.agents.size() * o.impls.size();
         out.printf(Locale.ROOT, "compare: %d runs (%s x %s x %s), warm-up %d ticks (<= %.0f s), measure <= %d ticks (<= %.0f s), seed %d, %s; load average %s%n",
-                total, ids(o.variants), o.agents, Impl.ids(o.impls), o.warmup, o.warmupBudget, o.ticks, o.budget, o.seed,
-                o.fork ? "one JVM per run" : "in-process", loadBefore);
+                total, o.user != null ? o.user.id() : ids(o.variants), o.agents, Impl.ids(o.impls), o.warmup, o.warmupBudget,
+                o.ticks, o.budget, o.seed, o.fork ? "one JVM per run" : "in-process", loadBefore);
+        if (o.user != null) {
+            out.println("  " + o.user.title());
+            out.println("  " + o.user.hostText());
+        }
         if (skipped.contains(Impl.OURS_ALL)) {
             out.printf("  (%s skipped: this machine has %d cores, so all cores is one of the runs above)%n",
                     Impl.OURS_ALL.id(), Runtime.getRuntime().availableProcessors());
@@ -215,15 +330,17 @@ public final class CompareHarness {
         List<RunResult> results = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         int n = 0;
-        for (Variant v : o.variants) {
+        for (Variant v : subjects) {
+            String id = v == null ? o.user.id() : v.id();
             for (int agents : o.agents) {
                 for (Impl impl : o.impls) {
                     n++;
-                    out.printf(Locale.ROOT, "[%2d/%d] %-12s %-19s %,10d agents ...%n", n, total, v.id(), impl.id(), agents);
+                    out.printf(Locale.ROOT, "[%2d/%d] %-12s %-19s %,10d agents ...%n", n, total, id, impl.id(), agents);
                     out.flush();
                     long t0 = System.nanoTime();
                     try {
                         RunResult r = o.fork ? fork(classpath, v, impl, agents, o)
+                                : v == null ? CompareRun.run(o.user, impl, agents, o.warmup, o.warmupBudget, o.ticks, o.budget, o.seed)
                                 : CompareRun.run(v, impl, agents, o.warmup, o.warmupBudget, o.ticks, o.budget, o.seed);
                         results.add(r);
                         out.printf(Locale.ROOT, "        %8.1f ns/agent-tick, %8.1f ticks/s, p50 %.2f / p99 %.2f / max %.2f ms, "
@@ -232,7 +349,7 @@ public final class CompareHarness {
                                 r.allocatedBytesPerTick(), r.warmupTicks(), r.warmupLimited() ? " (time budget)" : "",
                                 r.measuredTicks(), r.budgetLimited() ? " (time budget)" : "", (System.nanoTime() - t0) / 1e9);
                     } catch (IOException | RuntimeException e) {
-                        String msg = v.id() + " " + impl.id() + " " + agents + ": " + e.getMessage();
+                        String msg = id + " " + impl.id() + " " + agents + ": " + e.getMessage();
                         failures.add(msg);
                         out.println("        FAILED: " + e.getMessage());
                     }
@@ -246,7 +363,9 @@ public final class CompareHarness {
         Files.createDirectories(o.out);
         Files.writeString(o.out.resolve("compare.md"), report.markdown(), StandardCharsets.UTF_8);
         Files.writeString(o.out.resolve("compare.json"), report.json(), StandardCharsets.UTF_8);
-        Files.writeString(o.out.resolve("compare.svg"), SvgChart.render(results, o.variants), StandardCharsets.UTF_8);
+        Files.writeString(o.out.resolve("compare.svg"), o.user != null
+                ? SvgChart.renderPanels(results, List.of(new SvgChart.Panel(o.user.id(), "Your " + o.user.shortTitle())))
+                : SvgChart.render(results, o.variants), StandardCharsets.UTF_8);
         out.println();
         out.print(report.summary());
         out.printf(Locale.ROOT, "wrote %s, %s, %s in %.0f s; load average before %s, after %s%n",
@@ -294,13 +413,17 @@ public final class CompareHarness {
         return Math.max(1024, 1024 + agents / 200L);
     }
 
+    /** One run in a child JVM: of variant {@code v}, or of the user's tree when {@code v} is null (the child loads it from its paths). */
     private static RunResult fork(Path classpath, Variant v, Impl impl, int agents, Options o) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long heap = heapMb(agents);
         List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heap + "m", "-Xmx" + heap + "m", "-XX:+UseG1GC",
                 "-cp", classpath.toString(), CompareRun.class.getName(),
-                v.id(), impl.id(), Integer.toString(agents), Integer.toString(o.warmup), Double.toString(o.warmupBudget),
-                Integer.toString(o.ticks), Double.toString(o.budget), Long.toString(o.seed)));
+                v == null ? UserTree.RUN_ARG : v.id(), impl.id(), Integer.toString(agents), Integer.toString(o.warmup),
+                Double.toString(o.warmupBudget), Integer.toString(o.ticks), Double.toString(o.budget), Long.toString(o.seed)));
+        if (v == null) {
+            cmd.addAll(o.user.source().args());
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
         Process p = pb.start();
         String result = null;

@@ -2,6 +2,7 @@ package dev.crowdtree.bench.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import org.HdrHistogram.Histogram;
 
 import java.lang.management.ManagementFactory;
@@ -10,11 +11,14 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * One measured run of the harness, normally in a JVM of its own (started by {@link CompareHarness}):
- * {@code CompareRun <variant> <impl> <agents> <warmupTicks> <warmupBudgetSeconds> <maxTicks> <budgetSeconds> <seed>}.
- * Prints progress to stderr and one line {@code RESULT <json>} ({@link RunResult}) to stdout.
+ * {@code CompareRun <variant> <impl> <agents> <warmupTicks> <warmupBudgetSeconds> <maxTicks> <budgetSeconds> <seed>},
+ * or {@code CompareRun tree <impl> ... <seed> [--model PATH] [--nodes PATH]... [--tree FILE]} for a
+ * user's tree ({@link UserTree}, loaded by this JVM from those paths). Prints progress to stderr and
+ * one line {@code RESULT <json>} ({@link RunResult}) to stdout.
  *
  * <p>Procedure: (1) an empty population (0 agents) of the implementation is built and started, full
  * GC three times, used heap noted; (2) the real population is built and started (tick 0); (3)
@@ -51,29 +55,82 @@ public final class CompareRun {
     private CompareRun() {
     }
 
+    /**
+     * Runs one measurement and prints its result: {@code <variant> <impl> <agents> <warmupTicks>
+     * <warmupBudgetSeconds> <maxTicks> <budgetSeconds> <seed>}, or for a user's tree {@code tree <impl>
+     * ... <seed>} followed by the options that name it ({@link UserTree.Source#args()}), which this
+     * JVM loads itself.
+     */
     public static void main(String[] args) throws Exception {
-        if (args.length != 8) {
-            System.err.println("usage: CompareRun <variant> <impl> <agents> <warmupTicks> <warmupBudgetSeconds> <maxTicks> <budgetSeconds> <seed>");
+        boolean user = args.length > 0 && args[0].equals(UserTree.RUN_ARG);
+        if (args.length < 8 || (!user && args.length != 8)) {
+            System.err.println("usage: CompareRun <variant> <impl> <agents> <warmupTicks> <warmupBudgetSeconds> <maxTicks> "
+                    + "<budgetSeconds> <seed>, or CompareRun " + UserTree.RUN_ARG + " <impl> ... <seed> [--model PATH] "
+                    + "[--nodes PATH]... [--tree FILE]");
             System.exit(2);
         }
-        RunResult r = run(Variant.parse(args[0]), Impl.parse(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-                Double.parseDouble(args[4]), Integer.parseInt(args[5]), Double.parseDouble(args[6]), Long.parseLong(args[7]));
+        Impl impl = Impl.parse(args[1]);
+        int agents = Integer.parseInt(args[2]);
+        int warmupTicks = Integer.parseInt(args[3]);
+        double warmupBudget = Double.parseDouble(args[4]);
+        int maxTicks = Integer.parseInt(args[5]);
+        double budget = Double.parseDouble(args[6]);
+        long seed = Long.parseLong(args[7]);
+        RunResult r;
+        if (user) {
+            try (UserTree tree = UserTree.load(UserTree.Source.parse(args, 8))) {
+                r = run(tree, impl, agents, warmupTicks, warmupBudget, maxTicks, budget, seed);
+            }
+        } else {
+            r = run(Variant.parse(args[0]), impl, agents, warmupTicks, warmupBudget, maxTicks, budget, seed);
+        }
         System.out.println(RESULT_PREFIX + new ObjectMapper().writeValueAsString(r));
         System.out.flush();
     }
 
-    /** Runs one measurement in this JVM. */
+    /**
+     * What one run measures: the results' name for it, the implementation's label, the tree, seconds
+     * per tick, how a population is made, and the logic whose host events are sent (null: none).
+     */
+    private record Subject(String id, String label, CompiledStateTree tree, float dt, IntFunction<Population> create,
+                           Logic events) {
+    }
+
+    /** Runs one measurement of a built-in variant in this JVM. */
     public static RunResult run(Variant variant, Impl impl, int agents, int warmupTicks, double warmupBudgetSeconds,
                                 int maxTicks, double budgetSeconds, long seed) {
-        long runStart = System.nanoTime();
         Logic logic = Logic.of(variant, variant.compile());
+        return run(new Subject(variant.id(), impl.label(variant), logic.tree, DT, n -> impl.create(logic, n, seed), logic),
+                impl, agents, warmupTicks, warmupBudgetSeconds, maxTicks, budgetSeconds, seed);
+    }
+
+    /**
+     * Runs one measurement of a user's tree in this JVM (no host events; {@link UserTree#dt()} per tick).
+     *
+     * @throws IllegalArgumentException when {@code impl} does not {@link Impl#runsAnyTree() run any tree}
+     */
+    public static RunResult run(UserTree tree, Impl impl, int agents, int warmupTicks, double warmupBudgetSeconds,
+                                int maxTicks, double budgetSeconds, long seed) {
+        if (!impl.runsAnyTree()) {
+            throw new IllegalArgumentException(impl.id() + " implements only the built-in variants; a user's tree runs on "
+                    + Impl.ids(Impl.anyTree()));
+        }
+        return run(new Subject(tree.id(), impl.label(null), tree.tree(), tree.dt(), n -> tree.create(impl, n, seed), null),
+                impl, agents, warmupTicks, warmupBudgetSeconds, maxTicks, budgetSeconds, seed);
+    }
+
+    private static RunResult run(Subject subject, Impl impl, int agents, int warmupTicks, double warmupBudgetSeconds,
+                                 int maxTicks, double budgetSeconds, long seed) {
+        long runStart = System.nanoTime();
+        Logic events = subject.events();
+        float dt = subject.dt();
         Histogram hist = new Histogram(3_600_000_000_000L, 3);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         threads.setThreadAllocatedMemoryEnabled(true);
 
         // (1) the empty baseline
         long emptyHeap;
-        Population empty = impl.create(logic, 0, seed);
+        Population empty = subject.create().apply(0);
         try {
             empty.start();
             emptyHeap = usedHeapAfterGc();
@@ -84,7 +141,7 @@ public final class CompareRun {
 
         // (2) setup
         long t0 = System.nanoTime();
-        Population pop = impl.create(logic, agents, seed);
+        Population pop = subject.create().apply(agents);
         try {
             pop.start();
             double setupSeconds = (System.nanoTime() - t0) / 1e9;
@@ -95,12 +152,12 @@ public final class CompareRun {
             long warmupBudgetNs = (long) (warmupBudgetSeconds * 1e9);
             Map<String, int[]> snapshots = new LinkedHashMap<>();
             Map<String, String> hashes = new LinkedHashMap<>();
-            int[] events = new int[logic.hostEventsPerTick(agents)];
+            int[] receivers = new int[events == null ? 0 : events.hostEventsPerTick(agents)];
             boolean warmupLimited = false;
             for (; tick <= warmupTicks; tick++) {
-                step(pop, events, logic.hostEvents(seed, tick, agents, events), tick, DT);
+                step(pop, receivers, events == null ? 0 : events.hostEvents(seed, tick, agents, receivers), tick, dt);
                 if (tick % SNAPSHOT_EVERY == 0) {
-                    snapshot(pop, logic, agents, Long.toString(tick), snapshots, hashes);
+                    snapshot(pop, subject.tree(), agents, Long.toString(tick), snapshots, hashes);
                 }
                 if (System.nanoTime() - wu0 > warmupBudgetNs && tick < warmupTicks) {
                     warmupLimited = true;
@@ -110,7 +167,7 @@ public final class CompareRun {
             }
             int warmedUp = (int) (tick - 1);
             double warmupSeconds = (System.nanoTime() - wu0) / 1e9;
-            int[] occupancy = snapshot(pop, logic, agents, null, null, null);
+            int[] occupancy = snapshot(pop, subject.tree(), agents, null, null, null);
             long fullHeap = usedHeapAfterGc();
             double heapPerAgent = agents == 0 ? 0 : (double) (fullHeap - emptyHeap) / agents;
             System.err.printf(Locale.ROOT, "    setup %.2f s, warm-up %d ticks in %.2f s%s, heap %.1f B/agent%n",
@@ -136,10 +193,10 @@ public final class CompareRun {
             long alloc0 = allocated(threads, ids, before);
             long m0 = System.nanoTime();
             while (true) {
-                int k = logic.hostEvents(seed, tick, agents, events);
+                int k = events == null ? 0 : events.hostEvents(seed, tick, agents, receivers);
                 long a = threads.getCurrentThreadAllocatedBytes();
                 long s = System.nanoTime();
-                step(pop, events, k, tick++, DT);
+                step(pop, receivers, k, tick++, dt);
                 long e = System.nanoTime();
                 selfAlloc += threads.getCurrentThreadAllocatedBytes() - a;
                 hist.recordValue(Math.max(1, e - s));
@@ -160,7 +217,7 @@ public final class CompareRun {
             double allocPerTick = (Math.max(0, alloc1 - alloc0 - overhead) + selfAlloc) / (double) measured;
             double mean = hist.getMean();
             double awakeShare = awakeKnown && agents > 0 ? awakeSum / measured / agents : -1;
-            return new RunResult(variant.id(), impl.id(), impl.label(variant), agents, warmedUp, warmupLimited, measured, limited,
+            return new RunResult(subject.id(), impl.id(), subject.label(), agents, warmedUp, warmupLimited, measured, limited,
                     mean, mean / agents, 1e9 / mean,
                     hist.getValueAtPercentile(50) / 1e6, hist.getValueAtPercentile(99) / 1e6, hist.getMaxValue() / 1e6,
                     heapPerAgent, allocPerTick, pop.instanceBytesPerAgent(), awakeShare, occupancy, snapshots, hashes, setupSeconds,
@@ -182,11 +239,11 @@ public final class CompareRun {
      * The occupancy (running agents per state id), recorded under {@code key} with a hash of every
      * agent's state when {@code key} is not null.
      */
-    private static int[] snapshot(Population pop, Logic logic, int agents, String key, Map<String, int[]> occupancy,
+    private static int[] snapshot(Population pop, CompiledStateTree tree, int agents, String key, Map<String, int[]> occupancy,
                                   Map<String, String> hashes) {
         int[] states = new int[agents];
         pop.states(states);
-        int[] counts = new int[logic.tree.stateCount];
+        int[] counts = new int[tree.stateCount];
         long h = 0;
         for (int a = 0; a < agents; a++) {
             int s = states[a];

@@ -1,5 +1,7 @@
 package dev.crowdtree.bench.compare;
 
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.reference.ReferenceInterpreter;
 
@@ -72,7 +74,7 @@ public enum Impl {
         }
     }
 
-    /** Human-readable name for tables and the chart legend. */
+    /** Human-readable name for tables and the chart legend ({@code v}: the variant, or null for a user's tree). */
     public String label(Variant v) {
         switch (this) {
             case OURS_1W:
@@ -123,30 +125,75 @@ public enum Impl {
         return String.join(",", s);
     }
 
-    /** A population of {@code agents} agents running {@code logic}, not started yet. */
-    public Population create(Logic logic, int agents, long seed) {
+    /**
+     * Whether this implementation runs any compiled tree (our batched runtime and the reference
+     * interpreter), and so a user's tree ({@code compare --model}, {@code --tree}); the peers
+     * (gdx-ai, Dominion, the floor) implement only the built-in variants by hand.
+     */
+    public boolean runsAnyTree() {
+        return this != GDX_AI && this != DOMINION && this != FLOOR;
+    }
+
+    /** The implementations that {@link #runsAnyTree() run any tree}. */
+    public static List<Impl> anyTree() {
+        List<Impl> out = new ArrayList<>();
+        for (Impl i : values()) {
+            if (i.runsAnyTree()) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A runtime of this implementation running {@code tree} for {@code agents} agents, not started
+     * (counters and watching set up as the implementation says).
+     *
+     * @throws UnsupportedOperationException for an implementation that does not {@link #runsAnyTree() run any tree}
+     */
+    public StateTreeRuntime runtime(CompiledStateTree tree, int agents, long seed) {
         switch (this) {
             case OURS_1W:
             case OURS_2W:
             case OURS_ALL:
-                return new OursPopulation(StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK));
+                return StateTreeSystem.standalone(tree, agents, seed, workers(), CHUNK);
             case OURS_1W_COUNTERS: {
-                StateTreeSystem sys = StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK);
+                StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, seed, workers(), CHUNK);
                 sys.setRecording(true);
-                return new OursPopulation(sys);
+                return sys;
             }
             case OURS_1W_WATCH1: {
-                StateTreeSystem sys = StateTreeSystem.standalone(logic.tree, agents, seed, workers(), CHUNK);
+                StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, seed, workers(), CHUNK);
                 sys.setRecording(true);
                 for (int a = 0; a < agents; a += 100) {
                     sys.recorder().watch(a);
                 }
-                return new OursPopulation(sys);
+                return sys;
             }
             case REFERENCE:
-                return new ReferencePopulation(new ReferenceInterpreter(logic.tree, agents, seed, ReferenceInterpreter.TickMode.EVERY_TICK));
+                return new ReferenceInterpreter(tree, agents, seed, ReferenceInterpreter.TickMode.EVERY_TICK);
             case REFERENCE_SCHEDULED:
-                return new ReferencePopulation(new ReferenceInterpreter(logic.tree, agents, seed, ReferenceInterpreter.TickMode.SCHEDULED));
+                return new ReferenceInterpreter(tree, agents, seed, ReferenceInterpreter.TickMode.SCHEDULED);
+            default:
+                throw new UnsupportedOperationException(id + " implements only the built-in variants (" + Variant.ids()
+                        + "), not any tree");
+        }
+    }
+
+    /** A runtime made by {@link #runtime} as a population. */
+    static Population population(StateTreeRuntime runtime) {
+        if (runtime instanceof StateTreeSystem) {
+            return new OursPopulation((StateTreeSystem) runtime);
+        }
+        return new ReferencePopulation((ReferenceInterpreter) runtime);
+    }
+
+    /** A population of {@code agents} agents running {@code logic}, not started yet. */
+    public Population create(Logic logic, int agents, long seed) {
+        if (runsAnyTree()) {
+            return population(runtime(logic.tree, agents, seed));
+        }
+        switch (this) {
             case GDX_AI:
                 switch (logic.variant) {
                     case HIERARCHICAL:

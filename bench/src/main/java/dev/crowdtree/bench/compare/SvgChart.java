@@ -58,19 +58,30 @@ final class SvgChart {
         }
     }
 
+    /** One panel of the chart: the results whose {@code variant} is {@code id}, titled {@code title}. */
+    record Panel(String id, String title) {
+    }
+
+    /** The chart of the built-in variants: a panel per variant that has results. */
     static String render(List<RunResult> results, List<Variant> variants) {
-        List<Variant> panels = new ArrayList<>();
+        List<Panel> panels = new ArrayList<>();
         for (Variant v : variants) {
             for (RunResult r : results) {
                 if (r.variant().equals(v.id())) {
-                    panels.add(v);
+                    panels.add(new Panel(v.id(), v.title() + " variant"));
                     break;
                 }
             }
         }
         if (panels.isEmpty()) {
-            panels.add(variants.isEmpty() ? Variant.HIERARCHICAL : variants.get(0));
+            Variant v = variants.isEmpty() ? Variant.HIERARCHICAL : variants.get(0);
+            panels.add(new Panel(v.id(), v.title() + " variant"));
         }
+        return renderPanels(results, panels);
+    }
+
+    /** The chart with the given panels. */
+    static String renderPanels(List<RunResult> results, List<Panel> panels) {
         double minX = Double.MAX_VALUE, maxX = -Double.MAX_VALUE, minY = Double.MAX_VALUE, maxY = -Double.MAX_VALUE;
         Set<String> impls = new LinkedHashSet<>();
         for (RunResult r : results) {
@@ -102,11 +113,11 @@ final class SvgChart {
         s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"26\" font-size=\"16\" font-weight=\"bold\">"
                 + "Cost per agent-tick of the same decision logic (lower is better; log-log)</text>%n", LEFT));
         for (int p = 0; p < panels.size(); p++) {
-            Variant v = panels.get(p);
+            Panel v = panels.get(p);
             int ox = LEFT + p * (PANEL_W + GAP);
             int oy = TOP;
-            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s variant</text>%n",
-                    ox, oy - 10, v.title()));
+            s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\">%s</text>%n",
+                    ox, oy - 10, escape(v.title())));
             s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>%n",
                     ox, oy, PLOT_W, PLOT_H));
             // y grid: 1, 2, 5 per decade

@@ -7,6 +7,8 @@
  * ({@link dev.crowdtree.bench.compare.CompareRun}), reported as Markdown, JSON and an SVG chart
  * ({@link dev.crowdtree.bench.compare.CompareHarness}). The peers implement the logic by hand with
  * the random draws of our nodes ({@link dev.crowdtree.bench.compare.Logic}), so every
- * implementation reaches the same states from the same seed ({@code EquivalenceTest}).
+ * implementation reaches the same states from the same seed ({@code EquivalenceTest}). A user's tree
+ * ({@link dev.crowdtree.bench.compare.UserTree}: {@code compare --model PATH}, {@code --nodes PATH
+ * --tree FILE}) takes the variants' place on our batched runtime and the reference interpreter.
  */
 package dev.crowdtree.bench.compare;
