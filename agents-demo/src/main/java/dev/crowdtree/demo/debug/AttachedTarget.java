@@ -1,6 +1,10 @@
 package dev.crowdtree.demo.debug;
 
+import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.model.ModelColumn;
+import dev.crowdtree.statetree.model.ModelWorld;
+import dev.crowdtree.statetree.node.HostColumn;
 
 import java.util.List;
 
@@ -12,8 +16,44 @@ final class AttachedTarget implements DebugTarget {
     private final StateTreeRuntime runtime;
     private long tick = -1;
 
+    /** A model world's own columns (null: the tree's host columns, {@link DebugTarget}'s default). */
+    private final ModelWorld world;
+
     AttachedTarget(StateTreeRuntime runtime) {
         this.runtime = runtime;
+        this.world = null;
+    }
+
+    /** The runtime of {@code world}, whose columns are the model's and the tree's. */
+    AttachedTarget(ModelWorld world) {
+        this.runtime = world.system();
+        this.world = world;
+    }
+
+    /** A model world's columns: the model's, then the tree's others; else the tree's. */
+    @Override
+    public List<String> columnNames() {
+        if (world == null) {
+            return DebugTarget.super.columnNames();
+        }
+        List<String> names = new java.util.ArrayList<>();
+        for (ModelColumn c : world.definition().columns()) {
+            names.add(c.name());
+        }
+        for (HostColumn c : world.tree().hostColumns) {
+            if (!names.contains(c.name())) {
+                names.add(c.name());
+            }
+        }
+        return names;
+    }
+
+    @Override
+    public double columnValue(int agent, String column) {
+        if (world == null) {
+            return DebugTarget.super.columnValue(agent, column);
+        }
+        return Simulation.valueOf(world.table().column(column), world.world().rowOf(agent));
     }
 
     void ticked(long tick) {

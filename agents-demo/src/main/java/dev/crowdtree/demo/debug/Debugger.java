@@ -4,6 +4,7 @@ import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.model.ModelChoice;
 import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.sim.SimSettings;
+import dev.crowdtree.statetree.model.ModelWorld;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
@@ -201,6 +202,19 @@ public final class Debugger implements AutoCloseable {
     public static Debugger attach(StateTreeRuntime runtime, Options options) throws IOException {
         options.check();
         AttachedTarget target = new AttachedTarget(runtime);
+        DebugSession session = new DebugSession(target, new DebugSession.Settings(0, 1, 0, 0, options.paused()),
+                null, null);
+        return serve(session, options, target);
+    }
+
+    /**
+     * Attaches the debugger to a model's world that your program ticks ({@code world.tick()}, then
+     * {@link #afterTick}): as {@link #attach(StateTreeRuntime, Options)}, with the agent panel showing
+     * the model's own columns (every column its definition declares) before the tree's.
+     */
+    public static Debugger attach(ModelWorld world, Options options) throws IOException {
+        options.check();
+        AttachedTarget target = new AttachedTarget(world);
         DebugSession session = new DebugSession(target, new DebugSession.Settings(0, 1, 0, 0, options.paused()),
                 null, null);
         return serve(session, options, target);

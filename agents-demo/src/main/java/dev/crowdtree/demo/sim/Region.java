@@ -41,8 +41,10 @@ import java.util.List;
  * to), then one section per part above ({@code releases}, {@code migrants}, {@code events},
  * {@code halo}), each a count and its records.
  * A release or event for a region that is not a neighbour goes one hop toward it per tick; an event
- * that arrives for an agent that migrated on in the same exchange follows it one tick later. Events
- * for agents no region is known to hold are counted in {@link #droppedEvents()}.
+ * that arrives for an agent that migrated on in the same exchange follows it one tick later. An
+ * event for an agent elsewhere goes to the region that holds it: the one it just left for, its halo's,
+ * or, in a split by agent id, its block's. Events for agents no region is known to hold are counted
+ * in {@link #droppedEvents()}.
  *
  * What the halo and the releases hold is the model's ({@link RegionalSim}); the migrants (every
  * column) and the events are moved here for every model.
@@ -377,6 +379,18 @@ public final class Region implements AutoCloseable {
         s.count++;
     }
 
+    /**
+     * The region that holds {@code agent} in a split by agent id ({@link IdBlocks}: agents never
+     * move), or -1: by position, where only migrants and the halo tell (this region is not it).
+     */
+    private int holderById(int agent) {
+        if (grid.byPosition()) {
+            return -1;
+        }
+        int r = grid.regionOf(agent, Float.NaN, Float.NaN);
+        return r >= 0 && r < grid.count() && r != index ? r : -1;
+    }
+
     /** The neighbour slot of region {@code dest}'s next hop from here. */
     private int hopSlot(int dest) {
         return Arrays.binarySearch(neighbours, grid.nextHop(index, dest));
@@ -399,6 +413,9 @@ public final class Region implements AutoCloseable {
                 int dest = emigrants.get(agent, -1);
                 if (dest < 0) {
                     dest = haloOwner.get(agent, -1);
+                }
+                if (dest < 0) {
+                    dest = holderById(agent);
                 }
                 if (dest < 0) {
                     droppedEvents++;

@@ -3,6 +3,7 @@ package dev.crowdtree.demo.cli;
 import dev.crowdtree.demo.Main;
 import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.LocalCluster;
+import dev.crowdtree.demo.cluster.RunSpec;
 import dev.crowdtree.demo.cluster.Sweep;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdSetup;
@@ -57,8 +58,10 @@ class SweepTest extends CliTestBase {
         return out;
     }
 
+    /** The world hash of the crowd run alone as {@code run} runs it (the crowd model's dt). */
     private static String hashAlone(int agents, long seed, int ticks) throws Exception {
-        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(CrowdConfig.defaults().withAgents(agents).withSeed(seed).withWorkers(1)))) {
+        try (CrowdSim sim = new CrowdSim(CrowdSetup.of(CrowdConfig.defaults().withAgents(agents).withSeed(seed)
+                .withDt(dev.crowdtree.demo.model.CrowdModel.DT).withWorkers(1)))) {
             for (int i = 0; i < ticks; i++) {
                 sim.tick();
             }
@@ -82,6 +85,10 @@ class SweepTest extends CliTestBase {
             assertEquals("30", row[2]);
             assertEquals(hashAlone(2000, s, 30), row[5], "seed " + s);
         }
+        // the same world as the run command's
+        out.reset();
+        assertEquals(0, Main.execute("run", "--agents", "2000", "--seed", "5", "--ticks", "30", "--quiet"));
+        assertTrue(out().contains("world hash: " + one.get(4)[5]), out());
         assertTrue(three.stream().map(r -> r[7]).distinct().count() > 1, "3 members shared the jobs");
     }
 
@@ -125,8 +132,12 @@ class SweepTest extends CliTestBase {
         ClusterSecret secret = ClusterSecret.random();
         List<Sweep.Job> jobs = List.of(new Sweep.Job("good", 1000, 1, 5), new Sweep.Job("bad", 0, 2, 5),
                 new Sweep.Job("also good", 1000, 3, 5));
+        dev.crowdtree.demo.model.RunnableModel crowd = dev.crowdtree.demo.model.Models.builtIn().byDefault();
+        RunSpec model = RunSpec.of("sweep", crowd.name(), crowd.fingerprint(),
+                new dev.crowdtree.demo.sim.SimSettings(1, 0, 1, crowd.defaultDt()), crowd.defaultTree().name(),
+                crowd.defaultTree().text().get(), 1);
         try (LocalCluster cluster = LocalCluster.start(2, secret, "127.0.0.1")) {
-            Sweep.Result r = new Sweep(cluster.driver(), secret, jobs, null, new Sweep.Options(0, false), cluster::kill,
+            Sweep.Result r = new Sweep(cluster.driver(), secret, jobs, model, new Sweep.Options(0, false), cluster::kill,
                     new PrintStream(new ByteArrayOutputStream())).run();
             assertEquals(1, r.failed);
             assertEquals(0, r.reruns);

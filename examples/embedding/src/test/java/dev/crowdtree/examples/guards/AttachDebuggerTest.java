@@ -34,7 +34,7 @@ class AttachDebuggerTest {
             assertEquals("dev.crowdtree.demo", Debugger.class.getModule().getName());
         }
         try (GuardPost post = new GuardPost(400, 1, 1);
-             Debugger debugger = Debugger.attach(post.brains(), Debugger.Options.defaults().port(0))) {
+             Debugger debugger = Debugger.attach(post.world(), Debugger.Options.defaults().port(0))) {
             long tick = -1;
             for (int i = 0; i < 5; i++) {
                 post.tick();
@@ -51,6 +51,20 @@ class AttachDebuggerTest {
             String tree = get(debugger, "api/tree");
             assertTrue(tree.contains("\"name\":\"Guards\""), tree);
             assertTrue(tree.contains("\"path\":\"Root/Patrol\""), tree);
+
+            // the model's columns, its own before the tree's: guard 45's post is (100, 40); attached, the
+            // page's requests are answered between the host's ticks, in afterTick
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> pending = HTTP.sendAsync(HttpRequest.newBuilder(
+                    URI.create(debugger.url() + "api/agent?id=45")).GET().build(), HttpResponse.BodyHandlers.ofString());
+            while (!pending.isDone()) {
+                post.tick();
+                debugger.afterTick(post.brains().recorder().tick());
+                Thread.sleep(20);
+            }
+            String agent = pending.get().body();
+            assertEquals(200, pending.get().statusCode(), agent);
+            assertTrue(agent.contains("\"columns\":{\"homeX\":100,\"homeY\":40,"), agent);
+            assertTrue(agent.contains("\"distance\":"), agent);
         }
         assertThrows(ClassNotFoundException.class, () -> Class.forName("com.hazelcast.core.HazelcastInstance"),
                 "attaching, ticking and answering the page loaded no Hazelcast class");
