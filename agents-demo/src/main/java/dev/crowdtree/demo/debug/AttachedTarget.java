@@ -2,9 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
-import dev.crowdtree.statetree.model.ModelColumn;
 import dev.crowdtree.statetree.model.ModelWorld;
-import dev.crowdtree.statetree.node.HostColumn;
 
 import java.util.List;
 
@@ -36,16 +34,7 @@ final class AttachedTarget implements DebugTarget {
         if (world == null) {
             return DebugTarget.super.columnNames();
         }
-        List<String> names = new java.util.ArrayList<>();
-        for (ModelColumn c : world.definition().columns()) {
-            names.add(c.name());
-        }
-        for (HostColumn c : world.tree().hostColumns) {
-            if (!names.contains(c.name())) {
-                names.add(c.name());
-            }
-        }
-        return names;
+        return world.definition().columnNames(world.tree());
     }
 
     @Override

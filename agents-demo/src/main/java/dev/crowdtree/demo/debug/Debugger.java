@@ -201,10 +201,7 @@ public final class Debugger implements AutoCloseable {
      */
     public static Debugger attach(StateTreeRuntime runtime, Options options) throws IOException {
         options.check();
-        AttachedTarget target = new AttachedTarget(runtime);
-        DebugSession session = new DebugSession(target, new DebugSession.Settings(0, 1, 0, 0, options.paused()),
-                null, null);
-        return serve(session, options, target);
+        return attach(new AttachedTarget(runtime), options);
     }
 
     /**
@@ -214,7 +211,10 @@ public final class Debugger implements AutoCloseable {
      */
     public static Debugger attach(ModelWorld world, Options options) throws IOException {
         options.check();
-        AttachedTarget target = new AttachedTarget(world);
+        return attach(new AttachedTarget(world), options);
+    }
+
+    private static Debugger attach(AttachedTarget target, Options options) throws IOException {
         DebugSession session = new DebugSession(target, new DebugSession.Settings(0, 1, 0, 0, options.paused()),
                 null, null);
         return serve(session, options, target);

@@ -11,9 +11,7 @@ import dev.crowdtree.core.world.WorldSnapshot;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.model.LodBands;
-import dev.crowdtree.statetree.model.ModelColumn;
 import dev.crowdtree.statetree.model.ModelWorld;
-import dev.crowdtree.statetree.node.HostColumn;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -22,7 +20,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -244,16 +241,7 @@ public final class ModelSim implements RegionalSim {
 
     @Override
     public List<String> columnNames() {
-        List<String> names = new ArrayList<>();
-        for (ModelColumn c : world.definition().columns()) {
-            names.add(c.name());
-        }
-        for (HostColumn c : world.tree().hostColumns) {
-            if (!names.contains(c.name())) {
-                names.add(c.name());
-            }
-        }
-        return names;
+        return world.definition().columnNames(world.tree());
     }
 
     @Override

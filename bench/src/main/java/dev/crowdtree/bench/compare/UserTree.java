@@ -241,41 +241,18 @@ public final class UserTree implements AutoCloseable {
 
     /**
      * Checks that the model's columns the tree uses have the tree's types and its externals the
-     * tree's, and that every other host column and external has a standalone value.
+     * tree's, and that every other host column and external has a standalone value
+     * ({@link ModelDefinition#check}; without a model, {@link StandaloneHost#unmet}).
      */
     private static void checkHost(ModelDefinition def, CompiledStateTree tree, NodeRegistry registry) {
         if (def != null) {
-            for (HostColumn c : tree.hostColumns) {
-                ModelColumn m = def.column(c.name());
-                if (m != null && m.type() != c.type()) {
-                    throw new IllegalArgumentException("model '" + def.name() + "' declares column '" + c.name() + "' as "
-                            + m.type().word() + ", but tree '" + tree.name + "' uses it as " + c.type().word() + " ("
-                            + tree.hostColumnUsers.get(c.name()) + ")");
-                }
-            }
-            for (External<?> e : tree.externals) {
-                ModelDefinition.External m = external(def, e.name());
-                if (m != null && !e.type().isAssignableFrom(m.type())) {
-                    throw new IllegalArgumentException("model '" + def.name() + "' declares external '" + e.name() + "' as "
-                            + m.type().getName() + ", but tree '" + tree.name + "' needs a " + e.type().getName() + " ("
-                            + tree.externalUsers.get(e.name()) + ")");
-                }
-            }
+            def.check(tree, registry);
+            return;
         }
-        List<String> unmet = def == null ? StandaloneHost.unmet(tree, registry)
-                : StandaloneHost.unmet(tree, registry, name -> def.column(name) != null, name -> external(def, name) != null);
+        List<String> unmet = StandaloneHost.unmet(tree, registry);
         if (!unmet.isEmpty()) {
             throw new IllegalArgumentException(StandaloneHost.unmetMessage(tree, unmet));
         }
-    }
-
-    private static ModelDefinition.External external(ModelDefinition def, String name) {
-        for (ModelDefinition.External e : def.externals()) {
-            if (e.name().equals(name)) {
-                return e;
-            }
-        }
-        return null;
     }
 
     /** The compiled tree. */
@@ -358,7 +335,7 @@ public final class UserTree implements AutoCloseable {
             }
         }
         for (External<?> e : tree.externals) {
-            ModelDefinition.External m = model == null ? null : external(model, e.name());
+            ModelDefinition.External m = model == null ? null : model.external(e.name());
             runtime.bindExternal(e.name(), m != null ? m.create() : registry.standaloneExternal(e.name()).create());
         }
     }
@@ -428,7 +405,7 @@ public final class UserTree implements AutoCloseable {
         List<String> modelExternals = new ArrayList<>();
         List<String> standaloneExternals = new ArrayList<>();
         for (External<?> e : tree.externals) {
-            (model != null && external(model, e.name()) != null ? modelExternals : standaloneExternals).add(e.name());
+            (model != null && model.external(e.name()) != null ? modelExternals : standaloneExternals).add(e.name());
         }
         StringBuilder b = new StringBuilder();
         if (tree.hostColumns.isEmpty()) {

@@ -1,7 +1,10 @@
 package dev.crowdtree.statetree.model;
 
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.NodeProvider;
+import dev.crowdtree.statetree.node.NodeRegistry;
+import dev.crowdtree.statetree.reference.StandaloneHost;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -163,6 +166,61 @@ public final class ModelDefinition {
 
     public List<External> externals() {
         return externals;
+    }
+
+    /** External {@code externalName}, or null. */
+    public External external(String externalName) {
+        for (External e : externals) {
+            if (e.name().equals(externalName)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Checks that {@code tree} can run in this model: the model's columns it uses have the tree's
+     * types, the model's externals it uses are of the types it needs, and every other host column and
+     * external has a standalone value in {@code registry}.
+     *
+     * @throws IllegalArgumentException one line naming the column or external, the model, the tree
+     *                                  and the node that uses it
+     */
+    public void check(CompiledStateTree tree, NodeRegistry registry) {
+        for (HostColumn c : tree.hostColumns) {
+            ModelColumn m = column(c.name());
+            if (m != null && m.type() != c.type()) {
+                throw new IllegalArgumentException("model '" + name + "' declares column '" + c.name() + "' as "
+                        + m.type().word() + ", but tree '" + tree.name + "' uses it as " + c.type().word() + " ("
+                        + tree.hostColumnUsers.get(c.name()) + ")");
+            }
+        }
+        for (dev.crowdtree.statetree.node.External<?> e : tree.externals) {
+            External m = external(e.name());
+            if (m != null && !e.type().isAssignableFrom(m.type())) {
+                throw new IllegalArgumentException("model '" + name + "' declares external '" + e.name() + "' as "
+                        + m.type().getName() + ", but tree '" + tree.name + "' needs a " + e.type().getName() + " ("
+                        + tree.externalUsers.get(e.name()) + ")");
+            }
+        }
+        List<String> unmet = StandaloneHost.unmet(tree, registry, c -> column(c) != null, e -> external(e) != null);
+        if (!unmet.isEmpty()) {
+            throw new IllegalArgumentException(StandaloneHost.unmetMessage(tree, unmet));
+        }
+    }
+
+    /** The columns an agent's panel shows: this model's, in order, then the others {@code tree}'s nodes use. */
+    public List<String> columnNames(CompiledStateTree tree) {
+        List<String> names = new ArrayList<>();
+        for (ModelColumn c : columns) {
+            names.add(c.name());
+        }
+        for (HostColumn c : tree.hostColumns) {
+            if (!names.contains(c.name())) {
+                names.add(c.name());
+            }
+        }
+        return names;
     }
 
     /** Host systems before the trees, in order. */

@@ -1,8 +1,9 @@
 package dev.crowdtree.statetree.model;
 
+import dev.crowdtree.statetree.internal.ClassPathEntries;
+
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -15,7 +16,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
-import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
@@ -204,36 +204,14 @@ public final class ModelJars {
 
     /** The class path URL of a jar or directory, after checking that it is one. */
     private static URL url(Path path) throws ModelException {
-        if (!Files.exists(path)) {
-            throw new ModelException(path + ": no such file or directory");
-        }
-        if (Files.isRegularFile(path)) {
-            try (JarFile jar = new JarFile(path.toFile())) {
-                jar.size();
-            } catch (IOException | SecurityException e) {
-                throw new ModelException(path + ": not a jar file (" + why(e) + ")");
-            }
-        } else if (!Files.isDirectory(path)) {
-            throw new ModelException(path + ": not a jar file or a directory");
-        }
         try {
-            return path.toAbsolutePath().normalize().toUri().toURL();
-        } catch (MalformedURLException e) {
-            throw new ModelException(path + ": cannot be turned into a class path entry: " + why(e));
+            return ClassPathEntries.url(path);
+        } catch (IllegalArgumentException e) {
+            throw new ModelException(e.getMessage());
         }
     }
 
-    /** An exception in words: its class and message, and its root cause's. */
     static String why(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == e ? describe(e) : describe(e) + " (caused by " + describe(root) + ")";
-    }
-
-    private static String describe(Throwable t) {
-        String m = t.getMessage();
-        return m == null || m.isBlank() ? t.getClass().getName() : t.getClass().getSimpleName() + ": " + m;
+        return ClassPathEntries.why(e);
     }
 }

@@ -4,46 +4,11 @@ import dev.crowdtree.core.schedule.Chunk;
 import dev.crowdtree.core.schedule.ChunkKernel;
 import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.FloatColumn;
-import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
-import dev.crowdtree.statetree.node.External;
-import dev.crowdtree.statetree.node.HostColumn;
 
-/**
- * What {@link ModelWorld} runs on the chunk executor besides the trees (a host system's chunks,
- * level of detail), and the checks of a tree against a model's declarations.
- */
+/** What {@link ModelWorld} runs on the chunk executor besides the trees: a host system's chunks, level of detail. */
 final class ModelKernels {
     private ModelKernels() {
-    }
-
-    static ModelDefinition.External externalOf(ModelDefinition def, String name) {
-        for (ModelDefinition.External e : def.externals()) {
-            if (e.name().equals(name)) {
-                return e;
-            }
-        }
-        return null;
-    }
-
-    /** A tree column the model declares must have the model's type. */
-    static void checkTreeColumns(ModelDefinition def, CompiledStateTree tree) {
-        for (HostColumn c : tree.hostColumns) {
-            ModelColumn m = def.column(c.name());
-            if (m != null && m.type() != c.type()) {
-                throw new IllegalArgumentException("model '" + def.name() + "' declares column '" + c.name() + "' as "
-                        + m.type().word() + ", but tree '" + tree.name + "' uses it as " + c.type().word() + " ("
-                        + tree.hostColumnUsers.get(c.name()) + ")");
-            }
-        }
-        for (External<?> e : tree.externals) {
-            ModelDefinition.External m = externalOf(def, e.name());
-            if (m != null && !e.type().isAssignableFrom(m.type())) {
-                throw new IllegalArgumentException("model '" + def.name() + "' declares external '" + e.name() + "' as "
-                        + m.type().getName() + ", but tree '" + tree.name + "' needs a " + e.type().getName() + " ("
-                        + tree.externalUsers.get(e.name()) + ")");
-            }
-        }
     }
 
     static boolean overridesExecute(HostSystem s) {

@@ -13,7 +13,6 @@ import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.node.External;
 import dev.crowdtree.statetree.node.HostColumn;
 import dev.crowdtree.statetree.node.NodeRegistry;
-import dev.crowdtree.statetree.reference.StandaloneHost;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -153,12 +152,7 @@ public final class ModelWorld implements AutoCloseable {
             for (ModelColumn c : def.columns()) {
                 modelColumns.add(new HostColumn(c.name(), c.type(), HostColumn.Access.WRITE).addTo(table));
             }
-            ModelKernels.checkTreeColumns(def, tree);
-            List<String> unmet = StandaloneHost.unmet(tree, registry, name -> def.column(name) != null,
-                    name -> ModelKernels.externalOf(def, name) != null);
-            if (!unmet.isEmpty()) {
-                throw new IllegalArgumentException(StandaloneHost.unmetMessage(tree, unmet));
-            }
+            def.check(tree, registry);
             List<Column> extra = new ArrayList<>();
             List<HostColumn> extraSpecs = new ArrayList<>();
             for (HostColumn c : tree.hostColumns) {

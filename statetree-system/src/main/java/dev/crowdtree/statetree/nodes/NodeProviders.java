@@ -1,20 +1,18 @@
 package dev.crowdtree.statetree.nodes;
 
 import dev.crowdtree.statetree.node.NodeProvider;
+import dev.crowdtree.statetree.internal.ClassPathEntries;
 import dev.crowdtree.statetree.node.NodeRegistry;
 
 import java.io.IOException;
-import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
-import java.util.jar.JarFile;
 
 /**
  * Registries filled by {@link NodeProvider}s, found with {@link ServiceLoader}: those on a class
@@ -158,36 +156,14 @@ public final class NodeProviders {
 
     /** The class path URL of a jar or directory, after checking that it is one. */
     private static URL url(Path path) throws NodeProviderException {
-        if (!Files.exists(path)) {
-            throw new NodeProviderException(path + ": no such file or directory");
-        }
-        if (Files.isRegularFile(path)) {
-            try (JarFile jar = new JarFile(path.toFile())) {
-                jar.size();
-            } catch (IOException | SecurityException e) {
-                throw new NodeProviderException(path + ": not a jar file (" + why(e) + ")");
-            }
-        } else if (!Files.isDirectory(path)) {
-            throw new NodeProviderException(path + ": not a jar file or a directory");
-        }
         try {
-            return path.toAbsolutePath().normalize().toUri().toURL();
-        } catch (MalformedURLException e) {
-            throw new NodeProviderException(path + ": cannot be turned into a class path entry: " + why(e));
+            return ClassPathEntries.url(path);
+        } catch (IllegalArgumentException e) {
+            throw new NodeProviderException(e.getMessage());
         }
     }
 
-    /** An exception in words: its class and message, and its root cause's when there is one. */
     private static String why(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == e ? describe(e) : describe(e) + " (caused by " + describe(root) + ")";
-    }
-
-    private static String describe(Throwable t) {
-        String m = t.getMessage();
-        return m == null || m.isBlank() ? t.getClass().getName() : t.getClass().getSimpleName() + ": " + m;
+        return ClassPathEntries.why(e);
     }
 }
