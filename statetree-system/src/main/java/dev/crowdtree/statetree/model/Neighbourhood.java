@@ -12,7 +12,9 @@ import java.util.List;
  * shared columns ({@link ModelDefinition.Builder#shared}) as of the start of the tick, in a uniform
  * grid of cells at least {@link #reach()} wide, so that the agents within the reach of a point are
  * found in the 3 x 3 cells around it. In a run split into regions it also holds the neighbouring
- * regions' agents within the reach of the region's border (the halo), after the own ones.
+ * regions' agents within the reach of the region's border (the halo), after the own ones. The grid
+ * wraps around: an agent outside the world's bounds is still found, at the cost of sharing a cell
+ * with agents a grid's width away.
  *
  * <p>Entries: entry {@code e < ownCount()} is the own agent in row {@code e}; the halo's follow.
  * {@link #agents()}, {@link #xs()}, {@link #ys()} and the shared columns' arrays are indexed by entry.
@@ -35,6 +37,8 @@ public final class Neighbourhood {
     private final float height;
     private final float reach;
     private final float cellSize;
+    /** {@code 1 / cellSize}: a multiplication where {@link #line} would divide. */
+    private final float inverseCell;
     private final int cellsX;
     private final int cellsY;
     private final List<String> sharedNames;
@@ -68,6 +72,7 @@ public final class Neighbourhood {
             cs *= 1.25;
         }
         this.cellSize = (float) cs;
+        this.inverseCell = (float) (1 / cs);
         this.cellsX = Math.max(1, (int) Math.ceil(width / cs));
         this.cellsY = Math.max(1, (int) Math.ceil(height / cs));
         this.cellStart = new int[cellsX * cellsY + 1];
@@ -137,18 +142,28 @@ public final class Neighbourhood {
             throw new IllegalArgumentException("radius " + radius + " is beyond the model's reach " + reach
                     + "; declare a larger reach (ModelDefinition.Builder.reach)");
         }
-        int cx0 = cellX(x - radius);
-        int cx1 = cellX(x + radius);
-        int cy0 = cellY(y - radius);
-        int cy1 = cellY(y + radius);
+        // the unwrapped cell columns and rows the square around the point covers; each once
+        int cx0 = line(x - radius);
+        int cx1 = line(x + radius);
+        int cy0 = line(y - radius);
+        int cy1 = line(y + radius);
+        if (cx1 - cx0 >= cellsX) {
+            cx0 = 0;
+            cx1 = cellsX - 1;
+        }
+        if (cy1 - cy0 >= cellsY) {
+            cy0 = 0;
+            cy1 = cellsY - 1;
+        }
         float r2 = radius * radius;
         final float[] px = xs;
         final float[] py = ys;
         final int[] ord = order;
         int n = 0;
         for (int cy = cy0; cy <= cy1; cy++) {
+            int row = (cy >= 0 && cy < cellsY ? cy : Math.floorMod(cy, cellsY)) * cellsX;
             for (int cx = cx0; cx <= cx1; cx++) {
-                int c = cy * cellsX + cx;
+                int c = row + (cx >= 0 && cx < cellsX ? cx : Math.floorMod(cx, cellsX));
                 for (int k = cellStart[c], end = cellStart[c + 1]; k < end; k++) {
                     int e = ord[k];
                     float dx = px[e] - x;
@@ -165,14 +180,27 @@ public final class Neighbourhood {
         return n;
     }
 
+    /**
+     * The unwrapped cell line of a coordinate: {@code floor(v / cellSize)}, which may lie outside the
+     * world (0 for NaN). Cells wrap around the grid ({@link #cellX}, {@link #cellY}): an agent outside
+     * the world's bounds shares a cell with agents a grid's width away, which the distance check of
+     * {@link #near} tells apart, instead of piling up with every other outsider in an edge cell.
+     */
+    private int line(float v) {
+        float q = v * inverseCell;
+        if (q >= 0 && q < 1 << 24) {
+            return (int) q; // the common case: inside the world, or not far beyond it
+        }
+        q = (float) Math.floor(q);
+        return q != q ? 0 : (int) Math.max(Integer.MIN_VALUE / 2, Math.min(Integer.MAX_VALUE / 2, q));
+    }
+
     int cellX(float x) {
-        int c = (int) (x / cellSize);
-        return c < 0 || x != x ? 0 : Math.min(c, cellsX - 1);
+        return Math.floorMod(line(x), cellsX);
     }
 
     int cellY(float y) {
-        int c = (int) (y / cellSize);
-        return c < 0 || y != y ? 0 : Math.min(c, cellsY - 1);
+        return Math.floorMod(line(y), cellsY);
     }
 
     private int sharedIndex(String name, HostColumn.Type type) {

@@ -98,6 +98,13 @@ class ModelWorldTest {
     void theNeighbourhoodFindsWhatABruteForceScanFinds() throws Exception {
         try (ModelWorld w = world(settings(2))) {
             w.tick();
+            // some agents outside the world's bounds (100 x 100): the grid wraps, and still finds them
+            float[] x = ((FloatColumn) w.table().column("x")).data();
+            float[] y = ((FloatColumn) w.table().column("y")).data();
+            for (int r = 0; r < w.table().size(); r += 5) {
+                x[r] = r % 2 == 0 ? x[r] + 100 * (1 + r % 3) : -x[r];
+                y[r] = r % 3 == 0 ? y[r] + 250 : y[r];
+            }
             Neighbourhood n = w.neighbourhood();
             n.build(w.table());
             int[] out = new int[600];
