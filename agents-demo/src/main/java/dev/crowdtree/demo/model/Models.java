@@ -180,7 +180,7 @@ public final class Models {
     private static NodeRegistry base(ClassLoader loader) throws ModelException {
         try {
             return NodeProviders.registry(loader);
-        } catch (RuntimeException | ServiceConfigurationError e) {
+        } catch (RuntimeException | ServiceConfigurationError | StackOverflowError e) {
             throw new ModelException("the class path: " + e.getMessage(), e);
         }
     }
@@ -191,7 +191,7 @@ public final class Models {
             r.origin("model '" + d.name() + "' (node provider " + p.getClass().getName() + ", " + source + ")");
             try {
                 p.register(r);
-            } catch (RuntimeException | LinkageError e) {
+            } catch (RuntimeException | LinkageError | StackOverflowError e) {
                 throw new ModelException("model '" + d.name() + "' (" + source + "): node provider "
                         + p.getClass().getName() + " failed: " + e.getMessage(), e);
             }
@@ -260,7 +260,7 @@ public final class Models {
     private static ModelDefinition define(SimulationModel m, String where) throws ModelException {
         try {
             return m.define();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError | StackOverflowError e) {
             throw new ModelException(where + ": model " + m.getClass().getName() + " failed: " + e.getMessage(), e);
         }
     }

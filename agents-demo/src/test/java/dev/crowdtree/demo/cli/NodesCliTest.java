@@ -159,6 +159,34 @@ class NodesCliTest extends CliTestBase {
                 + "is already registered"), err());
     }
 
+    /** Issue 34: a provider overflowing its stack printed a raw stack trace (exit 1). */
+    @Test
+    void aProviderThatOverflowsItsStackIsAOneLineError() throws Exception {
+        Path deep = NodeJars.classes(dir.resolve("deep"), Map.of("acme.Deep",
+                "package acme;\npublic final class Deep implements dev.crowdtree.statetree.node.NodeProvider {\n"
+                        + "  static int down(int n) { return down(n + 1) + 1; }\n"
+                        + "  public void register(dev.crowdtree.statetree.node.NodeRegistry r) { down(0); }\n}\n"),
+                "acme.Deep");
+        assertEquals(2, Main.execute("validate", "--nodes", deep.toString(), TREE));
+        assertEquals("error: --nodes " + deep + ": node provider acme.Deep failed: java.lang.StackOverflowError\n", err());
+    }
+
+    /** Issue 34: the same jar twice said "no node provider in it". */
+    @Test
+    void theSameJarTwiceOrACopyOfItsClassesIsNamedAsSuch() throws Exception {
+        Path jar = NodeJars.guardJar(dir);
+        Path link = Files.createSymbolicLink(dir.resolve("link.jar"), jar);
+        assertEquals(2, Main.execute("validate", "--nodes", jar.toString(), "--nodes", link.toString(), TREE));
+        assertEquals("error: --nodes " + link + ": given twice (it is " + jar + " again); give each jar or directory "
+                + "once\n", err());
+
+        Path copy = Files.copy(jar, dir.resolve("copy.jar"));
+        err.reset();
+        assertEquals(2, Main.execute("validate", "--nodes", jar.toString(), "--nodes", copy.toString(), TREE));
+        assertTrue(err().startsWith("error: --nodes " + copy + ": its node provider "), err());
+        assertTrue(err().endsWith(" is already loaded from " + jar + "; give each provider's classes once\n"), err());
+    }
+
     @Test
     void aTreeWhoseNeedsNoProviderMeetsIsRefusedNamingTheColumnAndTheNode() throws Exception {
         Path stingy = NodeJars.classes(dir.resolve("stingy"), Map.of("acme.Stingy",

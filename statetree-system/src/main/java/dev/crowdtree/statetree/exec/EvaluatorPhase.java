@@ -51,7 +51,7 @@ final class EvaluatorPhase {
                 Evaluator e = t.everyTickEvaluator(eIndex);
                 try {
                     e.tickRange(ctx, base, base + c.rows); // every row of the chunk: a plain range
-                } catch (RuntimeException ex) {
+                } catch (RuntimeException | StackOverflowError ex) {
                     faults.faultRange(base, base + c.rows, "evaluator", e, ex);
                 }
             }
@@ -83,7 +83,7 @@ final class EvaluatorPhase {
             Evaluator e = t.evaluator(eIndex);
             try {
                 e.treeStart(ctx, rs, 0, n);
-            } catch (RuntimeException ex) {
+            } catch (RuntimeException | StackOverflowError ex) {
                 faults.fault(rs, 0, n, "evaluator", e, -1, ex, false);
             }
         }
@@ -100,7 +100,7 @@ final class EvaluatorPhase {
         }
         try {
             e.tick(ctx, rs, from, to);
-        } catch (RuntimeException ex) {
+        } catch (RuntimeException | StackOverflowError ex) {
             faults.fault(rs, from, to, "evaluator", e, -1, ex, false);
         }
     }
@@ -113,7 +113,7 @@ final class EvaluatorPhase {
             Evaluator e = t.evaluator(eIndex);
             try {
                 e.treeStop(ctx, one, 0, 1);
-            } catch (RuntimeException ex) {
+            } catch (RuntimeException | StackOverflowError ex) {
                 faults.faultOne(r, "evaluator", e, -1, ex);
             }
         }

@@ -89,7 +89,7 @@ final class GlobalTaskPhase {
                     control.setTask(k, t.taskTimer(k));
                     try {
                         task.onTimer(ctx, cand, 0, m);
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | StackOverflowError e) {
                         finishedInA += faults.fault(cand, 0, m, "global task", task, k, e, true);
                         anyFinished = true;
                     } finally {
@@ -142,7 +142,7 @@ final class GlobalTaskPhase {
         try {
             task.tick(ctx, rs, from, to);
             return false;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             faultedInA = faults.fault(rs, from, to, "global task", task, k, e, true);
             return true;
         }
@@ -197,7 +197,7 @@ final class GlobalTaskPhase {
             byte s;
             try {
                 s = t.task(k).enterState(ctx, r);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | StackOverflowError e) {
                 faults.faultOne(r, "global task", t.task(k), k, e);
                 return entering(RunStatus.FAILED, entered, k); // entered stays k: the one that threw gets no ExitState
             } finally {
@@ -252,7 +252,7 @@ final class GlobalTaskPhase {
             }
             try {
                 t.task(k).exitState(ctx, r);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | StackOverflowError e) {
                 faults.faultOne(r, "global task", t.task(k), k, e); // rule R3: the exit goes on
             }
             if (c.traced(r)) {

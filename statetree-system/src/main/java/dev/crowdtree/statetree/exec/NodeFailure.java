@@ -14,6 +14,21 @@ public record NodeFailure(long tick, int agentId, String node, String state, Str
     }
 
     /** An exception as {@code ClassName: message} (the simple class name). */
+    /**
+     * Throws what a node threw (a {@code RuntimeException}, or an {@code Error} such as a
+     * {@code StackOverflowError}, which the failure policies handle like an exception), for the
+     * {@code fail} policy; declared to return one so a caller can write {@code throw rethrow(e)}.
+     */
+    public static RuntimeException rethrow(Throwable e) {
+        if (e instanceof RuntimeException) {
+            throw (RuntimeException) e;
+        }
+        if (e instanceof Error) {
+            throw (Error) e;
+        }
+        throw new IllegalStateException(e);
+    }
+
     public static String describe(Throwable e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);

@@ -76,9 +76,9 @@ final class NodeFaults {
      * {@code decide}, decides the rows at once. Returns how many of them were running agents of A
      * (for the phase's "an agent of A completed" count). Rethrows under {@link NodeErrorPolicy#FAIL}.
      */
-    int fault(int[] rows, int from, int to, String kind, Node node, int task, RuntimeException e, boolean decide) {
+    int fault(int[] rows, int from, int to, String kind, Node node, int task, Throwable e, boolean decide) {
         if (!isolate) {
-            throw e;
+            throw NodeFailure.rethrow(e);
         }
         int inA = 0;
         for (int i = from; i < to; i++) {
@@ -92,9 +92,9 @@ final class NodeFaults {
      * (a decided row would not have reached this condition in a per-agent scan, rule R1), decided
      * at once; in the apply phase, the row being applied fails.
      */
-    void faultConditions(int[] rows, int from, int to, Node node, RuntimeException e) {
+    void faultConditions(int[] rows, int from, int to, Node node, Throwable e) {
         if (!isolate) {
-            throw e;
+            throw NodeFailure.rethrow(e);
         }
         final ChunkBinding c = st;
         for (int i = from; i < to; i++) {
@@ -106,9 +106,9 @@ final class NodeFaults {
     }
 
     /** {@link #fault} for the rows {@code from..to-1}. */
-    void faultRange(int from, int to, String kind, Node node, RuntimeException e) {
+    void faultRange(int from, int to, String kind, Node node, Throwable e) {
         if (!isolate) {
-            throw e;
+            throw NodeFailure.rethrow(e);
         }
         for (int r = from; r < to; r++) {
             faultRow(r, kind, node, -1, e, false);
@@ -120,9 +120,9 @@ final class NodeFaults {
      * exit goes on, rules R2, R3), an EnterState or a treeStop; the agent fails unless it already
      * has. Rethrows under FAIL.
      */
-    void faultOne(int r, String kind, Node node, int task, RuntimeException e) {
+    void faultOne(int r, String kind, Node node, int task, Throwable e) {
         if (!isolate) {
-            throw e;
+            throw NodeFailure.rethrow(e);
         }
         int l = r - st.base;
         if (isFaulted(l)) {
@@ -141,7 +141,7 @@ final class NodeFaults {
         pendingCount = 0;
     }
 
-    private int faultRow(int r, String kind, Node node, int task, RuntimeException e, boolean decide) {
+    private int faultRow(int r, String kind, Node node, int task, Throwable e, boolean decide) {
         final ChunkBinding c = st;
         int l = r - c.base;
         if (isFaulted(l) || c.runOf(r) != RunStatus.RUNNING) {
@@ -161,7 +161,7 @@ final class NodeFaults {
         return decidePending();
     }
 
-    private void record(int r, String kind, Node node, RuntimeException e) {
+    private void record(int r, String kind, Node node, Throwable e) {
         final ChunkBinding c = st;
         int leaf = c.stateOf(r) - 1;
         NodeFailure f = new NodeFailure(c.tick, c.ids[r], kind + " '" + node.name() + "'",

@@ -418,7 +418,7 @@ final class TaskPhase {
         try {
             task.onTimer(ctx, rs, from, to);
             return 0;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             return faults.fault(rs, from, to, "task", task, k, e, true);
         } finally {
             control.setTask(-1, TimerKind.NONE);
@@ -430,7 +430,7 @@ final class TaskPhase {
         try {
             task.tick(ctx, rs, from, to);
             return 0;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             return faults.fault(rs, from, to, "task", task, k, e, true);
         }
     }

@@ -281,7 +281,7 @@ final class TransitionApply {
                         byte taskStatus;
                         try {
                             taskStatus = t.task(k).enterState(ctx, r);
-                        } catch (RuntimeException ex) {
+                        } catch (RuntimeException | StackOverflowError ex) {
                             faults.faultOne(r, "task", t.task(k), k, ex);
                             c.setFailed(r, (short) k); // exits stop before the task that threw (rule R1)
                             result = RunStatus.FAILED;
@@ -390,7 +390,7 @@ final class TransitionApply {
                         && (change == ChangeType.CHANGED || t.taskReselect(k))) {
                     try {
                         t.task(k).exitState(ctx, r);
-                    } catch (RuntimeException ex) {
+                    } catch (RuntimeException | StackOverflowError ex) {
                         faults.faultOne(r, "task", t.task(k), k, ex); // rules R2, R3: the exit goes on
                     }
                     if (traced) {

@@ -330,7 +330,7 @@ final class TransitionScan {
                     result[i] &= tmp[i];
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             // rule R1: the rows fail (decided now in round one; the apply phase finishes them itself)
             faults.faultConditions(rowsToTest, from, to, t.condition(c), e);
             Arrays.fill(result, from, to, false);
@@ -349,7 +349,7 @@ final class TransitionScan {
         }
         try {
             return t.condition(begin).select(ctx, rowsToTest, from, to, pass, passed);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             faults.faultConditions(rowsToTest, from, to, t.condition(begin), e); // rule R1, as testConditions
             return 0;
         }

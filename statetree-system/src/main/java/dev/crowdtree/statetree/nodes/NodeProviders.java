@@ -5,8 +5,10 @@ import dev.crowdtree.statetree.internal.ClassPathEntries;
 import dev.crowdtree.statetree.node.NodeRegistry;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -89,7 +91,7 @@ public final class NodeProviders {
             try {
                 r.origin("node provider " + p.type().getName() + " (the class path)");
                 p.get().register(r);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | StackOverflowError e) {
                 throw new IllegalArgumentException("node provider " + p.type().getName() + " failed: " + why(e), e);
             }
         }
@@ -112,10 +114,18 @@ public final class NodeProviders {
         ClassLoader previous = parent;
         boolean ok = false;
         try {
+            List<Path> real = new ArrayList<>();
             for (Path path : paths) {
                 URLClassLoader loader = new URLClassLoader(new URL[] {url(path)}, previous);
                 loaders.add(loader);
                 previous = loader;
+                Path same = realPath(path);
+                int earlier = real.indexOf(same);
+                if (earlier >= 0) {
+                    throw new NodeProviderException(path + ": given twice (it is " + paths.get(earlier)
+                            + " again); give each jar or directory once");
+                }
+                real.add(same);
                 List<ServiceLoader.Provider<NodeProvider>> own = new ArrayList<>();
                 try {
                     ServiceLoader.load(NodeProvider.class, loader).stream()
@@ -125,6 +135,7 @@ public final class NodeProviders {
                     throw new NodeProviderException(path + ": a node provider it lists cannot be loaded: " + why(e));
                 }
                 if (own.isEmpty()) {
+                    alreadyLoaded(path, loader, paths, loaders);
                     throw new NodeProviderException(path + ": no node provider in it; a jar or directory lists its "
                             + "providers' class names in " + SERVICES_FILE);
                 }
@@ -133,7 +144,7 @@ public final class NodeProviders {
                     try {
                         r.origin("node provider " + name + " (" + path + ")");
                         p.get().register(r);
-                    } catch (RuntimeException | ServiceConfigurationError | LinkageError e) {
+                    } catch (RuntimeException | ServiceConfigurationError | LinkageError | StackOverflowError e) {
                         throw new NodeProviderException(path + ": node provider " + name + " failed: " + why(e));
                     }
                     sources.add(new Source(path, name));
@@ -151,6 +162,52 @@ public final class NodeProviders {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Throws when a provider that {@code path} lists is defined by an earlier loader (a copy of an
+     * earlier jar's classes, or of the class path's): the class is loaded from there, not from
+     * {@code path}.
+     */
+    private static void alreadyLoaded(Path path, URLClassLoader loader, List<Path> paths, List<URLClassLoader> loaders)
+            throws NodeProviderException {
+        URL listing = loader.findResource(SERVICES_FILE);
+        if (listing == null) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        try (InputStream in = listing.openStream()) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                String name = line.replaceFirst("#.*", "").trim();
+                if (!name.isEmpty()) {
+                    names.add(name);
+                }
+            }
+        } catch (IOException e) {
+            throw new NodeProviderException(path + ": its " + SERVICES_FILE + " cannot be read: " + e.getMessage());
+        }
+        for (String name : names) {
+            ClassLoader from;
+            try {
+                from = Class.forName(name, false, loader).getClassLoader();
+            } catch (ClassNotFoundException | LinkageError e) {
+                continue;
+            }
+            if (from != loader) {
+                int i = loaders.indexOf(from);
+                throw new NodeProviderException(path + ": its node provider " + name + " is already loaded from "
+                        + (i >= 0 ? paths.get(i).toString() : "the class path") + "; give each provider's classes once");
+            }
+        }
+    }
+
+    /** {@code path} with its links resolved (it exists: {@link #url} checked it). */
+    private static Path realPath(Path path) throws NodeProviderException {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            throw new NodeProviderException(path + ": cannot be read: " + e.getMessage());
         }
     }
 

@@ -54,7 +54,7 @@ final class AgentLifecycle {
         data.clearFault();
         try {
             startTree(exec);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             data.fault(e);
         }
         if (data.faulted) {
@@ -129,7 +129,7 @@ final class AgentLifecycle {
         try {
             nodes.tickEvaluators(deltaTime);
             tickAfterEvaluators(exec, deltaTime);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             data.fault(e);
         }
         if (data.faulted && exec.treeRunStatus == RunStatus.RUNNING) {

@@ -118,7 +118,7 @@ final class GlobalTasks {
             data.calling("global task", tree.task(k), k);
             try {
                 tree.task(k).exitState(ctx, data.agent);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | StackOverflowError e) {
                 data.fault(e); // rule R3: the exit goes on
             }
             data.trace(TraceFormat.taskExit(data.tick, tree, k));

@@ -101,9 +101,9 @@ final class InterpreterData {
      * The node being called threw {@code e} for the agent being run (rule R1): records the failure
      * and traces it; the first one marks the agent failed. Rethrows under FAIL.
      */
-    void fault(RuntimeException e) {
+    void fault(Throwable e) {
         if (!isolate) {
-            throw e;
+            throw NodeFailure.rethrow(e);
         }
         control.setTask(-1, TimerKind.NONE);
         control.setBackground(false);

@@ -63,7 +63,7 @@ final class NodeCalls {
             data.calling("evaluator", tree.evaluator(e), -1);
             try {
                 tree.evaluator(e).treeStop(ctx, rows, 0, 1);
-            } catch (RuntimeException ex) {
+            } catch (RuntimeException | StackOverflowError ex) {
                 data.fault(ex); // rule R3: stopping goes on
             }
         }

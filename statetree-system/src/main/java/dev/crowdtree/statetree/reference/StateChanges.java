@@ -110,7 +110,7 @@ final class StateChanges {
                     byte status;
                     try {
                         status = task.enterState(ctx, data.agent);
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | StackOverflowError e) {
                         data.fault(e); // rule R1: exits stop before the task that threw
                         exec.enterStateFailedTaskIndex = taskIndex - 1;
                         exec.completedIndex = index;
@@ -228,7 +228,7 @@ final class StateChanges {
                     data.calling("task", tree.task(taskIndex), taskIndex);
                     try {
                         tree.task(taskIndex).exitState(ctx, data.agent);
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | StackOverflowError e) {
                         data.fault(e); // rules R2, R3: the exit goes on
                     }
                     data.trace(TraceFormat.taskExit(data.tick, tree, taskIndex));

@@ -100,6 +100,34 @@ class FaultIsolationTest {
         }
     }
 
+    /** A stack overflow in a node is a node failure like an exception (issue 34: it aborted the run). */
+    @Test
+    void aStackOverflowInANodeIsIsolatedLikeAnExceptionInBothRuntimes() throws Exception {
+        String tree = "{\"name\": \"Deep\", \"parameters\": {\"arm\": {\"type\": \"bool\", \"default\": false}},"
+                + " \"root\": {\"name\": \"Run\", \"tasks\": [{\"type\": \"boomTask\", \"name\": \"deep\","
+                + " \"in\": \"tick\", \"error\": \"stackOverflow\", \"armed\": {\"param\": \"arm\"}}]}}";
+        CompiledStateTree compiled = StateTreeJson.compile("deep.json", tree, TestNodes.compiler());
+        List<StateTreeRuntime> runtimes = List.of(new ReferenceInterpreter(compiled, 200, 1),
+                StateTreeSystem.standalone(compiled, 200, 1, 2, CHUNK));
+        for (StateTreeRuntime rt : runtimes) {
+            try (rt) {
+                rt.setNodeErrorPolicy(NodeErrorPolicy.ISOLATE);
+                rt.startAll(0);
+                rt.setParameter(150, "arm", 1);
+                rt.tickAll(1, 0.1f);
+                rt.tickAll(2, 0.1f);
+                String name = rt.getClass().getSimpleName();
+                assertEquals(RunStatus.FAILED, rt.treeStatus(150), name);
+                assertEquals(RunStatus.RUNNING, rt.treeStatus(0), name);
+                assertEquals(RunStatus.RUNNING, rt.treeStatus(199), name);
+                List<String> kept = new ArrayList<>();
+                rt.failures().kept().forEach(f -> kept.add(f.toString()));
+                assertTrue(kept.stream().anyMatch(f -> f.startsWith("tick 1 agent 150: task 'deep' in Run: StackOverflowError")),
+                        name + ": " + kept);
+            }
+        }
+    }
+
     @Test
     void underFailTheExceptionEndsTheTick() throws Exception {
         CompiledStateTree tree = StateTreeJson.compile("ring.json", TREE, TestNodes.compiler());

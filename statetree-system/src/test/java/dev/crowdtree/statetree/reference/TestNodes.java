@@ -38,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       parameter {@code target} names (a stale handle: dropped and counted);</li>
  *   <li>{@code boomTask}: throws from {@code in}
  *       ({@code enter}, {@code tick} or {@code exit}) for a row whose {@code armed} input is true
+ *       (an exception, or with {@code "error": "stackOverflow"} a real stack overflow)
  *       (the fault isolation rules R1-R4); {@code boomCondition} throws when {@code armed}, else
  *       passes.</li>
  * </ul>
@@ -65,6 +66,7 @@ final class TestNodes {
                 .factory(ExitSendTask::new).build());
         r.register(NodeType.task("boomTask")
                 .choice("in", List.of("enter", "tick", "exit"), NodeType.Property::required)
+                .choice("error", List.of("exception", "stackOverflow"), p -> p.byDefault("exception"))
                 .input("armed", ValueType.BOOL, p -> p.byDefault(true)).factory(BoomTask::new).build());
         r.register(NodeType.condition("boomCondition").input("armed", ValueType.BOOL, p -> p.byDefault(true))
                 .factory(BoomCondition::new).build());
@@ -210,18 +212,28 @@ final class TestNodes {
     /** Throws from EnterState, tick or ExitState for armed rows. */
     static final class BoomTask extends Task {
         private final String in;
+        private final boolean overflow;
         private final ValueInput armed;
 
         BoomTask(NodeConfig c) {
             super(c, "tick".equals(c.string("in")));
             this.in = c.string("in");
+            this.overflow = "stackOverflow".equals(c.string("error"));
             this.armed = c.input("armed");
         }
 
         private void maybeThrow(NodeContext ctx, int row, String where) {
             if (in.equals(where) && armed.getBool(ctx, row)) {
+                if (overflow) {
+                    recurse(row);
+                }
                 throw new IllegalStateException("boom in " + where + " of agent " + ctx.agentId(row));
             }
+        }
+
+        /** Recurses until the thread's stack overflows. */
+        private static int recurse(int depth) {
+            return recurse(depth + 1) + 1;
         }
 
         @Override
