@@ -168,7 +168,7 @@ public final class DebugCommand implements Callable<Integer> {
             Problems.compileErrors(err, tree != null ? tree : scenario, e);
             return Problems.USAGE;
         } catch (BindException e) {
-            return Problems.usage(err, "port " + port + " is already in use on " + bind + "; choose another with --port");
+            return Problems.usage(err, e.getMessage()); // Debugger says which: the port in use, or not this machine's address
         } catch (UnknownHostException e) {
             return Problems.usage(err, "--bind " + bind + " is not a known host or address");
         } catch (IllegalArgumentException e) {

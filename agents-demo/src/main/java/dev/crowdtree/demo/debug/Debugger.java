@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.http.AccessToken;
+import dev.crowdtree.demo.http.HttpFront;
 import dev.crowdtree.demo.model.ModelChoice;
 import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.sim.SimSettings;
@@ -20,6 +21,7 @@ import dev.crowdtree.statetree.reference.ScenarioException;
 import dev.crowdtree.statetree.reference.StandaloneHost;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -235,6 +237,11 @@ public final class Debugger implements AutoCloseable {
         DebugServer server;
         try {
             server = DebugServer.start(session, new InetSocketAddress(host, options.port()), token);
+        } catch (BindException e) {
+            session.close();
+            BindException said = new BindException(HttpFront.bindProblem(options.bind(), host, options.port(), e));
+            said.initCause(e);
+            throw said;
         } catch (IOException | RuntimeException e) {
             session.close();
             throw e;
