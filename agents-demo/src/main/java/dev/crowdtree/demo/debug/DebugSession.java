@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crowdtree.demo.http.BadRequest;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
@@ -12,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -33,10 +35,13 @@ import java.util.function.Supplier;
  * more than {@value #BACKFILL_AGENT_TICKS} agent-ticks).
  *
  * <p>THREADING: the fields below belong to the session thread; {@link #status} is published (a
- * volatile string) for the HTTP threads after every change.
+ * volatile string) for the HTTP threads after every change; the HTTP threads post work with
+ * {@link #call} (a concurrent queue and an atomic count of what waits in it).
  */
 final class DebugSession implements AutoCloseable {
     static final long BACKFILL_AGENT_TICKS = 50_000_000L;
+    /** Requests waiting for the session thread at most ({@link #call}). */
+    static final int MAX_PENDING = 32;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** How a session runs. */
@@ -52,6 +57,8 @@ final class DebugSession implements AutoCloseable {
     private final DebugViews views;
     private final Thread thread;
     private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
+    /** Calls waiting in {@link #commands} (THREADING: any thread adds, the session thread takes). */
+    private final AtomicInteger pending = new AtomicInteger();
     private volatile String status = "{}";
     private volatile boolean closed;
     private volatile Throwable failure;
@@ -134,14 +141,25 @@ final class DebugSession implements AutoCloseable {
         return failure;
     }
 
-    /** Runs {@code work} on the session thread between ticks. */
+    /**
+     * Runs {@code work} on the session thread between ticks; the future completes there. At most
+     * {@link #MAX_PENDING} calls wait at once: beyond that the future fails at once with a 503
+     * ({@link BadRequest#busy}), so a crowd of requests cannot pile work up behind the run.
+     */
     <T> CompletableFuture<T> call(Supplier<T> work) {
         CompletableFuture<T> f = new CompletableFuture<>();
         if (closed) {
             f.completeExceptionally(new IllegalStateException("the debugging session is closed"));
             return f;
         }
+        if (pending.incrementAndGet() > MAX_PENDING) {
+            pending.decrementAndGet();
+            f.completeExceptionally(BadRequest.busy("the debugger has " + MAX_PENDING + " requests waiting for the "
+                    + "run already; try again in a second", 1));
+            return f;
+        }
         commands.add(() -> {
+            pending.decrementAndGet();
             try {
                 f.complete(work.get());
             } catch (Throwable t) {
@@ -151,7 +169,7 @@ final class DebugSession implements AutoCloseable {
         return f;
     }
 
-    /** Runs {@code work} on the session thread and waits for it (at most 60 s). */
+    /** Runs {@code work} on the session thread and waits for it (at most 60 s); for tests and tools, not the HTTP threads. */
     <T> T await(Supplier<T> work) {
         try {
             return call(work).get(60, TimeUnit.SECONDS);

@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.HttpFront;
+import dev.crowdtree.demo.http.HttpLimits;
 import dev.crowdtree.demo.model.ModelChoice;
 import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.sim.SimSettings;
@@ -54,28 +55,32 @@ public final class Debugger implements AutoCloseable {
         this.attached = attached;
     }
 
-    /** How the debugger runs and where it listens. Immutable; change with the {@code with} methods. */
+    /**
+     * How the debugger runs and where it listens. Immutable; change with the {@code with} methods.
+     *
+     * @param limits the HTTP server's limits ({@link HttpLimits}, shared with {@code serve})
+     */
     public record Options(String bind, int port, String token, boolean paused, double ticksPerSecond,
-                          int snapshotEvery, int historyTicks, long historyBytes) {
+                          int snapshotEvery, int historyTicks, long historyBytes, HttpLimits limits) {
         /**
          * Loopback, port 8090, no token, running at the scenario's real time (0 ticks per second:
          * as fast as it goes; negative: real time, 1/dt), a snapshot every 10 ticks, 1,000 ticks
-         * of history in at most 512 MB.
+         * of history in at most 512 MB, the HTTP limits of {@link HttpLimits#DEFAULTS}.
          */
         public static Options defaults() {
-            return new Options("127.0.0.1", 8090, null, false, -1, 10, 1000, 512L << 20);
+            return new Options("127.0.0.1", 8090, null, false, -1, 10, 1000, 512L << 20, HttpLimits.DEFAULTS);
         }
 
         public Options port(int port) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         public Options bind(String bind) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         public Options token(String token) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         /**
@@ -84,19 +89,24 @@ public final class Debugger implements AutoCloseable {
          * {@code POST /api/continue} or {@code /api/step}) lets it return.
          */
         public Options paused(boolean paused) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         public Options ticksPerSecond(double tps) {
-            return new Options(bind, port, token, paused, tps, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, tps, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         public Options history(int ticks, int snapshotEvery) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, ticks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, ticks, historyBytes, limits);
         }
 
         public Options historyBytes(long bytes) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, bytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, bytes, limits);
+        }
+
+        /** The HTTP server's limits (timeouts, connection caps, threads). */
+        public Options limits(HttpLimits limits) {
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         void check() {
@@ -105,6 +115,9 @@ public final class Debugger implements AutoCloseable {
             }
             if (snapshotEvery < 1 || historyTicks < 0 || historyBytes < 0) {
                 throw new IllegalArgumentException("the snapshot interval must be >= 1 tick and the history >= 0 ticks");
+            }
+            if (limits == null) {
+                throw new IllegalArgumentException("the HTTP limits are missing: give HttpLimits.DEFAULTS or your own");
             }
         }
 
@@ -236,7 +249,7 @@ public final class Debugger implements AutoCloseable {
         }
         DebugServer server;
         try {
-            server = DebugServer.start(session, new InetSocketAddress(host, options.port()), token);
+            server = DebugServer.start(session, new InetSocketAddress(host, options.port()), token, options.limits());
         } catch (BindException e) {
             session.close();
             BindException said = new BindException(HttpFront.bindProblem(options.bind(), host, options.port(), e));

@@ -149,7 +149,7 @@ public final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         if (debug) {
-            return debug(plan, access);
+            return debug(plan, access, serverLimits);
         }
         CrowdServer server;
         try {
@@ -231,7 +231,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     /** {@code serve --debug}: the debugger on the simulation. */
-    private int debug(SimOptions.Plan plan, AccessToken access) {
+    private int debug(SimOptions.Plan plan, AccessToken access, ServerLimits limits) {
         if (history < 0 || snapshotEvery < 1) {
             return Problems.usage(err, "--history must be >= 0 and --snapshot-every >= 1");
         }
@@ -242,7 +242,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         SimSettings config = sim.settings();
         Debugger.Options options = Debugger.Options.defaults().port(port).bind(bind).token(access == null ? null : access.value())
-                .ticksPerSecond(speed / config.dt()).history(history, snapshotEvery);
+                .ticksPerSecond(speed / config.dt()).history(history, snapshotEvery).limits(limits.http());
         Debugger d;
         try {
             d = Debugger.openSimulation(sim, options);
