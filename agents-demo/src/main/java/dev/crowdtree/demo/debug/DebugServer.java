@@ -32,7 +32,10 @@ import java.util.function.Supplier;
  * ({@code GET /}) and a JSON API (docs/DEBUGGER.md): {@code GET /api/tree}, {@code /api/status},
  * {@code /api/find}, {@code /api/agent}, {@code /api/breakpoints}; {@code POST /api/pause},
  * {@code /api/continue}, {@code /api/step}, {@code /api/seek?tick=N}, {@code /api/breakpoints} (a
- * JSON body), {@code /api/agent/close?id=N}; {@code DELETE /api/breakpoints?id=N}. Errors are
+ * JSON body), {@code /api/agent/open?id=N}, {@code /api/agent/close?id=N};
+ * {@code DELETE /api/breakpoints?id=N}. A {@code GET} changes nothing (an {@code <img>} on any
+ * page can send one); everything that does is a {@code POST} or {@code DELETE}, refused from a
+ * page of another origin. Errors are
  * {@code {"error": "..."}} with 400 (bad input, saying what would be valid), 403, 404, 405, 408,
  * 413, 431, 500 or 503 (busy, with {@code Retry-After}).
  *
@@ -182,8 +185,17 @@ final class DebugServer implements AutoCloseable {
             case "/api/agent": {
                 HttpFront.allow(request, response, "GET");
                 int id = (int) Params.parseLong("id", required(q, "id"));
-                boolean open = "1".equals(q.get("open")) || "true".equals(q.get("open"));
-                answer = ask(() -> session.agent(id, open));
+                if (q.containsKey("open")) {
+                    throw new BadRequest(400, "GET /api/agent changes nothing, so it takes no 'open': to open agent "
+                            + id + "'s panel (watch it), POST /api/agent/open?id=" + id);
+                }
+                answer = ask(() -> session.agent(id));
+                break;
+            }
+            case "/api/agent/open": {
+                HttpFront.allow(request, response, "POST");
+                int id = (int) Params.parseLong("id", required(q, "id"));
+                answer = ask(() -> session.open(id));
                 break;
             }
             case "/api/agent/close": {

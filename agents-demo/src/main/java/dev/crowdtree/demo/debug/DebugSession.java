@@ -519,21 +519,38 @@ final class DebugSession implements AutoCloseable {
 
     // ---- finder and agent panel ---------------------------------------------------------------------
 
-    /** The agent's panel; opening it watches the agent (and fills its trace from the history, when cheap). */
-    String agent(int agent, boolean open) {
-        if (agent < 0 || agent >= runtime.agentCount()) {
-            throw new IllegalArgumentException("agent " + agent + " is out of range 0.." + (runtime.agentCount() - 1));
-        }
-        if (open && lines.watch(agent, target.tick())) {
-            backfill(agent);
-        }
+    /** The agent's panel ({@code GET /api/agent}): changes nothing. */
+    String agent(int agent) {
+        checkAgent(agent);
         return views.agentJson(agent, target.tick(), lines.upTo(agent, target.tick()), lines.isWatched(agent));
     }
 
-    /** Stops showing the agent's panel (it stays watched while a breakpoint names it). */
+    /**
+     * Opens the agent's panel ({@code POST /api/agent/open}): watches it (nothing more when it is
+     * open already) and, when it was not watched, fills its trace from the history.
+     *
+     * @throws BadRequest 409 when {@value WatchedLines#MAX_WATCHED} other agents are watched
+     */
+    String open(int agent) {
+        checkAgent(agent);
+        if (lines.openPanel(agent, target.tick())) {
+            backfill(agent);
+        }
+        return agent(agent);
+    }
+
+    /** Closes the agent's panel ({@code POST /api/agent/close}): it stays watched while a breakpoint names it. */
     String close(int agent) {
-        lines.unwatch(agent);
-        return "{}";
+        checkAgent(agent);
+        lines.closePanel(agent);
+        return "{\"id\":" + agent + ",\"watched\":" + lines.isWatched(agent) + "}";
+    }
+
+    private void checkAgent(int agent) {
+        if (agent < 0 || agent >= runtime.agentCount()) {
+            throw new IllegalArgumentException("agent " + agent + " is out of range: valid ids are 0.."
+                    + (runtime.agentCount() - 1));
+        }
     }
 
     /** Re-simulates the history with a newly watched agent, so its trace covers it; only when cheap. */

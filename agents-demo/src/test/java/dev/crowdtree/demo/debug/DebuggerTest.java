@@ -153,7 +153,7 @@ class DebuggerTest {
             }
         }
         assertTrue(agent >= 0);
-        JsonNode a = get("/api/agent?id=" + agent + "&open=1");
+        JsonNode a = post("/api/agent/open?id=" + agent, null);
         assertEquals(ind.paths.get(t)[agent], a.path("activePath").asText());
         List<String> lines = new ArrayList<>();
         a.path("trace").forEach(l -> lines.add(l.asText()));
