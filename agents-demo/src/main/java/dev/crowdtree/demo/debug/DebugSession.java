@@ -29,10 +29,11 @@ import java.util.function.Supplier;
  *
  * <p>WATCHED AGENTS: an agent opened in the panel, or named by a breakpoint, is watched by the
  * runtime's {@link Recorder}; the session copies each tick's lines of a watched agent into its own
- * list (tick-stamped, at most {@value WatchedLines#LINES_PER_AGENT}), and shows those up to the tick shown. When
- * an agent is first opened, the session re-simulates the history with it watched, so its trace
- * starts at the oldest tick kept, not when it was opened (skipped when that would take too long:
- * more than {@value #BACKFILL_AGENT_TICKS} agent-ticks).
+ * list (tick-stamped, at most {@value WatchedLines#LINES_PER_AGENT}), and shows those up to the tick
+ * shown. When an agent is first opened, its trace over the history is filled by a re-simulation of
+ * the history on a copy of the world, on a thread of its own ({@link Backfill}), so that the run
+ * keeps its pace meanwhile; one re-simulation at a time, for every agent that waits for one
+ * (skipped when it would take too long: more than {@value #BACKFILL_AGENT_TICKS} agent-ticks).
  *
  * <p>THREADING: the fields below belong to the session thread; {@link #status} is published (a
  * volatile string) for the HTTP threads after every change; the HTTP threads post work with
@@ -71,6 +72,7 @@ final class DebugSession implements AutoCloseable {
     private final SnapshotHistory history;
     private final Breakpoints breakpoints;
     private final WatchedLines lines;
+    private final Backfill backfill;
     private final RateWindow rates;
     private long[] occupancyScan; // the occupancy counted by a scan, when no tick ran since a restore
     private long nextDue;
@@ -93,6 +95,7 @@ final class DebugSession implements AutoCloseable {
         this.lines = new WatchedLines(runtime);
         this.views = new DebugViews(target);
         this.breakpoints = new Breakpoints(runtime, lines, views);
+        this.backfill = new Backfill(target.copier(), commands::add, this::backfilled);
         this.paused = settings.paused();
         this.thread = new Thread(this::loop, "crowdtree-debug");
         this.thread.setDaemon(true);
@@ -522,19 +525,36 @@ final class DebugSession implements AutoCloseable {
     /** The agent's panel ({@code GET /api/agent}): changes nothing. */
     String agent(int agent) {
         checkAgent(agent);
-        return views.agentJson(agent, target.tick(), lines.upTo(agent, target.tick()), lines.isWatched(agent));
+        return views.agentJson(agent, target.tick(), lines.upTo(agent, target.tick()), lines.isWatched(agent),
+                lines.isWatched(agent) ? backfill.state(agent) : null);
     }
 
     /**
      * Opens the agent's panel ({@code POST /api/agent/open}): watches it (nothing more when it is
-     * open already) and, when it was not watched, fills its trace from the history.
+     * open already) and, when it was not watched, asks for its trace over the history, filled by a
+     * re-simulation off this thread ({@link Backfill}); the answer says how that goes
+     * ({@code "backfill"}).
      *
-     * @throws BadRequest 409 when {@value WatchedLines#MAX_WATCHED} other agents are watched
+     * @throws BadRequest 409 when {@value WatchedLines#MAX_WATCHED} other agents are watched, 503
+     *                    when {@value Backfill#MAX_WAITING} agents wait for their trace already
      */
     String open(int agent) {
         checkAgent(agent);
-        if (lines.openPanel(agent, target.tick())) {
-            backfill(agent);
+        if (!lines.isWatched(agent)) {
+            lines.checkRoomFor(agent); // refusals before anything changes
+            String none = whyNoBackfill();
+            if (none == null) {
+                backfill.checkRoom();
+            }
+            lines.openPanel(agent, target.tick());
+            if (none == null) {
+                backfill.request(new Backfill.Want(agent, lines.serialOf(agent), historyFrom(), target.tick()));
+                startBackfill();
+            } else {
+                backfill.none(agent, none);
+            }
+        } else {
+            lines.openPanel(agent, target.tick()); // watched already (open, or named by a breakpoint): its lines run on
         }
         return agent(agent);
     }
@@ -543,6 +563,9 @@ final class DebugSession implements AutoCloseable {
     String close(int agent) {
         checkAgent(agent);
         lines.closePanel(agent);
+        if (!lines.isWatched(agent)) {
+            backfill.forget(agent);
+        }
         return "{\"id\":" + agent + ",\"watched\":" + lines.isWatched(agent) + "}";
     }
 
@@ -553,31 +576,51 @@ final class DebugSession implements AutoCloseable {
         }
     }
 
-    /** Re-simulates the history with a newly watched agent, so its trace covers it; only when cheap. */
-    private void backfill(int agent) {
+    /** Why the trace of an agent opened now is not filled from the history, or null when it is. */
+    private String whyNoBackfill() {
         long now = target.tick();
         long from = historyFrom();
-        if (!target.canSnapshot() || now <= from
-                || (now - from) * (long) runtime.agentCount() > BACKFILL_AGENT_TICKS) {
+        if (attached || !target.canSnapshot()) {
+            return "this world cannot be snapshotted (" + (attached ? "a host's own loop runs it" : "a tree run alone")
+                    + "), so its history cannot be re-simulated; the trace starts where the agent was opened";
+        }
+        if (!backfill.possible()) {
+            return "this world cannot be copied to re-simulate its history (opened without its model); the trace "
+                    + "starts where the agent was opened";
+        }
+        if (now <= from) {
+            return "the history holds no tick before tick " + now;
+        }
+        long cost = (now - from) * (long) runtime.agentCount();
+        if (cost > BACKFILL_AGENT_TICKS) {
+            return String.format(Locale.ROOT, "re-simulating the %,d ticks of the history for %,d agents (%,d "
+                    + "agent-ticks) is more than the %,d allowed; the trace starts where the agent was opened",
+                    now - from, runtime.agentCount(), cost, BACKFILL_AGENT_TICKS);
+        }
+        return null;
+    }
+
+    /** Hands the waiting agents' re-simulation to the re-simulation thread, when none runs. */
+    private void startBackfill() {
+        if (!backfill.hasWaiting()) {
             return;
         }
-        lines.collectAfter(agent, from);
-        boolean wasPaused = paused;
-        String why = reason;
-        RateWindow window = rates.copy();
-        try {
-            long s = snapshotTickBefore(from + 1); // the oldest, at the start of the history
-            target.restore(snapshotAt(s), s);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        long from = historyFrom();
+        long s = snapshotTickBefore(from + 1); // the oldest snapshot, at the start of the history
+        long end = backfill.waitingEnd();
+        long checkTick = end > s ? snapshotTickBefore(end + 1) : s; // the latest at or before the end
+        byte[] check = checkTick > s ? snapshotAt(checkTick) : null;
+        backfill.start(snapshotAt(s), s, check, checkTick);
+    }
+
+    /** A re-simulation finished: the lines it found go before those collected since (session thread). */
+    private void backfilled(Backfill.Result r) {
+        if (r.failure() == null) {
+            for (Backfill.Want w : r.wants()) {
+                lines.prepend(w.agent(), w.serial(), r.lines().get(w.agent()), r.ticks().get(w.agent()));
+            }
         }
-        // lines of the agents watched before are already collected up to now: they are skipped
-        while (target.tick() < now) {
-            tick(false);
-        }
-        rates.restore(window);
-        paused = wasPaused;
-        reason = why;
+        startBackfill();
     }
 
     // ---- views ------------------------------------------------------------------------------------
@@ -614,6 +657,7 @@ final class DebugSession implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        backfill.close();
         commands.add(() -> { }); // wakes the loop
         if (attached) {
             return;

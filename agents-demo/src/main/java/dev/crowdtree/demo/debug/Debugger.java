@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.debug;
 
+import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.HttpFront;
 import dev.crowdtree.demo.http.HttpLimits;
@@ -11,6 +12,7 @@ import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.InputFiles;
@@ -171,10 +173,49 @@ public final class Debugger implements AutoCloseable {
         return open(target, options.settings(dt), options, rec, null);
     }
 
-    /** Opens the debugger on a simulation of any model ({@code serve --debug}); it owns {@code sim} from now on. */
+    /**
+     * Opens the debugger on a simulation of any model; it owns {@code sim} from now on. Without the
+     * model it was opened from, the debugger cannot copy the world, so an agent opened late has no
+     * trace before it was opened ({@link #openSimulation(Simulation, RunnableModel, NodeErrorPolicy, Options)}
+     * fills it).
+     */
     public static Debugger openSimulation(Simulation sim, Options options) throws IOException {
         options.check();
         return open(new SimTarget(sim), options.settings(sim.settings().dt()), options, null, null);
+    }
+
+    /**
+     * Opens the debugger on a simulation of {@code model} ({@code serve --debug}), run under
+     * {@code policy} (null: the default); it owns {@code sim} from now on. When an agent is opened,
+     * its trace over the history is filled by re-simulating the history on a copy of the world
+     * loaded from a snapshot ({@link RunnableModel#load}, one worker), on a thread of its own, so the
+     * run keeps its pace meanwhile.
+     */
+    public static Debugger openSimulation(Simulation sim, RunnableModel model, NodeErrorPolicy policy, Options options)
+            throws IOException {
+        options.check();
+        SimTarget target = new SimTarget(sim, null, copies(model, sim.treeFile(), policy, InputFiles.DEFAULT_MAX_BYTES));
+        return open(target, options.settings(sim.settings().dt()), options, null, null);
+    }
+
+    /**
+     * Copies of a simulation of {@code model} from its snapshots: loaded with one worker (a
+     * simulation is the same on any number; the copy leaves the other cores to the run), its tree
+     * {@code treeFile} (null: the model's own), under {@code policy} (null: the default).
+     */
+    static SimTarget.Copies copies(RunnableModel model, Path treeFile, NodeErrorPolicy policy, long maxTreeBytes) {
+        return snapshot -> {
+            Simulation copy;
+            try {
+                copy = model.load(SnapshotReader.parse(snapshot), null, 1, treeFile, maxTreeBytes);
+            } catch (StateTreeCompileException e) {
+                throw new IOException("the tree does not compile again: " + e.getMessage(), e);
+            }
+            if (policy != null) {
+                copy.system().setNodeErrorPolicy(policy);
+            }
+            return copy;
+        };
     }
 
     /**
@@ -197,7 +238,8 @@ public final class Debugger implements AutoCloseable {
         Simulation sim = model.open(new SimSettings(scenario.agents(), scenario.seed(), scenario.workers(), scenario.dt()),
                 t, tree, null, null);
         sim.system().setNodeErrorPolicy(scenario.onNodeError());
-        SimTarget target = new SimTarget(sim, new ScenarioInputs(scenario, text));
+        SimTarget target = new SimTarget(sim, new ScenarioInputs(scenario, text),
+                copies(model, tree, scenario.onNodeError(), maxBytes));
         return open(target, options.settings(scenario.dt()), options, null, null);
     }
 

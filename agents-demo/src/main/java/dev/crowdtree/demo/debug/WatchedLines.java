@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.http.BadRequest;
+import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 
 import java.util.ArrayList;
@@ -140,9 +141,30 @@ final class WatchedLines {
         }
     }
 
-    /** The agent's lines are to be collected again from the tick after {@code tick} (a re-simulation fills them). */
-    void collectAfter(int agent, long tick) {
-        lines.get(agent).collectedUpTo = tick;
+    /**
+     * Puts {@code text} (the agent's lines of earlier ticks, {@code ticks} each, oldest first, all
+     * before the first line kept) before its lines, when the agent is still watched as serial
+     * {@code serial} (not closed and opened again meanwhile); the oldest go past
+     * {@value #LINES_PER_AGENT}. Whether they were kept.
+     */
+    boolean prepend(int agent, long serial, List<String> text, List<Long> ticks) {
+        AgentLines a = lines.get(agent);
+        if (a == null || a.serial != serial) {
+            return false;
+        }
+        long first = a.ticks.isEmpty() ? Long.MAX_VALUE : a.ticks.get(0);
+        List<String> t = new ArrayList<>();
+        List<Long> k = new ArrayList<>();
+        for (int i = 0; i < text.size(); i++) {
+            if (ticks.get(i) < first) {
+                t.add(text.get(i));
+                k.add(ticks.get(i));
+            }
+        }
+        a.text.addAll(0, t);
+        a.ticks.addAll(0, k);
+        trim(a);
+        return true;
     }
 
     /** After tick {@code k}: each watched agent's lines of it, unless collected already. */
@@ -150,23 +172,36 @@ final class WatchedLines {
         if (lines.isEmpty()) {
             return;
         }
-        String prefix = k + " ";
         for (Map.Entry<Integer, AgentLines> e : lines.entrySet()) {
             AgentLines a = e.getValue();
             if (k <= a.collectedUpTo) {
                 continue;
             }
-            for (String line : runtime.recorder().trace(e.getKey())) {
-                if (line.startsWith(prefix)) {
-                    a.text.add(line);
-                    a.ticks.add(k);
-                }
+            int before = a.text.size();
+            linesOfTick(runtime.recorder(), e.getKey(), k, a.text);
+            for (int i = before; i < a.text.size(); i++) {
+                a.ticks.add(k);
             }
-            while (a.text.size() > LINES_PER_AGENT) {
-                a.text.remove(0);
-                a.ticks.remove(0);
-            }
+            trim(a);
             a.collectedUpTo = k;
+        }
+    }
+
+    /** Adds the agent's lines of tick {@code k} in the recorder's rings ({@code Recorder.trace}) to {@code out}. */
+    static void linesOfTick(Recorder recorder, int agent, long k, List<String> out) {
+        String prefix = k + " ";
+        for (String line : recorder.trace(agent)) {
+            if (line.startsWith(prefix)) {
+                out.add(line);
+            }
+        }
+    }
+
+    private static void trim(AgentLines a) {
+        int over = a.text.size() - LINES_PER_AGENT;
+        if (over > 0) {
+            a.text.subList(0, over).clear();
+            a.ticks.subList(0, over).clear();
         }
     }
 

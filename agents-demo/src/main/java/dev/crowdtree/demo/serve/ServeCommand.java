@@ -245,7 +245,7 @@ public final class ServeCommand implements Callable<Integer> {
                 .ticksPerSecond(speed / config.dt()).history(history, snapshotEvery).limits(limits.http());
         Debugger d;
         try {
-            d = Debugger.openSimulation(sim, options);
+            d = Debugger.openSimulation(sim, plan.model(), this.options.nodeErrorPolicy(), options);
         } catch (BindException e) {
             sim.close();
             return Problems.usage(err, e.getMessage()); // Debugger says which: the port in use, or not this machine's address
