@@ -2,12 +2,14 @@ package dev.crowdtree.demo.debug;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.http.Access;
 import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.Answers;
 import dev.crowdtree.demo.http.BadRequest;
 import dev.crowdtree.demo.http.HttpFront;
 import dev.crowdtree.demo.http.HttpLimits;
+import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.demo.http.Params;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -39,6 +41,11 @@ import java.util.function.Supplier;
  * {@code {"error": "..."}} with 400 (bad input, saying what would be valid), 403, 404, 405, 408,
  * 413, 431, 500 or 503 (busy, with {@code Retry-After}).
  *
+ * <p>Every JSON answer has the characters that can reorder or hide text (bidirectional controls and
+ * other format characters, C1 controls, line separators) escaped ({@link Json#safe}), whatever a
+ * tree or a request named. Numbers in query strings and bodies are parsed strictly: integers in
+ * range (never wrapped), typed JSON fields, finite bounds; else a 400 saying what would be valid.
+ *
  * <p>Bound to loopback unless told otherwise, and then requests must name a loopback host (against
  * DNS rebinding); a {@code POST} or {@code DELETE} from a page of another origin is refused; with a
  * token (required off loopback), every request must carry it. The front's limits apply
@@ -53,6 +60,8 @@ import java.util.function.Supplier;
  */
 final class DebugServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The most agents {@code /api/find} lists ({@code limit}). */
+    static final int MAX_FIND_LIMIT = 100_000;
     /** How long a request waits for the session thread before it is answered 503. */
     static final long SESSION_WAIT_MS = 60_000;
 
@@ -73,7 +82,7 @@ final class DebugServer implements AutoCloseable {
             html = html.replace("const TOKEN = null;", "const TOKEN = " + JSON.valueToTree(token.value()) + ";");
         }
         page = html.getBytes(StandardCharsets.UTF_8);
-        tree = session.treeJson().getBytes(StandardCharsets.UTF_8);
+        tree = Json.safe(session.treeJson()).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -115,7 +124,8 @@ final class DebugServer implements AutoCloseable {
     }
 
     /**
-     * {@code work} on the session thread, as the answer's future: a refusal there
+     * {@code work} on the session thread, as the answer's future: its JSON with the characters that
+     * reorder or hide text escaped ({@link Json#safe}); a refusal there
      * ({@link IllegalArgumentException}) is a 400, no answer within {@link #SESSION_WAIT_MS} a 503.
      */
     private CompletableFuture<String> ask(Supplier<String> work) {
@@ -125,7 +135,7 @@ final class DebugServer implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new BadRequest(400, e.getMessage());
             }
-        }).orTimeout(SESSION_WAIT_MS, TimeUnit.MILLISECONDS).exceptionally(e -> {
+        }).thenApply(Json::safe).orTimeout(SESSION_WAIT_MS, TimeUnit.MILLISECONDS).exceptionally(e -> {
             Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
             if (t instanceof TimeoutException) {
                 throw BadRequest.busy("the debugging session did not answer within " + SESSION_WAIT_MS / 1000 + " s",
@@ -156,7 +166,8 @@ final class DebugServer implements AutoCloseable {
                 return;
             case "/api/status":
                 HttpFront.allow(request, response, "GET");
-                Answers.send(request, response, done, 200, Answers.JSON, session.status().getBytes(StandardCharsets.UTF_8));
+                Answers.send(request, response, done, 200, Answers.JSON,
+                        Json.safe(session.status()).getBytes(StandardCharsets.UTF_8));
                 return;
             case "/api/pause":
                 HttpFront.allow(request, response, "POST");
@@ -172,7 +183,7 @@ final class DebugServer implements AutoCloseable {
                 break;
             case "/api/seek": {
                 HttpFront.allow(request, response, "POST");
-                long t = Params.parseLong("tick", required(q, "tick"));
+                long t = Params.parseLong("tick", required(q, "tick"), 0, Long.MAX_VALUE); // the session: in the history
                 answer = ask(() -> session.seek(t));
                 break;
             }
@@ -184,7 +195,7 @@ final class DebugServer implements AutoCloseable {
             }
             case "/api/agent": {
                 HttpFront.allow(request, response, "GET");
-                int id = (int) Params.parseLong("id", required(q, "id"));
+                int id = agentId(q);
                 if (q.containsKey("open")) {
                     throw new BadRequest(400, "GET /api/agent changes nothing, so it takes no 'open': to open agent "
                             + id + "'s panel (watch it), POST /api/agent/open?id=" + id);
@@ -194,13 +205,13 @@ final class DebugServer implements AutoCloseable {
             }
             case "/api/agent/open": {
                 HttpFront.allow(request, response, "POST");
-                int id = (int) Params.parseLong("id", required(q, "id"));
+                int id = agentId(q);
                 answer = ask(() -> session.open(id));
                 break;
             }
             case "/api/agent/close": {
                 HttpFront.allow(request, response, "POST");
-                int id = (int) Params.parseLong("id", required(q, "id"));
+                int id = agentId(q);
                 answer = ask(() -> session.close(id));
                 break;
             }
@@ -220,7 +231,7 @@ final class DebugServer implements AutoCloseable {
             case "HEAD":
                 return ask(session::breakpointsJson);
             case "DELETE": {
-                int id = (int) Params.parseLong("id", required(q, "id"));
+                int id = Params.parseInt("id", required(q, "id"), 1, Integer.MAX_VALUE); // the session: one that exists
                 return ask(() -> session.removeBreakpoint(id));
             }
             case "POST":
@@ -234,14 +245,50 @@ final class DebugServer implements AutoCloseable {
         }
     }
 
-    /** The breakpoint a body asks for. */
-    private static Breakpoint.Spec spec(JsonNode b) {
+    /** The {@code id} of an agent: an integer in {@code 0..agents-1}, else 400 naming the range. */
+    private int agentId(Map<String, String> q) {
+        return Params.parseInt("id", required(q, "id"), 0, session.agents() - 1);
+    }
+
+    /**
+     * The breakpoint a body asks for, its fields typed strictly: {@code kind}, {@code state},
+     * {@code tag} and {@code column} strings; {@code transition} an integer (a transition id);
+     * {@code agent} an integer, an agent id or -1 for any (left out or null: any); {@code crosses} a
+     * number ({@link #crosses}). A field of the wrong type is a 400 saying what it must be.
+     */
+    private Breakpoint.Spec spec(JsonNode b) {
         String kind = text(b, "kind");
         String state = text(b, "state");
-        Integer transition = b.hasNonNull("transition") ? b.get("transition").asInt(-1) : null;
+        // the ranges are checked with the tree (Breakpoint.of); here, that the numbers are integers at all
+        int transitions = session.tree().transitionCount;
+        Long transition = integer(b, "transition", Integer.MIN_VALUE, Integer.MAX_VALUE,
+                "a transition id, 0.." + (transitions - 1) + " (GET /api/tree lists them)");
         String tag = text(b, "tag");
-        int agent = b.hasNonNull("agent") && !b.get("agent").asText().isBlank() ? b.get("agent").asInt(-1) : -1;
-        return new Breakpoint.Spec(kind, state, transition, tag, agent, text(b, "column"), crosses(b));
+        Long agent = integer(b, "agent", Integer.MIN_VALUE, Integer.MAX_VALUE, "an agent id, 0.."
+                + (session.agents() - 1) + ", or -1 for any agent");
+        return new Breakpoint.Spec(kind, state, transition == null ? null : transition.intValue(), tag,
+                agent == null ? -1 : agent.intValue(), text(b, "column"), crosses(b));
+    }
+
+    /**
+     * Field {@code field} of {@code n}: null when left out or null, else an integer (a JSON number
+     * with no fraction: 3 or 3.0, not 3.5 or "3") in {@code min..max}; else 400 saying it must be
+     * {@code what}.
+     */
+    private static Long integer(JsonNode n, String field, long min, long max, String what) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isNumber() || !v.canConvertToExactIntegral() || !v.canConvertToLong()) {
+            throw new BadRequest(400, field + " = " + Printable.clean(v.toString(), 40) + " is not an integer: give "
+                    + what);
+        }
+        long x = v.longValue();
+        if (x < min || x > max) {
+            throw new BadRequest(400, field + " = " + v + " is out of range: give " + what);
+        }
+        return x;
     }
 
     /**
@@ -269,7 +316,8 @@ final class DebugServer implements AutoCloseable {
                 columnMax = max;
             }
         }
-        int limit = (int) Math.min(100_000, Math.max(1, number(q, "limit", 1000)));
+        String given = blankToNull(q.get("limit"));
+        int limit = given == null ? 1000 : Params.parseInt("limit", given, 1, MAX_FIND_LIMIT);
         return new DebugViews.Query(state, param, min, max, column, columnMin, columnMax, limit);
     }
 
@@ -307,9 +355,17 @@ final class DebugServer implements AutoCloseable {
         return n;
     }
 
+    /** Field {@code field} of {@code n}: null when left out, null or blank; else a string (400 if it is another type). */
     private static String text(JsonNode n, String field) {
         JsonNode v = n.get(field);
-        return v == null || v.isNull() || v.asText().isBlank() ? null : v.asText();
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw new BadRequest(400, field + " = " + Printable.clean(v.toString(), 40) + " is not a string: give "
+                    + field + " as text in quotes");
+        }
+        return v.asText().isBlank() ? null : v.asText();
     }
 
     private static String required(Map<String, String> q, String name) {

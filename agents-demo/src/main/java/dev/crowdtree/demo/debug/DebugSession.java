@@ -52,6 +52,8 @@ final class DebugSession implements AutoCloseable {
     private final DebugTarget target;
     private final StateTreeRuntime runtime;
     private final CompiledStateTree tree;
+    /** The runtime's agent count, read once (it does not change). */
+    private final int agents;
     private final Settings settings;
     private final Recording replay;
     private final RecordingOut recording;
@@ -87,6 +89,7 @@ final class DebugSession implements AutoCloseable {
         this.target = target;
         this.runtime = target.runtime();
         this.tree = runtime.tree();
+        this.agents = runtime.agentCount();
         this.settings = settings;
         this.replay = replay;
         this.recording = recording;
@@ -132,6 +135,11 @@ final class DebugSession implements AutoCloseable {
 
     DebugTarget target() {
         return target;
+    }
+
+    /** The number of agents (fixed for the session; any thread). */
+    int agents() {
+        return agents;
     }
 
     /** The status JSON as last published. */

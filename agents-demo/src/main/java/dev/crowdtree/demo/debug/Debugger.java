@@ -118,6 +118,11 @@ public final class Debugger implements AutoCloseable {
             if (snapshotEvery < 1 || historyTicks < 0 || historyBytes < 0) {
                 throw new IllegalArgumentException("the snapshot interval must be >= 1 tick and the history >= 0 ticks");
             }
+            if (Double.isNaN(ticksPerSecond) || Double.isInfinite(ticksPerSecond)) {
+                throw new IllegalArgumentException("ticks per second = " + ticksPerSecond + " is not a finite number; give "
+                        + "0 (as fast as it goes) .. " + (int) DebugCommand.MAX_TPS + ", or a negative number for real time "
+                        + "(1/dt)");
+            }
             if (limits == null) {
                 throw new IllegalArgumentException("the HTTP limits are missing: give HttpLimits.DEFAULTS or your own");
             }
