@@ -35,7 +35,8 @@ import java.util.function.Consumer;
  * {@code done}, {@code none: ...} (nothing to fill, or it cannot be filled, and why), or
  * {@code failed: ...}.
  *
- * <p>THREADING: everything here but {@link Job#run} belongs to the session thread; a job runs on
+ * <p>THREADING: everything here but {@link Job#run} and {@link #close} belongs to the session
+ * thread ({@link #close} only shuts the executor, a final field, down); a job runs on
  * the re-simulation thread with its own copy of the world and immutable inputs (the snapshots are
  * byte arrays that nobody writes once kept), and its result is handed back to the session thread
  * through {@code post} (the session's command queue).
@@ -58,8 +59,8 @@ final class Backfill implements AutoCloseable {
     private final Map<Integer, Want> waiting = new LinkedHashMap<>();
     private final Map<Integer, String> states = new HashMap<>();
     private List<Want> running;
-    private ExecutorService thread;
-    private boolean closed;
+    /** The re-simulation thread (started with the first task), or null without a copier. Closed from any thread. */
+    private final ExecutorService thread;
 
     /**
      * @param copier how to copy the world, or null: nothing is filled
@@ -70,6 +71,12 @@ final class Backfill implements AutoCloseable {
         this.copier = copier;
         this.post = post;
         this.done = done;
+        this.thread = copier == null ? null : Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "crowdtree-debug-resimulation");
+            t.setDaemon(true);
+            t.setPriority(Thread.MIN_PRIORITY);
+            return t;
+        });
     }
 
     /** Whether the world can be copied at all. */
@@ -133,7 +140,7 @@ final class Backfill implements AutoCloseable {
      * the history after tick {@code checkTick}, or null), when none runs.
      */
     void start(byte[] start, long startTick, byte[] check, long checkTick) {
-        if (running != null || waiting.isEmpty() || closed) {
+        if (running != null || waiting.isEmpty() || thread == null) {
             return;
         }
         List<Want> wants = new ArrayList<>(waiting.values());
@@ -144,14 +151,6 @@ final class Backfill implements AutoCloseable {
             states.put(w.agent(), "running");
         }
         running = wants;
-        if (thread == null) {
-            thread = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "crowdtree-debug-resimulation");
-                t.setDaemon(true);
-                t.setPriority(Thread.MIN_PRIORITY);
-                return t;
-            });
-        }
         Job job = new Job(copier, wants, start, startTick, end, check, checkTick);
         try {
             thread.execute(() -> {
@@ -159,7 +158,7 @@ final class Backfill implements AutoCloseable {
                 post.accept(() -> finished(r));
             });
         } catch (RejectedExecutionException e) {
-            running = null; // closing
+            running = null; // the session is closing
         }
     }
 
@@ -174,10 +173,9 @@ final class Backfill implements AutoCloseable {
         done.accept(r);
     }
 
-    /** Stops the re-simulation thread (a re-simulation running stops at its next tick). */
+    /** Stops the re-simulation thread (a re-simulation running stops at its next tick); from any thread. */
     @Override
     public void close() {
-        closed = true;
         if (thread != null) {
             thread.shutdownNow();
         }
