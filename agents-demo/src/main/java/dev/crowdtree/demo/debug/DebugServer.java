@@ -37,9 +37,9 @@ import java.util.function.Supplier;
  * JSON body), {@code /api/agent/open?id=N}, {@code /api/agent/close?id=N};
  * {@code DELETE /api/breakpoints?id=N}. A {@code GET} changes nothing (an {@code <img>} on any
  * page can send one); everything that does is a {@code POST} or {@code DELETE}, refused from a
- * page of another origin. Errors are
- * {@code {"error": "..."}} with 400 (bad input, saying what would be valid), 403, 404, 405, 408,
- * 413, 431, 500 or 503 (busy, with {@code Retry-After}).
+ * page of another origin. Errors are {@code {"error": "..."}} with 400 (bad input, saying what
+ * would be valid), 401, 403, 404, 405, 408, 409 (a cap, named), 413, 431, 500 or 503 (busy, with
+ * {@code Retry-After}).
  *
  * <p>Every JSON answer has the characters that can reorder or hide text (bidirectional controls and
  * other format characters, C1 controls, line separators) escaped ({@link Json#safe}), whatever a
