@@ -200,19 +200,19 @@ final class DebugServer implements AutoCloseable {
                     throw new BadRequest(400, "GET /api/agent changes nothing, so it takes no 'open': to open agent "
                             + id + "'s panel (watch it), POST /api/agent/open?id=" + id);
                 }
-                answer = ask(() -> session.agent(id));
+                answer = ask(() -> session.panels().agent(id));
                 break;
             }
             case "/api/agent/open": {
                 HttpFront.allow(request, response, "POST");
                 int id = agentId(q);
-                answer = ask(() -> session.open(id));
+                answer = ask(() -> session.panels().open(id));
                 break;
             }
             case "/api/agent/close": {
                 HttpFront.allow(request, response, "POST");
                 int id = agentId(q);
-                answer = ask(() -> session.close(id));
+                answer = ask(() -> session.panels().close(id));
                 break;
             }
             case "/api/breakpoints":

@@ -33,14 +33,13 @@ import java.util.function.Supplier;
  * shown. When an agent is first opened, its trace over the history is filled by a re-simulation of
  * the history on a copy of the world, on a thread of its own ({@link Backfill}), so that the run
  * keeps its pace meanwhile; one re-simulation at a time, for every agent that waits for one
- * (skipped when it would take too long: more than {@value #BACKFILL_AGENT_TICKS} agent-ticks).
+ * (skipped when it would take too long: more than {@value AgentPanels#BACKFILL_AGENT_TICKS} agent-ticks).
  *
  * <p>THREADING: the fields below belong to the session thread; {@link #status} is published (a
  * volatile string) for the HTTP threads after every change; the HTTP threads post work with
  * {@link #call} (a concurrent queue and an atomic count of what waits in it).
  */
 final class DebugSession implements AutoCloseable {
-    static final long BACKFILL_AGENT_TICKS = 50_000_000L;
     /** Requests waiting for the session thread at most ({@link #call}). */
     static final int MAX_PENDING = 32;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -74,7 +73,7 @@ final class DebugSession implements AutoCloseable {
     private final SnapshotHistory history;
     private final Breakpoints breakpoints;
     private final WatchedLines lines;
-    private final Backfill backfill;
+    private final AgentPanels panels;
     private final RateWindow rates;
     private long[] occupancyScan; // the occupancy counted by a scan, when no tick ran since a restore
     private long nextDue;
@@ -98,7 +97,7 @@ final class DebugSession implements AutoCloseable {
         this.lines = new WatchedLines(runtime);
         this.views = new DebugViews(target);
         this.breakpoints = new Breakpoints(runtime, lines, views);
-        this.backfill = new Backfill(target.copier(), commands::add, this::backfilled);
+        this.panels = new AgentPanels(target, views, lines, new SessionHistory(), commands::add);
         this.paused = settings.paused();
         this.thread = new Thread(this::loop, "crowdtree-debug");
         this.thread.setDaemon(true);
@@ -178,24 +177,6 @@ final class DebugSession implements AutoCloseable {
             }
         });
         return f;
-    }
-
-    /** Runs {@code work} on the session thread and waits for it (at most 60 s); for tests and tools, not the HTTP threads. */
-    <T> T await(Supplier<T> work) {
-        try {
-            return call(work).get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException) {
-                throw (RuntimeException) c;
-            }
-            throw new IllegalStateException(c);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the debugging session did not answer within 60 s");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted");
-        }
     }
 
     // ---- the loop ---------------------------------------------------------------------------------
@@ -528,107 +509,34 @@ final class DebugSession implements AutoCloseable {
         return breakpointsJson();
     }
 
-    // ---- finder and agent panel ---------------------------------------------------------------------
+    // ---- agent panels -------------------------------------------------------------------------------
 
-    /** The agent's panel ({@code GET /api/agent}): changes nothing. */
-    String agent(int agent) {
-        checkAgent(agent);
-        return views.agentJson(agent, target.tick(), lines.upTo(agent, target.tick()), lines.isWatched(agent),
-                lines.isWatched(agent) ? backfill.state(agent) : null);
+    /** The agents' panels ({@code /api/agent}, {@code /api/agent/open}, {@code /api/agent/close}): session thread only. */
+    AgentPanels panels() {
+        return panels;
     }
 
-    /**
-     * Opens the agent's panel ({@code POST /api/agent/open}): watches it (nothing more when it is
-     * open already) and, when it was not watched, asks for its trace over the history, filled by a
-     * re-simulation off this thread ({@link Backfill}); the answer says how that goes
-     * ({@code "backfill"}).
-     *
-     * @throws BadRequest 409 when {@value WatchedLines#MAX_WATCHED} other agents are watched, 503
-     *                    when {@value Backfill#MAX_WAITING} agents wait for their trace already
-     */
-    String open(int agent) {
-        checkAgent(agent);
-        if (!lines.isWatched(agent)) {
-            lines.checkRoomFor(agent); // refusals before anything changes
-            String none = whyNoBackfill();
-            if (none == null) {
-                backfill.checkRoom();
-            }
-            lines.openPanel(agent, target.tick());
-            if (none == null) {
-                backfill.request(new Backfill.Want(agent, lines.serialOf(agent), historyFrom(), target.tick()));
-                startBackfill();
-            } else {
-                backfill.none(agent, none);
-            }
-        } else {
-            lines.openPanel(agent, target.tick()); // watched already (open, or named by a breakpoint): its lines run on
+    /** What the agent panels see of the history: the session's snapshots (session thread). */
+    private final class SessionHistory implements AgentPanels.History {
+        @Override
+        public boolean canReSimulate() {
+            return !attached && target.canSnapshot();
         }
-        return agent(agent);
-    }
 
-    /** Closes the agent's panel ({@code POST /api/agent/close}): it stays watched while a breakpoint names it. */
-    String close(int agent) {
-        checkAgent(agent);
-        lines.closePanel(agent);
-        if (!lines.isWatched(agent)) {
-            backfill.forget(agent);
+        @Override
+        public long from() {
+            return historyFrom();
         }
-        return "{\"id\":" + agent + ",\"watched\":" + lines.isWatched(agent) + "}";
-    }
 
-    private void checkAgent(int agent) {
-        if (agent < 0 || agent >= runtime.agentCount()) {
-            throw new IllegalArgumentException("agent " + agent + " is out of range: valid ids are 0.."
-                    + (runtime.agentCount() - 1));
+        @Override
+        public long snapshotTickBefore(long t) {
+            return DebugSession.this.snapshotTickBefore(t);
         }
-    }
 
-    /** Why the trace of an agent opened now is not filled from the history, or null when it is. */
-    private String whyNoBackfill() {
-        long now = target.tick();
-        long from = historyFrom();
-        if (attached || !target.canSnapshot()) {
-            return "this world cannot be snapshotted (" + (attached ? "a host's own loop runs it" : "a tree run alone")
-                    + "), so its history cannot be re-simulated; the trace starts where the agent was opened";
+        @Override
+        public byte[] snapshotAt(long s) {
+            return DebugSession.this.snapshotAt(s);
         }
-        if (!backfill.possible()) {
-            return "this world cannot be copied to re-simulate its history (opened without its model); the trace "
-                    + "starts where the agent was opened";
-        }
-        if (now <= from) {
-            return "the history holds no tick before tick " + now;
-        }
-        long cost = (now - from) * (long) runtime.agentCount();
-        if (cost > BACKFILL_AGENT_TICKS) {
-            return String.format(Locale.ROOT, "re-simulating the %,d ticks of the history for %,d agents (%,d "
-                    + "agent-ticks) is more than the %,d allowed; the trace starts where the agent was opened",
-                    now - from, runtime.agentCount(), cost, BACKFILL_AGENT_TICKS);
-        }
-        return null;
-    }
-
-    /** Hands the waiting agents' re-simulation to the re-simulation thread, when none runs. */
-    private void startBackfill() {
-        if (!backfill.hasWaiting()) {
-            return;
-        }
-        long from = historyFrom();
-        long s = snapshotTickBefore(from + 1); // the oldest snapshot, at the start of the history
-        long end = backfill.waitingEnd();
-        long checkTick = end > s ? snapshotTickBefore(end + 1) : s; // the latest at or before the end
-        byte[] check = checkTick > s ? snapshotAt(checkTick) : null;
-        backfill.start(snapshotAt(s), s, check, checkTick);
-    }
-
-    /** A re-simulation finished: the lines it found go before those collected since (session thread). */
-    private void backfilled(Backfill.Result r) {
-        if (r.failure() == null) {
-            for (Backfill.Want w : r.wants()) {
-                lines.prepend(w.agent(), w.serial(), r.lines().get(w.agent()), r.ticks().get(w.agent()));
-            }
-        }
-        startBackfill();
     }
 
     // ---- views ------------------------------------------------------------------------------------
@@ -665,7 +573,7 @@ final class DebugSession implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        backfill.close();
+        panels.close();
         commands.add(() -> { }); // wakes the loop
         if (attached) {
             return;
