@@ -54,9 +54,12 @@ public final class DebugCommand implements Callable<Integer> {
     @Option(names = "--paused", description = "Start paused after tick 0 (the start).")
     boolean paused;
 
-    @Option(names = "--tps", paramLabel = "N", description = "Ticks per second while running; 0: as fast as it goes "
-            + "(default: real time, 1/dt).", defaultValue = "-1")
-    double tps;
+    @Option(names = "--tps", paramLabel = "N", description = "Ticks per second while running, 0..10000; 0: as fast as "
+            + "it goes (default: real time, 1/dt).")
+    Double tps;
+
+    /** The most ticks per second {@code --tps} takes. */
+    static final double MAX_TPS = 10_000;
 
     @Option(names = "--history", paramLabel = "TICKS", description = "Ticks kept for time travel (default: ${DEFAULT-VALUE}).",
             defaultValue = "1000")
@@ -109,15 +112,16 @@ public final class DebugCommand implements Callable<Integer> {
         long maxBytes;
         try {
             maxBytes = limit.bytes();
-            if (tps > 10_000) {
-                throw new IllegalArgumentException("--tps = " + tps + " is out of range; valid: 0 (as fast as it goes) .. 10000");
+            if (tps != null && !(tps >= 0 && tps <= MAX_TPS)) { // NaN fails both
+                throw new IllegalArgumentException("--tps = " + tps + " is out of range; valid range is 0 (as fast as it "
+                        + "goes) .. " + (int) MAX_TPS + ", or leave it out for real time (1/dt)");
             }
             if (history < 0 || snapshotEvery < 1) {
                 throw new IllegalArgumentException("--history must be >= 0 and --snapshot-every >= 1");
             }
             AccessToken access = tokens.resolve();
             options = Debugger.Options.defaults().port(port).bind(bind).token(access == null ? null : access.value()).paused(paused)
-                    .ticksPerSecond(tps).history(history, snapshotEvery);
+                    .ticksPerSecond(tps == null ? -1 : tps).history(history, snapshotEvery);
             options.check();
         } catch (IllegalArgumentException e) {
             return Problems.usage(err, e.getMessage());
@@ -168,7 +172,7 @@ public final class DebugCommand implements Callable<Integer> {
             Problems.compileErrors(err, tree != null ? tree : scenario, e);
             return Problems.USAGE;
         } catch (BindException e) {
-            return Problems.usage(err, "port " + port + " is already in use on " + bind + "; choose another with --port");
+            return Problems.usage(err, e.getMessage()); // Debugger says which: the port in use, or not this machine's address
         } catch (UnknownHostException e) {
             return Problems.usage(err, "--bind " + bind + " is not a known host or address");
         } catch (IllegalArgumentException e) {

@@ -1,23 +1,20 @@
 package dev.crowdtree.demo.debug;
 
-import dev.crowdtree.demo.http.Access;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.demo.http.Access;
 import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.Answers;
 import dev.crowdtree.demo.http.BadRequest;
+import dev.crowdtree.demo.http.HttpFront;
+import dev.crowdtree.demo.http.HttpLimits;
+import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.demo.http.Params;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,98 +23,93 @@ import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
- * The debugger's HTTP side, on Jetty 12's core API: the page ({@code GET /}) and a JSON API
- * (docs/DEBUGGER.md): {@code GET /api/tree}, {@code /api/status}, {@code /api/find},
- * {@code /api/agent}, {@code /api/breakpoints}; {@code POST /api/pause}, {@code /api/continue},
- * {@code /api/step}, {@code /api/seek?tick=N}, {@code /api/breakpoints} (a JSON body),
- * {@code /api/agent/close?id=N}; {@code DELETE /api/breakpoints?id=N}. Errors are
- * {@code {"error": "..."}} with 400 (bad input, saying what would be valid), 404, 405 or 500.
+ * The debugger's HTTP side, on the {@link HttpFront} it shares with {@code serve}: the page
+ * ({@code GET /}) and a JSON API (docs/DEBUGGER.md): {@code GET /api/tree}, {@code /api/status},
+ * {@code /api/find}, {@code /api/agent}, {@code /api/breakpoints}; {@code POST /api/pause},
+ * {@code /api/continue}, {@code /api/step}, {@code /api/seek?tick=N}, {@code /api/breakpoints} (a
+ * JSON body), {@code /api/agent/open?id=N}, {@code /api/agent/close?id=N};
+ * {@code DELETE /api/breakpoints?id=N}. A {@code GET} changes nothing (an {@code <img>} on any
+ * page can send one); everything that does is a {@code POST} or {@code DELETE}, refused from a
+ * page of another origin. Errors are {@code {"error": "..."}} with 400 (bad input, saying what
+ * would be valid), 401, 403, 404, 405, 408, 409 (a cap, named), 413, 431, 500 or 503 (busy, with
+ * {@code Retry-After}).
+ *
+ * <p>Every JSON answer has the characters that can reorder or hide text (bidirectional controls and
+ * other format characters, C1 controls, line separators) escaped ({@link Json#safe}), whatever a
+ * tree or a request named. Numbers in query strings and bodies are parsed strictly: integers in
+ * range (never wrapped), typed JSON fields, finite bounds; else a 400 saying what would be valid.
  *
  * <p>Bound to loopback unless told otherwise, and then requests must name a loopback host (against
  * DNS rebinding); a {@code POST} or {@code DELETE} from a page of another origin is refused; with a
- * token (required off loopback), every request must carry it. Bodies are at most 4 KB.
+ * token (required off loopback), every request must carry it. The front's limits apply
+ * ({@link HttpLimits}: head and body deadlines, a rate floor on bodies, connection caps in all and
+ * per address, a fixed thread budget); bodies are at most 4 KB.
  *
- * <p>THREADING: handlers run on Jetty's threads and wait for the session thread ({@link
- * DebugSession#await}); the tree JSON and the page are immutable; the status is a published string.
+ * <p>THREADING: handlers run on the front's worker threads and never wait: what reads or changes
+ * the run is posted to the session thread ({@link DebugSession#call}) and answered from a worker
+ * when it completes, so the workers stay free for {@code /api/status} (a published string), the
+ * tree and the page (immutable), whatever the session is busy with. At most
+ * {@link DebugSession#MAX_PENDING} calls wait for the session; more get 503.
  */
 final class DebugServer implements AutoCloseable {
-    private static final int MAX_BODY = 4096;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The most agents {@code /api/find} lists ({@code limit}). */
+    static final int MAX_FIND_LIMIT = 100_000;
+    /** How long a request waits for the session thread before it is answered 503. */
+    static final long SESSION_WAIT_MS = 60_000;
 
     private final DebugSession session;
-    private final Server server;
-    private final ServerConnector connector;
+    private final HttpFront front;
     private final AccessToken token;
     private final boolean loopbackOnly;
     private final byte[] page;
     private final byte[] tree;
 
-    private DebugServer(DebugSession session, InetSocketAddress address, AccessToken token) {
+    private DebugServer(DebugSession session, InetSocketAddress address, AccessToken token, HttpLimits limits) {
         this.session = session;
         this.token = token;
         this.loopbackOnly = address.getAddress().isLoopbackAddress();
-        QueuedThreadPool threads = new QueuedThreadPool(10, 2, 60_000);
-        threads.setName("crowdtree-debug-http");
-        threads.setDaemon(true);
-        threads.setReservedThreads(0);
-        server = new Server(threads);
-        server.setStopTimeout(1000);
-        HttpConfiguration http = new HttpConfiguration();
-        http.setRequestHeaderSize(8192);
-        http.setSendServerVersion(false);
-        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
-        connector.setHost(address.getAddress().getHostAddress());
-        connector.setPort(address.getPort());
-        connector.setIdleTimeout(30_000);
-        server.addConnector(connector);
-        server.setHandler(new Dispatch());
+        this.front = new HttpFront(address, limits, "crowdtree-debug-http", this::route);
         String html = resource("debug.html");
         if (token != null) {
             html = html.replace("const TOKEN = null;", "const TOKEN = " + JSON.valueToTree(token.value()) + ";");
         }
         page = html.getBytes(StandardCharsets.UTF_8);
-        tree = session.treeJson().getBytes(StandardCharsets.UTF_8);
+        tree = Json.safe(session.treeJson()).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
-     * Binds (port 0 picks a free port) and starts serving {@code session}.
+     * Binds (port 0 picks a free port) and starts serving {@code session} with {@code limits}.
      *
      * @throws BindException when the port is in use or the address is not this machine's
      */
-    static DebugServer start(DebugSession session, InetSocketAddress address, AccessToken token) throws IOException {
-        DebugServer s = new DebugServer(session, address, token);
+    static DebugServer start(DebugSession session, InetSocketAddress address, AccessToken token, HttpLimits limits)
+            throws IOException {
+        DebugServer s = new DebugServer(session, address, token, limits);
+        s.front.bind();
         try {
-            s.connector.open();
-        } catch (IOException e) {
-            s.connector.close();
-            if (e.getCause() instanceof BindException) {
-                throw (BindException) e.getCause();
-            }
-            throw e;
-        }
-        try {
-            s.server.start();
-        } catch (Exception e) {
-            s.connector.close();
-            throw new IOException("the HTTP server did not start: " + e, e);
+            s.front.start();
+        } catch (IllegalStateException e) {
+            s.front.close();
+            throw new IOException(e.getMessage(), e);
         }
         return s;
     }
 
     int port() {
-        return connector.getLocalPort();
+        return front.port();
     }
 
     @Override
     public void close() {
-        try {
-            server.stop();
-        } catch (Exception e) {
-            // stopping anyway: the threads are daemon
-        }
-        connector.close();
+        front.close();
     }
 
     private static String resource(String name) {
@@ -131,24 +123,29 @@ final class DebugServer implements AutoCloseable {
         }
     }
 
-    private final class Dispatch extends Handler.Abstract {
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) {
+    /**
+     * {@code work} on the session thread, as the answer's future: its JSON with the characters that
+     * reorder or hide text escaped ({@link Json#safe}); a refusal there
+     * ({@link IllegalArgumentException}) is a 400, no answer within {@link #SESSION_WAIT_MS} a 503.
+     */
+    private CompletableFuture<String> ask(Supplier<String> work) {
+        return session.call(() -> {
             try {
-                route(request, response, callback);
-            } catch (BadRequest e) {
-                Answers.sendError(request, response, callback, e.status, e.getMessage());
+                return work.get();
             } catch (IllegalArgumentException e) {
-                Answers.sendError(request, response, callback, 400, e.getMessage());
-            } catch (IllegalStateException e) {
-                Answers.sendError(request, response, callback, 503, e.getMessage());
-            } catch (RuntimeException e) {
-                Answers.sendError(request, response, callback, 500, "internal error: " + e);
+                throw new BadRequest(400, e.getMessage());
             }
-            return true;
-        }
+        }).thenApply(Json::safe).orTimeout(SESSION_WAIT_MS, TimeUnit.MILLISECONDS).exceptionally(e -> {
+            Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            if (t instanceof TimeoutException) {
+                throw BadRequest.busy("the debugging session did not answer within " + SESSION_WAIT_MS / 1000 + " s",
+                        5);
+            }
+            throw e instanceof CompletionException ? (CompletionException) e : new CompletionException(t);
+        });
     }
 
+    /** Answers a request (on a worker of the front); throws {@link BadRequest} only before it hands it on. */
     private void route(Request request, Response response, Callback done) {
         String method = request.getMethod();
         String path = request.getHttpURI().getDecodedPath();
@@ -156,90 +153,142 @@ final class DebugServer implements AutoCloseable {
         if (!method.equals("GET") && !method.equals("HEAD")) {
             Access.sameOrigin(request, "requests that change the run");
         }
-        String answer;
+        CompletableFuture<String> answer;
         switch (path) {
             case "/":
             case "/index.html":
-                allow(method, "GET");
+                HttpFront.allow(request, response, "GET");
                 Answers.send(request, response, done, 200, "text/html; charset=utf-8", page);
                 return;
             case "/api/tree":
-                allow(method, "GET");
+                HttpFront.allow(request, response, "GET");
                 Answers.send(request, response, done, 200, Answers.JSON, tree);
                 return;
             case "/api/status":
-                allow(method, "GET");
-                answer = session.status();
-                break;
+                HttpFront.allow(request, response, "GET");
+                Answers.send(request, response, done, 200, Answers.JSON,
+                        Json.safe(session.status()).getBytes(StandardCharsets.UTF_8));
+                return;
             case "/api/pause":
-                allow(method, "POST");
-                answer = session.await(session::pauseNow);
+                HttpFront.allow(request, response, "POST");
+                answer = ask(session::pauseNow);
                 break;
             case "/api/continue":
-                allow(method, "POST");
-                answer = session.await(session::continueRun);
+                HttpFront.allow(request, response, "POST");
+                answer = ask(session::continueRun);
                 break;
             case "/api/step":
-                allow(method, "POST");
-                answer = session.await(session::stepOnce);
+                HttpFront.allow(request, response, "POST");
+                answer = ask(session::stepOnce);
                 break;
             case "/api/seek": {
-                allow(method, "POST");
-                long t = Params.parseLong("tick", required(q, "tick"));
-                answer = session.await(() -> session.seek(t));
+                HttpFront.allow(request, response, "POST");
+                long t = Params.parseLong("tick", required(q, "tick"), 0, Long.MAX_VALUE); // the session: in the history
+                answer = ask(() -> session.seek(t));
                 break;
             }
             case "/api/find": {
-                allow(method, "GET");
+                HttpFront.allow(request, response, "GET");
                 DebugViews.Query query = findQuery(q);
-                answer = session.await(() -> session.find(query));
+                answer = ask(() -> session.find(query));
                 break;
             }
             case "/api/agent": {
-                allow(method, "GET");
-                int id = (int) Params.parseLong("id", required(q, "id"));
-                boolean open = "1".equals(q.get("open")) || "true".equals(q.get("open"));
-                answer = session.await(() -> session.agent(id, open));
+                HttpFront.allow(request, response, "GET");
+                int id = agentId(q);
+                if (q.containsKey("open")) {
+                    throw new BadRequest(400, "GET /api/agent changes nothing, so it takes no 'open': to open agent "
+                            + id + "'s panel (watch it), POST /api/agent/open?id=" + id);
+                }
+                answer = ask(() -> session.panels().agent(id));
+                break;
+            }
+            case "/api/agent/open": {
+                HttpFront.allow(request, response, "POST");
+                int id = agentId(q);
+                answer = ask(() -> session.panels().open(id));
                 break;
             }
             case "/api/agent/close": {
-                allow(method, "POST");
-                int id = (int) Params.parseLong("id", required(q, "id"));
-                answer = session.await(() -> session.close(id));
+                HttpFront.allow(request, response, "POST");
+                int id = agentId(q);
+                answer = ask(() -> session.panels().close(id));
                 break;
             }
             case "/api/breakpoints":
-                answer = breakpoints(method, request, q);
+                answer = breakpoints(method, request, response, q);
                 break;
             default:
                 throw new BadRequest(404, "no such page: " + path);
         }
-        Answers.send(request, response, done, 200, Answers.JSON, answer.getBytes(StandardCharsets.UTF_8));
+        front.reply(answer, request, response, done);
     }
 
-    private String breakpoints(String method, Request request, Map<String, String> q) {
+    private CompletableFuture<String> breakpoints(String method, Request request, Response response,
+                                                  Map<String, String> q) {
         switch (method) {
             case "GET":
             case "HEAD":
-                return session.await(session::breakpointsJson);
+                return ask(session::breakpointsJson);
             case "DELETE": {
-                int id = (int) Params.parseLong("id", required(q, "id"));
-                return session.await(() -> session.removeBreakpoint(id));
+                int id = Params.parseInt("id", required(q, "id"), 1, Integer.MAX_VALUE); // the session: one that exists
+                return ask(() -> session.removeBreakpoint(id));
             }
-            case "POST": {
-                JsonNode b = body(request);
-                String kind = text(b, "kind");
-                String state = text(b, "state");
-                Integer transition = b.hasNonNull("transition") ? b.get("transition").asInt(-1) : null;
-                String tag = text(b, "tag");
-                int agent = b.hasNonNull("agent") && !b.get("agent").asText().isBlank() ? b.get("agent").asInt(-1) : -1;
-                Breakpoint.Spec spec = new Breakpoint.Spec(kind, state, transition, tag, agent, text(b, "column"),
-                        crosses(b));
-                return session.await(() -> session.addBreakpoint(spec));
-            }
+            case "POST":
+                return front.readBody(request).thenCompose(body -> {
+                    Breakpoint.Spec spec = spec(json(body));
+                    return ask(() -> session.addBreakpoint(spec));
+                });
             default:
+                response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD, POST, DELETE");
                 throw new BadRequest(405, "/api/breakpoints takes GET, POST or DELETE, not " + method);
         }
+    }
+
+    /** The {@code id} of an agent: an integer in {@code 0..agents-1}, else 400 naming the range. */
+    private int agentId(Map<String, String> q) {
+        return Params.parseInt("id", required(q, "id"), 0, session.agents() - 1);
+    }
+
+    /**
+     * The breakpoint a body asks for, its fields typed strictly: {@code kind}, {@code state},
+     * {@code tag} and {@code column} strings; {@code transition} an integer (a transition id);
+     * {@code agent} an integer, an agent id or -1 for any (left out or null: any); {@code crosses} a
+     * number ({@link #crosses}). A field of the wrong type is a 400 saying what it must be.
+     */
+    private Breakpoint.Spec spec(JsonNode b) {
+        String kind = text(b, "kind");
+        String state = text(b, "state");
+        // the ranges are checked with the tree (Breakpoint.of); here, that the numbers are integers at all
+        int transitions = session.tree().transitionCount;
+        Long transition = integer(b, "transition", Integer.MIN_VALUE, Integer.MAX_VALUE,
+                "a transition id, 0.." + (transitions - 1) + " (GET /api/tree lists them)");
+        String tag = text(b, "tag");
+        Long agent = integer(b, "agent", Integer.MIN_VALUE, Integer.MAX_VALUE, "an agent id, 0.."
+                + (session.agents() - 1) + ", or -1 for any agent");
+        return new Breakpoint.Spec(kind, state, transition == null ? null : transition.intValue(), tag,
+                agent == null ? -1 : agent.intValue(), text(b, "column"), crosses(b));
+    }
+
+    /**
+     * Field {@code field} of {@code n}: null when left out or null, else an integer (a JSON number
+     * with no fraction: 3 or 3.0, not 3.5 or "3") in {@code min..max}; else 400 saying it must be
+     * {@code what}.
+     */
+    private static Long integer(JsonNode n, String field, long min, long max, String what) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isNumber() || !v.canConvertToExactIntegral() || !v.canConvertToLong()) {
+            throw new BadRequest(400, field + " = " + Printable.clean(v.toString(), 40) + " is not an integer: give "
+                    + what);
+        }
+        long x = v.longValue();
+        if (x < min || x > max) {
+            throw new BadRequest(400, field + " = " + v + " is out of range: give " + what);
+        }
+        return x;
     }
 
     /**
@@ -267,7 +316,8 @@ final class DebugServer implements AutoCloseable {
                 columnMax = max;
             }
         }
-        int limit = (int) Math.min(100_000, Math.max(1, number(q, "limit", 1000)));
+        String given = blankToNull(q.get("limit"));
+        int limit = given == null ? 1000 : Params.parseInt("limit", given, 1, MAX_FIND_LIMIT);
         return new DebugViews.Query(state, param, min, max, column, columnMin, columnMax, limit);
     }
 
@@ -291,34 +341,31 @@ final class DebugServer implements AutoCloseable {
                 + "column's value crosses, a finite number such as 15");
     }
 
-    private static JsonNode body(Request request) {
-        if (request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH) > MAX_BODY) {
-            throw new BadRequest(413, "the request body is longer than " + MAX_BODY + " bytes");
-        }
-        try (InputStream in = Content.Source.asInputStream(request)) {
-            byte[] bytes = in.readNBytes(MAX_BODY + 1);
-            if (bytes.length > MAX_BODY) {
-                throw new BadRequest(413, "the request body is longer than " + MAX_BODY + " bytes");
-            }
-            JsonNode n = JSON.readTree(bytes);
-            if (n == null || !n.isObject()) {
-                throw new BadRequest(400, "the body must be a JSON object such as {\"kind\":\"enter\",\"state\":\"Root/A\"}");
-            }
-            return n;
+    /** A request body as a JSON object. */
+    private static JsonNode json(String body) {
+        JsonNode n;
+        try {
+            n = JSON.readTree(body);
         } catch (IOException e) {
             throw new BadRequest(400, "the body is not JSON: " + e.getMessage().lines().findFirst().orElse(""));
         }
+        if (n == null || !n.isObject()) {
+            throw new BadRequest(400, "the body must be a JSON object such as {\"kind\":\"enter\",\"state\":\"Root/A\"}");
+        }
+        return n;
     }
 
+    /** Field {@code field} of {@code n}: null when left out, null or blank; else a string (400 if it is another type). */
     private static String text(JsonNode n, String field) {
         JsonNode v = n.get(field);
-        return v == null || v.isNull() || v.asText().isBlank() ? null : v.asText();
-    }
-
-    private static void allow(String method, String allowed) {
-        if (!method.equals(allowed) && !(method.equals("HEAD") && allowed.equals("GET"))) {
-            throw new BadRequest(405, "this path takes " + allowed + ", not " + method);
+        if (v == null || v.isNull()) {
+            return null;
         }
+        if (!v.isTextual()) {
+            throw new BadRequest(400, field + " = " + Printable.clean(v.toString(), 40) + " is not a string: give "
+                    + field + " as text in quotes");
+        }
+        return v.asText().isBlank() ? null : v.asText();
     }
 
     private static String required(Map<String, String> q, String name) {

@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.crowdtree.demo.http.BadRequest;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
@@ -12,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -27,16 +29,19 @@ import java.util.function.Supplier;
  *
  * <p>WATCHED AGENTS: an agent opened in the panel, or named by a breakpoint, is watched by the
  * runtime's {@link Recorder}; the session copies each tick's lines of a watched agent into its own
- * list (tick-stamped, at most {@value WatchedLines#LINES_PER_AGENT}), and shows those up to the tick shown. When
- * an agent is first opened, the session re-simulates the history with it watched, so its trace
- * starts at the oldest tick kept, not when it was opened (skipped when that would take too long:
- * more than {@value #BACKFILL_AGENT_TICKS} agent-ticks).
+ * list (tick-stamped, at most {@value WatchedLines#LINES_PER_AGENT}), and shows those up to the tick
+ * shown. When an agent is first opened, its trace over the history is filled by a re-simulation of
+ * the history on a copy of the world, on a thread of its own ({@link Backfill}), so that the run
+ * keeps its pace meanwhile; one re-simulation at a time, for every agent that waits for one
+ * (skipped when it would take too long: more than {@value AgentPanels#BACKFILL_AGENT_TICKS} agent-ticks).
  *
  * <p>THREADING: the fields below belong to the session thread; {@link #status} is published (a
- * volatile string) for the HTTP threads after every change.
+ * volatile string) for the HTTP threads after every change; the HTTP threads post work with
+ * {@link #call} (a concurrent queue and an atomic count of what waits in it).
  */
 final class DebugSession implements AutoCloseable {
-    static final long BACKFILL_AGENT_TICKS = 50_000_000L;
+    /** Requests waiting for the session thread at most ({@link #call}). */
+    static final int MAX_PENDING = 32;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** How a session runs. */
@@ -46,12 +51,16 @@ final class DebugSession implements AutoCloseable {
     private final DebugTarget target;
     private final StateTreeRuntime runtime;
     private final CompiledStateTree tree;
+    /** The runtime's agent count, read once (it does not change). */
+    private final int agents;
     private final Settings settings;
     private final Recording replay;
     private final RecordingOut recording;
     private final DebugViews views;
     private final Thread thread;
     private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
+    /** Calls waiting in {@link #commands} (THREADING: any thread adds, the session thread takes). */
+    private final AtomicInteger pending = new AtomicInteger();
     private volatile String status = "{}";
     private volatile boolean closed;
     private volatile Throwable failure;
@@ -64,6 +73,7 @@ final class DebugSession implements AutoCloseable {
     private final SnapshotHistory history;
     private final Breakpoints breakpoints;
     private final WatchedLines lines;
+    private final AgentPanels panels;
     private final RateWindow rates;
     private long[] occupancyScan; // the occupancy counted by a scan, when no tick ran since a restore
     private long nextDue;
@@ -78,6 +88,7 @@ final class DebugSession implements AutoCloseable {
         this.target = target;
         this.runtime = target.runtime();
         this.tree = runtime.tree();
+        this.agents = runtime.agentCount();
         this.settings = settings;
         this.replay = replay;
         this.recording = recording;
@@ -86,6 +97,7 @@ final class DebugSession implements AutoCloseable {
         this.lines = new WatchedLines(runtime);
         this.views = new DebugViews(target);
         this.breakpoints = new Breakpoints(runtime, lines, views);
+        this.panels = new AgentPanels(target, views, lines, new SessionHistory(), commands::add);
         this.paused = settings.paused();
         this.thread = new Thread(this::loop, "crowdtree-debug");
         this.thread.setDaemon(true);
@@ -124,6 +136,11 @@ final class DebugSession implements AutoCloseable {
         return target;
     }
 
+    /** The number of agents (fixed for the session; any thread). */
+    int agents() {
+        return agents;
+    }
+
     /** The status JSON as last published. */
     String status() {
         return status;
@@ -134,14 +151,25 @@ final class DebugSession implements AutoCloseable {
         return failure;
     }
 
-    /** Runs {@code work} on the session thread between ticks. */
+    /**
+     * Runs {@code work} on the session thread between ticks; the future completes there. At most
+     * {@link #MAX_PENDING} calls wait at once: beyond that the future fails at once with a 503
+     * ({@link BadRequest#busy}), so a crowd of requests cannot pile work up behind the run.
+     */
     <T> CompletableFuture<T> call(Supplier<T> work) {
         CompletableFuture<T> f = new CompletableFuture<>();
         if (closed) {
             f.completeExceptionally(new IllegalStateException("the debugging session is closed"));
             return f;
         }
+        if (pending.incrementAndGet() > MAX_PENDING) {
+            pending.decrementAndGet();
+            f.completeExceptionally(BadRequest.busy("the debugger has " + MAX_PENDING + " requests waiting for the "
+                    + "run already; try again in a second", 1));
+            return f;
+        }
         commands.add(() -> {
+            pending.decrementAndGet();
             try {
                 f.complete(work.get());
             } catch (Throwable t) {
@@ -149,24 +177,6 @@ final class DebugSession implements AutoCloseable {
             }
         });
         return f;
-    }
-
-    /** Runs {@code work} on the session thread and waits for it (at most 60 s). */
-    <T> T await(Supplier<T> work) {
-        try {
-            return call(work).get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException) {
-                throw (RuntimeException) c;
-            }
-            throw new IllegalStateException(c);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the debugging session did not answer within 60 s");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted");
-        }
     }
 
     // ---- the loop ---------------------------------------------------------------------------------
@@ -499,50 +509,34 @@ final class DebugSession implements AutoCloseable {
         return breakpointsJson();
     }
 
-    // ---- finder and agent panel ---------------------------------------------------------------------
+    // ---- agent panels -------------------------------------------------------------------------------
 
-    /** The agent's panel; opening it watches the agent (and fills its trace from the history, when cheap). */
-    String agent(int agent, boolean open) {
-        if (agent < 0 || agent >= runtime.agentCount()) {
-            throw new IllegalArgumentException("agent " + agent + " is out of range 0.." + (runtime.agentCount() - 1));
-        }
-        if (open && lines.watch(agent, target.tick())) {
-            backfill(agent);
-        }
-        return views.agentJson(agent, target.tick(), lines.upTo(agent, target.tick()), lines.isWatched(agent));
+    /** The agents' panels ({@code /api/agent}, {@code /api/agent/open}, {@code /api/agent/close}): session thread only. */
+    AgentPanels panels() {
+        return panels;
     }
 
-    /** Stops showing the agent's panel (it stays watched while a breakpoint names it). */
-    String close(int agent) {
-        lines.unwatch(agent);
-        return "{}";
-    }
+    /** What the agent panels see of the history: the session's snapshots (session thread). */
+    private final class SessionHistory implements AgentPanels.History {
+        @Override
+        public boolean canReSimulate() {
+            return !attached && target.canSnapshot();
+        }
 
-    /** Re-simulates the history with a newly watched agent, so its trace covers it; only when cheap. */
-    private void backfill(int agent) {
-        long now = target.tick();
-        long from = historyFrom();
-        if (!target.canSnapshot() || now <= from
-                || (now - from) * (long) runtime.agentCount() > BACKFILL_AGENT_TICKS) {
-            return;
+        @Override
+        public long from() {
+            return historyFrom();
         }
-        lines.collectAfter(agent, from);
-        boolean wasPaused = paused;
-        String why = reason;
-        RateWindow window = rates.copy();
-        try {
-            long s = snapshotTickBefore(from + 1); // the oldest, at the start of the history
-            target.restore(snapshotAt(s), s);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+
+        @Override
+        public long snapshotTickBefore(long t) {
+            return DebugSession.this.snapshotTickBefore(t);
         }
-        // lines of the agents watched before are already collected up to now: they are skipped
-        while (target.tick() < now) {
-            tick(false);
+
+        @Override
+        public byte[] snapshotAt(long s) {
+            return DebugSession.this.snapshotAt(s);
         }
-        rates.restore(window);
-        paused = wasPaused;
-        reason = why;
     }
 
     // ---- views ------------------------------------------------------------------------------------
@@ -579,6 +573,7 @@ final class DebugSession implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        panels.close();
         commands.add(() -> { }); // wakes the loop
         if (attached) {
             return;

@@ -76,6 +76,32 @@ interface DebugTarget extends AutoCloseable {
         return runtime().hostValue(agent, column);
     }
 
+    /**
+     * How to make independent copies of this world, or null when it cannot be copied. The debugger
+     * re-simulates the history on a copy, on a thread of its own, to fill the trace of an agent
+     * opened late, so that the run keeps its pace meanwhile.
+     */
+    default Copier copier() {
+        return null;
+    }
+
+    /**
+     * Makes a copy of a target's world from one of its snapshots. THREADING: safe to call from any
+     * thread (it reads only immutable things of the target it copies); the copy belongs to the
+     * thread that made it.
+     */
+    @FunctionalInterface
+    interface Copier {
+        /**
+         * A new world, as {@code snapshot} (of this target's world, taken after tick {@code tick})
+         * left it, stepped by {@link DebugTarget#step}; the caller closes it. It cannot be copied in
+         * turn.
+         *
+         * @throws IOException when the snapshot cannot be restored into a new world
+         */
+        DebugTarget open(byte[] snapshot, long tick) throws IOException;
+    }
+
     /** A one-line description: what runs, how many agents, the tree. */
     String describe();
 

@@ -237,11 +237,20 @@ final class DebugViews {
         return a.toString();
     }
 
-    /** The agent panel's JSON ({@code GET /api/agent}) at tick {@code tick}, with the watched lines given. */
-    String agentJson(int agent, long tick, List<String> trace, boolean watched) {
+    /**
+     * The agent panel's JSON ({@code GET /api/agent}) at tick {@code tick}, with the watched lines
+     * given and what is said of filling them from the history ({@code backfill}, null: nothing).
+     */
+    String agentJson(int agent, long tick, List<String> trace, boolean watched, String backfill) {
         ObjectNode o = JSON.createObjectNode();
         o.put("id", agent);
         o.put("tick", tick);
+        o.put("watched", watched);
+        if (backfill != null) {
+            o.put("backfill", backfill);
+        } else {
+            o.putNull("backfill");
+        }
         if (despawned(agent)) {
             o.put("status", "despawned");
             o.put("activePath", "");
@@ -271,7 +280,6 @@ final class DebugViews {
         runtime.queuedEvents(agent).forEach(ev::add);
         ArrayNode tr = o.putArray("trace");
         trace.forEach(tr::add);
-        o.put("watched", watched);
         return o.toString();
     }
 

@@ -1,6 +1,9 @@
 package dev.crowdtree.demo.debug;
 
+import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.demo.http.AccessToken;
+import dev.crowdtree.demo.http.HttpFront;
+import dev.crowdtree.demo.http.HttpLimits;
 import dev.crowdtree.demo.model.ModelChoice;
 import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.sim.SimSettings;
@@ -9,6 +12,7 @@ import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.exec.NodeErrorPolicy;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.InputFiles;
@@ -20,6 +24,7 @@ import dev.crowdtree.statetree.reference.ScenarioException;
 import dev.crowdtree.statetree.reference.StandaloneHost;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -52,28 +57,32 @@ public final class Debugger implements AutoCloseable {
         this.attached = attached;
     }
 
-    /** How the debugger runs and where it listens. Immutable; change with the {@code with} methods. */
+    /**
+     * How the debugger runs and where it listens. Immutable; change with the {@code with} methods.
+     *
+     * @param limits the HTTP server's limits ({@link HttpLimits}, shared with {@code serve})
+     */
     public record Options(String bind, int port, String token, boolean paused, double ticksPerSecond,
-                          int snapshotEvery, int historyTicks, long historyBytes) {
+                          int snapshotEvery, int historyTicks, long historyBytes, HttpLimits limits) {
         /**
          * Loopback, port 8090, no token, running at the scenario's real time (0 ticks per second:
          * as fast as it goes; negative: real time, 1/dt), a snapshot every 10 ticks, 1,000 ticks
-         * of history in at most 512 MB.
+         * of history in at most 512 MB, the HTTP limits of {@link HttpLimits#DEFAULTS}.
          */
         public static Options defaults() {
-            return new Options("127.0.0.1", 8090, null, false, -1, 10, 1000, 512L << 20);
+            return new Options("127.0.0.1", 8090, null, false, -1, 10, 1000, 512L << 20, HttpLimits.DEFAULTS);
         }
 
         public Options port(int port) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         public Options bind(String bind) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         public Options token(String token) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         /**
@@ -82,19 +91,24 @@ public final class Debugger implements AutoCloseable {
          * {@code POST /api/continue} or {@code /api/step}) lets it return.
          */
         public Options paused(boolean paused) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         public Options ticksPerSecond(double tps) {
-            return new Options(bind, port, token, paused, tps, snapshotEvery, historyTicks, historyBytes);
+            return new Options(bind, port, token, paused, tps, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         public Options history(int ticks, int snapshotEvery) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, ticks, historyBytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, ticks, historyBytes, limits);
         }
 
         public Options historyBytes(long bytes) {
-            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, bytes);
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, bytes, limits);
+        }
+
+        /** The HTTP server's limits (timeouts, connection caps, threads). */
+        public Options limits(HttpLimits limits) {
+            return new Options(bind, port, token, paused, ticksPerSecond, snapshotEvery, historyTicks, historyBytes, limits);
         }
 
         void check() {
@@ -103,6 +117,14 @@ public final class Debugger implements AutoCloseable {
             }
             if (snapshotEvery < 1 || historyTicks < 0 || historyBytes < 0) {
                 throw new IllegalArgumentException("the snapshot interval must be >= 1 tick and the history >= 0 ticks");
+            }
+            if (Double.isNaN(ticksPerSecond) || Double.isInfinite(ticksPerSecond)) {
+                throw new IllegalArgumentException("ticks per second = " + ticksPerSecond + " is not a finite number; give "
+                        + "0 (as fast as it goes) .. " + (int) DebugCommand.MAX_TPS + ", or a negative number for real time "
+                        + "(1/dt)");
+            }
+            if (limits == null) {
+                throw new IllegalArgumentException("the HTTP limits are missing: give HttpLimits.DEFAULTS or your own");
             }
         }
 
@@ -156,10 +178,49 @@ public final class Debugger implements AutoCloseable {
         return open(target, options.settings(dt), options, rec, null);
     }
 
-    /** Opens the debugger on a simulation of any model ({@code serve --debug}); it owns {@code sim} from now on. */
+    /**
+     * Opens the debugger on a simulation of any model; it owns {@code sim} from now on. Without the
+     * model it was opened from, the debugger cannot copy the world, so an agent opened late has no
+     * trace before it was opened ({@link #openSimulation(Simulation, RunnableModel, NodeErrorPolicy, Options)}
+     * fills it).
+     */
     public static Debugger openSimulation(Simulation sim, Options options) throws IOException {
         options.check();
         return open(new SimTarget(sim), options.settings(sim.settings().dt()), options, null, null);
+    }
+
+    /**
+     * Opens the debugger on a simulation of {@code model} ({@code serve --debug}), run under
+     * {@code policy} (null: the default); it owns {@code sim} from now on. When an agent is opened,
+     * its trace over the history is filled by re-simulating the history on a copy of the world
+     * loaded from a snapshot ({@link RunnableModel#load}, one worker), on a thread of its own, so the
+     * run keeps its pace meanwhile.
+     */
+    public static Debugger openSimulation(Simulation sim, RunnableModel model, NodeErrorPolicy policy, Options options)
+            throws IOException {
+        options.check();
+        SimTarget target = new SimTarget(sim, null, copies(model, sim.treeFile(), policy, InputFiles.DEFAULT_MAX_BYTES));
+        return open(target, options.settings(sim.settings().dt()), options, null, null);
+    }
+
+    /**
+     * Copies of a simulation of {@code model} from its snapshots: loaded with one worker (a
+     * simulation is the same on any number; the copy leaves the other cores to the run), its tree
+     * {@code treeFile} (null: the model's own), under {@code policy} (null: the default).
+     */
+    static SimTarget.Copies copies(RunnableModel model, Path treeFile, NodeErrorPolicy policy, long maxTreeBytes) {
+        return snapshot -> {
+            Simulation copy;
+            try {
+                copy = model.load(SnapshotReader.parse(snapshot), null, 1, treeFile, maxTreeBytes);
+            } catch (StateTreeCompileException e) {
+                throw new IOException("the tree does not compile again: " + e.getMessage(), e);
+            }
+            if (policy != null) {
+                copy.system().setNodeErrorPolicy(policy);
+            }
+            return copy;
+        };
     }
 
     /**
@@ -182,7 +243,8 @@ public final class Debugger implements AutoCloseable {
         Simulation sim = model.open(new SimSettings(scenario.agents(), scenario.seed(), scenario.workers(), scenario.dt()),
                 t, tree, null, null);
         sim.system().setNodeErrorPolicy(scenario.onNodeError());
-        SimTarget target = new SimTarget(sim, new ScenarioInputs(scenario, text));
+        SimTarget target = new SimTarget(sim, new ScenarioInputs(scenario, text),
+                copies(model, tree, scenario.onNodeError(), maxBytes));
         return open(target, options.settings(scenario.dt()), options, null, null);
     }
 
@@ -234,7 +296,12 @@ public final class Debugger implements AutoCloseable {
         }
         DebugServer server;
         try {
-            server = DebugServer.start(session, new InetSocketAddress(host, options.port()), token);
+            server = DebugServer.start(session, new InetSocketAddress(host, options.port()), token, options.limits());
+        } catch (BindException e) {
+            session.close();
+            BindException said = new BindException(HttpFront.bindProblem(options.bind(), host, options.port(), e));
+            said.initCause(e);
+            throw said;
         } catch (IOException | RuntimeException e) {
             session.close();
             throw e;

@@ -11,6 +11,8 @@ import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.demo.model.ModelChoice;
 import dev.crowdtree.demo.model.RunnableModel;
+import dev.crowdtree.demo.sim.Simulation;
+import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.record.Recording;
 import dev.crowdtree.statetree.record.RecordingException;
@@ -85,7 +87,9 @@ final class Recordings {
             throws IOException, StateTreeCompileException, ScenarioException {
         String kind = rec.header().kind();
         if (!kind.equals(SCENARIO)) {
-            return new SimTarget(SimReplay.openAt(rec, rec.firstTick() - 1, workers, model(rec, models)));
+            RunnableModel model = model(rec, models);
+            Simulation sim = SimReplay.openAt(rec, rec.firstTick() - 1, workers, model);
+            return new SimTarget(sim, null, Debugger.copies(model, null, null, InputFiles.DEFAULT_MAX_BYTES));
         }
         NodeRegistry nodes = models.registry();
         JsonNode meta = JSON.readTree(rec.header().metadataJson());

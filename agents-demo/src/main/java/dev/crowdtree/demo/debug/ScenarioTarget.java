@@ -25,6 +25,7 @@ final class ScenarioTarget implements DebugTarget {
     private final StateTreeRuntime runtime;
     /** The inputs of each tick, in the order listed, and as JSON in the scenario's format. */
     private final ScenarioInputs inputs;
+    private final RuntimeFactory factory;
     private long tick = -1;
 
     /**
@@ -33,12 +34,39 @@ final class ScenarioTarget implements DebugTarget {
      */
     ScenarioTarget(Scenario scenario, String scenarioText, CompiledStateTree tree, RuntimeFactory factory)
             throws ScenarioException {
-        ScenarioRunner.validate(scenario, tree);
+        this(validated(scenario, tree), new ScenarioInputs(scenario, scenarioText), tree, factory);
+    }
+
+    private ScenarioTarget(Scenario scenario, ScenarioInputs inputs, CompiledStateTree tree, RuntimeFactory factory) {
         this.scenario = scenario;
         this.tree = tree;
-        this.inputs = new ScenarioInputs(scenario, scenarioText);
+        this.inputs = inputs;
+        this.factory = factory;
         this.runtime = factory.create(tree, scenario.agents(), scenario.seed(), scenario.workers());
         runtime.setNodeErrorPolicy(scenario.onNodeError());
+    }
+
+    private static Scenario validated(Scenario scenario, CompiledStateTree tree) throws ScenarioException {
+        ScenarioRunner.validate(scenario, tree);
+        return scenario;
+    }
+
+    /**
+     * A new runtime of the same scenario, tree and node types, restored from the snapshot (the
+     * scenario, its inputs, the compiled tree and the factory are immutable, so any thread may copy).
+     */
+    @Override
+    public Copier copier() {
+        return (snapshot, tick) -> {
+            ScenarioTarget copy = new ScenarioTarget(scenario, inputs, tree, factory);
+            try {
+                copy.restore(snapshot, tick);
+            } catch (IOException | RuntimeException e) {
+                copy.close();
+                throw e;
+            }
+            return copy;
+        };
     }
 
     Scenario scenario() {

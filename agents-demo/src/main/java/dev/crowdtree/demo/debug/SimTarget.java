@@ -15,20 +15,58 @@ import java.util.Locale;
  * tick (tick 0 is the model's start: its inputs are applied after it).
  */
 final class SimTarget implements DebugTarget {
+    /**
+     * Opens a new simulation of the same model, settings and tree from a snapshot of this one (for
+     * {@link #copier}). THREADING: called on the debugger's re-simulation thread.
+     */
+    @FunctionalInterface
+    interface Copies {
+        /** The simulation {@code snapshot} saved; the caller closes it. */
+        Simulation open(byte[] snapshot) throws IOException;
+    }
+
     private final Simulation sim;
     /** The scenario's inputs, or null: a run without inputs. */
     private final ScenarioInputs inputs;
+    /** How to copy the simulation, or null: it cannot be copied. */
+    private final Copies copies;
 
     SimTarget(Simulation sim) {
-        this(sim, null);
+        this(sim, null, null);
     }
 
-    SimTarget(Simulation sim, ScenarioInputs inputs) {
+    /**
+     * @param inputs a scenario's inputs, applied before each tick (tick 0's now), or null
+     * @param copies how to copy the simulation from a snapshot, or null when it cannot be
+     */
+    SimTarget(Simulation sim, ScenarioInputs inputs, Copies copies) {
+        this(sim, inputs, copies, true);
+    }
+
+    private SimTarget(Simulation sim, ScenarioInputs inputs, Copies copies, boolean start) {
         this.sim = sim;
         this.inputs = inputs;
-        if (inputs != null) {
+        this.copies = copies;
+        if (inputs != null && start) {
             inputs.apply(sim.system(), sim.tree(), 0);
         }
+    }
+
+    /** A copy from a snapshot, with the same inputs (immutable) and no copier of its own; null without {@code copies}. */
+    @Override
+    public Copier copier() {
+        if (copies == null) {
+            return null;
+        }
+        return (snapshot, tick) -> {
+            Simulation copy = copies.open(snapshot);
+            if (copy.tickNumber() != tick) {
+                long at = copy.tickNumber();
+                copy.close();
+                throw new IOException("the snapshot is of tick " + at + ", not " + tick);
+            }
+            return new SimTarget(copy, inputs, null, false);
+        };
     }
 
     Simulation sim() {

@@ -10,7 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
-/** Writing {@code serve}'s answers with Jetty, asynchronously. Stateless. */
+/** Writing the answers of our HTTP servers ({@code serve}, the debugger) with Jetty, asynchronously. Stateless. */
 public final class Answers {
     public static final String JSON = "application/json";
 
@@ -40,6 +40,14 @@ public final class Answers {
         }
         send(request, response, callback, status, JSON,
                 ("{\"error\":" + Json.string(message) + "}").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Answers {@code e} as {@link #sendError} does, with its {@code Retry-After} when it has one. */
+    public static void sendError(Request request, Response response, Callback callback, BadRequest e) {
+        if (e.retryAfterSeconds > 0 && !response.isCommitted()) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, e.retryAfterSeconds);
+        }
+        sendError(request, response, callback, e.status, e.getMessage());
     }
 
     /** A callback that runs {@code first}, then completes {@code next} the same way. */

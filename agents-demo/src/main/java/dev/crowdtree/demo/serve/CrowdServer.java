@@ -6,38 +6,24 @@ import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.BadRequest;
 import dev.crowdtree.demo.http.Json;
 import dev.crowdtree.demo.http.Access;
+import dev.crowdtree.demo.http.HttpFront;
 import dev.crowdtree.demo.render.Palette;
 import dev.crowdtree.demo.sim.Scene;
 import dev.crowdtree.demo.sim.Simulation;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
-import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.BindException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
@@ -72,21 +58,22 @@ import java.util.function.Supplier;
  * timeout on reads and writes, a request head size limit and asynchronous answers, so a stalled
  * client costs a connection slot and nothing else, and all of it is configured per server.
  *
- * <p>LIMITS ({@link ServerLimits}, defaults in brackets): a request head (line and headers) must
- * arrive whole within the header timeout [5 s] of the connection opening or of its previous answer
- * ({@link ConnectionGuard}, a total deadline: trickling does not extend it) and be at most
- * [8 KB] (else 431); a body must arrive within [5 s], at [512] bytes per second or more after its
- * first half second ({@link BodyReader}; else 408, connection closed) and be at most
- * [4 KB] (else 413); an answer that makes no progress for the write timeout [5 s] (the client does
- * not read) fails and the connection is closed (Jetty's idle timeout); at most [64] connections
- * are open (a new one beyond that closes the connection idle the longest, or itself when every
- * connection has a request in progress); at most [16] {@code /frame} requests wait or are written
- * at once ({@link FrameStreams}: a new one takes the slot of an answer left unread for [250 ms], whose
- * connection is closed; when none is, it gets 503 with {@code Retry-After: 1}), and a frame answer
- * must be written whole within the write timeout. Waiting for a frame, for
- * a body and for the simulation holds no thread, so {@code /meta}, {@code /stats},
- * {@code /control} and {@code /agent} are answered while any number of long-polls wait; [8]
- * worker threads run the handlers, which never block.
+ * <p>LIMITS ({@link ServerLimits}, defaults in brackets), those of the {@link HttpFront} it shares with
+ * the debugger: a request head (line and headers) must arrive whole within the header timeout [5 s]
+ * of the connection opening or of its previous answer ({@link dev.crowdtree.demo.http.ConnectionGuard},
+ * a total deadline: trickling does not extend it) and be at most [8 KB] (else 431); a body must
+ * arrive within [5 s], at [512] bytes per second or more after its first half second
+ * ({@link dev.crowdtree.demo.http.BodyReader}; else 408, connection closed) and be at most [4 KB]
+ * (else 413); an answer that makes no progress for the write timeout [5 s] (the client does not
+ * read) fails and the connection is closed (Jetty's idle timeout); at most [64] connections are
+ * open, [32] of them from one address (a new one beyond a cap closes the connection idle the
+ * longest among those the cap counts, or itself when every one has a request in progress); at most
+ * [16] {@code /frame} requests wait or are written at once ({@link FrameStreams}: a new one takes
+ * the slot of an answer left unread for [250 ms], whose connection is closed; when none is, it gets
+ * 503 with {@code Retry-After: 1}), and a frame answer must be written whole within the write
+ * timeout. Waiting for a frame, for a body and for the simulation holds no thread, so {@code /meta},
+ * {@code /stats}, {@code /control} and {@code /agent} are answered while any number of long-polls
+ * wait; [8] worker threads run the handlers, which never block.
  *
  * <p>THREADING: handlers run on Jetty's worker threads and never block. They read only immutable
  * data built before the simulation thread started ({@link #meta}, the static files) and published
@@ -101,13 +88,8 @@ public final class CrowdServer implements AutoCloseable {
             "/viewer.js", "viewer.js",
             "/viewer.css", "viewer.css");
 
-    private final Server server;
-    private final ServerConnector connector;
-    private final QueuedThreadPool threads;
-    private final ScheduledExecutorScheduler scheduler;
-    private final ConnectionGuard guard;
+    private final HttpFront front;
     private final ServerLimits limits;
-    private final InetAddress host;
     private final boolean loopbackOnly;
     private final AccessToken token;
     private final Map<String, byte[]> files = new LinkedHashMap<>();
@@ -121,28 +103,8 @@ public final class CrowdServer implements AutoCloseable {
     private CrowdServer(InetSocketAddress address, ServerLimits limits, AccessToken token) {
         this.limits = limits;
         this.token = token;
-        this.host = address.getAddress();
-        this.loopbackOnly = host.isLoopbackAddress();
-        // workers, plus the acceptor and the selector, which Jetty takes from the same pool
-        threads = new QueuedThreadPool(limits.threads() + 2, 2, 60_000);
-        threads.setName("crowd-http");
-        threads.setDaemon(true);
-        threads.setReservedThreads(0);
-        scheduler = new ScheduledExecutorScheduler("crowd-http-timer", true);
-        server = new Server(threads, scheduler, null);
-        server.setStopTimeout(2000); // lets the selector close its connections before it stops
-        HttpConfiguration http = new HttpConfiguration();
-        http.setRequestHeaderSize(limits.maxHeaderBytes());
-        http.setSendServerVersion(false);
-        http.setSendXPoweredBy(false);
-        connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
-        connector.setHost(host.getHostAddress());
-        connector.setPort(address.getPort());
-        connector.setIdleTimeout(limits.writeTimeoutMs());
-        guard = new ConnectionGuard(limits, scheduler);
-        connector.addEventListener(guard);
-        server.addConnector(connector);
-        server.setHandler(new Dispatch());
+        this.loopbackOnly = address.getAddress().isLoopbackAddress();
+        front = new HttpFront(address, limits.http(), "crowd-http", this::route);
         for (String name : STATIC.values()) {
             files.computeIfAbsent(name, CrowdServer::resource);
         }
@@ -172,26 +134,18 @@ public final class CrowdServer implements AutoCloseable {
      */
     static CrowdServer bind(InetSocketAddress address, ServerLimits limits, AccessToken token) throws IOException {
         CrowdServer s = new CrowdServer(address, limits, token);
-        try {
-            s.connector.open();
-        } catch (IOException e) {
-            s.connector.close();
-            if (e.getCause() instanceof BindException) {
-                throw (BindException) e.getCause(); // Jetty wraps it
-            }
-            throw e;
-        }
+        s.front.bind();
         return s;
     }
 
     /** The port the server listens on. */
     public int port() {
-        return connector.getLocalPort();
+        return front.port();
     }
 
     /** The address the server listens on. */
     public InetSocketAddress address() {
-        return new InetSocketAddress(host, port());
+        return front.address();
     }
 
     /**
@@ -213,14 +167,10 @@ public final class CrowdServer implements AutoCloseable {
         }
         meta = metaJson(sim).getBytes(StandardCharsets.UTF_8);
         loop = new SimLoop(sim, speed, limits.maxFrameStreams());
-        frames = new FrameStreams(loop.frames(), threads, scheduler, limits.maxFrameStreams(), limits.writeTimeoutMs());
+        frames = new FrameStreams(loop.frames(), front.threads(), front.scheduler(), limits.maxFrameStreams(),
+                limits.writeTimeoutMs());
         loop.start();
-        try {
-            server.start();
-        } catch (Exception e) {
-            throw new IllegalStateException("the HTTP server did not start: " + e, e);
-        }
-        guard.start();
+        front.start();
     }
 
     /** Waits until the simulation stops: closed, or failed (see {@link #failure()}). */
@@ -245,13 +195,7 @@ public final class CrowdServer implements AutoCloseable {
         // a caller that was interrupted (serve's thread) still gets an orderly stop: Jetty's and the
         // loop's waits would otherwise end at once; the interrupt is restored afterwards
         boolean interrupted = Thread.interrupted();
-        guard.stop();
-        try {
-            server.stop(); // closes the connector and every connection, stops the threads
-        } catch (Exception e) {
-            // stopping anyway: the threads are daemon and go with the JVM
-        }
-        connector.close(); // bound by bind() but never started when start() was not reached
+        front.close(); // closes every connection and the port, stops the threads
         if (loop != null) {
             try {
                 loop.stop(10_000);
@@ -309,25 +253,11 @@ public final class CrowdServer implements AutoCloseable {
 
     // ---- dispatch -------------------------------------------------------------------------------
 
-    /** Every request. Never blocks: answers now, or when a future or a frame completes. */
-    private final class Dispatch extends Handler.Abstract.NonBlocking {
-        @Override
-        public boolean handle(Request request, Response response, Callback callback) {
-            Connection c = request.getConnectionMetaData().getConnection();
-            guard.requestStarted(c);
-            Callback done = Answers.runFirst(() -> guard.requestEnded(c), callback);
-            try {
-                route(request, response, done);
-            } catch (BadRequest e) {
-                Answers.sendError(request, response, done, e.status, e.getMessage());
-            } catch (RuntimeException e) {
-                Answers.sendError(request, response, done, 500, "internal error: " + e);
-            }
-            return true;
-        }
-    }
-
-    /** Answers a request; throws {@link BadRequest} only before it hands the request on. */
+    /**
+     * Answers a request (on an HTTP worker, counted by the front's guard); never blocks: answers now,
+     * or when a future or a frame completes. Throws {@link BadRequest} only before it hands the
+     * request on.
+     */
     private void route(Request request, Response response, Callback done) {
         String method = request.getMethod();
         String path = request.getHttpURI().getDecodedPath();
@@ -372,58 +302,24 @@ public final class CrowdServer implements AutoCloseable {
         }
     }
 
+    /** {@link HttpFront#allow}, as a test: true when the method is allowed (else throws 405). */
     private static boolean allow(Request request, Response response, Callback done, String allowed) {
-        String method = request.getMethod();
-        if (method.equals(allowed) || method.equals("HEAD") && allowed.equals("GET")) {
-            return true;
-        }
-        response.getHeaders().put(HttpHeader.ALLOW, allowed);
-        Answers.sendError(request, response, done, 405, request.getHttpURI().getDecodedPath() + " takes " + allowed
-                + ", not " + method);
-        return false;
+        HttpFront.allow(request, response, allowed);
+        return true;
     }
 
-    /** Writes the JSON the future completes with, from a worker thread, or the error it fails with. */
+    /** Writes the JSON the future completes with, from a worker thread, or the error it fails with ({@link HttpFront#fail}). */
     private void reply(CompletableFuture<String> json, Request request, Response response, Callback done) {
-        json.whenCompleteAsync((j, e) -> {
-            if (e == null) {
-                Answers.send(request, response, done, 200, Answers.JSON, j.getBytes(StandardCharsets.UTF_8));
-            } else {
-                fail(request, response, done, e);
-            }
-        }, threads);
-    }
-
-    private static void fail(Request request, Response response, Callback done, Throwable e) {
-        Throwable t = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-        if (t instanceof BadRequest) {
-            Answers.sendError(request, response, done, ((BadRequest) t).status, t.getMessage());
-        } else if (t instanceof BodyReader.TooLarge) {
-            Answers.sendError(request, response, done, 413, t.getMessage());
-        } else if (t instanceof BodyReader.TooSlow) {
-            response.getHeaders().put(HttpHeader.CONNECTION, "close");
-            Answers.sendError(request, response, done, 408, t.getMessage());
-        } else if (t instanceof IllegalStateException) {
-            Answers.sendError(request, response, done, 503, t.getMessage());
-        } else if (t instanceof IOException) {
-            done.failed(t); // the client went away: nothing to answer
-        } else {
-            Answers.sendError(request, response, done, 500, "internal error: " + t);
-        }
+        front.reply(json, request, response, done);
     }
 
     // ---- /control -------------------------------------------------------------------------------
 
     private void control(Request request, Response response, Callback done) {
-        HttpFields headers = request.getHeaders();
         Access.sameOrigin(request, "control requests");
-        int max = limits.maxBodyBytes();
-        if (headers.getLongField(HttpHeader.CONTENT_LENGTH) > max) {
-            throw new BadRequest(413, "the request body is longer than " + max + " bytes");
-        }
         String query = request.getHttpURI().getQuery();
-        reply(BodyReader.read(request, max, limits.bodyTimeoutMs(), scheduler)
-                .thenCompose(body -> loop.call(controlAction(query, body))), request, response, done);
+        reply(front.readBody(request).thenCompose(body -> loop.call(controlAction(query, body))), request, response,
+                done);
     }
 
     /** The control request in {@code query} and {@code body}, checked, as an action for the simulation thread. */

@@ -4,6 +4,8 @@ import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.demo.http.AccessToken;
 import dev.crowdtree.demo.http.TokenOptions;
 import dev.crowdtree.demo.http.Json;
+import dev.crowdtree.demo.http.HttpFront;
+import dev.crowdtree.demo.http.HttpLimits;
 import dev.crowdtree.demo.cli.SimOptions;
 import dev.crowdtree.demo.cli.Problems;
 import dev.crowdtree.demo.debug.DebugCommand;
@@ -21,8 +23,6 @@ import java.net.BindException;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -71,6 +71,11 @@ public final class ServeCommand implements Callable<Integer> {
             + "new connection closes the one idle the longest, or itself (default: " + ServerLimits.MAX_CONNECTIONS + ").")
     Integer maxConnections;
 
+    @Option(names = "--max-connections-per-client", paramLabel = "N", description = "Open HTTP connections from one "
+            + "address at most; beyond it a new one closes that address's connection idle the longest, or itself "
+            + "(default: " + HttpLimits.MAX_CONNECTIONS_PER_CLIENT + "; on loopback every client is one address).")
+    Integer maxConnectionsPerClient;
+
     @Option(names = "--max-frame-streams", paramLabel = "N", description = "Frame requests (waiting or being sent) "
             + "at once; more get 503 and Retry-After: 1 (default: " + ServerLimits.MAX_FRAME_STREAMS + ").")
     Integer maxFrameStreams;
@@ -118,6 +123,9 @@ public final class ServeCommand implements Callable<Integer> {
             if (maxConnections != null) {
                 serverLimits = serverLimits.withMaxConnections(maxConnections);
             }
+            if (maxConnectionsPerClient != null) {
+                serverLimits = serverLimits.withMaxConnectionsPerClient(maxConnectionsPerClient);
+            }
             if (maxFrameStreams != null) {
                 serverLimits = serverLimits.withMaxFrameStreams(maxFrameStreams);
             }
@@ -141,18 +149,13 @@ public final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         if (debug) {
-            return debug(plan, access);
+            return debug(plan, access, serverLimits);
         }
         CrowdServer server;
         try {
             server = CrowdServer.bind(new InetSocketAddress(address, port), serverLimits, access);
         } catch (BindException e) {
-            if (isLocal(address)) {
-                err.println("error: port " + port + " is already in use on " + bind + "; choose another with --port");
-            } else {
-                err.println("error: cannot listen on " + bind + ":" + port + " (" + e.getMessage()
-                        + "); --bind must be an address of this machine");
-            }
+            err.println("error: " + HttpFront.bindProblem(bind, address, port, e));
             return 2;
         } catch (IOException e) {
             err.println("error: cannot listen on " + bind + ":" + port + ": " + e.getMessage());
@@ -227,19 +230,8 @@ public final class ServeCommand implements Callable<Integer> {
         return "http://" + host + ":" + a.getPort() + "/";
     }
 
-    private static boolean isLocal(InetAddress a) {
-        if (a.isAnyLocalAddress() || a.isLoopbackAddress()) {
-            return true;
-        }
-        try {
-            return NetworkInterface.getByInetAddress(a) != null;
-        } catch (SocketException e) {
-            return false;
-        }
-    }
-
     /** {@code serve --debug}: the debugger on the simulation. */
-    private int debug(SimOptions.Plan plan, AccessToken access) {
+    private int debug(SimOptions.Plan plan, AccessToken access, ServerLimits limits) {
         if (history < 0 || snapshotEvery < 1) {
             return Problems.usage(err, "--history must be >= 0 and --snapshot-every >= 1");
         }
@@ -250,13 +242,13 @@ public final class ServeCommand implements Callable<Integer> {
         }
         SimSettings config = sim.settings();
         Debugger.Options options = Debugger.Options.defaults().port(port).bind(bind).token(access == null ? null : access.value())
-                .ticksPerSecond(speed / config.dt()).history(history, snapshotEvery);
+                .ticksPerSecond(speed / config.dt()).history(history, snapshotEvery).limits(limits.http());
         Debugger d;
         try {
-            d = Debugger.openSimulation(sim, options);
+            d = Debugger.openSimulation(sim, plan.model(), this.options.nodeErrorPolicy(), options);
         } catch (BindException e) {
             sim.close();
-            return Problems.usage(err, "port " + port + " is already in use on " + bind + "; choose another with --port");
+            return Problems.usage(err, e.getMessage()); // Debugger says which: the port in use, or not this machine's address
         } catch (IOException | IllegalArgumentException e) {
             sim.close();
             return Problems.usage(err, e.getMessage());

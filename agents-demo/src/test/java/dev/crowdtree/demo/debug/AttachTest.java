@@ -83,7 +83,7 @@ class AttachTest {
             // the finder and the panel read the host's runtime between its ticks
             JsonNode found = JSON.readTree(get(d, "api/find?state=Root"));
             assertEquals(50, found.path("total").asInt());
-            JsonNode agent = JSON.readTree(get(d, "api/agent?id=7&open=1"));
+            JsonNode agent = post(d, "api/agent/open?id=7");
             assertEquals(runtime.activePath(7), agent.path("activePath").asText());
 
             // no time travel

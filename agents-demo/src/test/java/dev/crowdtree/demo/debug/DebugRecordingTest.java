@@ -46,13 +46,13 @@ class DebugRecordingTest {
                 Debugger.Options.defaults().port(0).ticksPerSecond(0).history(1000, 25), 16L << 20, rec)) {
             DebuggerTest.waitFor(() -> d.session().status().contains("\"paused\":true")
                     && d.session().status().contains("end of the scenario"));
-            endHash = d.session().await(() -> {
+            endHash = d.session().call(() -> { // on the session thread
                 try {
                     return d.session().target().worldHash();
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
-            });
+            }).get(60, java.util.concurrent.TimeUnit.SECONDS);
         }
         Recording r = Recording.read(rec, 1L << 30);
         assertEquals("scenario", r.header().kind());
@@ -126,13 +126,13 @@ class DebugRecordingTest {
             assertEquals(3000, st.path("agents").asInt());
             st = JSON.readTree(post(d, "api/seek?tick=90"));
             assertEquals(90, st.path("tick").asLong());
-            String finalHash = d.session().await(() -> {
+            String finalHash = d.session().call(() -> { // on the session thread
                 try {
                     return String.format("%016x", d.session().target().worldHash());
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
-            });
+            }).get(60, java.util.concurrent.TimeUnit.SECONDS);
             assertEquals(hash, finalHash);
             st = JSON.readTree(post(d, "api/seek?tick=45"));
             assertEquals(45, st.path("tick").asLong());

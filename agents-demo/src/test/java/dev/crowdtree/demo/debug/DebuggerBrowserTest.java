@@ -311,6 +311,8 @@ class DebuggerBrowserTest {
         type("#agent-id", Integer.toString(agent));
         click("#agent-open");
         waitText("#agent-path", expected.path(t0, agent));
+        // the trace over the history is filled off the run's thread; the page shows it when done
+        cdp.waitFor("document.querySelector('#agent-backfill').dataset.state === 'done'", WAIT);
         List<String> trace = texts("ol#agent-trace > li");
         assertFalse(trace.isEmpty(), "agent " + agent + "'s trace");
         for (String line : trace) {

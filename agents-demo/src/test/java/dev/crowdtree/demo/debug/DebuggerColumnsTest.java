@@ -265,6 +265,20 @@ class DebuggerColumnsTest {
         assertEquals(0, get("/api/breakpoints").size(), "nothing was added");
     }
 
+    @Test
+    void columnBreakpointsOfAnyAgentAreCapped() throws Exception {
+        int cap = Breakpoints.MAX_SCANNING;
+        for (int i = 0; i < cap; i++) {
+            post("/api/breakpoints", "{\"kind\":\"column\",\"column\":\"distance\",\"crosses\":" + (10 + i) + "}");
+        }
+        HttpResponse<String> r = send("POST", "/api/breakpoints", "{\"kind\":\"column\",\"column\":\"distance\",\"crosses\":1}");
+        assertEquals(409, r.statusCode(), r.body());
+        assertTrue(r.body().contains(cap + " column breakpoints of any agent"), r.body());
+        // one agent's column costs one value a tick: not capped so
+        post("/api/breakpoints", "{\"kind\":\"column\",\"column\":\"distance\",\"crosses\":1,\"agent\":3}");
+        assertEquals(cap + 1, get("/api/breakpoints").size());
+    }
+
     // ---- helpers --------------------------------------------------------------------------------
 
     /** The agents whose {@code column} lies in [min, max] after tick {@code t} in the independent run. */

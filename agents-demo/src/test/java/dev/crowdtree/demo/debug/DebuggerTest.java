@@ -153,8 +153,12 @@ class DebuggerTest {
             }
         }
         assertTrue(agent >= 0);
-        JsonNode a = get("/api/agent?id=" + agent + "&open=1");
+        JsonNode a = post("/api/agent/open?id=" + agent, null);
         assertEquals(ind.paths.get(t)[agent], a.path("activePath").asText());
+        // its trace over the history is filled by a re-simulation off the session thread
+        int opened = agent;
+        waitFor(() -> get("/api/agent?id=" + opened).path("backfill").asText().equals("done"));
+        a = get("/api/agent?id=" + agent);
         List<String> lines = new ArrayList<>();
         a.path("trace").forEach(l -> lines.add(l.asText()));
         assertTrue(lines.stream().anyMatch(l -> l.startsWith(t + " why Root/Patrol transitions[0] onEvent Noise")), lines.toString());

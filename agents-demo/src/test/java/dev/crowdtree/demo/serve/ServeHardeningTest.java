@@ -46,8 +46,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ServeHardeningTest {
-    /** Short timeouts so the stalls end within the test: header and body 1.5 s, writes 2 s. */
-    private static final ServerLimits SHORT = ServerLimits.DEFAULTS.withTimeouts(1500, 1500, 2000).withMaxConnections(256);
+    /**
+     * Short timeouts so the stalls end within the test: header and body 1.5 s, writes 2 s; room for
+     * the 150 long-polls of one client (the caps are tested on their own below).
+     */
+    private static final ServerLimits SHORT = ServerLimits.DEFAULTS.withTimeouts(1500, 1500, 2000).withMaxConnections(256)
+            .withMaxConnectionsPerClient(256);
     private static final long SLACK_MS = 4000;
     private static final long ANSWER_MS = 2000;
     private static final Pattern SERVING = Pattern.compile("serving (?:the crowd|model [^ ]+) on (http://127\\.0\\.0\\.1:(\\d+)/)");
@@ -258,7 +262,50 @@ class ServeHardeningTest {
         }
     }
 
+    @Test
+    void connectionsOfOneClientBeyondItsCapAreClosedAtOnce() throws Exception {
+        int perClient = 4;
+        Served small = Served.start(ServerLimits.DEFAULTS.withTimeouts(3000, 3000, 3000).withMaxConnectionsPerClient(perClient),
+                "--port", "0", "--agents", "500", "--workers", "1");
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            // the total cap (64) is far; the client's own cap (4) closes its oldest idle connections at once
+            for (int i = 0; i < perClient + 4; i++) {
+                sockets.add(send(small.port, "GET /meta HTTP/1.1\r\n"));
+                Thread.sleep(20);
+            }
+            long soon = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500); // well before the 3 s header timeout
+            int closed = 0;
+            for (Socket s : sockets) {
+                if (closedBy(s, soon)) {
+                    closed++;
+                }
+            }
+            assertTrue(closed >= 4, closed + " of " + sockets.size() + " connections of one client were closed; its cap is "
+                    + perClient);
+            assertEquals(200, get(small.base + "meta").statusCode(), "a new request of the client is served");
+        } finally {
+            closeAll(sockets);
+            small.stop();
+        }
+    }
+
     // ---- --bind and --token ---------------------------------------------------------------------
+
+    @Test
+    void bindingAnAddressNotOfThisMachineSaysSoNotThatThePortIsInUse() {
+        // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine
+        for (String[] mode : new String[][]{{}, {"--debug"}}) {
+            List<String> args = new ArrayList<>(List.of("--bind", "192.0.2.1", "--port", "0", "--agents", "100",
+                    "--token", "0123456789abcdef0123"));
+            args.addAll(List.of(mode));
+            Served.Result r = Served.run(ServerLimits.DEFAULTS, args.toArray(new String[0]));
+            assertEquals(2, r.code(), r.err());
+            assertTrue(r.err().contains("192.0.2.1 is not an address of this machine"), r.err());
+            assertFalse(r.err().contains("in use"), r.err());
+            assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        }
+    }
 
     @Test
     void bindingBeyondLoopbackNeedsAToken() {

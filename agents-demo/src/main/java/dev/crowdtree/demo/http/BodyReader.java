@@ -1,4 +1,4 @@
-package dev.crowdtree.demo.serve;
+package dev.crowdtree.demo.http;
 
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -24,18 +24,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * on one thread at a time), the deadline on the scheduler's thread; whichever finishes first flips
  * {@code done} and completes the future, the other does nothing.
  */
-final class BodyReader {
-    /** The body is longer than the limit. */
-    static final class TooLarge extends RuntimeException {
+public final class BodyReader {
+    /** The body is longer than the limit (answered with 413). */
+    public static final class TooLarge extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        TooLarge(int max) {
+        /** The body is longer than {@code max} bytes. */
+        public TooLarge(int max) {
             super("the request body is longer than " + max + " bytes", null, false, false);
         }
     }
 
-    /** The body did not arrive in time. */
-    static final class TooSlow extends RuntimeException {
+    /** The body did not arrive in time (answered with 408, and the connection closed). */
+    public static final class TooSlow extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         TooSlow(long millis) {
@@ -48,11 +49,11 @@ final class BodyReader {
     }
 
     /** The average rate a body must keep up after {@link #GRACE_MS}. */
-    static final int MIN_BYTES_PER_SECOND = 512;
+    public static final int MIN_BYTES_PER_SECOND = 512;
     /** How long a body may take before its rate is checked. */
-    static final long GRACE_MS = 500;
+    public static final long GRACE_MS = 500;
     /** How often the rate is checked after the grace. */
-    static final long CHECK_MS = 250;
+    public static final long CHECK_MS = 250;
 
     private final Request request;
     private final int max;
@@ -70,7 +71,7 @@ final class BodyReader {
     }
 
     /** Reads the body of {@code request} as UTF-8, at most {@code max} bytes, within {@code millis}. */
-    static CompletableFuture<String> read(Request request, int max, long millis, Scheduler scheduler) {
+    public static CompletableFuture<String> read(Request request, int max, long millis, Scheduler scheduler) {
         BodyReader r = new BodyReader(request, max);
         r.deadline = scheduler.schedule(() -> r.finish(null, new TooSlow(millis)), millis, TimeUnit.MILLISECONDS);
         r.rateCheck = scheduler.schedule(() -> r.checkRate(scheduler), GRACE_MS, TimeUnit.MILLISECONDS);
