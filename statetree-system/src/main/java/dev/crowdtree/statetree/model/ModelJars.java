@@ -112,7 +112,6 @@ public final class ModelJars {
      */
     public static Loaded load(Path path, ClassLoader parent) throws ModelException {
         URL url = url(path);
-        String fingerprint = fingerprint(path);
         URLClassLoader loader = new URLClassLoader(new URL[] {url}, parent);
         boolean ok = false;
         try {
@@ -135,6 +134,7 @@ public final class ModelJars {
                         + "); a model jar lists one");
             }
             ServiceLoader.Provider<SimulationModel> p = own.get(0);
+            String fingerprint = fingerprint(path); // after the checks: a directory that is no model is not read through
             Loaded l = new Loaded(define(p, path.toString()), p.type().getName(), path, fingerprint, loader);
             ok = true;
             return l;
