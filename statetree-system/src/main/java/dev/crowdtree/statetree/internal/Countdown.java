@@ -88,10 +88,18 @@ public final class Countdown {
         }
     }
 
-    /** The value of the countdown after {@code n >= 0} subtractions of {@code d} from {@code v}. */
+    /**
+     * The value of the countdown after {@code n >= 0} subtractions of {@code d} from {@code v}, also
+     * past zero (the value goes on down). Costs a handful of operations per binade the value passes
+     * through, whatever {@code n}: within a binade of negative values the magnitude grows by a constant
+     * number of units too ({@link #skipAway}), and subnormal values are exact fixed-point numbers.
+     */
     public static float after(float v, float d, long n) {
         if (n < 0) {
             throw new IllegalArgumentException("n must be >= 0, got " + n);
+        }
+        if (d < 0f) {
+            return -after(-v, -d, n); // x - d = -((-x) - (-d)); negation is exact, rounding symmetric
         }
         float x = v;
         long left = n;
@@ -104,6 +112,27 @@ public final class Countdown {
                 if (skip > 0) {
                     x = Float.intBitsToFloat((int) skip);
                     left -= skip >>> 32;
+                    continue;
+                }
+            } else if (x <= -Float.MIN_NORMAL) {
+                long skip = skipAway(-x, d, left);
+                if (skip < 0) {
+                    return x - d; // stuck after one more step
+                }
+                if (skip > 0) {
+                    x = -Float.intBitsToFloat((int) skip);
+                    left -= skip >>> 32;
+                    continue;
+                }
+            } else if (d > 0f && d < Float.MIN_NORMAL) {
+                // x subnormal or zero and d subnormal: exact integer steps while the value stays subnormal
+                long xi = x < 0f ? -(long) Float.floatToRawIntBits(-x) : Float.floatToRawIntBits(x);
+                long di = Float.floatToRawIntBits(d);
+                long k = Math.min(left, (xi + SUBNORMAL_UNITS - 1) / di);
+                if (k > 0) {
+                    xi -= k * di;
+                    x = xi < 0 ? -Float.intBitsToFloat((int) -xi) : Float.intBitsToFloat((int) xi);
+                    left -= k;
                     continue;
                 }
             }
@@ -157,6 +186,50 @@ public final class Countdown {
         }
         long k = Math.min(m, max);
         int mant = m2 - (int) (k - 2) * s;
+        return (k << 32) | ((ex << 23) | mant);
+    }
+
+    /** The bits of {@link Float#MIN_NORMAL}: subnormal magnitudes are the bit patterns below it. */
+    private static final long SUBNORMAL_UNITS = Float.floatToRawIntBits(Float.MIN_NORMAL);
+
+    /**
+     * {@link #skip} for a countdown past zero: {@code ax} is the magnitude (normal, positive) of a
+     * negative value, which each step {@code x - d} (d > 0) takes to {@code -(ax + d)}. Returns
+     * {@code (k << 32) | bits} where k (3 <= k <= max) steps take the magnitude to the float with
+     * those bits; 0 when fewer than three can be skipped; -1 when it is stuck (d below half its ulp,
+     * or infinity). Within the binade {@code [2^e, 2^(e+1))} every magnitude is {@code 2^e + m * u}
+     * and, once a possible tie has been broken to even (the first step), each step adds a constant
+     * number s of units u, measured from two literal steps. A step from m to m + s rounds on that grid
+     * when its exact sum stays below the binade's top by half a unit: {@code m + s <= 2^23 - 2}, since
+     * {@code d <= (s + 1/2) u}.
+     */
+    private static long skipAway(float ax, float d, long max) {
+        int bx = Float.floatToRawIntBits(ax);
+        int ex = bx >>> 23;
+        if (ex == 0xFF) {
+            return -1; // infinity
+        }
+        float y1 = ax + d;
+        float y2 = y1 + d;
+        int b1 = Float.floatToRawIntBits(y1);
+        int b2 = Float.floatToRawIntBits(y2);
+        if ((b1 >>> 23) != ex || (b2 >>> 23) != ex) {
+            return 0; // leaves the binade within two steps (or d is NaN): the literal loop handles it
+        }
+        int m2 = b2 & 0x7FFFFF;
+        int s = m2 - (b1 & 0x7FFFFF);
+        if (s == 0) {
+            return -1; // y1 + d == y1: stuck at -y1 for good
+        }
+        if (s < 0 || max < 3) {
+            return 0;
+        }
+        int i = (0x7FFFFE - m2) / s;
+        if (i < 1) {
+            return 0;
+        }
+        long k = Math.min(2L + i, max);
+        int mant = m2 + (int) (k - 2) * s;
         return (k << 32) | ((ex << 23) | mant);
     }
 
