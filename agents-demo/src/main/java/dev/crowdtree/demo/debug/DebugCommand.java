@@ -10,7 +10,6 @@ import dev.crowdtree.demo.http.TokenOptions;
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.json.InputFileException;
-import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.record.Recording;
 import dev.crowdtree.statetree.record.RecordingException;
@@ -88,9 +87,6 @@ public final class DebugCommand implements Callable<Integer> {
     @Mixin
     ModelOptions nodes;
 
-    /** The largest recording --replay reads unless --max-input-mb says more. */
-    static final long MAX_RECORDING_BYTES = InputFiles.MAX_ARRAY;
-
     private final PrintStream out;
     private final PrintStream err;
 
@@ -143,7 +139,8 @@ public final class DebugCommand implements Callable<Integer> {
         Debugger d;
         try {
             if (replay != null) {
-                Recording rec = Recording.read(replay, Math.max(maxBytes, MAX_RECORDING_BYTES));
+                // the file, and each snapshot in it decompressed, within --max-input-mb
+                Recording rec = Recording.read(replay, maxBytes);
                 if (verify) {
                     StringBuilder line = new StringBuilder();
                     boolean same = Recordings.verify(rec, models, workers, line);

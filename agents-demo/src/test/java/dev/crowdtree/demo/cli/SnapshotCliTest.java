@@ -117,14 +117,18 @@ class SnapshotCliTest extends CliTestBase {
                 f.write("{\"agents\": 5}".getBytes(StandardCharsets.US_ASCII));
                 f.setLength(1_500_000_000L);
             }
-            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5"));
+            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5", "--max-input-mb", "2047"));
             assertEquals("error: " + big + ": not a crowdtree snapshot", errLine());
+            // issue 34: --max-input-mb applies to --load (default 16 MB)
+            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5"));
+            assertEquals("error: " + big + ": the file is 1,500,000,000 bytes, over the limit of 16 MB (16,777,216 bytes) "
+                    + "for input files; raise the limit with --max-input-mb (1..2047)", errLine());
             try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
                 f.setLength(3L << 30);
             }
-            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5"));
-            assertEquals("error: " + big + ": the file is 3,221,225,472 bytes, over the limit of 2,147,483,631 bytes "
-                    + "for a snapshot", errLine());
+            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5", "--max-input-mb", "2047"));
+            assertEquals("error: " + big + ": the file is 3,221,225,472 bytes, over the limit of 2047 MB (2,146,435,072 "
+                    + "bytes) for input files; raise the limit with --max-input-mb (1..2047)", errLine());
             Files.delete(big);
         });
     }
