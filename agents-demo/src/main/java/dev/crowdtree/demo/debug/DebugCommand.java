@@ -162,7 +162,8 @@ public final class DebugCommand implements Callable<Integer> {
         } catch (ScenarioException | InputFileException e) {
             return Problems.usage(err, e.getMessage());
         } catch (StateTreeCompileException e) {
-            Problems.compileErrors(err, tree != null ? tree : scenario, e);
+            Problems.compileErrors(err, tree != null ? tree : scenario != null ? scenario
+                    : "of the recording " + replay, e);
             return Problems.USAGE;
         } catch (BindException e) {
             return Problems.usage(err, "port " + port + " is already in use on " + bind + "; choose another with --port");
