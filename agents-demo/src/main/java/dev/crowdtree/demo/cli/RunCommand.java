@@ -130,13 +130,9 @@ public final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--record-every is the spacing of a recording's snapshots: give --record "
                         + "FILE too");
             }
-            for (Path other : new Path[] {saveFile, loadFile}) {
-                if (recordFile != null && other != null
-                        && recordFile.toAbsolutePath().normalize().equals(other.toAbsolutePath().normalize())) {
-                    throw new IllegalArgumentException("--record " + recordFile + " names the file of --"
-                            + (other == saveFile ? "save" : "load") + "; give the recording a file of its own");
-                }
-            }
+            // by real identity (links resolved), before anything is built: no output may be a file read
+            new OutputFiles().input("--load", loadFile).input("--tree", options.tree).output("--save", saveFile)
+                    .output("--record", recordFile).mayReplace("--save", "--load").check();
             if (pngEvery < 1) {
                 throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
             }

@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.cli.InputLimit;
 import dev.crowdtree.demo.cli.ModelOptions;
+import dev.crowdtree.demo.cli.OutputFiles;
 import dev.crowdtree.demo.model.ModelChoice;
 import dev.crowdtree.statetree.model.ModelException;
 import dev.crowdtree.demo.cli.Problems;
@@ -129,6 +130,12 @@ public final class DebugCommand implements Callable<Integer> {
         }
         if (workers < 1 || workers > 256) {
             return Problems.usage(err, "--workers = " + workers + " is out of range; valid range is 1..256");
+        }
+        try {
+            // before anything is built or bound: a link to the scenario or the tree is not overwritten
+            new OutputFiles().input("the scenario", scenario).input("--tree", tree).output("--record", record).check();
+        } catch (IllegalArgumentException e) {
+            return Problems.usage(err, e.getMessage());
         }
         ModelChoice models;
         try {

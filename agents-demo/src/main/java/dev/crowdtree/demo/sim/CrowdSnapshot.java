@@ -20,7 +20,6 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -97,11 +96,9 @@ public final class CrowdSnapshot {
         return out.toByteArray();
     }
 
-    /** {@link #save} to a file. */
+    /** {@link #save} to a file, written whole or not at all ({@link Simulation#saveTo}). */
     public static long save(CrowdSim sim, Path file) throws IOException {
-        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            return save(sim, out);
-        }
+        return sim.saveTo(file);
     }
 
     /**
