@@ -7,6 +7,7 @@ import dev.crowdtree.statetree.node.NodeRegistry;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -112,7 +113,14 @@ public final class NodeProviders {
         ClassLoader previous = parent;
         boolean ok = false;
         try {
-            for (Path path : paths) {
+            for (int i = 0; i < paths.size(); i++) {
+                Path path = paths.get(i);
+                for (Path earlier : paths.subList(0, i)) {
+                    if (sameFile(path, earlier)) {
+                        throw new NodeProviderException(path + ": given twice" + (path.equals(earlier) ? ""
+                                : " (the same file as " + earlier + ")") + "; give each jar or directory once");
+                    }
+                }
                 URLClassLoader loader = new URLClassLoader(new URL[] {url(path)}, previous);
                 loaders.add(loader);
                 previous = loader;
@@ -125,8 +133,11 @@ public final class NodeProviders {
                     throw new NodeProviderException(path + ": a node provider it lists cannot be loaded: " + why(e));
                 }
                 if (own.isEmpty()) {
-                    throw new NodeProviderException(path + ": no node provider in it; a jar or directory lists its "
-                            + "providers' class names in " + SERVICES_FILE);
+                    throw new NodeProviderException(path + (loader.findResource(SERVICES_FILE) != null
+                            ? ": the node providers it lists are loaded already, from the class path or a jar given "
+                            + "before it with the same classes; give each jar once"
+                            : ": no node provider in it; a jar or directory lists its providers' class names in "
+                            + SERVICES_FILE));
                 }
                 for (ServiceLoader.Provider<NodeProvider> p : own) {
                     String name = p.type().getName();
@@ -151,6 +162,15 @@ public final class NodeProviders {
                     }
                 }
             }
+        }
+    }
+
+    /** Whether two paths are one file or directory (links resolved); by their text when one cannot be read. */
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (IOException | RuntimeException e) {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
         }
     }
 
