@@ -12,6 +12,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.FailureLog;
 import dev.crowdtree.statetree.exec.NodeFailure;
+import dev.crowdtree.statetree.json.InputFiles;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -129,13 +130,9 @@ public final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--record-every is the spacing of a recording's snapshots: give --record "
                         + "FILE too");
             }
-            for (Path other : new Path[] {saveFile, loadFile}) {
-                if (recordFile != null && other != null
-                        && recordFile.toAbsolutePath().normalize().equals(other.toAbsolutePath().normalize())) {
-                    throw new IllegalArgumentException("--record " + recordFile + " names the file of --"
-                            + (other == saveFile ? "save" : "load") + "; give the recording a file of its own");
-                }
-            }
+            // by real identity (links resolved), before anything is built: no output may be a file read
+            new OutputFiles().input("--load", loadFile).input("--tree", options.tree).output("--save", saveFile)
+                    .output("--record", recordFile).mayReplace("--save", "--load").check();
             if (pngEvery < 1) {
                 throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
             }
@@ -272,18 +269,27 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The simulation saved in {@link #loadFile}, or null after printing why not (exit 2). */
-    private Simulation load(PrintStream err, long maxTreeBytes) {
+    /**
+     * The simulation saved in {@link #loadFile}, or null after printing why not (exit 2). The file and the
+     * tree asset it names are each read within {@code maxBytes} ({@code --max-input-mb}).
+     */
+    private Simulation load(PrintStream err, long maxBytes) {
         ModelChoice choice = TreeFiles.choice(options.models, err);
         if (choice == null) {
             return null;
         }
         int workers = options.workers == null ? Runtime.getRuntime().availableProcessors() : options.workers;
         try {
-            // a regular file of at most 2 GB whose header is a snapshot's, checked before the file is read whole
-            SnapshotReader r = SnapshotReader.read(loadFile, SnapshotReader.MAX_BYTES);
+            // a regular file within --max-input-mb whose header is a snapshot's, checked before it is read whole
+            if (Files.isRegularFile(loadFile) && Files.size(loadFile) > maxBytes) {
+                err.println(Problems.line(String.format(Locale.ROOT, "%s: the file is %,d bytes, over the limit of %s "
+                        + "for input files; raise the limit with --max-input-mb (1..%d)", loadFile, Files.size(loadFile),
+                        InputFiles.limit(maxBytes), InputLimit.MAX_MB)));
+                return null;
+            }
+            SnapshotReader r = SnapshotReader.read(loadFile, maxBytes);
             RunnableModel model = choice.forSnapshot(r.kind());
-            Simulation sim = model.load(r, loadFile, workers, options.tree, maxTreeBytes);
+            Simulation sim = model.load(r, loadFile, workers, options.tree, maxBytes);
             sim.system().setNodeErrorPolicy(options.nodeErrorPolicy());
             return sim;
         } catch (StateTreeCompileException e) {

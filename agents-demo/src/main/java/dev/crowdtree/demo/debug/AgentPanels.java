@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.http.BadRequest;
 
+import java.io.IOException;
 import java.util.Locale;
 import java.util.function.Consumer;
 
@@ -33,8 +34,8 @@ final class AgentPanels implements AutoCloseable {
         /** The latest snapshot before tick {@code t} (or at it, when it is the first). */
         long snapshotTickBefore(long t);
 
-        /** The snapshot after tick {@code s}. */
-        byte[] snapshotAt(long s);
+        /** The snapshot after tick {@code s}; a recording's may be refused (damaged or crafted). */
+        byte[] snapshotAt(long s) throws IOException;
     }
 
     private final DebugTarget target;
@@ -147,8 +148,12 @@ final class AgentPanels implements AutoCloseable {
         long s = history.snapshotTickBefore(history.from() + 1); // the oldest snapshot, at the start of the history
         long end = backfill.waitingEnd();
         long checkTick = end > s ? history.snapshotTickBefore(end + 1) : s; // the latest at or before the end
-        byte[] check = checkTick > s ? history.snapshotAt(checkTick) : null;
-        backfill.start(history.snapshotAt(s), s, check, checkTick);
+        try {
+            byte[] check = checkTick > s ? history.snapshotAt(checkTick) : null;
+            backfill.start(history.snapshotAt(s), s, check, checkTick);
+        } catch (IOException e) {
+            backfill.failWaiting(e.getMessage());
+        }
     }
 
     /** A re-simulation finished: the lines it found go before those collected since (session thread). */

@@ -109,6 +109,14 @@ final class Backfill implements AutoCloseable {
         states.put(agent, "none: " + why);
     }
 
+    /** Every waiting agent's filling failed before it started, and why ({@code failed: why}). */
+    void failWaiting(String why) {
+        for (Want w : waiting.values()) {
+            states.put(w.agent(), "failed: " + why);
+        }
+        waiting.clear();
+    }
+
     /** The agent was closed: it no longer waits, and what was said of it is forgotten. */
     void forget(int agent) {
         waiting.remove(agent);

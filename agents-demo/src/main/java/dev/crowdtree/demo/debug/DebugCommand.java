@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.cli.InputLimit;
 import dev.crowdtree.demo.cli.ModelOptions;
+import dev.crowdtree.demo.cli.OutputFiles;
 import dev.crowdtree.demo.model.ModelChoice;
 import dev.crowdtree.statetree.model.ModelException;
 import dev.crowdtree.demo.cli.Problems;
@@ -10,7 +11,6 @@ import dev.crowdtree.demo.http.TokenOptions;
 import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.json.InputFileException;
-import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.record.Recording;
 import dev.crowdtree.statetree.record.RecordingException;
@@ -91,9 +91,6 @@ public final class DebugCommand implements Callable<Integer> {
     @Mixin
     ModelOptions nodes;
 
-    /** The largest recording --replay reads unless --max-input-mb says more. */
-    static final long MAX_RECORDING_BYTES = InputFiles.MAX_ARRAY;
-
     private final PrintStream out;
     private final PrintStream err;
 
@@ -138,6 +135,12 @@ public final class DebugCommand implements Callable<Integer> {
         if (workers < 1 || workers > 256) {
             return Problems.usage(err, "--workers = " + workers + " is out of range; valid range is 1..256");
         }
+        try {
+            // before anything is built or bound: a link to the scenario or the tree is not overwritten
+            new OutputFiles().input("the scenario", scenario).input("--tree", tree).output("--record", record).check();
+        } catch (IllegalArgumentException e) {
+            return Problems.usage(err, e.getMessage());
+        }
         ModelChoice models;
         try {
             models = nodes.choice();
@@ -147,7 +150,8 @@ public final class DebugCommand implements Callable<Integer> {
         Debugger d;
         try {
             if (replay != null) {
-                Recording rec = Recording.read(replay, Math.max(maxBytes, MAX_RECORDING_BYTES));
+                // the file, and each snapshot in it decompressed, within --max-input-mb
+                Recording rec = Recording.read(replay, maxBytes);
                 if (verify) {
                     StringBuilder line = new StringBuilder();
                     boolean same = Recordings.verify(rec, models, workers, line);
@@ -169,7 +173,8 @@ public final class DebugCommand implements Callable<Integer> {
         } catch (ScenarioException | InputFileException e) {
             return Problems.usage(err, e.getMessage());
         } catch (StateTreeCompileException e) {
-            Problems.compileErrors(err, tree != null ? tree : scenario, e);
+            Problems.compileErrors(err, tree != null ? tree : scenario != null ? scenario
+                    : "of the recording " + replay, e);
             return Problems.USAGE;
         } catch (BindException e) {
             return Problems.usage(err, e.getMessage()); // Debugger says which: the port in use, or not this machine's address

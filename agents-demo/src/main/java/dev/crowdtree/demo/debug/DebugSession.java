@@ -7,6 +7,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.exec.Recorder;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.record.Recording;
+import dev.crowdtree.statetree.record.RecordingException;
 
 import java.io.IOException;
 import java.util.Locale;
@@ -480,8 +481,10 @@ final class DebugSession implements AutoCloseable {
             while (target.tick() < t) {
                 tick(false);
             }
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("time travel: " + e.getMessage(), e);
+        } catch (IOException e) { // a recording's snapshot refused: the file's fault (400, naming it), not the server's
+            throw replay == null ? new java.io.UncheckedIOException("time travel: " + e.getMessage(), e)
+                    : new IllegalArgumentException("time travel: " + (e instanceof RecordingException ? e.getMessage()
+                    : replay.file() + ": its snapshot of tick " + snapshotTickBefore(t) + ": " + e.getMessage()), e);
         }
     }
 
@@ -493,7 +496,7 @@ final class DebugSession implements AutoCloseable {
         return history.before(t);
     }
 
-    private byte[] snapshotAt(long s) {
+    private byte[] snapshotAt(long s) throws IOException {
         return replay != null ? replay.snapshot(s) : history.at(s);
     }
 
@@ -534,7 +537,7 @@ final class DebugSession implements AutoCloseable {
         }
 
         @Override
-        public byte[] snapshotAt(long s) {
+        public byte[] snapshotAt(long s) throws IOException {
             return DebugSession.this.snapshotAt(s);
         }
     }

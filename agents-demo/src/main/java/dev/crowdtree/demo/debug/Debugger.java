@@ -289,11 +289,7 @@ public final class Debugger implements AutoCloseable {
             throw new IllegalArgumentException("--bind " + options.bind() + " is not a loopback address and requires "
                     + "--token TOKEN (16+ characters, e.g. from: openssl rand -hex 16)");
         }
-        if (attached != null) {
-            session.startAttached();
-        } else {
-            session.start();
-        }
+        // the port first: a busy one is refused before the session runs, so before a recording is begun
         DebugServer server;
         try {
             server = DebugServer.start(session, new InetSocketAddress(host, options.port()), token, options.limits());
@@ -303,7 +299,17 @@ public final class Debugger implements AutoCloseable {
             said.initCause(e);
             throw said;
         } catch (IOException | RuntimeException e) {
-            session.close();
+            session.target().close(); // never run: nothing else to stop
+            throw e;
+        }
+        try {
+            if (attached != null) {
+                session.startAttached();
+            } else {
+                session.start();
+            }
+        } catch (RuntimeException e) {
+            server.close();
             throw e;
         }
         return new Debugger(session, server, new InetSocketAddress(host, server.port()), attached);

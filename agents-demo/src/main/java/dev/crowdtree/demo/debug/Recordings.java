@@ -7,6 +7,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.Recorder;
+import dev.crowdtree.statetree.exec.StateTreeRuntime;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.demo.model.ModelChoice;
@@ -121,9 +122,13 @@ final class Recordings {
 
     /**
      * Re-simulates the whole recording and compares the world hash at each periodic snapshot and at
-     * the end; one line saying it matched, or where it differs.
+     * the end, and the counters of every tick the runtime counted; before that, the counters are checked
+     * for meaning, and each periodic snapshot is restored and must give its recorded hash
+     * ({@link SimReplay#verify} for a run's); one line saying it matched, or where it differs.
      *
      * @return whether it matched; {@code line} gets the line to print either way
+     * @throws RecordingException when the recording is refused (a snapshot that does not restore,
+     *                            counters without meaning), naming the file
      */
     static boolean verify(Recording rec, ModelChoice models, int workers, StringBuilder line)
             throws IOException, StateTreeCompileException, ScenarioException {
@@ -133,20 +138,40 @@ final class Recordings {
             return r.matches();
         }
         try (DebugTarget target = open(rec, models, workers)) {
+            StateTreeRuntime runtime = target.runtime();
+            runtime.setRecording(true);
+            SimReplay.checkCounters(rec, runtime.recorder().tree(), runtime.agentCount(), true);
             long ran = 0;
             while (target.tick() < rec.lastTick()) {
                 target.step();
                 ran++;
                 long t = target.tick();
-                if (rec.hasSnapshot(t) || t == rec.lastTick()) {
+                // a tick the runtime did not count (a scenario's start input) keeps the counts before it
+                SimReplay.Result wrong = runtime.recorder().tick() != t ? null
+                        : SimReplay.compareCounters(rec, t, runtime.recorder(), ran);
+                String diff = wrong == null ? null : wrong.describe();
+                if (diff == null && (rec.hasSnapshot(t) || t == rec.lastTick())) {
                     long actual = target.worldHash();
                     long expected = t == rec.lastTick() ? rec.finalHash() : rec.worldHashAt(t);
                     if (actual != expected) {
-                        String diff = String.format(Locale.ROOT, "replay differs at tick %d: world hash %016x, the "
+                        diff = String.format(Locale.ROOT, "replay differs at tick %d: world hash %016x, the "
                                 + "recording has %016x", t, actual, expected);
-                        line.append(diff);
-                        return false;
+                    } else if (rec.hasSnapshot(t)) {
+                        try {
+                            target.restore(rec.snapshot(t), t); // the snapshot a seek restores: it gives that world
+                        } catch (dev.crowdtree.core.storage.SnapshotException e) {
+                            throw new RecordingException(rec.file(), "its snapshot of tick " + t + ": " + e.getMessage());
+                        }
+                        long restored = target.worldHash();
+                        if (restored != expected) {
+                            diff = String.format(Locale.ROOT, "replay differs at tick %d: world hash of the snapshot "
+                                    + "restored %016x, the recording has %016x", t, restored, expected);
+                        }
                     }
+                }
+                if (diff != null) {
+                    line.append(diff);
+                    return false;
                 }
             }
             line.append(String.format(Locale.ROOT, "replayed %,d ticks to tick %d: world hash %016x, as recorded", ran,

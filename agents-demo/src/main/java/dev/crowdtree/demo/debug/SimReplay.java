@@ -3,9 +3,11 @@ package dev.crowdtree.demo.debug;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.sim.Simulation;
+import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.json.InputFiles;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.exec.Recorder;
+import dev.crowdtree.statetree.exec.SnapshotSummary;
 import dev.crowdtree.statetree.record.Recording;
 import dev.crowdtree.statetree.record.RecordingException;
 
@@ -45,7 +47,7 @@ public final class SimReplay {
                 return String.format(Locale.ROOT, "replayed %,d ticks to tick %d: world hash %016x, as recorded", ticksRun,
                         tick, actual);
             }
-            boolean hash = what.equals("world hash");
+            boolean hash = what.startsWith("world hash");
             return String.format(Locale.ROOT, "replay differs at tick %d: %s %s, the recording has %s", tick, what,
                     hash ? String.format(Locale.ROOT, "%016x", actual) : Long.toString(actual),
                     hash ? String.format(Locale.ROOT, "%016x", expected) : Long.toString(expected));
@@ -55,10 +57,14 @@ public final class SimReplay {
     /**
      * Rebuilds the recorded simulation from the start snapshot with {@code workers} workers, ticks it to
      * the last tick recorded and compares the world hash at every periodic snapshot and at the end,
-     * and every recorded tick's counters.
+     * and every recorded tick's counters. Before it replays, the counters are checked for meaning
+     * ({@link #checkCounters}); at each periodic snapshot, after the replayed world's hash, the snapshot
+     * itself is restored (into the replayed simulation, which goes on from it) and must give the recorded
+     * hash too, so every snapshot a seek may restore has been opened.
      *
      * @param progress told each tick replayed (may be null)
-     * @throws RecordingException        when the recording is not of {@code model}'s kind, or carries inputs
+     * @throws RecordingException        when the recording is not of {@code model}'s kind, carries inputs,
+     *                                   has counters without meaning, or a snapshot in it is refused
      * @throws StateTreeCompileException when the recorded tree no longer compiles
      * @throws IOException               when a snapshot in it cannot be restored (another tree)
      */
@@ -68,6 +74,7 @@ public final class SimReplay {
         List<Long> snaps = rec.snapshotTicks();
         int nextSnap = 0;
         try (Simulation sim = restore(rec, rec.firstTick() - 1, workers, model)) {
+            checkCounters(rec, sim.tree(), sim.table().size(), true);
             if (rec.hasCounters()) {
                 sim.system().setRecording(true);
             }
@@ -91,6 +98,20 @@ public final class SimReplay {
                     long expected = rec.worldHashAt(t);
                     if (actual != expected) {
                         return new Result(false, t, "world hash", expected, actual, ran);
+                    }
+                }
+                if (snap) {
+                    byte[] bytes = rec.snapshot(t);
+                    checkAgents(rec, t, bytes, sim.table().size());
+                    try {
+                        sim.restore(bytes);
+                    } catch (IOException e) {
+                        throw refused(rec, t, e);
+                    }
+                    long restored = sim.worldHash();
+                    if (sim.tickNumber() != t || restored != rec.worldHashAt(t)) {
+                        return new Result(false, t, "world hash of the snapshot restored", rec.worldHashAt(t), restored,
+                                ran);
                     }
                 }
             }
@@ -120,8 +141,13 @@ public final class SimReplay {
         Simulation sim = restore(rec, from, workers, model);
         boolean ok = false;
         try {
-            while (sim.tickNumber() < tick) {
+            for (long t = from; t < tick; t++) { // as many ticks as the recording says, whatever the world
                 sim.tick();
+            }
+            if (sim.tickNumber() != tick) {
+                throw new RecordingException(rec.file(), "its snapshot of tick " + from + " ticks on to tick "
+                        + sim.tickNumber() + " after " + (tick - from) + " ticks, not to " + tick + "; a snapshot's "
+                        + "world counts its ticks one by one");
             }
             ok = true;
             return sim;
@@ -132,16 +158,23 @@ public final class SimReplay {
         }
     }
 
-    /** The simulation of the snapshot after {@code snapshotTick}, checked to be of that tick. */
+    /**
+     * The simulation of the snapshot after {@code snapshotTick}, checked to be of that tick. A periodic
+     * snapshot must hold the agents of the start snapshot, checked before a world is built for it.
+     */
     private static Simulation restore(Recording rec, long snapshotTick, int workers, RunnableModel model)
             throws IOException, StateTreeCompileException {
         Simulation sim;
+        byte[] bytes = rec.snapshot(snapshotTick);
+        if (snapshotTick != rec.firstTick() - 1) {
+            checkAgents(rec, snapshotTick, bytes, rows(rec, rec.firstTick() - 1, rec.startSnapshot()));
+        }
         try {
-            sim = model.load(SnapshotReader.parse(rec.snapshot(snapshotTick)), null, workers, null,
-                    InputFiles.DEFAULT_MAX_BYTES);
-        } catch (dev.crowdtree.core.storage.SnapshotException e) {
-            throw new RecordingException(rec.file(), "its snapshot of tick " + snapshotTick + ": "
-                    + e.getMessage().replace("it is a snapshot of", "it is of"));
+            sim = model.load(SnapshotReader.parse(bytes), null, workers, null, InputFiles.DEFAULT_MAX_BYTES);
+        } catch (RecordingException e) {
+            throw e;
+        } catch (IOException e) { // a snapshot refused, or its tree asset unreadable: the recording's, named
+            throw refused(rec, snapshotTick, e);
         }
         if (sim.tickNumber() != snapshotTick) {
             long at = sim.tickNumber();
@@ -165,8 +198,67 @@ public final class SimReplay {
         }
     }
 
+    private static RecordingException refused(Recording rec, long tick, IOException e) {
+        return new RecordingException(rec.file(), "its snapshot of tick " + tick + ": "
+                + e.getMessage().replace("it is a snapshot of", "it is of"));
+    }
+
+    /** The agents the runtime's table in {@code snapshot} (a crowd's or a model's) holds, read without building anything. */
+    private static int rows(Recording rec, long tick, byte[] snapshot) throws RecordingException {
+        try {
+            return SnapshotSummary.peek(SnapshotReader.peekSection(snapshot, "system").readAllBytes()).rows();
+        } catch (IOException e) {
+            throw refused(rec, tick, e);
+        }
+    }
+
+    /** The snapshot of {@code tick} holds {@code agents} agents, those of the start, or is refused. */
+    private static void checkAgents(Recording rec, long tick, byte[] snapshot, int agents) throws RecordingException {
+        int rows = rows(rec, tick, snapshot);
+        if (rows != agents) {
+            throw new RecordingException(rec.file(), String.format(Locale.ROOT, "its snapshot of tick %d holds %,d "
+                    + "agents, its start %,d; a run's snapshots hold the agents it started with", tick, rows, agents));
+        }
+    }
+
+    /**
+     * The counters of {@code rec} checked for meaning against the recorded simulation's tree and agents:
+     * a run's recording ({@code everyTick}) has them in every tick; each tick counts the tree's states
+     * and transitions; the agents counted in states (running agents) are at most the agents there are.
+     *
+     * @throws RecordingException naming the first tick without meaning
+     */
+    static void checkCounters(Recording rec, CompiledStateTree tree, int agents, boolean everyTick)
+            throws RecordingException {
+        for (long t = rec.firstTick(); t <= rec.lastTick(); t++) {
+            long[] occ = rec.occupancy(t);
+            if (occ == null) {
+                if (everyTick) {
+                    throw new RecordingException(rec.file(), "tick " + t + " has no counters; a run's recording has "
+                            + "them in every tick");
+                }
+                continue;
+            }
+            long[] fired = rec.fired(t);
+            if (occ.length != tree.stateCount || fired.length != tree.transitionCount) {
+                throw new RecordingException(rec.file(), "tick " + t + " counts " + occ.length + " states and "
+                        + fired.length + " transitions; tree '" + tree.name + "' has " + tree.stateCount + " and "
+                        + tree.transitionCount);
+            }
+            long sum = 0;
+            for (long o : occ) {
+                sum += o;
+                if (o < 0 || sum > agents) {
+                    throw new RecordingException(rec.file(), String.format(Locale.ROOT, "tick %d counts %s agents in "
+                            + "its states; there are %,d (the running agents are some of them)", t,
+                            o < 0 ? "a negative number of" : "more than " + agents, agents));
+                }
+            }
+        }
+    }
+
     /** The first counter of tick {@code t} that differs from the recording's, or null. */
-    private static Result compareCounters(Recording rec, long t, Recorder r, long ran) {
+    static Result compareCounters(Recording rec, long t, Recorder r, long ran) {
         long[] occ = rec.occupancy(t);
         if (occ == null || r == null) {
             return null;

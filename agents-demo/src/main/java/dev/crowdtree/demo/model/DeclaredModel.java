@@ -122,6 +122,7 @@ final class DeclaredModel extends RunnableModel {
                     + ModelSim.shortPrint(h.fingerprint()) + ", this run's " + describe() + " has "
                     + ModelSim.shortPrint(fingerprint()) + "); load it with the jars (--model, --nodes) it was saved with");
         }
+        ModelSim.checkSystem(snapshot, h, true); // before the world is built: its agents are in the file
         Path treeFile = SavedTree.resolve(snapshotFile, h.treeFile(), treeOverride);
         CompiledStateTree t;
         try {

@@ -4,12 +4,12 @@ import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
-import dev.crowdtree.core.world.WorldSnapshot;
 import dev.crowdtree.demo.nodes.CrowdWorld;
 import dev.crowdtree.demo.nodes.DemoNodes;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.exec.SnapshotSummary;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.statetree.node.NodeRegistry;
 
@@ -20,7 +20,6 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -97,11 +96,9 @@ public final class CrowdSnapshot {
         return out.toByteArray();
     }
 
-    /** {@link #save} to a file. */
+    /** {@link #save} to a file, written whole or not at all ({@link Simulation#saveTo}). */
     public static long save(CrowdSim sim, Path file) throws IOException {
-        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            return save(sim, out);
-        }
+        return sim.saveTo(file);
     }
 
     /**
@@ -265,20 +262,17 @@ public final class CrowdSnapshot {
     /**
      * Checks, before anything is built for it, that the runtime's snapshot holds the crowd the
      * configuration describes: its agent count ({@code wholeCrowd}), or at most that many (a region
-     * of it). The runtime checks its own columns when it restores them, {@link #checkColumns} the
+     * of it), with every row's values in the file; and one tick and one dt (the crowd's tick, the
+     * clock's, the runtime's, its steps run; the configuration's dt, the timers'). The runtime checks its own columns when it restores them, {@link #checkColumns} the
      * crowd's.
      */
     private static void checkAgents(Parsed p, boolean wholeCrowd) throws IOException {
-        int rows;
-        try {
-            rows = WorldSnapshot.peekRows(SnapshotReader.peekSection(p.system, "world"));
-        } catch (EOFException e) {
-            throw new SnapshotException("the snapshot's system section is malformed: it ends early");
-        }
-        if (wholeCrowd ? rows != p.config.agents() : rows > p.config.agents()) {
+        SnapshotSummary s = SnapshotSummary.peek(p.system);
+        if (wholeCrowd ? s.rows() != p.config.agents() : s.rows() > p.config.agents()) {
             throw new SnapshotException("the snapshot's configuration has " + p.config.agents() + " agents, its system "
-                    + "section " + rows);
+                    + "section " + s.rows());
         }
+        s.checkTicked(p.counters[0], p.config.dt(), "crowd section (and configuration)");
     }
 
     /**

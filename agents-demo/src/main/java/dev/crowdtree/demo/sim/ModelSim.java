@@ -7,8 +7,8 @@ import dev.crowdtree.core.storage.SnapshotReader;
 import dev.crowdtree.core.storage.SnapshotWriter;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.World;
-import dev.crowdtree.core.world.WorldSnapshot;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.exec.SnapshotSummary;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.statetree.model.ModelWorld;
@@ -424,19 +424,8 @@ public final class ModelSim implements RegionalSim {
                     + shortPrint(h.fingerprint()) + "), not of model '" + origin.model() + "' (fingerprint "
                     + shortPrint(origin.fingerprint()) + ")");
         }
-        byte[] system = r.bytes("system");
-        int rows;
-        try {
-            rows = WorldSnapshot.peekRows(SnapshotReader.peekSection(system, "world"));
-        } catch (EOFException e) {
-            throw new SnapshotException("the snapshot's system section is malformed: it ends early");
-        }
-        int agents = settings().agents();
-        if (world.settings().holds() == null ? rows != agents : rows > agents) {
-            throw new SnapshotException("the snapshot's model section has " + agents + " agents, its system section "
-                    + rows);
-        }
-        world.system().restore(new ByteArrayInputStream(system));
+        checkSystem(r, h, world.settings().holds() == null);
+        world.system().restore(new ByteArrayInputStream(r.bytes("system")));
         DataInputStream st = r.section("state");
         try {
             world.restoreState(st);
@@ -450,6 +439,31 @@ public final class ModelSim implements RegionalSim {
         }
         checkPositions();
         layout();
+    }
+
+    /**
+     * Checks, before anything is built for it, that the runtime's snapshot in {@code r} holds the world
+     * its {@code model} section ({@code h}) describes: that many agents ({@code whole}; a region's
+     * checkpoint at most that many), every row's values in the file, and one tick and one dt (the
+     * {@code state} section's tick, the clock's, the runtime's, its steps run; the model section's dt,
+     * the timers').
+     *
+     * @throws SnapshotException naming the numbers that disagree
+     */
+    public static void checkSystem(SnapshotReader r, Header h, boolean whole) throws IOException {
+        SnapshotSummary s = SnapshotSummary.peek(r.bytes("system"));
+        int agents = h.settings().agents();
+        if (whole ? s.rows() != agents : s.rows() > agents) {
+            throw new SnapshotException("the snapshot's model section has " + agents + " agents, its system section "
+                    + s.rows());
+        }
+        long tick;
+        try {
+            tick = r.section("state").readLong();
+        } catch (EOFException e) {
+            throw new SnapshotException("the snapshot's state section is malformed: it ends early");
+        }
+        s.checkTicked(tick, h.settings().dt(), "state section (and model section)");
     }
 
     /** Positions restored must be finite (the viewer, regions and LOD read them). */

@@ -2,6 +2,7 @@ package dev.crowdtree.demo.sim;
 
 import dev.crowdtree.core.metrics.TickMetrics;
 import dev.crowdtree.core.storage.Column;
+import dev.crowdtree.core.storage.OutputFile;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
@@ -131,10 +132,16 @@ public interface Simulation extends AutoCloseable {
      */
     long save(OutputStream out) throws IOException;
 
-    /** {@link #save} to {@code file}; returns its size in bytes. */
+    /**
+     * {@link #save} to {@code file}, written whole under a temporary name and then moved into place
+     * ({@link OutputFile}: a failed save leaves the file that was there as it was; a directory, a FIFO or
+     * a device is refused); returns its size in bytes.
+     */
     default long saveTo(Path file) throws IOException {
-        try (OutputStream out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16)) {
-            return save(out);
+        try (OutputFile f = OutputFile.create(file)) {
+            long size = save(f.stream());
+            f.commit();
+            return size;
         }
     }
 

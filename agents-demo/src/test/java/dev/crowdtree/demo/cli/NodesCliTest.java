@@ -120,6 +120,28 @@ class NodesCliTest extends CliTestBase {
         }
     }
 
+    /**
+     * Issue 34, item 6: the same jar twice ({@code --nodes x.jar --nodes x.jar}) said "no node provider in
+     * it". It is named as given twice, by its identity (a hard link is the same file); a copy, whose
+     * classes load from the first, is named as already loaded from there.
+     */
+    @Test
+    void theSameJarTwiceIsNamedAsGivenTwice() throws Exception {
+        Path jar = NodeJars.guardJar(dir);
+        assertEquals(2, Main.execute("validate", "--nodes", jar.toString(), "--nodes", jar.toString(), TREE));
+        assertEquals("error: --nodes " + jar + ": given twice; give each jar or directory once\n", err());
+        Path link = Files.createLink(dir.resolve("link.jar"), jar);
+        err.reset();
+        assertEquals(2, Main.execute("validate", "--nodes", jar.toString(), "--nodes", link.toString(), TREE));
+        assertEquals("error: --nodes " + link + ": given twice (the same file as " + jar + "); give each jar or "
+                + "directory once\n", err());
+        Path copy = Files.copy(jar, dir.resolve("copy.jar"));
+        err.reset();
+        assertEquals(2, Main.execute("validate", "--nodes", jar.toString(), "--nodes", copy.toString(), TREE));
+        assertTrue(err().startsWith("error: --nodes " + copy + ": its node provider "), err());
+        assertTrue(err().endsWith(" is already loaded from " + jar + "; give each provider's classes once\n"), err());
+    }
+
     @Test
     void aPathWithoutAProviderOrWithAFailingOneIsNamedWithTheClass() throws Exception {
         Path notAJar = write("notes.jar", "not a zip");
@@ -169,22 +191,6 @@ class NodesCliTest extends CliTestBase {
                 "acme.Deep");
         assertEquals(2, Main.execute("validate", "--nodes", deep.toString(), TREE));
         assertEquals("error: --nodes " + deep + ": node provider acme.Deep failed: java.lang.StackOverflowError\n", err());
-    }
-
-    /** Issue 34: the same jar twice said "no node provider in it". */
-    @Test
-    void theSameJarTwiceOrACopyOfItsClassesIsNamedAsSuch() throws Exception {
-        Path jar = NodeJars.guardJar(dir);
-        Path link = Files.createSymbolicLink(dir.resolve("link.jar"), jar);
-        assertEquals(2, Main.execute("validate", "--nodes", jar.toString(), "--nodes", link.toString(), TREE));
-        assertEquals("error: --nodes " + link + ": given twice (it is " + jar + " again); give each jar or directory "
-                + "once\n", err());
-
-        Path copy = Files.copy(jar, dir.resolve("copy.jar"));
-        err.reset();
-        assertEquals(2, Main.execute("validate", "--nodes", jar.toString(), "--nodes", copy.toString(), TREE));
-        assertTrue(err().startsWith("error: --nodes " + copy + ": its node provider "), err());
-        assertTrue(err().endsWith(" is already loaded from " + jar + "; give each provider's classes once\n"), err());
     }
 
     @Test

@@ -117,16 +117,49 @@ class SnapshotCliTest extends CliTestBase {
                 f.write("{\"agents\": 5}".getBytes(StandardCharsets.US_ASCII));
                 f.setLength(1_500_000_000L);
             }
-            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5"));
+            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5", "--max-input-mb", "2047"));
             assertEquals("error: " + big + ": not a crowdtree snapshot", errLine());
+            // issue 34: --max-input-mb applies to --load (default 16 MB)
+            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5"));
+            assertEquals("error: " + big + ": the file is 1,500,000,000 bytes, over the limit of 16 MB (16,777,216 bytes) "
+                    + "for input files; raise the limit with --max-input-mb (1..2047)", errLine());
             try (RandomAccessFile f = new RandomAccessFile(big.toFile(), "rw")) {
                 f.setLength(3L << 30);
             }
-            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5"));
-            assertEquals("error: " + big + ": the file is 3,221,225,472 bytes, over the limit of 2,147,483,631 bytes "
-                    + "for a snapshot", errLine());
+            assertEquals(2, run("run", "--load", big.toString(), "--ticks", "5", "--max-input-mb", "2047"));
+            assertEquals("error: " + big + ": the file is 3,221,225,472 bytes, over the limit of 2047 MB (2,146,435,072 "
+                    + "bytes) for input files; raise the limit with --max-input-mb (1..2047)", errLine());
             Files.delete(big);
         });
+    }
+
+    /**
+     * Issue 34, defect 3: a snapshot whose timers' dt is +Infinity (checksums recomputed) loaded and then
+     * failed with "unexpected failure ... please report it", exit 1; a huge step count made the first tick
+     * take a minute. Both are refused with one line naming the file, exit 2, before anything runs.
+     */
+    @Test
+    void aSnapshotWithAnImpossibleDtOrStepCountIsRefusedNamingTheFile() throws Exception {
+        Path f = dir.resolve("crowd.snap");
+        assertEquals(0, run("run", "--agents", "300", "--ticks", "5", "--seed", "2", "--quiet", "--save", f.toString()));
+        byte[] good = Files.readAllBytes(f);
+        int[] rt = dev.crowdtree.demo.sim.SnapshotBytes.runtime(good);
+        Path bad = dir.resolve("inf.snap");
+        byte[] b = good.clone();
+        java.nio.ByteBuffer.wrap(b).putFloat(rt[0] + 4, Float.POSITIVE_INFINITY);
+        dev.crowdtree.demo.sim.SnapshotBytes.resealAll(b);
+        Files.write(bad, b);
+        assertEquals(2, run("run", "--load", bad.toString(), "--ticks", "5"));
+        assertEquals("error: " + bad + ": the snapshot's runtime derived its timers with dt Infinity s, its crowd section "
+                + "(and configuration) gives dt 0.0333333 s; a simulation ticks with one dt, so they are the same number",
+                errLine());
+        b = good.clone();
+        java.nio.ByteBuffer.wrap(b).putInt(rt[0], 2_000_000_000);
+        dev.crowdtree.demo.sim.SnapshotBytes.resealAll(b);
+        Files.write(bad, b);
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertEquals(2, run("run", "--load", bad.toString(),
+                "--ticks", "1")));
+        assertTrue(errLine().startsWith("error: " + bad + ": the snapshot's ticks disagree: "), err.toString());
     }
 
     @Test

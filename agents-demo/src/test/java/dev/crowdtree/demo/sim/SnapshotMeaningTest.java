@@ -15,8 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
-import java.util.zip.CRC32C;
 
+import static dev.crowdtree.demo.sim.SnapshotBytes.reseal;
+import static dev.crowdtree.demo.sim.SnapshotBytes.resealAll;
+import static dev.crowdtree.demo.sim.SnapshotBytes.section;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -47,38 +49,7 @@ class SnapshotMeaningTest {
         }
     }
 
-    // ---- the container: magic(8) version(4) length(8) body checksum(4); body = kind, count, sections ----
-
-    /** Start and length of section {@code name} of the container at {@code [start, start + len)} of {@code b}. */
-    static int[] section(byte[] b, int start, int len, String name) throws IOException {
-        DataInputStream d = new DataInputStream(new ByteArrayInputStream(b, start + 20, len - 24));
-        d.readUTF();
-        int n = d.readInt();
-        for (int i = 0; i < n; i++) {
-            String s = d.readUTF();
-            int l = d.readInt();
-            int at = start + len - 4 - d.available();
-            if (s.equals(name)) {
-                return new int[] {at, l};
-            }
-            d.skipNBytes(l);
-        }
-        throw new AssertionError("no section " + name);
-    }
-
-    /** Recomputes the checksum of the container at {@code [start, start + len)}. */
-    static void reseal(byte[] b, int start, int len) {
-        CRC32C crc = new CRC32C();
-        crc.update(b, start, len - 4);
-        ByteBuffer.wrap(b).putInt(start + len - 4, (int) crc.getValue());
-    }
-
-    /** Reseals the inner (system) container and then the outer one. */
-    static void resealAll(byte[] b) throws IOException {
-        int[] sys = section(b, 0, b.length, "system");
-        reseal(b, sys[0], sys[1]);
-        reseal(b, 0, b.length);
-    }
+    // ---- the container's sections and checksums: SnapshotBytes ----
 
     /** Where column {@code column}'s data starts in the world table of the system section. */
     static int column(byte[] b, String column) throws IOException {
@@ -162,6 +133,62 @@ class SnapshotMeaningTest {
         resealAll(b);
         assertEquals("the snapshot's column 'x' at row 7 is Infinity; the crowd's positions and velocities are finite",
                 refusal(b));
+    }
+
+    /**
+     * Issue 34, defect 3: a huge step count and a slightly changed timer dt, checksums recomputed, made
+     * the first tick's timer rebase cost about 34 ms per agent; a timer dt of +Infinity loaded and then
+     * failed inside the tick. A crowd's snapshot has one tick and one dt: the crowd's tick, the clock's,
+     * the runtime's and its steps run; the configuration's dt and the timers'.
+     */
+    @Test
+    void stepsAndATimerDtThatDisagreeWithTheCrowdAreRefusedBeforeAnythingRuns() throws Exception {
+        int[] rt = SnapshotBytes.runtime(good);
+        byte[] b = good.clone();
+        ByteBuffer.wrap(b).putInt(rt[0], 2_000_000_000);
+        resealAll(b);
+        assertEquals("the snapshot's ticks disagree: its crowd section (and configuration) says tick 40, its system "
+                + "section's clock 40, the runtime's last tick 40 and steps run 2000000000; a saved simulation's are one "
+                + "number", refusal(b));
+        float dt = ByteBuffer.wrap(good).getFloat(rt[0] + 4);
+        for (float bad : new float[] {Math.nextUp(dt), Float.POSITIVE_INFINITY, Float.NaN, -dt}) {
+            b = good.clone();
+            ByteBuffer.wrap(b).putFloat(rt[0] + 4, bad);
+            resealAll(b);
+            assertEquals("the snapshot's runtime derived its timers with dt " + bad + " s, its crowd section (and "
+                    + "configuration) gives dt " + dt + " s; a simulation ticks with one dt, so they are the same number",
+                    refusal(b));
+        }
+        // the configuration's dt: CrowdConfig's own check
+        int[] cfg = section(good, 0, good.length, "config");
+        b = good.clone();
+        ByteBuffer.wrap(b).putFloat(cfg[0] + 12, Float.POSITIVE_INFINITY);
+        reseal(b, 0, b.length);
+        assertEquals("the snapshot is malformed: dt = Infinity is not valid; it must be a finite number greater than 0",
+                refusal(b));
+    }
+
+    /**
+     * The runtime alone (a host may tick it with another dt) takes a step count and a dt the crowd would
+     * refuse, and a timer far past its due step: the rebase of the first tick then costs a few operations
+     * per timer, not one per step between the due step and the step count (200 agents: about 7 s).
+     */
+    @Test
+    void aRuntimeRestoredWithAHugeStepCountRebasesItsTimersInTimeBoundedByItsAgents() throws Exception {
+        int[] sys = section(good, 0, good.length, "system");
+        int[] rt = SnapshotBytes.runtime(good);
+        byte[] b = good.clone();
+        float dt = ByteBuffer.wrap(b).getFloat(rt[0] + 4);
+        ByteBuffer.wrap(b).putInt(rt[0], 2_000_000_000).putFloat(rt[0] + 4, Math.nextUp(dt));
+        reseal(b, sys[0], sys[1]);
+        byte[] system = java.util.Arrays.copyOfRange(b, sys[0], sys[0] + sys[1]);
+        try (CrowdSim sim = CrowdSnapshot.load(Files.write(dir.resolve("timers.snap"), good), 1, DemoNodes.registry())) {
+            sim.system().restore(new ByteArrayInputStream(system));
+            long t0 = System.nanoTime();
+            sim.system().tickAll(sim.tickNumber() + 1, dt);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms < 1000, "the first tick after the restore took " + ms + " ms");
+        }
     }
 
     @Test

@@ -126,10 +126,12 @@ public final class WorldSnapshot {
 
     /**
      * The number of agents in the world written by {@link #write} that {@code in} starts with,
-     * read from its header without reading the rest (to check it against what a caller would build
-     * for it before building anything).
+     * read from its header, the columns' values skipped (to check it against what a caller would build
+     * for it before building anything). The values of every row must be there, so the count is bounded
+     * by the snapshot's size: {@code in} is a stream over bytes in memory
+     * ({@link dev.crowdtree.core.storage.SnapshotReader#peekSection}), which skips exactly.
      *
-     * @throws SnapshotException when the header is malformed
+     * @throws SnapshotException when the header is malformed or the table's values end early
      */
     public static int peekRows(DataInputStream in) throws IOException {
         in.readLong(); // tick
@@ -144,6 +146,30 @@ public final class WorldSnapshot {
         in.readUTF(); // the table's name
         int rows = in.readInt();
         if (rows < 0 || rows > SoaTable.MAX_CAPACITY) {
+            throw new SnapshotException("the snapshot's table is malformed");
+        }
+        // the rows' values must be there: a number in the header does not make a caller build a world
+        int columns = in.readInt();
+        long bytes = 0;
+        for (int i = 0; i < columns && columns <= 1_000_000; i++) {
+            in.readUTF();
+            String type = in.readUTF();
+            int width = switch (type) {
+                case "float", "int" -> 4;
+                case "long" -> 8;
+                case "short" -> 2;
+                case "byte" -> 1;
+                default -> 0;
+            };
+            long n = (long) rows * width;
+            bytes += n;
+            if (in.skip(n) != n) {
+                throw new SnapshotException(String.format(java.util.Locale.ROOT, "the snapshot's table claims %,d rows, "
+                        + "but its section ends within column %d (%,d bytes of values read); a table holds every row's "
+                        + "values", rows, i, bytes - n));
+            }
+        }
+        if (columns < 1 || columns > 1_000_000) {
             throw new SnapshotException("the snapshot's table is malformed");
         }
         return rows;

@@ -93,13 +93,18 @@ final class ChunkTimers implements TimerService {
         }
     }
 
-    /** The value of a countdown due at {@code due} (from {@code v}, period p, dt d) after step {@code j}. */
+    /**
+     * The value of a countdown due at {@code due} (from {@code v}, period p, dt d) after step {@code j}.
+     * {@link Countdown#after} costs a few operations per binade whatever the steps counted, so a due
+     * step long before {@code j} (a restored snapshot's) costs no more than a recent one; a due step
+     * that the value cannot have come from (later than counting from {@code j} would give) counts none.
+     */
     private static float counted(float v, int due, int j, int p, float d) {
         if (due == NEVER) {
             return v; // never changes under d (NaN, infinite, or steps below its precision)
         }
         long ref = due - Countdown.steps(v, d) * p;
-        return Countdown.after(v, d, (j - ref) / p);
+        return Countdown.after(v, d, Math.max(0, (j - ref) / p));
     }
 
     /** The step at which a countdown from {@code v} started after step {@code ref} runs out with period {@code p}. */

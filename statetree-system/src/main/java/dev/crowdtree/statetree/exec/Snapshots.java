@@ -134,8 +134,13 @@ final class Snapshots {
             tick = rt.readLong();
             awake = rt.readInt();
             dropped = rt.readLong();
-            if (steps < 0 || steps >= InstanceData.NEVER || !(timerDt > 0)) {
-                throw new SnapshotException("the snapshot's runtime section is malformed");
+            if (steps < 0 || steps >= InstanceData.NEVER - 1) {
+                throw new SnapshotException("the snapshot's runtime section gives " + steps + " steps run; valid range "
+                        + "is 0.." + (InstanceData.NEVER - 2));
+            }
+            if (!(timerDt > 0f) || Float.isInfinite(timerDt)) {
+                throw new SnapshotException("the snapshot's runtime section gives the timers' dt " + timerDt + " s; a dt "
+                        + "is a finite number of seconds greater than 0");
             }
             DataInputStream ev = r.section("events");
             int width = ev.readInt();

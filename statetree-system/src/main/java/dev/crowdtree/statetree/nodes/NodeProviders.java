@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -114,18 +115,17 @@ public final class NodeProviders {
         ClassLoader previous = parent;
         boolean ok = false;
         try {
-            List<Path> real = new ArrayList<>();
-            for (Path path : paths) {
+            for (int i = 0; i < paths.size(); i++) {
+                Path path = paths.get(i);
+                for (Path earlier : paths.subList(0, i)) {
+                    if (sameFile(path, earlier)) {
+                        throw new NodeProviderException(path + ": given twice" + (path.equals(earlier) ? ""
+                                : " (the same file as " + earlier + ")") + "; give each jar or directory once");
+                    }
+                }
                 URLClassLoader loader = new URLClassLoader(new URL[] {url(path)}, previous);
                 loaders.add(loader);
                 previous = loader;
-                Path same = realPath(path);
-                int earlier = real.indexOf(same);
-                if (earlier >= 0) {
-                    throw new NodeProviderException(path + ": given twice (it is " + paths.get(earlier)
-                            + " again); give each jar or directory once");
-                }
-                real.add(same);
                 List<ServiceLoader.Provider<NodeProvider>> own = new ArrayList<>();
                 try {
                     ServiceLoader.load(NodeProvider.class, loader).stream()
@@ -202,12 +202,12 @@ public final class NodeProviders {
         }
     }
 
-    /** {@code path} with its links resolved (it exists: {@link #url} checked it). */
-    private static Path realPath(Path path) throws NodeProviderException {
+    /** Whether two paths are one file or directory (links resolved); by their text when one cannot be read. */
+    private static boolean sameFile(Path a, Path b) {
         try {
-            return path.toRealPath();
-        } catch (IOException e) {
-            throw new NodeProviderException(path + ": cannot be read: " + e.getMessage());
+            return Files.isSameFile(a, b);
+        } catch (IOException | RuntimeException e) {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
         }
     }
 

@@ -47,14 +47,28 @@ public final class Recording {
     private final List<int[]> snapRefs = new ArrayList<>(); // offset, length, raw length
     private final List<Long> snapHashes = new ArrayList<>();
 
-    private Recording(Path file, byte[] data) {
+    /**
+     * A periodic snapshot may declare at most this many times the start snapshot's bytes, and
+     * {@link #SLACK} more: the agents are those of the start, and what else a world holds (queued
+     * events, a model's own state) may grow, but not without bound.
+     */
+    static final int GROWTH = 4;
+    static final int SLACK = 16 << 20;
+
+    /** The most bytes a snapshot may declare decompressed: the limit on input files. */
+    private final long maxRaw;
+
+    private Recording(Path file, byte[] data, long maxRaw) {
         this.file = file;
         this.data = data;
+        this.maxRaw = maxRaw;
     }
 
     /**
      * Reads and verifies the recording in {@code file}, a regular file of at most {@code maxBytes}
-     * bytes (its size is checked before it is read).
+     * bytes (its size is checked before it is read). Each snapshot in it may declare at most
+     * {@code maxBytes} bytes decompressed, and no more than its compressed bytes can inflate to, so
+     * that decompressing one later costs no more than that ({@link #snapshot}).
      *
      * @param maxBytes the limit, 1..{@link InputFiles#MAX_ARRAY}
      * @throws RecordingException when the file is not read (not a regular file, too big, unreadable)
@@ -77,7 +91,7 @@ public final class Recording {
             throw new RecordingException(file, "the file grew past the limit of " + InputFiles.limit(maxBytes)
                     + " while it was read");
         }
-        Recording r = new Recording(file, bytes);
+        Recording r = new Recording(file, bytes, maxBytes);
         r.parse();
         return r;
     }
@@ -153,6 +167,7 @@ public final class Recording {
                     }
                     startOffset = c.pos;
                     startLength = bodyEnd - c.pos;
+                    checkRaw(where + ", the start snapshot,", startRaw, startLength);
                     c.pos = bodyEnd;
                     break;
                 case RecordingFormat.TICK:
@@ -253,12 +268,32 @@ public final class Recording {
         if ((flags & RecordingFormat.HAS_SNAPSHOT) != 0) {
             long hash = c.int64();
             int raw = c.length();
+            checkRaw(where, raw, c.end - c.pos);
+            if (raw > GROWTH * (long) startRaw + SLACK) {
+                throw fail(String.format(Locale.ROOT, "%s declares a snapshot of %,d bytes decompressed, more than %d "
+                        + "times the start snapshot's %,d bytes and %,d more; a run's snapshots hold the agents it "
+                        + "started with", where, raw, GROWTH, startRaw, SLACK));
+            }
             snapTicks.add(tick);
             snapHashes.add(hash);
             snapRefs.add(new int[] {c.pos, c.end - c.pos, raw});
             c.pos = c.end;
         }
         ticks++;
+    }
+
+    /** A snapshot of {@code raw} bytes decompressed, of {@code compressed} in the file: within the limits. */
+    private void checkRaw(String where, int raw, int compressed) throws RecordingException {
+        if (raw > maxRaw) {
+            throw fail(String.format(Locale.ROOT, "%s declares a snapshot of %,d bytes decompressed, over the limit of %s "
+                    + "for input files; raise the limit with --max-input-mb (command line) or the maxBytes argument (API)",
+                    where, raw, InputFiles.limit(maxRaw)));
+        }
+        if (!RecordingFormat.canInflateTo(compressed, raw)) {
+            throw fail(String.format(Locale.ROOT, "%s declares a snapshot of %,d bytes decompressed from %,d compressed "
+                    + "bytes, more than deflate expands them (at most %,d times): the file is damaged or crafted, though "
+                    + "its checksum matches", where, raw, compressed, RecordingFormat.MAX_RATIO));
+        }
     }
 
     private RecordingException fail(String problem) {
@@ -375,8 +410,12 @@ public final class Recording {
         return finalHash;
     }
 
-    /** The start snapshot's bytes (decompressed): the world before {@link #firstTick()}. */
-    public byte[] startSnapshot() {
+    /**
+     * The start snapshot's bytes (decompressed): the world before {@link #firstTick()}.
+     *
+     * @throws RecordingException when they do not decompress to the size the block declares
+     */
+    public byte[] startSnapshot() throws RecordingException {
         return inflate(startOffset, startLength, startRaw, firstTick - 1);
     }
 
@@ -441,8 +480,9 @@ public final class Recording {
      * {@code firstTick() - 1}.
      *
      * @throws IllegalArgumentException when there is no snapshot of that tick
+     * @throws RecordingException       when it does not decompress to the size its block declares
      */
-    public byte[] snapshot(long snapshotTick) {
+    public byte[] snapshot(long snapshotTick) throws RecordingException {
         if (snapshotTick == firstTick - 1) {
             return startSnapshot();
         }
@@ -541,13 +581,13 @@ public final class Recording {
         }
     }
 
-    private byte[] inflate(int offset, int length, int raw, long tick) {
+    private byte[] inflate(int offset, int length, int raw, long tick) throws RecordingException {
         try {
             return RecordingFormat.inflate(data, offset, length, raw);
         } catch (DataFormatException e) {
-            throw new IllegalStateException(new RecordingException(file, "the snapshot of tick " + tick + " does not "
-                    + "decompress (" + e.getMessage() + "), though its block's checksum matches: the writer was faulty")
-                    .getMessage());
+            throw fail("the snapshot of tick " + tick + " at byte offset " + offset + " does not decompress ("
+                    + e.getMessage() + "): the file is damaged or crafted, though its block's checksum matches; a "
+                    + "recording's snapshots are deflate streams of the size their blocks declare");
         }
     }
 }

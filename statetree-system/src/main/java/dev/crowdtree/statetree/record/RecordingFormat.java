@@ -109,15 +109,34 @@ final class RecordingFormat {
         }
     }
 
-    /** Inflates {@code length} bytes of {@code data} at {@code offset} into exactly {@code raw} bytes. */
+    /** The most deflate expands its input: 1,032 to 1 (a run of one byte), and a few bytes of header. */
+    static final int MAX_RATIO = 1032;
+
+    /**
+     * Whether {@code raw} bytes can come out of {@code compressed} bytes of deflate: at most
+     * {@link #MAX_RATIO} times as many, and a few.
+     */
+    static boolean canInflateTo(long compressed, long raw) {
+        return raw <= compressed * MAX_RATIO + 64;
+    }
+
+    /**
+     * Inflates {@code length} bytes of {@code data} at {@code offset} into exactly {@code raw} bytes.
+     * The output grows as it comes (from about 4 times the input), never past {@code raw} (and one byte
+     * to find out that the stream goes on): a declared size bounds the work and the memory, it is not
+     * allocated before there is data for it.
+     */
     static byte[] inflate(byte[] data, int offset, int length, int raw) throws DataFormatException {
         Inflater inf = new Inflater();
         try {
             inf.setInput(data, offset, length);
-            byte[] out = new byte[raw];
+            byte[] out = new byte[(int) Math.min(raw, Math.max(1 << 16, 4L * length))];
             int n = 0;
             while (n < raw && !inf.finished()) {
-                int got = inf.inflate(out, n, raw - n);
+                if (n == out.length) {
+                    out = java.util.Arrays.copyOf(out, (int) Math.min(raw, 2L * out.length));
+                }
+                int got = inf.inflate(out, n, out.length - n);
                 if (got == 0 && (inf.needsInput() || inf.needsDictionary())) {
                     break;
                 }
@@ -128,8 +147,8 @@ final class RecordingFormat {
                 n += inf.inflate(probe);
             }
             if (n != raw || !inf.finished()) {
-                throw new DataFormatException("the compressed snapshot is " + (n < raw ? "shorter" : "longer")
-                        + " than the " + raw + " bytes its block declares");
+                throw new DataFormatException(String.format(java.util.Locale.ROOT, "the compressed snapshot is %s than the "
+                        + "%,d bytes its block declares", n < raw ? "shorter" : "longer", raw));
             }
             return out;
         } finally {

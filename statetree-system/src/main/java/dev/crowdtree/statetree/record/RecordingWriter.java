@@ -1,12 +1,11 @@
 package dev.crowdtree.statetree.record;
 
+import dev.crowdtree.core.storage.OutputFile;
 import dev.crowdtree.statetree.exec.Recorder;
 
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -33,6 +32,7 @@ import java.util.zip.Deflater;
  * grows to the largest compressed snapshot. THREADING: called from one thread.
  */
 public final class RecordingWriter implements Closeable {
+    private final OutputFile file;
     private final OutputStream out;
     /** The caller's block buffers, and the background thread's. */
     private final Framer caller = new Framer();
@@ -51,15 +51,17 @@ public final class RecordingWriter implements Closeable {
     /** A write that failed in the background, thrown by the next call. */
     private volatile IOException failure;
 
-    private RecordingWriter(OutputStream out, long firstTick) {
-        this.out = out;
+    private RecordingWriter(OutputFile file, long firstTick) {
+        this.file = file;
+        this.out = file.stream();
         this.firstTick = firstTick;
         this.nextTick = firstTick;
     }
 
     /**
-     * Starts a recording in {@code file} (created, or truncated): the header and the world before tick
-     * {@code firstTick} (a snapshot's bytes, stored compressed).
+     * Starts a recording that {@link #finish} puts in {@code file} (created, or replaced; a directory, a
+     * FIFO, a device or a socket is refused, {@link OutputFile#check}): the header and the world before
+     * tick {@code firstTick} (a snapshot's bytes, stored compressed).
      */
     public static RecordingWriter create(Path file, RecordingHeader header, long firstTick, byte[] startSnapshot)
             throws IOException {
@@ -69,7 +71,7 @@ public final class RecordingWriter implements Closeable {
         if (firstTick == Long.MIN_VALUE) {
             throw new IllegalArgumentException("firstTick = " + firstTick + " is out of range");
         }
-        RecordingWriter w = new RecordingWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16), firstTick);
+        RecordingWriter w = new RecordingWriter(OutputFile.create(file), firstTick);
         boolean ok = false;
         try {
             w.out.write(RecordingFormat.MAGIC);
@@ -216,7 +218,7 @@ public final class RecordingWriter implements Closeable {
 
     /**
      * Ends the recording: the last tick ({@code firstTick - 1} when none ran) and the world hash after
-     * it; flushes and closes the file.
+     * it; writes the file whole and moves it into place.
      *
      * @throws IllegalArgumentException when {@code lastTick} is not the last tick recorded
      */
@@ -248,7 +250,10 @@ public final class RecordingWriter implements Closeable {
         return finished;
     }
 
-    /** Closes the file; without {@link #finish} before, the recording is incomplete. */
+    /**
+     * Closes the file; without {@link #finish} before, the recording is abandoned: its temporary file
+     * deleted, the file it was to replace left as it was.
+     */
     @Override
     public void close() throws IOException {
         if (!closed) {
@@ -265,7 +270,11 @@ public final class RecordingWriter implements Closeable {
                 if (background != null) {
                     background.deflater.end();
                 }
-                out.close();
+                if (finished) {
+                    file.commit();
+                } else {
+                    file.close();
+                }
             }
         }
     }

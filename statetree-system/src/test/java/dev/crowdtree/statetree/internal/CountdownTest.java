@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -103,6 +104,51 @@ class CountdownTest {
                 fail("after(" + v + "f, " + d + "f, " + n + ") = " + actual + ", the literal loop gives " + expected);
             }
         }
+    }
+
+    /**
+     * Issue 34, defect 3: a value counted far past zero (a timer whose due step lies long before the
+     * step a snapshot says it is at) walked the literal loop once per step below zero, 34 ms per
+     * timer. The value past zero is the literal loop's too, and costs a few operations per binade.
+     */
+    @Test
+    void valuePastZeroMatchesTheLiteralLoopAndCostsLittle() {
+        SplittableRandom rnd = new SplittableRandom(34);
+        for (int i = 0; i < 20_000; i++) {
+            float d;
+            switch (i % 4) {
+                case 0 -> d = 1f / 30f * (1 << rnd.nextInt(6));
+                case 1 -> d = (float) rnd.nextDouble(1e-4, 4);
+                case 2 -> d = Math.scalb(1f + rnd.nextInt(8) / 8f, rnd.nextInt(-12, 4)); // ties
+                default -> d = -(float) rnd.nextDouble(1e-3, 2); // a negative step counts up
+            }
+            float v = rnd.nextInt(5) == 0 ? -(float) rnd.nextDouble(1e3) : (float) (rnd.nextDouble() * 100);
+            long n = rnd.nextInt(1, 60_000);
+            float expected = literalAfter(v, d, n);
+            float actual = Countdown.after(v, d, n);
+            if (Float.floatToRawIntBits(expected) != Float.floatToRawIntBits(actual)) {
+                fail("after(" + v + "f, " + d + "f, " + n + ") = " + actual + ", the literal loop gives " + expected);
+            }
+        }
+        float[][] cases = {{Float.MIN_VALUE * 1000, Float.MIN_VALUE * 3}, {-Float.MIN_VALUE * 7, Float.MIN_VALUE * 5},
+                {0f, Float.MIN_VALUE * 11}, {-0f, Float.MIN_VALUE}, {Float.MIN_NORMAL * 2, Float.MIN_VALUE * 999},
+                {1f, Math.ulp(1f) / 2}, {-1f, Math.ulp(1f) / 2}, {-1f, Math.ulp(1f) * 1.5f}, {3f, Float.POSITIVE_INFINITY}};
+        for (float[] c : cases) {
+            for (long n : new long[] {1, 2, 3, 7, 1000, 3_000_000}) {
+                float expected = literalAfter(c[0], c[1], n);
+                float actual = Countdown.after(c[0], c[1], n);
+                assertEquals(Float.floatToRawIntBits(expected), Float.floatToRawIntBits(actual),
+                        "after(" + c[0] + "f, " + c[1] + "f, " + n + ") = " + actual + ", the literal loop gives " + expected);
+            }
+        }
+        // stuck far below zero: the literal loop would take some 2^24 steps per call to get there
+        float far = literalAfter(5f, 1f / 30f, 40_000_000);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(far, Countdown.after(5f, 1f / 30f, 2_000_000_000L - i));
+        }
+        long micros = (System.nanoTime() - t0) / 1000;
+        assertTrue(micros < 500_000, "1,000 values far past zero took " + micros + " us (the literal loop: 40 s)");
     }
 
     @Test
