@@ -93,9 +93,14 @@ public final class ClusterConfigs {
 
     /**
      * Starts a member with {@code config} and, unless it is a lite member, makes it a {@link MemberNode}
-     * with {@code secret} that runs the models of {@code catalog}.
+     * with {@code secret} that runs the models of {@code catalog}. A lite member (a driver) is given
+     * the secret too, to prove it to the drivers of other runs ({@link Tasks.Prove}); the secret is in
+     * the member's user context before it joins, so a challenge that comes at once is answered.
      */
     public static HazelcastInstance start(Config config, ClusterSecret secret, ModelCatalog catalog) {
+        if (secret != null) {
+            config.getUserContext().put(Tasks.SECRET_KEY, secret);
+        }
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         if (!config.isLiteMember()) {
             MemberNode.install(hz, secret, catalog);
