@@ -25,10 +25,11 @@ import java.util.concurrent.TimeUnit;
  * The driver of a crowd run across a Hazelcast cluster (docs/SCALE.md). It runs on a lite member,
  * which holds no partitions and no region:
  * <ol>
- *   <li>handshake: each data member answers a random challenge with an HMAC of the secret; when one
- *       cannot, the run does not start (a member without the secret would hold partitions of the
- *       maps), and a member that joins later without proving it stops the run at the next
- *       checkpoint tick ({@link Handshake#checkNewcomers});</li>
+ *   <li>handshake: every other member, data or lite, answers a random challenge with an HMAC of the
+ *       secret; when one cannot, the run does not start (a member without the secret could read the
+ *       maps' keys, a data member would hold partitions of them), and a member that joins later
+ *       without proving it stops the run at the end of the tick that finds it
+ *       ({@link Handshake#checkNewcomers}, after every tick);</li>
  *   <li>plan: region {@code r} goes to the owner of the partition of key {@code r<r>} when that member
  *       was accepted, else to the accepted member with the fewest regions, at most
  *       {@code ceil(regions / members)} each;</li>
@@ -123,7 +124,7 @@ public final class ClusterRun {
     private final IExecutorService executor;
     private final Result result = new Result();
     private List<Member> members = new ArrayList<>();
-    /** Every data member at the handshake, accepted or not: a loss of any of them loses exchange partitions. */
+    /** Every member at the handshake but the driver, lite or not, and those that proved the secret since. */
     private final Set<Member> everyone = new HashSet<>();
     private final Map<Member, int[]> plan = new HashMap<>();
     /** The run's generation: 1, then one more at each recovery; every task and map key carries it. */
@@ -296,8 +297,9 @@ public final class ClusterRun {
             result.eventBytes += events;
             result.maxExchangeBytes = Math.max(result.maxExchangeBytes, halo + migration + events);
             result.tickSamples++;
+            // a member that joined since the last tick proves the secret, or the run stops here
+            Handshake.checkNewcomers(driver, executor, secret, everyone);
             if (cp) {
-                Handshake.checkNewcomers(driver, executor, secret, everyone);
                 if (previous != null) {
                     deleteCheckpoint(previous);
                 }
@@ -493,7 +495,7 @@ public final class ClusterRun {
             Thread.sleep(50);
         }
         cutOff(what);
-        everyone.retainAll(Handshake.dataMembers(driver));
+        everyone.retainAll(Handshake.others(driver));
         members = alive;
         makePlan();
         Checkpoint from = last;

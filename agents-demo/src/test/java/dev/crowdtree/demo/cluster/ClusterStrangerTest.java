@@ -1,0 +1,86 @@
+package dev.crowdtree.demo.cluster;
+
+import com.hazelcast.core.HazelcastInstance;
+import dev.crowdtree.demo.sim.CrowdConfig;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 34, item 5: processes that know the cluster name but not the secret. A lite member without
+ * the secret is challenged like a data member: the run does not start beside it, or stops at the tick
+ * that finds it when it joins later, naming it; a lite member with the secret (another driver) is let
+ * be.
+ */
+class ClusterStrangerTest {
+    private static final ClusterSecret SECRET = ClusterSecret.of("a test secret of some length");
+    private static final RunSpec SMALL = ClusterRunTest.crowdSpec("strangers", CrowdConfig.defaults().withAgents(5_000)
+            .withSeed(3), 4);
+
+    private static ClusterRun run(LocalCluster cluster, int ticks) {
+        return new ClusterRun(cluster.driver(), SECRET, SMALL, new ClusterRun.Options(ticks, 10, -1, false), cluster::kill,
+                new PrintStream(new ByteArrayOutputStream()));
+    }
+
+    @Test
+    void aLiteMemberWithoutTheSecretKeepsARunFromStartingAndOneWithItIsLetBe() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(1, SECRET, "127.0.0.1")) {
+            HazelcastInstance otherDriver = cluster.addLiteMember(SECRET);
+            ClusterRun.Result r = run(cluster, 20).run();
+            assertEquals(SMALL.agents(), r.agents, "a run goes on beside a lite member that proves the secret");
+            assertEquals(1, r.plan.size(), "and gives it no region");
+            assertTrue(otherDriver.getLifecycleService().isRunning());
+
+            long tasks = MemberNode.of(cluster.members().get(0)).worldTasks();
+            HazelcastInstance stranger = cluster.addLiteMember(null);
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> run(cluster, 20).run());
+            String who = Handshake.describe(stranger.getCluster().getLocalMember());
+            assertTrue(e.getMessage().startsWith("1 member of the cluster did not prove the secret (" + who
+                    + " (a lite member)); a run does not go on while a member without the secret is in the cluster"),
+                    e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), "one line");
+            assertEquals(tasks, MemberNode.of(cluster.members().get(0)).worldTasks(), "the refused run sent the member nothing");
+        }
+    }
+
+    @Test
+    void aLiteMemberWithoutTheSecretJoiningDuringTheRunStopsItAtTheNextTick() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(1, SECRET, "127.0.0.1")) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<ClusterRun.Result> running = pool.submit(run(cluster, 1_000_000)::run);
+                awaitTicking(cluster);
+                HazelcastInstance stranger = cluster.addLiteMember(null);
+                ExecutionException e = assertThrows(ExecutionException.class, () -> running.get(120, TimeUnit.SECONDS));
+                assertInstanceOf(IllegalStateException.class, e.getCause(), String.valueOf(e.getCause()));
+                String who = Handshake.describe(stranger.getCluster().getLocalMember());
+                assertTrue(e.getCause().getMessage().startsWith("1 member of the cluster did not prove the secret (" + who
+                        + " (a lite member))"), e.getCause().getMessage());
+                assertTrue(e.getCause().getMessage().endsWith("(joined during the run)"), e.getCause().getMessage());
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** Waits (up to 60 s) until the run's first checkpoint after the setup's is in the map: it is ticking. */
+    private static void awaitTicking(LocalCluster cluster) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!cluster.driver().getMap(ClusterConfigs.CHECKPOINTS).containsKey(ClusterConfigs.checkpointKey(1, 10, 0))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+}
