@@ -47,6 +47,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>finish: each member's results (agents, hash parts, counts), summed.</li>
  * </ol>
  * A region's step depends on its state and inbox only, so the hash is that of any other placement.
+ * A cluster-wide shutdown ({@code Cluster.shutdown()}, which Hazelcast's open-source edition lets any
+ * member make) ends the run with one line that says so ({@link ClusterShutdown}).
  *
  * <p>THREADING: one thread (the caller's).
  */
@@ -133,6 +135,8 @@ public final class ClusterRun {
     private final Set<Member> seen = new HashSet<>();
     /** Set when the driver itself was split off from the cluster (its lifecycle event MERGING). */
     private volatile boolean driverSplitOff;
+    /** Watches for a cluster-wide shutdown during {@link #run}. */
+    private ClusterShutdown.Watch shutdown;
 
     public ClusterRun(HazelcastInstance driver, ClusterSecret secret, RunSpec spec, Options options, Killer killer,
                       PrintStream err) {
@@ -173,20 +177,39 @@ public final class ClusterRun {
     private record Checkpoint(long tick, long epoch) {
     }
 
-    /** Runs the crowd: setup, the ticks (recovering from lost members), finish. */
+    /**
+     * Runs the crowd: setup, the ticks (recovering from lost members), finish.
+     *
+     * @throws IllegalStateException in one line, when the run cannot go on (among others: a member
+     *                               without the secret joined, or the cluster was shut down)
+     */
     public Result run() throws Exception {
-        if (members.isEmpty()) {
-            handshake();
-        }
-        UUID lifecycle = driver.getLifecycleService().addLifecycleListener(e -> {
-            if (e.getState() == LifecycleEvent.LifecycleState.MERGING) {
-                driverSplitOff = true;
+        try (ClusterShutdown.Watch watch = new ClusterShutdown.Watch(driver)) {
+            shutdown = watch;
+            if (members.isEmpty()) {
+                handshake();
             }
-        });
-        try {
-            return ticks();
-        } finally {
-            driver.getLifecycleService().removeLifecycleListener(lifecycle);
+            UUID lifecycle = driver.getLifecycleService().addLifecycleListener(e -> {
+                if (e.getState() == LifecycleEvent.LifecycleState.MERGING) {
+                    driverSplitOff = true;
+                }
+            });
+            try {
+                return ticks();
+            } catch (Exception e) {
+                // whatever failed first, a cluster-wide shutdown is the reason (every member stops)
+                String why = watch.why("the run");
+                if (why != null) {
+                    throw new IllegalStateException(why, e);
+                }
+                throw e;
+            } finally {
+                try {
+                    driver.getLifecycleService().removeLifecycleListener(lifecycle);
+                } catch (RuntimeException e) {
+                    // the driver was shut down with the cluster: its listeners are gone
+                }
+            }
         }
     }
 
@@ -532,7 +555,7 @@ public final class ClusterRun {
     }
 
     private boolean driverCutOff() {
-        return driverSplitOff || Handshake.dataMembers(driver).isEmpty();
+        return driverSplitOff || Handshake.dataMembers(driver).isEmpty() || shutdown != null && shutdown.happened();
     }
 
     /** @throws IllegalStateException when the driver itself was split off or sees no data member */

@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 34, item 5: processes that know the cluster name but not the secret. A lite member without
  * the secret is challenged like a data member: the run does not start beside it, or stops at the tick
  * that finds it when it joins later, naming it; a lite member with the secret (another driver) is let
- * be.
+ * be. A cluster-wide shutdown, which Hazelcast's open-source edition lets any member make, is said in
+ * one line by every member and by the driver, naming who asked for it.
  */
 class ClusterStrangerTest {
     private static final ClusterSecret SECRET = ClusterSecret.of("a test secret of some length");
@@ -75,12 +78,74 @@ class ClusterStrangerTest {
         }
     }
 
+    /** A process that knows only the cluster name shuts the cluster down: every member says why it stops, naming it. */
+    @Test
+    void aShutdownByAStrangerIsSaidInOneLineByEveryMember() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(2, SECRET, "127.0.0.1")) {
+            List<MemberNode> nodes = new ArrayList<>();
+            List<String> uuids = new ArrayList<>();
+            for (HazelcastInstance m : cluster.members()) {
+                nodes.add(MemberNode.of(m));
+                uuids.add(m.getCluster().getLocalMember().getUuid().toString());
+            }
+            HazelcastInstance stranger = cluster.addLiteMember(null);
+            String who = Handshake.describe(stranger.getCluster().getLocalMember());
+            stranger.getCluster().shutdown();
+            awaitStopped(cluster.members());
+            for (int i = 0; i < nodes.size(); i++) {
+                assertEquals("crowdtree member " + uuids.get(i) + ": the cluster was shut down by a cluster-wide shutdown "
+                        + "request (Cluster.shutdown()) from " + who + "; Hazelcast's open-source edition lets any member of "
+                        + "the cluster make one and cannot require the secret for it (docs/SCALE.md \"Security\"); this "
+                        + "member stops", nodes.get(i).lastNotice());
+            }
+        }
+    }
+
+    /** A cluster-wide shutdown during a run: the run ends with the one line that says so, whatever failed first. */
+    @Test
+    void aRunStoppedByAClusterWideShutdownEndsWithOneLineSayingSo() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(2, SECRET, "127.0.0.1")) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<ClusterRun.Result> running = pool.submit(run(cluster, 1_000_000)::run);
+                awaitTicking(cluster);
+                // any member may ask; one of the run's own, so that no newcomer's refusal comes first
+                HazelcastInstance asker = cluster.members().get(1);
+                String who = Handshake.describe(asker.getCluster().getLocalMember());
+                MemberNode other = MemberNode.of(cluster.members().get(0));
+                asker.getCluster().shutdown();
+                ExecutionException e = assertThrows(ExecutionException.class, () -> running.get(120, TimeUnit.SECONDS));
+                assertInstanceOf(IllegalStateException.class, e.getCause(), String.valueOf(e.getCause()));
+                assertEquals("the cluster was shut down by a cluster-wide shutdown request (Cluster.shutdown()) from " + who
+                        + "; Hazelcast's open-source edition lets any member of the cluster make one and cannot require the "
+                        + "secret for it (docs/SCALE.md \"Security\"); every member stopped, and the run with it",
+                        e.getCause().getMessage());
+                awaitStopped(cluster.members());
+                assertTrue(other.lastNotice().endsWith("from " + who + "; Hazelcast's open-source edition lets any member "
+                        + "of the cluster make one and cannot require the secret for it (docs/SCALE.md \"Security\"); this "
+                        + "member stops"), other.lastNotice());
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
     /** Waits (up to 60 s) until the run's first checkpoint after the setup's is in the map: it is ticking. */
     private static void awaitTicking(LocalCluster cluster) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!cluster.driver().getMap(ClusterConfigs.CHECKPOINTS).containsKey(ClusterConfigs.checkpointKey(1, 10, 0))
                 && System.nanoTime() < deadline) {
             Thread.sleep(10);
+        }
+    }
+
+    private static void awaitStopped(List<HazelcastInstance> members) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (HazelcastInstance m : members) {
+            while (m.getLifecycleService().isRunning() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertFalse(m.getLifecycleService().isRunning(), "the member stopped");
         }
     }
 }
