@@ -97,6 +97,8 @@ final class ClusterShutdown {
      * the run with once one came (or the cluster's state is {@code PASSIVE}, its first step).
      */
     static final class Watch implements AutoCloseable {
+        /** How long a driver whose cluster is PASSIVE waits for its own shutdown to come. */
+        static final long SETTLE_MILLIS = 5_000;
         private final HazelcastInstance hz;
         private final UUID listener;
         private volatile String requester;
@@ -122,10 +124,24 @@ final class ClusterShutdown {
             }
         }
 
-        /** The line to end {@code what} ("the run") with, or null when no cluster-wide shutdown came. */
-        String why(String what) {
+        /**
+         * The line to end {@code what} ("the run") with, or null when no cluster-wide shutdown came.
+         * When the cluster is {@code PASSIVE} but this driver's own shutdown has not come yet (a
+         * shutdown's first step), it waits for it up to {@link #SETTLE_MILLIS}; a cluster left in
+         * {@code PASSIVE} (a member called {@code Cluster.changeClusterState}) is said as such.
+         */
+        String why(String what) throws InterruptedException {
             if (!happened()) {
                 return null;
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
+            while (requester == null && hz.getLifecycleService().isRunning() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            if (requester == null && hz.getLifecycleService().isRunning()) {
+                return "the cluster was put in state PASSIVE by a member of the cluster (Cluster.changeClusterState(); "
+                        + "Hazelcast's open-source edition lets any member do so and cannot require the secret for it, "
+                        + "docs/SCALE.md \"Security\"): no map can be written, and " + what + " cannot go on";
             }
             return driverLine(requester != null ? requester : requester(hz), what);
         }

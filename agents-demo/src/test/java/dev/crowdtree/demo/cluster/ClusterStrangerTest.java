@@ -130,6 +130,40 @@ class ClusterStrangerTest {
         }
     }
 
+    /**
+     * A Hazelcast client that knows the cluster name sends Management Center's shutdown message (the
+     * one way a client shuts a cluster down: its {@code Cluster.shutdown()} is unsupported): refused,
+     * as the members trust no interface for Management Center's messages, and the member runs on.
+     */
+    @Test
+    void aClientThatKnowsTheNameCannotShutTheClusterDownThroughManagementCenterMessages() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(1, SECRET, "127.0.0.1")) {
+            HazelcastInstance member = cluster.members().get(0);
+            com.hazelcast.client.config.ClientConfig config = new com.hazelcast.client.config.ClientConfig();
+            config.setClusterName(cluster.name());
+            config.getNetworkConfig().addAddress(Handshake.describe(member.getCluster().getLocalMember()));
+            HazelcastInstance client = com.hazelcast.client.HazelcastClient.newHazelcastClient(config);
+            try {
+                // by reflection: Hazelcast's client internals name annotations that are not on the compile path
+                Object impl = client.getClass().getField("client").get(client);
+                Object request = Class.forName("com.hazelcast.client.impl.protocol.codec.MCShutdownClusterCodec")
+                        .getMethod("encodeRequest").invoke(null);
+                Class<?> invocation = Class.forName("com.hazelcast.client.impl.spi.impl.ClientInvocation");
+                Object shutdown = invocation.getConstructor(
+                        Class.forName("com.hazelcast.client.impl.clientside.HazelcastClientInstance"),
+                        Class.forName("com.hazelcast.client.impl.protocol.ClientMessage"), Object.class)
+                        .newInstance(impl, request, null);
+                Future<?> sent = (Future<?>) invocation.getMethod("invoke").invoke(shutdown);
+                ExecutionException e = assertThrows(ExecutionException.class, () -> sent.get(60, TimeUnit.SECONDS));
+                assertEquals("AccessControlException", e.getCause().getClass().getSimpleName(), String.valueOf(e.getCause()));
+                Thread.sleep(500);
+                assertTrue(member.getLifecycleService().isRunning(), "the member runs on");
+            } finally {
+                client.getLifecycleService().terminate();
+            }
+        }
+    }
+
     /** Waits (up to 60 s) until the run's first checkpoint after the setup's is in the map: it is ticking. */
     private static void awaitTicking(LocalCluster cluster) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
