@@ -172,7 +172,8 @@ public final class ChaosCommand implements Callable<Integer> {
         if (fault.mayStop() && !match && o.exit() > 0) {
             String said = fault.kind() != ChaosTrial.Kind.SHUTDOWN ? "" : String.format(Locale.ROOT,
                     "; %d of %d members said the cluster was shut down", o.shutdownLines(), members);
-            return (rightStop(fault, o) ? "stopped cleanly as it should: " : "WRONG STOP: ") + outcome(o, match) + said;
+            return (rightStop(fault, o) ? "stopped cleanly as it should: " + o.error() : "WRONG STOP: " + outcome(o, match))
+                    + said;
         }
         if (fault.mayStop() && !o.strangerJoined()) {
             return outcome(o, match) + " (THE STRANGER DID NOT JOIN)";
@@ -209,7 +210,8 @@ public final class ChaosCommand implements Callable<Integer> {
                     ? "the cluster was shut down" : n.contains("split off") ? "split off"
                     : n.contains("rejoined") ? "rejoined"
                     : n.contains("fenced out") ? "fenced" : n.contains("driver of run") ? null
-                    : n.startsWith("hazelcast: ") || n.startsWith("error") || n.startsWith("\tat ") ? Printable.clean(n, 160) : null;
+                    : n.startsWith("hazelcast: ") || n.startsWith("error") || n.startsWith("stranger: ")
+                    || n.startsWith("\tat ") ? Printable.clean(n, 160) : null;
             if (k != null && !kinds.contains(k)) {
                 kinds.add(k);
             }

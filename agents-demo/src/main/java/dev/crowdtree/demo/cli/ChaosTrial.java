@@ -158,7 +158,7 @@ final class ChaosTrial {
             CountDownLatch newcomerUp = new CountDownLatch(1);
             Process newcomer = fault.kind() == Kind.JOIN_LEAVE
                     ? startMember(port + members, join.toString(), name, notices, newcomerUp, true)
-                    : fault.mayStop() ? startStranger(port + members, join.toString(), name, newcomerUp,
+                    : fault.mayStop() ? startStranger(port + members, join.toString(), name, notices, newcomerUp,
                     fault.kind() == Kind.SHUTDOWN) : null;
             for (int i = 0; i < members; i++) {
                 if (!up.get(i).await(60, TimeUnit.SECONDS)) {
@@ -349,10 +349,11 @@ final class ChaosTrial {
     /**
      * Starts a stranger ({@code stranger}: the cluster name, no secret) on {@code port}, to join as a
      * lite member when a line comes on its stdin, and with {@code shutdown} call Cluster.shutdown();
-     * {@code up} is counted down when it says it joined. Its other lines are not the members'.
+     * {@code up} is counted down when it says it joined; its error lines go to {@code notices} as
+     * {@code stranger: error: ...}.
      */
-    private Process startStranger(int port, String join, String name, CountDownLatch up, boolean shutdown)
-            throws IOException {
+    private Process startStranger(int port, String join, String name, List<String> notices, CountDownLatch up,
+                                  boolean shutdown) throws IOException {
         List<String> cmd = new ArrayList<>(java);
         cmd.addAll(List.of("stranger", "--port", Integer.toString(port), "--join", join, "--cluster-name", name,
                 "--start-on-input"));
@@ -366,6 +367,9 @@ final class ChaosTrial {
             }
         });
         reader(p.getErrorStream(), line -> {
+            if (line.startsWith("error: ")) {
+                notices.add("stranger: " + line);
+            }
         });
         return p;
     }

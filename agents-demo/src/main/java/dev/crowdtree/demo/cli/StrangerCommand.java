@@ -20,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
  * {@code stranger} (hidden; the chaos harness's faults {@code lite-member} and {@code shutdown}): a
  * process that knows the cluster's name and addresses but not its secret. It joins as a Hazelcast
  * lite member, holding nothing to prove the secret with, and then stays until it is stopped, or with
- * {@code --shutdown} calls {@code Cluster.shutdown()} and exits. docs/SCALE.md "Security" says what
+ * {@code --shutdown} calls {@code Cluster.shutdown()} (again while it fails, for up to 20 s) and exits. docs/SCALE.md "Security" says what
  * the members and a run do about each.
  */
 @Command(name = "stranger", hidden = true, mixinStandardHelpOptions = true,
@@ -81,16 +81,24 @@ public final class StrangerCommand implements Callable<Integer> {
                 + "without the secret", hz.getCluster().getLocalMember().getUuid(), clusterName, a.getHost(), a.getPort())));
         out.flush();
         if (shutdown) {
-            out.println("crowdtree stranger: calling Cluster.shutdown()");
-            out.flush();
-            try {
-                hz.getCluster().shutdown();
-            } catch (RuntimeException e) {
-                err.println(Problems.line("Cluster.shutdown() was refused: " + e.getMessage()));
-                hz.getLifecycleService().terminate();
-                return 1;
+            // as a determined stranger would: a cluster state change right after a join may be refused
+            // while the member list or partition table settles, so it tries again, for up to 20 s
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            for (int attempt = 1; ; attempt++) {
+                out.println("crowdtree stranger: calling Cluster.shutdown() (attempt " + attempt + ")");
+                out.flush();
+                try {
+                    hz.getCluster().shutdown();
+                    return 0;
+                } catch (RuntimeException e) {
+                    err.println(Problems.line("Cluster.shutdown() failed: " + e.getMessage()));
+                    if (!hz.getLifecycleService().isRunning() || System.nanoTime() > deadline) {
+                        hz.getLifecycleService().terminate();
+                        return 1;
+                    }
+                    Thread.sleep(250);
+                }
             }
-            return 0;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         hz.getLifecycleService().addLifecycleListener(e -> {
