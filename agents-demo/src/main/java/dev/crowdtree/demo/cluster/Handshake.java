@@ -57,8 +57,8 @@ public final class Handshake {
                 if (!m.isLiteMember()) {
                     accepted.add(m);
                 }
-            } else {
-                refused.add(describeRole(m));
+            } else if (others(driver).contains(m)) {
+                refused.add(describeRole(m)); // (one that left meanwhile, a driver that ended, is gone)
             }
         }
         if (accepted.isEmpty()) {
