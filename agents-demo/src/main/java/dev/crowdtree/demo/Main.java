@@ -22,7 +22,7 @@ import java.util.Locale;
  */
 @Command(name = "agents-demo", mixinStandardHelpOptions = true, version = "crowdtree 0.1.0",
         description = "Batched StateTree crowds: run the simulation, or validate, draw and trace tree assets.",
-        subcommands = {RunCommand.class, ValidateCommand.class, DotCommand.class, TraceCommand.class, ServeCommand.class, dev.crowdtree.demo.debug.DebugCommand.class, MemberCommand.class, dev.crowdtree.demo.cli.SweepCommand.class, dev.crowdtree.demo.cli.ChaosCommand.class})
+        subcommands = {RunCommand.class, ValidateCommand.class, DotCommand.class, TraceCommand.class, ServeCommand.class, dev.crowdtree.demo.debug.DebugCommand.class, MemberCommand.class, dev.crowdtree.demo.cli.SweepCommand.class, dev.crowdtree.demo.cli.ChaosCommand.class, dev.crowdtree.demo.cli.StrangerCommand.class})
 public final class Main implements Runnable {
 
     public static void main(String[] args) {

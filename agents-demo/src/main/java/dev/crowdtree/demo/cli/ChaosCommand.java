@@ -19,20 +19,23 @@ import java.util.concurrent.Callable;
  * the world once without a fault (its hash is the one every trial must give), then {@code --trials}
  * times with a fault drawn from {@code --seed}'s random numbers ({@link ChaosTrial.Fault#draw}): a
  * member killed, stopped for 1 to {@code --max-stop} s, a member that joins and leaves, or, only
- * when asked for, the driver killed ({@code --faults driver}) or a member killed while the regions
- * are built ({@code setup-kill}); every fault but the last at a random tick. A trial passes when
- * the run ends with the undisturbed hash, or fails cleanly with one {@code error:} line, within the
- * bound; a hang, a wrong hash, a Hazelcast stack trace or an entry a fenced member wrote after its
- * fence fails it. With the driver killed, the trial passes when every member says it dropped the run
+ * when asked for, the driver killed ({@code --faults driver}), a member killed while the regions
+ * are built ({@code setup-kill}), a process that knows the cluster name but not the secret joining as
+ * a lite member and leaving again ({@code lite-member}) or calling {@code Cluster.shutdown()}
+ * ({@code shutdown}); every fault but setup-kill at a random tick. A trial passes when the run ends
+ * with the undisturbed hash; a trial of {@code lite-member} or {@code shutdown} passes too when the
+ * run stops cleanly with one {@code error:} line (the stranger named, or the shutdown said; with a
+ * shutdown, every member must say why it stopped); a hang, a wrong hash, a Hazelcast stack trace or
+ * an entry a fenced member wrote after its fence fails it. With the driver killed, the trial passes when every member says it dropped the run
  * within {@link ChaosTrial#DRIVER_LOSS_BOUND_MILLIS} and the world run again on the same members gives
  * the undisturbed hash. One progress line per trial on stderr, then a
- * Markdown table on stdout. Exit code 0 when every trial gave the undisturbed hash, 1 otherwise, 2
- * for bad options.
+ * Markdown table on stdout. Exit code 0 when every trial passed, 1 otherwise, 2 for bad options.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
         description = "Run a cluster run of member processes on 127.0.0.1 once undisturbed, then N times with one "
-                + "random fault each (kill -9, SIGSTOP for a while, a member joining and leaving, or the driver "
-                + "killed) at a random tick, and print a table of the outcomes (Linux: faults are sent with kill).")
+                + "random fault each (kill -9, SIGSTOP for a while, a member joining and leaving, the driver "
+                + "killed, a lite member without the secret, Cluster.shutdown() by it) at a random tick, and print a "
+                + "table of the outcomes (Linux: faults are sent with kill).")
 public final class ChaosCommand implements Callable<Integer> {
     @Mixin
     ModelOptions models;
@@ -58,8 +61,9 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Option(names = "--faults", split = ",", paramLabel = "KIND", defaultValue = "kill,stop,join-leave",
             description = "Fault kinds to draw from: kill, stop, join-leave, driver (the driver killed; then every member "
-                    + "must drop the run and serve the next), setup-kill (a member killed while the regions are built) "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "must drop the run and serve the next), setup-kill (a member killed while the regions are built), "
+                    + "lite-member (a process with the cluster name but not the secret joins as a lite member, leaves "
+                    + "after 1-10 s), shutdown (such a process calls Cluster.shutdown()) (default: ${DEFAULT-VALUE}).")
     List<String> faults;
 
     @Option(names = "--max-stop", paramLabel = "SECONDS", defaultValue = "15",
@@ -113,14 +117,18 @@ public final class ChaosCommand implements Callable<Integer> {
         Random rnd = new Random(seed);
         List<String> rows = new ArrayList<>();
         int same = 0;
+        int stopped = 0;
         int clean = 0;
         for (int i = 1; i <= trials; i++) {
             ChaosTrial.Fault fault = ChaosTrial.Fault.draw(rnd, kinds, ticks, members, maxStop);
             ChaosTrial.Outcome o = trial.run(fault, "chaos-" + seed + "-" + i);
             boolean match = base.hash().equals(o.hash());
             String outcome = outcome(fault, o, match);
-            same += match && pass(o) && (fault.kind() != ChaosTrial.Kind.DRIVER || o.dropMillis() >= 0) ? 1 : 0;
-            clean += !match && o.exit() > 0 && o.error() != null && !o.stackTrace() ? 1 : 0;
+            boolean sameHash = match && pass(o) && (fault.kind() != ChaosTrial.Kind.DRIVER || o.dropMillis() >= 0);
+            boolean rightStop = !match && fault.mayStop() && rightStop(fault, o);
+            same += sameHash ? 1 : 0;
+            stopped += rightStop ? 1 : 0;
+            clean += !match && !rightStop && o.exit() > 0 && o.error() != null && !o.stackTrace() ? 1 : 0;
             String fenced = notices(o);
             err.printf(Locale.ROOT, "trial %d/%d: %s at tick %d: %s in %.1f s%s%n", i, trials, fault.describe(), fault.tick(),
                     outcome, o.millis() / 1e3, fenced.isEmpty() ? "" : "; members said: " + fenced);
@@ -133,9 +141,26 @@ public final class ChaosCommand implements Callable<Integer> {
         out.println("| trial | fault | tick | duration s | outcome | hash match |");
         out.println("|---:|---|---:|---:|---|---|");
         rows.forEach(out::println);
-        out.printf(Locale.ROOT, "%n%d of %d trials ended with the undisturbed hash; %d failed cleanly; %d otherwise%n", same,
-                trials, clean, trials - same - clean);
-        return same == trials ? 0 : 1;
+        out.printf(Locale.ROOT, "%n%d of %d trials ended with the undisturbed hash; %d stopped cleanly in one line as their "
+                + "fault requires; %d failed cleanly otherwise; %d otherwise%n", same, trials, stopped, clean,
+                trials - same - stopped - clean);
+        return same + stopped == trials ? 0 : 1;
+    }
+
+    /**
+     * Whether a trial of a stranger's fault stopped as it should: one {@code error:} line and no stack
+     * trace, naming the stranger (a lite member that did not prove the secret) or saying that the
+     * cluster was shut down; after a shutdown, every member said why it stopped.
+     */
+    private boolean rightStop(ChaosTrial.Fault fault, ChaosTrial.Outcome o) {
+        if (o.exit() <= 0 || o.error() == null || o.stackTrace()) {
+            return false;
+        }
+        boolean named = o.error().contains("did not prove the secret") && o.error().contains("(a lite member)");
+        if (fault.kind() == ChaosTrial.Kind.SHUTDOWN) {
+            return (named || o.error().contains(ChaosTrial.SHUTDOWN_LINE)) && o.shutdownLines() >= members;
+        }
+        return named;
     }
 
     /** A trial that gave the hash passes unless it printed a stack trace or a fenced member's entry was found. */
@@ -144,6 +169,15 @@ public final class ChaosCommand implements Callable<Integer> {
     }
 
     private String outcome(ChaosTrial.Fault fault, ChaosTrial.Outcome o, boolean match) {
+        if (fault.mayStop() && !match && o.exit() > 0) {
+            String said = fault.kind() != ChaosTrial.Kind.SHUTDOWN ? "" : String.format(Locale.ROOT,
+                    "; %d of %d members said the cluster was shut down", o.shutdownLines(), members);
+            return (rightStop(fault, o) ? "stopped cleanly as it should: " + o.error() : "WRONG STOP: " + outcome(o, match))
+                    + said;
+        }
+        if (fault.mayStop() && !o.strangerJoined()) {
+            return outcome(o, match) + " (THE STRANGER DID NOT JOIN)";
+        }
         if (fault.kind() == ChaosTrial.Kind.DRIVER) {
             String dropped = o.dropMillis() < 0
                     ? String.format(Locale.ROOT, "MEMBERS KEPT THE RUN: not all %d said within %d s that they dropped it",
@@ -172,10 +206,12 @@ public final class ChaosCommand implements Callable<Integer> {
     private static String notices(ChaosTrial.Outcome o) {
         List<String> kinds = new ArrayList<>();
         for (String n : o.memberNotices()) {
-            String k = n.contains("newcomer joined") ? "newcomer joined" : n.contains("split off") ? "split off"
+            String k = n.contains("newcomer joined") ? "newcomer joined" : n.contains(ChaosTrial.SHUTDOWN_LINE)
+                    ? "the cluster was shut down" : n.contains("split off") ? "split off"
                     : n.contains("rejoined") ? "rejoined"
                     : n.contains("fenced out") ? "fenced" : n.contains("driver of run") ? null
-                    : n.startsWith("hazelcast: ") || n.startsWith("error") || n.startsWith("\tat ") ? Printable.clean(n, 160) : null;
+                    : n.startsWith("hazelcast: ") || n.startsWith("error") || n.startsWith("stranger: ")
+                    || n.startsWith("\tat ") ? Printable.clean(n, 160) : null;
             if (k != null && !kinds.contains(k)) {
                 kinds.add(k);
             }
@@ -206,8 +242,11 @@ public final class ChaosCommand implements Callable<Integer> {
                 case "join-leave" -> kinds.add(ChaosTrial.Kind.JOIN_LEAVE);
                 case "driver" -> kinds.add(ChaosTrial.Kind.DRIVER);
                 case "setup-kill" -> kinds.add(ChaosTrial.Kind.SETUP_KILL);
+                case "lite-member" -> kinds.add(ChaosTrial.Kind.LITE_MEMBER);
+                case "shutdown" -> kinds.add(ChaosTrial.Kind.SHUTDOWN);
                 default -> throw new IllegalArgumentException("--faults: '" + Printable.clean(f, 40)
-                        + "' is not a fault kind; give kill, stop, join-leave, driver and/or setup-kill");
+                        + "' is not a fault kind; give kill, stop, join-leave, driver, setup-kill, lite-member and/or "
+                        + "shutdown");
             }
         }
     }

@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  * One trial of {@code chaos}: {@code M} {@code member} processes (separate JVMs on 127.0.0.1, each
  * on a port of its own) and a {@code run --cluster} process as the driver; when the driver says the
  * trial's tick begins, one fault: a member killed ({@code kill -9}), stopped ({@code SIGSTOP}, then
- * {@code SIGCONT} after a while), a member that joins and leaves again, or the driver killed. The
+ * {@code SIGCONT} after a while), a member that joins and leaves again, the driver killed, or a
+ * stranger (a {@code stranger} process: the cluster name, not the secret) that joins as a lite member
+ * and leaves again, or that calls {@code Cluster.shutdown()}. The
  * trial ends when the driver exits or its time bound is over (then it is killed: a hang). When the
  * driver was the victim, the trial waits (at most {@link #DRIVER_LOSS_BOUND_MILLIS}) for every member
  * to say that it dropped the run, then runs the world again on the same members with a new driver:
@@ -39,7 +41,11 @@ final class ChaosTrial {
     enum Kind {
         NONE("none"), KILL("kill -9"), STOP("SIGSTOP"), JOIN_LEAVE("join+leave"), DRIVER("kill -9 driver"),
         /** A member killed while the regions are built (the driver announces the setup as tick 0). */
-        SETUP_KILL("kill -9 in the setup");
+        SETUP_KILL("kill -9 in the setup"),
+        /** A process that knows the cluster name but not the secret joins as a lite member, and leaves after a while. */
+        LITE_MEMBER("lite member without the secret"),
+        /** A process that knows the cluster name but not the secret joins as a lite member and calls Cluster.shutdown(). */
+        SHUTDOWN("Cluster.shutdown() by a stranger");
 
         final String label;
 
@@ -72,18 +78,30 @@ final class ChaosTrial {
                 case STOP -> String.format(Locale.ROOT, "SIGSTOP member %d for %.1f s", member, millis / 1e3);
                 case JOIN_LEAVE -> String.format(Locale.ROOT, "a member joins, leaves after %.1f s (%s)", millis / 1e3,
                         leaveByKill ? "kill -9" : "SIGTERM");
+                case LITE_MEMBER -> String.format(Locale.ROOT, "a lite member without the secret joins, leaves after %.1f s "
+                        + "(%s)", millis / 1e3, leaveByKill ? "kill -9" : "SIGTERM");
+                case SHUTDOWN -> "a lite member without the secret joins and calls Cluster.shutdown()";
             };
+        }
+
+        /** Whether the fault stops the run by design: a clean one-line stop is its right outcome too. */
+        boolean mayStop() {
+            return kind == Kind.LITE_MEMBER || kind == Kind.SHUTDOWN;
         }
     }
 
     /**
      * What a trial gave: the driver's exit code (-1: it hung and was killed), hash, lines, and the
      * members' notices; with the driver killed, how long after the kill the last member said it
-     * dropped the run (-1: not every member did within the bound), and the next run's outcome.
+     * dropped the run (-1: not every member did within the bound), and the next run's outcome; how
+     * many members said that the cluster was shut down; whether a stranger joined.
      */
     record Outcome(int exit, String hash, String error, int recoveries, long staleEntries, boolean stackTrace,
-                   List<String> memberNotices, long millis, long dropMillis) {
+                   List<String> memberNotices, long millis, long dropMillis, int shutdownLines, boolean strangerJoined) {
     }
+
+    /** What a member says when a cluster-wide shutdown stops it ({@code ClusterShutdown}). */
+    static final String SHUTDOWN_LINE = "the cluster was shut down by a cluster-wide shutdown request";
 
     /** How long the members have to notice a killed driver: Hazelcast's heartbeat timeout and 15 s. */
     static final long DRIVER_LOSS_BOUND_MILLIS = (ClusterConfigs.HEARTBEAT_TIMEOUT_SECONDS + 15) * 1000L;
@@ -135,10 +153,13 @@ final class ChaosTrial {
                 memberProcs.add(startMember(port + i, join.toString(), name, notices, l, false));
                 up.add(l);
             }
-            // a newcomer's JVM is started now and joins when told, at the fault's tick
+            // a newcomer's JVM (a member, or a stranger without the secret) is started now and joins when
+            // told, at the fault's tick
             CountDownLatch newcomerUp = new CountDownLatch(1);
             Process newcomer = fault.kind() == Kind.JOIN_LEAVE
-                    ? startMember(port + members, join.toString(), name, notices, newcomerUp, true) : null;
+                    ? startMember(port + members, join.toString(), name, notices, newcomerUp, true)
+                    : fault.mayStop() ? startStranger(port + members, join.toString(), name, notices, newcomerUp,
+                    fault.kind() == Kind.SHUTDOWN) : null;
             for (int i = 0; i < members; i++) {
                 if (!up.get(i).await(60, TimeUnit.SECONDS)) {
                     log.accept("chaos: member on port " + (port + i) + " did not start within 60 s");
@@ -193,13 +214,19 @@ final class ChaosTrial {
             }
             Process last = driver[0];
             long millis = (System.nanoTime() - t0) / 1_000_000;
-            if (newcomer != null && newcomerUp.getCount() == 0) {
+            if (fault.kind() == Kind.JOIN_LEAVE && newcomerUp.getCount() == 0) {
                 notices.add("a newcomer joined during the run");
             }
             if (faultThread[0] != null) {
                 // the fault runs its course (a stopped member is woken), and a woken member is given a
                 // few seconds to say what it found (fenced, split off, rejoined)
                 faultThread[0].join(fault.millis() + 5_000);
+                if (fault.kind() == Kind.SHUTDOWN) { // every member is given a few seconds to say why it stopped
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (System.nanoTime() < until && shutdownLines(notices) < members) {
+                        Thread.sleep(100);
+                    }
+                }
                 if (fault.kind() == Kind.STOP && out.toString().contains("restored from the checkpoint")) {
                     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                     while (System.nanoTime() < until && notices.stream().noneMatch(
@@ -225,10 +252,16 @@ final class ChaosTrial {
             }
             boolean trace = err.toString().contains("\tat com.hazelcast") || err.toString().contains("\tat java.");
             return new Outcome(ended ? last.exitValue() : -1, h.find() ? h.group(1) : null, error, recoveries,
-                    s.find() ? Long.parseLong(s.group(1)) : 0, trace, notices, millis, dropMillis);
+                    s.find() ? Long.parseLong(s.group(1)) : 0, trace, notices, millis, dropMillis, shutdownLines(notices),
+                    fault.mayStop() && newcomerUp.getCount() == 0);
         } finally {
             stopAll();
         }
+    }
+
+    /** How many members said that a cluster-wide shutdown stopped them. */
+    private static int shutdownLines(List<String> notices) {
+        return (int) notices.stream().filter(n -> n.startsWith("crowdtree member ") && n.contains(SHUTDOWN_LINE)).count();
     }
 
     /** Waits for a driver within the trial's bound (else kills it: a hang) and for its output; whether it ended. */
@@ -286,12 +319,17 @@ final class ChaosTrial {
                     Thread.sleep(fault.millis());
                     signal(victim, "CONT");
                 }
-                case JOIN_LEAVE -> {
+                case JOIN_LEAVE, LITE_MEMBER -> {
                     newcomer.getOutputStream().write('\n');
                     newcomer.getOutputStream().flush();
                     newcomerUp.await(60, TimeUnit.SECONDS);
                     Thread.sleep(fault.millis());
                     signal(newcomer, fault.leaveByKill() ? "KILL" : "TERM");
+                }
+                case SHUTDOWN -> { // the stranger calls Cluster.shutdown() as soon as it has joined
+                    newcomer.getOutputStream().write('\n');
+                    newcomer.getOutputStream().flush();
+                    newcomerUp.await(60, TimeUnit.SECONDS);
                 }
                 default -> {
                 }
@@ -306,6 +344,34 @@ final class ChaosTrial {
             new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
         }
+    }
+
+    /**
+     * Starts a stranger ({@code stranger}: the cluster name, no secret) on {@code port}, to join as a
+     * lite member when a line comes on its stdin, and with {@code shutdown} call Cluster.shutdown();
+     * {@code up} is counted down when it says it joined; its error lines go to {@code notices} as
+     * {@code stranger: error: ...}.
+     */
+    private Process startStranger(int port, String join, String name, List<String> notices, CountDownLatch up,
+                                  boolean shutdown) throws IOException {
+        List<String> cmd = new ArrayList<>(java);
+        cmd.addAll(List.of("stranger", "--port", Integer.toString(port), "--join", join, "--cluster-name", name,
+                "--start-on-input"));
+        if (shutdown) {
+            cmd.add("--shutdown");
+        }
+        Process p = start(cmd, false);
+        reader(p.getInputStream(), line -> {
+            if (line.startsWith("crowdtree stranger ") && line.contains(" joined cluster ")) {
+                up.countDown();
+            }
+        });
+        reader(p.getErrorStream(), line -> {
+            if (line.startsWith("error: ")) {
+                notices.add("stranger: " + line);
+            }
+        });
+        return p;
     }
 
     /** Starts a member on {@code port}; {@code up} is counted down at its first line; its later lines that say something are kept. */
@@ -334,8 +400,17 @@ final class ChaosTrial {
     }
 
     private Process start(List<String> cmd) throws IOException {
+        return start(cmd, true);
+    }
+
+    /** Starts a process of the trial, given the secret in its environment or (a stranger) not. */
+    private Process start(List<String> cmd, boolean withSecret) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().put("CROWDTREE_CLUSTER_SECRET", secret);
+        if (withSecret) {
+            pb.environment().put("CROWDTREE_CLUSTER_SECRET", secret);
+        } else {
+            pb.environment().remove("CROWDTREE_CLUSTER_SECRET");
+        }
         Process p = pb.start();
         started.add(p);
         return p;

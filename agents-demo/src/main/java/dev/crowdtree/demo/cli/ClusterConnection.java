@@ -129,13 +129,13 @@ public final class ClusterConnection {
 
     /**
      * Joins the cluster: a lite member joining --cluster, or the local members (running the models of
-     * {@code catalog}) and a lite member.
+     * {@code catalog}) and a lite member; the lite member holds {@code s} to prove it to other drivers.
      *
      * @throws RuntimeException when a member cannot start (a port or interface problem)
      */
     Joined join(ClusterSecret s, ModelCatalog catalog) {
         if (cluster != null) {
-            return new Joined(ClusterConfigs.start(ClusterConfigs.member(name(), bind, 5701, join(), true), null, catalog),
+            return new Joined(ClusterConfigs.start(ClusterConfigs.member(name(), bind, 5701, join(), true), s, catalog),
                     null, name());
         }
         LocalCluster local = LocalCluster.start(members(), s, bind, catalog);

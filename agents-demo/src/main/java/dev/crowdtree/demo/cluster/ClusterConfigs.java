@@ -32,6 +32,8 @@ public final class ClusterConfigs {
     public static final String DEFAULT_NAME = "crowdtree";
     /** Seconds before a member split off from its cluster looks for it again (and between tries). */
     static final int MERGE_DELAY_SECONDS = 5;
+    /** The only trusted interface of Management Center's client messages: an address no host has (RFC 5737). */
+    static final String NO_TRUSTED_INTERFACE = "192.0.2.1";
     /** Seconds without a heartbeat after which Hazelcast removes a member. */
     public static final int HEARTBEAT_TIMEOUT_SECONDS = 5;
 
@@ -78,6 +80,11 @@ public final class ClusterConfigs {
         // that could reach another address of the host could join (and, in the open edition, call
         // Cluster.shutdown()); bound to the given interface only, it cannot (BoundSockets checks it)
         c.setProperty("hazelcast.socket.bind.any", "false");
+        // Management Center's client messages (MCShutdownCluster and MCChangeClusterState among them)
+        // are accepted only from its trusted interfaces, all of them when none is given: one address
+        // reserved for documentation (TEST-NET-1) is given, so a Hazelcast client that knows the cluster
+        // name cannot shut the cluster down or change its state that way
+        c.getManagementCenterConfig().setTrustedInterfaces(java.util.Set.of(NO_TRUSTED_INTERFACE));
         JoinConfig j = n.getJoin();
         j.getMulticastConfig().setEnabled(false);
         j.getAutoDetectionConfig().setEnabled(false);
@@ -93,9 +100,14 @@ public final class ClusterConfigs {
 
     /**
      * Starts a member with {@code config} and, unless it is a lite member, makes it a {@link MemberNode}
-     * with {@code secret} that runs the models of {@code catalog}.
+     * with {@code secret} that runs the models of {@code catalog}. A lite member (a driver) is given
+     * the secret too, to prove it to the drivers of other runs ({@link Tasks.Prove}); the secret is in
+     * the member's user context before it joins, so a challenge that comes at once is answered.
      */
     public static HazelcastInstance start(Config config, ClusterSecret secret, ModelCatalog catalog) {
+        if (secret != null) {
+            config.getUserContext().put(Tasks.SECRET_KEY, secret);
+        }
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         if (!config.isLiteMember()) {
             MemberNode.install(hz, secret, catalog);

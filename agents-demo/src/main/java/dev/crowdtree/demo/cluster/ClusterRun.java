@@ -25,10 +25,11 @@ import java.util.concurrent.TimeUnit;
  * The driver of a crowd run across a Hazelcast cluster (docs/SCALE.md). It runs on a lite member,
  * which holds no partitions and no region:
  * <ol>
- *   <li>handshake: each data member answers a random challenge with an HMAC of the secret; when one
- *       cannot, the run does not start (a member without the secret would hold partitions of the
- *       maps), and a member that joins later without proving it stops the run at the next
- *       checkpoint tick ({@link Handshake#checkNewcomers});</li>
+ *   <li>handshake: every other member, data or lite, answers a random challenge with an HMAC of the
+ *       secret; when one cannot, the run does not start (a member without the secret could read the
+ *       maps' keys, a data member would hold partitions of them), and a member that joins later
+ *       without proving it stops the run at the end of the tick that finds it
+ *       ({@link Handshake#checkNewcomers}, after every tick);</li>
  *   <li>plan: region {@code r} goes to the owner of the partition of key {@code r<r>} when that member
  *       was accepted, else to the accepted member with the fewest regions, at most
  *       {@code ceil(regions / members)} each;</li>
@@ -46,6 +47,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>finish: each member's results (agents, hash parts, counts), summed.</li>
  * </ol>
  * A region's step depends on its state and inbox only, so the hash is that of any other placement.
+ * A cluster-wide shutdown ({@code Cluster.shutdown()}, which Hazelcast's open-source edition lets any
+ * member make) ends the run with one line that says so ({@link ClusterShutdown}).
  *
  * <p>THREADING: one thread (the caller's).
  */
@@ -123,7 +126,7 @@ public final class ClusterRun {
     private final IExecutorService executor;
     private final Result result = new Result();
     private List<Member> members = new ArrayList<>();
-    /** Every data member at the handshake, accepted or not: a loss of any of them loses exchange partitions. */
+    /** Every member at the handshake but the driver, lite or not, and those that proved the secret since. */
     private final Set<Member> everyone = new HashSet<>();
     private final Map<Member, int[]> plan = new HashMap<>();
     /** The run's generation: 1, then one more at each recovery; every task and map key carries it. */
@@ -132,6 +135,8 @@ public final class ClusterRun {
     private final Set<Member> seen = new HashSet<>();
     /** Set when the driver itself was split off from the cluster (its lifecycle event MERGING). */
     private volatile boolean driverSplitOff;
+    /** Watches for a cluster-wide shutdown during {@link #run}. */
+    private ClusterShutdown.Watch shutdown;
 
     public ClusterRun(HazelcastInstance driver, ClusterSecret secret, RunSpec spec, Options options, Killer killer,
                       PrintStream err) {
@@ -172,20 +177,39 @@ public final class ClusterRun {
     private record Checkpoint(long tick, long epoch) {
     }
 
-    /** Runs the crowd: setup, the ticks (recovering from lost members), finish. */
+    /**
+     * Runs the crowd: setup, the ticks (recovering from lost members), finish.
+     *
+     * @throws IllegalStateException in one line, when the run cannot go on (among others: a member
+     *                               without the secret joined, or the cluster was shut down)
+     */
     public Result run() throws Exception {
-        if (members.isEmpty()) {
-            handshake();
-        }
-        UUID lifecycle = driver.getLifecycleService().addLifecycleListener(e -> {
-            if (e.getState() == LifecycleEvent.LifecycleState.MERGING) {
-                driverSplitOff = true;
+        try (ClusterShutdown.Watch watch = new ClusterShutdown.Watch(driver)) {
+            shutdown = watch;
+            if (members.isEmpty()) {
+                handshake();
             }
-        });
-        try {
-            return ticks();
-        } finally {
-            driver.getLifecycleService().removeLifecycleListener(lifecycle);
+            UUID lifecycle = driver.getLifecycleService().addLifecycleListener(e -> {
+                if (e.getState() == LifecycleEvent.LifecycleState.MERGING) {
+                    driverSplitOff = true;
+                }
+            });
+            try {
+                return ticks();
+            } catch (Exception e) {
+                // whatever failed first, a cluster-wide shutdown is the reason (every member stops)
+                String why = watch.why("the run");
+                if (why != null) {
+                    throw new IllegalStateException(why, e);
+                }
+                throw e;
+            } finally {
+                try {
+                    driver.getLifecycleService().removeLifecycleListener(lifecycle);
+                } catch (RuntimeException e) {
+                    // the driver was shut down with the cluster: its listeners are gone
+                }
+            }
         }
     }
 
@@ -296,8 +320,9 @@ public final class ClusterRun {
             result.eventBytes += events;
             result.maxExchangeBytes = Math.max(result.maxExchangeBytes, halo + migration + events);
             result.tickSamples++;
+            // a member that joined since the last tick proves the secret, or the run stops here
+            Handshake.checkNewcomers(driver, executor, secret, everyone);
             if (cp) {
-                Handshake.checkNewcomers(driver, executor, secret, everyone);
                 if (previous != null) {
                     deleteCheckpoint(previous);
                 }
@@ -493,7 +518,7 @@ public final class ClusterRun {
             Thread.sleep(50);
         }
         cutOff(what);
-        everyone.retainAll(Handshake.dataMembers(driver));
+        everyone.retainAll(Handshake.others(driver));
         members = alive;
         makePlan();
         Checkpoint from = last;
@@ -530,7 +555,7 @@ public final class ClusterRun {
     }
 
     private boolean driverCutOff() {
-        return driverSplitOff || Handshake.dataMembers(driver).isEmpty();
+        return driverSplitOff || Handshake.dataMembers(driver).isEmpty() || shutdown != null && shutdown.happened();
     }
 
     /** @throws IllegalStateException when the driver itself was split off or sees no data member */

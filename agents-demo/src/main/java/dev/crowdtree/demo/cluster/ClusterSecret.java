@@ -16,17 +16,25 @@ import java.util.Arrays;
  * lets any process that knows the cluster name join and hold partitions, so the secret never travels
  * and is used for:
  * <ul>
- *   <li>the handshake: the driver sends each member a random challenge and accepts only members that
- *       answer with {@code HMAC-SHA256(key, challenge || member uuid)}; only those are given regions;</li>
- *   <li>task proofs: every task the driver sends carries an HMAC over its kind, run and tick, and a
- *       member refuses tasks without a valid one;</li>
+ *   <li>the handshake: the driver sends every other member of the cluster, lite or not, a random
+ *       challenge and accepts only members that answer with
+ *       {@code HMAC-SHA256(handshake key, challenge || member uuid)}; only those are given regions,
+ *       and no run goes on beside one that does not;</li>
+ *   <li>task proofs: every task the driver sends carries {@code HMAC-SHA256(task key, the task's
+ *       canonical bytes)}: its class, kind, run, generation and tick and every field that says what it
+ *       does (the run's spec, its regions, ...: {@link Tasks.MemberTask#canonical}); a member refuses a
+ *       task without a valid one, so a proof taken from one task does not pass on a changed one;</li>
  *   <li>sealing: every value written to the cluster's maps (exchange messages, checkpoints) is
  *       AES-256-CTR encrypted and HMAC-SHA256 authenticated (encrypt-then-MAC, two keys derived from
  *       the secret), the map key covered by the tag, so a partition or backup held by a member
  *       without the secret is ciphertext only, and a changed value, or one moved to another key, does
  *       not open.</li>
  * </ul>
- * Keys are derived as {@code HMAC-SHA256(secret, label)}. THREADING: immutable; each call makes its
+ * Each use has a key of its own, derived as {@code HMAC-SHA256(secret, label)} with the labels
+ * {@value #HANDSHAKE_LABEL}, {@value #TASK_LABEL} and {@value #SEAL_LABEL} (the sealing key then split
+ * into an encryption and an authentication key the same way): the handshake answers any member's
+ * challenge, and since its key is not the task key, an answer is never a task proof or a seal.
+ * THREADING: immutable; each call makes its
  * own {@code Mac}/{@code Cipher}.
  */
 public final class ClusterSecret {
@@ -34,14 +42,28 @@ public final class ClusterSecret {
     public static final String ENV = "CROWDTREE_CLUSTER_SECRET";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final byte[] macKey;
+    /** The label of the handshake's key. */
+    static final String HANDSHAKE_LABEL = "crowdtree handshake v1";
+    /** The label of the task proofs' key. */
+    static final String TASK_LABEL = "crowdtree task v1";
+    /** The label of the sealing key, from which the encryption and authentication keys are derived. */
+    static final String SEAL_LABEL = "crowdtree seal v1";
+
+    private final byte[] handshakeKey;
+    private final byte[] taskKey;
     private final byte[] encryptionKey;
     private final byte[] authenticationKey;
 
     private ClusterSecret(byte[] secret) {
-        this.macKey = hmac(secret, "crowdtree cluster proof".getBytes(StandardCharsets.UTF_8));
-        this.encryptionKey = hmac(secret, "crowdtree cluster data encryption".getBytes(StandardCharsets.UTF_8));
-        this.authenticationKey = hmac(secret, "crowdtree cluster data authentication".getBytes(StandardCharsets.UTF_8));
+        this.handshakeKey = derive(secret, HANDSHAKE_LABEL);
+        this.taskKey = derive(secret, TASK_LABEL);
+        byte[] sealKey = derive(secret, SEAL_LABEL);
+        this.encryptionKey = derive(sealKey, "encryption");
+        this.authenticationKey = derive(sealKey, "authentication");
+    }
+
+    private static byte[] derive(byte[] key, String label) {
+        return hmac(key, label.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -76,7 +98,7 @@ public final class ClusterSecret {
         byte[] id = memberUuid.getBytes(StandardCharsets.UTF_8);
         byte[] msg = Arrays.copyOf(challenge, challenge.length + id.length);
         System.arraycopy(id, 0, msg, challenge.length, id.length);
-        return hmac(macKey, msg);
+        return hmac(handshakeKey, msg);
     }
 
     /** Whether {@code answer} is the right one, compared in constant time. */
@@ -84,15 +106,23 @@ public final class ClusterSecret {
         return answer != null && MessageDigest.isEqual(prove(challenge, memberUuid), answer);
     }
 
-    /** The proof a task of {@code kind} for run {@code runId} at {@code tick} carries. */
-    public byte[] taskProof(String kind, String runId, long tick) {
-        return hmac(macKey, (kind + "|" + runId + "|" + tick).getBytes(StandardCharsets.UTF_8));
+    /** The proof a task whose canonical bytes are {@code canonical} carries ({@link Tasks.MemberTask#canonical}). */
+    public byte[] taskProof(byte[] canonical) {
+        return hmac(taskKey, canonical);
     }
 
-    /** @throws SecurityException when {@code proof} is not the task's */
-    public void checkTask(String kind, String runId, long tick, byte[] proof) {
-        if (proof == null || !MessageDigest.isEqual(taskProof(kind, runId, tick), proof)) {
-            throw new SecurityException("a " + kind + " task without a valid proof of the cluster secret was refused");
+    /**
+     * Checks a task's proof against its canonical bytes, in constant time.
+     *
+     * @throws SecurityException when {@code proof} is missing or is not that of these bytes (another
+     *                           secret, a proof of another task, or a task changed after it was proved)
+     */
+    public void checkTask(String kind, byte[] canonical, byte[] proof) {
+        if (proof == null || !MessageDigest.isEqual(taskProof(canonical), proof)) {
+            throw new SecurityException("a " + kind + " task " + (proof == null ? "without a proof" : "whose proof is not "
+                    + "that of its contents") + " was refused: a task must carry the HMAC of all of its fields under the "
+                    + "cluster secret's task key (another secret, a proof copied from another task, or a task changed after "
+                    + "the driver proved it)");
         }
     }
 

@@ -14,11 +14,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The driver's handshake with the cluster's data members (docs/SCALE.md "Security"): each one is
- * sent a random challenge ({@link Tasks.Prove}) and is accepted only when it answers with the HMAC
- * of the shared secret; a member that answers wrongly, fails or takes more than 20 s is refused, and
- * then the run does not start (nor go on, when one joins later: {@link #checkNewcomers}).
- * Used by {@link ClusterRun} and {@link Sweep}.
+ * The driver's handshake with the cluster's other members (docs/SCALE.md "Security"): every member
+ * but the driver itself, data member or lite member (another driver, or any process that joined with
+ * the cluster name), is sent a random challenge ({@link Tasks.Prove}) and is accepted only when it
+ * answers with the HMAC of the shared secret under the handshake's key; a member that answers wrongly,
+ * fails (a process without the secret has nothing to answer with) or takes more than 20 s is refused,
+ * and then the run does not start (nor go on, when one joins later: {@link #checkNewcomers}). A lite
+ * member that proves the secret is let be (a legitimate driver of another run or sweep: it holds no
+ * partitions) but is given no region. Used by {@link ClusterRun} and {@link Sweep}.
  *
  * <p>THREADING: one call on the caller's thread.
  */
@@ -29,9 +32,9 @@ public final class Handshake {
     /**
      * What the handshake found.
      *
-     * @param accepted the members that proved the secret, ordered by uuid
-     * @param refused  {@code host:port} of every other data member (empty: {@link #run} throws otherwise)
-     * @param everyone every data member at the handshake, accepted or not
+     * @param accepted the data members that proved the secret, ordered by uuid
+     * @param refused  {@code host:port} of every other member (empty: {@link #run} throws otherwise)
+     * @param everyone every member at the handshake but the driver, lite or not, accepted or not
      */
     public record Outcome(List<Member> accepted, List<String> refused, Set<Member> everyone) {
     }
@@ -40,25 +43,28 @@ public final class Handshake {
     }
 
     /**
-     * Challenges every data (non-lite) member of {@code driver}'s cluster through {@code executor}.
+     * Challenges every other member of {@code driver}'s cluster, lite or not, through {@code executor}.
      *
-     * @throws IllegalStateException when no member proves {@code secret}, or some member does not
+     * @throws IllegalStateException when no data member proves {@code secret}, or some member does not
      */
     public static Outcome run(HazelcastInstance driver, IExecutorService executor, ClusterSecret secret)
             throws InterruptedException {
-        Set<Member> everyone = dataMembers(driver);
+        Set<Member> everyone = others(driver);
         List<Member> accepted = new ArrayList<>();
         List<String> refused = new ArrayList<>();
         for (Member m : everyone) {
             if (proves(executor, secret, m)) {
-                accepted.add(m);
-            } else {
-                refused.add(describe(m));
+                if (!m.isLiteMember()) {
+                    accepted.add(m);
+                }
+            } else if (others(driver).contains(m)) {
+                refused.add(describeRole(m)); // (one that left meanwhile, a driver that ended, is gone)
             }
         }
         if (accepted.isEmpty()) {
-            throw new IllegalStateException("no member of the cluster proved the secret (" + refused.size()
-                    + " refused); check --secret / " + ClusterSecret.ENV + " and --cluster-name on every member");
+            throw new IllegalStateException("no data member of the cluster proved the secret (" + refused.size()
+                    + " refused" + (refused.isEmpty() ? "" : ": " + String.join(", ", refused)) + "); check --secret / "
+                    + ClusterSecret.ENV + " and --cluster-name on every member");
         }
         if (!refused.isEmpty()) {
             throw new IllegalStateException(untrusted(refused));
@@ -68,23 +74,23 @@ public final class Handshake {
     }
 
     /**
-     * Challenges the data members that joined after the handshake ({@code known} holds everyone it
-     * saw), adding those that prove the secret to {@code known}: a run goes on beside a newcomer
-     * only if it has the secret (it is given no region either way).
+     * Challenges the members, lite or not, that joined after the handshake ({@code known} holds
+     * everyone it saw), adding those that prove the secret to {@code known}: a run goes on beside a
+     * newcomer only if it has the secret (it is given no region either way).
      *
      * @throws IllegalStateException naming every newcomer that does not prove it
      */
     public static void checkNewcomers(HazelcastInstance driver, IExecutorService executor, ClusterSecret secret,
                                       Set<Member> known) throws InterruptedException {
         List<String> refused = new ArrayList<>();
-        for (Member m : dataMembers(driver)) {
+        for (Member m : others(driver)) {
             if (known.contains(m)) {
                 continue;
             }
             if (proves(executor, secret, m)) {
                 known.add(m);
-            } else if (dataMembers(driver).contains(m)) {
-                refused.add(describe(m)); // (one that left meanwhile was not refused: it is gone)
+            } else if (others(driver).contains(m)) {
+                refused.add(describeRole(m)); // (one that left meanwhile was not refused: it is gone)
             }
         }
         if (!refused.isEmpty()) {
@@ -130,14 +136,27 @@ public final class Handshake {
 
     /**
      * Why a run does not go on beside members without the secret: in Hazelcast's open edition any
-     * member of the cluster holds partitions of the run's maps and may call {@code Cluster.shutdown()},
-     * so the secret protects the data's meaning but not the run's availability.
+     * member of the cluster, lite or not, can read every map's keys, a data member holds partitions of
+     * the run's maps, and any member may call {@code Cluster.shutdown()}, so the secret protects the
+     * data's meaning but not the run's availability.
      */
     private static String untrusted(List<String> refused) {
         return refused.size() + (refused.size() == 1 ? " member" : " members") + " of the cluster did not prove the secret ("
                 + String.join(", ", refused) + "); a run does not go on while a member without the secret is in the "
-                + "cluster (it would hold partitions of the run's maps and could stop the cluster): stop it, or give it "
-                + "the same --secret / " + ClusterSecret.ENV + " as the others";
+                + "cluster (it could read the run's map keys, hold partitions of its maps and stop the cluster): stop it, "
+                + "or give it the same --secret / " + ClusterSecret.ENV + " as the others";
+    }
+
+    /** Every member of {@code driver}'s cluster but {@code driver} itself, lite or not. */
+    static Set<Member> others(HazelcastInstance driver) {
+        Set<Member> out = new HashSet<>(driver.getCluster().getMembers());
+        out.remove(driver.getCluster().getLocalMember());
+        return out;
+    }
+
+    /** {@code host:port} of a member, and "(a lite member)" after a lite member's. */
+    static String describeRole(Member m) {
+        return describe(m) + (m.isLiteMember() ? " (a lite member)" : "");
     }
 
     /** The cluster's members that hold data (not lite members such as drivers). */

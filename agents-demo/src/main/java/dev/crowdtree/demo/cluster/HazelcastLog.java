@@ -13,13 +13,16 @@ import java.util.logging.Logger;
  * ({@code hazelcast: ...}) without a stack trace (with {@code -Dcrowdtree.stacktrace=true}, with it),
  * and none of those a stalled or split-off member causes as a matter of course (its claims of
  * mastership, the others' refusals of its operations): crowdtree says what happened in its own
- * words ({@link MemberNode}, {@link ClusterRun}).
+ * words ({@link MemberNode}, {@link ClusterRun}). The info record of Hazelcast's {@code ShutdownNodeOp}
+ * is let through to {@link ClusterShutdown}, which names the requester of a cluster-wide shutdown.
  *
  * <p>THREADING: {@link #install} is idempotent and thread-safe; the handler is called on Hazelcast's threads.
  */
 final class HazelcastLog {
     /** Held: java.util.logging keeps loggers weakly, and a collected logger forgets its level and handler. */
     private static final Logger HAZELCAST = Logger.getLogger("com.hazelcast");
+    /** Held likewise: its info record names who requested a cluster-wide shutdown ({@link ClusterShutdown}). */
+    private static final Logger SHUTDOWN_OP = Logger.getLogger(ClusterShutdown.OP_LOGGER);
     /** Messages of the expected churn around a member that was stopped or cut off and comes back. */
     private static final List<String> EXPECTED = List.of(
             "claims mastership but it is not a member",
@@ -54,9 +57,13 @@ final class HazelcastLog {
         installed = true;
         HAZELCAST.setLevel(Level.SEVERE);
         HAZELCAST.setUseParentHandlers(false);
+        SHUTDOWN_OP.setLevel(Level.INFO);
         HAZELCAST.addHandler(new Handler() {
             @Override
             public void publish(LogRecord r) {
+                if (ClusterShutdown.OP_LOGGER.equals(r.getLoggerName())) {
+                    ClusterShutdown.logged(r.getMessage()); // said in crowdtree's words by the member and the driver
+                }
                 if (r.getLevel().intValue() < Level.SEVERE.intValue() || expected(r)) {
                     return;
                 }

@@ -25,6 +25,8 @@ public final class LocalCluster implements AutoCloseable {
     private final int port;
     private final List<String> join = new ArrayList<>();
     private final List<HazelcastInstance> members = new ArrayList<>();
+    /** Lite members other than the driver ({@link #addLiteMember}). */
+    private final List<HazelcastInstance> lite = new ArrayList<>();
     private final HazelcastInstance driver;
 
     /** The models the members run. */
@@ -43,7 +45,7 @@ public final class LocalCluster implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 addMember(secret);
             }
-            driver = ClusterConfigs.start(config(true), null, catalog);
+            driver = ClusterConfigs.start(config(true), secret, catalog);
             for (HazelcastInstance m : members) {
                 awaitSeen(m);
             }
@@ -80,6 +82,18 @@ public final class LocalCluster implements AutoCloseable {
         if (driver != null) {
             awaitSeen(hz);
         }
+        return hz;
+    }
+
+    /**
+     * One more lite member (another driver), with {@code secret} to prove, or none (null: a process
+     * that knows only the cluster name); not one of {@link #members()}, terminated with them by
+     * {@link #close}.
+     */
+    public HazelcastInstance addLiteMember(ClusterSecret secret) {
+        HazelcastInstance hz = ClusterConfigs.start(config(true), secret, catalog);
+        lite.add(hz);
+        awaitSeen(hz);
         return hz;
     }
 
@@ -132,6 +146,9 @@ public final class LocalCluster implements AutoCloseable {
             driver.getLifecycleService().terminate();
         }
         for (HazelcastInstance hz : members) {
+            hz.getLifecycleService().terminate();
+        }
+        for (HazelcastInstance hz : lite) {
             hz.getLifecycleService().terminate();
         }
     }

@@ -240,6 +240,12 @@ final class MemberFence {
         return refused.get();
     }
 
+    /** This member stops, for a reason not its own ({@link ClusterShutdown}): says so in one line. */
+    synchronized void stopping(String why) {
+        fenced = true;
+        notice("crowdtree member " + self + ": " + why);
+    }
+
     private Fenced refuse(String why) {
         notice("crowdtree member " + self + ": " + why);
         return new Fenced(why);

@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.cluster;
 
+import com.hazelcast.cluster.ClusterState;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import dev.crowdtree.demo.sim.Region;
@@ -94,7 +95,12 @@ public final class MemberNode implements AutoCloseable {
         String cluster = hz.getConfig().getClusterName();
         hz.getLifecycleService().addLifecycleListener(e -> {
             switch (e.getState()) {
-                case SHUTTING_DOWN -> node.close();
+                case SHUTTING_DOWN -> {
+                    if (ClusterShutdown.isClusterWide(hz)) {
+                        node.fence.stopping(ClusterShutdown.memberLine(ClusterShutdown.requester(hz)));
+                    }
+                    node.close();
+                }
                 case MERGING -> {
                     if (node.fence.splitOff(cluster)) {
                         node.dropLater(node.fence.runId(), node.fence.epoch());
@@ -108,8 +114,14 @@ public final class MemberNode implements AutoCloseable {
         // the run's driver gone from the cluster (it died, or this member was split off): polled, which
         // needs no listener of Hazelcast's membership events
         node.watcher.scheduleWithFixedDelay(() -> {
-            if (hz.getLifecycleService().isRunning() && node.fence.driverGone(hz.getCluster().getMembers())) {
-                node.dropLater(node.fence.runId(), node.fence.epoch());
+            // (not while the cluster is PASSIVE: a cluster-wide shutdown is under way, and its line follows)
+            try {
+                if (hz.getLifecycleService().isRunning() && hz.getCluster().getClusterState() != ClusterState.PASSIVE
+                        && node.fence.driverGone(hz.getCluster().getMembers())) {
+                    node.dropLater(node.fence.runId(), node.fence.epoch());
+                }
+            } catch (RuntimeException e) {
+                // the instance stopped meanwhile; a task that threw would never be run again
             }
         }, 200, 200, TimeUnit.MILLISECONDS);
         node.watcher.scheduleWithFixedDelay(node.fence::beat, 50, 50, TimeUnit.MILLISECONDS);

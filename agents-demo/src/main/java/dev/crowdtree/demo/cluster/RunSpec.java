@@ -20,6 +20,22 @@ public record RunSpec(String runId, String model, String fingerprint, int agents
                 treeText, regions);
     }
 
+    /**
+     * Every field, for a task's proof ({@link Tasks.MemberTask#canonical}): strings with their
+     * length first, {@code dt} by its bits.
+     */
+    void writeTo(java.io.DataOutputStream out) throws java.io.IOException {
+        Tasks.string(out, runId);
+        Tasks.string(out, model);
+        Tasks.string(out, fingerprint);
+        out.writeInt(agents);
+        out.writeLong(seed);
+        out.writeInt(Float.floatToIntBits(dt));
+        Tasks.string(out, treeName);
+        Tasks.string(out, treeText);
+        out.writeInt(regions);
+    }
+
     /** The run's settings, one worker. */
     public SimSettings settings() {
         return new SimSettings(agents, seed, 1, dt);

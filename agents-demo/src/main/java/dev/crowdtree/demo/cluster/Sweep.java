@@ -142,9 +142,24 @@ public final class Sweep {
     /**
      * Runs every job.
      *
-     * @throws IllegalStateException when every member is gone before the last job is done
+     * @throws IllegalStateException when every member is gone before the last job is done (in one line
+     *                               that says so when the cluster was shut down: {@link ClusterShutdown})
      */
     public Result run() throws InterruptedException {
+        try (ClusterShutdown.Watch watch = new ClusterShutdown.Watch(driver)) {
+            try {
+                return runJobs();
+            } catch (RuntimeException e) {
+                String why = watch.why("the sweep");
+                if (why != null) {
+                    throw new IllegalStateException(why, e);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private Result runJobs() throws InterruptedException {
         if (members.isEmpty()) {
             handshake();
         }

@@ -16,8 +16,8 @@ import java.nio.file.Path;
  * thread) with the job's agents and seed, for the job's ticks. The model is found among those the
  * member loaded by its name and fingerprint ({@link ModelCatalog}); the tree is the text shipped with
  * the task (the driver compiled it before the sweep started, so it compiles here too; linked assets
- * are not shipped). Like every task but the handshake it carries a proof of the cluster secret, which
- * the member checks first.
+ * are not shipped). Like every task but the handshake it carries a proof of the cluster secret over its
+ * contents (the job and the model), which the member checks first.
  */
 final class SweepJob extends Tasks.MemberTask<SweepRow> {
     private static final long serialVersionUID = 1L;
@@ -32,9 +32,21 @@ final class SweepJob extends Tasks.MemberTask<SweepRow> {
      * @param model the model, its tree and dt (its agents and seed are the job's)
      */
     SweepJob(ClusterSecret secret, String runId, Sweep.Job job, RunSpec model) {
-        super(secret, KIND, runId, 0, 0);
+        super(KIND, runId, 0, 0);
         this.job = job;
         this.model = model;
+        prove(secret);
+    }
+
+    @Override
+    Tasks.Payload payload() {
+        return out -> {
+            Tasks.string(out, job.name());
+            out.writeInt(job.agents());
+            out.writeLong(job.seed());
+            out.writeInt(job.ticks());
+            model.writeTo(out);
+        };
     }
 
     @Override

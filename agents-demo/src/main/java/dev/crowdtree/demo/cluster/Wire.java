@@ -18,8 +18,12 @@ import java.util.List;
  * <p>THREADING: records are immutable; the codec is stateless.
  */
 final class Wire {
-    /** The version of every answer's layout; a change of any record's fields changes it. */
-    static final int VERSION = 2;
+    /**
+     * The version of every answer's layout and of the tasks' ({@link Tasks}: their fields and what
+     * their proofs cover); a change of any record's or task's fields changes it. 3: task proofs cover
+     * the task's contents, under a key of their own.
+     */
+    static final int VERSION = 3;
     private static final byte SETUP = 1;
     private static final byte STEP = 2;
     private static final byte RESULT = 3;

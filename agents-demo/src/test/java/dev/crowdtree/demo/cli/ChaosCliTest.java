@@ -75,6 +75,40 @@ class ChaosCliTest extends CliTestBase {
         assertTrue(out().contains("1 of 1 trials ended with the undisturbed hash"), out());
     }
 
+    /**
+     * Issue 34, item 5: a stranger (the cluster name, not the secret) joins as a lite member, and one
+     * calls Cluster.shutdown(): each trial stops cleanly in one line as it should (the stranger named;
+     * the shutdown said by the driver and every member). The faults come early in runs long enough
+     * that the stranger (a Hazelcast start, some seconds) joins while the run goes on.
+     */
+    @Test
+    void aLiteMemberWithoutTheSecretAndAStrangersShutdownStopTheRunCleanlyInOneLine() {
+        long seed = 1;
+        List<ChaosTrial.Kind> kinds = List.of(ChaosTrial.Kind.LITE_MEMBER, ChaosTrial.Kind.SHUTDOWN);
+        while (true) { // the first seed whose two trials are one of each, in that order, before tick 60
+            Random rnd = new Random(seed);
+            ChaosTrial.Fault first = ChaosTrial.Fault.draw(rnd, kinds, 400, 2, 15);
+            ChaosTrial.Fault second = ChaosTrial.Fault.draw(rnd, kinds, 400, 2, 15);
+            if (first.kind() == ChaosTrial.Kind.LITE_MEMBER && second.kind() == ChaosTrial.Kind.SHUTDOWN
+                    && first.tick() < 60 && second.tick() < 60) {
+                break;
+            }
+            seed++;
+        }
+        int code = Main.execute("chaos", "--trials", "2", "--members", "2", "--agents", "20000", "--regions", "4",
+                "--ticks", "400", "--seed", Long.toString(seed), "--faults", "lite-member,shutdown", "--checkpoint-every",
+                "50", "--member-timeout", "2", "--trial-timeout", "120", "--member-heap", "512m");
+        assertEquals(0, code, out() + err());
+        assertTrue(Pattern.compile("trial 1/2: a lite member without the secret joins, leaves after \\d+\\.\\d s \\([^)]+\\) at "
+                + "tick \\d+: stopped cleanly as it should: the cluster run failed: 1 member of the cluster "
+                + "did not prove the secret \\(127\\.0\\.0\\.1:\\d+ \\(a lite member\\)\\)").matcher(err()).find(), err());
+        assertTrue(Pattern.compile("trial 2/2: a lite member without the secret joins and calls Cluster.shutdown\\(\\) at "
+                + "tick \\d+: stopped cleanly as it should: the cluster run failed: .*; 2 of 2 members said "
+                + "the cluster was shut down").matcher(err()).find(), err());
+        assertTrue(out().contains("0 of 2 trials ended with the undisturbed hash; 2 stopped cleanly in one line as their "
+                + "fault requires; 0 failed cleanly otherwise; 0 otherwise"), out());
+    }
+
     @Test
     void chaosOptionsAreChecked() {
         assertEquals(2, Main.execute("chaos", "--trials", "0"));
@@ -84,6 +118,6 @@ class ChaosCliTest extends CliTestBase {
         assertTrue(err().contains("--members = 1 is out of range"), err());
         err.reset();
         assertEquals(2, Main.execute("chaos", "--faults", "kill,flood"));
-        assertTrue(err().contains("'flood' is not a fault kind; give kill, stop, join-leave, driver and/or setup-kill"), err());
+        assertTrue(err().contains("'flood' is not a fault kind; give kill, stop, join-leave, driver, setup-kill, lite-member and/or shutdown"), err());
     }
 }

@@ -37,9 +37,10 @@ class WireTest {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> Wire.SetupAnswer.decode(step));
         assertEquals("expected a setup answer, got an answer of kind 2", e.getMessage());
         byte[] newer = step.clone();
-        newer[4] = 3; // version 3, big-endian int after the kind byte
+        newer[4] = (byte) (Wire.VERSION + 1); // the next version, big-endian int after the kind byte
         e = assertThrows(IllegalStateException.class, () -> Wire.StepAnswer.decode(newer));
-        assertTrue(e.getMessage().startsWith("a step answer of wire version 3, this build reads 2"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("a step answer of wire version " + (Wire.VERSION + 1) + ", this build reads "
+                + Wire.VERSION), e.getMessage());
         e = assertThrows(IllegalStateException.class, () -> Wire.StepAnswer.decode(Arrays.copyOf(step, step.length - 3)));
         assertTrue(e.getMessage().startsWith("a step answer cut short"), e.getMessage());
         e = assertThrows(IllegalStateException.class, () -> Wire.StepAnswer.decode(Arrays.copyOf(step, step.length + 2)));
