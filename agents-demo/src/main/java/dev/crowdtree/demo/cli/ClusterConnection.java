@@ -8,8 +8,11 @@ import dev.crowdtree.demo.cluster.ClusterSecret;
 import dev.crowdtree.demo.cluster.LocalCluster;
 import dev.crowdtree.demo.cluster.ModelCatalog;
 import dev.crowdtree.demo.cluster.MemberNode;
+import dev.crowdtree.demo.http.HttpFront;
 import picocli.CommandLine.Option;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -109,6 +112,36 @@ public final class ClusterConnection {
         }
         String env = System.getenv(ClusterConfigs.NAME_ENV);
         return env == null || env.isBlank() ? ClusterConfigs.DEFAULT_NAME : env;
+    }
+
+    /**
+     * Checks {@code --bind} before any member starts.
+     *
+     * @throws IllegalArgumentException when it is not an address of this machine
+     */
+    void checkBind() {
+        checkBind(bind);
+    }
+
+    /**
+     * Checks that {@code bind} is an address of this machine (Hazelcast would say only that it
+     * cannot bind, or that it finds no free port).
+     *
+     * @throws IllegalArgumentException naming it and what would be valid
+     */
+    static void checkBind(String bind) {
+        InetAddress a;
+        try {
+            a = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--bind " + Printable.clean(bind, 100) + ": no such host; give an "
+                    + "address of this machine, such as 127.0.0.1");
+        }
+        if (!HttpFront.isLocal(a)) {
+            throw new IllegalArgumentException("--bind " + Printable.clean(bind, 100) + ": " + a.getHostAddress()
+                    + " is not an address of this machine; give one of its addresses, such as 127.0.0.1 or the "
+                    + "address of the interface the other members reach");
+        }
     }
 
     /**

@@ -47,6 +47,7 @@ final class ClusterRunner {
             if (!opts.connection.remote()) { // every region in this JVM: refused before any is built if they cannot fit
                 RegionBudget.check(grid.count(), grid.count(), config.agents(), Runtime.getRuntime().maxMemory());
             }
+            opts.connection.checkBind();
             secret = opts.connection.secret();
             if (plan.treeFile() != null) {
                 treeName = plan.treeFile().toString();

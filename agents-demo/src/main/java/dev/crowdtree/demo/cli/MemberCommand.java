@@ -74,6 +74,7 @@ public final class MemberCommand implements Callable<Integer> {
                         + ClusterSecret.ENV);
             }
             s = ClusterSecret.of(text);
+            ClusterConnection.checkBind(bind);
             if (port < 1 || port > 65_435) {
                 throw new IllegalArgumentException("--port = " + port + " is out of range; valid range is 1..65435");
             }

@@ -121,6 +121,7 @@ public final class SweepCommand implements Callable<Integer> {
             }
             checkOutput(csv, "--csv");
             checkOutput(markdown, "--markdown");
+            connection.checkBind();
             clusterSecret = connection.secret();
             ModelChoice choice = TreeFiles.choice(models, err);
             if (choice == null) {

@@ -218,6 +218,16 @@ class ClusterCliTest extends CliTestBase {
         err.reset();
         assertEquals(2, Main.execute("member", "--secret", "short"));
         assertTrue(err().contains("at least 16 characters"), err());
+        // issue 34: an address not of this machine was "cannot find a free port" (exit 1)
+        String notOurs = "error: --bind 192.0.2.1: 192.0.2.1 is not an address of this machine; give one of its addresses";
+        for (String[] args : new String[][] {
+                {"run", "--local-members", "1", "--bind", "192.0.2.1", "--ticks", "1"},
+                {"member", "--secret", "0123456789abcdef0123", "--bind", "192.0.2.1"},
+                {"sweep", "--seeds", "1..2", "--local-members", "1", "--bind", "192.0.2.1"}}) {
+            err.reset();
+            assertEquals(2, Main.execute(args), String.join(" ", args));
+            assertTrue(err().startsWith(notOurs), err());
+        }
     }
 
     /**

@@ -121,7 +121,7 @@ class ClusterRunTest {
     }
 
     @Test
-    void aMemberWithoutTheSecretJoiningDuringTheRunStopsItAtTheNextCheckpoint() throws Exception {
+    void aMemberWithoutTheSecretJoiningDuringTheRunStopsItAfterTheNextTick() throws Exception {
         ClusterSecret secret = ClusterSecret.of("a test secret of some length");
         ClusterSecret wrong = ClusterSecret.of("not the secret, but as long");
         try (LocalCluster cluster = LocalCluster.start(2, secret, "127.0.0.1")) {
