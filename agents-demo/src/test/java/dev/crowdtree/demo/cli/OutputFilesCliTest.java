@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,6 +95,19 @@ class OutputFilesCliTest extends CliTestBase {
         assertEquals(2, run("run", "--agents", "50", "--ticks", "2", "--save", dir.toString()));
         assertEquals("error: --save " + dir + ": it is a directory; an output is a regular file (replaced) or a new one",
                 errLine());
+    }
+
+    /** A missing directory was found only after the whole run ("cannot write ...", exit 1). */
+    @Test
+    void anOutputInAMissingDirectoryIsRefusedBeforeTheRun() throws Exception {
+        Path missing = dir.resolve("no-such-dir").resolve("world.snap");
+        assertEquals(2, run("run", "--agents", "50", "--ticks", "2", "--save", missing.toString()));
+        assertEquals("error: --save " + missing + ": its directory " + missing.getParent() + " does not exist; make it "
+                + "first or write elsewhere", errLine());
+        assertFalse(out().contains("world hash"), out());
+        assertEquals(2, run("run", "--agents", "50", "--ticks", "2", "--record", missing.toString()));
+        assertTrue(errLine().startsWith("error: --record " + missing + ": its directory "), err());
+        noPartFiles();
     }
 
     @Test

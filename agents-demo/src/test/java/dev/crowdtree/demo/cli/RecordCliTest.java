@@ -214,8 +214,8 @@ class RecordCliTest extends CliTestBase {
         assertEquals(1, err().lines().count(), err());
         assertEquals(2, run("run", "--agents", "10", "--ticks", "2", "--quiet", "--record",
                 dir.resolve("no/such/dir/x.rec").toString()));
-        assertEquals("error: --record " + dir.resolve("no/such/dir/x.rec")
-                + ": cannot write the file: it cannot be made there (no such file or directory)", err().strip());
+        assertEquals("error: --record " + dir.resolve("no/such/dir/x.rec") + ": its directory " + dir.resolve("no/such/dir")
+                + " does not exist; make it first or write elsewhere", err().strip());
         Path same = dir.resolve("same.file");
         assertEquals(2, run("run", "--agents", "10", "--ticks", "2", "--record", same.toString(), "--save",
                 dir.resolve(".").resolve("same.file").toString()));

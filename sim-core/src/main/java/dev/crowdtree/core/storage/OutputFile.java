@@ -45,25 +45,67 @@ public final class OutputFile implements Closeable {
 
     /**
      * Refuses {@code file} as an output unless it is a regular file or does not exist yet (symbolic
-     * links followed): a directory, a FIFO, a device or a socket.
+     * links followed): a directory, a FIFO, a device or a socket; and unless its directory exists and
+     * takes a new file (tried: a temporary file is made there and deleted), so that a command checking
+     * its outputs first refuses a missing or read-only directory before its run, not after.
      *
      * @throws FileSystemException naming the file, with the reason ({@link FileSystemException#getReason})
      *                             saying what it is and what an output must be
      */
     public static void check(Path file) throws IOException {
-        BasicFileAttributes a;
+        BasicFileAttributes a = null;
         try {
             a = Files.readAttributes(file, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
-            return; // a new file (or a link to nothing yet: the file is made where it points)
+            // a new file (or a link to nothing yet: the file is made where it points)
         }
-        if (a.isDirectory()) {
+        if (a != null && a.isDirectory()) {
             throw new FileSystemException(file.toString(), null, "it is a directory; an output is a regular file "
                     + "(replaced) or a new one");
         }
-        if (!a.isRegularFile()) {
+        if (a != null && !a.isRegularFile()) {
             throw new FileSystemException(file.toString(), null, "it is not a regular file (a pipe, a device or a "
                     + "socket), which is never written; an output is a regular file (replaced) or a new one");
+        }
+        temporary(file).close(); // its directory takes a new file: the one a write makes first
+    }
+
+    /** A new, empty temporary file next to where {@code file}'s bytes go, deleted when closed. */
+    private static Temporary temporary(Path file) throws IOException {
+        Path target = where(file);
+        Path dir = target.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new FileSystemException(file.toString(), null, "its directory " + dir + " does not exist; make it "
+                    + "first or write elsewhere");
+        }
+        String name = target.getFileName().toString();
+        for (int attempt = 0; ; attempt++) {
+            Path temp = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16)
+                    + ".part");
+            try {
+                return new Temporary(target, temp, Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE));
+            } catch (FileAlreadyExistsException e) {
+                if (attempt >= 16) {
+                    throw e;
+                }
+            } catch (IOException e) {
+                throw new FileSystemException(file.toString(), null, "no file can be made in its directory " + dir
+                        + " (" + (e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
+                        : e.getClass().getSimpleName()) + "); write elsewhere");
+            }
+        }
+    }
+
+    /** A temporary file being written, deleted when closed. */
+    private record Temporary(Path target, Path temp, OutputStream raw) implements Closeable {
+        @Override
+        public void close() throws IOException {
+            try {
+                raw.close();
+            } finally {
+                Files.deleteIfExists(temp);
+            }
         }
     }
 
@@ -76,25 +118,8 @@ public final class OutputFile implements Closeable {
      */
     public static OutputFile create(Path file) throws IOException {
         check(file);
-        Path target = where(file);
-        Path dir = target.toAbsolutePath().getParent();
-        String name = target.getFileName().toString();
-        for (int attempt = 0; ; attempt++) {
-            Path temp = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16)
-                    + ".part");
-            OutputStream raw;
-            try {
-                raw = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            } catch (FileAlreadyExistsException e) {
-                if (attempt < 16) {
-                    continue;
-                }
-                throw e;
-            } catch (NoSuchFileException e) {
-                throw new NoSuchFileException(file.toString(), null, "its directory does not exist");
-            }
-            return new OutputFile(target, temp, new BufferedOutputStream(raw, 1 << 16));
-        }
+        Temporary t = temporary(file);
+        return new OutputFile(t.target(), t.temp(), new BufferedOutputStream(t.raw(), 1 << 16));
     }
 
     /** Where {@code file}'s bytes go: the file a symbolic link points to (made absolute), else the path itself. */
