@@ -10,9 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -223,26 +221,12 @@ class RecordingLimitsTest {
         return p[0] - at;
     }
 
-    /** The offset of the rows field of the world table in the system section of {@code snap}. */
-    private static int rowsAt(byte[] snap) throws Exception {
-        int[] sys = SnapshotBytes.section(snap, 0, snap.length, "system");
-        int[] world = SnapshotBytes.section(snap, sys[0], sys[1], "world");
-        DataInputStream d = new DataInputStream(new ByteArrayInputStream(snap, world[0], world[1]));
-        d.readLong();
-        d.readInt();
-        d.skipNBytes(4L * d.readInt());
-        d.skipNBytes(4L * d.readInt());
-        d.readLong();
-        d.readUTF();
-        return world[0] + world[1] - d.available();
-    }
-
     @Test
     void aSnapshotClaimingMoreAgentsThanTheStartIsRefusedBeforeAWorldIsBuilt() throws Exception {
         byte[] b = RecordingBytes.replaceSnapshot(good, block(good, 20), snap -> {
             try {
                 int[] cfg = SnapshotBytes.section(snap, 0, snap.length, "config");
-                ByteBuffer.wrap(snap).putInt(cfg[0], 10_000_000).putInt(rowsAt(snap), 10_000_000);
+                ByteBuffer.wrap(snap).putInt(cfg[0], 10_000_000).putInt(SnapshotBytes.rowsAt(snap), 10_000_000);
                 SnapshotBytes.resealAll(snap);
                 return snap;
             } catch (Exception e) {

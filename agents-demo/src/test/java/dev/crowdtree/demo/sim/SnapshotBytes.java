@@ -46,6 +46,49 @@ public final class SnapshotBytes {
         reseal(b, 0, b.length);
     }
 
+    /** The offset of the rows field (int32) of the world table in the system section of {@code b}. */
+    public static int rowsAt(byte[] b) throws IOException {
+        int[] world = world(b);
+        DataInputStream d = new DataInputStream(new ByteArrayInputStream(b, world[0], world[1]));
+        d.readLong();
+        d.readInt();
+        d.skipNBytes(4L * d.readInt());
+        d.skipNBytes(4L * d.readInt());
+        d.readLong();
+        d.readUTF();
+        return world[0] + world[1] - d.available();
+    }
+
+    /** Where column {@code column}'s data starts in the world table of the system section of {@code b}. */
+    public static int column(byte[] b, String column) throws IOException {
+        int[] world = world(b);
+        int at = rowsAt(b);
+        DataInputStream d = new DataInputStream(new ByteArrayInputStream(b, at, world[0] + world[1] - at));
+        int rows = d.readInt();
+        int columns = d.readInt();
+        for (int i = 0; i < columns; i++) {
+            String name = d.readUTF();
+            String type = d.readUTF();
+            int width = switch (type) {
+                case "float", "int" -> 4;
+                case "long" -> 8;
+                case "short" -> 2;
+                case "byte" -> 1;
+                default -> 0;
+            };
+            if (name.equals(column)) {
+                return world[0] + world[1] - d.available();
+            }
+            d.skipNBytes((long) rows * width);
+        }
+        throw new AssertionError("no column " + column);
+    }
+
+    private static int[] world(byte[] b) throws IOException {
+        int[] sys = section(b, 0, b.length, "system");
+        return section(b, sys[0], sys[1], "world");
+    }
+
     /** Start and length of the nested system snapshot's runtime section: steps run (int32), the timers' dt (float), ... */
     public static int[] runtime(byte[] b) throws IOException {
         int[] sys = section(b, 0, b.length, "system");

@@ -51,37 +51,6 @@ class SnapshotMeaningTest {
 
     // ---- the container's sections and checksums: SnapshotBytes ----
 
-    /** Where column {@code column}'s data starts in the world table of the system section. */
-    static int column(byte[] b, String column) throws IOException {
-        int[] sys = section(b, 0, b.length, "system");
-        int[] world = section(b, sys[0], sys[1], "world");
-        DataInputStream d = new DataInputStream(new ByteArrayInputStream(b, world[0], world[1]));
-        d.readLong();
-        d.readInt();
-        d.skipNBytes(4L * d.readInt());
-        d.skipNBytes(4L * d.readInt());
-        d.readLong();
-        d.readUTF();
-        int rows = d.readInt();
-        int columns = d.readInt();
-        for (int i = 0; i < columns; i++) {
-            String name = d.readUTF();
-            String type = d.readUTF();
-            int width = switch (type) {
-                case "float", "int" -> 4;
-                case "long" -> 8;
-                case "short" -> 2;
-                case "byte" -> 1;
-                default -> 0;
-            };
-            if (name.equals(column)) {
-                return world[0] + world[1] - d.available();
-            }
-            d.skipNBytes((long) rows * width);
-        }
-        throw new AssertionError("no column " + column);
-    }
-
     private static String refusal(byte[] bytes) throws Exception {
         Path f = Files.write(dir.resolve("case.snap"), bytes);
         try (CrowdSim sim = CrowdSnapshot.load(f, 1, DemoNodes.registry())) {
@@ -104,7 +73,7 @@ class SnapshotMeaningTest {
     @Test
     void aStateTheTreeDoesNotHaveIsRefusedNamingRowAndColumn() throws Exception {
         byte[] b = good.clone();
-        int at = column(b, "st.Crowd.exec");
+        int at = SnapshotBytes.column(b, "st.Crowd.exec");
         ByteBuffer.wrap(b).putShort(at + 6, (short) 224); // row 0, low 16 bits (big-endian): state 223
         resealAll(b);
         String e = refusal(b);
@@ -128,7 +97,7 @@ class SnapshotMeaningTest {
         reseal(b, 0, b.length);
         assertTrue(refusal(b).startsWith("the snapshot's smart object 0 has 2147483647 slots in use; it has "), refusal(b));
         b = good.clone();
-        int x = column(b, "x");
+        int x = SnapshotBytes.column(b, "x");
         ByteBuffer.wrap(b).putFloat(x + 4 * 7, Float.POSITIVE_INFINITY);
         resealAll(b);
         assertEquals("the snapshot's column 'x' at row 7 is Infinity; the crowd's positions and velocities are finite",
@@ -218,7 +187,7 @@ class SnapshotMeaningTest {
     @Test
     void mutatedSnapshotsWithValidChecksumsAreRefusedWithOneLineOrRun() throws Exception {
         int[] sys = section(good, 0, good.length, "system");
-        int exec = column(good, "st.Crowd.exec");
+        int exec = SnapshotBytes.column(good, "st.Crowd.exec");
         SplittableRandom rng = new SplittableRandom(23);
         int refused = 0;
         int ran = 0;
