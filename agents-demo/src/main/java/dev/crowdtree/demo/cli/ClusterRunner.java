@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.core.util.Printable;
+import dev.crowdtree.demo.cluster.ClusterResult;
 import dev.crowdtree.demo.cluster.ClusterRun;
 import dev.crowdtree.demo.cluster.GivenMembers;
 import dev.crowdtree.demo.cluster.ClusterSecret;
@@ -85,7 +86,7 @@ final class ClusterRunner {
                     new ClusterRun.Options(ticks, opts.checkpointEvery, opts.killAt == null ? -1 : opts.killAt, !quiet,
                             opts.memberTimeoutMillis(), opts.announceTick == null ? -1 : opts.announceTick),
                     killer, err);
-            ClusterRun.Result r = run.handshake();
+            ClusterResult r = run.handshake();
             out.printf(Locale.ROOT, "crowdtree run: %,d agents, %s on %d %s, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
                     config.agents(), grid, r.accepted.size(), local ? "local members" : "members", ticks, config.dt(),
                     config.seed(), plan.treeName(), tree.stateCount);
@@ -132,7 +133,7 @@ final class ClusterRunner {
         }
     }
 
-    private static void summary(PrintStream out, ClusterRun.Result r, RunnableModel model, SimSettings config,
+    private static void summary(PrintStream out, ClusterResult r, RunnableModel model, SimSettings config,
                                 CompiledStateTree tree, ClusterOptions opts, int ticks) {
         double secs = r.wallNanos / 1e9;
         out.println("== summary ==");

@@ -6,7 +6,6 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
 import com.hazelcast.map.IMap;
 import dev.crowdtree.demo.sim.Region;
-import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -79,44 +78,6 @@ public final class ClusterRun {
         void kill(Member member);
     }
 
-    /** What a run gave. */
-    public static final class Result {
-        public long worldHash;
-        public long agents;
-        public int ticks;
-        public long wallNanos;
-        public long setupNanos;
-        public List<String> accepted = new ArrayList<>();
-        public List<String> refused = new ArrayList<>();
-        public Map<String, List<Integer>> plan = new LinkedHashMap<>();
-        public final Histogram tickMicros = new Histogram(3_600_000_000L, 3);
-        /** The ticks that wrote a checkpoint (also in {@link #tickMicros}). */
-        public final Histogram checkpointTickMicros = new Histogram(3_600_000_000L, 3);
-        public final Histogram barrierMicros = new Histogram(3_600_000_000L, 3);
-        public long haloBytes;
-        public long migrationBytes;
-        public long eventBytes;
-        public long maxExchangeBytes;
-        /** Bytes of sealed messages written to the exchange map for another member (regions on one member exchange in memory). */
-        public long memberBytes;
-        public int tickSamples;
-        public long checkpointBytes;
-        public int checkpoints;
-        public List<String> recoveries = new ArrayList<>();
-        /** The run's generation at the end: 1, and one more per recovery. */
-        public long generation = 1;
-        /**
-         * Entries found in the maps at the end that a fenced member (or one of an older generation)
-         * wrote after the recovery that fenced it; 0 unless fencing failed.
-         */
-        public long staleEntries;
-        /** The model's counters summed over the regions ({@code RegionalSim.counters}). */
-        public long[] counters = new long[0];
-        public long droppedEvents;
-        public long nodeFailures;
-        public long[] occupancy = new long[0];
-    }
-
     private final HazelcastInstance driver;
     private final ClusterSecret secret;
     private final RunSpec spec;
@@ -124,7 +85,7 @@ public final class ClusterRun {
     private final Killer killer;
     private final PrintStream err;
     private final IExecutorService executor;
-    private final Result result = new Result();
+    private final ClusterResult result = new ClusterResult();
     private List<Member> members = new ArrayList<>();
     /** Every member at the handshake but the driver, lite or not, and those that proved the secret since. */
     private final Set<Member> everyone = new HashSet<>();
@@ -150,7 +111,7 @@ public final class ClusterRun {
     }
 
     /** The members that proved the secret, and the plan; call before {@link #run()} to print them early. */
-    public Result handshake() throws InterruptedException {
+    public ClusterResult handshake() throws InterruptedException {
         Handshake.Outcome h = Handshake.run(driver, executor, secret);
         everyone.clear();
         everyone.addAll(h.everyone());
@@ -183,7 +144,7 @@ public final class ClusterRun {
      * @throws IllegalStateException in one line, when the run cannot go on (among others: a member
      *                               without the secret joined, or the cluster was shut down)
      */
-    public Result run() throws Exception {
+    public ClusterResult run() throws Exception {
         try (ClusterShutdown.Watch watch = new ClusterShutdown.Watch(driver)) {
             shutdown = watch;
             if (members.isEmpty()) {
@@ -213,7 +174,7 @@ public final class ClusterRun {
         }
     }
 
-    private Result ticks() throws Exception {
+    private ClusterResult ticks() throws Exception {
         IMap<String, byte[]> exchange = driver.getMap(ClusterConfigs.EXCHANGE);
         IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
         exchange.clear();

@@ -46,7 +46,7 @@ class ClusterRunTest {
                 config.dt()), CrowdSim.EMBEDDED_TREE, CrowdSim.embeddedTreeText(), regions);
     }
 
-    static ClusterRun.Result run(int members, long killAt) throws Exception {
+    static ClusterResult run(int members, long killAt) throws Exception {
         ClusterSecret secret = ClusterSecret.of("a test secret of some length");
         try (LocalCluster cluster = LocalCluster.start(members, secret, "127.0.0.1")) {
             return new ClusterRun(cluster.driver(), secret, spec(), new ClusterRun.Options(TICKS, 50, killAt, false),
@@ -56,9 +56,9 @@ class ClusterRunTest {
 
     @Test
     void theWorldHashDoesNotDependOnHowManyMembersRunTheRegions() throws Exception {
-        ClusterRun.Result one = run(1, -1);
-        ClusterRun.Result two = run(2, -1);
-        ClusterRun.Result three = run(3, -1);
+        ClusterResult one = run(1, -1);
+        ClusterResult two = run(2, -1);
+        ClusterResult three = run(3, -1);
         assertEquals(CONFIG.agents(), one.agents);
         assertEquals(1, one.plan.size());
         assertEquals(3, three.plan.size());
@@ -70,8 +70,8 @@ class ClusterRunTest {
 
     @Test
     void aMemberKilledMidRunIsRecoveredFromTheCheckpointWithTheSameHash() throws Exception {
-        ClusterRun.Result undisturbed = run(3, -1);
-        ClusterRun.Result killed = run(3, 150);
+        ClusterResult undisturbed = run(3, -1);
+        ClusterResult killed = run(3, 150);
         assertEquals(1, killed.recoveries.size(), killed.recoveries.toString());
         assertTrue(killed.recoveries.get(0).contains("checkpoint of tick 100"), killed.recoveries.get(0));
         assertEquals(2, killed.plan.size(), "the survivors run every region");
@@ -85,8 +85,8 @@ class ClusterRunTest {
      */
     @Test
     void aMemberKilledDuringTheSetupLeavesTheOthersToSetUpAgainWithTheSameHash() throws Exception {
-        ClusterRun.Result undisturbed = run(3, -1);
-        ClusterRun.Result killed = run(3, 0);
+        ClusterResult undisturbed = run(3, -1);
+        ClusterResult killed = run(3, 0);
         assertEquals(1, killed.recoveries.size(), killed.recoveries.toString());
         assertTrue(killed.recoveries.get(0).contains("during the setup: 6 regions set up again from the start on 2 members "
                 + "(generation 2)"), killed.recoveries.get(0));
@@ -130,7 +130,7 @@ class ClusterRunTest {
                     new PrintStream(new ByteArrayOutputStream()));
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
-                Future<ClusterRun.Result> run = pool.submit(driver::run);
+                Future<ClusterResult> run = pool.submit(driver::run);
                 // joins once the run is under way (a checkpoint is in the map)
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (cluster.driver().getMap(ClusterConfigs.CHECKPOINTS).isEmpty() && System.nanoTime() < deadline) {
@@ -189,7 +189,7 @@ class ClusterRunTest {
             MemberNode stalled = MemberNode.of(cluster.members().get(1));
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
-                Future<ClusterRun.Result> run = pool.submit(driver::run);
+                Future<ClusterResult> run = pool.submit(driver::run);
                 // once checkpoint 50 is written, the member's next step hangs for 4 s (its JVM and its
                 // heartbeats go on, so the cluster keeps it: only the member timeout of 1 s finds it)
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -198,7 +198,7 @@ class ClusterRunTest {
                     Thread.sleep(10);
                 }
                 stalled.stallNextStep(4_000);
-                ClusterRun.Result r = run.get(120, TimeUnit.SECONDS);
+                ClusterResult r = run.get(120, TimeUnit.SECONDS);
                 String address = Handshake.describe(cluster.members().get(1).getCluster().getLocalMember());
                 assertEquals(1, r.recoveries.size(), r.recoveries.toString());
                 assertTrue(r.recoveries.get(0).startsWith("member " + address + " did not answer within the member timeout "

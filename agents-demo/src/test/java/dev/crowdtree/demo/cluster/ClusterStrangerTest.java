@@ -41,7 +41,7 @@ class ClusterStrangerTest {
     void aLiteMemberWithoutTheSecretKeepsARunFromStartingAndOneWithItIsLetBe() throws Exception {
         try (LocalCluster cluster = LocalCluster.start(1, SECRET, "127.0.0.1")) {
             HazelcastInstance otherDriver = cluster.addLiteMember(SECRET);
-            ClusterRun.Result r = run(cluster, 20).run();
+            ClusterResult r = run(cluster, 20).run();
             assertEquals(SMALL.agents(), r.agents, "a run goes on beside a lite member that proves the secret");
             assertEquals(1, r.plan.size(), "and gives it no region");
             assertTrue(otherDriver.getLifecycleService().isRunning());
@@ -63,7 +63,7 @@ class ClusterStrangerTest {
         try (LocalCluster cluster = LocalCluster.start(1, SECRET, "127.0.0.1")) {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
-                Future<ClusterRun.Result> running = pool.submit(run(cluster, 1_000_000)::run);
+                Future<ClusterResult> running = pool.submit(run(cluster, 1_000_000)::run);
                 awaitTicking(cluster);
                 HazelcastInstance stranger = cluster.addLiteMember(null);
                 ExecutionException e = assertThrows(ExecutionException.class, () -> running.get(120, TimeUnit.SECONDS));
@@ -107,7 +107,7 @@ class ClusterStrangerTest {
         try (LocalCluster cluster = LocalCluster.start(2, SECRET, "127.0.0.1")) {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
-                Future<ClusterRun.Result> running = pool.submit(run(cluster, 1_000_000)::run);
+                Future<ClusterResult> running = pool.submit(run(cluster, 1_000_000)::run);
                 awaitTicking(cluster);
                 // any member may ask; one of the run's own, so that no newcomer's refusal comes first
                 HazelcastInstance asker = cluster.members().get(1);

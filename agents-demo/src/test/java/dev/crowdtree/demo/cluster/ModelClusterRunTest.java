@@ -84,7 +84,7 @@ class ModelClusterRunTest {
                 guards.defaultTree().name(), guards.defaultTree().text().get(), regions);
     }
 
-    static ClusterRun.Result run(int members, ModelCatalog catalog, RunSpec spec) throws Exception {
+    static ClusterResult run(int members, ModelCatalog catalog, RunSpec spec) throws Exception {
         try (LocalCluster cluster = LocalCluster.start(members, SECRET, "127.0.0.1", catalog)) {
             return new ClusterRun(cluster.driver(), SECRET, spec, new ClusterRun.Options(TICKS, 50, -1, false),
                     cluster::kill, new PrintStream(new ByteArrayOutputStream())).run();
@@ -94,8 +94,8 @@ class ModelClusterRunTest {
     @Test
     void theGuardsWorldHashIsTheSameOnOneAndThreeMembersAndIsTheWholeWorlds() throws Exception {
         ModelCatalog catalog = ModelCatalog.of(choice);
-        ClusterRun.Result one = run(1, catalog, spec("one", REGIONS));
-        ClusterRun.Result three = run(3, catalog, spec("three", REGIONS));
+        ClusterResult one = run(1, catalog, spec("one", REGIONS));
+        ClusterResult three = run(3, catalog, spec("three", REGIONS));
         assertEquals(1, one.plan.size());
         assertEquals(3, three.plan.size());
         assertEquals(one.worldHash, three.worldHash, "1 and 3 members");
