@@ -10,9 +10,9 @@ import static dev.crowdtree.statetree.exec.Decisions.RESTART;
 /**
  * TriggerTransitions for one agent at a time (docs/SEMANTICS.md sections 4 and 4.1): rounds two to
  * five of every tree ({@link TransitionApply}), and round one where the state-batched
- * {@link TransitionScan} cannot decide at once: in a tree with transition priorities (what is found
- * is ranked), in a tree scanned root first (rule H2), and for the completed agents of a tree with
- * composites, whose rules apply to completions (rules K3-K6). A transition's trigger, conditions,
+ * {@link TransitionScan} does not: in a tree under {@code unreal-5.8} (rules U2-U8), and for the
+ * completed agents of a tree with composites, whose rules apply to completions (rules K3-K6). A
+ * transition's trigger, conditions,
  * gate and target are checked by the steps {@link TransitionScan} shares with it.
  *
  * <p>Allocation: none. THREADING: confined to its worker.
@@ -76,11 +76,8 @@ final class AgentScan {
     }
 
     /**
-     * Round one for a tree with transition priorities or scanned root first (rule H2): every agent
-     * of the pass (the always-awake {@code aOrder[aLo..aHi)} and X) runs the per-agent scan
-     * {@link #triggerScalar}, which ranks what it finds in the tree's order. Slower than the
-     * state-batched scan, which relies on "the first found leaf to root decides"; trees scanned
-     * leaf to root whose transitions are all of normal priority never come here.
+     * Round one for a tree under {@code unreal-5.8}: every agent of the pass (the always-awake
+     * {@code aOrder[aLo..aHi)} and X) runs the per-agent scan {@link #triggerScalar} (rules U2-U8).
      */
     void detectAll(int[] aOrder, int aLo, int aHi, int[] xs, int xn) {
         final ChunkBinding c = st;
@@ -113,8 +110,8 @@ final class AgentScan {
         if (dec.decStamp[l] == dec.epoch) {
             return; // in both A and X
         }
+        long found = triggerScalar(r); // (not stamped yet: a condition that throws fails it, rule R1)
         dec.decStamp[l] = dec.epoch;
-        long found = triggerScalar(r);
         if (found != NONE) {
             dec.firedTransition[l] = (int) (found >> 32);
             dec.nextLeaf[l] = (int) found;
@@ -128,8 +125,8 @@ final class AgentScan {
     }
 
     /**
-     * TriggerTransitions for one agent (rounds two to five, round one of trees with priorities or
-     * scanned root first, and of completed agents in trees with composites). The states are visited
+     * TriggerTransitions for one agent (rounds two to five, round one of trees under
+     * {@code unreal-5.8} and of completed agents in trees with composites). The states are visited
      * leaf to root, or root to leaf (rule H2); at each, a composite's rule first (rules K3-K6), then
      * its transitions in declared order. A transition whose priority is not above the best found so
      * far is skipped unevaluated (a gate it holds keeps running); the best found decides. Returns
@@ -162,7 +159,7 @@ final class AgentScan {
             return result;
         }
         if (st.lastOf(r) != RunStatus.RUNNING) {
-            long restart = ((long) RESTART << 32) | (scan.selectInternal(r, 0) & 0xFFFFFFFFL);
+            long restart = ((long) RESTART << 32) | (scan.selection.selectInternal(r, 0) & 0xFFFFFFFFL);
             return faults.isFaulted(r - st.base) ? NONE : restart;
         }
         return NONE;
@@ -184,7 +181,7 @@ final class AgentScan {
             boolean ok = scan.shouldCheck(tr, r, completion, doneLimit);
             if (ok) {
                 ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
-                        : scan.conditionsPass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
+                        : scan.conditions.pass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
                 if (faults.isFaulted(r - st.base)) {
                     stopped = true; // a condition threw
                     return;
@@ -223,7 +220,7 @@ final class AgentScan {
         byte outcome = completion;
         if (tries > 0 && sibling < end) {
             for (int tried = 0; tried < tries && sibling < end; tried++, sibling = t.stateSubtreeEnd(sibling)) {
-                int leaf = scan.selectInternal(r, sibling);
+                int leaf = scan.selection.selectInternal(r, sibling);
                 if (faults.isFaulted(r - st.base)) {
                     stopped = true; // an enter condition threw
                     return;

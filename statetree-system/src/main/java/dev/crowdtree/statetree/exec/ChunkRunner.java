@@ -41,8 +41,9 @@ import static dev.crowdtree.statetree.exec.TickStatus.NOT_DONE;
  *       every agent): onTick transitions test their condition kernels over the state's slice of A
  *       into a mask; event and completion transitions look only at X (only X agents can have events
  *       or a completed state). The first transition that passes decides, as in
- *       {@code TriggerTransitions}. Trees with priorities or a root-first scan, and the completed
- *       agents of trees with composites, are scanned agent by agent instead ({@link AgentScan}).</li>
+ *       {@code TriggerTransitions} (in a tree with priorities, the best found, rule P1; under a
+ *       root-first scan, states in ascending id order). Trees under {@code unreal-5.8}, and the
+ *       completed agents of trees with composites, are scanned agent by agent instead ({@link AgentScan}).</li>
  *   <li><b>Apply</b> ({@link TransitionApply}) the fired transitions per agent (up to 4 more scalar
  *       rounds), then re-file ({@link SchedulePhase#refile}) every agent that was looked at: its group
  *       in the order, its wake-up in the wheel, its stickiness.</li>
@@ -351,7 +352,7 @@ final class ChunkRunner {
                     continue;
                 }
             }
-            int leaf = scan.selectInternal(r, 0);
+            int leaf = scan.selection.selectInternal(r, 0);
             if (leaf >= 0 && !faults.isFaulted(r - c.base)) {
                 apply.enterState(r, -1, 0, leaf, CompiledStateTree.MAX_DEPTH); // sets its last status
             }

@@ -52,6 +52,20 @@ final class Decisions {
     /** The rows decided to fire in this pass, global rows, in the order they were decided; {@link #fired} of them. */
     int[] firedRows = new int[0];
     int fired;
+    /**
+     * Round one's ranking in a tree with transition priorities (rule P1): a row found a transition
+     * at priority {@link #rank} that a transition later in its scan may still outrank, when
+     * {@link #rankStamp} equals {@link #epoch}; its {@link #firedTransition} and {@link #nextLeaf}
+     * hold what it found ({@link TransitionScan#STOP}: a passing {@code @none} or a waiting gate).
+     * {@link #rankedRows} lists those rows, {@link #ranked} of them, until
+     * {@link TransitionScan#detectTransitions} settles them.
+     */
+    int[] rankStamp = new int[0];
+    byte[] rank = new byte[0];
+    int[] rankedRows = new int[0];
+    int ranked;
+    /** The priority of the transition whose conditions round one is testing (for {@link NodeFaults#faultConditions}). */
+    int testing;
 
     void ensureCapacity(int n) {
         decStamp = new int[n];
@@ -62,6 +76,32 @@ final class Decisions {
         whyDepth = new byte[n];
         oldLeaf = new int[n];
         firedRows = new int[n];
+        rankStamp = new int[n];
+        rank = new byte[n];
+        rankedRows = new int[n];
+    }
+
+    /**
+     * Whether local row {@code l} is still open to a transition of priority {@code priority} in
+     * round one: not decided, and nothing found at that priority or above (rule P1). In a tree
+     * without priorities, whatever is found decides at once, so this is "not decided".
+     */
+    boolean open(int l, int priority) {
+        return decStamp[l] != epoch && (rankStamp[l] != epoch || rank[l] < priority);
+    }
+
+    /**
+     * Row {@code r} (local {@code l}) found transition {@code tr} at {@code priority}, with the
+     * selected {@code leaf}, and a transition later in its scan may outrank it (rule P1).
+     */
+    void found(int r, int l, int tr, int leaf, int priority) {
+        if (rankStamp[l] != epoch) {
+            rankStamp[l] = epoch;
+            rankedRows[ranked++] = r;
+        }
+        rank[l] = (byte) priority;
+        firedTransition[l] = tr;
+        nextLeaf[l] = leaf;
     }
 
     /**

@@ -88,9 +88,11 @@ final class NodeFaults {
     }
 
     /**
-     * A condition threw testing {@code rows[from..to)}: in round one, the rows not decided yet fail
-     * (a decided row would not have reached this condition in a per-agent scan, rule R1), decided
-     * at once; in the apply phase, the row being applied fails.
+     * A condition threw testing {@code rows[from..to)}: in round one, the rows still open to the
+     * transition being tested ({@link Decisions#open} at {@link Decisions#testing}) fail (a row
+     * decided, or holding a transition found at that priority or above, would not have reached this
+     * condition in a per-agent scan, rule R1), decided at once; in the apply phase, the row being
+     * applied fails.
      */
     void faultConditions(int[] rows, int from, int to, Node node, Throwable e) {
         if (!isolate) {
@@ -99,7 +101,7 @@ final class NodeFaults {
         final ChunkBinding c = st;
         for (int i = from; i < to; i++) {
             int r = rows[i];
-            if (applying || dec.decStamp[r - c.base] != dec.epoch) {
+            if (applying || dec.open(r - c.base, dec.testing)) {
                 faultRow(r, "condition", node, -1, e, !applying);
             }
         }

@@ -41,26 +41,45 @@ final class OnTickScan {
      * pass in a tick; a call per agent inside the conditions' loop would keep it from being compiled
      * as a tight loop.)
      */
-    void ungated(int tr, int[] aOrder, int[] passed, int m) {
+    void ungated(int tr, int priority, int[] aOrder, int[] passed, int m) {
         final int b = st.base;
-        final int ep = dec.epoch;
-        final int[] stamp = dec.decStamp;
+        final Decisions dec = this.dec;
         for (int j = 0; j < m; j++) {
             int r = aOrder[passed[j]];
-            if (stamp[r - b] != ep) {
+            if (dec.open(r - b, priority)) {
                 scan.decide(r, tr, true, false);
             }
         }
     }
 
     /**
-     * Gated onTick transition {@code tr} over {@code aOrder[aLo..aHi)}, its conditions' results in
-     * {@code ok}: a branch-free loop gathers the positions whose agent holds this gate or passes
-     * (unpredictable, so a branch per agent would mispredict for many of them); then per agent, a
-     * held gate whose condition no longer holds is cancelled, one still closed blocks the rest of
-     * the scan (Q-A5), and the others are decided.
+     * {@link #gated} in a tree with priorities: the agents that hold this gate or pass are gathered
+     * as there, then each one still open to the transition at {@code priority} ({@link Decisions#open})
+     * is decided as the per-agent scan would: a held gate whose condition no longer holds is
+     * cancelled, a closed one is found at its priority, an open one fires (rule P1). A row this
+     * transition cannot outrank keeps its gate (rule P3).
      */
-    void gated(int tr, int[] aOrder, int aLo, int aHi, boolean[] ok) {
+    void gatedRanked(int tr, int priority, int[] aOrder, int aLo, int aHi, boolean[] ok) {
+        final ChunkBinding c = st;
+        final int m = gather(tr, aOrder, aLo, aHi, ok);
+        final int[] cand = this.cand;
+        final int b = c.base;
+        final Decisions dec = this.dec;
+        for (int j = 0; j < m; j++) {
+            int i = cand[j];
+            int r = aOrder[i];
+            if (dec.open(r - b, priority)) {
+                scan.decide(r, tr, ok[i], true);
+            }
+        }
+    }
+
+    /**
+     * Gathers in {@link #cand} the positions {@code i} in {@code aLo..aHi-1} whose agent holds
+     * transition {@code tr}'s gate or passes ({@code ok[i]}), without a branch per agent; returns
+     * how many.
+     */
+    private int gather(int tr, int[] aOrder, int aLo, int aHi, boolean[] ok) {
         final ChunkBinding c = st;
         final int[] cand = this.cand;
         final short mine = (short) (tr + 1);
@@ -75,6 +94,22 @@ final class OnTickScan {
             int holds = (int) ((((gt[aOrder[i]] ^ mine) & 0xFFFFL) - 1) >>> 63);
             m += holds | (ok[i] ? 1 : 0);
         }
+        return m;
+    }
+
+    /**
+     * Gated onTick transition {@code tr} over {@code aOrder[aLo..aHi)}, its conditions' results in
+     * {@code ok}: a branch-free loop gathers the positions whose agent holds this gate or passes
+     * (unpredictable, so a branch per agent would mispredict for many of them); then per agent, a
+     * held gate whose condition no longer holds is cancelled, one still closed blocks the rest of
+     * the scan (Q-A5), and the others are decided.
+     */
+    void gated(int tr, int[] aOrder, int aLo, int aHi, boolean[] ok) {
+        final ChunkBinding c = st;
+        final int[] cand = this.cand;
+        final short mine = (short) (tr + 1);
+        final short[] gt = c.gate;
+        final int m = gather(tr, aOrder, aLo, aHi, ok);
         final int b = c.base;
         final int ep = dec.epoch;
         final int[] stamp = dec.decStamp;

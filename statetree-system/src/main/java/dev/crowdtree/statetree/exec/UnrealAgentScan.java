@@ -77,7 +77,7 @@ final class UnrealAgentScan {
                 if (!RunStatus.isCompletion(completion)) {
                     return AgentScan.NONE;
                 }
-                long restart = ((long) RESTART << 32) | (scan.selectInternal(r, 0) & 0xFFFFFFFFL);
+                long restart = ((long) RESTART << 32) | (scan.selection.selectInternal(r, 0) & 0xFFFFFFFFL);
                 return faults.isFaulted(r - st.base) ? AgentScan.NONE : restart;
             }
             int fired = result == AgentScan.NONE ? -1 : (int) (result >> 32);
@@ -138,7 +138,7 @@ final class UnrealAgentScan {
                     continue;
                 }
                 boolean ok = t.payloads.readsPayload(tr) ? scan.payloadPass(r, tr)
-                        : scan.conditionsPass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
+                        : scan.conditions.pass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
                 if (faults.isFaulted(r - st.base)) {
                     stopped = true; // a condition threw
                     return;
@@ -191,7 +191,7 @@ final class UnrealAgentScan {
                 if ((t.transitionTrigger(tr) & trigger) == 0) {
                     continue;
                 }
-                boolean ok = scan.conditionsPass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
+                boolean ok = scan.conditions.pass(r, t.transitionConditionsBegin(tr), t.transitionConditionsNum(tr));
                 if (faults.isFaulted(r - st.base)) {
                     stopped = true;
                     return;

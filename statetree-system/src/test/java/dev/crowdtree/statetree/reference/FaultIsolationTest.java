@@ -128,6 +128,52 @@ class FaultIsolationTest {
         }
     }
 
+    /**
+     * A condition that throws in round one of a tree with priorities, or of one scanned root first,
+     * fails its agent (rule R1) in both runtimes (the batched one, the agents of its batch, as for
+     * every throwing node). The batched runtime scanned such trees agent by agent, marking each
+     * agent decided before its scan, so a throwing condition was taken as false and the agent went
+     * on; it now scans them in batches (issue 35) and fails the agent as the reference does.
+     */
+    @Test
+    void aConditionThatThrowsInATreeWithPrioritiesFailsItsAgentInBothRuntimes() throws Exception {
+        for (String scan : List.of("leafFirst", "rootFirst")) {
+            String tree = "{\"name\": \"Ranked\", \"transitionScan\": \"" + scan + "\","
+                    + " \"parameters\": {\"arm\": {\"type\": \"bool\", \"default\": false},"
+                    + " \"t\": {\"type\": \"float\", \"default\": 0}},"
+                    + " \"root\": {\"name\": \"Root\", \"transitions\": ["
+                    + "  {\"trigger\": \"onTick\", \"to\": \"C\", \"priority\": \"high\","
+                    + "   \"conditions\": [{\"type\": \"compare\", \"param\": \"t\", \"op\": \">\", \"value\": 0.5}]}],"
+                    + " \"children\": ["
+                    + "  {\"name\": \"A\", \"tasks\": [{\"type\": \"delay\", \"duration\": 100}], \"transitions\": ["
+                    + "    {\"trigger\": \"onTick\", \"to\": \"B\", \"priority\": \"low\","
+                    + "     \"conditions\": [{\"type\": \"boomCondition\", \"armed\": {\"param\": \"arm\"}},"
+                    + "                      {\"type\": \"compare\", \"param\": \"t\", \"op\": \">\", \"value\": 2}]}]},"
+                    + "  {\"name\": \"B\", \"tasks\": [{\"type\": \"delay\", \"duration\": 100}]},"
+                    + "  {\"name\": \"C\", \"tasks\": [{\"type\": \"delay\", \"duration\": 100}]}]}}";
+            CompiledStateTree compiled = StateTreeJson.compile("ranked.json", tree, TestNodes.compiler());
+            List<StateTreeRuntime> runtimes = List.of(new ReferenceInterpreter(compiled, 200, 1),
+                    StateTreeSystem.standalone(compiled, 200, 1, 2, CHUNK));
+            for (StateTreeRuntime rt : runtimes) {
+                try (rt) {
+                    rt.setNodeErrorPolicy(NodeErrorPolicy.ISOLATE);
+                    rt.startAll(0);
+                    rt.setParameter(150, "arm", 1); // its condition throws; the root's high transition does not pass
+                    rt.tickAll(1, 0.1f);
+                    rt.tickAll(2, 0.1f);
+                    String name = scan + " " + rt.getClass().getSimpleName();
+                    assertEquals(RunStatus.FAILED, rt.treeStatus(150), name);
+                    assertEquals(RunStatus.RUNNING, rt.treeStatus(0), name);
+                    assertEquals(RunStatus.RUNNING, rt.treeStatus(199), name);
+                    List<String> kept = new ArrayList<>();
+                    rt.failures().kept().forEach(f -> kept.add(f.toString()));
+                    assertTrue(kept.stream().anyMatch(f -> f.startsWith("tick 1 agent 150: condition 'boomCondition' in Root/A")),
+                            name + ": " + kept);
+                }
+            }
+        }
+    }
+
     @Test
     void underFailTheExceptionEndsTheTick() throws Exception {
         CompiledStateTree tree = StateTreeJson.compile("ring.json", TREE, TestNodes.compiler());
