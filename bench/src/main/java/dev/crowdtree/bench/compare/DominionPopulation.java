@@ -4,6 +4,13 @@ import dev.dominion.ecs.api.Dominion;
 import dev.dominion.ecs.api.Entity;
 import dev.dominion.ecs.api.Results;
 
+import static dev.crowdtree.bench.compare.Logic.A_FAREWELL;
+import static dev.crowdtree.bench.compare.Logic.A_GREET;
+import static dev.crowdtree.bench.compare.Logic.A_HIDE;
+import static dev.crowdtree.bench.compare.Logic.A_IDLE;
+import static dev.crowdtree.bench.compare.Logic.A_RUN;
+import static dev.crowdtree.bench.compare.Logic.A_TRADE;
+import static dev.crowdtree.bench.compare.Logic.CUSTOMER_HIGH;
 import static dev.crowdtree.bench.compare.Logic.F_FLEE;
 import static dev.crowdtree.bench.compare.Logic.F_GRAZE;
 import static dev.crowdtree.bench.compare.Logic.F_HIDE;
@@ -33,6 +40,10 @@ import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
  * <p>Sleepy variant: one component, {@link Brain}, and one system, every entity every tick (count
  * the delay down, then the completion, else the event, as the floor). The host sets the event flag
  * through the agent's {@link Entity} handle ({@code entity.get(Brain.class)}).
+ *
+ * <p>Aborts variant: {@link Perception} holds both waves (threat and customer), and the brain
+ * system is the floor's switch over the merchant's leaves (the aborts, then the completion, then
+ * the root's selection anew after Hide, Farewell and Idle).
  */
 final class DominionPopulation implements Population {
     /** The perception component: the threat evaluator's per-agent data and output. */
@@ -40,6 +51,9 @@ final class DominionPopulation implements Population {
         float time;
         float phase;
         float threat;
+        /** Aborts: the customer wave's phase and value. */
+        float customerPhase;
+        float customer;
     }
 
     /** The decision component: the agent's state machine. */
@@ -63,6 +77,7 @@ final class DominionPopulation implements Population {
     private final long seed;
     private final boolean hierarchical;
     private final boolean sleepy;
+    private final boolean aborts;
     private final Dominion dominion;
     /** Sleepy: each agent's entity, by agent id, for the host's events. */
     private final Entity[] entities;
@@ -75,6 +90,7 @@ final class DominionPopulation implements Population {
         this.seed = seed;
         this.hierarchical = logic.variant == Variant.HIERARCHICAL;
         this.sleepy = logic.variant == Variant.SLEEPY;
+        this.aborts = logic.variant == Variant.ABORTS;
         System.setProperty("dominion.show-banner", "false");
         System.setProperty("dominion.logging-level", "WARNING");
         dominion = Dominion.create();
@@ -103,6 +119,12 @@ final class DominionPopulation implements Population {
             p.time = 0f;
             p.phase = logic.phase(seed, b.id);
             p.threat = Logic.wave(0f, logic.waveInv, p.phase);
+            if (aborts) {
+                p.customerPhase = logic.customerPhase(seed, b.id);
+                p.customer = Logic.wave(0f, logic.customerInv, p.customerPhase);
+                enter(b, Logic.abortsSelect(p.threat, p.customer));
+                continue;
+            }
             enter(b, hierarchical ? H_WANDER : F_WANDER);
         }
     }
@@ -138,6 +160,8 @@ final class DominionPopulation implements Population {
         perceptionSystem();
         if (hierarchical) {
             brainSystemHierarchical();
+        } else if (aborts) {
+            brainSystemAborts();
         } else {
             brainSystemFlat();
         }
@@ -151,6 +175,9 @@ final class DominionPopulation implements Population {
             float t = p.time + d;
             p.time = t;
             p.threat = Logic.wave(t, inv, p.phase);
+            if (aborts) {
+                p.customer = Logic.wave(t, logic.customerInv, p.customerPhase);
+            }
         }
     }
 
@@ -242,6 +269,49 @@ final class DominionPopulation implements Population {
                 default:
                     if (done) {
                         enter(b, F_WANDER);
+                    }
+            }
+        }
+    }
+
+    private void brainSystemAborts() {
+        final float d = dt;
+        for (Results.With2<Perception, Brain> r : dominion.findEntitiesWith(Perception.class, Brain.class)) {
+            Brain b = r.comp2();
+            Perception p = r.comp1();
+            float threat = p.threat;
+            float customer = p.customer;
+            float left = b.remaining - d;
+            b.remaining = left;
+            boolean done = left <= 0f;
+            switch (b.leaf) {
+                case A_RUN:
+                    if (done) {
+                        enter(b, A_HIDE);
+                    }
+                    break;
+                case A_HIDE:
+                    if (done) {
+                        enter(b, Logic.abortsSelect(threat, customer));
+                    }
+                    break;
+                case A_GREET:
+                case A_TRADE:
+                case A_FAREWELL:
+                    if (threat > THREAT_HIGH) {
+                        enter(b, A_RUN); // Serve's high abort outranks the sequence's next child
+                    } else if (done) {
+                        enter(b, b.leaf == A_GREET ? A_TRADE : b.leaf == A_TRADE ? A_FAREWELL
+                                : customer > CUSTOMER_HIGH ? A_GREET : A_IDLE);
+                    }
+                    break;
+                default:
+                    if (threat > THREAT_HIGH) {
+                        enter(b, A_RUN);
+                    } else if (customer > CUSTOMER_HIGH) {
+                        enter(b, A_GREET);
+                    } else if (done) {
+                        enter(b, A_IDLE);
                     }
             }
         }

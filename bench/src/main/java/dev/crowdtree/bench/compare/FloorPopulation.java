@@ -1,5 +1,12 @@
 package dev.crowdtree.bench.compare;
 
+import static dev.crowdtree.bench.compare.Logic.A_FAREWELL;
+import static dev.crowdtree.bench.compare.Logic.A_GREET;
+import static dev.crowdtree.bench.compare.Logic.A_HIDE;
+import static dev.crowdtree.bench.compare.Logic.A_IDLE;
+import static dev.crowdtree.bench.compare.Logic.A_RUN;
+import static dev.crowdtree.bench.compare.Logic.A_TRADE;
+import static dev.crowdtree.bench.compare.Logic.CUSTOMER_HIGH;
 import static dev.crowdtree.bench.compare.Logic.F_FLEE;
 import static dev.crowdtree.bench.compare.Logic.F_GRAZE;
 import static dev.crowdtree.bench.compare.Logic.F_HIDE;
@@ -30,6 +37,13 @@ import static dev.crowdtree.bench.compare.Logic.THREAT_LOW;
  * <p>Sleepy variant: the obvious loop, every agent every tick: count the delay down, take the event
  * flag the host set ({@link #sendEvent}), then the leaf's completion, else the event. Per agent: leaf
  * and event flag (1 B each), remaining (4 B). No scheduling: that is what the comparison is about.
+ *
+ * <p>Aborts variant: the behavior tree flattened by hand into the same kind of switch, every agent
+ * every tick: both waves, the delay, then per leaf the threat abort (Serve's leaves and Idle), the
+ * customer abort (Idle), the completion: Run to Hide, Greet to Trade to Farewell, and after Hide,
+ * Farewell and Idle the root's selection anew ({@link Logic#abortsSelect}). The priorities are
+ * folded into the order of the tests. Per agent: leaf (1 B), remaining, wave time, threat phase,
+ * customer phase (4 B each; both waves run on the same clock, so one time serves both).
  */
 final class FloorPopulation implements Population {
     private final Logic logic;
@@ -37,6 +51,7 @@ final class FloorPopulation implements Population {
     private final long seed;
     private final boolean hierarchical;
     private final boolean sleepy;
+    private final boolean aborts;
     private final byte[] leaf;
     private final float[] remaining;
     private final float[] time;
@@ -45,6 +60,7 @@ final class FloorPopulation implements Population {
     private final byte[] gateArmed;
     private final float[] fatigue;
     private final byte[] event;
+    private final float[] customerPhase;
 
     FloorPopulation(Logic logic, int agents, long seed) {
         this.logic = logic;
@@ -52,6 +68,7 @@ final class FloorPopulation implements Population {
         this.seed = seed;
         this.hierarchical = logic.variant == Variant.HIERARCHICAL;
         this.sleepy = logic.variant == Variant.SLEEPY;
+        this.aborts = logic.variant == Variant.ABORTS;
         leaf = new byte[agents];
         remaining = new float[agents];
         time = new float[sleepy ? 0 : agents];
@@ -60,6 +77,7 @@ final class FloorPopulation implements Population {
         gateArmed = new byte[hierarchical ? agents : 0];
         fatigue = new float[hierarchical ? agents : 0];
         event = new byte[sleepy ? agents : 0];
+        customerPhase = new float[aborts ? agents : 0];
     }
 
     @Override
@@ -71,6 +89,12 @@ final class FloorPopulation implements Population {
             }
             time[i] = 0f;
             phase[i] = logic.phase(seed, i);
+            if (aborts) {
+                customerPhase[i] = logic.customerPhase(seed, i);
+                enter(i, Logic.abortsSelect(Logic.wave(0f, logic.waveInv, phase[i]),
+                        Logic.wave(0f, logic.customerInv, customerPhase[i])), 0);
+                continue;
+            }
             enter(i, hierarchical ? H_WANDER : F_WANDER, 0);
         }
     }
@@ -101,6 +125,8 @@ final class FloorPopulation implements Population {
             tickHierarchical(tick, dt);
         } else if (sleepy) {
             tickSleepy(tick, dt);
+        } else if (aborts) {
+            tickAborts(tick, dt);
         } else {
             tickFlat(tick, dt);
         }
@@ -257,6 +283,64 @@ final class FloorPopulation implements Population {
             enter(i, next, tick);
         } else if (poked) {
             enter(i, S_BLINK, tick);
+        }
+    }
+
+    private void tickAborts(long tick, float dt) {
+        final byte[] leaf = this.leaf;
+        final float[] remaining = this.remaining;
+        final float[] time = this.time;
+        final float[] phase = this.phase;
+        final float[] customerPhase = this.customerPhase;
+        final float inv = logic.waveInv;
+        final float customerInv = logic.customerInv;
+        for (int i = 0; i < n; i++) {
+            float t = time[i] + dt;
+            time[i] = t;
+            float threat = Logic.wave(t, inv, phase[i]);
+            float customer = Logic.wave(t, customerInv, customerPhase[i]);
+            float left = remaining[i] - dt;
+            remaining[i] = left;
+            boolean done = left <= 0f;
+            switch (leaf[i]) {
+                case A_RUN:
+                    if (done) {
+                        enter(i, A_HIDE, tick);
+                    }
+                    break;
+                case A_HIDE:
+                    if (done) {
+                        enter(i, Logic.abortsSelect(threat, customer), tick);
+                    }
+                    break;
+                case A_GREET:
+                    serve(i, done, threat, A_TRADE, tick);
+                    break;
+                case A_TRADE:
+                    serve(i, done, threat, A_FAREWELL, tick);
+                    break;
+                case A_FAREWELL:
+                    // Serve succeeds: its abort still fires (the same as the restart would select), else the restart
+                    serve(i, done, threat, customer > CUSTOMER_HIGH ? A_GREET : A_IDLE, tick);
+                    break;
+                default:
+                    if (threat > THREAT_HIGH) {
+                        enter(i, A_RUN, tick);
+                    } else if (customer > CUSTOMER_HIGH) {
+                        enter(i, A_GREET, tick);
+                    } else if (done) {
+                        enter(i, A_IDLE, tick);
+                    }
+            }
+        }
+    }
+
+    /** A leaf of Serve: Serve's high abort outranks the sequence's next child (found at normal). */
+    private void serve(int i, boolean done, float threat, int next, long tick) {
+        if (threat > THREAT_HIGH) {
+            enter(i, A_RUN, tick);
+        } else if (done) {
+            enter(i, next, tick);
         }
     }
 

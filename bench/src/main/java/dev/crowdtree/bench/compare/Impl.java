@@ -36,7 +36,8 @@ public enum Impl {
     REFERENCE_SCHEDULED("reference-scheduled"),
     /**
      * gdx-ai: a {@code DefaultStateMachine} per agent (flat, sleepy) or a {@code BehaviorTree} per
-     * agent (hierarchical).
+     * agent (hierarchical; aborts with a {@code DynamicGuardSelector} whose guards hold while their
+     * own branch runs, gdx-ai having no observer aborts).
      */
     GDX_AI("gdx-ai"),
     /** Dominion ECS: per-agent state in components, systems iterate {@code findEntitiesWith}. */
@@ -92,7 +93,9 @@ public enum Impl {
             case REFERENCE_SCHEDULED:
                 return "ours reference interpreter, scheduled tick";
             case GDX_AI:
-                return v == Variant.HIERARCHICAL ? "gdx-ai BehaviorTree" : "gdx-ai DefaultStateMachine";
+                return v == Variant.HIERARCHICAL ? "gdx-ai BehaviorTree"
+                        : v == Variant.ABORTS ? "gdx-ai BehaviorTree, DynamicGuardSelector (guards hold while their branch runs)"
+                        : "gdx-ai DefaultStateMachine";
             case DOMINION:
                 return "Dominion ECS";
             default:
@@ -200,8 +203,10 @@ public enum Impl {
                         return new GdxBtPopulation(logic, agents, seed);
                     case FLAT:
                         return new GdxFsmPopulation(logic, agents, seed);
-                    default:
+                    case SLEEPY:
                         return new GdxFsmSleepyPopulation(logic, agents, seed);
+                    default:
+                        return new GdxBtAbortsPopulation(logic, agents, seed);
                 }
             case DOMINION:
                 return new DominionPopulation(logic, agents, seed);

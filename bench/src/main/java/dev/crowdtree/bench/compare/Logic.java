@@ -1,5 +1,6 @@
 package dev.crowdtree.bench.compare;
 
+import dev.crowdtree.bench.trees.AbortTrees;
 import dev.crowdtree.bench.trees.SleepyTrees;
 import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
@@ -13,11 +14,11 @@ import java.util.Arrays;
  * the gate of the way back, and (sleepy) which agents the host sends the event to before a tick
  * ({@link #hostEvents}). The constants are copied from the tree definitions
  * ({@code CrowdTrees.crowd()}, {@link dev.crowdtree.bench.trees.FlatTrees#flat()},
- * {@link dev.crowdtree.bench.trees.SleepyTrees#sleepy()}); everything the
+ * {@link dev.crowdtree.bench.trees.SleepyTrees#sleepy()}, {@link AbortTrees#aborts()}); everything the
  * compiler decides (state ids, random stream ids, the gate's transition index, delay and variance)
  * is read from the compiled tree, so that every peer draws exactly the random numbers our nodes
  * draw: {@code CounterRng.uniform(seed, agent, tick, stream)} keyed like {@link DelayTask} (the
- * task's stream, at enter), the wave evaluator (its stream, tick 0, at tree start) and the gate
+ * task's stream, at enter), the wave evaluators (each its stream, tick 0, at tree start) and the gate
  * ({@code GATE_STREAM_BASE + transition index}, at arming).
  *
  * <p>The float arithmetic is also the nodes' own, operation for operation (Java never contracts
@@ -28,8 +29,12 @@ public final class Logic {
     public static final double THREAT_HIGH = 0.8;
     /** Threat below which the danger group may calm down ({@code compare < 0.3}, hierarchical only). */
     public static final double THREAT_LOW = 0.3;
+    /** Customer above which the aborts variant's merchant serves ({@code compare > 0.5}; compared as double). */
+    public static final double CUSTOMER_HIGH = 0.5;
     /** Wave constants: period 20 s, amplitude 1, offset 0, triangle. */
     static final float WAVE_PERIOD = 20f;
+    /** The aborts variant's customer wave: period 13 s, otherwise as the threat wave. */
+    static final float CUSTOMER_PERIOD = 13f;
     static final float WAVE_AMPLITUDE = 1f;
     static final float WAVE_OFFSET = 0f;
 
@@ -39,6 +44,8 @@ public final class Logic {
     public static final int F_WANDER = 0, F_GRAZE = 1, F_REST = 2, F_FLEE = 3, F_HIDE = 4;
     // Leaf indices of the sleepy variant (SleepyTrees.sleepy()), in chain order: S_SLEEP goes back to S_BLINK.
     public static final int S_BLINK = 0, S_NAP = 1, S_DOZE = 2, S_SLEEP = 3;
+    // Leaf indices of the aborts variant (AbortTrees.aborts()): Flee's, Serve's, then Idle.
+    public static final int A_RUN = 0, A_HIDE = 1, A_GREET = 2, A_TRADE = 3, A_FAREWELL = 4, A_IDLE = 5;
     /** The sleepy variant's event, sent by the host ({@link #hostEvents}); fires the root's transition to Blink. */
     public static final String S_EVENT = SleepyTrees.EVENT;
     /**
@@ -55,6 +62,9 @@ public final class Logic {
     private static final float[][] F_DELAYS = {{3f, 1f}, {4f, 2f}, {2f, 1f}, {2f, 0.5f}, {3f, 1f}};
     private static final String[] S_PATHS = {"Root/Blink", "Root/Nap", "Root/Doze", "Root/Sleep"};
     private static final float[][] S_DELAYS = {{5f, 2f}, {15f, 5f}, {30f, 10f}, {50f, 10f}};
+    private static final String[] A_PATHS = {"Root/Flee/Run", "Root/Flee/Hide", "Root/Serve/Greet", "Root/Serve/Trade",
+        "Root/Serve/Farewell", "Root/Idle"};
+    private static final float[][] A_DELAYS = {{2f, 0.5f}, {3f, 1f}, {1f, 0.5f}, {4f, 2f}, {1f, 0.5f}, {3f, 1f}};
 
     public final Variant variant;
     public final CompiledStateTree tree;
@@ -67,10 +77,14 @@ public final class Logic {
     final float[] delaySpan;
     /** Random stream of each leaf's delay task. */
     final int[] delayStream;
-    /** Stream of the wave evaluator (its per-agent phase); -1 for the sleepy variant, which has none. */
+    /** Stream of the (threat) wave evaluator (its per-agent phase); -1 for the sleepy variant, which has none. */
     final int waveStream;
     /** {@code 1f / period}, as the wave evaluator computes it. */
     final float waveInv;
+    /** Aborts only: stream of the customer wave evaluator, or -1. */
+    final int customerStream;
+    /** Aborts only: {@code 1f / 13f}, the customer wave's {@code 1f / period}. */
+    final float customerInv;
     /** Hierarchical only: the gated Danger -> Peaceful transition. */
     /** The gated transition of the hierarchical variant (Danger -> Peaceful), or -1. */
     final int gate;
@@ -79,8 +93,9 @@ public final class Logic {
         this.variant = variant;
         this.tree = tree;
         boolean h = variant == Variant.HIERARCHICAL;
-        String[] paths = h ? H_PATHS : variant == Variant.FLAT ? F_PATHS : S_PATHS;
-        float[][] delays = h ? H_DELAYS : variant == Variant.FLAT ? F_DELAYS : S_DELAYS;
+        boolean a = variant == Variant.ABORTS;
+        String[] paths = h ? H_PATHS : variant == Variant.FLAT ? F_PATHS : variant == Variant.SLEEPY ? S_PATHS : A_PATHS;
+        float[][] delays = h ? H_DELAYS : variant == Variant.FLAT ? F_DELAYS : variant == Variant.SLEEPY ? S_DELAYS : A_DELAYS;
         leaves = paths.length;
         treeState = new int[leaves];
         delayLo = new float[leaves];
@@ -100,8 +115,10 @@ public final class Logic {
             delaySpan[l] = hi - lo;
             delayStream[l] = delayTaskStream(tree, s);
         }
-        waveStream = variant == Variant.SLEEPY ? -1 : tree.evaluator(0).stream();
+        waveStream = variant == Variant.SLEEPY ? -1 : a ? evaluatorStream(tree, AbortTrees.THREAT) : tree.evaluator(0).stream();
         waveInv = 1f / WAVE_PERIOD;
+        customerStream = a ? evaluatorStream(tree, AbortTrees.CUSTOMER) : -1;
+        customerInv = 1f / CUSTOMER_PERIOD;
         if (h) {
             int danger = tree.stateByPath("Root/Danger");
             int g = -1;
@@ -122,6 +139,15 @@ public final class Logic {
     /** The logic of {@code variant}, keyed to the ids and streams of {@code tree} (compiled from {@link Variant#definition()}). */
     public static Logic of(Variant variant, CompiledStateTree tree) {
         return new Logic(variant, tree);
+    }
+
+    private static int evaluatorStream(CompiledStateTree tree, String name) {
+        for (int e = 0; e < tree.evaluatorCount(); e++) {
+            if (tree.evaluator(e).name().equals(name)) {
+                return tree.evaluator(e).stream();
+            }
+        }
+        throw new IllegalStateException("tree " + tree.name + " has no evaluator " + name);
     }
 
     private static int delayTaskStream(CompiledStateTree tree, int state) {
@@ -162,6 +188,20 @@ public final class Logic {
     /** The agent's constant wave phase, drawn at tree start (WaveEvaluator.treeStart). */
     float phase(long seed, int agent) {
         return CounterRng.uniform(seed, agent, 0, waveStream);
+    }
+
+    /** Aborts: the agent's constant customer wave phase, drawn at tree start (WaveEvaluator.treeStart). */
+    float customerPhase(long seed, int agent) {
+        return CounterRng.uniform(seed, agent, 0, customerStream);
+    }
+
+    /**
+     * Aborts: the leaf the root (a selector) selects when the threat is {@code threat} and the
+     * customer {@code customer}: Flee's first child when its enter condition holds, else Serve's,
+     * else Idle. The selection at start and at every restart from the root.
+     */
+    static int abortsSelect(float threat, float customer) {
+        return threat > THREAT_HIGH ? A_RUN : customer > CUSTOMER_HIGH ? A_GREET : A_IDLE;
     }
 
     /** The gate time drawn when the gated transition is armed for {@code agent} at {@code tick}. */

@@ -30,6 +30,8 @@ final class Report {
 
     /** Ticks {@code EquivalenceTest} runs the sleepy variant for (its delays are 3 to 60 s). */
     static final int SLEEPY_TEST_TICKS = 4500;
+    /** Ticks {@code EquivalenceTest} runs the aborts variant for (one period of the threat wave). */
+    static final int ABORTS_TEST_TICKS = 600;
 
     private final List<RunResult> results;
     private final List<String> failures;
@@ -191,6 +193,12 @@ final class Report {
             }
             allocation(id, z, ours1, ours2);
         }
+        int b = largest(Variant.ABORTS);
+        if (b > 0) {
+            // no issue sets a speed target for the aborts variant; a steady tick allocates nothing, as for every tree
+            String id = Variant.ABORTS.id();
+            allocation(id, b, find(id, Impl.OURS_1W.id(), b), find(id, Impl.OURS_2W.id(), b));
+        }
     }
 
     /** Issue 21's aim: the population counters ({@code setRecording}) cost under 5% of the tick. */
@@ -324,7 +332,8 @@ final class Report {
             b.append("\n## Like for like\n\nAt the latest warm-up snapshot every run of a group reached, every implementation has the "
                     + "same per-state occupancy and the same hash of every agent's state (`EquivalenceTest` checks agent by agent "
                     + "at 5,000 agents, for 300 ticks, and for the sleepy variant " + String.format(Locale.ROOT, "%,d", SLEEPY_TEST_TICKS)
-                    + " ticks, past every leaf and the wrap-around):\n\n");
+                    + " ticks, past every leaf and the wrap-around, and for the aborts variant " + ABORTS_TEST_TICKS
+                    + " ticks, where its priorities decide where some agents go):\n\n");
         } else {
             b.append("\n## Like for like\n\nAt the latest warm-up snapshot (every " + CompareRun.SNAPSHOT_EVERY + " ticks) every run "
                     + "of an agent count reached, whether every implementation has the same per-state occupancy and the same hash "

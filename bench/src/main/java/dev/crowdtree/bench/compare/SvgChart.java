@@ -47,7 +47,7 @@ final class SvgChart {
     static String legendLabel(String impl) {
         switch (impl) {
             case "gdx-ai":
-                return "gdx-ai (BehaviorTree: hierarchical, DefaultStateMachine: flat, sleepy)";
+                return "gdx-ai (BehaviorTree: hierarchical, aborts; DefaultStateMachine: flat, sleepy)";
             default:
                 for (Impl i : Impl.values()) {
                     if (i.id().equals(impl)) {

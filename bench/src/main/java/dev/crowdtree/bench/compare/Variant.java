@@ -1,5 +1,6 @@
 package dev.crowdtree.bench.compare;
 
+import dev.crowdtree.bench.trees.AbortTrees;
 import dev.crowdtree.bench.trees.FlatTrees;
 import dev.crowdtree.bench.trees.SleepyTrees;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
@@ -20,9 +21,16 @@ public enum Variant {
      * {@code SleepyTrees.sleepy()}: root plus 4 delay-only states of 5 to 60 s and an event the host
      * sends to about 0.1% of the agents per tick ({@link Logic#hostEvents}): a crowd that mostly waits.
      */
-    SLEEPY;
+    SLEEPY,
+    /**
+     * {@code AbortTrees.aborts()}: a behavior tree with observer aborts (a merchant): a selector
+     * root over two sequences and a leaf, 6 delay leaves (10 states), two waves, completions passed
+     * on by the composites, {@code high} / {@code medium} priority {@code onTick} aborts on the
+     * lower-priority branches.
+     */
+    ABORTS;
 
-    /** The option value ({@code hierarchical}, {@code flat}, {@code sleepy}). */
+    /** The option value ({@code hierarchical}, {@code flat}, {@code sleepy}, {@code aborts}). */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -53,8 +61,10 @@ public enum Variant {
                 return CrowdTrees.crowd();
             case FLAT:
                 return FlatTrees.flat();
-            default:
+            case SLEEPY:
                 return SleepyTrees.sleepy();
+            default:
+                return AbortTrees.aborts();
         }
     }
 
@@ -65,8 +75,10 @@ public enum Variant {
                 return "Hierarchical (CrowdTrees.crowd(), 13 states)";
             case FLAT:
                 return "Flat (FlatTrees.flat(), 6 states)";
-            default:
+            case SLEEPY:
                 return "Sleepy (SleepyTrees.sleepy(), 5 states, events)";
+            default:
+                return "Aborts (AbortTrees.aborts(), 10 states, BT aborts)";
         }
     }
 

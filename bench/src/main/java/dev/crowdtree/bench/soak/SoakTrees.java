@@ -15,7 +15,9 @@ import java.util.List;
 /**
  * The trees the soak runs: {@code compare}'s benchmark tree of a {@link Variant}, with, where the
  * tree has none, one more transition on its root, {@code onEvent} {@value #EVENT} to a state of the
- * variant's danger branch ({@code Danger} for the hierarchical tree, {@code Flee} for the flat one).
+ * variant's danger branch ({@code Danger} for the hierarchical tree, {@code Flee} for the flat one),
+ * or for the aborts tree to {@code Idle} (its Flee and Serve have enter conditions, so an event to
+ * them would mostly find nothing to select and never be consumed).
  * The host's events then take the path real events take (queued with the target's generation,
  * sorted into chunks, consumed by a transition) instead of being dropped at send time for an unknown
  * tag. The sleepy tree already reacts to {@value #EVENT} and is run unchanged.
@@ -34,6 +36,8 @@ final class SoakTrees {
                 return "Danger";
             case FLAT:
                 return "Flee";
+            case ABORTS:
+                return "Idle";
             default:
                 return null;
         }

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Runs {@code compare} for real (forked JVMs) on a tiny population, every variant (sleepy with its
- * host events), and checks its three outputs.
+ * host events, aborts with its priorities), and checks its three outputs.
  */
 class CompareHarnessSmokeTest {
     @Test
@@ -32,16 +32,16 @@ class CompareHarnessSmokeTest {
         int status;
         try (PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8)) {
             status = CompareHarness.main(new String[] {"--impls", "ours-1w,reference-scheduled,floor", "--agents", "2000",
-                "--variants", "hierarchical,flat,sleepy", "--warmup", "50", "--ticks", "10", "--out", dir.toString()}, out);
+                "--variants", "hierarchical,flat,sleepy,aborts", "--warmup", "50", "--ticks", "10", "--out", dir.toString()}, out);
         }
         String log = console.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, log);
-        assertTrue(log.contains(" 9/9]"), log);
+        assertTrue(log.contains("[12/12]"), log);
 
         // JSON: one result per run, the like-for-like check passed, the aims evaluated
         JsonNode doc = new ObjectMapper().readTree(dir.resolve("compare.json").toFile());
         JsonNode results = doc.get("results");
-        assertEquals(9, results.size());
+        assertEquals(12, results.size());
         Set<String> variants = new HashSet<>();
         for (JsonNode r : results) {
             variants.add(r.get("variant").asText());
@@ -59,8 +59,8 @@ class CompareHarnessSmokeTest {
             assertTrue(r.get("p50Ms").asDouble() <= r.get("maxMs").asDouble());
             assertTrue(r.get("heapBytesPerAgent").asDouble() > 0, r.toString());
         }
-        assertEquals(Set.of("hierarchical", "flat", "sleepy"), variants);
-        assertEquals(3, doc.get("equivalence").size());
+        assertEquals(Set.of("hierarchical", "flat", "sleepy", "aborts"), variants);
+        assertEquals(4, doc.get("equivalence").size());
         for (JsonNode e : doc.get("equivalence")) {
             assertTrue(e.get("identical").asBoolean(), e.toString());
             assertEquals(50, e.get("tick").asInt());
@@ -69,7 +69,7 @@ class CompareHarnessSmokeTest {
         for (JsonNode a : doc.get("aims")) {
             aimVariants.add(a.get("variant").asText());
         }
-        assertEquals(Set.of("hierarchical", "flat", "sleepy"), aimVariants, doc.get("aims").toString());
+        assertEquals(Set.of("hierarchical", "flat", "sleepy", "aborts"), aimVariants, doc.get("aims").toString());
         assertEquals(0, doc.get("failures").size());
 
         // Markdown: the results table has a header, a separator and one row per run
@@ -85,22 +85,23 @@ class CompareHarnessSmokeTest {
         int columns = md.get(header).split("\\|", -1).length;
         assertTrue(md.get(header + 1).startsWith("|---"));
         assertTrue(md.get(header).contains("| awake |"), md.get(header));
-        for (int i = header + 2; i < header + 11; i++) {
+        for (int i = header + 2; i < header + 14; i++) {
             assertEquals(columns, md.get(i).split("\\|", -1).length, md.get(i));
             assertTrue(md.get(i).contains("2,000"), md.get(i));
             assertTrue(md.get(i).contains("floor") == md.get(i).contains("| - |"), "awake '-' exactly for the floor: " + md.get(i));
         }
-        assertFalse(md.get(header + 11).startsWith("| "), "9 rows expected");
+        assertFalse(md.get(header + 14).startsWith("| "), "12 rows expected");
 
         // SVG: well-formed XML, one line per implementation and variant, a marker per result, labelled axes
         Document svg = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(dir.resolve("compare.svg").toFile());
         assertEquals("svg", svg.getDocumentElement().getTagName());
-        assertEquals(9, svg.getElementsByTagName("path").getLength());
-        assertEquals(9, svg.getElementsByTagName("circle").getLength());
+        assertEquals(12, svg.getElementsByTagName("path").getLength());
+        assertEquals(12, svg.getElementsByTagName("circle").getLength());
         String text = Files.readString(dir.resolve("compare.svg"));
         assertTrue(text.contains("ns per agent-tick (log scale)") && text.contains("agents (log scale)"));
         assertTrue(text.contains("floor (hand-written switch)"));
         assertTrue(text.contains("Sleepy (SleepyTrees.sleepy()"), "a panel per variant");
+        assertTrue(text.contains("Aborts (AbortTrees.aborts()"), "a panel per variant");
     }
 
     @Test
@@ -111,7 +112,8 @@ class CompareHarnessSmokeTest {
         assertEquals(List.of(Variant.FLAT), o.variants);
         assertEquals(3.0, o.budget);
         CompareHarness.Options d = CompareHarness.parse(new String[0]);
-        assertEquals(List.of(Variant.HIERARCHICAL, Variant.FLAT, Variant.SLEEPY), d.variants, "the default run covers every variant");
+        assertEquals(List.of(Variant.HIERARCHICAL, Variant.FLAT, Variant.SLEEPY, Variant.ABORTS), d.variants,
+                "the default run covers every variant");
         assertTrue(d.impls.contains(Impl.REFERENCE_SCHEDULED));
         CompareHarness.Options s = CompareHarness.parse(new String[] {"--variants", "sleepy", "--impls", "reference-scheduled,floor"});
         assertEquals(List.of(Variant.SLEEPY), s.variants);

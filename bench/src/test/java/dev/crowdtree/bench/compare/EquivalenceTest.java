@@ -1,6 +1,9 @@
 package dev.crowdtree.bench.compare;
 
+import dev.crowdtree.bench.trees.AbortTrees;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.definition.TreeDef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -9,6 +12,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import static dev.crowdtree.bench.compare.Logic.A_FAREWELL;
+import static dev.crowdtree.bench.compare.Logic.A_GREET;
+import static dev.crowdtree.bench.compare.Logic.A_HIDE;
+import static dev.crowdtree.bench.compare.Logic.A_IDLE;
+import static dev.crowdtree.bench.compare.Logic.A_RUN;
+import static dev.crowdtree.bench.compare.Logic.A_TRADE;
 import static dev.crowdtree.bench.compare.Logic.S_BLINK;
 import static dev.crowdtree.bench.compare.Logic.S_NAP;
 import static dev.crowdtree.bench.compare.Logic.S_SLEEP;
@@ -24,7 +33,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * checkpoint, and so the same per-state occupancy after K ticks. Agents are compared one by one
  * (stronger than occupancy), at every 25th tick. The sleepy variant runs its real delays (3 to 60 s)
  * for {@link Report#SLEEPY_TEST_TICKS} ticks, long enough for every leaf and the wrap-around from the
- * last leaf to the first.
+ * last leaf to the first. The aborts variant runs {@link Report#ABORTS_TEST_TICKS} ticks (a period
+ * of the threat wave), every change of state classified by its cause ({@link AbortCounts}); that
+ * its priorities decide where some agents go within those ticks, so that a peer ignoring them
+ * fails the comparison, is {@link #theAbortsPrioritiesDecideWhereSomeAgentsGo}.
  */
 class EquivalenceTest {
     static final int AGENTS = 5000;
@@ -38,7 +50,8 @@ class EquivalenceTest {
         CompiledStateTree tree = variant.compile();
         Logic logic = Logic.of(variant, tree);
         boolean sleepy = variant == Variant.SLEEPY;
-        int ticks = sleepy ? Report.SLEEPY_TEST_TICKS : TICKS;
+        boolean aborts = variant == Variant.ABORTS;
+        int ticks = sleepy ? Report.SLEEPY_TEST_TICKS : aborts ? Report.ABORTS_TEST_TICKS : TICKS;
         List<Impl> impls = new ArrayList<>(List.of(Impl.values()));
         List<Population> pops = new ArrayList<>();
         try {
@@ -50,6 +63,7 @@ class EquivalenceTest {
             int[] events = new int[logic.hostEventsPerTick(AGENTS)];
             boolean[] poked = new boolean[AGENTS];
             SleepyCounts counts = new SleepyCounts(logic);
+            AbortCounts abortCounts = new AbortCounts(logic);
             int[] expected = new int[AGENTS];
             int[] actual = new int[AGENTS];
             int[] before = new int[AGENTS];
@@ -63,15 +77,19 @@ class EquivalenceTest {
                     for (Population p : pops) {
                         CompareRun.step(p, events, k, tick, DT);
                     }
-                    if (sleepy) {
+                    if (sleepy || aborts) {
                         // the first implementation's states every tick: what happened to whom, by cause
                         System.arraycopy(now, 0, before, 0, AGENTS);
                         pops.get(0).states(now);
+                    }
+                    if (sleepy) {
                         Arrays.fill(poked, false);
                         for (int j = 0; j < k; j++) {
                             poked[events[j]] = true;
                         }
                         counts.tick(tick, before, now, poked);
+                    } else if (aborts) {
+                        abortCounts.tick(tick, before, now);
                     }
                 }
                 if (tick % 25 != 0 && tick != ticks) {
@@ -110,6 +128,9 @@ class EquivalenceTest {
             assertTrue(transitions > AGENTS, "agents changed state between checkpoints " + transitions + " times");
             if (sleepy) {
                 counts.check();
+            }
+            if (aborts) {
+                abortCounts.check();
             }
         } finally {
             for (Population p : pops) {
@@ -165,6 +186,120 @@ class EquivalenceTest {
             assertTrue(eventsFired > 1000, "events that fired: " + eventsFired);
             assertTrue(eventsLostToCompletion > 0, "no event arrived in the tick its agent's delay ran out");
         }
+    }
+
+    /**
+     * The aborts variant's causes, counted tick by tick on one implementation (the others are
+     * compared with it): the sequences' next child (Run to Hide, Greet to Trade, Trade to Farewell),
+     * the restart from the root after Flee or Serve succeeded (from Hide or Farewell to the first
+     * leaf of what the root selects), and the aborts: the threat's from Serve (any of its leaves) and
+     * from Idle, the customer's from Idle. Every change of state must be one of these, and each must
+     * happen. (Idle's own completion and restart re-enter Idle: not a change of state.)
+     */
+    static final class AbortCounts {
+        final int[] leafOfState;
+        final int[][] moves = new int[6][6];
+
+        AbortCounts(Logic logic) {
+            leafOfState = new int[logic.tree.stateCount];
+            Arrays.fill(leafOfState, -1);
+            for (int l = 0; l < logic.leaves; l++) {
+                leafOfState[logic.treeState[l]] = l;
+            }
+        }
+
+        void tick(int tick, int[] before, int[] now) {
+            for (int a = 0; a < before.length; a++) {
+                int from = leafOfState[before[a]];
+                int to = leafOfState[now[a]];
+                if (from == to) {
+                    continue;
+                }
+                boolean ok;
+                switch (from) {
+                    case A_RUN:
+                        ok = to == A_HIDE;
+                        break;
+                    case A_HIDE:
+                        ok = to == A_RUN || to == A_GREET || to == A_IDLE; // the restart
+                        break;
+                    case A_GREET:
+                        ok = to == A_TRADE || to == A_RUN;
+                        break;
+                    case A_TRADE:
+                        ok = to == A_FAREWELL || to == A_RUN;
+                        break;
+                    case A_FAREWELL:
+                        ok = to == A_RUN || to == A_GREET || to == A_IDLE; // the abort, or the restart
+                        break;
+                    default:
+                        ok = to == A_RUN || to == A_GREET; // Idle's aborts
+                }
+                if (!ok) {
+                    fail("tick " + tick + ": agent " + a + " went from leaf " + from + " to " + to);
+                }
+                moves[from][to]++;
+            }
+        }
+
+        void check() {
+            String all = Arrays.deepToString(moves);
+            assertTrue(moves[A_RUN][A_HIDE] > 100, "Flee's next child: " + all);
+            assertTrue(moves[A_GREET][A_TRADE] > 100 && moves[A_TRADE][A_FAREWELL] > 100, "Serve's next child: " + all);
+            assertTrue(moves[A_HIDE][A_GREET] + moves[A_HIDE][A_IDLE] > 100, "restarts after Flee: " + all);
+            // Farewell to Greet (the customer still there after the whole Serve) is rare: 1 in this run
+            assertTrue(moves[A_FAREWELL][A_IDLE] > 100, "restarts after Serve: " + all);
+            assertTrue(moves[A_GREET][A_RUN] > 0 && moves[A_TRADE][A_RUN] > 0, "Serve's threat abort: " + all);
+            assertTrue(moves[A_IDLE][A_RUN] > 100, "Idle's threat abort: " + all);
+            assertTrue(moves[A_IDLE][A_GREET] > 100, "Idle's customer abort: " + all);
+        }
+    }
+
+    /**
+     * The aborts variant's priorities decide where some agents go within the ticks the comparison
+     * runs, so a peer that ignored them would fail it: our runtime on the tree with other priorities
+     * ({@link AbortTrees#aborts(String, String, String)}) puts some agents elsewhere at some
+     * checkpoint than on the real tree. Serve's abort at {@code normal} (skipped when the sequence's
+     * rule found the next child: the merchant enters the next step and flees a tick later), and
+     * Idle's two at the same priority (the customer, declared first, wins when both hold), each
+     * changed alone.
+     */
+    @Test
+    void theAbortsPrioritiesDecideWhereSomeAgentsGo() throws Exception {
+        CompiledStateTree real = Variant.ABORTS.compile();
+        int serve = differingAgents(real, AbortTrees.aborts("normal", "medium", "high"));
+        int idle = differingAgents(real, AbortTrees.aborts("high", "medium", "medium"));
+        assertTrue(serve > 0, "Serve's high abort over the sequence's next child changed nobody's state");
+        assertTrue(idle > 0, "Idle's threat abort over its customer abort changed nobody's state");
+    }
+
+    /** Agents in another state at some checkpoint (every 25 ticks) on {@code other} than on {@code real}. */
+    private static int differingAgents(CompiledStateTree real, TreeDef other) throws Exception {
+        CompiledStateTree changed = StateTreeCompiler.withBuiltins().compile(other);
+        int[] a = new int[AGENTS];
+        int[] b = new int[AGENTS];
+        boolean[] differs = new boolean[AGENTS];
+        try (Population p = Impl.population(Impl.OURS_1W.runtime(real, AGENTS, SEED));
+             Population q = Impl.population(Impl.OURS_1W.runtime(changed, AGENTS, SEED))) {
+            p.start();
+            q.start();
+            for (int tick = 1; tick <= Report.ABORTS_TEST_TICKS; tick++) {
+                p.tick(tick, DT);
+                q.tick(tick, DT);
+                if (tick % 25 == 0) {
+                    p.states(a);
+                    q.states(b);
+                    for (int i = 0; i < AGENTS; i++) {
+                        differs[i] |= a[i] != b[i];
+                    }
+                }
+            }
+        }
+        int n = 0;
+        for (boolean d : differs) {
+            n += d ? 1 : 0;
+        }
+        return n;
     }
 
     /**

@@ -54,13 +54,17 @@ class ReportAimsTest {
         rs.add(run(Variant.SLEEPY, Impl.OURS_1W, 20.0, 170, 0, 1));
         rs.add(run(Variant.SLEEPY, Impl.OURS_2W, 10.0, 170, 0, 1));
         rs.add(run(Variant.SLEEPY, Impl.FLOOR, 5.0, 6, 0, -1));
+        rs.add(run(Variant.ABORTS, Impl.OURS_1W, 30.0, 170, 0, 1));
+        rs.add(run(Variant.ABORTS, Impl.FLOOR, 10.0, 18, 0, -1));
         return rs;
     }
 
     @Test
     void theAimsOfIssues8And22AreEvaluatedAtTheLargestCountAndMissedOnesSayByHowMuch() {
         Report r = report(lastRun());
-        assertEquals(11, r.aims.size(), "hierarchical 6, flat 2, sleepy 3: " + r.aims);
+        assertEquals(12, r.aims.size(), "hierarchical 6, flat 2, sleepy 3, aborts 1: " + r.aims);
+        Report.Aim abortsAlloc = aim(r, Variant.ABORTS, "bytes allocated per steady tick");
+        assertTrue(abortsAlloc.met(), abortsAlloc.toString());
 
         Report.Aim ns = aim(r, Variant.HIERARCHICAL, "ours (1 worker), per agent-tick");
         assertEquals("<= 5 ns", ns.target());

@@ -157,7 +157,7 @@ class SoakHarnessTest {
         assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--agents", "0"}));
         assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--ticks", "many"}));
         IllegalArgumentException tree = assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--tree", "bushy"}));
-        assertEquals("--tree must be one of hierarchical|flat|sleepy, got 'bushy'", tree.getMessage());
+        assertEquals("--tree must be one of hierarchical|flat|sleepy|aborts, got 'bushy'", tree.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"--sample-every"}));
         assertThrows(IllegalArgumentException.class, () -> SoakOptions.parse(new String[] {"soak"}));
 
