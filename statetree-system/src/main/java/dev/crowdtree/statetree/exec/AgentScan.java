@@ -19,7 +19,7 @@ import static dev.crowdtree.statetree.exec.Decisions.RESTART;
  */
 final class AgentScan {
     /** {@link #triggerScalar}: no transition. */
-    static final long NONE = Long.MIN_VALUE;
+    static final long NONE = ScanResult.NONE;
     private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
     /** The priority a composite's rule fires at (rule K3). */
     private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
@@ -113,8 +113,8 @@ final class AgentScan {
         long found = triggerScalar(r); // (not stamped yet: a condition that throws fails it, rule R1)
         dec.decStamp[l] = dec.epoch;
         if (found != NONE) {
-            dec.firedTransition[l] = (int) (found >> 32);
-            dec.nextLeaf[l] = (int) found;
+            dec.firedTransition[l] = ScanResult.transition(found);
+            dec.nextLeaf[l] = ScanResult.leaf(found);
             dec.changedFrom[l] = (byte) changedFrom();
             if (c.explains(r)) {
                 dec.whyStatus[l] = scanCompletion();
@@ -130,7 +130,7 @@ final class AgentScan {
      * leaf to root, or root to leaf (rule H2); at each, a composite's rule first (rules K3-K6), then
      * its transitions in declared order. A transition whose priority is not above the best found so
      * far is skipped unevaluated (a gate it holds keeps running); the best found decides. Returns
-     * (transition << 32 | leaf), with {@link Decisions#compositeFired} for a composite's
+     * a {@link ScanResult}, with {@link Decisions#compositeFired} for a composite's
      * transition, or NONE.
      */
     long triggerScalar(int r) {
@@ -159,7 +159,7 @@ final class AgentScan {
             return result;
         }
         if (st.lastOf(r) != RunStatus.RUNNING) {
-            long restart = ((long) RESTART << 32) | (scan.selection.selectInternal(r, 0) & 0xFFFFFFFFL);
+            long restart = ScanResult.of(RESTART, scan.selection.selectInternal(r, 0));
             return faults.isFaulted(r - st.base) ? NONE : restart;
         }
         return NONE;
@@ -196,7 +196,7 @@ final class AgentScan {
                 continue;
             }
             best = t.transitionPriority(tr);
-            result = leaf == TransitionScan.STOP ? NONE : ((long) tr << 32) | (leaf & 0xFFFFFFFFL);
+            result = leaf == TransitionScan.STOP ? NONE : ScanResult.of(tr, leaf);
             if (best == MAX_PRIORITY) {
                 stopped = true;
                 return;
@@ -227,7 +227,7 @@ final class AgentScan {
                 }
                 if (leaf >= 0) {
                     best = NORMAL;
-                    result = ((long) Decisions.compositeFired(sibling) << 32) | (leaf & 0xFFFFFFFFL);
+                    result = ScanResult.of(Decisions.compositeFired(sibling), leaf);
                     return;
                 }
             }

@@ -197,9 +197,7 @@ final class ChunkBinding {
      * Z3), a pending change when that differs from the period in effect, none when it does not.
      */
     void aimPeriod(int r) {
-        int cur = lodOf(r) & 7;
-        int target = t.tickPeriods.targetLog(lod[r], stateOf(r) - 1);
-        setLod(r, (byte) (target == cur ? cur : cur | target << 4 | InstanceData.LOD_PENDING));
+        setLod(r, PeriodByte.aiming(PeriodByte.log(lodOf(r)), t.tickPeriods.targetLog(lod[r], stateOf(r) - 1)));
     }
 
     /** Cancels row {@code r}'s pending gate. */
@@ -217,7 +215,7 @@ final class ChunkBinding {
 
     /** Whether row {@code r} takes part in this step (docs/SEMANTICS.md section 12). */
     boolean takesPart(int r) {
-        return cs.periodAgents == 0 || ((step + ids[r]) & ((1 << (lodOf(r) & 7)) - 1)) == 0;
+        return cs.periodAgents == 0 || PeriodByte.takesPart(step, ids[r], lodOf(r));
     }
 
     /**

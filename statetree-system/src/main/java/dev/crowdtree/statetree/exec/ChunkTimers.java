@@ -32,14 +32,14 @@ final class ChunkTimers implements TimerService {
 
     @Override
     public void startTimer(int task, int row, float seconds) {
-        int p = 1 << (st.lodOf(row) & 7);
+        int p = PeriodByte.period(st.lodOf(row));
         d.floats[t.taskTimerValueSlot(task)][row] = seconds;
         d.ints[t.taskTimerDueSlot(task)][row] = dueStep(lastPart(row, st.step), seconds, p);
     }
 
     @Override
     public void startTickTimer(int task, int row, int ticks) {
-        int p = 1 << (st.lodOf(row) & 7);
+        int p = PeriodByte.period(st.lodOf(row));
         d.ints[t.taskTimerDueSlot(task)][row] = clampDue(lastPart(row, st.step) + (long) ticks * p);
     }
 
@@ -51,7 +51,7 @@ final class ChunkTimers implements TimerService {
         st.bindColumns();
         for (int r = from; r < to; r++) {
             if (st.runOf(r) == RunStatus.RUNNING) {
-                int p = 1 << (st.lodOf(r) & 7);
+                int p = PeriodByte.period(st.lodOf(r));
                 rebaseRow(r, lastPart(r, k - 1), p, p * oldDt, p, p * newDt);
             }
         }
@@ -123,6 +123,6 @@ final class ChunkTimers implements TimerService {
 
     /** The last step at or before {@code s} that row {@code r} takes part in under its period. */
     int lastPart(int r, int s) {
-        return s - ((s + st.ids[r]) & ((1 << (st.lodOf(r) & 7)) - 1));
+        return PeriodByte.lastPart(s, st.ids[r], st.lodOf(r));
     }
 }

@@ -53,7 +53,7 @@ final class ExtraAgents {
         byte f = flags[l];
         if ((f & X_IN) == 0) {
             final ChunkBinding c = st;
-            int p = c.cs.periodAgents == 0 ? 0 : c.lodOf(c.base + l) & 7;
+            int p = c.cs.periodAgents == 0 ? 0 : PeriodByte.log(c.lodOf(c.base + l));
             rows[p][count[p]++] = c.base + l;
             f |= X_IN;
         }

@@ -119,16 +119,15 @@ final class HostRequests {
      */
     private void requestPeriod(int row, int log) {
         byte lod = data.lodOfRow(row);
-        int cur = lod & 7;
         if (data.lodCol != null) {
             data.lodCol.data()[row] = (byte) log;
         }
         if (data.runOfRow(row) != RunStatus.RUNNING) {
-            data.setLodOfRow(row, (byte) log);
+            data.setLodOfRow(row, PeriodByte.of(log));
             return;
         }
         int target = data.lodCol == null ? log : tree.tickPeriods.targetLog(log, data.stateOfRow(row));
-        byte next = target == cur ? (byte) cur : (byte) (cur | (target << 4) | InstanceData.LOD_PENDING);
+        byte next = PeriodByte.aiming(PeriodByte.log(lod), target);
         if (next == lod) {
             return;
         }

@@ -47,8 +47,7 @@ final class InstanceCheck {
                 throw bad(p + "exec", r, "is a running tree with no active state");
             }
             byte period = ExecWord.lod(e);
-            if ((period & 7) >= ExtraAgents.PERIODS || ((period >> 4) & 7) >= ExtraAgents.PERIODS
-                    || (period & 0x08) != 0) {
+            if (!PeriodByte.valid(period, ExtraAgents.PERIODS)) {
                 throw bad(p + "exec", r, "has tick period byte " + (period & 0xFF) + "; periods are 1..64 (log2 0..6)");
             }
             int g = gate[r];

@@ -44,7 +44,6 @@ import java.util.List;
 final class InstanceData {
     /** A due step that never comes. */
     static final int NEVER = Integer.MAX_VALUE;
-    static final int LOD_PENDING = 0x80;
 
     final CompiledStateTree tree;
     final SoaTable table;
@@ -191,10 +190,6 @@ final class InstanceData {
         return (changesCol.data()[row] << 16) | ExecWord.changesLow(execCol.data()[row]);
     }
 
-    /** The tick period of a period byte. */
-    static int period(byte lod) {
-        return 1 << (lod & 7);
-    }
 
     /** Bytes per agent of every column this object added. */
     int bytesPerAgent() {

@@ -164,7 +164,7 @@ final class SchedulePhase {
                 if (c.runOf(r) != RunStatus.RUNNING) {
                     continue;
                 }
-                if ((c.lodOf(r) & InstanceData.LOD_PENDING) != 0) {
+                if (PeriodByte.pending(c.lodOf(r))) {
                     s.schedule(l, wakeStep(r, step));
                 }
                 if (wakeUp && c.takesPart(r)) {
@@ -215,7 +215,7 @@ final class SchedulePhase {
             for (int i = gb[g]; i < gb[g + 1]; i++) {
                 int r = ord[i];
                 if (c.takesPart(r)) {
-                    lb[c.lodOf(r) & 7][g]++;
+                    lb[PeriodByte.log(c.lodOf(r))][g]++;
                 }
             }
         }
@@ -233,7 +233,7 @@ final class SchedulePhase {
             for (int i = gb[g]; i < gb[g + 1]; i++) {
                 int r = ord[i];
                 if (c.takesPart(r)) {
-                    lodOrder[lb[c.lodOf(r) & 7][g]++] = r;
+                    lodOrder[lb[PeriodByte.log(c.lodOf(r))][g]++] = r;
                 }
             }
         }
@@ -250,7 +250,7 @@ final class SchedulePhase {
         if (t.everyTickEvaluatorCount() > 0) {
             for (int r = c.base, end = c.base + c.rows; r < end; r++) {
                 if (c.runOf(r) == RunStatus.RUNNING && c.takesPart(r)) {
-                    int p = c.lodOf(r) & 7;
+                    int p = PeriodByte.log(c.lodOf(r));
                     evalRows[p][evalCount[p]++] = r;
                 }
             }
@@ -321,7 +321,7 @@ final class SchedulePhase {
             }
             s.unschedule(l);
             s.running--;
-            if ((c.lodOf(r) & 7) != 0) {
+            if (PeriodByte.log(c.lodOf(r)) != 0) {
                 s.periodAgents--; // counted among the running agents by the period they ran with
             }
             applyPendingPeriod(r);
@@ -344,9 +344,9 @@ final class SchedulePhase {
             }
         }
         byte lv = c.lodOf(r);
-        if ((lv & InstanceData.LOD_PENDING) != 0) {
-            int p = 1 << (lv & 7);
-            int q = 1 << ((lv >> 4) & 7);
+        if (PeriodByte.pending(lv)) {
+            int p = PeriodByte.period(lv);
+            int q = PeriodByte.pendingPeriod(lv);
             if (((c.step + c.ids[r]) & (Math.max(p, q) - 1)) == 0) {
                 switchPeriod(r, p, q);
             }
@@ -386,8 +386,8 @@ final class SchedulePhase {
             }
         }
         byte lv = c.lodOf(r);
-        if ((lv & InstanceData.LOD_PENDING) != 0) {
-            int m = Math.max(1 << (lv & 7), 1 << ((lv >> 4) & 7));
+        if (PeriodByte.pending(lv)) {
+            int m = Math.max(PeriodByte.period(lv), PeriodByte.pendingPeriod(lv));
             int j = from + ((m - ((from + c.ids[r]) & (m - 1))) & (m - 1));
             w = Math.min(w, j);
         }
@@ -404,8 +404,8 @@ final class SchedulePhase {
             return;
         }
         byte lv = st.lodOf(r);
-        if ((lv & InstanceData.LOD_PENDING) != 0) {
-            st.setLod(r, (byte) ((lv >> 4) & 7));
+        if (PeriodByte.pending(lv)) {
+            st.setLod(r, PeriodByte.of(PeriodByte.pendingLog(lv)));
         }
     }
 
@@ -434,7 +434,7 @@ final class SchedulePhase {
             groupOf[l] = -1;
             if (c.runOf(r) == RunStatus.RUNNING) {
                 s.running++;
-                if ((c.lodOf(r) & 7) != 0) {
+                if (PeriodByte.log(c.lodOf(r)) != 0) {
                     s.periodAgents++;
                 }
                 int leaf = c.stateOf(r) - 1;

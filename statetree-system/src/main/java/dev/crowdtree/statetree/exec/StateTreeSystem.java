@@ -478,7 +478,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public int tickPeriod(int agent) {
-        return InstanceData.period(data.lodOfRow(requireRow(agent)));
+        return PeriodByte.period(data.lodOfRow(requireRow(agent)));
     }
 
     @Override

@@ -114,8 +114,8 @@ final class TransitionApply {
             if (found == AgentScan.NONE) {
                 break;
             }
-            tr = (int) (found >> 32);
-            leaf = (int) found;
+            tr = ScanResult.transition(found);
+            leaf = ScanResult.leaf(found);
             changedFrom = scan.changedFrom();
             if (st.explain) {
                 whyStatus = scan.scanCompletion();

@@ -52,7 +52,7 @@ final class UnrealAgentScan {
     }
 
     /**
-     * TriggerTransitions for row {@code r}: returns (transition << 32 | leaf), the transition flagged
+     * TriggerTransitions for row {@code r}: returns a {@link ScanResult}, the transition flagged
      * {@link Decisions#BY_ARMED_GATE} when its delay ran out, {@link Decisions#RESTART} for the
      * restart from the root, or {@link AgentScan#NONE}.
      */
@@ -77,10 +77,10 @@ final class UnrealAgentScan {
                 if (!RunStatus.isCompletion(completion)) {
                     return AgentScan.NONE;
                 }
-                long restart = ((long) RESTART << 32) | (scan.selection.selectInternal(r, 0) & 0xFFFFFFFFL);
+                long restart = ScanResult.of(RESTART, scan.selection.selectInternal(r, 0));
                 return faults.isFaulted(r - st.base) ? AgentScan.NONE : restart;
             }
-            int fired = result == AgentScan.NONE ? -1 : (int) (result >> 32);
+            int fired = result == AgentScan.NONE ? -1 : ScanResult.transition(result);
             int tr = Decisions.withoutGateFlag(fired);
             int linked = tr >= 0 && t.transitionType(tr) >= TO_SUCCEEDED ? t.unreal.linkedAncestor(t.transitionSource(tr)) : -1;
             if (linked < 0) {
@@ -171,7 +171,7 @@ final class UnrealAgentScan {
             return NOT_FOUND;
         }
         best = priority;
-        result = leaf == TransitionScan.STOP ? AgentScan.NONE : ((long) fired << 32) | (leaf & 0xFFFFFFFFL);
+        result = leaf == TransitionScan.STOP ? AgentScan.NONE : ScanResult.of(fired, leaf);
         return best == MAX_PRIORITY ? STOP : FOUND;
     }
 
