@@ -210,44 +210,7 @@ final class ReferenceSnapshot {
                         + mode + ", this one has " + d.agents + " agents in tick mode " + s.tickMode());
             }
             for (int a = 0; a < agents; a++) {
-                ExecutionState e = new ExecutionState();
-                e.treeRunStatus = in.readByte();
-                e.lastTickStatus = in.readByte();
-                int num = in.readInt();
-                if (num < 0 || num > e.activeStates.states.length) {
-                    throw malformed();
-                }
-                for (int i = 0; i < num; i++) {
-                    int st = in.readShort();
-                    if (st < 0 || st >= tree.stateCount) {
-                        throw malformed();
-                    }
-                    e.activeStates.push(st);
-                }
-                e.gatedTransitionIndex = in.readInt();
-                e.gatedTransitionTime = in.readFloat();
-                e.enterStateFailedTaskIndex = in.readInt();
-                e.globalTasksEntered = in.readInt();
-                e.stateChangeCount = in.readInt();
-                e.events.addAll(readEvents(in, tree));
-                e.eventsToProcess.addAll(readEvents(in, tree));
-                e.enterExitEvents.addAll(readEvents(in, tree));
-                if (in.readBoolean()) {
-                    List<Event> chosen = readEvents(in, tree);
-                    if (chosen.size() != 1) {
-                        throw malformed();
-                    }
-                    e.chosenEvent = chosen.get(0);
-                }
-                e.periodLog = in.readInt();
-                e.pendingLog = in.readInt();
-                e.hostLog = tree.tickPeriods.any ? in.readInt() : e.pendingLog >= 0 ? e.pendingLog : e.periodLog;
-                e.sleepUntil = in.readInt();
-                e.lastStep = in.readInt();
-                e.sleptDt = in.readFloat();
-                e.despawned = in.readBoolean();
-                e.completedIndex = in.readInt();
-                execs[a] = e;
+                execs[a] = readExec(in, tree);
             }
             for (float[] f : floats) {
                 readArray(in, f);
@@ -293,31 +256,7 @@ final class ReferenceSnapshot {
         short[][] history = readHistory(r, tree, d.agents);
         // checked: copy in
         for (int a = 0; a < d.agents; a++) {
-            ExecutionState to = d.execs[a];
-            ExecutionState e = execs[a];
-            to.treeRunStatus = e.treeRunStatus;
-            to.lastTickStatus = e.lastTickStatus;
-            to.activeStates.reset();
-            for (int i = 0; i < e.activeStates.num; i++) {
-                to.activeStates.push(e.activeStates.states[i]);
-            }
-            to.gatedTransitionIndex = e.gatedTransitionIndex;
-            to.gatedTransitionTime = e.gatedTransitionTime;
-            to.enterStateFailedTaskIndex = e.enterStateFailedTaskIndex;
-            to.globalTasksEntered = e.globalTasksEntered;
-            to.stateChangeCount = e.stateChangeCount;
-            replace(to.events, e.events);
-            replace(to.eventsToProcess, e.eventsToProcess);
-            replace(to.enterExitEvents, e.enterExitEvents);
-            to.chosenEvent = e.chosenEvent;
-            to.periodLog = e.periodLog;
-            to.pendingLog = e.pendingLog;
-            to.hostLog = e.hostLog;
-            to.sleepUntil = e.sleepUntil;
-            to.lastStep = e.lastStep;
-            to.sleptDt = e.sleptDt;
-            to.despawned = e.despawned;
-            to.completedIndex = e.completedIndex;
+            copyExec(execs[a], d.execs[a]);
         }
         for (int i = 0; i < floats.length; i++) {
             System.arraycopy(floats[i], 0, d.floats[i], 0, d.agents);
@@ -344,6 +283,75 @@ final class ReferenceSnapshot {
         s.woken.addAll(woken);
         s.wakeQueue.clear();
         s.wakeQueue.addAll(queue);
+    }
+
+    /** One agent's execution state as written by {@code snapshot}, its active states checked against {@code tree}. */
+    private static ExecutionState readExec(DataInputStream in, CompiledStateTree tree) throws IOException {
+        ExecutionState e = new ExecutionState();
+        e.treeRunStatus = in.readByte();
+        e.lastTickStatus = in.readByte();
+        int num = in.readInt();
+        if (num < 0 || num > e.activeStates.states.length) {
+            throw malformed();
+        }
+        for (int i = 0; i < num; i++) {
+            int st = in.readShort();
+            if (st < 0 || st >= tree.stateCount) {
+                throw malformed();
+            }
+            e.activeStates.push(st);
+        }
+        e.gatedTransitionIndex = in.readInt();
+        e.gatedTransitionTime = in.readFloat();
+        e.enterStateFailedTaskIndex = in.readInt();
+        e.globalTasksEntered = in.readInt();
+        e.stateChangeCount = in.readInt();
+        e.events.addAll(readEvents(in, tree));
+        e.eventsToProcess.addAll(readEvents(in, tree));
+        e.enterExitEvents.addAll(readEvents(in, tree));
+        if (in.readBoolean()) {
+            List<Event> chosen = readEvents(in, tree);
+            if (chosen.size() != 1) {
+                throw malformed();
+            }
+            e.chosenEvent = chosen.get(0);
+        }
+        e.periodLog = in.readInt();
+        e.pendingLog = in.readInt();
+        e.hostLog = tree.tickPeriods.any ? in.readInt() : e.pendingLog >= 0 ? e.pendingLog : e.periodLog;
+        e.sleepUntil = in.readInt();
+        e.lastStep = in.readInt();
+        e.sleptDt = in.readFloat();
+        e.despawned = in.readBoolean();
+        e.completedIndex = in.readInt();
+        return e;
+    }
+
+    /** Copies a checked execution state {@code e} into the interpreter's {@code to}. */
+    private static void copyExec(ExecutionState e, ExecutionState to) {
+        to.treeRunStatus = e.treeRunStatus;
+        to.lastTickStatus = e.lastTickStatus;
+        to.activeStates.reset();
+        for (int i = 0; i < e.activeStates.num; i++) {
+            to.activeStates.push(e.activeStates.states[i]);
+        }
+        to.gatedTransitionIndex = e.gatedTransitionIndex;
+        to.gatedTransitionTime = e.gatedTransitionTime;
+        to.enterStateFailedTaskIndex = e.enterStateFailedTaskIndex;
+        to.globalTasksEntered = e.globalTasksEntered;
+        to.stateChangeCount = e.stateChangeCount;
+        replace(to.events, e.events);
+        replace(to.eventsToProcess, e.eventsToProcess);
+        replace(to.enterExitEvents, e.enterExitEvents);
+        to.chosenEvent = e.chosenEvent;
+        to.periodLog = e.periodLog;
+        to.pendingLog = e.pendingLog;
+        to.hostLog = e.hostLog;
+        to.sleepUntil = e.sleepUntil;
+        to.lastStep = e.lastStep;
+        to.sleptDt = e.sleptDt;
+        to.despawned = e.despawned;
+        to.completedIndex = e.completedIndex;
     }
 
     /**

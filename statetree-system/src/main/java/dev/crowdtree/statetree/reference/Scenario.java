@@ -372,55 +372,13 @@ public final class Scenario {
             return new PeriodInput(index, tick, agent, (int) p);
         }
         if (n.has("set")) {
-            JsonNode s = n.get("set");
-            if (!s.isObject() || s.isEmpty()) {
-                throw new ScenarioException(src, f + ".set", "expected an object of parameter values "
-                        + "{\"name\": value, ...} with at least one entry, got " + describe(s));
-            }
-            Map<String, Value> values = new LinkedHashMap<>();
-            for (Map.Entry<String, JsonNode> e : s.properties()) {
-                JsonNode v = e.getValue();
-                if (v.isTextual()) {
-                    values.put(e.getKey(), new Value(0, false, false, v.asText())); // an enum value name
-                } else if (v.isBoolean()) {
-                    values.put(e.getKey(), new Value(v.asBoolean() ? 1 : 0, true, false));
-                } else if (v.isNumber() && Double.isFinite(v.asDouble())) {
-                    values.put(e.getKey(), new Value(v.asDouble(), false, v.isIntegralNumber()
-                            || v.asDouble() == Math.rint(v.asDouble())));
-                } else {
-                    throw new ScenarioException(src, f + ".set." + e.getKey(), "expected a number, a boolean or an enum value name, got "
-                            + describe(v));
-                }
-            }
-            return new SetInput(index, tick, agent, values);
+            return setInput(src, f, index, tick, agent, n.get("set"));
         }
         if (n.has("payload") && !n.has("event")) {
             throw new ScenarioException(src, f + ".payload", "'payload' goes with an 'event' input");
         }
         if (n.has("event")) {
-            JsonNode e = n.get("event");
-            if (e.isTextual()) {
-                if (e.asText().isEmpty()) {
-                    throw new ScenarioException(src, f + ".event", "an event tag must not be empty");
-                }
-                return new EventInput(index, tick, agent, e.asText(), payload(src, n.get("payload"), f + ".payload"));
-            }
-            if (!e.isObject()) {
-                throw new ScenarioException(src, f + ".event", "expected an event tag (a string) or "
-                        + "{\"tag\": ..., \"payload\": ...}, got " + describe(e));
-            }
-            checkFields(src, e, EVENT_FIELDS, f + ".event.");
-            JsonNode tag = e.get("tag");
-            if (tag == null || !tag.isTextual() || tag.asText().isEmpty()) {
-                throw new ScenarioException(src, f + ".event.tag", "expected a non-empty event tag (a string), got "
-                        + (tag == null ? "nothing" : describe(tag)));
-            }
-            if (n.has("payload") && e.has("payload")) {
-                throw new ScenarioException(src, f + ".payload", "the payload is given twice (here and in 'event')");
-            }
-            JsonNode p = e.has("payload") ? e.get("payload") : n.get("payload");
-            return new EventInput(index, tick, agent, tag.asText(), payload(src, p, f + (e.has("payload")
-                    ? ".event.payload" : ".payload")));
+            return eventInput(src, f, index, tick, agent, n);
         }
         String key = n.has("start") ? "start" : "stop";
         JsonNode st = n.get(key);
@@ -434,6 +392,57 @@ public final class Scenario {
             throw new ScenarioException(src, f, "a start starts every agent (no 'agent'), at a tick after 0 (the first start)");
         }
         return new StartInput(index, tick, agent);
+    }
+
+    /** A {@code "set"} input at {@code f}: parameter values {@code s} (numbers, booleans, enum value names). */
+    private static Input setInput(String src, String f, int index, int tick, int agent, JsonNode s) throws ScenarioException {
+        if (!s.isObject() || s.isEmpty()) {
+            throw new ScenarioException(src, f + ".set", "expected an object of parameter values "
+                    + "{\"name\": value, ...} with at least one entry, got " + describe(s));
+        }
+        Map<String, Value> values = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : s.properties()) {
+            JsonNode v = e.getValue();
+            if (v.isTextual()) {
+                values.put(e.getKey(), new Value(0, false, false, v.asText())); // an enum value name
+            } else if (v.isBoolean()) {
+                values.put(e.getKey(), new Value(v.asBoolean() ? 1 : 0, true, false));
+            } else if (v.isNumber() && Double.isFinite(v.asDouble())) {
+                values.put(e.getKey(), new Value(v.asDouble(), false, v.isIntegralNumber()
+                        || v.asDouble() == Math.rint(v.asDouble())));
+            } else {
+                throw new ScenarioException(src, f + ".set." + e.getKey(), "expected a number, a boolean or an enum value name, got "
+                        + describe(v));
+            }
+        }
+        return new SetInput(index, tick, agent, values);
+    }
+
+    /** An {@code "event"} input at {@code f} of input object {@code n}: a tag, or a tag with a payload. */
+    private static Input eventInput(String src, String f, int index, int tick, int agent, JsonNode n) throws ScenarioException {
+        JsonNode e = n.get("event");
+        if (e.isTextual()) {
+            if (e.asText().isEmpty()) {
+                throw new ScenarioException(src, f + ".event", "an event tag must not be empty");
+            }
+            return new EventInput(index, tick, agent, e.asText(), payload(src, n.get("payload"), f + ".payload"));
+        }
+        if (!e.isObject()) {
+            throw new ScenarioException(src, f + ".event", "expected an event tag (a string) or "
+                    + "{\"tag\": ..., \"payload\": ...}, got " + describe(e));
+        }
+        checkFields(src, e, EVENT_FIELDS, f + ".event.");
+        JsonNode tag = e.get("tag");
+        if (tag == null || !tag.isTextual() || tag.asText().isEmpty()) {
+            throw new ScenarioException(src, f + ".event.tag", "expected a non-empty event tag (a string), got "
+                    + (tag == null ? "nothing" : describe(tag)));
+        }
+        if (n.has("payload") && e.has("payload")) {
+            throw new ScenarioException(src, f + ".payload", "the payload is given twice (here and in 'event')");
+        }
+        JsonNode p = e.has("payload") ? e.get("payload") : n.get("payload");
+        return new EventInput(index, tick, agent, tag.asText(), payload(src, p, f + (e.has("payload")
+                ? ".event.payload" : ".payload")));
     }
 
     /** An event payload: a number (the field {@code value}) or an object of bool/int/float fields; null when absent. */
