@@ -1,6 +1,6 @@
 package dev.crowdtree.bench.compare;
 
-import dev.crowdtree.bench.trees.AbortTrees;
+import dev.crowdtree.statetree.fixtures.AbortTrees;
 import dev.crowdtree.bench.trees.FlatTrees;
 import dev.crowdtree.bench.trees.SleepyTrees;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;

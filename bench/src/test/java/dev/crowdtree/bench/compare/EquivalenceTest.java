@@ -1,6 +1,6 @@
 package dev.crowdtree.bench.compare;
 
-import dev.crowdtree.bench.trees.AbortTrees;
+import dev.crowdtree.statetree.fixtures.AbortTrees;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.TreeDef;

@@ -5,6 +5,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.definition.Binding;
 import dev.crowdtree.statetree.definition.TreeDef;
+import dev.crowdtree.statetree.fixtures.AbortTrees;
 import dev.crowdtree.statetree.fixtures.CrowdTrees;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.statetree.node.Payload;
@@ -71,6 +72,16 @@ class RuntimeAllocationTest {
             assertTrue(sys.recorder().trace(50).contains("1 enter Root/Idle changed"), sys.recorder().trace(50).toString());
             return sys.recorder().tick();
         });
+    }
+
+    /**
+     * A behavior tree with observer aborts (issue 35's compare variant {@code aborts}): selector and
+     * sequence composites, {@code "priority"} transitions scanned in batches with ranked finds, the
+     * composites' completed agents scanned one by one.
+     */
+    @Test
+    void steadyTickOfABehaviorTreeWithAbortsAllocatesNothing() throws Exception {
+        assertSteadyTicksAllocateNothing(AbortTrees.aborts(), 20_000);
     }
 
     @Test
