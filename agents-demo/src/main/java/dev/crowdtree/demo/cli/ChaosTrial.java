@@ -140,39 +140,25 @@ final class ChaosTrial {
     Outcome run(Fault fault, String name) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         int port = freePorts(members + 1);
-        StringBuilder join = new StringBuilder();
-        for (int i = 0; i <= members; i++) {
-            join.append(i == 0 ? "" : ",").append("127.0.0.1:").append(port + i);
-        }
+        String join = joinList(port);
         List<String> notices = new CopyOnWriteArrayList<>();
         List<Process> memberProcs = new ArrayList<>();
         try {
             List<CountDownLatch> up = new ArrayList<>();
             for (int i = 0; i < members; i++) { // started together, waited for together
                 CountDownLatch l = new CountDownLatch(1);
-                memberProcs.add(startMember(port + i, join.toString(), name, notices, l, false));
+                memberProcs.add(startMember(port + i, join, name, notices, l, false));
                 up.add(l);
             }
             // a newcomer's JVM (a member, or a stranger without the secret) is started now and joins when
             // told, at the fault's tick
             CountDownLatch newcomerUp = new CountDownLatch(1);
             Process newcomer = fault.kind() == Kind.JOIN_LEAVE
-                    ? startMember(port + members, join.toString(), name, notices, newcomerUp, true)
-                    : fault.mayStop() ? startStranger(port + members, join.toString(), name, notices, newcomerUp,
+                    ? startMember(port + members, join, name, notices, newcomerUp, true)
+                    : fault.mayStop() ? startStranger(port + members, join, name, notices, newcomerUp,
                     fault.kind() == Kind.SHUTDOWN) : null;
-            for (int i = 0; i < members; i++) {
-                if (!up.get(i).await(60, TimeUnit.SECONDS)) {
-                    log.accept("chaos: member on port " + (port + i) + " did not start within 60 s");
-                }
-            }
-            List<String> cmd = new ArrayList<>(java);
-            // the driver is given the trial's members (not the newcomer's address, which is empty at the start)
-            String given = join.substring(0, join.lastIndexOf(","));
-            cmd.addAll(List.of("run", "--cluster", given, "--cluster-name", name, "--quiet"));
-            cmd.addAll(world);
-            if (fault.kind() != Kind.NONE) {
-                cmd.addAll(List.of("--announce-tick", Long.toString(fault.tick())));
-            }
+            awaitMembers(port, up);
+            List<String> cmd = driverCommand(join, name, fault);
             StringBuilder out = new StringBuilder();
             StringBuilder err = new StringBuilder();
             Thread[] faultThread = new Thread[1];
@@ -183,15 +169,7 @@ final class ChaosTrial {
             Thread errReader = reader(driver[0].getErrorStream(), line -> {
                 append(err, line);
                 if (line.startsWith("crowdtree: tick ") && line.endsWith(" begins")) {
-                    Thread f = new Thread(() -> {
-                        if (fault.kind() == Kind.DRIVER) {
-                            killedAt[0] = System.nanoTime();
-                            kill(driver[0]);
-                        } else {
-                            inject(fault, memberProcs, newcomer, newcomerUp);
-                        }
-                    }, "chaos-fault");
-                    f.setDaemon(true);
+                    Thread f = faultThread(fault, driver, killedAt, memberProcs, newcomer, newcomerUp);
                     faultThread[0] = f;
                     f.start();
                 }
@@ -218,38 +196,12 @@ final class ChaosTrial {
                 notices.add("a newcomer joined during the run");
             }
             if (faultThread[0] != null) {
-                // the fault runs its course (a stopped member is woken), and a woken member is given a
-                // few seconds to say what it found (fenced, split off, rejoined)
-                faultThread[0].join(fault.millis() + 5_000);
-                if (fault.kind() == Kind.SHUTDOWN) { // every member is given a few seconds to say why it stopped
-                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    while (System.nanoTime() < until && shutdownLines(notices) < members) {
-                        Thread.sleep(100);
-                    }
-                }
-                if (fault.kind() == Kind.STOP && out.toString().contains("restored from the checkpoint")) {
-                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                    while (System.nanoTime() < until && notices.stream().noneMatch(
-                            n -> n.contains("rejoined") || n.contains("fenced out"))) {
-                        Thread.sleep(100);
-                    }
-                }
+                awaitFaultsEnd(fault, faultThread[0], notices, out);
             }
             Matcher h = HASH.matcher(out);
             Matcher s = STALE.matcher(out);
-            String error = null;
-            for (String line : err.toString().split("\n")) {
-                if (line.startsWith("error: ")) {
-                    error = line.substring(7);
-                }
-            }
-            int recoveries = 0;
-            for (String line : out.toString().split("\n")) {
-                if (line.startsWith("  member ") && (line.contains("restored from the checkpoint")
-                        || line.contains("set up again from the start"))) {
-                    recoveries++;
-                }
-            }
+            String error = lastError(err);
+            int recoveries = recoveries(out);
             boolean trace = err.toString().contains("\tat com.hazelcast") || err.toString().contains("\tat java.");
             return new Outcome(ended ? last.exitValue() : -1, h.find() ? h.group(1) : null, error, recoveries,
                     s.find() ? Long.parseLong(s.group(1)) : 0, trace, notices, millis, dropMillis, shutdownLines(notices),
@@ -257,6 +209,96 @@ final class ChaosTrial {
         } finally {
             stopAll();
         }
+    }
+
+    /** The trial's addresses, "127.0.0.1:port,...": its members' from {@code port} on, then the newcomer's. */
+    private String joinList(int port) {
+        StringBuilder join = new StringBuilder();
+        for (int i = 0; i <= members; i++) {
+            join.append(i == 0 ? "" : ",").append("127.0.0.1:").append(port + i);
+        }
+        return join.toString();
+    }
+
+    /** Waits (60 s each) for the members started from {@code port} on to say they listen; logs one that did not. */
+    private void awaitMembers(int port, List<CountDownLatch> up) throws InterruptedException {
+        for (int i = 0; i < members; i++) {
+            if (!up.get(i).await(60, TimeUnit.SECONDS)) {
+                log.accept("chaos: member on port " + (port + i) + " did not start within 60 s");
+            }
+        }
+    }
+
+    /** The driver's command line: {@code run --cluster} on the trial's members, the world, and the fault's tick to announce. */
+    private List<String> driverCommand(String join, String name, Fault fault) {
+        List<String> cmd = new ArrayList<>(java);
+        // the driver is given the trial's members (not the newcomer's address, which is empty at the start)
+        String given = join.substring(0, join.lastIndexOf(","));
+        cmd.addAll(List.of("run", "--cluster", given, "--cluster-name", name, "--quiet"));
+        cmd.addAll(world);
+        if (fault.kind() != Kind.NONE) {
+            cmd.addAll(List.of("--announce-tick", Long.toString(fault.tick())));
+        }
+        return cmd;
+    }
+
+    /** The fault's thread (a daemon, not started): kills the driver (its time in {@code killedAt}) or injects the fault. */
+    private Thread faultThread(Fault fault, Process[] driver, long[] killedAt, List<Process> memberProcs, Process newcomer,
+                               CountDownLatch newcomerUp) {
+        Thread f = new Thread(() -> {
+            if (fault.kind() == Kind.DRIVER) {
+                killedAt[0] = System.nanoTime();
+                kill(driver[0]);
+            } else {
+                inject(fault, memberProcs, newcomer, newcomerUp);
+            }
+        }, "chaos-fault");
+        f.setDaemon(true);
+        return f;
+    }
+
+    /** Lets the fault run its course, then gives the members a few seconds to say what it did to them. */
+    private void awaitFaultsEnd(Fault fault, Thread faultThread, List<String> notices, StringBuilder out)
+            throws InterruptedException {
+        // the fault runs its course (a stopped member is woken), and a woken member is given a
+        // few seconds to say what it found (fenced, split off, rejoined)
+        faultThread.join(fault.millis() + 5_000);
+        if (fault.kind() == Kind.SHUTDOWN) { // every member is given a few seconds to say why it stopped
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < until && shutdownLines(notices) < members) {
+                Thread.sleep(100);
+            }
+        }
+        if (fault.kind() == Kind.STOP && out.toString().contains("restored from the checkpoint")) {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (System.nanoTime() < until && notices.stream().noneMatch(
+                    n -> n.contains("rejoined") || n.contains("fenced out"))) {
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** The driver's last {@code error: } line on stderr, without the prefix; null when it has none. */
+    private static String lastError(StringBuilder err) {
+        String error = null;
+        for (String line : err.toString().split("\n")) {
+            if (line.startsWith("error: ")) {
+                error = line.substring(7);
+            }
+        }
+        return error;
+    }
+
+    /** How many members the driver's summary says were recovered (restored from a checkpoint or set up again). */
+    private static int recoveries(StringBuilder out) {
+        int recoveries = 0;
+        for (String line : out.toString().split("\n")) {
+            if (line.startsWith("  member ") && (line.contains("restored from the checkpoint")
+                    || line.contains("set up again from the start"))) {
+                recoveries++;
+            }
+        }
+        return recoveries;
     }
 
     /** How many members said that a cluster-wide shutdown stopped them. */

@@ -109,51 +109,19 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         PrintStream out = System.out;
         PrintStream err = System.err;
-        if (loadFile != null) {
-            for (String o : WORLD_OPTIONS) {
-                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-                    err.println("error: " + o + " cannot be given with --load: the world's options come from the snapshot");
-                    return 2;
-                }
-            }
+        String fixed = worldOptionWithLoad();
+        if (fixed != null) {
+            err.println("error: " + fixed + " cannot be given with --load: the world's options come from the snapshot");
+            return 2;
         }
         long maxBytes;
         try {
-            if (ticks < 0) {
-                throw new IllegalArgumentException("--ticks = " + ticks + " is out of range; valid range is 0..2147483647");
-            }
-            if (recordEvery < 1) {
-                throw new IllegalArgumentException("--record-every = " + recordEvery
-                        + " is out of range; valid range is 1..2147483647");
-            }
-            if (recordFile == null && spec.commandLine().getParseResult().hasMatchedOption("--record-every")) {
-                throw new IllegalArgumentException("--record-every is the spacing of a recording's snapshots: give --record "
-                        + "FILE too");
-            }
-            // by real identity (links resolved), before anything is built: no output may be a file read
-            new OutputFiles().input("--load", loadFile).input("--tree", options.tree).output("--save", saveFile)
-                    .output("--record", recordFile).mayReplace("--save", "--load").check();
-            if (pngEvery < 1) {
-                throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
-            }
-            if (dt != null) {
-                new SimSettings(1, 0, 1, dt); // checks it
-            }
-            options.nodeErrorPolicy();
-            maxBytes = limit.bytes();
+            maxBytes = checkOptions();
         } catch (IllegalArgumentException e) {
             return Problems.usage(err, e.getMessage());
         }
         if (cluster.wanted()) {
-            for (String o : new String[] {"--lod", "--png", "--save", "--load", "--record", "--observer", "--workers"}) {
-                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-                    return Problems.usage(err, o + " cannot be given with --regions, --local-members or --cluster (a region "
-                            + "run has no LOD, frames, --save/--load or --record yet, and a member steps each region on a "
-                            + "thread of its own)");
-                }
-            }
-            SimOptions.Plan plan = options.plan(dt, err, maxBytes);
-            return plan == null ? Problems.USAGE : ClusterRunner.run(plan, options.models(), cluster, ticks, quiet, out, err);
+            return runCluster(out, err, maxBytes);
         }
         if (pngDir != null) {
             try {
@@ -176,23 +144,67 @@ public final class RunCommand implements Callable<Integer> {
         if (sim == null) {
             return 2;
         }
+        return run(out, err, sim, treeName, setup0);
+    }
+
+    /** With --load, the first of {@link #WORLD_OPTIONS} given too (a usage error: the snapshot fixes them), else null. */
+    private String worldOptionWithLoad() {
+        if (loadFile != null) {
+            for (String o : WORLD_OPTIONS) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                    return o;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Checks the options (ranges, combinations, no output a file read: else IllegalArgumentException); the input limit in bytes. */
+    private long checkOptions() {
+        if (ticks < 0) {
+            throw new IllegalArgumentException("--ticks = " + ticks + " is out of range; valid range is 0..2147483647");
+        }
+        if (recordEvery < 1) {
+            throw new IllegalArgumentException("--record-every = " + recordEvery
+                    + " is out of range; valid range is 1..2147483647");
+        }
+        if (recordFile == null && spec.commandLine().getParseResult().hasMatchedOption("--record-every")) {
+            throw new IllegalArgumentException("--record-every is the spacing of a recording's snapshots: give --record "
+                    + "FILE too");
+        }
+        // by real identity (links resolved), before anything is built: no output may be a file read
+        new OutputFiles().input("--load", loadFile).input("--tree", options.tree).output("--save", saveFile)
+                .output("--record", recordFile).mayReplace("--save", "--load").check();
+        if (pngEvery < 1) {
+            throw new IllegalArgumentException("--png-every = " + pngEvery + " is out of range; valid range is 1..2147483647");
+        }
+        if (dt != null) {
+            new SimSettings(1, 0, 1, dt); // checks it
+        }
+        options.nodeErrorPolicy();
+        return limit.bytes();
+    }
+
+    /** A region run (--regions, --local-members or --cluster): refuses the options it has not, else runs it; the exit code. */
+    private int runCluster(PrintStream out, PrintStream err, long maxBytes) {
+        for (String o : new String[] {"--lod", "--png", "--save", "--load", "--record", "--observer", "--workers"}) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+                return Problems.usage(err, o + " cannot be given with --regions, --local-members or --cluster (a region "
+                        + "run has no LOD, frames, --save/--load or --record yet, and a member steps each region on a "
+                        + "thread of its own)");
+            }
+        }
+        SimOptions.Plan plan = options.plan(dt, err, maxBytes);
+        return plan == null ? Problems.USAGE : ClusterRunner.run(plan, options.models(), cluster, ticks, quiet, out, err);
+    }
+
+    /** Runs the opened simulation and closes it: the header, the ticks, the summary, then --save; the exit code. */
+    private int run(PrintStream out, PrintStream err, Simulation sim, String treeName, long setup0) {
         RunRecording recording = null;
         try (sim) {
             SimSettings config = sim.settings();
             FrameWriter frames = pngDir == null ? null : new FrameWriter(sim, pngDir);
-            out.printf(Locale.ROOT, "crowdtree run: %,d agents, %d workers, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
-                    config.agents(), config.workers(), ticks, config.dt(), config.seed(), treeName,
-                    sim.tree().stateCount);
-            out.println("mode: " + Printable.escape(sim.mode()));
-            if (loadFile != null) {
-                out.printf(Locale.ROOT, "loaded: %s, from tick %d (%.2f s)%n", Printable.escape(loadFile.toString()), sim.tickNumber(),
-                        (System.nanoTime() - setup0) / 1e9);
-            }
-            if (sim.lod() != null) {
-                out.printf(Locale.ROOT, "lod: tick periods by distance to the observer at (%s, %s): %s%n",
-                        metres(sim.observerX()), metres(sim.observerY()), bandList(sim.lod()));
-            }
-            out.printf(Locale.ROOT, "setup: %.2f s%n", (System.nanoTime() - setup0) / 1e9);
+            header(out, sim, config, treeName, setup0);
             if (frames != null) {
                 frames.write();
             }
@@ -204,30 +216,7 @@ public final class RunCommand implements Callable<Integer> {
                     return Problems.usage(err, "--record " + recordFile + ": cannot write the file: " + why(e));
                 }
             }
-            long start = System.nanoTime();
-            long lastReport = start;
-            long lastTick = 0;
-            for (int i = 0; i < ticks; i++) {
-                sim.tick();
-                if (recording != null) {
-                    recording.ticked(sim);
-                }
-                if (frames != null) {
-                    if (sim.tickNumber() % pngEvery == 0) {
-                        frames.write();
-                    } else if (sim.tickNumber() % Math.max(1, pngEvery / 20) == 0) {
-                        frames.sample(); // the occupancy chart gets ~20 samples between frames
-                    }
-                }
-                long now = System.nanoTime();
-                if (!quiet && now - lastReport >= 1_000_000_000L) {
-                    progress(err, sim, i + 1, now - lastReport, sim.tickNumber() - lastTick);
-                    sim.metrics().resetInterval();
-                    lastReport = now;
-                    lastTick = sim.tickNumber();
-                }
-            }
-            long wall = System.nanoTime() - start;
+            long wall = tickLoop(err, sim, frames, recording);
             if (!quiet && ticks > 0) {
                 err.println();
             }
@@ -238,16 +227,8 @@ public final class RunCommand implements Callable<Integer> {
             if (recording != null) {
                 out.println(Printable.escape(recording.finish(sim)));
             }
-            if (saveFile != null) {
-                long t0 = System.nanoTime();
-                try {
-                    long size = sim.saveTo(saveFile);
-                    out.printf(Locale.ROOT, "saved: %s, tick %d, %,d bytes (%.2f s)%n", Printable.escape(saveFile.toString()), sim.tickNumber(), size,
-                            (System.nanoTime() - t0) / 1e9);
-                } catch (IOException e) {
-                    err.println(Problems.line("cannot write " + saveFile + ": " + e.getMessage()));
-                    return 1;
-                }
+            if (saveFile != null && !save(out, err, sim)) {
+                return 1;
             }
         } catch (UncheckedIOException e) {
             // writing a frame failed (a full disk, a directory removed): not a bug, and one line says it
@@ -267,6 +248,65 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** Prints the lines before the first tick: the run, the mode, the snapshot loaded, the LOD bands, the setup time. */
+    private void header(PrintStream out, Simulation sim, SimSettings config, String treeName, long setup0) {
+        out.printf(Locale.ROOT, "crowdtree run: %,d agents, %d workers, %d ticks of %.4f s, seed %d, tree %s (%d states)%n",
+                config.agents(), config.workers(), ticks, config.dt(), config.seed(), treeName,
+                sim.tree().stateCount);
+        out.println("mode: " + Printable.escape(sim.mode()));
+        if (loadFile != null) {
+            out.printf(Locale.ROOT, "loaded: %s, from tick %d (%.2f s)%n", Printable.escape(loadFile.toString()), sim.tickNumber(),
+                    (System.nanoTime() - setup0) / 1e9);
+        }
+        if (sim.lod() != null) {
+            out.printf(Locale.ROOT, "lod: tick periods by distance to the observer at (%s, %s): %s%n",
+                    metres(sim.observerX()), metres(sim.observerY()), bandList(sim.lod()));
+        }
+        out.printf(Locale.ROOT, "setup: %.2f s%n", (System.nanoTime() - setup0) / 1e9);
+    }
+
+    /** The tick loop: --ticks ticks, recorded, with frames and a progress line a second; the loop's wall time in ns. */
+    private long tickLoop(PrintStream err, Simulation sim, FrameWriter frames, RunRecording recording) throws IOException {
+        long start = System.nanoTime();
+        long lastReport = start;
+        long lastTick = 0;
+        for (int i = 0; i < ticks; i++) {
+            sim.tick();
+            if (recording != null) {
+                recording.ticked(sim);
+            }
+            if (frames != null) {
+                if (sim.tickNumber() % pngEvery == 0) {
+                    frames.write();
+                } else if (sim.tickNumber() % Math.max(1, pngEvery / 20) == 0) {
+                    frames.sample(); // the occupancy chart gets ~20 samples between frames
+                }
+            }
+            long now = System.nanoTime();
+            if (!quiet && now - lastReport >= 1_000_000_000L) {
+                progress(err, sim, i + 1, now - lastReport, sim.tickNumber() - lastTick);
+                sim.metrics().resetInterval();
+                lastReport = now;
+                lastTick = sim.tickNumber();
+            }
+        }
+        return System.nanoTime() - start;
+    }
+
+    /** --save: writes the world to {@link #saveFile} and prints a line; false after printing why it could not (exit 1). */
+    private boolean save(PrintStream out, PrintStream err, Simulation sim) {
+        long t0 = System.nanoTime();
+        try {
+            long size = sim.saveTo(saveFile);
+            out.printf(Locale.ROOT, "saved: %s, tick %d, %,d bytes (%.2f s)%n", Printable.escape(saveFile.toString()), sim.tickNumber(), size,
+                    (System.nanoTime() - t0) / 1e9);
+            return true;
+        } catch (IOException e) {
+            err.println(Problems.line("cannot write " + saveFile + ": " + e.getMessage()));
+            return false;
+        }
     }
 
     /**

@@ -174,38 +174,13 @@ public final class ClusterRun {
         }
     }
 
+    /** The run after the handshake: the setup, the tick loop (recovering from lost members), the finish; the result. */
     private ClusterResult ticks() throws Exception {
         IMap<String, byte[]> exchange = driver.getMap(ClusterConfigs.EXCHANGE);
         IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
         exchange.clear();
         checkpoints.clear();
-        long t0 = System.nanoTime();
-        if (options.announceTick() == 0) {
-            err.println("crowdtree: tick 0 begins"); // the setup: the chaos harness's cue
-            err.flush();
-        }
-        Map<Member, Future<byte[]>> building = submitAll(m -> setupTask(m, -1, 0));
-        if (options.killAt() == 0) {
-            kill("during the setup");
-        }
-        Replies setup = Replies.await(building, millis(options.setupTimeoutMillis()));
-        boolean allHere = Handshake.dataMembers(driver).containsAll(members);
-        if (!setup.complete() || !allHere) {
-            if (setup.lost.isEmpty() && setup.late.isEmpty() && allHere) {
-                throw new IllegalStateException("the setup failed: " + problems(setup, "the setup") + "; the run did not start");
-            }
-            // a member lost while the regions were built (or once it answered): the others build them all again
-            try {
-                setup = recover(0, "the setup", setup, null, null).round();
-            } catch (IllegalStateException e) {
-                throw new IllegalStateException("the setup failed: " + e.getMessage(), e);
-            }
-        }
-        for (byte[] a : setup.answers.values()) {
-            result.checkpointBytes += Wire.SetupAnswer.decode(a).checkpointBytes();
-        }
-        result.checkpoints = 1;
-        result.setupNanos = System.nanoTime() - t0;
+        setUp();
         // the last two complete checkpoints: a loss right after one completed may still take its
         // newest entries with it (their backups not yet copied), and then the one before is used
         Checkpoint last = new Checkpoint(0, epoch); // of the generation whose setup completed
@@ -243,11 +218,8 @@ public final class ClusterRun {
             boolean cp = options.checkpointEvery() > 0 && tick % options.checkpointEvery() == 0;
             long s0 = System.nanoTime();
             final long stepTick = tick;
-            Map<Member, Future<byte[]>> steps = new LinkedHashMap<>();
             seen.addAll(Handshake.dataMembers(driver));
-            for (Member m : members) {
-                steps.put(m, executor.submitToMember(new Tasks.Step(secret, spec.runId(), epoch, stepTick, cp), m));
-            }
+            Map<Member, Future<byte[]>> steps = submitAll(m -> new Tasks.Step(secret, spec.runId(), epoch, stepTick, cp));
             Replies replies = Replies.awaitRound(executor, secret, steps, options.memberTimeoutMillis(),
                     options.setupTimeoutMillis(), this::driverCutOff);
             long tickNanos = System.nanoTime() - s0;
@@ -260,27 +232,7 @@ public final class ClusterRun {
                 tick = restored.tick() + 1;
                 continue;
             }
-            result.tickMicros.recordValue(Math.max(1, tickNanos / 1000));
-            if (cp) {
-                result.checkpointTickMicros.recordValue(Math.max(1, tickNanos / 1000));
-            }
-            long halo = 0;
-            long migration = 0;
-            long events = 0;
-            for (byte[] b : replies.answers.values()) {
-                Wire.StepAnswer a = Wire.StepAnswer.decode(b);
-                result.barrierMicros.recordValue(Math.max(0, (tickNanos - a.nanos()) / 1000));
-                halo += a.haloBytes();
-                migration += a.migrationBytes();
-                events += a.eventBytes();
-                result.checkpointBytes += a.checkpointBytes();
-                result.memberBytes += a.sentBytes();
-            }
-            result.haloBytes += halo;
-            result.migrationBytes += migration;
-            result.eventBytes += events;
-            result.maxExchangeBytes = Math.max(result.maxExchangeBytes, halo + migration + events);
-            result.tickSamples++;
+            countTick(replies, tickNanos, cp);
             // a member that joined since the last tick proves the secret, or the run stops here
             Handshake.checkNewcomers(driver, executor, secret, everyone);
             if (cp) {
@@ -307,6 +259,62 @@ public final class ClusterRun {
         exchange.clear();
         checkpoints.clear();
         return result;
+    }
+
+    /** The setup: the members build their regions and write checkpoint 0 (a member lost meanwhile: built again on the others). */
+    private void setUp() throws Exception {
+        long t0 = System.nanoTime();
+        if (options.announceTick() == 0) {
+            err.println("crowdtree: tick 0 begins"); // the setup: the chaos harness's cue
+            err.flush();
+        }
+        Map<Member, Future<byte[]>> building = submitAll(m -> setupTask(m, -1, 0));
+        if (options.killAt() == 0) {
+            kill("during the setup");
+        }
+        Replies setup = Replies.await(building, millis(options.setupTimeoutMillis()));
+        boolean allHere = Handshake.dataMembers(driver).containsAll(members);
+        if (!setup.complete() || !allHere) {
+            if (setup.lost.isEmpty() && setup.late.isEmpty() && allHere) {
+                throw new IllegalStateException("the setup failed: " + problems(setup, "the setup") + "; the run did not start");
+            }
+            // a member lost while the regions were built (or once it answered): the others build them all again
+            try {
+                setup = recover(0, "the setup", setup, null, null).round();
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException("the setup failed: " + e.getMessage(), e);
+            }
+        }
+        for (byte[] a : setup.answers.values()) {
+            result.checkpointBytes += Wire.SetupAnswer.decode(a).checkpointBytes();
+        }
+        result.checkpoints = 1;
+        result.setupNanos = System.nanoTime() - t0;
+    }
+
+    /** Counts a completed tick in the result: its time, each member's barrier wait, the bytes exchanged and checkpointed. */
+    private void countTick(Replies replies, long tickNanos, boolean cp) {
+        result.tickMicros.recordValue(Math.max(1, tickNanos / 1000));
+        if (cp) {
+            result.checkpointTickMicros.recordValue(Math.max(1, tickNanos / 1000));
+        }
+        long halo = 0;
+        long migration = 0;
+        long events = 0;
+        for (byte[] b : replies.answers.values()) {
+            Wire.StepAnswer a = Wire.StepAnswer.decode(b);
+            result.barrierMicros.recordValue(Math.max(0, (tickNanos - a.nanos()) / 1000));
+            halo += a.haloBytes();
+            migration += a.migrationBytes();
+            events += a.eventBytes();
+            result.checkpointBytes += a.checkpointBytes();
+            result.memberBytes += a.sentBytes();
+        }
+        result.haloBytes += halo;
+        result.migrationBytes += migration;
+        result.eventBytes += events;
+        result.maxExchangeBytes = Math.max(result.maxExchangeBytes, halo + migration + events);
+        result.tickSamples++;
     }
 
     private static long millis(long ms) {
