@@ -56,7 +56,8 @@ public final class StateTreeSystem implements StateTreeRuntime {
      * parts (InstanceData's per-agent columns, HostBinding and HostRequests for what the host set and
      * bound, the Chunks' schedules and outputs, a ChunkRunner per worker, the EventRouter, the
      * Observers, the PhaseTimes) and runs a call's phases with a TickFrame for the chunks. No part
-     * calls back into this class.
+     * calls back into this class; EventTransfer, whose public methods take it, reaches the engine
+     * through engine(), its only package-private member (EngineArchTest).
      */
 
     /** Sub-phases timed per chunk (summed worker CPU time), see {@link #phaseNanos()}. */
