@@ -11,8 +11,9 @@ import dev.crowdtree.statetree.node.RunStatus;
 
 /**
  * The chunk a worker's phases are running, bound: which chunk (its schedule, first row, row count,
- * output), the tick's number, step, dt and the pass's period, the observers' switches (tracing, why
- * lines, watched agents, recording), the execution-state columns of {@link InstanceData} as of the
+ * output), the call's {@link TickFrame} as the phases read it (the tick's number, step, dt, the timers'
+ * dt, the observers' switches: tracing, why lines, watched agents, recording), the pass's period, the
+ * world's seed, the execution-state columns of {@link InstanceData} as of the
  * last refresh, and the worker's node context bound to the chunk's slots. Plus the row accessors
  * every phase uses: the packed execution word ({@link InstanceData#exec}, coded by {@link ExecWord};
  * docs/SEMANTICS.md section 1), the gate, the period aim, whether a row takes part in the step, an
@@ -33,9 +34,10 @@ final class ChunkBinding {
     /** States' own parameters, on selection and on EnterState (rules X3, X4). */
     final StateParameterValues params;
 
-    final StateTreeSystem sys;
     /** The world of the agents (ids and their generations). */
     final World world;
+    /** The world's seed (of all randomness: node contexts, gate delays, random selection). */
+    final long seed;
     final CompiledStateTree t;
     final InstanceData d;
     final ContextControl control = new ContextControl();
@@ -52,6 +54,8 @@ final class ChunkBinding {
     int step;
     long tick;
     float hostDt;
+    /** The host dt the due steps of running timers are derived with ({@link TickFrame#timerDt}). */
+    float timerDt;
     /** The period of the pass being run (1 outside tick passes: start and stop). */
     int period = 1;
     int listLog;
@@ -87,10 +91,10 @@ final class ChunkBinding {
     /** Sink for {@link #touch} and the other prefetching loops: keeps their loads alive. */
     long sink;
 
-    ChunkBinding(StateTreeSystem sys, InstanceData data) {
-        control.bindHost(sys.host().arrays, sys.host().externals);
-        this.sys = sys;
-        this.world = sys.world();
+    ChunkBinding(InstanceData data, HostBinding host, World world) {
+        control.bindHost(host.arrays, host.externals);
+        this.world = world;
+        this.seed = world.seed();
         this.t = data.tree;
         this.d = data;
         this.linked = new LinkedParameters(t);
@@ -104,22 +108,22 @@ final class ChunkBinding {
         control.ensureScratch(t.maxConditionDepth + 1, n);
     }
 
-    /** Binds the chunk and the columns. */
-    void bind(ChunkSchedule schedule, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, int stepNumber) {
+    /** Binds the chunk, the call's frame (but its dt, which only a tick's passes read) and the columns. */
+    void bind(ChunkSchedule schedule, int chunkBase, int chunkEnd, ChunkOutput output, TickFrame f) {
         cs = schedule;
         base = chunkBase;
         rows = chunkEnd - chunkBase;
         out = output;
-        tick = tickNumber;
-        step = stepNumber;
-        Observers o = sys.observers();
-        watchBits = o.watchBits();
-        tracing = o.tracing() || watchBits != null;
-        explainSink = o.explaining();
-        explain = explainSink || watchBits != null;
-        recording = o.recording();
-        countingAll = o.countingAll;
-        traceAgent = o.tracing() ? o.traceAgent : NO_AGENT;
+        tick = f.tick;
+        step = f.step;
+        timerDt = f.timerDt;
+        watchBits = f.watchBits;
+        tracing = f.tracing;
+        explainSink = f.explainSink;
+        explain = f.explain;
+        recording = f.recording;
+        countingAll = f.countingAll;
+        traceAgent = f.traceAgent;
         bindColumns();
         control.bindSlots(d.floats, d.ints, d.bools, ids);
         period = 1;

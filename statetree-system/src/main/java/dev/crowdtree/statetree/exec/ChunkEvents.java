@@ -69,13 +69,12 @@ final class ChunkEvents implements EventOutbox, EventFields {
     private int[] reqTrial = new int[0];
     private int[] reqChosen = new int[0];
 
-    ChunkEvents(ChunkBinding state, ExtraAgents extra) {
+    ChunkEvents(ChunkBinding state, ExtraAgents extra, PayloadMismatchKeys keys) {
         this.t = state.t;
         this.st = state;
         this.extra = extra;
         this.schema = t.payloads;
         this.width = schema.fieldCount();
-        PayloadMismatchKeys keys = state.sys.events().mismatchKeys;
         this.mismatchKeys = keys.size() == 0 ? null : keys;
         this.mismatchFound = new int[keys.scratchSize()];
         evTypes = new byte[EV_INITIAL * width];

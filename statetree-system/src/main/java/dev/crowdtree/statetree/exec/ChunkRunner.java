@@ -1,6 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.core.schedule.Chunk;
+import dev.crowdtree.core.world.World;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.HistoryStates;
 import dev.crowdtree.statetree.node.NodeContext;
@@ -12,7 +13,7 @@ import static dev.crowdtree.statetree.exec.ExtraAgents.PERIODS;
 import static dev.crowdtree.statetree.exec.TickStatus.NOT_DONE;
 
 /**
- * One worker's engine: the StateTree algorithms of docs/SEMANTICS.md applied to one chunk at a time,
+ * One worker's part of the {@link Engine}: the StateTree algorithms of docs/SEMANTICS.md applied to one chunk at a time,
  * driven by the chunk's persistent {@link ChunkSchedule} so that a tick touches only the agents that
  * have something to do. This class holds the order of a chunk's tick and Start and Stop (sections 2,
  * 3 and 7); each phase is an object of its own, created with the runner and given only the parts it
@@ -71,21 +72,31 @@ final class ChunkRunner {
     private final GlobalTaskPhase globals;
     private final TransitionScan scan;
     private final TransitionApply apply;
+    private final EventRouter router;
+    private final PhaseTimes times;
     /** Start's rows of a chunk. */
     private int[] cand = new int[0];
     /** The agents the evaluators counted awake in this chunk's tick. */
     private int awake;
 
-    ChunkRunner(StateTreeSystem sys, InstanceData data) {
-        st = new ChunkBinding(sys, data);
+    /**
+     * A runner over {@code data}'s columns and {@code host}'s bindings, for agents of {@code world}; its
+     * chunks' events are {@code router}'s, their host requests {@code requests}', and it times its
+     * sub-phases into {@code times} when the frame says so.
+     */
+    ChunkRunner(InstanceData data, HostBinding host, World world, EventRouter router,
+                HostRequests requests, PhaseTimes times) {
+        st = new ChunkBinding(data, host, world);
         t = st.t;
+        this.router = router;
+        this.times = times;
         extra = new ExtraAgents(st);
         ts = new TickStatus();
         dec = new Decisions();
         faults = new NodeFaults(st, extra, ts, dec);
-        events = new ChunkEvents(st, extra);
+        events = new ChunkEvents(st, extra, router.mismatchKeys);
         timers = new ChunkTimers(st);
-        schedule = new SchedulePhase(st, extra, dec, events, timers);
+        schedule = new SchedulePhase(st, extra, dec, events, timers, router, requests);
         evaluators = new EvaluatorPhase(st, extra, faults);
         tasks = new TaskPhase(st, extra, ts, faults);
         globals = new GlobalTaskPhase(st, extra, ts, dec, faults);
@@ -120,10 +131,10 @@ final class ChunkRunner {
         cand = new int[n];
     }
 
-    /** Binds the columns and the chunk. */
-    private void begin(ChunkSchedule cs, int chunkBase, int chunkEnd, ChunkOutput output, long tickNumber, int stepNumber) {
+    /** Binds the columns, the chunk and the call's frame. */
+    private void begin(ChunkSchedule cs, int chunkBase, int chunkEnd, ChunkOutput output, TickFrame frame) {
         output.toOthers.limit = output.carried.limit = StateTreeRuntime.MAX_PENDING_EVENTS * (chunkEnd - chunkBase);
-        st.bind(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
+        st.bind(cs, chunkBase, chunkEnd, output, frame);
         st.control.bindStatus(ts.status, chunkBase);
         events.clear();
     }
@@ -133,29 +144,24 @@ final class ChunkRunner {
     // =============================================================================================
 
     /**
-     * One tick of {@code chunk} (its index, rows and worker): its schedule, output and events, and
-     * the tick's number, step and dt, are the system's, which the simulation thread set before the
-     * executor ran the kernel.
+     * One tick of {@code chunk} (its index, rows and worker) with its schedule {@code cs} and output:
+     * the tick's number, step, dt and the observers' switches are the {@code frame}'s, its events the
+     * router's, which the simulation thread wrote before the executor ran the kernel.
      */
-    void tickChunk(Chunk chunk) {
-        final StateTreeSystem sys = st.sys;
+    void tickChunk(Chunk chunk, ChunkSchedule cs, ChunkOutput output, TickFrame frame) {
         final int index = chunk.index();
-        final ChunkSchedule cs = sys.schedules()[index];
         final int chunkBase = chunk.begin();
         final int chunkEnd = chunk.end();
-        final ChunkOutput output = sys.output(index);
-        final long tickNumber = sys.currentTick();
-        final int stepNumber = sys.steps();
-        final float dt = sys.currentDt();
-        final EventRouter router = sys.events();
+        final int stepNumber = frame.step;
+        final EventRouter router = this.router;
         final EventBuffer evs = router.byChunk;
         final int evBegin = router.chunkEventBegin[index];
         final int evEnd = router.chunkEventBegin[index + 1];
-        final long[] phaseNanos = sys.times().of(chunk.worker());
+        final long[] phaseNanos = frame.timing ? times.of(chunk.worker()) : null;
         final long t0 = phaseNanos != null ? System.nanoTime() : 0;
         final ChunkBinding c = st;
-        begin(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
-        c.hostDt = dt;
+        begin(cs, chunkBase, chunkEnd, output, frame);
+        c.hostDt = frame.dt;
         if (cs.dirty || cs.base != chunkBase || cs.rows != c.rows) {
             schedule.rebuild(stepNumber - 1);
         } else if (cs.scattered > cs.listed() >> 1) {
@@ -239,7 +245,7 @@ final class ChunkRunner {
         final ChunkBinding c = st;
         c.listLog = log;
         c.period = 1 << log;
-        c.control.setTime(c.sys.seed(), c.tick, c.period * c.hostDt);
+        c.control.setTime(c.seed, c.tick, c.period * c.hostDt);
         events.outboxMode = ChunkEvents.TO_E;
         final int aFrom = aBegin[0];
         final int aTo = aBegin[c.groups];
@@ -310,7 +316,7 @@ final class ChunkRunner {
     private void startRows(int[] rs, int n) {
         final ChunkBinding c = st;
         events.outboxMode = ChunkEvents.TO_P;
-        c.control.setTime(c.sys.seed(), c.tick, 0f);
+        c.control.setTime(c.seed, c.tick, 0f);
         for (int i = 0; i < n; i++) {
             int r = rs[i];
             if (c.runOf(r) == RunStatus.RUNNING) {
@@ -370,9 +376,9 @@ final class ChunkRunner {
     }
 
     /** Start for every row of a chunk whose tree is {@code UNSET} (never started) or, if {@code all}, every row. */
-    void startChunk(ChunkSchedule cs, int chunkBase, int chunkEnd, boolean all, ChunkOutput output,
-                    long tickNumber, int stepNumber) {
-        begin(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
+    void startChunk(ChunkSchedule cs, int chunkBase, int chunkEnd, boolean all, ChunkOutput output, TickFrame frame) {
+        final int stepNumber = frame.step;
+        begin(cs, chunkBase, chunkEnd, output, frame);
         final int[] cand = this.cand;
         int n = 0;
         for (int r = chunkBase; r < chunkEnd; r++) {
@@ -390,10 +396,10 @@ final class ChunkRunner {
 
     /** Stop for the running rows {@code [from, to)} of a chunk. */
     void stopRange(ChunkSchedule cs, int chunkBase, int chunkEnd, int from, int to, ChunkOutput output,
-                   long tickNumber, int stepNumber) {
-        begin(cs, chunkBase, chunkEnd, output, tickNumber, stepNumber);
+                   TickFrame frame) {
+        begin(cs, chunkBase, chunkEnd, output, frame);
         events.outboxMode = ChunkEvents.TO_P;
-        st.control.setTime(st.sys.seed(), st.tick, 0f);
+        st.control.setTime(st.seed, st.tick, 0f);
         for (int r = from; r < to; r++) {
             if (st.runOf(r) == RunStatus.RUNNING) {
                 stopRow(r);

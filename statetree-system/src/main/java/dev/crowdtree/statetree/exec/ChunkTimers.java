@@ -109,7 +109,7 @@ final class ChunkTimers implements TimerService {
 
     /** The step at which a countdown from {@code v} started after step {@code ref} runs out with period {@code p}. */
     int dueStep(int ref, float v, int p) {
-        return dueStep(ref, v, p, p * st.sys.timerDt());
+        return dueStep(ref, v, p, p * st.timerDt);
     }
 
     private static int dueStep(int ref, float v, int p, float agentDt) {

@@ -9,34 +9,34 @@ import dev.crowdtree.core.world.World;
  * resource is given back, not leaked).
  */
 final class Despawns {
-    private final StateTreeSystem sys;
+    private final Engine engine;
     private final World world;
     private final SoaTable table;
     private final boolean ownsWorld;
     /** The tick a {@link #despawn} call gives its stop (-1: a host's despawn, stopped at the last tick). */
     private long tick = -1;
 
-    Despawns(StateTreeSystem sys, World world, SoaTable table, boolean ownsWorld) {
-        this.sys = sys;
-        this.world = world;
-        this.table = table;
+    Despawns(Engine engine, boolean ownsWorld) {
+        this.engine = engine;
+        this.world = engine.world;
+        this.table = engine.table;
         this.ownsWorld = ownsWorld;
         world.addDespawnListener(this::despawning);
     }
 
     private void despawning(SoaTable t, int row, int agentId) {
         if (t == table) {
-            sys.stop(agentId, tick >= 0 ? tick : sys.currentTick());
+            engine.stop(agentId, tick >= 0 ? tick : engine.tick);
         }
     }
 
-    /** {@link StateTreeSystem#despawn}. */
+    /** {@link StateTreeRuntime#despawn}. */
     void despawn(int agent, long atTick) {
         if (!ownsWorld) {
             throw new IllegalStateException("this runtime runs in a host's world: despawn agent " + agent
                     + " with world.commands().despawn(...); its tree stops at the next sync");
         }
-        sys.requireRow(agent);
+        engine.rows.requireRow(agent);
         world.commands().despawn(agent);
         tick = atTick;
         try {

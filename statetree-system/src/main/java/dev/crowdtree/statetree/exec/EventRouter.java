@@ -24,7 +24,8 @@ import java.util.List;
  * {@link #byChunk} and {@link #chunkEventBegin} (read by the workers during the tick).
  */
 final class EventRouter {
-    private final StateTreeSystem sys;
+    private final World world;
+    private final AgentRows rows;
     private final CompiledStateTree tree;
     /** The tree's event tags, counted once ({@code tags()} copies them). */
     private final int tagCount;
@@ -52,8 +53,9 @@ final class EventRouter {
     /** Agents awake in the chunks of the last phase merged. */
     int awake;
 
-    EventRouter(StateTreeSystem sys, SoaTable table, CompiledStateTree tree) {
-        this.sys = sys;
+    EventRouter(World world, AgentRows rows, SoaTable table, CompiledStateTree tree) {
+        this.world = world;
+        this.rows = rows;
         this.table = table;
         this.tree = tree;
         this.tagCount = tree.tags().size();
@@ -129,7 +131,6 @@ final class EventRouter {
             droppedEvents++;
             return;
         }
-        World world = sys.world();
         if (agent == StateTreeRuntime.ALL) {
             int[] ids = table.agentIds().data();
             for (int r = 0; r < table.size(); r++) {
@@ -158,7 +159,7 @@ final class EventRouter {
                 if (tag < 0) {
                     droppedEvents++;
                 } else {
-                    incoming.add(x.agentId(), sys.world().generationOf(x.agentId()), tag,
+                    incoming.add(x.agentId(), world.generationOf(x.agentId()), tag,
                             tree.payloads.fill(x.payload(), scratch));
                 }
             }
@@ -175,11 +176,10 @@ final class EventRouter {
         if (incomingRow.length < n) {
             incomingRow = new int[Math.max(n, incomingRow.length * 2)];
         }
-        World world = sys.world();
         for (int i = 0; i < n; i++) {
             int id = incoming.agent[i];
             // an event for an agent that is gone is dropped, also when a later agent got its id
-            int row = world.generationOf(id) == incoming.generation[i] ? sys.rowOf(id) : -1;
+            int row = world.generationOf(id) == incoming.generation[i] ? rows.rowOf(id) : -1;
             incomingRow[i] = row;
             if (row < 0) {
                 droppedEvents++;
@@ -245,7 +245,7 @@ final class EventRouter {
      */
     List<String> queued(int agent, int row) {
         List<String> out = new ArrayList<>();
-        int gen = sys.world().generationOf(agent);
+        int gen = world.generationOf(agent);
         for (int i = 0; i < incoming.size; i++) {
             if (incoming.agent[i] == agent && incoming.generation[i] == gen) {
                 out.add(TraceFormat.event(tree, incoming.tag[i], incoming.types, incoming.bits, i * incoming.width));

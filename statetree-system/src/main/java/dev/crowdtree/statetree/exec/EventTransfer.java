@@ -7,6 +7,10 @@ package dev.crowdtree.statetree.exec;
  * next-tick queue and handed to the region that owns the agent, which queues them for its next tick.
  * Tag ids and payload slots are the compiled tree's, so both runtimes must run the same tree.
  *
+ * <p>Its methods take the public {@link StateTreeSystem}, the runtime the host holds, and reach its
+ * engine's {@link EventRouter} through {@code StateTreeSystem.engine()}, the facade's only
+ * package-private member (docs/ARCHITECTURE.md, EngineBoundaryTest).
+ *
  * <p>THREADING: the simulation thread of the runtime, between ticks. Allocation: none beyond the
  * queue's growth.
  */
@@ -22,7 +26,7 @@ public final class EventTransfer {
 
     /** Payload slots per event of {@code sys}'s tree (0 when no transition declares payload fields). */
     public static int payloadWidth(StateTreeSystem sys) {
-        return sys.events().incoming().width;
+        return sys.engine().events.incoming().width;
     }
 
     /**
@@ -32,7 +36,7 @@ public final class EventTransfer {
      * @return the number of events taken
      */
     public static int takeForeign(StateTreeSystem sys, Sink sink) {
-        EventBuffer q = sys.events().incoming();
+        EventBuffer q = sys.engine().events.incoming();
         int w = q.width;
         int kept = 0;
         for (int i = 0; i < q.size; i++) {
@@ -68,6 +72,6 @@ public final class EventTransfer {
             throw new IllegalArgumentException("event tag id " + tag + " is not one of tree '" + sys.tree().name
                     + "''s " + tags + " tags");
         }
-        sys.events().incoming().add(agent, generation, tag, types, bits, off);
+        sys.engine().events.incoming().add(agent, generation, tag, types, bits, off);
     }
 }

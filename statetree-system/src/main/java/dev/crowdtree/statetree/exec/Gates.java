@@ -64,7 +64,7 @@ final class Gates {
     /** The gate delay of transition {@code tr} for row {@code r} in this tick (section 4). */
     private float delay(int r, int tr) {
         final ChunkBinding c = st;
-        return t.gateDelay(tr, c.sys.seed(), c.ids[r], c.tick);
+        return t.gateDelay(tr, c.seed, c.ids[r], c.tick);
     }
 
     /** Row {@code r}'s gate now holds transition {@code tr} with delay {@code g}, due at the step it runs out. */

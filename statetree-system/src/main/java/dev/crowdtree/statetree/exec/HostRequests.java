@@ -24,23 +24,23 @@ import static dev.crowdtree.statetree.exec.StateTreeRuntime.MAX_TICK_PERIOD;
  * row's world chunk in a phase run on the table.
  */
 final class HostRequests {
-    private final StateTreeSystem sys;
     private final World world;
+    private final AgentRows rows;
+    /** The chunks' schedules, which a request flags. */
+    private final Chunks chunks;
     private final SoaTable table;
     private final CompiledStateTree tree;
     private final InstanceData data;
-    /** Rows per chunk of the runtime's phases (the schedules' chunks). */
-    private final int chunkRows;
     /** Requests (parameters set, periods asked for) per world chunk: a host kernel records into its own. */
     private RequestList[] requestLists = new RequestList[0];
 
-    HostRequests(StateTreeSystem sys, InstanceData data, int chunkRows) {
-        this.sys = sys;
-        this.world = sys.world();
+    HostRequests(World world, AgentRows rows, InstanceData data, Chunks chunks) {
+        this.world = world;
+        this.rows = rows;
+        this.chunks = chunks;
         this.table = data.table;
         this.tree = data.tree;
         this.data = data;
-        this.chunkRows = chunkRows;
     }
 
     /** Makes a request list for every world chunk of the table (simulation thread, before phases). */
@@ -66,7 +66,7 @@ final class HostRequests {
     void setParameter(int agent, String name, double value) {
         int p = ParameterValues.require(tree, name, value);
         int genSlot = tree.paramGenerationSlot(p);
-        int generation = genSlot < 0 ? 0 : sys.world().isLive((int) value) ? sys.world().generationOf((int) value) : -1;
+        int generation = genSlot < 0 ? 0 : world.isLive((int) value) ? world.generationOf((int) value) : -1;
         if (agent == ALL) {
             for (int r = 0; r < table.size(); r++) {
                 data.writeSlot(tree.paramType(p), tree.paramSlot(p), r, value);
@@ -74,11 +74,11 @@ final class HostRequests {
                     data.writeSlot(ValueType.INT, genSlot, r, generation); // an entity is a handle (issue 11)
                 }
             }
-            for (ChunkSchedule s : sys.schedules()) {
+            for (ChunkSchedule s : chunks.schedules) {
                 s.wakeAll = true;
             }
         } else {
-            int row = sys.requireRow(agent);
+            int row = rows.requireRow(agent);
             data.writeSlot(tree.paramType(p), tree.paramSlot(p), row, value);
             if (genSlot >= 0) {
                 data.writeSlot(ValueType.INT, genSlot, row, generation);
@@ -95,7 +95,7 @@ final class HostRequests {
                 requestPeriod(r, log);
             }
         } else {
-            requestPeriod(sys.requireRow(agent), log);
+            requestPeriod(rows.requireRow(agent), log);
         }
     }
 
@@ -135,13 +135,6 @@ final class HostRequests {
         request(row, 0);
     }
 
-    /** The schedule of {@code row}'s chunk, or null when it does not exist yet (it will be built). */
-    private ChunkSchedule scheduleOf(int row) {
-        int c = row / chunkRows;
-        ChunkSchedule[] ss = sys.schedules();
-        return c < ss.length ? ss[c] : null;
-    }
-
     /**
      * Records a request for {@code row} (with {@code flag} set in its schedule, e.g. a wake-up) in
      * the list of the row's world chunk, once per row until drained. Skipped when the row's chunk
@@ -149,13 +142,13 @@ final class HostRequests {
      * THREADING: the simulation thread, or the kernel owning the row's world chunk.
      */
     private void request(int row, int flag) {
-        ChunkSchedule s = scheduleOf(row);
+        ChunkSchedule s = chunks.scheduleOf(row);
         int wc = row / world.chunkSize();
         RequestList[] lists = requestLists;
         if (s == null || wc >= lists.length) {
             return;
         }
-        int l = row - s.index * chunkRows;
+        int l = row - s.index * chunks.rows;
         if ((s.flagsOf(l) & ChunkSchedule.REQUESTED) == 0) {
             s.addFlags(l, ChunkSchedule.REQUESTED);
             lists[wc].add(row);

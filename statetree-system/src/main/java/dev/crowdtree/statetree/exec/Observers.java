@@ -6,8 +6,9 @@ import java.util.Objects;
 
 /**
  * What the host of a {@link StateTreeSystem} watches besides the simulation: the trace (all agents,
- * or one), its {@code why} lines, and the population counters and watched agents ({@link Recorder}). The chunks read
- * it when they bind ({@link ChunkBinding}); the system counts a tick when it ends.
+ * or one), its {@code why} lines, and the population counters and watched agents ({@link Recorder}). The
+ * {@link Engine} copies its switches into each call's {@link TickFrame}, which the chunks read when they
+ * bind ({@link ChunkBinding}); the engine counts a tick when it ends.
  *
  * <p>THREADING: written by the simulation thread between ticks, read by the workers during one.
  */

@@ -2,7 +2,11 @@ package dev.crowdtree.statetree.exec;
 
 import java.util.Arrays;
 
-/** Per-worker CPU nanoseconds per sub-phase of a tick ({@link StateTreeSystem#PHASES}), when timing is on. */
+/**
+ * Per-worker CPU nanoseconds per sub-phase of a tick ({@code StateTreeSystem.PHASES}), when timing is
+ * on ({@link #on}, which the engine copies into each call's {@link TickFrame#timing}).
+ * THREADING: a worker adds to its own counters during a phase; the rest is the simulation thread's.
+ */
 final class PhaseTimes {
     private final long[][] perWorker;
     boolean on;
@@ -11,9 +15,9 @@ final class PhaseTimes {
         perWorker = new long[workers][phases];
     }
 
-    /** Worker {@code w}'s counters, or null when timing is off (the runner then reads no clock). */
+    /** Worker {@code w}'s counters (a runner reads no clock when the frame says timing is off). */
     long[] of(int w) {
-        return on ? perWorker[w] : null;
+        return perWorker[w];
     }
 
     long[] sum() {

@@ -51,7 +51,8 @@ final class SchedulePhase {
     private final int[] histogram;
     private int[] sorted = new int[0];
 
-    SchedulePhase(ChunkBinding state, ExtraAgents extra, Decisions dec, ChunkEvents events, ChunkTimers timers) {
+    SchedulePhase(ChunkBinding state, ExtraAgents extra, Decisions dec, ChunkEvents events, ChunkTimers timers,
+                  EventRouter router, HostRequests requests) {
         this.st = state;
         this.extra = extra;
         this.dec = dec;
@@ -59,8 +60,8 @@ final class SchedulePhase {
         this.d = state.d;
         this.events = events;
         this.timers = timers;
-        this.router = state.sys.events();
-        this.requests = state.sys.requests();
+        this.router = router;
+        this.requests = requests;
         this.lodBegin = new int[PERIODS][state.groups + 1];
         this.histogram = new int[state.t.stateCount + 1];
     }
@@ -147,7 +148,7 @@ final class SchedulePhase {
         final int base = c.base;
         final int rows = c.rows;
         final int step = c.step;
-        final int wc = c.sys.world().chunkSize();
+        final int wc = c.world.chunkSize();
         for (int ch = base / wc, last = (base + rows - 1) / wc; ch <= last; ch++) {
             HostRequests.RequestList list = requests.requestList(ch);
             if (list == null || list.size == 0) {
@@ -412,7 +413,7 @@ final class SchedulePhase {
     /** Applies row {@code r}'s pending period change at this step: rebases its timers and gate from p to q. */
     private void switchPeriod(int r, int p, int q) {
         final ChunkBinding c = st;
-        timers.rebaseRow(r, c.step, p, p * c.sys.timerDt(), q, q * c.sys.timerDt());
+        timers.rebaseRow(r, c.step, p, p * c.timerDt, q, q * c.timerDt);
         c.setLod(r, (byte) Integer.numberOfTrailingZeros(q));
         if (p == 1) {
             c.cs.periodAgents++;

@@ -43,18 +43,18 @@ final class Snapshots {
     private Snapshots() {
     }
 
-    /** Writes {@code sys}'s snapshot to {@code out}. */
-    static void write(StateTreeSystem sys, OutputStream out) throws IOException {
-        CompiledStateTree tree = sys.tree();
+    /** Writes {@code engine}'s snapshot to {@code out}. */
+    static void write(Engine engine, OutputStream out) throws IOException {
+        CompiledStateTree tree = engine.tree;
         SnapshotWriter w = new SnapshotWriter(KIND);
         TreeFingerprint.write(tree, w);
-        WorldSnapshot.write(sys.world(), sys.table(), w.section("world", 1 << 16));
-        EventRouter router = sys.events();
+        WorldSnapshot.write(engine.world, engine.table, w.section("world", 1 << 16));
+        EventRouter router = engine.events;
         DataOutputStream rt = w.section("runtime");
-        rt.writeInt(sys.steps());
-        rt.writeFloat(sys.timerDt());
-        rt.writeLong(sys.currentTick());
-        rt.writeInt(sys.awakeLastTick());
+        rt.writeInt(engine.steps);
+        rt.writeFloat(engine.timerDt);
+        rt.writeLong(engine.tick);
+        rt.writeInt(engine.awakeLastTick);
         // events offered by other threads join the queue at the next tick, sorted: so will they here
         List<ExternalEvent> external = new ArrayList<>();
         for (ExternalEvent e; (e = router.external.poll()) != null; ) {
@@ -93,7 +93,7 @@ final class Snapshots {
         for (ExternalEvent e : kept) {
             tree.payloads.fill(e.payload(), p);
             p.copyTo(types, bits, 0);
-            writeEvent(ev, e.agentId(), sys.world().generationOf(e.agentId()), tree.tagName(tree.eventTagId(e.tag())),
+            writeEvent(ev, e.agentId(), engine.world.generationOf(e.agentId()), tree.tagName(tree.eventTagId(e.tag())),
                     types, bits, 0, width);
         }
         w.writeTo(out);
@@ -110,12 +110,12 @@ final class Snapshots {
         }
     }
 
-    /** Restores {@code sys} from {@code source}, or throws having changed nothing. */
-    static void restore(StateTreeSystem sys, InputStream source) throws IOException {
+    /** Restores {@code engine} from {@code source}, or throws having changed nothing. */
+    static void restore(Engine engine, InputStream source) throws IOException {
         SnapshotReader r = SnapshotReader.read(source);
         r.requireKind(KIND);
-        sys.observers().occupancyDirty = true; // the population may differ: counted afresh at the next tick
-        CompiledStateTree tree = sys.tree();
+        engine.observers.occupancyDirty = true; // the population may differ: counted afresh at the next tick
+        CompiledStateTree tree = engine.tree;
         TreeFingerprint.check(r, tree);
         WorldSnapshot world;
         int steps;
@@ -126,7 +126,7 @@ final class Snapshots {
         EventBuffer events;
         try {
             world = WorldSnapshot.read(r.section("world"));
-            world.checkFits(sys.world(), sys.table());
+            world.checkFits(engine.world, engine.table);
             InstanceCheck.check(world.table(), tree, "st." + tree.name + ".");
             DataInputStream rt = r.section("runtime");
             steps = rt.readInt();
@@ -170,15 +170,15 @@ final class Snapshots {
             throw new SnapshotException("the snapshot is malformed: a section ends early");
         }
         // everything checked: apply
-        world.applyTo(sys.world(), sys.table());
-        sys.restoreCounters(steps, timerDt, tick, awake);
-        EventRouter router = sys.events();
+        world.applyTo(engine.world, engine.table);
+        engine.restoreCounters(steps, timerDt, tick, awake);
+        EventRouter router = engine.events;
         router.external.clear();
         router.incoming().clear();
         router.incoming().addAll(events);
         router.droppedEvents = dropped;
-        sys.requests().clearLists();
-        for (ChunkSchedule s : sys.schedules()) {
+        engine.requests.clearLists();
+        for (ChunkSchedule s : engine.chunks.schedules) {
             s.dirty = true;
             s.wakeAll = false;
         }

@@ -218,7 +218,7 @@ final class StateSelection {
             return -1;
         }
         final ChunkBinding st = this.st;
-        int[] children = childOrder.order(s, ctx, r, st.sys.seed(), st.ids[r], st.tick);
+        int[] children = childOrder.order(s, ctx, r, st.seed, st.ids[r], st.tick);
         for (int i = 0, n = childOrder.count(s); i < n; i++) {
             int leaf = select(r, children[i], -1);
             if (leaf >= 0) {

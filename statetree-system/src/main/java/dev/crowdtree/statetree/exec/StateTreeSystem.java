@@ -52,10 +52,12 @@ import java.util.List;
  */
 public final class StateTreeSystem implements StateTreeRuntime {
     /*
-     * Inside (docs/ARCHITECTURE.md): InstanceData holds the per-agent columns; a ChunkRunner per worker
-     * runs a chunk's phases with its persistent ChunkSchedule (always-awake agents by state, a timer
-     * wheel); EventRouter routes events and merges the chunks' outputs; HostRequests and HostBinding
-     * hold what the host set and bound.
+     * The facade (docs/ARCHITECTURE.md): the public API, kept here, over an Engine, which owns the
+     * parts (InstanceData's per-agent columns, HostBinding and HostRequests for what the host set and
+     * bound, the Chunks' schedules and outputs, a ChunkRunner per worker, the EventRouter, the
+     * Observers, the PhaseTimes) and runs a call's phases with a TickFrame for the chunks. No part
+     * calls back into this class; EventTransfer, whose public methods take it, reaches the engine
+     * through engine(), its only package-private member (EngineArchTest).
      */
 
     /** Sub-phases timed per chunk (summed worker CPU time), see {@link #phaseNanos()}. */
@@ -65,36 +67,15 @@ public final class StateTreeSystem implements StateTreeRuntime {
     private final boolean ownsWorld;
     private final SoaTable table;
     private final CompiledStateTree tree;
+    private final Engine engine;
+    // the engine's parts the public methods use
     private final InstanceData data;
     private final HostBinding host;
-    private boolean accessChecks;
-    private final Despawns despawns;
-
-    /**
-     * Rows per chunk of this runtime's phases: the world's chunk, or four of them (at most 16,384) when
-     * the world's have 1,024 or more: a chunk's tick touches a few dozen cold cache lines whatever
-     * happens in it, so fewer, larger chunks make sleepy ticks cheaper; results do not depend on it.
-     */
-    private final int chunkRows;
-    private final ChunkRunner[] runners;
     private final EventRouter events;
     private final HostRequests requests;
-    private ChunkSchedule[] schedules = new ChunkSchedule[0];
-    private ChunkOutput[] outputs = new ChunkOutput[0];
-    private final PhaseTimes times;
-    /** Steps run so far (tickAll calls). */
-    private int steps;
-    /** The host dt every running timer's due step was derived with. */
-    private float timerDt;
-    private int awakeLastTick;
-    private final Observers observers; // the trace, its why lines, the population counters and watched agents
-
-    private final SystemKernels.Tick tickKernel = new SystemKernels.Tick(this);
-    private final SystemKernels.StartStop startKernel = new SystemKernels.StartStop(this, true);
-    private final SystemKernels.StartStop stopKernel = new SystemKernels.StartStop(this, false);
-    private final SystemKernels.Rebase rebaseKernel = new SystemKernels.Rebase(this);
-    private long currentTick;
-    private float currentDt;
+    private final Observers observers;
+    private final AgentRows rows;
+    private final Despawns despawns;
 
     /**
      * Attaches a tree to {@code table}: adds its columns (named {@code st.<tree>.*}) and gives the
@@ -116,59 +97,28 @@ public final class StateTreeSystem implements StateTreeRuntime {
         this.ownsWorld = ownsWorld;
         this.table = table;
         this.tree = tree;
-        this.observers = new Observers(tree);
-        this.host = new HostBinding(tree, table, ownsWorld);
-        this.data = new InstanceData(table, tree);
-        int wc = world.chunkSize();
-        this.chunkRows = wc < 1024 ? wc : Math.max(wc, Math.min(ChunkSchedule.MAX_ROWS / 2, wc * 4));
-        this.timerDt = world.clock().dt();
-        this.events = new EventRouter(this, table, tree);
-        this.requests = new HostRequests(this, data, chunkRows);
-        runners = new ChunkRunner[world.workers()];
-        times = new PhaseTimes(world.workers(), PHASES.size());
-        for (int w = 0; w < runners.length; w++) {
-            runners[w] = new ChunkRunner(this, data);
-        }
-        for (int r = 0; r < table.size(); r++) {
-            initializeRow(r);
-        }
-        table.addRowListener(this::rowsChanged);
-        this.despawns = new Despawns(this, world, table, ownsWorld);
+        this.engine = new Engine(world, table, tree, ownsWorld, PHASES.size());
+        this.data = engine.data;
+        this.host = engine.host;
+        this.events = engine.events;
+        this.requests = engine.requests;
+        this.observers = engine.observers;
+        this.rows = engine.rows;
+        this.despawns = new Despawns(engine, ownsWorld);
+    }
+
+    /**
+     * The engine behind this facade, for the public entry points of the package that take a runtime
+     * as their argument ({@link EventTransfer}); nothing else reaches it through here.
+     */
+    Engine engine() {
+        return engine;
     }
 
     /** Only for a runtime that owns its world; in a host's world, despawn through {@code World.commands()}. */
     @Override
     public void despawn(int agent, long tick) {
         despawns.despawn(agent, tick);
-    }
-
-    /** The dt of the tick being run. */
-    float currentDt() {
-        return currentDt;
-    }
-
-    ChunkRunner runner(int worker) {
-        return runners[worker];
-    }
-
-    ChunkOutput output(int chunk) {
-        return outputs[chunk];
-    }
-
-    PhaseTimes times() {
-        return times;
-    }
-
-    long currentTick() {
-        return currentTick;
-    }
-
-    /** Rows moved or changed owner: their chunks' schedules are rebuilt before the next tick. */
-    private void rowsChanged(int from, int to) {
-        int cs = chunkRows;
-        for (int c = from / cs, last = Math.min(schedules.length - 1, (to - 1) / cs); c <= last; c++) {
-            schedules[c].dirty = true;
-        }
     }
 
     /**
@@ -219,59 +169,20 @@ public final class StateTreeSystem implements StateTreeRuntime {
         return world;
     }
 
-    long seed() {
-        return world.seed();
-    }
-
-    Observers observers() {
-        return observers;
-    }
-
     @Override
     public int agentCount() {
         return table.size();
     }
 
-    /** The host dt the due steps of running timers were derived with. */
-    float timerDt() {
-        return timerDt;
-    }
-
-    EventRouter events() {
-        return events;
-    }
-
-    HostRequests requests() {
-        return requests;
-    }
-
-    /** Steps run so far. */
-    int steps() {
-        return steps;
-    }
-
-    /** Sets what a snapshot restores beyond the columns and events ({@link Snapshots}). */
-    void restoreCounters(int stepCount, float dt, long tick, int awake) {
-        steps = stepCount;
-        timerDt = dt;
-        currentTick = tick;
-        awakeLastTick = awake;
-    }
-
     /** Writes this runtime's snapshot (docs/SNAPSHOT.md): the whole table and world ids, counters, queued events. */
     @Override
     public void snapshot(java.io.OutputStream out) throws java.io.IOException {
-        Snapshots.write(this, out);
+        Snapshots.write(engine, out);
     }
 
     @Override
     public void restore(java.io.InputStream in) throws java.io.IOException {
-        Snapshots.restore(this, in);
-    }
-
-    /** The chunks' schedules (replaced when the table grows). */
-    ChunkSchedule[] schedules() {
-        return schedules;
+        Snapshots.restore(engine, in);
     }
 
     // ---- ticking --------------------------------------------------------------------------------
@@ -283,98 +194,22 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public void tickAll(long tick, float dt) {
-        if (steps == InstanceData.NEVER - 1) {
-            throw new IllegalStateException("this runtime has run " + steps + " ticks, the most its step counter holds");
-        }
-        steps++;
-        currentTick = tick;
-        currentDt = dt;
-        observers.beginTick();
-        prepare();
-        if (Float.floatToIntBits(dt) != Float.floatToIntBits(timerDt)) {
-            rebaseKernel.oldDt = timerDt;
-            world.executor().run(rebaseKernel, table.size(), chunkRows);
-            timerDt = dt;
-            for (ChunkSchedule s : schedules) {
-                s.dirty = true;
-            }
-        }
-        events.distribute(chunkRows);
-        world.executor().run(tickKernel, table.size(), chunkRows);
-        finish();
-        awakeLastTick = events.awake;
-        observers.endTick(tick, outputs, table.chunkCount(chunkRows), events);
+        engine.tickAll(tick, dt);
     }
 
     @Override
     public void startAll(long tick) {
-        runStart(tick, true);
+        engine.start(tick, true);
     }
 
     /** Starts every agent whose tree was never started (for example freshly spawned ones). */
     public void startNew(long tick) {
-        runStart(tick, false);
-    }
-
-    private void runStart(long tick, boolean all) {
-        currentTick = tick;
-        prepare();
-        startKernel.all = all;
-        world.executor().run(startKernel, table.size(), chunkRows);
-        finish();
+        engine.start(tick, false);
     }
 
     @Override
     public void stop(int agent, long tick) {
-        currentTick = tick;
-        prepare();
-        if (agent == ALL) {
-            world.executor().run(stopKernel, table.size(), chunkRows);
-        } else {
-            int row = rowOf(agent);
-            if (row >= 0) {
-                int cs = chunkRows;
-                int c = row / cs;
-                runners[0].stopRange(schedules[c], c * cs, Math.min(table.size(), (c + 1) * cs), row, row + 1,
-                        outputs[c], tick, steps);
-            }
-        }
-        finish();
-    }
-
-    private void prepare() {
-        observers.occupancyDirty |= !observers.recordingTick; // a start or a stop, not a tick
-        host.requireExternals();
-        host.refresh();
-        if (accessChecks) {
-            host.checkBefore(data.columns());
-        }
-        data.refresh();
-        requests.ensureLists();
-        int cs = chunkRows;
-        int chunks = table.chunkCount(cs);
-        outputs = ChunkOutput.ensure(outputs, chunks, tree.payloads.fieldCount(), events.mismatchKeys.size());
-        schedules = ChunkSchedule.ensure(schedules, chunks, cs, tree.awakeGroupCount);
-        ChunkOutput.clear(outputs, chunks, observers.recordingTick ? observers.recorder : null);
-        int rows = Math.min(cs, Math.max(1, table.size()));
-        for (ChunkRunner r : runners) {
-            r.ensureCapacity(rows);
-        }
-    }
-
-    /** Merges chunk outputs in chunk order and delivers trace lines sorted by agent. */
-    private void finish() {
-        int chunks = table.chunkCount(chunkRows);
-        events.merge(outputs, chunks);
-        observers.deliver(outputs, chunks);
-        if (accessChecks) {
-            host.checkAfter();
-        }
-    }
-
-    /** The host columns and externals the tree's nodes use, bound to this system's table. */
-    HostBinding host() {
-        return host;
+        engine.stop(agent, tick);
     }
 
     @Override
@@ -389,21 +224,15 @@ public final class StateTreeSystem implements StateTreeRuntime {
      * and debugging.
      */
     public void setAccessChecks(boolean on) {
-        accessChecks = on;
+        engine.accessChecks = on;
     }
 
-    /** The row of agent {@code agentId} in this system's table, or -1. */
-    int rowOf(int agentId) {
-        return world.tableOf(agentId) == table ? world.rowOf(agentId) : -1;
+    private int rowOf(int agentId) {
+        return rows.rowOf(agentId);
     }
 
-    /** The row of agent {@code agentId}; throws when it is not in this system's table. */
-    int requireRow(int agentId) {
-        int row = rowOf(agentId);
-        if (row < 0) {
-            throw new IllegalArgumentException("no agent " + agentId + " in table '" + table.name() + "' of " + table.size() + " agents (despawned ids are not valid)");
-        }
-        return row;
+    private int requireRow(int agentId) {
+        return rows.requireRow(agentId);
     }
 
     // ---- inputs ---------------------------------------------------------------------------------
@@ -435,9 +264,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public void setNodeErrorPolicy(NodeErrorPolicy policy) {
-        for (ChunkRunner r : runners) {
-            r.setIsolate(policy == NodeErrorPolicy.ISOLATE);
-        }
+        engine.setIsolate(policy == NodeErrorPolicy.ISOLATE);
     }
 
     @Override
@@ -483,7 +310,7 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     @Override
     public int awakeLastTick() {
-        return awakeLastTick;
+        return engine.awakeLastTick;
     }
 
     @Override
@@ -571,17 +398,17 @@ public final class StateTreeSystem implements StateTreeRuntime {
 
     /** Turns per-sub-phase timing on or off (off by default; costs a few nanoTime calls per chunk). */
     public void setTiming(boolean on) {
-        times.on = on;
+        engine.times.on = on;
     }
 
     /** Summed worker nanoseconds per sub-phase ({@link #PHASES}) since the last reset. */
     public long[] phaseNanos() {
-        return times.sum();
+        return engine.times.sum();
     }
 
     /** Resets {@link #phaseNanos()}. */
     public void resetPhaseNanos() {
-        times.reset();
+        engine.times.reset();
     }
 
     /** All columns this system added to the table. */
