@@ -86,6 +86,7 @@ final class TransitionScan {
         this.perAgent = new AgentScan(state, ts, dec, faults, this);
         this.onTick = new OnTickScan(state, dec, gates, this);
         this.outrankable = outrankable(state.t, rules.rootFirst);
+        dec.ranking = state.t.hasPriorities;
     }
 
     /** {@link #outrankable} of tree {@code t}, scanned root first or leaf first. */

@@ -106,7 +106,16 @@ class FaultIsolationTest {
         String tree = "{\"name\": \"Deep\", \"parameters\": {\"arm\": {\"type\": \"bool\", \"default\": false}},"
                 + " \"root\": {\"name\": \"Run\", \"tasks\": [{\"type\": \"boomTask\", \"name\": \"deep\","
                 + " \"in\": \"tick\", \"error\": \"stackOverflow\", \"armed\": {\"param\": \"arm\"}}]}}";
-        CompiledStateTree compiled = StateTreeJson.compile("deep.json", tree, TestNodes.compiler());
+        assertOnlyAgent150Fails(StateTreeJson.compile("deep.json", tree, TestNodes.compiler()), "",
+                "tick 1 agent 150: task 'deep' in Run: StackOverflowError");
+    }
+
+    /**
+     * In both runtimes (200 agents; the batched one in chunks of {@link #CHUNK} on 2 workers) under
+     * ISOLATE, with {@code arm} set for agent 150 only: after two ticks agent 150 failed, agents 0 and
+     * 199 (other chunks) still run, and a kept failure starts with {@code failure}.
+     */
+    private static void assertOnlyAgent150Fails(CompiledStateTree compiled, String what, String failure) {
         List<StateTreeRuntime> runtimes = List.of(new ReferenceInterpreter(compiled, 200, 1),
                 StateTreeSystem.standalone(compiled, 200, 1, 2, CHUNK));
         for (StateTreeRuntime rt : runtimes) {
@@ -116,14 +125,13 @@ class FaultIsolationTest {
                 rt.setParameter(150, "arm", 1);
                 rt.tickAll(1, 0.1f);
                 rt.tickAll(2, 0.1f);
-                String name = rt.getClass().getSimpleName();
+                String name = what + rt.getClass().getSimpleName();
                 assertEquals(RunStatus.FAILED, rt.treeStatus(150), name);
                 assertEquals(RunStatus.RUNNING, rt.treeStatus(0), name);
                 assertEquals(RunStatus.RUNNING, rt.treeStatus(199), name);
                 List<String> kept = new ArrayList<>();
                 rt.failures().kept().forEach(f -> kept.add(f.toString()));
-                assertTrue(kept.stream().anyMatch(f -> f.startsWith("tick 1 agent 150: task 'deep' in Run: StackOverflowError")),
-                        name + ": " + kept);
+                assertTrue(kept.stream().anyMatch(f -> f.startsWith(failure)), name + ": " + kept);
             }
         }
     }
@@ -151,26 +159,9 @@ class FaultIsolationTest {
                     + "                      {\"type\": \"compare\", \"param\": \"t\", \"op\": \">\", \"value\": 2}]}]},"
                     + "  {\"name\": \"B\", \"tasks\": [{\"type\": \"delay\", \"duration\": 100}]},"
                     + "  {\"name\": \"C\", \"tasks\": [{\"type\": \"delay\", \"duration\": 100}]}]}}";
-            CompiledStateTree compiled = StateTreeJson.compile("ranked.json", tree, TestNodes.compiler());
-            List<StateTreeRuntime> runtimes = List.of(new ReferenceInterpreter(compiled, 200, 1),
-                    StateTreeSystem.standalone(compiled, 200, 1, 2, CHUNK));
-            for (StateTreeRuntime rt : runtimes) {
-                try (rt) {
-                    rt.setNodeErrorPolicy(NodeErrorPolicy.ISOLATE);
-                    rt.startAll(0);
-                    rt.setParameter(150, "arm", 1); // its condition throws; the root's high transition does not pass
-                    rt.tickAll(1, 0.1f);
-                    rt.tickAll(2, 0.1f);
-                    String name = scan + " " + rt.getClass().getSimpleName();
-                    assertEquals(RunStatus.FAILED, rt.treeStatus(150), name);
-                    assertEquals(RunStatus.RUNNING, rt.treeStatus(0), name);
-                    assertEquals(RunStatus.RUNNING, rt.treeStatus(199), name);
-                    List<String> kept = new ArrayList<>();
-                    rt.failures().kept().forEach(f -> kept.add(f.toString()));
-                    assertTrue(kept.stream().anyMatch(f -> f.startsWith("tick 1 agent 150: condition 'boomCondition' in Root/A")),
-                            name + ": " + kept);
-                }
-            }
+            // agent 150's condition throws; the root's high transition does not pass for it
+            assertOnlyAgent150Fails(StateTreeJson.compile("ranked.json", tree, TestNodes.compiler()), scan + " ",
+                    "tick 1 agent 150: condition 'boomCondition' in Root/A");
         }
     }
 
