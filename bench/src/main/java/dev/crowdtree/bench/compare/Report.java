@@ -121,9 +121,10 @@ final class Report {
     }
 
     /**
-     * Issue 8's aims, raised where issue 22 asks more (the reference interpreter 25x, two workers
-     * 1.9x; its sleepy aims, 0.4 ms and 15x, are below issue 8's 0.3 ms and 20x, which stay), each at
-     * the largest agent count run for its variant (1M in the default run). Targets are never
+     * Issue 8's aims, raised where issues 22 and 35 ask more (the reference interpreter 25x, two
+     * workers 1.9x, gdx-ai's state machine 6x, the whole heap 100 B per agent, the aborts tree 2x its
+     * floor; their sleepy aims, 0.4 ms and 15x, are below issue 8's 0.3 ms and 20x, which stay), each
+     * at the largest agent count run for its variant (1M in the default run). Targets are never
      * relaxed: a missed aim says by how much.
      */
     private void evaluateAims() {
@@ -157,8 +158,8 @@ final class Report {
             watching(id, h, ours1);
             if (ours1 != null) {
                 double heap = Math.max(ours1.heapBytesPerAgent(), ours2 == null ? 0 : ours2.heapBytesPerAgent());
-                atMost(id, h, "whole heap per agent (ours, incl. the sim-core world)", "<= 120 B", heap, 120,
-                        String.format(Locale.ROOT, "%.0f B", heap), String.format(Locale.ROOT, "(%.0f vs 120 B; 1 worker %.0f B%s; "
+                atMost(id, h, "whole heap per agent (ours, incl. the sim-core world)", "<= 100 B", heap, 100,
+                        String.format(Locale.ROOT, "%.0f B", heap), String.format(Locale.ROOT, "(%.0f vs 100 B; 1 worker %.0f B%s; "
                                         + "state-tree instance data %d B)", heap, ours1.heapBytesPerAgent(),
                                 ours2 == null ? "" : String.format(Locale.ROOT, ", 2 workers %.0f B", ours2.heapBytesPerAgent()),
                                 ours1.instanceBytesPerAgent()));
@@ -171,7 +172,7 @@ final class Report {
             RunResult ours2 = find(id, Impl.OURS_2W.id(), f);
             RunResult gdx = find(id, Impl.GDX_AI.id(), f);
             if (ours1 != null && gdx != null) {
-                faster(id, f, "ours (1 worker) vs " + gdx.label() + ", per agent-tick", 5, ours1, gdx, ours2, null);
+                faster(id, f, "ours (1 worker) vs " + gdx.label() + ", per agent-tick", 6, ours1, gdx, ours2, null);
             }
             allocation(id, f, ours1, ours2);
         }
@@ -195,9 +196,15 @@ final class Report {
         }
         int b = largest(Variant.ABORTS);
         if (b > 0) {
-            // no issue sets a speed target for the aborts variant; a steady tick allocates nothing, as for every tree
+            // issue 35: at least twice as fast as its own hand-written floor (with the same aborts)
             String id = Variant.ABORTS.id();
-            allocation(id, b, find(id, Impl.OURS_1W.id(), b), find(id, Impl.OURS_2W.id(), b));
+            RunResult ours1 = find(id, Impl.OURS_1W.id(), b);
+            RunResult ours2 = find(id, Impl.OURS_2W.id(), b);
+            RunResult floor = find(id, Impl.FLOOR.id(), b);
+            if (ours1 != null && floor != null) {
+                faster(id, b, "ours (1 worker) vs the hand-written floor, per agent-tick", 2, ours1, floor, ours2, null);
+            }
+            allocation(id, b, ours1, ours2);
         }
     }
 
