@@ -1,5 +1,7 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.core.storage.TableSnapshot;
+
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -69,13 +71,7 @@ public final class SnapshotBytes {
         for (int i = 0; i < columns; i++) {
             String name = d.readUTF();
             String type = d.readUTF();
-            int width = switch (type) {
-                case "float", "int" -> 4;
-                case "long" -> 8;
-                case "short" -> 2;
-                case "byte" -> 1;
-                default -> 0;
-            };
+            int width = Math.max(0, TableSnapshot.width(type));
             if (name.equals(column)) {
                 return world[0] + world[1] - d.available();
             }

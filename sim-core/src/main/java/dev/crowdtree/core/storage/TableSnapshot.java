@@ -109,7 +109,11 @@ public final class TableSnapshot {
     /** Bytes {@link #write} copies a column through at a time. */
     private static final int COPY_BYTES = 1 << 16;
 
-    private static int width(String type) {
+    /**
+     * The bytes one value of a column of type {@code type} takes in a snapshot ({@code float},
+     * {@code int}: 4, {@code long}: 8, {@code short}: 2, {@code byte}: 1), or -1 for another type.
+     */
+    public static int width(String type) {
         return switch (type) {
             case "float", "int" -> 4;
             case "long" -> 8;

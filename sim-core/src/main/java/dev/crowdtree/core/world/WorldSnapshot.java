@@ -154,13 +154,7 @@ public final class WorldSnapshot {
         for (int i = 0; i < columns && columns <= 1_000_000; i++) {
             in.readUTF();
             String type = in.readUTF();
-            int width = switch (type) {
-                case "float", "int" -> 4;
-                case "long" -> 8;
-                case "short" -> 2;
-                case "byte" -> 1;
-                default -> 0;
-            };
+            int width = Math.max(0, TableSnapshot.width(type)); // an unknown type: refused when the table is read
             long n = (long) rows * width;
             bytes += n;
             if (in.skip(n) != n) {
