@@ -59,14 +59,7 @@ public final class RecordingBytes {
                 p[0] += (int) inputs;
                 if ((flags & 1) != 0) {
                     countersAt = p[0];
-                    long s = varint(file, p);
-                    for (long i = 0; i < s; i++) {
-                        varint(file, p);
-                    }
-                    long t = varint(file, p);
-                    for (long i = 0; i < t + 5; i++) {
-                        varint(file, p);
-                    }
+                    p[0] = countersEnd(file, countersAt);
                 }
                 if ((flags & 2) != 0) {
                     p[0] += 8;
@@ -79,6 +72,23 @@ public final class RecordingBytes {
             pos = body + len + 4;
         }
         return out;
+    }
+
+    /**
+     * Where a tick's counters that start at {@code countersAt} of {@code file} end: the count of
+     * states and theirs, the count of transitions and theirs, then five scalars, all varints.
+     */
+    public static int countersEnd(byte[] file, int countersAt) {
+        int[] p = {countersAt};
+        long states = varint(file, p);
+        for (long i = 0; i < states; i++) {
+            varint(file, p);
+        }
+        long transitions = varint(file, p);
+        for (long i = 0; i < transitions + 5; i++) {
+            varint(file, p);
+        }
+        return p[0];
     }
 
     /** Recomputes the checksum of {@code block} of {@code file} (its frame and body as they are now). */

@@ -225,16 +225,7 @@ class RecordingFuzzTest {
     private static byte[] counters(SplittableRandom rng) {
         byte[] b = good.clone();
         RecordingBytes.Block blk = any(rng, x -> x.countersAt() >= 0);
-        int[] p = {blk.countersAt()};
-        long s = RecordingBytes.varint(b, p);
-        for (long i = 0; i < s; i++) {
-            RecordingBytes.varint(b, p);
-        }
-        long t = RecordingBytes.varint(b, p);
-        for (long i = 0; i < t + 5; i++) {
-            RecordingBytes.varint(b, p);
-        }
-        int at = blk.countersAt() + rng.nextInt(p[0] - blk.countersAt());
+        int at = blk.countersAt() + rng.nextInt(RecordingBytes.countersEnd(b, blk.countersAt()) - blk.countersAt());
         b[at] = flip(rng, b[at]);
         RecordingBytes.reseal(b, blk);
         return b;

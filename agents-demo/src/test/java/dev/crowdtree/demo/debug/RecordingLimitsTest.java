@@ -167,19 +167,11 @@ class RecordingLimitsTest {
     /** {@code file} with tick {@code tick}'s counters replaced by {@code counters} (their varints). */
     private static byte[] withCounters(byte[] file, long tick, byte[] counters) {
         RecordingBytes.Block t = block(file, tick);
-        int[] p = {t.countersAt()};
-        long states = RecordingBytes.varint(file, p);
-        for (long i = 0; i < states; i++) {
-            RecordingBytes.varint(file, p);
-        }
-        long transitions = RecordingBytes.varint(file, p);
-        for (long i = 0; i < transitions + 5; i++) {
-            RecordingBytes.varint(file, p);
-        }
+        int end = RecordingBytes.countersEnd(file, t.countersAt());
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(file, t.body(), t.countersAt() - t.body());
         body.writeBytes(counters);
-        body.write(file, p[0], t.end() - p[0]);
+        body.write(file, end, t.end() - end);
         return RecordingBytes.replaceBody(file, t, body.toByteArray());
     }
 
