@@ -158,11 +158,7 @@ public final class ClusterRun {
             try {
                 return ticks();
             } catch (Exception e) {
-                // whatever failed first, a cluster-wide shutdown is the reason (every member stops)
-                String why = watch.why("the run");
-                if (why != null) {
-                    throw new IllegalStateException(why, e);
-                }
+                watch.blame(e, "the run"); // whatever failed first, a cluster-wide shutdown is the reason (every member stops)
                 throw e;
             } finally {
                 try {

@@ -93,8 +93,8 @@ final class ClusterShutdown {
     }
 
     /**
-     * Watches a driver for a cluster-wide shutdown while a run goes on: {@link #why} is the line to end
-     * the run with once one came (or the cluster's state is {@code PASSIVE}, its first step).
+     * Watches a driver for a cluster-wide shutdown while a run goes on: {@link #blame} ends the run
+     * with the line that says so once one came (or the cluster's state is {@code PASSIVE}, its first step).
      */
     static final class Watch implements AutoCloseable {
         /** How long a driver whose cluster is PASSIVE waits for its own shutdown to come. */
@@ -130,7 +130,7 @@ final class ClusterShutdown {
          * shutdown's first step), it waits for it up to {@link #SETTLE_MILLIS}; a cluster left in
          * {@code PASSIVE} (a member called {@code Cluster.changeClusterState}) is said as such.
          */
-        String why(String what) throws InterruptedException {
+        private String why(String what) throws InterruptedException {
             if (!happened()) {
                 return null;
             }
@@ -144,6 +144,18 @@ final class ClusterShutdown {
                         + "docs/SCALE.md \"Security\"): no map can be written, and " + what + " cannot go on";
             }
             return driverLine(requester != null ? requester : requester(hz), what);
+        }
+
+        /**
+         * When a cluster-wide shutdown came, throws the line {@link #why} gives ({@code what}: "the run",
+         * "the sweep"), with {@code failure}, whatever failed first, as its cause; otherwise returns,
+         * and the caller rethrows {@code failure}.
+         */
+        void blame(Exception failure, String what) throws InterruptedException {
+            String why = why(what);
+            if (why != null) {
+                throw new IllegalStateException(why, failure);
+            }
         }
 
         @Override

@@ -150,10 +150,7 @@ public final class Sweep {
             try {
                 return runJobs();
             } catch (RuntimeException e) {
-                String why = watch.why("the sweep");
-                if (why != null) {
-                    throw new IllegalStateException(why, e);
-                }
+                watch.blame(e, "the sweep");
                 throw e;
             }
         }
