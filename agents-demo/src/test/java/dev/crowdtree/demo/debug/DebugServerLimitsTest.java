@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import dev.crowdtree.demo.http.HttpLimits;
 import dev.crowdtree.demo.nodes.DemoNodes;
+import dev.crowdtree.demo.testing.Sockets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -140,18 +141,7 @@ class DebugServerLimitsTest {
             for (int i = 0; i < n; i++) {
                 sockets.add(send("GET /api/status HTTP/1.1\r\n"));
             }
-            // every socket polled in turn (which ones the guard closes depends on the order Jetty saw them)
-            boolean[] closed = new boolean[n];
-            int count = 0;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (count < 16 && System.nanoTime() < deadline) {
-                for (int i = 0; i < n; i++) {
-                    if (!closed[i] && readUntilClosed(sockets.get(i), System.nanoTime() + 10_000_000L) != null) {
-                        closed[i] = true;
-                        count++;
-                    }
-                }
-            }
+            int count = Sockets.closedAmong(sockets, 16, 20_000);
             assertEquals(16, count, count + " of " + n + " connections were closed; one client may keep " + cap);
             assertEquals(200, get("api/status").statusCode(), "a new request is answered at the cap");
         } finally {

@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.serve;
 
+import dev.crowdtree.demo.testing.Sockets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -147,7 +148,7 @@ class ServeHardeningTest {
                     assertTrue(answers >= 0, names.get(i) + ": the server kept the connection open");
                     assertTrue(answers < pipelined, names.get(i) + ": all " + answers + " answers were written");
                 } else {
-                    assertTrue(closedBy(s, deadline), names.get(i) + ": not closed by the server within "
+                    assertTrue(Sockets.closedBy(s, deadline), names.get(i) + ": not closed by the server within "
                             + TimeUnit.NANOSECONDS.toMillis(deadline - t0) + " ms");
                 }
             }
@@ -226,7 +227,7 @@ class ServeHardeningTest {
                 sockets.add(send(small.port, "GET /meta HTTP/1.1\r\n"));
                 Thread.sleep(20);
             }
-            int closed = closedAmong(sockets, 4, 1500); // well before the 3 s header timeout
+            int closed = Sockets.closedAmong(sockets, 4, 1500); // well before the 3 s header timeout
             assertTrue(closed >= 4, closed + " of " + sockets.size() + " connections were closed; the cap is " + cap);
             long a = System.nanoTime();
             assertEquals(200, get(small.base + "meta").statusCode());
@@ -247,7 +248,7 @@ class ServeHardeningTest {
             // once the stalled bodies time out, everyone is served again
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3000 + SLACK_MS);
             for (Socket s : sockets) {
-                assertTrue(closedBy(s, deadline), "a short body was not dropped after the body timeout");
+                assertTrue(Sockets.closedBy(s, deadline), "a short body was not dropped after the body timeout");
             }
             assertEquals(200, get(small.base + "meta").statusCode());
         } finally {
@@ -268,7 +269,7 @@ class ServeHardeningTest {
                 sockets.add(send(small.port, "GET /meta HTTP/1.1\r\n"));
                 Thread.sleep(20);
             }
-            int closed = closedAmong(sockets, 4, 1500); // well before the 3 s header timeout
+            int closed = Sockets.closedAmong(sockets, 4, 1500); // well before the 3 s header timeout
             assertTrue(closed >= 4, closed + " of " + sockets.size() + " connections of one client were closed; its cap is "
                     + perClient);
             assertEquals(200, get(small.base + "meta").statusCode(), "a new request of the client is served");
@@ -477,48 +478,6 @@ class ServeHardeningTest {
             s.getOutputStream().flush();
         }
         return s;
-    }
-
-    /**
-     * How many of {@code sockets} the server has closed once {@code enough} are, or {@code millis}
-     * have passed: every socket polled in turn (which ones a cap closes depends on the order the
-     * server saw them in, so one open socket must not use up the time of the others).
-     */
-    private static int closedAmong(List<Socket> sockets, int enough, long millis) throws IOException {
-        boolean[] closed = new boolean[sockets.size()];
-        int count = 0;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (count < enough && System.nanoTime() < deadline) {
-            for (int i = 0; i < closed.length; i++) {
-                if (!closed[i] && closedBy(sockets.get(i), Math.min(deadline, System.nanoTime() + 10_000_000L))) {
-                    closed[i] = true;
-                    count++;
-                }
-            }
-        }
-        return count;
-    }
-
-    /** Whether the server closes {@code s} (EOF or reset) before {@code deadline}; reads and drops what comes. */
-    private static boolean closedBy(Socket s, long deadlineNanos) throws IOException {
-        InputStream in = s.getInputStream();
-        byte[] buf = new byte[65536];
-        while (true) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-            if (left <= 0) {
-                return false;
-            }
-            s.setSoTimeout((int) left);
-            try {
-                if (in.read(buf) < 0) {
-                    return true;
-                }
-            } catch (SocketTimeoutException e) {
-                return false;
-            } catch (SocketException e) {
-                return true; // reset
-            }
-        }
     }
 
     /**
