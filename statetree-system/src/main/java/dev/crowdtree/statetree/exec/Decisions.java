@@ -52,6 +52,8 @@ final class Decisions {
     /** The rows decided to fire in this pass, global rows, in the order they were decided; {@link #fired} of them. */
     int[] firedRows = new int[0];
     int fired;
+    /** The tree has priorities, so rows may hold ranked finds (else {@link #open} reads only {@link #decStamp}: one miss less per scattered row). */
+    boolean ranking;
     /**
      * Round one's ranking in a tree with transition priorities (rule P1): a row found a transition
      * at priority {@link #rank} that a transition later in its scan may still outrank, when
@@ -61,8 +63,6 @@ final class Decisions {
      * {@link TransitionScan#detectTransitions} settles them.
      */
     int[] rankStamp = new int[0];
-    /** The tree has priorities, so rows may hold ranked finds (else {@link #open} reads only {@link #decStamp}: one miss less per scattered row). */
-    boolean ranking;
     byte[] rank = new byte[0];
     int[] rankedRows = new int[0];
     int ranked;
