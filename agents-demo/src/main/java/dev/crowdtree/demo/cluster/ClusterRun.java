@@ -390,6 +390,11 @@ public final class ClusterRun {
             round = Replies.await(submitAll(m -> from == null ? setupTask(m, -1, 0)
                     : setupTask(m, from.tick(), from.epoch())), millis(options.setupTimeoutMillis()));
             if (round.complete()) {
+                // again now that every member left has answered the new generation's setup: a write of
+                // the old generation a member still had under way (one to a partition of the lost member,
+                // retried at its new owner once the loss was seen) has landed by then, as a member sets
+                // up only once its step of the old generation has finished with every write it issued
+                dropOlderGenerations(from);
                 return new Recovery(from, round);
             }
             if (attempt >= 3) {
@@ -497,13 +502,7 @@ public final class ClusterRun {
             from = previous;
             fallback = " (the checkpoint of tick " + last.tick() + " lost an entry with the member)";
         }
-        // nothing of an older generation is read again: only the checkpoint restored from is kept
-        for (String key : checkpoints.keySet()) {
-            if (key.startsWith("c") && (from == null || !isOf(key, from))) {
-                checkpoints.delete(key);
-            }
-        }
-        driver.getMap(ClusterConfigs.EXCHANGE).clear();
+        dropOlderGenerations(from);
         String line = from == null
                 ? String.format(Locale.ROOT, "%s during %s: %d regions set up again from the start on %d members "
                 + "(generation %d)", String.join("; ", lostText), what, spec.regions(), members.size(), epoch)
@@ -513,6 +512,27 @@ public final class ClusterRun {
         result.recoveries.add(line);
         err.println(line);
         return from;
+    }
+
+    /**
+     * Nothing of an older generation is read again: the exchange's entries of older generations and
+     * every checkpoint entry but those of {@code from} (the one restored from; none: built again from
+     * the start) and of the current generation are deleted.
+     */
+    private void dropOlderGenerations(Checkpoint from) {
+        IMap<String, byte[]> exchange = driver.getMap(ClusterConfigs.EXCHANGE);
+        for (String key : exchange.keySet()) {
+            if (ClusterConfigs.generationOf(key) != epoch) {
+                exchange.delete(key);
+            }
+        }
+        IMap<String, byte[]> checkpoints = driver.getMap(ClusterConfigs.CHECKPOINTS);
+        for (String key : checkpoints.keySet()) {
+            long g = ClusterConfigs.generationOf(key);
+            if (key.startsWith("c") && g != epoch && (from == null || !isOf(key, from))) {
+                checkpoints.delete(key);
+            }
+        }
     }
 
     private static boolean isOf(String key, Checkpoint c) {
@@ -539,7 +559,7 @@ public final class ClusterRun {
     private long staleEntries(Checkpoint last, Checkpoint previous) {
         long n = 0;
         for (String key : driver.<String, byte[]>getMap(ClusterConfigs.EXCHANGE).keySet()) {
-            if (!key.startsWith("g" + epoch + "/")) {
+            if (ClusterConfigs.generationOf(key) != epoch) {
                 n++;
             }
         }

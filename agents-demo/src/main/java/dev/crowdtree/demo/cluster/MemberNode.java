@@ -292,8 +292,8 @@ public final class MemberNode implements AutoCloseable {
             }));
         }
         Wire.StepAnswer sum = new Wire.StepAnswer(0, 0, 0, 0, 0, 0);
-        for (Future<Wire.StepAnswer> f : done) {
-            sum = sum.plus(get(f));
+        for (Wire.StepAnswer a : getAll(done)) {
+            sum = sum.plus(a);
         }
         return sum.withNanos(System.nanoTime() - t0);
     }
@@ -377,7 +377,8 @@ public final class MemberNode implements AutoCloseable {
      * Writes the region's outbox: to a neighbour on this member in memory, to others sealed into the
      * exchange map (adding the sealed bytes to {@code sent[0]}); returns the writes in flight.
      */
-    private List<CompletableFuture<?>> publish(Region region, long[] sent, long epoch, long startNanos) {
+    private List<CompletableFuture<?>> publish(Region region, long[] sent, long epoch, long startNanos)
+            throws InterruptedException {
         IMap<String, byte[]> exchange = hz.getMap(ClusterConfigs.EXCHANGE);
         int[] nb = region.neighbours();
         List<CompletableFuture<?>> writes = new ArrayList<>();
@@ -386,7 +387,8 @@ public final class MemberNode implements AutoCloseable {
             if (regions.containsKey(nb[i])) {
                 local.put(key, region.outbox(i));
             } else if (!fence.writable(epoch, startNanos)) {
-                throw new MemberFence.Fenced("region " + region.index() + " of a fenced member wrote nothing");
+                awaitQuietly(writes); // those issued before the fence land before the task ends
+                throw new MemberFence.Fenced("region " + region.index() + " of a fenced member wrote nothing more");
             } else {
                 byte[] sealed = secret.seal(region.outbox(i), key);
                 sent[0] += sealed.length;
@@ -417,6 +419,17 @@ public final class MemberNode implements AutoCloseable {
         return plain.length;
     }
 
+    /** Waits for {@code writes} to end, a failed one as well as one that succeeded. */
+    private static void awaitQuietly(List<? extends Future<?>> writes) throws InterruptedException {
+        for (Future<?> w : writes) {
+            try {
+                w.get();
+            } catch (ExecutionException e) {
+                // ended; what it wrote, if anything, is under a key of the old generation
+            }
+        }
+    }
+
     /**
      * Waits for the checkpoint writes still in flight: before the next checkpoint's step answers (so
      * when the driver deletes an older checkpoint, the one after it is complete), and before the
@@ -429,13 +442,7 @@ public final class MemberNode implements AutoCloseable {
             writes = new ArrayList<>(pendingCheckpoints);
             pendingCheckpoints.clear();
         }
-        for (Future<?> w : writes) {
-            try {
-                w.get();
-            } catch (ExecutionException e) {
-                // the entry is missing; see above
-            }
-        }
+        awaitQuietly(writes); // a failed write's entry is missing; see above
     }
 
     private interface RegionJob {
@@ -449,10 +456,35 @@ public final class MemberNode implements AutoCloseable {
             done.add(pool.submit(() -> job.run(r)));
         }
         long sum = 0;
-        for (Future<Long> f : done) {
-            sum += get(f);
+        for (long n : getAll(done)) {
+            sum += n;
         }
         return sum;
+    }
+
+    /**
+     * What every one of {@code done} returned, once all have finished: a region's task that failed
+     * does not leave the others running (and their writes under way) past the task that started them,
+     * so the next task of this member (a setup of a newer generation) begins with none of them.
+     *
+     * @throws Exception the first failure, in the order of {@code done}
+     */
+    private static <T> List<T> getAll(List<Future<T>> done) throws Exception {
+        List<T> out = new ArrayList<>(done.size());
+        Exception first = null;
+        for (Future<T> f : done) {
+            try {
+                out.add(get(f));
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+        return out;
     }
 
     private static <T> T get(Future<T> f) throws Exception {
