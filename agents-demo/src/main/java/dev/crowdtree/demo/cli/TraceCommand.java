@@ -88,7 +88,8 @@ public final class TraceCommand implements Callable<Integer> {
                 treeFile = s.resolveTree();
             }
             InputFiles.check(treeFile, maxBytes);
-            CompiledStateTree t = StateTreeJson.compile(treeFile, new StateTreeCompiler(registry), maxBytes);
+            CompiledStateTree t = StateTreeJson.compile(treeFile,
+                    new StateTreeCompiler(registry).withHostEvents(s.eventTags()), maxBytes);
             if (!TreeFiles.runsStandalone(t, registry, System.err)) {
                 return Problems.USAGE;
             }

@@ -61,7 +61,7 @@ class CrowdNamesCliTest extends CliTestBase {
             + "}\n";
 
     /** Wander for 0.3 s, flee for 0.2 s, and so on; a Scare event makes an agent flee at once. */
-    private static final String TREE = "{\"name\": \"Critters\", \"root\": {\"name\": \"Root\",\n"
+    private static final String TREE = "{\"name\": \"Critters\", \"hostEvents\": [\"Scare\"], \"root\": {\"name\": \"Root\",\n"
             + " \"transitions\": [{\"trigger\": \"onEvent\", \"event\": \"Scare\", \"to\": \"Root/Flee\"}],\n"
             + " \"children\": [\n"
             + "  {\"name\": \"Wander\", \"tasks\": [{\"type\": \"wander\", \"speed\": 1.5}, {\"type\": \"delay\", \"duration\": 0.3}],\n"

@@ -28,6 +28,8 @@ public record CompileWarning(String id, String source, String statePath, String 
     public static final String PAYLOAD_MISMATCH = "W3";
     /** W4: a delayed {@code onEvent} transition, which needs the event again on every tick of its delay. */
     public static final String DELAYED_ON_EVENT = "W4";
+    /** W5: an {@code onEvent} or required event tag that no node of the tree sends and the host is not said to send. */
+    public static final String NEVER_SENT = "W5";
 
     /** The longest source, state path or field printed whole. */
     public static final int MAX_PATH = 300;

@@ -72,6 +72,10 @@ final class Compilation {
     final Map<String, String> externalUser = new HashMap<>();
     /** The built-in sendEvent tasks, as compiled, for warning W3. */
     final List<Model.SentEvent> sentEvents = new ArrayList<>();
+    /** Every event tag a node of the tree names (a property of kind TAG): events it may send, for W5. */
+    final java.util.Set<String> nodeTags = new java.util.LinkedHashSet<>();
+    /** Event tags the host sends beside the tree's {@code hostEvents} (a scenario's), for W5. */
+    java.util.Set<String> extraHostEvents = java.util.Set.of();
     /** The node types the tree uses, in order of first use. */
     final java.util.Set<String> nodeTypes = new java.util.LinkedHashSet<>();
 

@@ -93,7 +93,8 @@ final class EnabledFlags {
             subtrees.add(state(s, false));
         }
         return new TreeDef(def.source(), def.name(), def.parameters(), enabledNodes(def.evaluators()),
-                state(def.root(), false), subtrees, enabledNodes(def.globalTasks()), def.transitionScan(), def.rules());
+                state(def.root(), false), subtrees, enabledNodes(def.globalTasks()), def.transitionScan(), def.rules(),
+                def.hostEvents());
     }
 
     /** The enabled nodes of a list, each named as in the full list (a name shared by several gets {@code #<index>}). */

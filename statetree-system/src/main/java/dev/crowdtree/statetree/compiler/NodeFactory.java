@@ -249,6 +249,7 @@ final class NodeFactory {
                     c.error(path, f, "expected " + spec.expected() + ", got " + Values.describe(raw));
                     return null;
                 }
+                c.nodeTags.add((String) raw);
                 return c.out.tagId((String) raw);
             case PARAM: {
                 if (!(raw instanceof String)) {

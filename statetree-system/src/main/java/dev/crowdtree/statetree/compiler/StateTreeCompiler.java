@@ -48,9 +48,26 @@ public final class StateTreeCompiler {
     public static final int MAX_CONDITION_NESTING = 32;
 
     private final NodeRegistry registry;
+    /** Event tags the host sends beside a tree's own {@code hostEvents} (warning W5). */
+    private final java.util.Set<String> hostEvents;
 
     public StateTreeCompiler(NodeRegistry registry) {
+        this(registry, java.util.Set.of());
+    }
+
+    private StateTreeCompiler(NodeRegistry registry, java.util.Set<String> hostEvents) {
         this.registry = registry.copy();
+        this.hostEvents = hostEvents;
+    }
+
+    /**
+     * This compiler, told that the host also sends the events {@code tags} (a scenario's, say) beside
+     * those a tree lists in its {@code hostEvents}: warning W5 takes them as sent.
+     */
+    public StateTreeCompiler withHostEvents(java.util.Collection<String> tags) {
+        java.util.Set<String> all = new java.util.LinkedHashSet<>(hostEvents);
+        all.addAll(tags);
+        return new StateTreeCompiler(registry, java.util.Set.copyOf(all));
     }
 
     /** A compiler that knows the built-in node types. */
@@ -70,9 +87,11 @@ public final class StateTreeCompiler {
      */
     public CompiledStateTree compile(TreeDef def) throws StateTreeCompileException {
         Compilation c = new Compilation(def, registry);
+        c.extraHostEvents = hostEvents;
         CompiledStateTree result = attempt(c);
         if (c.errorCount() == 0 && result != null && EnabledFlags.anyDisabled(def)) {
             Compilation kept = new Compilation(EnabledFlags.prune(def), registry);
+            kept.extraHostEvents = hostEvents;
             kept.probe = true; // its subtrees that only disabled states link were checked above
             kept.pruned = true; // the tree that runs: its warnings are the ones to give
             result = attempt(kept);
@@ -221,7 +240,7 @@ public final class StateTreeCompiler {
         }
         Compilation check = new Compilation(new TreeDef(c.source, c.def.name(), c.def.parameters(), c.def.evaluators(),
                 new StateDef(c.def.root().name(), "state", null, null, null, null, null, null, null, links),
-                c.def.subtrees(), c.def.globalTasks(), c.def.transitionScan(), c.def.rules()), registry);
+                c.def.subtrees(), c.def.globalTasks(), c.def.transitionScan(), c.def.rules(), c.def.hostEvents()), registry);
         check.probe = true;
         run(check);
         for (CompileError err : check.errors) {

@@ -28,7 +28,7 @@ import java.util.Set;
  * tree of a compilation that found no error: W1 completion transitions on states that cannot
  * complete that way, W2 states that can never become active, W3 payloads of the tree's own
  * {@code sendEvent} that its receiving transitions (and required events) reject or drop, W4 delayed {@code onEvent}
- * transitions. Each is added to the output ({@code CompiledStateTree.warnings}); at most {@link StateTreeCompileException#MAX_KEPT}
+ * transitions, W5 event tags that nothing sends. Each is added to the output ({@code CompiledStateTree.warnings}); at most {@link StateTreeCompileException#MAX_KEPT}
  * are kept. W1, W2 and W4 are linear in the states, tasks and transitions; W3 summarises the
  * receivers of each tag once and stays within a work budget ({@link #W3_BUDGET}).
  */
@@ -112,6 +112,68 @@ final class WarningPass {
             }
             payload(e);
         }
+        neverSent();
+    }
+
+    /**
+     * W5: an {@code onEvent} transition's tag or a required event's tag that nothing is known to
+     * send: no node of the tree names it (a property of kind TAG: {@code sendEvent}'s {@code tag},
+     * or a node type of yours that takes one), and neither the tree's {@code hostEvents} nor the
+     * compiler's ({@link StateTreeCompiler#withHostEvents}: a scenario's events) list it. Most often
+     * a typo; "did you mean" offers the tags that are sent or received elsewhere in the tree. An
+     * event of a tag below it ({@code Noise.Loud} for {@code Noise}) counts as its (section 8).
+     */
+    private void neverSent() {
+        Set<String> sent = new LinkedHashSet<>(c.nodeTags);
+        if (c.def != null) {
+            sent.addAll(c.def.hostEvents());
+        }
+        sent.addAll(c.extraHostEvents);
+        Set<String> known = new LinkedHashSet<>(sent);
+        for (StateNode s : c.order) {
+            for (TransitionInfo t : s.transitions) {
+                if (t.trigger() == Trigger.ON_EVENT) {
+                    known.add(t.event());
+                }
+            }
+            if (s.requiredEvent != null) {
+                known.add(s.requiredEvent.tag());
+            }
+        }
+        for (StateNode s : c.order) {
+            if (kept >= StateTreeCompileException.MAX_KEPT) {
+                return;
+            }
+            for (TransitionInfo t : s.transitions) {
+                if (t.trigger() == Trigger.ON_EVENT && !isSent(t.event(), sent)) {
+                    neverSent(s.path, t.field() + ".event", t.event(), known);
+                }
+            }
+            if (s.requiredEvent != null && !s.disabled && !isSent(s.requiredEvent.tag(), sent)) {
+                neverSent(s.path, RequiredEventKey.KEY + ".tag", s.requiredEvent.tag(), known);
+            }
+        }
+    }
+
+    /** Whether an event of tag {@code tag}, or of a tag below it ({@code tag.X}: tags are hierarchical, section 8), is sent. */
+    private static boolean isSent(String tag, Set<String> sent) {
+        if (sent.contains(tag)) {
+            return true;
+        }
+        for (String s : sent) {
+            if (s.length() > tag.length() && s.charAt(tag.length()) == '.' && s.startsWith(tag)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void neverSent(String statePath, String field, String tag, Set<String> known) {
+        List<String> others = new ArrayList<>(known);
+        others.remove(tag);
+        warn(CompileWarning.NEVER_SENT, statePath, field, "event '" + tag + "' is never sent: no node of the tree "
+                + "sends it and the tree's \"hostEvents\" does not list it" + c.suggestions.suggest(tag, others)
+                + "; if your program (or a scenario) sends it, list it in the tree's top-level \"hostEvents\"");
     }
 
     private void warn(String id, String statePath, String field, String message) {

@@ -40,6 +40,7 @@ public final class StateTreeBuilder {
     private StateDef root;
     private String transitionScan;
     private String rules;
+    private final List<String> hostEvents = new java.util.ArrayList<>();
 
     private StateTreeBuilder(String name) {
         this.name = name;
@@ -136,8 +137,18 @@ public final class StateTreeBuilder {
         return this;
     }
 
+    /**
+     * The event tags the host program sends the agents ({@code "hostEvents"}), which warning W5 takes
+     * as sent (docs/SEMANTICS.md section 16).
+     */
+    public StateTreeBuilder hostEvents(String... tags) {
+        hostEvents.addAll(java.util.Arrays.asList(tags));
+        return this;
+    }
+
     public TreeDef build() {
-        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan, rules);
+        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan, rules,
+                hostEvents);
     }
 
     /** {@code fields} (a new map when null) with payload field {@code name} of {@code type} added: a {@code payloadFields} map. */

@@ -10,14 +10,29 @@ import java.util.List;
  * prefixes every compile error. {@code transitionScan} is {@code leafFirst} (null: the default) or
  * {@code rootFirst}, the order of the transition scan (docs/SEMANTICS.md, rules H1-H2). {@code rules}
  * is {@code seed} (null: the default) or {@code unreal-5.8}, the rule set the runtimes follow where
- * the two differ (docs/SEMANTICS.md section 20, rules U1-U8).
+ * the two differ (docs/SEMANTICS.md section 20, rules U1-U8). {@code hostEvents} lists the event
+ * tags the host program sends the agents (none: an empty list), which warning W5 takes as sent.
  */
 public record TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
                       StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan,
-                      String rules) {
+                      String rules, List<String> hostEvents) {
     /** This tree with {@code newRoot} as its root (every other field kept). */
     public TreeDef withRoot(StateDef newRoot) {
-        return new TreeDef(source, name, parameters, evaluators, newRoot, subtrees, globalTasks, transitionScan, rules);
+        return new TreeDef(source, name, parameters, evaluators, newRoot, subtrees, globalTasks, transitionScan, rules,
+                hostEvents);
+    }
+
+    /** This tree with {@code events} as the event tags its host sends (every other field kept). */
+    public TreeDef withHostEvents(List<String> events) {
+        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan, rules,
+                events);
+    }
+
+    /** A tree whose host sends no event that W5 must know of. */
+    public TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
+                   StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan,
+                   String rules) {
+        this(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan, rules, null);
     }
 
     /** A tree under the default rules ({@code seed}). */
@@ -31,6 +46,7 @@ public record TreeDef(String source, String name, List<ParameterDef> parameters,
         evaluators = evaluators == null ? List.of() : List.copyOf(evaluators);
         subtrees = subtrees == null ? List.of() : List.copyOf(subtrees);
         globalTasks = globalTasks == null ? List.of() : List.copyOf(globalTasks);
+        hostEvents = hostEvents == null ? List.of() : List.copyOf(hostEvents);
     }
 
     /** A tree scanned leaf first (the default). */

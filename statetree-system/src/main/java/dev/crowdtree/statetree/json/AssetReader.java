@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  */
 final class AssetReader {
     static final List<String> TOP_KEYS = List.of("name", "transitionScan", "rules", "parameters", "evaluators",
-            "globalTasks", "root", "subtrees");
+            "globalTasks", "root", "subtrees", "hostEvents");
     /**
      * The top-level key through which editors find the asset's JSON Schema
      * ({@code docs/statetree-asset.schema.json}): a string, accepted and otherwise ignored. It is not
@@ -183,7 +183,32 @@ final class AssetReader {
             }
         }
         subtrees.addAll(links.subtrees());
-        return new TreeDef(source, name, params, evaluators, root, subtrees, globalTasks, transitionScan, rules);
+        List<String> hostEvents = new ArrayList<>(hostEvents(m));
+        for (String e : links.hostEvents()) {
+            if (!hostEvents.contains(e)) {
+                hostEvents.add(e); // a linked asset's agents are the including tree's: its host sends them too
+            }
+        }
+        return new TreeDef(source, name, params, evaluators, root, subtrees, globalTasks, transitionScan, rules,
+                hostEvents);
+    }
+
+    /** The top-level {@code hostEvents}: the event tags the host sends, each a non-empty string. */
+    private List<String> hostEvents(Map<String, Object> m) {
+        List<String> out = new ArrayList<>();
+        List<?> l = list(m, "hostEvents", null, "", "event tags (strings)");
+        for (int i = 0; i < l.size(); i++) {
+            Object e = l.get(i);
+            if (e instanceof String && !((String) e).isEmpty()) {
+                if (!out.contains(e)) {
+                    out.add((String) e);
+                }
+            } else {
+                error(null, "hostEvents[" + i + "]", "expected an event tag (a non-empty string) that the host sends, got "
+                        + Values.describe(e));
+            }
+        }
+        return out;
     }
 
     // ---- states ----------------------------------------------------------------------------------

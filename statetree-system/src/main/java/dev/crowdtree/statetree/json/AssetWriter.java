@@ -44,6 +44,13 @@ final class AssetWriter {
             }
             stringField(g, "transitionScan", def.transitionScan());
             stringField(g, "rules", def.rules());
+            if (!def.hostEvents().isEmpty()) {
+                g.writeArrayFieldStart("hostEvents");
+                for (String e : def.hostEvents()) {
+                    g.writeString(e);
+                }
+                g.writeEndArray();
+            }
             parameters(g, def.parameters());
             nodes(g, "evaluators", def.evaluators());
             nodes(g, "globalTasks", def.globalTasks());

@@ -29,6 +29,9 @@ import java.util.Map;
  * twice becomes one subtree) and the chain of files being read, for cycles.
  */
 final class LinkedAssets {
+    /** The host events of the included assets (W5 takes them as sent). */
+    private final java.util.LinkedHashSet<String> hostEvents = new java.util.LinkedHashSet<>();
+
     static final String TYPE = "linkedAsset";
     static final String KEY = "asset";
 
@@ -93,6 +96,11 @@ final class LinkedAssets {
     /** The subtrees the included assets contributed, to append to the including tree's. */
     List<StateDef> subtrees() {
         return new ArrayList<>(subtrees.values());
+    }
+
+    /** The {@code hostEvents} the included assets declared, in the order first seen. */
+    List<String> hostEvents() {
+        return new ArrayList<>(hostEvents);
     }
 
     /**
@@ -187,6 +195,7 @@ final class LinkedAssets {
         for (StateDef s : included.subtrees()) {
             subtrees.putIfAbsent(s.name(), s);
         }
+        hostEvents.addAll(included.hostEvents());
         StateDef root = included.root();
         if (Vocabulary.StateType.LINKED.assetName().equals(root.type())) {
             reader.error(path, field, "the root state of linked asset \"" + asset + "\" is itself a linked or linkedAsset "

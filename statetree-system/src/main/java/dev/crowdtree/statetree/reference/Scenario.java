@@ -576,6 +576,17 @@ public final class Scenario {
         return inputs;
     }
 
+    /** The tags of the events the scenario sends, in order of first use (the tree's host events for warning W5). */
+    public List<String> eventTags() {
+        java.util.LinkedHashSet<String> tags = new java.util.LinkedHashSet<>();
+        for (Input in : inputs) {
+            if (in instanceof EventInput e) {
+                tags.add(e.tag());
+            }
+        }
+        return List.copyOf(tags);
+    }
+
     @Override
     public String toString() {
         return "Scenario[" + source + ", tree=" + tree + ", dt=" + dt + ", ticks=" + ticks + ", seed=" + seed

@@ -11,14 +11,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The authoring warnings W1-W4 (docs/SEMANTICS.md, "Authoring warnings"): for each kind, trees that get it and
+ * The authoring warnings W1-W5 (docs/SEMANTICS.md, "Authoring warnings"): for each kind, trees that get it and
  * near misses that do not. A warning does not stop the tree from compiling. Assets are written with
  * single quotes for readability.
  */
 class AuthoringWarningsTest {
     private static final String FILE = "warn.json";
 
+    /**
+     * The warnings of an asset, but W5: the tests of W1-W4 receive events that their host would send
+     * (W5 has tests of its own, which use {@link #allWarnings}).
+     */
     private static List<CompileWarning> warnings(String singleQuoted) throws Exception {
+        return allWarnings(singleQuoted).stream().filter(w -> !CompileWarning.NEVER_SENT.equals(w.id())).toList();
+    }
+
+    private static List<CompileWarning> allWarnings(String singleQuoted) throws Exception {
         CompiledStateTree t = StateTreeJson.compile(FILE, singleQuoted.replace('\'', '"'), TestAssets.compiler());
         for (CompileWarning w : t.warnings) {
             assertEquals(FILE, w.source());
@@ -348,9 +356,76 @@ class AuthoringWarningsTest {
         CompiledStateTree t = StateTreeJson.compile(FILE, tree("{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': ["
                 + "{'trigger': 'onEvent', 'event': 'E', 'to': 'A', 'delay': 1}, {'trigger': 'onStateCompleted', 'to': 'A'}]},"
                 + " {'name': 'B', 'tasks': [{'type': 'run'}]}").replace('\'', '"'), TestAssets.compiler());
-        assertEquals(List.of("W4 Root/A transitions[0].delay", "W1 Root/A transitions[1].trigger", "W2 Root/B null"),
+        assertEquals(List.of("W4 Root/A transitions[0].delay", "W1 Root/A transitions[1].trigger", "W2 Root/B null",
+                        "W5 Root/A transitions[0].event"),
                 t.warnings.stream().map(w -> w.id() + " " + w.statePath() + " " + w.field()).toList());
         assertEquals(3, t.stateCount);
         assertThrows(UnsupportedOperationException.class, () -> t.warnings.clear());
+    }
+
+    // ---- W5 --------------------------------------------------------------------------------------
+
+    /** A shop: Idle goes to Serve on Purchase (or the given tag), and the given extra top-level keys. */
+    private static String shop(String onEvent, String extra) {
+        return "{'name': 'T', " + extra + "'root': {'name': 'Root', 'children': ["
+                + "{'name': 'Idle', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onEvent', 'event': '" + onEvent
+                + "', 'to': 'Root/Serve'}]},"
+                + " {'name': 'Serve', 'tasks': [{'type': 'sendEvent', 'tag': 'Served'}, {'type': 'run'}],"
+                + "  'transitions': [{'trigger': 'onEvent', 'event': 'Served', 'to': 'Root/Idle'}]}]}}";
+    }
+
+    @Test
+    void w5AnEventTagThatNothingSends() throws Exception {
+        // issue 36's case: a typo of a tag the host sends
+        List<CompileWarning> ws = allWarnings(shop("Purchse", "'hostEvents': ['Purchase'], "));
+        assertEquals(1, ws.size(), ws.toString());
+        CompileWarning w = ws.get(0);
+        assertEquals(List.of("W5", "Root/Idle", "transitions[0].event"), List.of(w.id(), w.statePath(), w.field()));
+        assertEquals("warn.json: state 'Root/Idle': transitions[0].event: [W5] event 'Purchse' is never sent: no node "
+                + "of the tree sends it and the tree's \"hostEvents\" does not list it; did you mean [Purchase]?; if your "
+                + "program (or a scenario) sends it, list it in the tree's top-level \"hostEvents\"", w.toString());
+        // listed by the host, sent by a node (Served), or a tag below it sent (tags are hierarchical)
+        assertEquals(List.of(), allWarnings(shop("Purchase", "'hostEvents': ['Purchase'], ")));
+        assertEquals(List.of(), allWarnings(shop("Served", "")));
+        assertEquals(List.of(), allWarnings(shop("Purchase", "'hostEvents': ['Purchase.Cash'], ")));
+        // not the other way round: a parent tag sent does not reach a transition on a tag below it
+        assertOnlyW5(shop("Purchase.Cash", "'hostEvents': ['Purchase'], "), "Root/Idle", "transitions[0].event");
+        // nothing sent at all: no suggestion among sent tags but the tree's own received ones
+        assertOnlyW5(shop("Purchase", ""), "Root/Idle", "transitions[0].event");
+    }
+
+    private static void assertOnlyW5(String asset, String statePath, String field) throws Exception {
+        List<CompileWarning> ws = allWarnings(asset);
+        assertEquals(1, ws.size(), ws.toString());
+        assertEquals(List.of("W5", statePath, field), List.of(ws.get(0).id(), ws.get(0).statePath(), ws.get(0).field()));
+    }
+
+    @Test
+    void w5RequiredEventsDisabledTransitionsAndTheCompilersHostEvents() throws Exception {
+        String waiting = tree("{'name': 'Wait', 'requiredEvent': {'tag': 'Go'}, 'tasks': [{'type': 'run'}]},"
+                + " {'name': 'Idle', 'tasks': [{'type': 'run'}]}");
+        assertOnlyW5(waiting, "Root/Wait", "requiredEvent.tag");
+        // a scenario's events, given to the compiler (trace and debug do so)
+        CompiledStateTree t = StateTreeJson.compile(FILE, waiting.replace('\'', '"'),
+                TestAssets.compiler().withHostEvents(List.of("Go")));
+        assertEquals(List.of(), t.warnings);
+        // a disabled transition is not warned about (rule N1; W2 then says Serve cannot be reached)
+        assertEquals(List.of("W2"), allWarnings(shop("Purchse", "'hostEvents': ['Purchase'], ")
+                .replace("'to': 'Root/Serve'}", "'to': 'Root/Serve', 'enabled': false}")).stream().map(CompileWarning::id).toList());
+        // a tag property of any node counts as sent: here a sendEvent that is a global task
+        assertEquals(List.of(), allWarnings(shop("Purchase", "'globalTasks': [{'type': 'sendEvent', 'tag': 'Purchase'}], ")));
+    }
+
+    @Test
+    void hostEventsAreReadWrittenAndChecked() throws Exception {
+        String asset = shop("Purchase", "'hostEvents': ['Purchase', 'Purchase', 'Refund'], ").replace('\'', '"');
+        dev.crowdtree.statetree.definition.TreeDef def = StateTreeJson.read(FILE, asset);
+        assertEquals(List.of("Purchase", "Refund"), def.hostEvents(), "a repeated tag is kept once");
+        assertEquals(def.hostEvents(), StateTreeJson.read(FILE, StateTreeJson.write(def)).hostEvents());
+        dev.crowdtree.statetree.compiler.StateTreeCompileException e = assertThrows(
+                dev.crowdtree.statetree.compiler.StateTreeCompileException.class,
+                () -> StateTreeJson.read(FILE, shop("Purchase", "'hostEvents': ['Purchase', 3], ").replace('\'', '"')));
+        assertTrue(e.getMessage().contains("hostEvents[1]: expected an event tag (a non-empty string) that the host "
+                + "sends, got 3"), e.getMessage());
     }
 }

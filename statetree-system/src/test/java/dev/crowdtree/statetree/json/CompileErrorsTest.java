@@ -413,7 +413,7 @@ class CompileErrorsTest {
                 null, "parameters.p.value", "'value' is only valid on a state's parameters");
         assertOnlyError("{'name': 'T', 'root': {'name': 'R'}, 'subtree': []}", null, "subtree",
                 "unknown key 'subtree' at the top level; valid keys are name, transitionScan, rules, parameters,"
-                        + " evaluators, globalTasks, root, subtrees");
+                        + " evaluators, globalTasks, root, subtrees, hostEvents");
     }
 
     @Test

@@ -428,7 +428,7 @@ class JsonLoaderTest {
         assertEquals(1, e.errors().size(), e.getMessage());
         assertEquals("schema", e.errors().get(0).field());
         assertEquals("unknown key 'schema' at the top level; valid keys are name, transitionScan, rules, parameters,"
-                + " evaluators, globalTasks, root, subtrees", e.errors().get(0).message());
+                + " evaluators, globalTasks, root, subtrees, hostEvents", e.errors().get(0).message());
     }
 
     @Test
