@@ -56,8 +56,10 @@ class ReadmeEmbeddingTest {
         String pom = Files.readString(EXAMPLE.resolve("pom.xml"));
         String version = Files.readString(REPO.resolve("pom.xml")).replaceAll("(?s).*?<version>([^<]+)</version>.*", "$1");
         for (String artifact : List.of("statetree-system", "agents-demo")) {
-            assertTrue(readme.contains("<dependency>\n  <groupId>dev.crowdtree</groupId>\n  <artifactId>" + artifact
-                    + "</artifactId>\n  <version>" + version + "</version>\n</dependency>"),
+            // as a snippet or inside the README's complete pom.xml, at any indentation
+            assertTrue(java.util.regex.Pattern.compile("<dependency>\\s*<groupId>dev\\.crowdtree</groupId>\\s*<artifactId>"
+                    + artifact + "</artifactId>\\s*<version>" + java.util.regex.Pattern.quote(version)
+                    + "</version>\\s*</dependency>").matcher(readme).find(),
                     "README dependency snippet of " + artifact + " with version " + version);
             assertTrue(pom.contains("<artifactId>" + artifact + "</artifactId>\n      <version>${crowdtree.version}</version>"),
                     pom);
