@@ -157,7 +157,8 @@ public final class Debugger implements AutoCloseable {
         Scenario scenario = Scenario.load(scenarioFile, maxBytes);
         String text = Files.readString(scenarioFile, StandardCharsets.UTF_8);
         Path tree = treeFile != null ? treeFile : scenario.resolveTree();
-        CompiledStateTree t = StateTreeJson.compile(tree, new StateTreeCompiler(nodes).withHostEvents(scenario.eventTags()), maxBytes);
+        CompiledStateTree t = StateTreeJson.compile(tree,
+                new StateTreeCompiler(nodes).withHostEvents(scenario.eventTags()), maxBytes);
         ScenarioTarget target = new ScenarioTarget(scenario, text, t,
                 StandaloneHost.factory(StateTreeSystem::create, nodes));
         RecordingOut out = record == null ? null : Recordings.scenarioWriter(record, scenarioFile, text, tree,

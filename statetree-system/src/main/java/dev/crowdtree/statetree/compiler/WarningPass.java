@@ -124,12 +124,21 @@ final class WarningPass {
      * event of a tag below it ({@code Noise.Loud} for {@code Noise}) counts as its (section 8).
      */
     private void neverSent() {
-        Set<String> sent = new LinkedHashSet<>(c.nodeTags);
+        Set<String> tags = new LinkedHashSet<>(c.nodeTags);
         if (c.def != null) {
-            sent.addAll(c.def.hostEvents());
+            tags.addAll(c.def.hostEvents());
         }
-        sent.addAll(c.extraHostEvents);
-        Set<String> known = new LinkedHashSet<>(sent);
+        tags.addAll(c.extraHostEvents);
+        // every tag sent, and every tag above one (Noise for Noise.Loud): a lookup per receiver, in
+        // time linear in the tags' lengths whatever their number
+        Set<String> sent = new java.util.HashSet<>();
+        for (String t : tags) {
+            for (int dot = t.indexOf('.'); dot >= 0; dot = t.indexOf('.', dot + 1)) {
+                sent.add(t.substring(0, dot));
+            }
+            sent.add(t);
+        }
+        Set<String> known = new LinkedHashSet<>(tags);
         for (StateNode s : c.order) {
             for (TransitionInfo t : s.transitions) {
                 if (t.trigger() == Trigger.ON_EVENT) {
@@ -145,27 +154,14 @@ final class WarningPass {
                 return;
             }
             for (TransitionInfo t : s.transitions) {
-                if (t.trigger() == Trigger.ON_EVENT && !isSent(t.event(), sent)) {
+                if (t.trigger() == Trigger.ON_EVENT && !sent.contains(t.event())) {
                     neverSent(s.path, t.field() + ".event", t.event(), known);
                 }
             }
-            if (s.requiredEvent != null && !s.disabled && !isSent(s.requiredEvent.tag(), sent)) {
+            if (s.requiredEvent != null && !s.disabled && !sent.contains(s.requiredEvent.tag())) {
                 neverSent(s.path, RequiredEventKey.KEY + ".tag", s.requiredEvent.tag(), known);
             }
         }
-    }
-
-    /** Whether an event of tag {@code tag}, or of a tag below it ({@code tag.X}: tags are hierarchical, section 8), is sent. */
-    private static boolean isSent(String tag, Set<String> sent) {
-        if (sent.contains(tag)) {
-            return true;
-        }
-        for (String s : sent) {
-            if (s.length() > tag.length() && s.charAt(tag.length()) == '.' && s.startsWith(tag)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void neverSent(String statePath, String field, String tag, Set<String> known) {
