@@ -3,6 +3,7 @@ package dev.crowdtree.demo.cli;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
+import dev.crowdtree.statetree.exec.PayloadMismatch;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.InputFileException;
 import dev.crowdtree.statetree.json.InputFiles;
@@ -21,12 +22,15 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
  * {@code trace <scenario.json>}: runs a scripted scenario and prints the canonical trace
  * (docs/SEMANTICS.md section 10; with {@code --explain}, a {@code why} line after each transition) on stdout, each tick's lines as soon as the tick is over; the
- * tree's authoring warnings first, on stderr. Exit 0, or 2 for a bad scenario or tree.
+ * tree's authoring warnings first, on stderr, and at the end, on stderr too, the payload mismatches
+ * (rule E5) when there were any, as {@code run}'s summary gives them. Exit 0, or 2 for a bad scenario
+ * or tree.
  */
 @Command(name = "trace", mixinStandardHelpOptions = true,
         description = "Run a scripted scenario and print the canonical trace, line by line as it happens.")
@@ -96,10 +100,18 @@ public final class TraceCommand implements Callable<Integer> {
             Problems.warnings(System.err, t);
             PrintStream out = System.out;
             try {
+                int last = s.ticks();
                 ScenarioRunner.run(s, t, StandaloneHost.factory(factory, registry), line -> {
                     out.println(line);
                     if (out.checkError()) {
                         throw OUTPUT_CLOSED; // the reader went away (trace ... | head): stop the run
+                    }
+                }, (runtime, tick) -> {
+                    // events an onEvent transition's payload fields rejected (rule E5): on stderr, as
+                    // run's summary gives them, so that the trace on stdout stays the canonical one
+                    List<PayloadMismatch> unmatched = tick == last ? runtime.unmatchedPayloads() : List.of();
+                    if (!unmatched.isEmpty()) {
+                        PayloadMismatchLines.print(System.err, unmatched);
                     }
                 });
             } catch (IllegalStateException e) {
