@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's complete minimal pom.xml ("Use it as a library"), as a user copies it, builds a
-# program that compiles and ticks a tree against the installed artifacts (run after `mvn install`).
+# program that compiles a tree against the installed artifacts, which then runs (after `mvn install`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)

@@ -109,9 +109,11 @@ public final class TraceCommand implements Callable<Integer> {
                 }, (runtime, tick) -> {
                     // events an onEvent transition's payload fields rejected (rule E5): on stderr, as
                     // run's summary gives them, so that the trace on stdout stays the canonical one
-                    List<PayloadMismatch> unmatched = tick == last ? runtime.unmatchedPayloads() : List.of();
-                    if (!unmatched.isEmpty()) {
-                        PayloadMismatchLines.print(System.err, unmatched);
+                    if (tick == last) {
+                        List<PayloadMismatch> unmatched = runtime.unmatchedPayloads();
+                        if (!unmatched.isEmpty()) {
+                            PayloadMismatchLines.print(System.err, unmatched);
+                        }
                     }
                 });
             } catch (IllegalStateException e) {

@@ -22,12 +22,6 @@ public record TreeDef(String source, String name, List<ParameterDef> parameters,
                 hostEvents);
     }
 
-    /** This tree with {@code events} as the event tags its host sends (every other field kept). */
-    public TreeDef withHostEvents(List<String> events) {
-        return new TreeDef(source, name, parameters, evaluators, root, subtrees, globalTasks, transitionScan, rules,
-                events);
-    }
-
     /** A tree whose host sends no event that W5 must know of. */
     public TreeDef(String source, String name, List<ParameterDef> parameters, List<NodeDef> evaluators,
                    StateDef root, List<StateDef> subtrees, List<NodeDef> globalTasks, String transitionScan,

@@ -183,26 +183,20 @@ final class AssetReader {
             }
         }
         subtrees.addAll(links.subtrees());
-        List<String> hostEvents = new ArrayList<>(hostEvents(m));
-        for (String e : links.hostEvents()) {
-            if (!hostEvents.contains(e)) {
-                hostEvents.add(e); // a linked asset's agents are the including tree's: its host sends them too
-            }
-        }
+        java.util.Set<String> hostEvents = hostEvents(m);
+        hostEvents.addAll(links.hostEvents()); // a linked asset's agents are the including tree's: its host sends them too
         return new TreeDef(source, name, params, evaluators, root, subtrees, globalTasks, transitionScan, rules,
-                hostEvents);
+                List.copyOf(hostEvents));
     }
 
-    /** The top-level {@code hostEvents}: the event tags the host sends, each a non-empty string. */
-    private List<String> hostEvents(Map<String, Object> m) {
-        List<String> out = new ArrayList<>();
+    /** The top-level {@code hostEvents}: the event tags the host sends, each a non-empty string, each once. */
+    private java.util.Set<String> hostEvents(Map<String, Object> m) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
         List<?> l = list(m, "hostEvents", null, "", "event tags (strings)");
         for (int i = 0; i < l.size(); i++) {
             Object e = l.get(i);
             if (e instanceof String && !((String) e).isEmpty()) {
-                if (!out.contains(e)) {
-                    out.add((String) e);
-                }
+                out.add((String) e);
             } else {
                 error(null, "hostEvents[" + i + "]", "expected an event tag (a non-empty string) that the host sends, got "
                         + Values.describe(e));

@@ -29,11 +29,11 @@ import java.util.Map;
  * twice becomes one subtree) and the chain of files being read, for cycles.
  */
 final class LinkedAssets {
-    /** The host events of the included assets (W5 takes them as sent). */
-    private final java.util.LinkedHashSet<String> hostEvents = new java.util.LinkedHashSet<>();
-
     static final String TYPE = "linkedAsset";
     static final String KEY = "asset";
+
+    /** The host events of the included assets (W5 takes them as sent). */
+    private final java.util.LinkedHashSet<String> hostEvents = new java.util.LinkedHashSet<>();
 
     /** The file being read, or null when the asset came as text. */
     private final Path file;

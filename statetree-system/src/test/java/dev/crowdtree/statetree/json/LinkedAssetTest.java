@@ -38,6 +38,20 @@ class LinkedAssetTest {
         assertEquals(1, StateTreeJson.read(dir.resolve("main.json")).subtrees().size());
     }
 
+    /** Warning W5: the events a linked asset's host sends are the including tree's too (its agents are). */
+    @Test
+    void aLinkedAssetsHostEventsAddToTheIncludingTrees() throws Exception {
+        Files.writeString(dir.resolve("main.json"), MAIN.replace("{\"name\": \"Main\",",
+                "{\"name\": \"Main\", \"hostEvents\": [\"Go\"],"));
+        Files.writeString(dir.resolve("part.json"), "{\"name\": \"Part\", \"hostEvents\": [\"Quit\", \"Go\"],"
+                + " \"root\": {\"name\": \"Root\", \"tasks\": [{\"type\": \"run\"}],"
+                + " \"transitions\": [{\"trigger\": \"onEvent\", \"event\": \"Quit\", \"to\": \"@succeeded\"}]}}");
+        assertEquals(java.util.List.of("Go", "Quit"), StateTreeJson.read(dir.resolve("main.json")).hostEvents());
+        // no W5 on the asset's Quit (MAIN's B, after the always selected A, gets its W2)
+        assertEquals(java.util.List.of("W2"), StateTreeJson.compile(dir.resolve("main.json"),
+                StateTreeCompiler.withBuiltins()).warnings.stream().map(w -> w.id()).toList());
+    }
+
     /**
      * Issue 23, defect 7: containment was checked on the path's text, so a link inside the directory
      * to a file outside it was read (its strings appeared in errors). Links are resolved first.
