@@ -1,5 +1,7 @@
 package dev.crowdtree.demo.sim;
 
+import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.core.schedule.ChunkExecutor;
 import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.FloatColumn;
 import dev.crowdtree.core.storage.IntColumn;
@@ -169,6 +171,49 @@ public final class CrowdData implements CrowdWorld {
      */
     void sortGrid() {
         gridSort.finish(world.executor(), cell.data(), cellStart, cellRows);
+    }
+
+    /**
+     * The ids {@code 0 .. agents-1} in the order the grid sorts the agents they start as ({@link #sortGrid}:
+     * by cell, ids ascending within a cell), each agent's start position being
+     * {@link #startX}/{@link #startY} of (seed, id): placed in this order, the rows are already in grid
+     * order. The cells are computed on the workers; the result is {@link #cellRows}, the counts use
+     * {@link #cellStart} and the ids' cells the {@link #cell} column's array, all overwritten by the
+     * first grid phase. Simulation thread, before any agent is placed.
+     */
+    int[] idsByCell(ChunkExecutor executor, int agents, long seed) {
+        if (cellRows.length < agents) {
+            cellRows = new int[Math.max(agents, table.capacity())];
+        }
+        final int[] cells = cell.data().length >= agents ? cell.data() : new int[agents];
+        executor.run(c -> {
+            for (int id = c.begin(), e = c.end(); id < e; id++) {
+                cells[id] = cellOf(startX(seed, id), startY(seed, id));
+            }
+        }, agents, 1 << 16);
+        GridSort.sortSequential(cells, agents, cellStart, cellRows);
+        return cellRows;
+    }
+
+    /** The x coordinate agent {@code id} starts at in a world of seed {@code seed}. */
+    float startX(long seed, int id) {
+        return CounterRng.range(0, worldSize, seed, id, 0, 11, 0);
+    }
+
+    /** The y coordinate agent {@code id} starts at. */
+    float startY(long seed, int id) {
+        return CounterRng.range(0, worldSize, seed, id, 0, 11, 1);
+    }
+
+    /** Whether the grid's order ({@link #sortGrid}) is the rows' order already (nothing for a reorder to move). */
+    boolean gridRowsAreInOrder() {
+        final int[] rows = cellRows;
+        for (int k = 0, n = table.size(); k < n; k++) {
+            if (rows[k] != k) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** After the table was reordered by {@link #cellRows}: row k is now the k-th agent in grid order. */

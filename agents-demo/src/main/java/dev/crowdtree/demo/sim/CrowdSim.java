@@ -3,7 +3,6 @@ package dev.crowdtree.demo.sim;
 import dev.crowdtree.statetree.model.LodBands;
 import dev.crowdtree.statetree.model.TickPeriods;
 import dev.crowdtree.core.metrics.TickMetrics;
-import dev.crowdtree.core.random.CounterRng;
 import dev.crowdtree.core.storage.ByteColumn;
 import dev.crowdtree.core.storage.SoaTable;
 import dev.crowdtree.core.world.SpawnInitializer;
@@ -160,29 +159,22 @@ public final class CrowdSim implements RegionalSim {
     }
 
     /** Spawns and starts the agents; returns the LOD bands in effect (null: off). */
-    /** Agents spawned per {@code World.sync} while the crowd is built (a power of two). */
-    private static final int SPAWN_BATCH = 1 << 16;
-
     private LodBands spawn(LodBands lodWanted, TreeHost host) {
         final long seed = config.seed();
-        final float size = config.worldSize();
         SpawnInitializer place = (t, row, id, arg) -> {
-            data.x.set(row, CounterRng.range(0, size, seed, id, 0, 11, 0));
-            data.y.set(row, CounterRng.range(0, size, seed, id, 0, 11, 1));
+            data.x.set(row, data.startX(seed, id));
+            data.y.set(row, data.startY(seed, id));
         };
         SpawnInitializer init = system.spawnInitializer(host.initializer(place));
         if (regions == null) {
-            for (int i = 0; i < config.agents(); i++) {
-                world.commands().spawn(data.table, init, 0);
-                if ((i & SPAWN_BATCH - 1) == SPAWN_BATCH - 1) {
-                    world.sync(); // in batches: the command buffer stays small (21 bytes per command)
-                }
-            }
-            world.sync();
+            // Agent i's start position is a function of (seed, i): the agents are spawned in the order the
+            // grid sorts them (cell, then id), so the first reorder by cell has nothing to move.
+            int[] order = data.idsByCell(world.executor(), config.agents(), seed);
+            world.spawnInOrder(data.table, order, config.agents(), init, 0);
         } else {
             for (int id = 0; id < config.agents(); id++) {
-                float x = CounterRng.range(0, size, seed, id, 0, 11, 0);
-                float y = CounterRng.range(0, size, seed, id, 0, 11, 1);
+                float x = data.startX(seed, id);
+                float y = data.startY(seed, id);
                 if (regions.regionOf(x, y) == region) {
                     world.place(data.table, id, 0, init, 0);
                 }
@@ -217,8 +209,10 @@ public final class CrowdSim implements RegionalSim {
             halo.appendToGrid(data, world, true);
         } else {
             data.sortGrid();
-            world.reorder(data.table, data.cellRows);
-            data.gridRowsAreNowInOrder();
+            if (!data.gridRowsAreInOrder()) {
+                world.reorder(data.table, data.cellRows);
+                data.gridRowsAreNowInOrder();
+            }
         }
         data.computePanic(regions == null);
         system.startAll(0);

@@ -208,6 +208,29 @@ public final class SoaTable {
     }
 
     /**
+     * Appends {@code n} zeroed rows at once, the k-th owned by agent {@code idBase + ids[k]}; the
+     * listeners hear of them in one call.
+     *
+     * @return the first new row
+     */
+    public int addRows(int[] ids, int n, int idBase) {
+        ensureCapacity(size + n);
+        final int first = size;
+        for (int row = first, end = Math.min(dirtyEnd, first + n); row < end; row++) {
+            for (int i = 0, c = columns.size(); i < c; i++) {
+                columns.get(i).clear(row);
+            }
+        }
+        final int[] agents = agentIds.data();
+        for (int k = 0; k < n; k++) {
+            agents[first + k] = idBase + ids[k];
+        }
+        size = first + n;
+        fire(first, first + n);
+        return first;
+    }
+
+    /**
      * Removes {@code row} by moving the last row into it.
      *
      * @return the agent id that now occupies {@code row}, or -1 if the removed row was the last

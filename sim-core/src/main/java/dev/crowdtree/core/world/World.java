@@ -187,6 +187,63 @@ public final class World implements AutoCloseable {
         addRow(table, id, init, arg);
     }
 
+    /**
+     * Spawns {@code n} agents now, on the simulation thread between phases, with the next
+     * ids in a row (as that many {@link CommandBuffer#spawn spawns} would give them in a world with no
+     * free id to reuse), in the row order {@code order[0 .. n)} says: the agent with id {@code first + order[k]}
+     * gets the table's k-th new row, where {@code first} is the first of those ids (returned). So a host
+     * whose agents' start data is a function of their id (a position drawn from it) can spawn them
+     * already sorted by that data, where spawning them in id order and reordering the table after
+     * would move every column. Ids are linked in id order first, so that no row waits for a scattered
+     * id's entry to be read; then {@code init} initializes the rows on the world's workers, in
+     * parallel chunks of rows: unlike a spawn's, it must write nothing but its own row.
+     *
+     * @return the first id
+     * @throws IllegalArgumentException when {@code order[0 .. n)} is not a permutation of {@code 0 .. n-1}
+     *                                  or the world would pass {@code maxAgents}
+     * @throws IllegalStateException    when the world has sparse ids or free ids to reuse
+     */
+    public int spawnInOrder(SoaTable table, int[] order, int n, SpawnInitializer init, long arg) {
+        if (n < 0 || n > order.length) {
+            throw new IllegalArgumentException("n = " + n + " is not a count of order's " + order.length + " entries");
+        }
+        if (ids.sparse() || freeCount > 0) {
+            throw new IllegalStateException("spawnInOrder gives the next ids in a row: a world with "
+                    + (ids.sparse() ? "sparse ids places its agents (World.place)" : freeCount + " free ids to reuse spawns them one by one"));
+        }
+        if ((long) agentCount + n > maxAgents) {
+            throw new IllegalArgumentException("agent capacity overflow: spawning " + n + " agents to " + agentCount
+                    + " but maxAgents = " + maxAgents + " (raise World.Builder.maxAgents)");
+        }
+        long[] seen = new long[(n + 63) >>> 6];
+        for (int k = 0; k < n; k++) {
+            int o = order[k];
+            if (o < 0 || o >= n || (seen[o >>> 6] & (1L << o)) != 0) {
+                throw new IllegalArgumentException("order is not a permutation of 0.." + (n - 1) + ": entry " + k + " is " + o
+                        + (o >= 0 && o < n ? ", given twice" : ""));
+            }
+            seen[o >>> 6] |= 1L << o;
+        }
+        final int first = nextId;
+        final short link = (short) (tables.indexOf(table) + 1);
+        for (int i = 0; i < n; i++) {
+            ids.link(first + i, link);
+        }
+        nextId = first + n;
+        final int firstRow = table.addRows(order, n, first); // the listeners hear of the rows (ids to rows)
+        agentCount += n;
+        executor.run(c -> {
+            final int[] agents = table.agentIds().data();
+            for (int row = firstRow + c.begin(), end = firstRow + c.end(); row < end; row++) {
+                init.initialize(table, row, agents[row], arg);
+            }
+        }, n, SPAWN_CHUNK);
+        return first;
+    }
+
+    /** Rows per chunk of {@link #spawnInOrder}'s parallel initialization. */
+    private static final int SPAWN_CHUNK = 1 << 14;
+
     /** Gives agent {@code id}, linked to {@code table}, a new row of it and initializes it; returns the row. */
     private int addRow(SoaTable table, int id, SpawnInitializer init, long arg) {
         int row = table.add(id); // the table's listener records the row

@@ -1,5 +1,7 @@
 package dev.crowdtree.statetree.exec;
 
+import dev.crowdtree.core.schedule.ChunkExecutor;
+
 import java.util.Arrays;
 
 /**
@@ -103,15 +105,22 @@ final class ChunkSchedule {
     final short[] sticky;
     int stickyCount;
 
-    /** {@code schedules}, grown to {@code chunks} entries: new ones of {@code capacity} rows, dirty. */
-    static ChunkSchedule[] ensure(ChunkSchedule[] schedules, int chunks, int capacity, int groups) {
+    /**
+     * {@code schedules}, grown to {@code chunks} entries: new ones of {@code capacity} rows, dirty,
+     * made on the executor's workers (a schedule is a few hundred kilobytes to zero: at 10M agents, the
+     * first tick's preparation was mostly this).
+     */
+    static ChunkSchedule[] ensure(ChunkSchedule[] schedules, int chunks, int capacity, int groups, ChunkExecutor executor) {
         if (schedules.length >= chunks) {
             return schedules;
         }
-        ChunkSchedule[] next = Arrays.copyOf(schedules, chunks);
-        for (int i = schedules.length; i < chunks; i++) {
-            next[i] = new ChunkSchedule(i, capacity, groups);
-        }
+        final ChunkSchedule[] next = Arrays.copyOf(schedules, chunks);
+        final int from = schedules.length;
+        executor.run(c -> {
+            for (int i = from + c.begin(), end = from + c.end(); i < end; i++) {
+                next[i] = new ChunkSchedule(i, capacity, groups);
+            }
+        }, chunks - from, 8);
         return next;
     }
 

@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.exec;
 
+import dev.crowdtree.core.schedule.ChunkExecutor;
 import dev.crowdtree.core.storage.SoaTable;
 
 /**
@@ -34,10 +35,10 @@ final class Chunks {
     }
 
     /** A schedule and a cleared output for every chunk of the table (simulation thread, before a phase). */
-    void ensure(int groups, int payloadWidth, int mismatchKeys, Recorder recording) {
+    void ensure(int groups, int payloadWidth, int mismatchKeys, Recorder recording, ChunkExecutor executor) {
         int chunks = count();
         outputs = ChunkOutput.ensure(outputs, chunks, payloadWidth, mismatchKeys);
-        schedules = ChunkSchedule.ensure(schedules, chunks, rows, groups);
+        schedules = ChunkSchedule.ensure(schedules, chunks, rows, groups, executor);
         ChunkOutput.clear(outputs, chunks, recording);
     }
 

@@ -142,7 +142,7 @@ final class Engine {
         data.refresh();
         requests.ensureLists();
         chunks.ensure(tree.awakeGroupCount, tree.payloads.fieldCount(), events.mismatchKeys.size(),
-                observers.recordingTick ? observers.recorder : null);
+                observers.recordingTick ? observers.recorder : null, world.executor());
         int n = Math.min(chunks.rows, Math.max(1, table.size()));
         for (ChunkRunner r : runners) {
             r.ensureCapacity(n);
