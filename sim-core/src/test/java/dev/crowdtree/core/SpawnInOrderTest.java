@@ -86,6 +86,31 @@ class SpawnInOrderTest {
     }
 
     @Test
+    void reserveGrowsEveryColumnOnTheWorkersAndKeepsTheRows() {
+        try (World w = World.builder().workers(3).initialCapacity(4).maxAgents(1_000).build()) {
+            SoaTable t = w.createTable("t");
+            FloatColumn f = t.addFloat("f");
+            IntColumn i = t.addInt("i");
+            for (int k = 0; k < 4; k++) {
+                w.commands().spawn(t, stamp(f, i), 2L);
+            }
+            w.sync();
+            w.reserve(t, 700);
+            assertEquals(700, t.capacity());
+            for (var c : t.columns()) {
+                assertEquals(700, java.lang.reflect.Array.getLength(c.array()), c.name());
+            }
+            for (int r = 0; r < 4; r++) {
+                assertEquals(r * 0.5f + 2, f.get(r));
+                assertEquals(r * 3 + 1, i.get(r));
+            }
+            w.reserve(t, 10); // fits: nothing changes
+            assertEquals(700, t.capacity());
+            assertThrows(IllegalArgumentException.class, () -> w.reserve(t, 1_001));
+        }
+    }
+
+    @Test
     void refusesWhatIsNotAPermutationAndWorldsThatCannotGiveTheNextIds() {
         try (World w = World.builder().workers(1).maxAgents(4).build()) {
             SoaTable t = w.createTable("t");

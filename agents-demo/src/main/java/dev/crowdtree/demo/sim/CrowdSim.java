@@ -114,7 +114,9 @@ public final class CrowdSim implements RegionalSim {
         this.treeFile = treeFile;
         this.regions = regions;
         this.region = region;
-        int capacity = regions == null ? config.agents() : Math.min(config.agents(), config.agents() / regions.count * 5 / 4 + 1024);
+        // the whole world's table starts empty: its columns are allocated when the agents are spawned,
+        // all at once on the workers (World.spawnInOrder), instead of one by one as they are added
+        int capacity = regions == null ? 0 : Math.min(config.agents(), config.agents() / regions.count * 5 / 4 + 1024);
         this.world = World.builder().workers(config.workers()).chunkSize(4096).seed(config.seed()).dt(config.dt())
                 .maxAgents(config.agents()).initialCapacity(capacity).sparseIds(regions != null).build();
         boolean ok = false;

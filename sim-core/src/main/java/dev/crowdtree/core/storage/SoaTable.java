@@ -173,18 +173,44 @@ public final class SoaTable {
      * @throws IllegalArgumentException when {@code rows} exceeds {@code maxCapacity}
      */
     public void ensureCapacity(int rows) {
-        if (rows <= capacity) {
+        int next = capacityFor(rows);
+        if (next == capacity) {
             return;
+        }
+        for (int c = 0; c < columns.size(); c++) {
+            resizeColumn(c, next);
+        }
+        grewTo(next);
+    }
+
+    /**
+     * The capacity {@link #ensureCapacity} grows to for {@code rows} rows (the current one when they fit).
+     *
+     * @throws IllegalArgumentException when {@code rows} exceeds {@code maxCapacity}
+     */
+    public int capacityFor(int rows) {
+        if (rows <= capacity) {
+            return capacity;
         }
         if (rows > maxCapacity) {
             throw new IllegalArgumentException("table '" + name + "' capacity overflow: " + rows
                     + " rows requested; valid range is 0.." + maxCapacity
                     + " (raise maxCapacity / World.Builder.maxAgents)");
         }
-        int next = (int) Math.min(maxCapacity, Math.max(16L, Math.max(rows, 2L * capacity)));
-        for (Column c : columns) {
-            c.resize(next);
-        }
+        return (int) Math.min(maxCapacity, Math.max(16L, Math.max(rows, 2L * capacity)));
+    }
+
+    /**
+     * One column of a growth to {@code next} rows ({@link #capacityFor}); the columns may be resized
+     * on different threads at once (each touches only its own array), then {@link #grewTo} ends it on
+     * the simulation thread. Nothing else may touch the table in between.
+     */
+    public void resizeColumn(int column, int next) {
+        columns.get(column).resize(next);
+    }
+
+    /** Ends a growth to {@code next} rows after every column was {@link #resizeColumn resized}. */
+    public void grewTo(int next) {
         Arrays.fill(spares, null); // of the old length
         capacity = next;
     }

@@ -193,6 +193,13 @@ final class IdIndex {
         return sparse ? keys.length * 14L : byId.length * 4L;
     }
 
+    /** Makes room for ids {@code 0 .. id} at once in a dense index (one allocation, not a doubling per power of two). */
+    void ensureDenseUpTo(int id) {
+        if (!sparse) {
+            ensureDense(id);
+        }
+    }
+
     private void ensureDense(int id) {
         if (id >= denseIds) {
             if (id >= MAX_DENSE_IDS) {
