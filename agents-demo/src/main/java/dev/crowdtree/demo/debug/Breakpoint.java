@@ -127,15 +127,15 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
             switch (kind) {
                 case ENTER:
                     long n = r.entered(state);
-                    return n == 0 ? null : tree.statePath(state) + " entered" + agents(n);
+                    return n == 0 ? null : tree.statePath(state) + " entered" + agents(n, r.enteredAgents(state));
                 case TRANSITION:
                     long f = r.fired(transition);
-                    return f == 0 ? null : describeTransition(tree, transition) + " fired" + agents(f);
+                    return f == 0 ? null : describeTransition(tree, transition) + " fired" + agents(f, r.firedAgents(transition));
                 case FAILURE:
                     return r.failures() == 0 ? null : r.failures() + " node failure" + (r.failures() == 1 ? "" : "s");
                 case EVENT:
                     long e = r.eventsArrived(tag);
-                    return e == 0 ? null : "event " + tag + " arrived" + agents(e);
+                    return e == 0 ? null : "event " + tag + " arrived" + agents(e, r.arrivedAgents(tag));
                 default:
                     return null; // a column: checked by its ColumnCrossing
             }
@@ -178,8 +178,20 @@ record Breakpoint(int id, Kind kind, int state, int transition, String tag, int 
         return null;
     }
 
-    private static String agents(long n) {
-        return String.format(Locale.ROOT, " (%,d time%s)", n, n == 1 ? "" : "s");
+    /**
+     * How many times, and which agents: all of them when the recorder named every one, else the
+     * first it named ({@code Recorder.NAMED}): {@code " (2 times: agents 12, 40)"},
+     * {@code " (1,234 times; first agents 12, 40, 77)"}.
+     */
+    static String agents(long n, int[] named) {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, " (%,d time%s", n, n == 1 ? "" : "s"));
+        if (named.length > 0) {
+            b.append(named.length < n ? "; first agent" : ": agent").append(named.length == 1 ? " " : "s ");
+            for (int i = 0; i < named.length; i++) {
+                b.append(i == 0 ? "" : ", ").append(named[i]);
+            }
+        }
+        return b.append(')').toString();
     }
 
     static String describeTransition(CompiledStateTree tree, int tr) {

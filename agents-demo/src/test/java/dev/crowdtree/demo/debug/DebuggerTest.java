@@ -126,6 +126,17 @@ class DebuggerTest {
         assertEquals(expected, st.path("tick").asLong(), st.toString());
         assertTrue(st.path("reason").asText().contains("Root/Investigate entered"), st.toString());
         long t = expected;
+        // the reason names the agents that entered (all of them, or the first three and how many)
+        java.util.regex.Matcher who = java.util.regex.Pattern.compile("entered \\(([0-9,]+) times?(: agents? |; first agents )([0-9, ]+)\\)")
+                .matcher(st.path("reason").asText());
+        assertTrue(who.find(), st.toString());
+        String[] named = who.group(3).split(", ");
+        long times = Long.parseLong(who.group(1).replace(",", ""));
+        assertEquals(Math.min(times, 3), named.length, st.toString());
+        for (String a : named) {
+            assertTrue(agentsBelow(ind.paths.get(t), "Root/Investigate").contains(Integer.parseInt(a)),
+                    "agent " + a + " named in " + st.path("reason").asText() + " is not in Root/Investigate at tick " + t);
+        }
 
         // the counts and the finder at that tick
         for (String path : ids.keySet()) {

@@ -149,7 +149,7 @@ final class ChunkEvents implements EventOutbox, EventFields {
      */
     private void countMismatches(int local, int e) {
         if (st.recording) {
-            st.out.arrived[evTag[e]]++; // the Recorder's events arrived per tag
+            Recorder.count(st.out.arrived, st.out.arrivedIds, evTag[e], st.ids[st.base + local]); // the Recorder's events arrived per tag
         }
         if (mismatchKeys == null) {
             return;

@@ -31,6 +31,8 @@ final class ChunkOutput {
     long[] occupancy = new long[0], fired = new long[0];
     /** With recording on: the chunk's enter lines per state, events arrived per tag id. */
     long[] entered = new long[0], arrived = new long[0];
+    /** With recording on: the first agents ({@link Recorder#NAMED}) per transition fired, state entered, tag arrived. */
+    int[] firedIds = new int[0], enteredIds = new int[0], arrivedIds = new int[0];
     long compositeRules, restarts;
 
     /**
@@ -71,6 +73,9 @@ final class ChunkOutput {
             fired = new long[r.fired.length];
             entered = new long[r.entered.length];
             arrived = new long[r.arrived.length];
+            firedIds = new int[r.firedIds.length];
+            enteredIds = new int[r.enteredIds.length];
+            arrivedIds = new int[r.arrivedIds.length];
         }
     }
 

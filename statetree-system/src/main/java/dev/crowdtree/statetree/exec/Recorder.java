@@ -12,7 +12,10 @@ import java.util.Arrays;
  * and rejected events of the tick. The batched runtime counts per chunk inside its kernels and sums
  * the chunks in chunk order, so the numbers are the same on any number of workers, and the same as
  * the reference interpreter's. Also per tick: how often agents entered each state ({@link #entered})
- * and how many events of each tag arrived ({@link #eventsArrived}); and the explained trace of a
+ * and how many events of each tag arrived ({@link #eventsArrived}), with the first {@value #NAMED}
+ * agents of each of these and of each transition fired ({@link #enteredAgents}, {@link #firedAgents},
+ * {@link #arrivedAgents}: in the batched runtime's chunk order, then the order of the chunk's work;
+ * the reference interpreter's agent order); and the explained trace of a
  * bounded set of watched agents ({@link #watch}), each in a ring of its last lines.
  *
  * <p>Allocation: none in a tick but the text of a watched agent's lines, made when it prints some;
@@ -20,9 +23,13 @@ import java.util.Arrays;
  * the simulation thread between ticks.
  */
 public final class Recorder {
+    /** How many agents of each per-tick count are named ({@link #firedAgents} and the like): the first ones. */
+    public static final int NAMED = 3;
     private final CompiledStateTree tree;
     final long[] occupancy;
     final long[] fired;
+    /** {@link #NAMED} agent ids per transition, state and tag: the first to fire, enter, receive in the tick. */
+    final int[] firedIds, enteredIds, arrivedIds;
     long compositeRules;
     long restarts;
     private long tick = -1;
@@ -36,6 +43,9 @@ public final class Recorder {
         this.entered = new long[tree.stateCount];
         this.tags = tree.tags();
         this.arrived = new long[tags.size()];
+        this.firedIds = new int[NAMED * fired.length];
+        this.enteredIds = new int[NAMED * entered.length];
+        this.arrivedIds = new int[NAMED * arrived.length];
     }
 
     /**
@@ -52,17 +62,41 @@ public final class Recorder {
                 occupancy[s] += o.occupancy[s];
             }
             for (int tr = 0; tr < fired.length; tr++) {
-                fired[tr] += o.fired[tr];
+                fired[tr] = named(firedIds, tr, fired[tr], o.firedIds, o.fired[tr]);
             }
             for (int s = 0; s < entered.length; s++) {
-                entered[s] += o.entered[s];
+                entered[s] = named(enteredIds, s, entered[s], o.enteredIds, o.entered[s]);
             }
             for (int g = 0; g < arrived.length; g++) {
-                arrived[g] += o.arrived[g];
+                arrived[g] = named(arrivedIds, g, arrived[g], o.arrivedIds, o.arrived[g]);
             }
             compositeRules += o.compositeRules;
             restarts += o.restarts;
         }
+    }
+
+    /**
+     * Adds a chunk's count {@code more} of counter {@code k} to {@code had}, with the chunk's first agents
+     * {@code from} after the ones named already (up to {@link #NAMED}); returns the sum.
+     */
+    private static long named(int[] ids, int k, long had, int[] from, long more) {
+        for (long j = 0; j < more && had + j < NAMED; j++) {
+            ids[k * NAMED + (int) (had + j)] = from[k * NAMED + (int) j];
+        }
+        return had + more;
+    }
+
+    /** Counts one more of counter {@code k} in {@code counts}, naming {@code agent} when among the first {@link #NAMED}. */
+    static void count(long[] counts, int[] ids, int k, int agent) {
+        long n = counts[k]++;
+        if (n < NAMED) {
+            ids[k * NAMED + (int) n] = agent;
+        }
+    }
+
+    /** The first agents (up to {@link #NAMED}) of counter {@code k}. */
+    private static int[] first(long[] counts, int[] ids, int k) {
+        return Arrays.copyOfRange(ids, k * NAMED, k * NAMED + (int) Math.min(NAMED, counts[k]));
     }
 
     /** Forgets the occupancy, before it is counted afresh. */
@@ -76,12 +110,12 @@ public final class Recorder {
     }
 
     /**
-     * One transition that fired: {@code transition} >= 0, or -1 for the restart from the root, or
-     * any other negative value for a transition a composite's rule fired.
+     * One transition that fired for {@code agent}: {@code transition} >= 0, or -1 for the restart from
+     * the root, or any other negative value for a transition a composite's rule fired.
      */
-    public void countFired(int transition) {
+    public void countFired(int transition, int agent) {
         if (transition >= 0) {
-            fired[transition]++;
+            count(fired, firedIds, transition, agent);
         } else if (transition == -1) {
             restarts++;
         } else {
@@ -374,13 +408,29 @@ public final class Recorder {
         return id < 0 ? 0 : arrived[id];
     }
 
-    /** One enter line of {@code state} (the reference interpreter, in a tick). */
-    public void countEntered(int state) {
-        entered[state]++;
+    /** One enter line of {@code state} of {@code agent} (the reference interpreter, in a tick). */
+    public void countEntered(int state, int agent) {
+        count(entered, enteredIds, state, agent);
     }
 
-    /** One event of tag id {@code tag} became visible to an agent (the reference interpreter, in a tick). */
-    public void countArrived(int tag) {
-        arrived[tag]++;
+    /** One event of tag id {@code tag} became visible to {@code agent} (the reference interpreter, in a tick). */
+    public void countArrived(int tag, int agent) {
+        count(arrived, arrivedIds, tag, agent);
+    }
+
+    /** The first agents (at most {@link #NAMED}) for which {@code transition} fired in the tick, in the order above. */
+    public int[] firedAgents(int transition) {
+        return first(fired, firedIds, transition);
+    }
+
+    /** The first agents (at most {@link #NAMED}) that entered {@code state} in the tick. */
+    public int[] enteredAgents(int state) {
+        return first(entered, enteredIds, state);
+    }
+
+    /** The first agents (at most {@link #NAMED}) an event tagged exactly {@code tag} arrived at in the tick (none for an unknown tag). */
+    public int[] arrivedAgents(String tag) {
+        int id = tags.indexOf(tag);
+        return id < 0 ? new int[0] : first(arrived, arrivedIds, id);
     }
 }

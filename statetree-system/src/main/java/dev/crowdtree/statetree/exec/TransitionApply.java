@@ -140,7 +140,7 @@ final class TransitionApply {
         final int tr = Decisions.withoutGateFlag(fired);
         String why = c.wantsWhy(r) ? explain(r, cur, tr, byArmedGate) : null; // before its event is consumed
         if (c.recording) {
-            count(tr);
+            count(tr, c.ids[r]);
         }
         if (tr >= 0 && t.transitionTrigger(tr) == TRIGGER_EVENT && t.transitionConsumesEvent(tr) && !byArmedGate) {
             events.consumeEvent(r - c.base, tr);
@@ -182,11 +182,11 @@ final class TransitionApply {
         }
     }
 
-    /** Counts transition {@code tr} (or a special {@code firedTransition} value) for the {@link Recorder}. */
-    private void count(int tr) {
+    /** Counts transition {@code tr} (or a special {@code firedTransition} value) of {@code agent} for the {@link Recorder}. */
+    private void count(int tr, int agent) {
         ChunkOutput o = st.out;
         if (tr >= 0) {
-            o.fired[tr]++;
+            Recorder.count(o.fired, o.firedIds, tr, agent);
         } else if (tr == RESTART) {
             o.restarts++;
         } else {
@@ -259,7 +259,7 @@ final class TransitionApply {
                     c.trace(r, TraceFormat.enter(c.tick, t, s, change));
                 }
                 if (c.recording) {
-                    c.out.entered[s]++; // the Recorder's enters per state
+                    Recorder.count(c.out.entered, c.out.enteredIds, s, c.ids[r]); // the Recorder's enters per state
                 }
                 // rules V4, V5; U3: a state kept above the target and entered again as changed keeps its event
                 if (t.requiredEvents.any && t.requiredEvents.has(s) && (!stays || onTarget)) {

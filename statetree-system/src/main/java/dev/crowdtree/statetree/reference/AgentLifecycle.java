@@ -181,7 +181,7 @@ final class AgentLifecycle {
                 int t = transition.transitionIndex;
                 String why = data.explaining() ? explain(exec, transition) : null; // before its event is consumed
                 if (data.recorder != null) {
-                    data.recorder.countFired(t);
+                    data.recorder.countFired(t, data.agent);
                 }
                 if (t >= 0 && tree.transitionTrigger(t) == CompiledStateTree.TRIGGER_EVENT && tree.transitionConsumesEvent(t)
                         && !transition.byArmedGate) {

@@ -250,7 +250,7 @@ final class InterpreterData {
      */
     void countVisible(ExecutionState exec, Event e) {
         if (recordingTick) {
-            recorder.countArrived(e.tag()); // the Recorder's events arrived per tag
+            recorder.countArrived(e.tag(), agent); // the Recorder's events arrived per tag
         }
         if (mismatchCounts.length == 0) {
             return;

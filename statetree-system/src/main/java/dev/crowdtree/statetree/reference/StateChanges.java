@@ -85,7 +85,7 @@ final class StateChanges {
             if (isEnteringState) {
                 data.trace(TraceFormat.enter(data.tick, tree, currentHandle, changeType));
                 if (data.recordingTick) {
-                    data.recorder.countEntered(currentHandle);
+                    data.recorder.countEntered(currentHandle, data.agent);
                 }
                 // rule U3: a state kept above the target and entered again as changed keeps its event
                 if (tree.requiredEvents.any && tree.requiredEvents.has(currentHandle)

@@ -62,12 +62,12 @@ class RecordingFormatTest {
         }
         for (int t = 0; t < TREE.transitionCount; t++) {
             for (int k = 0; k < (t * 11 + tick) % 5; k++) {
-                r.countFired(t);
+                r.countFired(t, 0);
             }
         }
-        r.countFired(-1);
-        r.countFired(-2);
-        r.countFired(-2);
+        r.countFired(-1, 0);
+        r.countFired(-2, 0);
+        r.countFired(-2, 0);
         r.endTick(tick, tick * 3, tick * 2, tick);
         return r;
     }

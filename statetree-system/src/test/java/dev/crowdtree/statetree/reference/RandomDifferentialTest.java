@@ -21,6 +21,7 @@ import java.util.SplittableRandom;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.node;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.on;
 import static dev.crowdtree.statetree.definition.StateTreeBuilder.state;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -341,12 +342,19 @@ class RandomDifferentialTest {
                     StringBuilder b = new StringBuilder("tick ").append(tick).append(':');
                     for (int s = 0; s < tree.stateCount; s++) {
                         if (r.entered(s) != 0) {
-                            b.append(' ').append(tree.statePath(s)).append('=').append(r.entered(s));
+                            b.append(' ').append(tree.statePath(s)).append('=').append(r.entered(s))
+                                    .append(named(r.entered(s), r.enteredAgents(s)));
                         }
                     }
                     for (String tag : tree.tags()) {
                         if (r.eventsArrived(tag) != 0) {
-                            b.append(' ').append(tag).append('=').append(r.eventsArrived(tag));
+                            b.append(' ').append(tag).append('=').append(r.eventsArrived(tag))
+                                    .append(named(r.eventsArrived(tag), r.arrivedAgents(tag)));
+                        }
+                    }
+                    for (int t = 0; t < tree.transitionCount; t++) {
+                        if (r.fired(t) != 0) {
+                            b.append(" fired ").append(t).append('=').append(r.fired(t)).append(named(r.fired(t), r.firedAgents(t)));
                         }
                     }
                     counts.add(b.toString());
@@ -359,6 +367,20 @@ class RandomDifferentialTest {
             throw new AssertionError(e.getMessage(), e);
         }
         return lines;
+    }
+
+    /**
+     * The agents a recorder named for a count of {@code count}: as a sorted set when it named every one
+     * (both runtimes then name the same agents), else only how many (each names the first in its own order).
+     */
+    private static String named(long count, int[] agents) {
+        assertEquals(Math.min(count, dev.crowdtree.statetree.exec.Recorder.NAMED), agents.length, "agents named for a count of " + count);
+        if (count > agents.length) {
+            return "";
+        }
+        int[] sorted = agents.clone();
+        java.util.Arrays.sort(sorted);
+        return java.util.Arrays.toString(sorted);
     }
 
     private static RuntimeFactory capturing(RuntimeFactory factory, List<StateTreeRuntime> made) {
