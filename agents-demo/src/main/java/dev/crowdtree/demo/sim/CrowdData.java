@@ -178,8 +178,9 @@ public final class CrowdData implements CrowdWorld {
      * by cell, ids ascending within a cell), each agent's start position being
      * {@link #startX}/{@link #startY} of (seed, id): placed in this order, the rows are already in grid
      * order. The cells are computed on the workers; the result is {@link #cellRows}, the counts use
-     * {@link #cellStart} and the ids' cells the {@link #cell} column's array, all overwritten by the
-     * first grid phase. Simulation thread, before any agent is placed.
+     * {@link #cellStart} and the ids' cells the {@link #cell} column's array (reserve the table
+     * first, else they take an array of their own), all overwritten by the first grid phase.
+     * Simulation thread, before any agent is spawned.
      */
     int[] idsByCell(ChunkExecutor executor, int agents, long seed) {
         if (cellRows.length < agents) {

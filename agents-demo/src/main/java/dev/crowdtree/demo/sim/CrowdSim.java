@@ -115,7 +115,7 @@ public final class CrowdSim implements RegionalSim {
         this.regions = regions;
         this.region = region;
         // the whole world's table starts empty: its columns are allocated when the agents are spawned,
-        // all at once on the workers (World.spawnInOrder), instead of one by one as they are added
+        // all at once on the workers (World.reserve), instead of one by one as they are added
         int capacity = regions == null ? 0 : Math.min(config.agents(), config.agents() / regions.count * 5 / 4 + 1024);
         this.world = World.builder().workers(config.workers()).chunkSize(4096).seed(config.seed()).dt(config.dt())
                 .maxAgents(config.agents()).initialCapacity(capacity).sparseIds(regions != null).build();
@@ -171,6 +171,7 @@ public final class CrowdSim implements RegionalSim {
         if (regions == null) {
             // Agent i's start position is a function of (seed, i): the agents are spawned in the order the
             // grid sorts them (cell, then id), so the first reorder by cell has nothing to move.
+            world.reserve(data.table, config.agents()); // the columns at once, on the workers
             int[] order = data.idsByCell(world.executor(), config.agents(), seed);
             world.spawnInOrder(data.table, order, config.agents(), init, 0);
         } else {
