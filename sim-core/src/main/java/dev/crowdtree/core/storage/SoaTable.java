@@ -223,11 +223,7 @@ public final class SoaTable {
     public int add(int agentId) {
         ensureCapacity(size + 1);
         int row = size++;
-        if (row < dirtyEnd) {
-            for (int i = 0, n = columns.size(); i < n; i++) {
-                columns.get(i).clear(row);
-            }
-        }
+        clearDirty(row, row + 1);
         agentIds.data()[row] = agentId;
         fire(row, row + 1);
         return row;
@@ -242,11 +238,7 @@ public final class SoaTable {
     public int addRows(int[] ids, int n, int idBase) {
         ensureCapacity(size + n);
         final int first = size;
-        for (int row = first, end = Math.min(dirtyEnd, first + n); row < end; row++) {
-            for (int i = 0, c = columns.size(); i < c; i++) {
-                columns.get(i).clear(row);
-            }
-        }
+        clearDirty(first, first + n);
         final int[] agents = agentIds.data();
         for (int k = 0; k < n; k++) {
             agents[first + k] = idBase + ids[k];
@@ -254,6 +246,15 @@ public final class SoaTable {
         size = first + n;
         fire(first, first + n);
         return first;
+    }
+
+    /** Zeroes the rows of {@code [from, to)} that still hold a removed row's data (those below {@code dirtyEnd}). */
+    private void clearDirty(int from, int to) {
+        for (int row = from, end = Math.min(dirtyEnd, to); row < end; row++) {
+            for (int i = 0, c = columns.size(); i < c; i++) {
+                columns.get(i).clear(row);
+            }
+        }
     }
 
     /**
