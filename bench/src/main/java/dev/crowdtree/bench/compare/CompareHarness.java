@@ -52,6 +52,8 @@ public final class CompareHarness {
         long seed = 1;
         Path out = Path.of("bench", "results");
         boolean fork = true;
+        /** {@code --jvm-opt}: options every child JVM gets after the harness's own (heap, G1). */
+        List<String> jvmOpts = new ArrayList<>();
         /** {@code --model}: a model jar whose tree is compared instead of the built-in variants, or null. */
         Path model;
         /** {@code --nodes}: node-provider jars for a user's tree. */
@@ -103,6 +105,8 @@ public final class CompareHarness {
                 "  --seed N            simulation seed (default 1)",
                 "  --out DIR           output directory (default bench/results)",
                 "  --no-fork           run in this JVM (for tests; heap figures are then less meaningful)",
+                "  --jvm-opt OPT       an option for every child JVM, after the heap and G1 options (repeat for more), e.g.",
+                "                      --jvm-opt=-XX:+UseTransparentHugePages; the report lists them",
                 "  --help",
                 "Your tree instead of the built-in variants, on our batched runtime (1 and 2 workers) and the reference",
                 "interpreter (gdx-ai, Dominion and the floor implement only the built-in variants):",
@@ -189,6 +193,13 @@ public final class CompareHarness {
                     break;
                 case "--nodes":
                     o.nodes.add(Path.of(value));
+                    break;
+                case "--jvm-opt":
+                    if (!value.startsWith("-")) {
+                        throw new IllegalArgumentException("--jvm-opt takes a JVM option that starts with '-', got '" + value
+                                + "' (write --jvm-opt=-XX:+UseTransparentHugePages)");
+                    }
+                    o.jvmOpts.add(value);
                     break;
                 case "--tree":
                     if (o.tree != null) {
@@ -417,8 +428,9 @@ public final class CompareHarness {
     private static RunResult fork(Path classpath, Variant v, Impl impl, int agents, Options o) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long heap = heapMb(agents);
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heap + "m", "-Xmx" + heap + "m", "-XX:+UseG1GC",
-                "-cp", classpath.toString(), CompareRun.class.getName(),
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heap + "m", "-Xmx" + heap + "m", "-XX:+UseG1GC"));
+        cmd.addAll(o.jvmOpts);
+        cmd.addAll(List.of("-cp", classpath.toString(), CompareRun.class.getName(),
                 v == null ? UserTree.RUN_ARG : v.id(), impl.id(), Integer.toString(agents), Integer.toString(o.warmup),
                 Double.toString(o.warmupBudget), Integer.toString(o.ticks), Double.toString(o.budget), Long.toString(o.seed)));
         if (v == null) {

@@ -302,7 +302,8 @@ final class Report {
         b.append(String.format(Locale.ROOT, "Each run: %s, G1, heap 1 GiB + 5 KB per agent; start (tick 0), warm-up %d ticks (at most %.0f s), "
                         + "then %d measured ticks (a fast run measures more, until 2 s have passed, at most 20 times as many; "
                         + "a slow run stops after %.0f s, with at least %d ticks) of dt = %s s; seed %d.%s%n%n",
-                options.fork ? "a fresh JVM" : "in-process", options.warmup, options.warmupBudget, options.ticks, options.budget,
+                options.fork ? "a fresh JVM" + (options.jvmOpts.isEmpty() ? "" : " (with " + String.join(" ", options.jvmOpts) + ")")
+                        : "in-process", options.warmup, options.warmupBudget, options.ticks, options.budget,
                 CompareRun.MIN_TICKS, user == null ? "1/30" : user.dtText(), options.seed, !options.variants.contains(Variant.SLEEPY) ? "" : " Sleepy variant: before each "
                         + "tick the host sends the event `" + Logic.S_EVENT + "` to max(1, agents / 1000) agents drawn from `CounterRng` "
                         + "(the same for every implementation); the sends are part of the timed tick."));

@@ -122,5 +122,10 @@ class CompareHarnessSmokeTest {
         assertEquals(null, CompareHarness.parse(new String[] {"--help"}));
         assertThrows(IllegalArgumentException.class, () -> CompareHarness.parse(new String[] {"--impls", "jbt"}));
         assertThrows(IllegalArgumentException.class, () -> CompareHarness.parse(new String[] {"--ticks"}));
+        CompareHarness.Options j = CompareHarness.parse(new String[] {"--jvm-opt=-XX:+UseTransparentHugePages", "--jvm-opt", "-Dx=1"});
+        assertEquals(List.of("-XX:+UseTransparentHugePages", "-Dx=1"), j.jvmOpts, "in the order given, '=' kept in the value");
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> CompareHarness.parse(new String[] {"--jvm-opt", "XX:+UseTransparentHugePages"}));
+        assertTrue(bad.getMessage().contains("starts with '-'"), bad.getMessage());
     }
 }
