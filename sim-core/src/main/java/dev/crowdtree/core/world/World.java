@@ -646,7 +646,7 @@ public final class World implements AutoCloseable {
 
         /**
          * Whether the id index holds only the agents that live here (a hash table, 28 to 56 bytes per
-         * agent) instead of dense tables over every id up to the largest (16 bytes per id): for a
+         * agent) instead of dense tables over every id up to the largest (12 bytes per id): for a
          * world whose agents are {@link World#place placed} from a much larger id space, such as one
          * spatial region of a simulation. Such a world does not spawn, and forgets an id's generation
          * when the agent leaves. Default false.

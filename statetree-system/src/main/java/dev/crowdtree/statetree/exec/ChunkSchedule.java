@@ -37,8 +37,9 @@ import java.util.Arrays;
  * chunks are rebuilt from them before their next tick (after rows moved, agents started or stopped),
  * so this state never has to be saved or moved with rows.
  *
- * <p>Allocation: none after construction (the wheel's pool has a hard bound; the sticky list holds
- * each row at most once and is sized for the chunk). THREADING: a chunk's schedule is touched only by the worker running that chunk in
+ * <p>Allocation: none after construction but the sticky list's growth (the wheel's pool has a hard
+ * bound; the sticky list holds each row at most once and doubles, up to the chunk's size, when it is
+ * full: usually a few agents are sticky, and a list sized for the chunk took 2 bytes per agent). THREADING: a chunk's schedule is touched only by the worker running that chunk in
  * a phase, or by the simulation thread between phases (requests, marking dirty).
  */
 final class ChunkSchedule {
@@ -101,8 +102,8 @@ final class ChunkSchedule {
     /** The last step the wheel advanced to. */
     int now;
 
-    /** At most one entry per row (the STICKY flag), so sized once for the chunk: it never grows in a tick. */
-    final short[] sticky;
+    /** At most one entry per row (the STICKY flag): it grows to at most the chunk's capacity ({@link #addSticky}). */
+    short[] sticky;
     int stickyCount;
 
     /**
@@ -133,7 +134,7 @@ final class ChunkSchedule {
         groupBegin = new int[groups + 2];
         cursor = new int[groups + 1];
         meta = new long[capacity];
-        sticky = new short[capacity];
+        sticky = new short[Math.min(capacity, STICKY_START)];
         sortBits = new long[(capacity + 63) >>> 6];
         int bound = (capacity + BLOCK - 1) / BLOCK + Math.min(capacity, LISTS + 1);
         int blocks = bound + bound / 4 + 1;
@@ -566,12 +567,18 @@ final class ChunkSchedule {
     // Sticky and request lists
     // =============================================================================================
 
-    /** Adds local row {@code l} to the sticky list unless it is there. */
+    /** The sticky list's first size. */
+    private static final int STICKY_START = 64;
+
+    /** Adds local row {@code l} to the sticky list unless it is there (doubling the list when it is full). */
     void addSticky(int l) {
         if ((flagsOf(l) & STICKY) != 0) {
             return;
         }
         addFlags(l, STICKY);
+        if (stickyCount == sticky.length) {
+            sticky = Arrays.copyOf(sticky, Math.min(capacity, 2 * sticky.length)); // never full at capacity: one entry per row
+        }
         sticky[stickyCount++] = (short) l;
     }
 }
