@@ -85,7 +85,7 @@ public final class Problems {
                             + "types only when it runs: without --model and --nodes, or with --model crowd";
                 }
                 hint = "hint: node types of your own are loaded from their jar with --nodes PATH, or with the model "
-                        + "that brings them, --model PATH (README: \"Your node types in the command line\")";
+                        + "that brings them, --model PATH (docs/guides/your-simulation.md: \"Your node types in the command line\")";
             }
         }
         return hint;

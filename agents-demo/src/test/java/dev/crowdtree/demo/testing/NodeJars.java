@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * Node provider jars and class directories for the command line's {@code --nodes}, made the way a
  * user makes them: Java sources compiled against the library, a services file, a jar. The
  * embedding example's node types ({@code examples/embedding}) are compiled from the repository's
- * sources, so the tests exercise exactly what the README tells users to build.
+ * sources, so the tests exercise exactly what the guides tell users to build.
  */
 public final class NodeJars {
     /** The repository's root. */

@@ -159,7 +159,7 @@ class AssetSchemaTest {
                 "statetree-system/src/test/resources/golden/d7_guard/tree.json")) {
             assertTrue(where.contains(known), known + " is not among the assets found: " + where);
         }
-        for (String doc : List.of("README.md:", "docs/ASSET_FORMAT.md:")) {
+        for (String doc : List.of("docs/guides/first-tree.md:", "docs/ASSET_FORMAT.md:")) {
             assertTrue(where.stream().anyMatch(w -> w.startsWith(doc)), "no asset found in " + doc + " " + where);
         }
         Map<String, List<String>> failures = new LinkedHashMap<>();

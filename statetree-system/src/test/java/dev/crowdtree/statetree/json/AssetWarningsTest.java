@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The authoring warnings of every asset in the repository that the reference package's
  * GoldenWarningsTest does not compile (the test assets of this package and the whole assets in the
- * Markdown files, README and docs/ASSET_FORMAT.md): the documents' assets have none; the test
+ * Markdown files: README, the guides in docs/guides and docs/ASSET_FORMAT.md): the documents' assets have none; the test
  * assets only those listed here. The crowd's tree and the embedding example's need their own node
  * types: agents-demo's tests check them.
  */

@@ -13,12 +13,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * README.md's "Your own simulation", "Your node types in the command line" and "Embedding walkthrough" quote the embedding
- * example (examples/embedding) verbatim: every Java block of those sections is a run of lines of one
- * of the example's sources (compared with their common indentation removed), so the README cannot
- * drift from code that compiles and runs (the example's own tests run it, in CI, against the
- * installed artifacts). Also: the README's dependency snippets are the ones the example's pom
- * declares (statetree-system, and agents-demo for the debugger).
+ * The guides docs/guides/your-simulation.md ("Your own simulation", "Your node types in the command
+ * line") and docs/guides/embedding.md (the example project, "Embedding walkthrough") quote the
+ * embedding example (examples/embedding) verbatim: every Java block of those guides is a run of lines
+ * of one of the example's sources (compared with their common indentation removed), so the guides
+ * cannot drift from code that compiles and runs (the example's own tests run it, in CI, against the
+ * installed artifacts). Also: the dependency snippets of README.md (its minimal pom) and of the
+ * embedding guide are the ones the example's pom declares (statetree-system, and agents-demo for the
+ * debugger).
  */
 class ReadmeEmbeddingTest {
     private static final Path REPO = repo();
@@ -31,11 +33,12 @@ class ReadmeEmbeddingTest {
 
     @Test
     void everyJavaBlockOfTheWalkthroughIsQuotedFromTheExample() throws IOException {
-        List<String> readme = Files.readAllLines(REPO.resolve("README.md"));
+        List<String> simulation = Files.readAllLines(REPO.resolve("docs/guides/your-simulation.md"));
+        List<String> embedding = Files.readAllLines(REPO.resolve("docs/guides/embedding.md"));
         List<List<String>> blocks = new ArrayList<>();
-        blocks.addAll(javaBlocks(section(readme, "## Your own simulation")));
-        blocks.addAll(javaBlocks(section(readme, "## Your node types in the command line")));
-        blocks.addAll(javaBlocks(section(readme, "## Embedding walkthrough")));
+        blocks.addAll(javaBlocks(section(simulation, "# Your own simulation")));
+        blocks.addAll(javaBlocks(section(simulation, "## Your node types in the command line")));
+        blocks.addAll(javaBlocks(section(embedding, "# Embedding in your own loop")));
         assertTrue(blocks.size() >= 8, "java blocks found: " + blocks.size());
         List<List<String>> sources = new ArrayList<>();
         try (Stream<Path> walk = Files.walk(EXAMPLE.resolve("src"))) {
@@ -53,14 +56,15 @@ class ReadmeEmbeddingTest {
     @Test
     void theReadmesDependencyIsTheOneTheExampleDeclares() throws IOException {
         String readme = Files.readString(REPO.resolve("README.md"));
+        String docs = readme + Files.readString(REPO.resolve("docs/guides/embedding.md"));
         String pom = Files.readString(EXAMPLE.resolve("pom.xml"));
         String version = Files.readString(REPO.resolve("pom.xml")).replaceAll("(?s).*?<version>([^<]+)</version>.*", "$1");
         for (String artifact : List.of("statetree-system", "agents-demo")) {
             // as a snippet or inside the README's complete pom.xml, at any indentation
             assertTrue(java.util.regex.Pattern.compile("<dependency>\\s*<groupId>dev\\.crowdtree</groupId>\\s*<artifactId>"
                     + artifact + "</artifactId>\\s*<version>" + java.util.regex.Pattern.quote(version)
-                    + "</version>\\s*</dependency>").matcher(readme).find(),
-                    "README dependency snippet of " + artifact + " with version " + version);
+                    + "</version>\\s*</dependency>").matcher(artifact.equals("statetree-system") ? readme : docs).find(),
+                    "dependency snippet of " + artifact + " with version " + version + " (README's pom, the embedding guide)");
             assertTrue(pom.contains("<artifactId>" + artifact + "</artifactId>\n      <version>${crowdtree.version}</version>"),
                     pom);
         }
@@ -70,15 +74,26 @@ class ReadmeEmbeddingTest {
                 "the example depends on statetree-system and, for the debugger, agents-demo");
     }
 
-    /** The lines from {@code heading} to the next heading of the same level. */
+    /** The lines from {@code heading} to the next heading of the same level or above. */
     private static List<String> section(List<String> lines, String heading) {
         int from = lines.indexOf(heading);
-        assertTrue(from >= 0, "README has no section " + heading);
+        assertTrue(from >= 0, "no section " + heading);
+        String level = heading.substring(0, heading.indexOf(' ') + 1);
         int to = from + 1;
-        while (to < lines.size() && !lines.get(to).startsWith("## ")) {
+        boolean fenced = false; // a "# comment" in a shell block is not a heading
+        while (to < lines.size() && (fenced || headingLevel(lines.get(to)) > level.length() - 1)) {
+            fenced ^= lines.get(to).startsWith("```");
             to++;
         }
         return lines.subList(from, to);
+    }
+
+    private static int headingLevel(String line) {
+        int n = 0;
+        while (n < line.length() && line.charAt(n) == '#') {
+            n++;
+        }
+        return n < line.length() && line.charAt(n) == ' ' ? n : Integer.MAX_VALUE;
     }
 
     private static List<List<String>> javaBlocks(List<String> lines) {

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The node examples of README.md's "Adding a task", verbatim: they compile against the API and do
- * what the README says (CountTask succeeds after n ticks; TimeoutTask fails when its timer runs out,
+ * The node examples of docs/guides/node-types.md ("Adding a task"), verbatim: they compile against the API and do
+ * what the guide says (CountTask succeeds after n ticks; TimeoutTask fails when its timer runs out,
  * with the agent asleep meanwhile; DriftTask moves agents along the host's x column).
  */
 class ReadmeNodesTest {

@@ -55,7 +55,7 @@ class GoldenTraceTest {
         return basedir != null ? Path.of(basedir) : Path.of("").toAbsolutePath();
     }
 
-    /** The repository's examples (examples/, README "From behavior trees and state machines"), run like golden cases. */
+    /** The repository's examples (examples/, which docs/guides/bt-and-fsm.md maps), run like golden cases. */
     private static final Path EXAMPLES = moduleDir().resolve("../examples").normalize();
 
     static List<Path> cases() throws IOException {

@@ -18,8 +18,8 @@ import java.util.Map;
  * The host: a game server's guards, run in the server's own loop. The guards are the guards model
  * ({@link GuardsModel}: their columns, tree, node types and host systems), here on a square grid of
  * posts just big enough for them, run by the library's {@link ModelWorld}; the server moves the
- * intruder itself, raises alarms and reads what the guards do between ticks. README.md's "Embedding
- * walkthrough" quotes this class.
+ * intruder itself, raises alarms and reads what the guards do between ticks. docs/guides/embedding.md ("Embedding
+ * walkthrough") quotes this class.
  *
  * <p>Ids and rows: the runtime's methods take agent ids, which stay with a guard for its life;
  * columns are arrays indexed by row, which the world may change (a despawn moves the last row into
