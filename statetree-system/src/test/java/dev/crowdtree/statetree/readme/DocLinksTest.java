@@ -27,14 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * behind. The README reaches every guide.
  */
 class DocLinksTest {
-    private static final Path REPO = repo();
+    private static final Path REPO = ReadmeEmbeddingTest.REPO;
     /** A Markdown link or image: its target, without a title. */
     private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
-
-    private static Path repo() {
-        String basedir = System.getProperty("basedir");
-        return (basedir != null ? Path.of(basedir) : Path.of("").toAbsolutePath()).resolve("..").normalize();
-    }
 
     @Test
     void everyRelativeLinkReachesAFileAndItsHeading() throws IOException {

@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * debugger).
  */
 class ReadmeEmbeddingTest {
-    private static final Path REPO = repo();
+    /** The repository's root (the module's parent). */
+    static final Path REPO = repo();
     private static final Path EXAMPLE = REPO.resolve("examples/embedding");
 
     private static Path repo() {
