@@ -9,8 +9,9 @@ import java.util.Locale;
  * <ul>
  *   <li><b>dense</b> (a world that spawns its own agents, ids 0..n-1): a record of 12 bytes per id up
  *       to the largest (table, row and generation side by side, so that a lookup by id, such as an
- *       event's, reads one cache line, or two for the one record in eight that straddles a line), at most {@value #MAX_DENSE_IDS} ids, and an id's generation is
- *       kept after it leaves (so a later spawn of the same id gets the next one);</li>
+ *       event's, reads one cache line, or two for the one record in eight that straddles a line), at
+ *       most {@value #MAX_DENSE_IDS} ids, and an id's generation is kept after it leaves (so a later
+ *       spawn of the same id gets the next one);</li>
  *   <li><b>sparse</b> ({@link World.Builder#sparseIds}, a region that places agents from a much larger
  *       id space, {@link World#place}): an open-addressing hash table (linear probing, at most half
  *       full) holding only the agents that live here, 28 to 56 bytes per agent whatever the ids. An
@@ -23,8 +24,8 @@ final class IdIndex {
 
     private final boolean sparse;
     // dense: one record of 3 ints per id (table index + 1, row, generation), so that a lookup by id (an
-    // event for an agent) reads one line, not one per field; not padded to 4 ints: 4 bytes per agent
-    // more (4 MB at 1M agents) for the one record in eight that straddles two lines
+    // event for an agent) reads one line, not one per field; not padded to 4 ints, which would cost 4
+    // bytes per agent (4 MB at 1M agents) to keep the one record in eight that straddles two lines on one
     private static final int RECORD = 3;
     private static final int TABLE = 0;
     private static final int ROW = 1;

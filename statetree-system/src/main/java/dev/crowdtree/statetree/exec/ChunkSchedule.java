@@ -39,8 +39,9 @@ import java.util.Arrays;
  *
  * <p>Allocation: none after construction but the sticky list's growth (the wheel's pool has a hard
  * bound; the sticky list holds each row at most once and doubles, up to the chunk's size, when it is
- * full: usually a few agents are sticky, and a list sized for the chunk took 2 bytes per agent). THREADING: a chunk's schedule is touched only by the worker running that chunk in
- * a phase, or by the simulation thread between phases (requests, marking dirty).
+ * full: usually a few agents are sticky, and a list sized for the chunk took 2 bytes per agent).
+ * THREADING: a chunk's schedule is touched only by the worker running that chunk in a phase, or by
+ * the simulation thread between phases (requests, marking dirty).
  */
 final class ChunkSchedule {
     /** Largest chunk the schedule supports (local rows are 16-bit). */
