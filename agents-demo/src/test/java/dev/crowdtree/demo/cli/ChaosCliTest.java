@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.Main;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * killed at a random tick, both end with the undisturbed hash, with a progress line each and a row of
  * the table each; the trial list is the seed's; the options are checked.
  */
+@Tag("cluster") // starts Hazelcast members: -DexcludedGroups=cluster leaves it out (the README), .ci/run runs it
 class ChaosCliTest extends CliTestBase {
     private static List<ChaosTrial.Fault> draw(long seed, int n) {
         Random rnd = new Random(seed);

@@ -1,6 +1,7 @@
 package dev.crowdtree.demo.cli;
 
 import dev.crowdtree.demo.Main;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the cluster without the secret (the run refused, naming it, until it is gone), and give the world hash of
  * {@code run --local-members 1}; and the option checks.
  */
+@Tag("cluster") // starts Hazelcast members: -DexcludedGroups=cluster leaves it out (the README), .ci/run runs it
 class ClusterCliTest extends CliTestBase {
     private static final String SECRET = "a secret shared by the test's members";
     private static final String[] WORLD = {"--regions", "8", "--agents", "50000", "--ticks", "300", "--seed", "5", "--quiet"};

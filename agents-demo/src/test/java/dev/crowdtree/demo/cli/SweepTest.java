@@ -8,6 +8,7 @@ import dev.crowdtree.demo.cluster.Sweep;
 import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.sim.CrowdSetup;
 import dev.crowdtree.demo.sim.CrowdSim;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * each hash that of the same crowd run alone; a member killed after 4 jobs and its jobs run again
  * on the others with the same hashes; scenario files; usage errors.
  */
+@Tag("cluster") // starts Hazelcast members: -DexcludedGroups=cluster leaves it out (the README), .ci/run runs it
 class SweepTest extends CliTestBase {
     private static final String HEADER = "job,agents,ticks,wall_ms,ns_per_agent_tick,world_hash,alarms,member";
 

@@ -5,6 +5,7 @@ import dev.crowdtree.demo.sim.CrowdConfig;
 import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.sim.CrowdSim;
 import dev.crowdtree.demo.sim.SimSettings;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * secret in the cluster: the run does not start (or stops at the next checkpoint when it joins
  * later), naming it, and it is sent no world data (issue 23).
  */
+@Tag("cluster") // starts Hazelcast members: -DexcludedGroups=cluster leaves it out (the README), .ci/run runs it
 class ClusterRunTest {
     private static final CrowdConfig CONFIG = CrowdConfig.defaults().withAgents(50_000).withSeed(3);
     private static final int TICKS = 300;

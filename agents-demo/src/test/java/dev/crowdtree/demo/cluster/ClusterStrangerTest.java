@@ -2,6 +2,7 @@ package dev.crowdtree.demo.cluster;
 
 import com.hazelcast.core.HazelcastInstance;
 import dev.crowdtree.demo.sim.CrowdConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * be. A cluster-wide shutdown, which Hazelcast's open-source edition lets any member make, is said in
  * one line by every member and by the driver, naming who asked for it.
  */
+@Tag("cluster") // starts Hazelcast members: -DexcludedGroups=cluster leaves it out (the README), .ci/run runs it
 class ClusterStrangerTest {
     private static final ClusterSecret SECRET = ClusterSecret.of("a test secret of some length");
     private static final RunSpec SMALL = ClusterRunTest.crowdSpec("strangers", CrowdConfig.defaults().withAgents(5_000)

@@ -1,5 +1,6 @@
 package dev.crowdtree.demo.cluster;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * task refused with one line; fenced by the driver, by a newer generation in the map, or by a freeze
  * of its JVM during a step, after which it writes nothing.
  */
+@Tag("cluster") // starts Hazelcast members: -DexcludedGroups=cluster leaves it out (the README), .ci/run runs it
 class MemberFenceTest {
     private final ByteArrayOutputStream lines = new ByteArrayOutputStream();
     private final MemberFence fence = new MemberFence(new PrintStream(lines, true, StandardCharsets.UTF_8), "m1");

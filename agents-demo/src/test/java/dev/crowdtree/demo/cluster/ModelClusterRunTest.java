@@ -8,6 +8,7 @@ import dev.crowdtree.demo.model.RunnableModel;
 import dev.crowdtree.demo.sim.SimSettings;
 import dev.crowdtree.demo.testing.NodeJars;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * between ticks 50 and 120: the guards there (6,000 guards fill 60 rows of posts, up to y = 1180)
  * chase it across the borders and walk home again.
  */
+@Tag("cluster") // starts Hazelcast members: -DexcludedGroups=cluster leaves it out (the README), .ci/run runs it
 class ModelClusterRunTest {
     private static final int AGENTS = 6000;
     private static final int TICKS = 200;
