@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -63,6 +64,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("browser") // drives headless Chromium: -DexcludedGroups=browser leaves it out, .ci/run runs it
 class DebuggerBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(15);

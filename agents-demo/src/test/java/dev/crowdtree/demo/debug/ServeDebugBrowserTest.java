@@ -2,6 +2,7 @@ package dev.crowdtree.demo.debug;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * breakpoint, the finder and an agent's panel, and time travel (issue 21 "Done when").
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Tag("browser") // drives headless Chromium: -DexcludedGroups=browser leaves it out, .ci/run runs it
 class ServeDebugBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(20);

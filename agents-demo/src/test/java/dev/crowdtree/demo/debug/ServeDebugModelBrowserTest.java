@@ -3,6 +3,7 @@ package dev.crowdtree.demo.debug;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.crowdtree.demo.testing.NodeJars;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a skip otherwise ({@link Cdp#chromiumOrSkip}).
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Tag("browser") // drives headless Chromium: -DexcludedGroups=browser leaves it out, .ci/run runs it
 class ServeDebugModelBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WAIT = Duration.ofSeconds(20);

@@ -8,6 +8,7 @@ import dev.crowdtree.demo.testing.Chromium;
 import dev.crowdtree.statetree.exec.PayloadMismatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
@@ -316,6 +317,7 @@ class ServeCommandTest {
 
     // ---- the page in headless Chromium ----------------------------------------------------------
 
+    @Tag("browser")
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void thePageDrawsTheCrowdInHeadlessChromium() throws Exception {
