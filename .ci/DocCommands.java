@@ -19,7 +19,9 @@ import java.util.stream.Stream;
  * shown to print must come out, in the order shown ({@code ...} stands for lines left out). Stable:
  * not a timing, a rate, a size or a progress bar; world hashes, traces, state counts and messages
  * are. A block preceded by {@code <!-- not run: why -->} is not run, and the reason is listed; so
- * is a command that pipes into Graphviz's {@code dot} where it is not installed.
+ * is a command that pipes into Graphviz's {@code dot} where it is not installed. A block of commands
+ * shown without the prompt (a build command, a list of invocations) must say above it where it runs
+ * ({@code <!-- run: .ci/run runs it -->}) or why it is not run; it is listed with that.
  *
  * <p>Run from the repository's root after the build (and after examples/embedding is built, whose
  * jar some commands load): {@code java .ci/DocCommands.java}. Exit 1 when a command fails.
@@ -31,6 +33,8 @@ public final class DocCommands {
                     + "|\\d+\\.\\d+\\.\\d+\\.\\d+:\\d+" // a member's address
                     + "|^\\s+[a-z][\\w .-]*?(\\s+[\\d.,]+%?){3,}\\s*$"); // a row of a table of times
     private static final long TIMEOUT_S = 300;
+    /** A line of a block that is a command a reader would type (without a prompt). */
+    private static final Pattern COMMAND = Pattern.compile("^(java |mvn |cd |bash |curl |\\$JAVA|JAVA25=|/usr/bin/time )");
     private static final boolean GRAPHVIZ = Stream.of(System.getenv("PATH").split(java.io.File.pathSeparator))
             .anyMatch(d -> Files.isExecutable(Path.of(d, "dot")));
 
@@ -62,17 +66,28 @@ public final class DocCommands {
                 String marker = marker(lines, i);
                 int fenceLine = i + 1;
                 i = end;
+                String where = repo.relativize(doc) + ":" + fenceLine;
                 if (block.isEmpty() || !block.get(0).startsWith("$ ")) {
+                    // commands shown without a prompt: run elsewhere or not at all, and the block says which
+                    if (block.stream().anyMatch(l -> COMMAND.matcher(l).find())) {
+                        if (marker == null || !(marker.startsWith("not run:") || marker.startsWith("run:"))
+                                || marker.substring(marker.indexOf(':') + 1).isBlank()) {
+                            System.out.println("FAIL " + where + ": commands without '$ ' need <!-- run: where --> or"
+                                    + " <!-- not run: why --> above their block");
+                            failed++;
+                        } else {
+                            notRun.add(where + ": " + marker);
+                        }
+                    }
                     continue;
                 }
-                String where = repo.relativize(doc) + ":" + fenceLine;
                 if (marker != null && marker.startsWith("not run:")) {
                     String why = marker.substring("not run:".length()).trim();
                     if (why.isEmpty()) {
                         System.out.println("FAIL " + where + ": a 'not run' marker needs a reason");
                         failed++;
                     }
-                    notRun.add(where + ": " + why);
+                    notRun.add(where + ": not run: " + why);
                     continue;
                 }
                 String[] exits = marker != null && marker.startsWith("exits:") ? marker.substring(6).trim().split("\\s+") : new String[0];
@@ -88,7 +103,7 @@ public final class DocCommands {
                     int exit = index < exits.length ? Integer.parseInt(exits[index]) : 0;
                     index++;
                     if (command.contains("| dot -T") && !GRAPHVIZ) {
-                        notRun.add(where + ": " + command + ": needs Graphviz's dot, not installed here");
+                        notRun.add(where + ": not run: " + command + ": needs Graphviz's dot, not installed here");
                         continue;
                     }
                     run++;
@@ -104,9 +119,10 @@ public final class DocCommands {
                 }
             }
         }
-        System.out.println("doc commands: " + run + " run, " + failed + " failed, " + notRun.size() + " blocks not run:");
+        System.out.println("doc commands: " + run + " run, " + failed + " failed, " + notRun.size()
+                + " blocks run elsewhere or not run:");
         for (String n : notRun) {
-            System.out.println("  not run " + n);
+            System.out.println("  " + n);
         }
         System.exit(failed == 0 ? 0 : 1);
     }
