@@ -67,11 +67,12 @@ public final class DocCommands {
                 int fenceLine = i + 1;
                 i = end;
                 String where = repo.relativize(doc) + ":" + fenceLine;
+                String why = reason(marker, "not run:");
                 if (block.isEmpty() || !block.get(0).startsWith("$ ")) {
                     // commands shown without a prompt: run elsewhere or not at all, and the block says which
                     if (block.stream().anyMatch(l -> COMMAND.matcher(l).find())) {
-                        if (marker == null || !(marker.startsWith("not run:") || marker.startsWith("run:"))
-                                || marker.substring(marker.indexOf(':') + 1).isBlank()) {
+                        String elsewhere = reason(marker, "run:");
+                        if ((why == null || why.isEmpty()) && (elsewhere == null || elsewhere.isEmpty())) {
                             System.out.println("FAIL " + where + ": commands without '$ ' need <!-- run: where --> or"
                                     + " <!-- not run: why --> above their block");
                             failed++;
@@ -81,8 +82,7 @@ public final class DocCommands {
                     }
                     continue;
                 }
-                if (marker != null && marker.startsWith("not run:")) {
-                    String why = marker.substring("not run:".length()).trim();
+                if (why != null) {
                     if (why.isEmpty()) {
                         System.out.println("FAIL " + where + ": a 'not run' marker needs a reason");
                         failed++;
@@ -90,7 +90,8 @@ public final class DocCommands {
                     notRun.add(where + ": not run: " + why);
                     continue;
                 }
-                String[] exits = marker != null && marker.startsWith("exits:") ? marker.substring(6).trim().split("\\s+") : new String[0];
+                String codes = reason(marker, "exits:");
+                String[] exits = codes != null ? codes.split("\\s+") : new String[0];
                 int index = 0;
                 for (int c = 0; c < block.size(); ) {
                     String command = block.get(c).substring(2);
@@ -118,6 +119,11 @@ public final class DocCommands {
                     }
                 }
             }
+            try (Stream<Path> files = Files.walk(scratch)) { // the links, not what they point to
+                for (Path f : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                    Files.delete(f);
+                }
+            }
         }
         System.out.println("doc commands: " + run + " run, " + failed + " failed, " + notRun.size()
                 + " blocks run elsewhere or not run:");
@@ -125,6 +131,11 @@ public final class DocCommands {
             System.out.println("  " + n);
         }
         System.exit(failed == 0 ? 0 : 1);
+    }
+
+    /** What follows {@code kind} ("run:", "not run:", "exits:") in {@code marker}, trimmed; null for another marker. */
+    private static String reason(String marker, String kind) {
+        return marker != null && marker.startsWith(kind) ? marker.substring(kind.length()).trim() : null;
     }
 
     /** The {@code <!-- ... -->} comment on one of the two lines above line {@code fence}, or null. */
