@@ -120,11 +120,11 @@ class DocLinksTest {
                     fenced = !fenced;
                     continue;
                 }
-                Matcher h = Pattern.compile("^#{1,6} (.*)$").matcher(line);
-                if (fenced || !h.matches()) {
+                int level = ReadmeEmbeddingTest.headingLevel(line);
+                if (fenced || level > 6) {
                     continue;
                 }
-                String slug = slug(h.group(1));
+                String slug = slug(line.substring(level + 1));
                 int n = seen.merge(slug, 1, Integer::sum) - 1;
                 out.add(n == 0 ? slug : slug + "-" + n);
             }

@@ -89,7 +89,8 @@ class ReadmeEmbeddingTest {
         return lines.subList(from, to);
     }
 
-    private static int headingLevel(String line) {
+    /** The level of a Markdown heading line ({@code ## X}: 2), or {@code Integer.MAX_VALUE} for another line. */
+    static int headingLevel(String line) {
         int n = 0;
         while (n < line.length() && line.charAt(n) == '#') {
             n++;
