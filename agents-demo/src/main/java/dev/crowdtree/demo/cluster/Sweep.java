@@ -170,8 +170,14 @@ public final class Sweep {
         while (completed < n) {
             // fill every free place: jobs lost with a member first, then the next ones in order
             Member m;
+            Member lastGiven = null;
             while ((!retry.isEmpty() || next < n) && (m = leastLoaded()) != null) {
                 submit(retry.isEmpty() ? next++ : retry.poll(), m);
+                lastGiven = m;
+            }
+            if (!killed && options.killAtJob() > 0 && completed >= options.killAtJob() && completed < n) {
+                killed = true;
+                kill(completed, lastGiven);
             }
             if (members.isEmpty()) {
                 throw new IllegalStateException("every member is gone; " + (n - completed) + " of " + n
@@ -194,10 +200,6 @@ public final class Sweep {
                     result.failed++;
                     completed++;
                 }
-            }
-            if (!killed && options.killAtJob() > 0 && completed >= options.killAtJob() && completed < n) {
-                killed = true;
-                kill(completed);
             }
             long now = System.nanoTime();
             if (options.progress() && now - lastReport >= 1_000_000_000L) {
@@ -265,17 +267,23 @@ public final class Sweep {
         }
     }
 
-    /** {@code --kill-member-at-job}: stops the member with the most jobs in flight (the last such). */
-    private void kill(int completed) {
+    /**
+     * {@code --kill-member-at-job}: stops {@code justGiven}, the member handed a job a moment ago, so that at
+     * least that job is lost with it (a member whose jobs all finished before it was stopped would lose none);
+     * when no job was handed out, the member with the most jobs in flight (the last such).
+     */
+    private void kill(int completed, Member justGiven) {
         if (members.size() < 2) {
             err.printf(Locale.ROOT, "not killing a member after %d jobs: only %d left (--kill-member-at-job)%n",
                     completed, members.size());
             return;
         }
-        Member victim = null;
-        for (Member m : members) {
-            if (victim == null || inFlight.getOrDefault(m, 0) >= inFlight.getOrDefault(victim, 0)) {
-                victim = m;
+        Member victim = justGiven;
+        if (victim == null) {
+            for (Member m : members) {
+                if (victim == null || inFlight.getOrDefault(m, 0) >= inFlight.getOrDefault(victim, 0)) {
+                    victim = m;
+                }
             }
         }
         err.printf(Locale.ROOT, "killing member %s after %d jobs (--kill-member-at-job)%n", Handshake.describe(victim),
