@@ -74,6 +74,21 @@ class CountdownTest {
     }
 
     @Test
+    void stepsMatchTheLiteralLoopForLongDelaysWhereTheFirstBoundIsTooWide() {
+        // long delays at 30 ticks/s: the binade-by-binade bound decides where the first one did not
+        SplittableRandom rnd = new SplittableRandom(11);
+        float[] dts = {1f / 30f, 1f / 60f, 0.1f};
+        for (int i = 0; i < 100_000; i++) {
+            float d = dts[rnd.nextInt(dts.length)];
+            float v = (float) rnd.nextDouble(4, 64);
+            if (rnd.nextInt(4) == 0) {
+                v = Math.nextAfter(Math.round(v / d) * d, rnd.nextBoolean() ? 1e9 : -1e9);
+            }
+            check(v, d, 100_000);
+        }
+    }
+
+    @Test
     void stepsMatchAcrossMagnitudesAndTies() {
         SplittableRandom rnd = new SplittableRandom(7);
         for (int i = 0; i < 200_000; i++) {
