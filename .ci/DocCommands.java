@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The documentation's commands, run (issue 37: docs that cannot drift). In README.md and the guides
- * (docs/guides/*.md), a fenced block whose lines start with {@code $ } shows commands and, after each,
+ * The documentation's commands, run (issue 37: docs that cannot drift). In README.md, the guides
+ * (docs/guides/*.md) and the references (docs/*.md), a fenced block whose lines start with {@code $ } shows commands and, after each,
  * what it prints. Each such command is run from a scratch directory that sees the repository's
  * {@code agents-demo}, {@code bench}, {@code examples} and {@code docs} (so the files a command writes
  * land there, and the next command of the same document finds them), with bash, and must exit as the
@@ -24,7 +24,11 @@ import java.util.stream.Stream;
  * ({@code <!-- run: .ci/run runs it -->}) or why it is not run; it is listed with that.
  *
  * <p>Run from the repository's root after the build (and after examples/embedding is built, whose
- * jar some commands load): {@code java .ci/DocCommands.java}. Exit 1 when a command fails.
+ * jar some commands load): {@code java .ci/DocCommands.java}. Exit 1 when a command fails. With
+ * {@code --update} it regenerates the sample outputs: a shown stable line that is not printed any
+ * more, where the command prints a line of the same shape (the same words around other numbers or
+ * hashes: a new world hash, other state counts), is rewritten in the document, and the run goes on;
+ * a line that changed in its words still fails, for a person to rewrite.
  */
 public final class DocCommands {
     private static final Pattern UNSTABLE = Pattern.compile(
@@ -42,9 +46,13 @@ public final class DocCommands {
         Path repo = Path.of("").toAbsolutePath();
         List<Path> docs = new ArrayList<>();
         docs.add(repo.resolve("README.md"));
-        try (Stream<Path> s = Files.list(repo.resolve("docs/guides"))) {
-            s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+        for (String dir : List.of("docs/guides", "docs")) { // the guides, then the references
+            try (Stream<Path> s = Files.list(repo.resolve(dir))) {
+                s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+            }
         }
+        boolean update = List.of(args).contains("--update");
+        int updated = 0;
         int run = 0;
         int failed = 0;
         List<String> notRun = new ArrayList<>();
@@ -53,7 +61,8 @@ public final class DocCommands {
             for (String d : List.of("agents-demo", "bench", "examples", "docs")) {
                 Files.createSymbolicLink(scratch.resolve(d), repo.resolve(d));
             }
-            List<String> lines = Files.readAllLines(doc, StandardCharsets.UTF_8);
+            List<String> lines = new ArrayList<>(Files.readAllLines(doc, StandardCharsets.UTF_8));
+            int changedLines = 0;
             for (int i = 0; i < lines.size(); i++) {
                 if (!lines.get(i).startsWith("```")) {
                     continue;
@@ -99,7 +108,7 @@ public final class DocCommands {
                     while (next < block.size() && !block.get(next).startsWith("$ ")) {
                         next++;
                     }
-                    List<String> shown = block.subList(c + 1, next);
+                    List<String> shown = block.subList(c + 1, next); // a view: --update writes through it
                     c = next;
                     int exit = index < exits.length ? Integer.parseInt(exits[index]) : 0;
                     index++;
@@ -109,8 +118,16 @@ public final class DocCommands {
                     }
                     run++;
                     long t0 = System.nanoTime();
-                    String problem = check(scratch, command, shown, exit);
+                    List<String> regenerated = new ArrayList<>(shown);
+                    String problem = check(scratch, command, regenerated, exit, update);
                     String took = String.format(java.util.Locale.ROOT, " (%.1f s)", (System.nanoTime() - t0) / 1e9);
+                    for (int k = 0; k < shown.size(); k++) {
+                        if (!shown.get(k).equals(regenerated.get(k))) {
+                            System.out.println("upd  " + where + ": " + shown.get(k) + "\n  -> " + regenerated.get(k));
+                            shown.set(k, regenerated.get(k));
+                            changedLines++;
+                        }
+                    }
                     if (problem == null) {
                         System.out.println("ok   " + where + ": " + command + took);
                     } else {
@@ -119,6 +136,10 @@ public final class DocCommands {
                     }
                 }
             }
+            if (changedLines > 0) {
+                Files.write(doc, lines, StandardCharsets.UTF_8);
+                updated += changedLines;
+            }
             try (Stream<Path> files = Files.walk(scratch)) { // the links, not what they point to
                 for (Path f : (Iterable<Path>) files.sorted(java.util.Comparator.reverseOrder())::iterator) {
                     Files.delete(f);
@@ -126,7 +147,7 @@ public final class DocCommands {
             }
         }
         System.out.println("doc commands: " + run + " run, " + failed + " failed, " + notRun.size()
-                + " blocks run elsewhere or not run:");
+                + " blocks run elsewhere or not run" + (update ? ", " + updated + " shown lines regenerated" : "") + ":");
         for (String n : notRun) {
             System.out.println("  " + n);
         }
@@ -149,8 +170,14 @@ public final class DocCommands {
         return null;
     }
 
-    /** Runs {@code command} in {@code dir}; null when it exits with {@code exit} and prints {@code shown}'s stable lines in order. */
-    private static String check(Path dir, String command, List<String> shown, int exit) throws IOException, InterruptedException {
+    /**
+     * Runs {@code command} in {@code dir}; null when it exits with {@code exit} and prints {@code shown}'s
+     * stable lines in order. With {@code update}, a stable line that is not printed but has a printed
+     * counterpart of the same {@link #shape} (the same words around other numbers or hashes) is replaced
+     * in {@code shown} by it, and counts as printed.
+     */
+    private static String check(Path dir, String command, List<String> shown, int exit, boolean update)
+            throws IOException, InterruptedException {
         Path log = Files.createTempFile("doc-command-", ".out");
         Process p = new ProcessBuilder("bash", "-c", command).directory(dir.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -164,15 +191,16 @@ public final class DocCommands {
             return "exit " + p.exitValue() + ", the document says " + exit + "; it printed:\n" + tail(printed);
         }
         int at = 0;
-        for (String line : shown) {
+        for (int i = 0; i < shown.size(); i++) {
+            String line = shown.get(i);
             if (line.equals("...") || line.isBlank() || UNSTABLE.matcher(line).find()) {
                 continue;
             }
-            int found = -1;
-            for (int k = at; k < printed.size(); k++) {
-                if (printed.get(k).equals(line)) {
-                    found = k;
-                    break;
+            int found = find(printed, at, line, false);
+            if (found < 0 && update) {
+                found = find(printed, at, line, true);
+                if (found >= 0) {
+                    shown.set(i, printed.get(found));
                 }
             }
             if (found < 0) {
@@ -181,6 +209,22 @@ public final class DocCommands {
             at = found + 1;
         }
         return null;
+    }
+
+    /** The first line of {@code printed} from {@code at} equal to {@code line} (or of its {@link #shape}); -1 if none. */
+    private static int find(List<String> printed, int at, String line, boolean byShape) {
+        String want = byShape ? shape(line) : line;
+        for (int k = at; k < printed.size(); k++) {
+            if (want.equals(byShape ? shape(printed.get(k)) : printed.get(k))) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** A line with its hexadecimal hashes and its numbers masked: what --update may change in a shown line. */
+    private static String shape(String line) {
+        return line.replaceAll("\\b[0-9a-f]{8,}\\b", "#").replaceAll("\\d[\\d,.]*", "0");
     }
 
     private static String tail(List<String> lines) {
