@@ -98,7 +98,7 @@ class ReadmeEmbeddingTest {
         return n < line.length() && line.charAt(n) == ' ' ? n : Integer.MAX_VALUE;
     }
 
-    private static List<List<String>> javaBlocks(List<String> lines) {
+    static List<List<String>> javaBlocks(List<String> lines) {
         List<List<String>> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).equals("```java")) {
@@ -113,7 +113,7 @@ class ReadmeEmbeddingTest {
         return out;
     }
 
-    private static boolean quoted(List<String> block, List<List<String>> sources) {
+    static boolean quoted(List<String> block, List<List<String>> sources) {
         for (List<String> src : sources) {
             for (int start = 0; start + block.size() <= src.size(); start++) {
                 if (dedent(src.subList(start, start + block.size())).equals(block)) {
@@ -125,7 +125,7 @@ class ReadmeEmbeddingTest {
     }
 
     /** The lines without their common leading spaces (blank lines ignored for the measure). */
-    private static List<String> dedent(List<String> lines) {
+    static List<String> dedent(List<String> lines) {
         int indent = Integer.MAX_VALUE;
         for (String l : lines) {
             if (!l.isBlank()) {

@@ -21,12 +21,21 @@ import dev.crowdtree.statetree.node.ValueType;
 import dev.crowdtree.statetree.nodes.BuiltinNodes;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The node examples of docs/guides/node-types.md ("Adding a task"), verbatim: they compile against the API and do
- * what the guide says (CountTask succeeds after n ticks; TimeoutTask fails when its timer runs out,
- * with the agent asleep meanwhile; DriftTask moves agents along the host's x column).
+ * The node examples of docs/guides/node-types.md ("Adding a task") and of the README's tour, verbatim:
+ * they compile against the API and do what the guide says (CountTask succeeds after n ticks;
+ * TimeoutTask fails when its timer runs out, with the agent asleep meanwhile; DriftTask moves agents
+ * along the host's x column). Every Java block of those two documents is checked to be quoted from
+ * this file ({@link #theDocumentsJavaBlocksAreQuotedFromThisFile}).
  */
 class ReadmeNodesTest {
     public static final class CountTask extends Task {
@@ -101,7 +110,56 @@ class ReadmeNodesTest {
         }
     }
 
+    /** The documents whose Java blocks are this file's code. */
+    private static final List<String> QUOTING = List.of("README.md", "docs/guides/node-types.md");
+
+    @Test
+    void theDocumentsJavaBlocksAreQuotedFromThisFile() throws IOException {
+        // the classes nested here are top-level classes there
+        List<String> source = new ArrayList<>();
+        for (String l : Files.readAllLines(ReadmeEmbeddingTest.REPO
+                .resolve("statetree-system/src/test/java/dev/crowdtree/statetree/readme/ReadmeNodesTest.java"))) {
+            source.add(l.replace("public static final class ", "public final class "));
+        }
+        int chunks = 0;
+        for (String doc : QUOTING) {
+            for (List<String> block : ReadmeEmbeddingTest.javaBlocks(Files.readAllLines(ReadmeEmbeddingTest.REPO.resolve(doc)))) {
+                // each run of lines between blank lines is a run of lines of this file (a block's parts,
+                // a class and the code that registers it, sit apart here)
+                for (int from = 0; from < block.size(); ) {
+                    int to = from;
+                    while (to < block.size() && !block.get(to).isBlank()) {
+                        to++;
+                    }
+                    if (to > from) {
+                        List<String> chunk = ReadmeEmbeddingTest.dedent(block.subList(from, to));
+                        assertTrue(ReadmeEmbeddingTest.quoted(chunk, List.of(source)),
+                                doc + ": not a run of lines of ReadmeNodesTest.java:\n" + String.join("\n", chunk));
+                        chunks++;
+                    }
+                    from = to + 1;
+                }
+            }
+        }
+        assertTrue(chunks >= 15, "runs of lines checked: " + chunks);
+    }
+
     private static CompiledStateTree compile(String json) throws Exception {
+        Path file = Path.of("my-tree.json"); // as the documents name it: the module's directory, removed below
+        Files.writeString(file, json);
+        try {
+            return compileFile(registry());
+        } finally {
+            Files.delete(file);
+        }
+    }
+
+    private static CompiledStateTree compileFile(NodeRegistry registry) throws Exception {
+        CompiledStateTree tree = StateTreeJson.compile(Path.of("my-tree.json"), new StateTreeCompiler(registry));
+        return tree;
+    }
+
+    private static NodeRegistry registry() {
         NodeRegistry registry = BuiltinNodes.registry();
         registry.register(NodeType.task("count")
                 .constant("n", ValueType.INT, p -> p.required().range(1, Integer.MAX_VALUE))
@@ -118,7 +176,7 @@ class ReadmeNodesTest {
                 .writes("x", HostColumn.Type.FLOAT)
                 .factory(DriftTask::new)
                 .build());
-        return StateTreeJson.compile("readme.json", json, new StateTreeCompiler(registry));
+        return registry;
     }
 
     @Test
