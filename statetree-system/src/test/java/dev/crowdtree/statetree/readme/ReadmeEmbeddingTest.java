@@ -98,6 +98,40 @@ class ReadmeEmbeddingTest {
         return n < line.length() && line.charAt(n) == ' ' ? n : Integer.MAX_VALUE;
     }
 
+    /**
+     * Checks that every Java block of {@code docs} (paths from the repository's root) is quoted from
+     * {@code testFile}, a source of this package: each run of lines between blank lines is a run of
+     * lines of it (a block's parts, such as a class and the code that registers it, may sit apart
+     * there), where a class nested there ({@code public static final class}) is a top-level one in the
+     * documents. Returns how many runs were checked.
+     */
+    static int assertBlocksQuoted(List<String> docs, String testFile) throws IOException {
+        List<String> source = new ArrayList<>();
+        for (String l : Files.readAllLines(REPO.resolve("statetree-system/src/test/java/dev/crowdtree/statetree/readme")
+                .resolve(testFile))) {
+            source.add(l.replace("public static final class ", "public final class "));
+        }
+        int chunks = 0;
+        for (String doc : docs) {
+            for (List<String> block : javaBlocks(Files.readAllLines(REPO.resolve(doc)))) {
+                for (int from = 0; from < block.size(); ) {
+                    int to = from;
+                    while (to < block.size() && !block.get(to).isBlank()) {
+                        to++;
+                    }
+                    if (to > from) {
+                        List<String> chunk = dedent(block.subList(from, to));
+                        assertTrue(quoted(chunk, List.of(source)),
+                                doc + ": not a run of lines of " + testFile + ":\n" + String.join("\n", chunk));
+                        chunks++;
+                    }
+                    from = to + 1;
+                }
+            }
+        }
+        return chunks;
+    }
+
     static List<List<String>> javaBlocks(List<String> lines) {
         List<List<String>> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {

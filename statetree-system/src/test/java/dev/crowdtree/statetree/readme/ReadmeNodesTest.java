@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -115,32 +114,7 @@ class ReadmeNodesTest {
 
     @Test
     void theDocumentsJavaBlocksAreQuotedFromThisFile() throws IOException {
-        // the classes nested here are top-level classes there
-        List<String> source = new ArrayList<>();
-        for (String l : Files.readAllLines(ReadmeEmbeddingTest.REPO
-                .resolve("statetree-system/src/test/java/dev/crowdtree/statetree/readme/ReadmeNodesTest.java"))) {
-            source.add(l.replace("public static final class ", "public final class "));
-        }
-        int chunks = 0;
-        for (String doc : QUOTING) {
-            for (List<String> block : ReadmeEmbeddingTest.javaBlocks(Files.readAllLines(ReadmeEmbeddingTest.REPO.resolve(doc)))) {
-                // each run of lines between blank lines is a run of lines of this file (a block's parts,
-                // a class and the code that registers it, sit apart here)
-                for (int from = 0; from < block.size(); ) {
-                    int to = from;
-                    while (to < block.size() && !block.get(to).isBlank()) {
-                        to++;
-                    }
-                    if (to > from) {
-                        List<String> chunk = ReadmeEmbeddingTest.dedent(block.subList(from, to));
-                        assertTrue(ReadmeEmbeddingTest.quoted(chunk, List.of(source)),
-                                doc + ": not a run of lines of ReadmeNodesTest.java:\n" + String.join("\n", chunk));
-                        chunks++;
-                    }
-                    from = to + 1;
-                }
-            }
-        }
+        int chunks = ReadmeEmbeddingTest.assertBlocksQuoted(QUOTING, "ReadmeNodesTest.java");
         assertTrue(chunks >= 15, "runs of lines checked: " + chunks);
     }
 
