@@ -56,7 +56,7 @@ public final class ValidateCommand implements Callable<Integer> {
             boolean failed = strict && !t.warnings.isEmpty();
             if (!failed) {
                 System.out.println(Printable.escape(String.format("%s: OK: tree '%s', %d states, %d transitions, %d tasks, "
-                        + "%d evaluators, %d parameters", asset, t.name, t.stateCount, t.transitionCount, t.taskCount(),
+                        + "%d evaluators, %d parameters", asset, t.name, t.stateCount, t.declaredTransitionCount(), t.taskCount(),
                         t.evaluatorCount(), t.paramCount())));
             }
             int n = Problems.warnings(System.out, t);

@@ -395,6 +395,22 @@ abstract class TreeTables {
         return transitionDeclaredIndex[t];
     }
 
+    /**
+     * How many transitions the asset declares that the tree runs (not the disabled ones): a target
+     * that tries several states ({@code @next-selectable}) is one declared transition compiled as
+     * one per state, next to each other with the same source and declared index.
+     */
+    public final int declaredTransitionCount() {
+        int n = 0;
+        for (int t = 0; t < transitionDeclaredIndex.length; t++) {
+            if (t == 0 || transitionSource(t) != transitionSource(t - 1)
+                    || transitionDeclaredIndex[t] != transitionDeclaredIndex[t - 1]) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** onEvent transitions: whether firing consumes the event ({@code consumeEvent}, default true). */
     public final boolean transitionConsumesEvent(int t) {
         return transitionConsumesEvent[t];

@@ -369,11 +369,19 @@ public final class Vocabulary {
 
     /**
      * The special targets of a transition ({@code "to"} starting with {@code @}); any other target
-     * names a state. {@link #NEXT} resolves to a state at compile time; the others are stored as
-     * transition types ({@link CompiledStateTree#NOT_SET}, ...).
+     * names a state. Those relative to the transition's state ({@link #isRelative}) resolve to states
+     * at compile time (Unreal's {@code NextState}, {@code NextSelectableState}, {@code Parent},
+     * {@code NextParent}, {@code NextSelectableParent}); the others are stored as transition types
+     * ({@link CompiledStateTree#NOT_SET}, ...).
      */
     public enum Target {
         NEXT("@next", CompiledStateTree.GOTO),
+        /** The later siblings of the transition's state, tried in order: the first that can be selected. */
+        NEXT_SELECTABLE("@next-selectable", CompiledStateTree.GOTO),
+        PARENT("@parent", CompiledStateTree.GOTO),
+        NEXT_PARENT("@next-parent", CompiledStateTree.GOTO),
+        /** The later siblings of the transition's state's parent, tried in order. */
+        NEXT_SELECTABLE_PARENT("@next-selectable-parent", CompiledStateTree.GOTO),
         SUCCEEDED("@succeeded", CompiledStateTree.TO_SUCCEEDED),
         FAILED("@failed", CompiledStateTree.TO_FAILED),
         NONE("@none", CompiledStateTree.NOT_SET);
@@ -403,17 +411,27 @@ public final class Vocabulary {
             return Vocabulary.parse(values(), keyword, Target::keyword);
         }
 
+        /** Whether this target names states relative to the transition's state (resolved at compile time). */
+        public boolean isRelative() {
+            return type == CompiledStateTree.GOTO;
+        }
+
+        /** Whether this target tries several states in order ({@code @next-selectable}, {@code @next-selectable-parent}). */
+        public boolean triesSeveral() {
+            return this == NEXT_SELECTABLE || this == NEXT_SELECTABLE_PARENT;
+        }
+
         /** The special target stored as transition type {@code type}, or null for a state target. */
         public static Target ofType(byte type) {
             for (Target t : values()) {
-                if (t != NEXT && t.type == type) {
+                if (!t.isRelative() && t.type == type) {
                     return t;
                 }
             }
             return null;
         }
 
-        /** "@next, @succeeded, @failed, @none". */
+        /** "@next, @next-selectable, @parent, @next-parent, @next-selectable-parent, @succeeded, @failed, @none". */
         public static String validNames() {
             return Vocabulary.names(values(), Target::keyword);
         }

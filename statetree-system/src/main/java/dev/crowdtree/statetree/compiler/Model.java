@@ -66,10 +66,11 @@ final class Model {
 
     /**
      * A transition as compiled, kept for the authoring warnings ({@link WarningPass}): its field
-     * ({@code transitions[i]}), trigger, event tag (onEvent only), target state id (-1 for a special
-     * target other than {@code @next}), gate and declared payload fields.
+     * ({@code transitions[i]}), trigger, event tag (onEvent only), target state ids (none for
+     * {@code @succeeded}, {@code @failed}, {@code @none}; the later siblings tried in order for
+     * {@code @next-selectable}), gate and declared payload fields.
      */
-    record TransitionInfo(String field, Vocabulary.Trigger trigger, String event, int target, float delay,
+    record TransitionInfo(String field, Vocabulary.Trigger trigger, String event, int[] targets, float delay,
                           float delayVariance, Map<String, ValueType> payloadFields) {
     }
 

@@ -74,27 +74,29 @@ final class TransitionPass {
             c.error(s.path, where + ".event", "'event' is only valid with trigger onEvent (trigger is " + trig + ")");
         }
         byte type = CompiledStateTree.GOTO;
-        int target = -1;
+        int[] targets = NO_TARGETS; // the states tried in order (one but for the selectable targets)
+        Target special = null;
         String to = t.to();
         if (to == null) {
             c.error(s.path, where + ".to", "a transition needs a target 'to': a state path, a unique state "
-                    + "name, @next, @succeeded, @failed or @none");
+                    + "name, or one of " + Target.validNames());
             ok = false;
         } else if (to.startsWith(Target.PREFIX)) {
-            Target special = Target.parse(to);
+            special = Target.parse(to);
             if (special == null) {
                 c.error(s.path, where + ".to", "unknown target " + quote(to)
                         + "; valid special targets are " + Target.validNames() + c.didYouMean(to, Target.validNames()));
                 ok = false;
-            } else if (special == Target.NEXT) {
-                target = nextSibling(s, where);
-                ok &= target >= 0;
+            } else if (special.isRelative()) {
+                targets = relativeTargets(s, special, where);
+                ok &= targets.length > 0;
             } else {
                 type = special.type();
             }
         } else {
-            target = resolveTarget(s, to, where + ".to");
+            int target = resolveTarget(s, to, where + ".to");
             ok &= target >= 0;
+            targets = new int[] {target};
         }
         Priority priority = Priority.NORMAL;
         if (t.priority() != null) {
@@ -129,6 +131,11 @@ final class TransitionPass {
         Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
+        if (ok && special != null && special.triesSeveral() && (delay > 0 || variance > 0)) {
+            c.error(s.path, where + (delay > 0 ? ".delay" : ".delayVariance"), "a delay cannot be used with "
+                    + special.keyword() + " (not supported yet); leave the delay out, or name the target state");
+            ok = false;
+        }
         if (ok && c.unreal && (delay > 0 || variance > 0) && trigger != null && trigger != Trigger.ON_TICK
                 && trigger != Trigger.ON_EVENT) {
             c.error(s.path, where + (delay > 0 ? ".delay" : ".delayVariance"), "a delay is only valid on onTick and "
@@ -144,10 +151,47 @@ final class TransitionPass {
         if (!ok || c.errorCount() != errorsBefore) {
             return; // errors reported; the whole compilation fails, nothing is emitted
         }
-        c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,
-                consume, payload, index);
-        s.transitions.add(new Model.TransitionInfo(where, trigger, t.event(), type == CompiledStateTree.GOTO ? target : -1,
-                delay.floatValue(), variance.floatValue(), payload));
+        // A selectable target is one compiled transition per state it tries, in order, each with the same
+        // trigger, conditions (the same nodes), priority and declared index: a target that cannot be
+        // selected lets the scan go on to the next transition (section 4), which tries the next state.
+        for (int target : type == CompiledStateTree.GOTO ? targets : new int[] {-1}) {
+            c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,
+                    consume, payload, index);
+        }
+        s.transitions.add(new Model.TransitionInfo(where, trigger, t.event(), targets, delay.floatValue(),
+                variance.floatValue(), payload));
+    }
+
+    private static final int[] NO_TARGETS = new int[0];
+
+    /**
+     * The states a target relative to {@code s} names, in the order they are tried: {@code @next} its
+     * next sibling, {@code @next-selectable} its later siblings, {@code @parent} its parent,
+     * {@code @next-parent} its parent's next sibling, {@code @next-selectable-parent} its parent's
+     * later siblings. Empty after reporting that there is none.
+     */
+    private int[] relativeTargets(StateNode s, Target special, String where) {
+        StateNode from = special == Target.NEXT_PARENT || special == Target.NEXT_SELECTABLE_PARENT ? s.parent : s;
+        if (special == Target.PARENT || from == null) {
+            if (s.parent == null) {
+                c.error(s.path, where + ".to", special.keyword() + ": state '" + s.name + "' is the root, which has "
+                        + "no parent");
+                return NO_TARGETS;
+            }
+            return special == Target.PARENT ? new int[] {s.parent.id} : NO_TARGETS;
+        }
+        int at = from.parent == null ? -1 : from.parent.children.indexOf(from);
+        int later = from.parent == null ? 0 : from.parent.children.size() - 1 - at;
+        if (later == 0) {
+            c.error(s.path, where + ".to", special.keyword() + ": state '" + from.name + "' has no next sibling"
+                    + (from == s ? "" : " (it is the parent of '" + s.name + "')"));
+            return NO_TARGETS;
+        }
+        int[] out = new int[special.triesSeveral() ? later : 1];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = from.parent.children.get(at + 1 + i).id;
+        }
+        return out;
     }
 
     /**
@@ -221,16 +265,6 @@ final class TransitionPass {
             }
         }
         return out;
-    }
-
-    /** The id of {@code s}'s next sibling ({@code @next}), or -1 after reporting that it has none. */
-    private int nextSibling(StateNode s, String where) {
-        int at = s.parent == null ? -1 : s.parent.children.indexOf(s);
-        if (s.parent == null || at == s.parent.children.size() - 1) {
-            c.error(s.path, where + ".to", "@next: state '" + s.name + "' has no next sibling");
-            return -1;
-        }
-        return s.parent.children.get(at + 1).id;
     }
 
     /** Resolves a target path or name as seen from state {@code s}; -1 after reporting an error. */

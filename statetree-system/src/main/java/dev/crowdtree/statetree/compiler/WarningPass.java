@@ -100,7 +100,7 @@ final class WarningPass {
                 if (s.requiredEvent != null && !s.disabled) {
                     // a required event receives the events of its tag too (rule V1)
                     TransitionInfo t = new TransitionInfo(RequiredEventKey.KEY, Trigger.ON_EVENT, s.requiredEvent.tag(),
-                            -1, 0, 0, s.requiredEvent.fields());
+                            new int[0], 0, 0, s.requiredEvent.fields());
                     receivers.computeIfAbsent(t.event(), k -> new ArrayList<>())
                             .add(new Receiver(t, "the requiredEvent of state '" + s.path + "'"));
                 }
@@ -288,8 +288,8 @@ final class WarningPass {
         targetedBefore = new int[c.order.size() + 1];
         for (StateNode s : c.order) {
             for (TransitionInfo t : s.transitions) {
-                if (t.target() >= 0) {
-                    targetedBefore[t.target() + 1] = 1;
+                for (int target : t.targets()) {
+                    targetedBefore[target + 1] = 1;
                 }
             }
         }
@@ -306,8 +306,8 @@ final class WarningPass {
                     select(a, selected, work); // a history state selected again selects what it remembers (Y3, Y4)
                 }
                 for (TransitionInfo t : a.transitions) {
-                    if (t.target() >= 0) {
-                        select(c.order.get(t.target()), selected, work);
+                    for (int target : t.targets()) {
+                        select(c.order.get(target), selected, work);
                     }
                 }
             }

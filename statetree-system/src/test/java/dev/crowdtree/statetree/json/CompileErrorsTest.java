@@ -90,6 +90,29 @@ class CompileErrorsTest {
     }
 
     @Test
+    void relativeTargetsWithoutTheStatesTheyName() {
+        // rules J2-J5: the root has no parent; a last child has no later sibling, nor does the root's child
+        List<CompileError> errors = errors("{'name': 'T', 'root': {'name': 'Root', 'transitions': ["
+                + "{'trigger': 'onTick', 'to': '@parent'}, {'trigger': 'onTick', 'to': '@next-parent'}], 'children': ["
+                + "{'name': 'A', 'transitions': [{'trigger': 'onTick', 'to': '@next-parent'},"
+                + " {'trigger': 'onTick', 'to': '@next-selectable', 'delay': 1}]},"
+                + "{'name': 'B', 'transitions': [{'trigger': 'onTick', 'to': '@next-selectable'},"
+                + " {'trigger': 'onTick', 'to': '@next-selectable-parent'}, {'trigger': 'onTick', 'to': '@next-selectible'}]}]}}");
+        assertError(errors, "Root", "transitions[0].to", "@parent: state 'Root' is the root, which has no parent");
+        assertError(errors, "Root", "transitions[1].to", "@next-parent: state 'Root' is the root, which has no parent");
+        assertError(errors, "Root/A", "transitions[0].to",
+                "@next-parent: state 'Root' has no next sibling (it is the parent of 'A')");
+        assertError(errors, "Root/A", "transitions[1].delay", "a delay cannot be used with @next-selectable");
+        assertError(errors, "Root/B", "transitions[0].to", "@next-selectable: state 'B' has no next sibling");
+        assertError(errors, "Root/B", "transitions[1].to",
+                "@next-selectable-parent: state 'Root' has no next sibling (it is the parent of 'B')");
+        assertError(errors, "Root/B", "transitions[2].to", "unknown target \"@next-selectible\"");
+        assertTrue(errors.get(errors.size() - 1).message().contains("did you mean [@next-selectable]?"),
+                errors.toString());
+        assertEquals(7, errors.size(), errors.toString());
+    }
+
+    @Test
     void tasksOnAGroup() {
         assertOnlyError(tree("{'name': 'G', 'type': 'group', 'tasks': [{'type': 'run'}]}"), "Root/G", "tasks",
                 "a group state cannot have tasks");

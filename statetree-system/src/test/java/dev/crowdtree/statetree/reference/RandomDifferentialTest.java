@@ -100,6 +100,8 @@ class RandomDifferentialTest {
         int taskless = 0;
         int tasklessEntered = 0;
         int reenteredChanged = 0;
+        int withSelectable = 0; // trees with @next-selectable or @next-selectable-parent (rules J2, J5)
+        int withParentTargets = 0; // trees with @parent or @next-parent (rules J3, J4)
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
@@ -126,6 +128,9 @@ class RandomDifferentialTest {
             rootFirst += tree.scanRules.rootFirst ? 1 : 0;
             withStatePeriods += tree.tickPeriods.any ? 1 : 0;
             withStateParams += tree.stateParameters.any ? 1 : 0;
+            withSelectable += tree.declaredTransitionCount() < tree.transitionCount ? 1 : 0;
+            String json = StateTreeJson.write(def);
+            withParentTargets += json.contains("\"@parent\"") || json.contains("\"@next-parent\"") ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 if (!tree.stateEnabled(st)) {
                     withDisabled++;
@@ -212,10 +217,13 @@ class RandomDifferentialTest {
                 + enteredWithEvent);
         assertTrue(withStatePeriods >= TREES / 5, "trees with state tick periods: " + withStatePeriods);
         assertTrue(withStateParams >= TREES / 5, "trees with state parameters: " + withStateParams);
+        assertTrue(withSelectable >= TREES / 10, "trees with @next-selectable targets: " + withSelectable);
+        assertTrue(withParentTargets >= TREES / 10, "trees with @parent or @next-parent targets: " + withParentTargets);
         System.out.println("RandomDifferentialTest: " + withUnreal + " trees under Unreal 5.8's rules, " + unrealMattered
                 + " traced otherwise under the seeds', " + linkedCompleted + " completed a linked state (U2), "
                 + taskless + " with task-less leaves (U6), entered in " + tasklessEntered + ", " + reenteredChanged
-                + " entered a state on the path again as changed (U3)");
+                + " entered a state on the path again as changed (U3); " + withSelectable + " trees with selectable targets, "
+                + withParentTargets + " with parent targets (J2-J5)");
         assertTrue(withUnreal >= TREES / 4, "trees under Unreal 5.8's rules: " + withUnreal);
         assertTrue(unrealMattered >= withUnreal / 2, "scenarios Unreal 5.8's rules changed: " + unrealMattered);
         assertTrue(linkedCompleted >= TREES / 25, "scenarios where a linked state completed (U2): " + linkedCompleted);
@@ -497,6 +505,13 @@ class RandomDifferentialTest {
         private final boolean stateParams;
         /** The state parameters in scope of the state being built, nearest last (each name once). */
         private final List<String> inScope = new ArrayList<>();
+        /**
+         * Draws for the targets relative to the transition's state (rules J1-J5): a stream seeded by the
+         * tree's name, so the trees stay those of before otherwise.
+         */
+        private SplittableRandom jrnd;
+        /** Per state being built, outermost first: whether it has a next sibling (the top: the parent of the next state built). */
+        private final java.util.ArrayDeque<Boolean> hasNext = new java.util.ArrayDeque<>();
 
         /**
          * Draws for Unreal 5.8's rules (U1-U6; a stream of their own, null for none) and whether this
@@ -558,6 +573,7 @@ class RandomDifferentialTest {
         }
 
         TreeDef tree(String name) {
+            jrnd = new SplittableRandom(name.hashCode() + 23_000L);
             boolean withSubtree = chance(40) || u(60);
             // names first, so transitions can target any state
             StateTreeBuilder b = StateTreeBuilder.tree(name).param("f", "float", 0.5).param("b1", "bool", false).param("b2", "bool", true)
@@ -798,6 +814,7 @@ class RandomDifferentialTest {
                 if (u(35)) {
                     chained.to(name); // rule U3: a completed state selecting itself is entered again as changed
                 }
+                relativeTarget(chained, nextSibling, false);
                 if (!underComposite || crnd.nextInt(100) < 30) {
                     st.transition(chained); // under a composite, mostly left to the composite's rule
                 }
@@ -842,6 +859,7 @@ class RandomDifferentialTest {
                 st.transition(transition(nextSibling, name));
             }
             int scopeSize = inScope.size(); // with the state's own parameters: they stay for its children
+            hasNext.push(nextSibling != null);
             for (int i = 0; i < s.children().size(); i++) {
                 // the next sibling's name is the name given after this child's whole subtree
                 String sib = i + 1 < s.children().size() ? "has-next" : null;
@@ -858,6 +876,7 @@ class RandomDifferentialTest {
                 }
                 st.child(child);
             }
+            hasNext.pop();
             if (name.equals("Root")) { // built last: every state below has been given its required event
                 for (String[] target : requiredTargets) {
                     if (vrnd.nextInt(100) < 75) {
@@ -1054,6 +1073,29 @@ class RandomDifferentialTest {
         }
 
         /** A random transition of state {@code self}. */
+        /**
+         * Sometimes (a fifth of the calls) a target relative to the state being built instead of the one
+         * drawn (rules J1-J5): {@code @parent}, {@code @next-selectable}, {@code @next-parent} or
+         * {@code @next-selectable-parent}, as far as the state has what it names; the selectable ones
+         * not on a {@code delayed} transition (a compile error).
+         */
+        private void relativeTarget(StateTreeBuilder.Transition t, String nextSibling, boolean delayed) {
+            if (jrnd.nextInt(100) >= 20 || hasNext.isEmpty()) {
+                return; // (the root has no parent)
+            }
+            List<String> valid = new ArrayList<>(List.of("@parent"));
+            if (nextSibling != null && !delayed) {
+                valid.add("@next-selectable");
+            }
+            if (hasNext.peek()) {
+                valid.add("@next-parent");
+                if (!delayed) {
+                    valid.add("@next-selectable-parent");
+                }
+            }
+            t.to(valid.get(jrnd.nextInt(valid.size())));
+        }
+
         private StateTreeBuilder.Transition transition(String nextSibling, String self) {
             String trigger;
             int r = rnd.nextInt(100);
@@ -1093,6 +1135,7 @@ class RandomDifferentialTest {
                 taskOutputs = false;
             }
             boolean delayed = chance(15) || u(25);
+            relativeTarget(t, nextSibling, delayed && !(unreal && trigger.startsWith("onState")));
             if (delayed && !(unreal && trigger.startsWith("onState"))) { // (no delay on completion transitions: U1)
                 // under Unreal 5.8's rules an armed gate waits untested (U4); sometimes a gate that may open at once
                 t.delay(u(15) ? 0.0 : 0.25 * (1 + rnd.nextInt(3)), chance(50) ? 0.0 : 0.2);
