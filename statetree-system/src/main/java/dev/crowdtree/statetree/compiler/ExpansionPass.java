@@ -90,10 +90,7 @@ final class ExpansionPass {
         n.history = history(d, n);
         n.requiredEvent = RequiredEventKey.check(c, d, n);
         if (d.completion() != null && !d.completion().equals("any")) {
-            if (d.completion().equals("all") && c.unreal) {
-                c.error(n.path, "completion", "\"completion\": \"all\" cannot be used in a tree with \"rules\": "
-                        + "\"unreal-5.8\" (rule U1): not supported under those rules yet; leave it out");
-            } else if (d.completion().equals("all")) {
+            if (d.completion().equals("all")) {
                 n.completionAll = true;
             } else {
                 c.error(n.path, "completion", "unknown completion " + quote(d.completion())

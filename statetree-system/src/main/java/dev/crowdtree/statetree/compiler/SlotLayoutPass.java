@@ -66,8 +66,10 @@ final class SlotLayoutPass {
                         ti.outputs.put(f.name(), f.type());
                     }
                 }
-                if (s.completionAll) {
-                    ti.doneOffset = used[ValueType.BOOL.ordinal()]++; // runtime-owned: the task has finished
+                if (s.completionAll || (c.unreal && Boolean.FALSE.equals(nd.properties().get("considerForCompletion")))) {
+                    // runtime-owned: the task has finished (completion "all"), or under unreal-5.8 a background
+                    // task has completed and is not reached again while its state stays (rule U9)
+                    ti.doneOffset = used[ValueType.BOOL.ordinal()]++;
                 }
                 s.tasks.add(ti);
             }

@@ -203,7 +203,8 @@ final class TaskPhase {
             int xHi = xBegin[t.stateSubtreeEnd(s)];
             for (int k = t.stateTasksBegin(s), kEnd = k + numTasks; k < kEnd && (aLo < aHi || xLo < xHi); k++) {
                 Task task = t.task(k);
-                control.setBackground(!t.taskConsidered(k));
+                // a background task reports too (rule U9): merge marks it completed, and it decides nothing
+                final byte[] done = t.taskDoneSlot(k) >= 0 ? d.bools[t.taskDoneSlot(k)] : null;
                 callEpoch++;
                 if (t.taskTimer(k) != TimerKind.NONE && xLo < xHi) {
                     final int[] due = d.ints[t.taskTimerDueSlot(k)];
@@ -211,7 +212,7 @@ final class TaskPhase {
                     for (int i = xLo; i < xHi; i++) {
                         int r = xs[i];
                         int l = r - b;
-                        if ((xFlags[l] & X_DUE) != 0 && reaches(l) && due[r] == step) {
+                        if ((xFlags[l] & X_DUE) != 0 && reaches(l) && due[r] == step && (done == null || done[r] == 0)) {
                             due[r] = 0; // ran out: stopped (onTimer may start it again)
                             calls[l] = RunStatus.RUNNING;
                             cand[m++] = r;
@@ -224,7 +225,8 @@ final class TaskPhase {
                     for (int i = aLo; i < aHi; i++) {
                         int r = aOrder[i];
                         int l = r - b;
-                        if (reaches(l) && reported[l] != callEpoch) { // not if its onTimer reported just now
+                        if (reaches(l) && reported[l] != callEpoch && (done == null || done[r] == 0)) {
+                            // (not if its onTimer reported just now, nor once it completed: rules U9, U10)
                             calls[l] = RunStatus.RUNNING;
                             cand[m++] = r;
                         }
@@ -308,6 +310,9 @@ final class TaskPhase {
     private void merge(int[] rs, int from, int to, int k, boolean onTimer) {
         final ChunkBinding c = st;
         final int b = c.base;
+        final byte[] done = t.taskDoneSlot(k) >= 0 ? d.bools[t.taskDoneSlot(k)] : null;
+        final boolean considered = t.taskConsidered(k);
+        final boolean all = t.stateCompletionAll(t.taskState(k));
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - b;
@@ -317,6 +322,15 @@ final class TaskPhase {
             }
             if (onTimer) {
                 reported[l] = callEpoch;
+            }
+            if (done != null) {
+                done[r] = 1; // rules U9, U10: not reached again while its state stays
+            }
+            if (!considered) {
+                continue; // a background task's report completes nothing and stops nothing
+            }
+            if (all && reportedNow == RunStatus.SUCCEEDED && !t.allCountedDone(t.taskState(k), d.bools, r)) {
+                continue; // rule U10: the state succeeds once its last counted task has
             }
             if (reportedNow == RunStatus.FAILED) {
                 failedIn[l] = passEpoch;
@@ -456,11 +470,13 @@ final class TaskPhase {
         final ChunkBinding c = st;
         final int[] due = d.ints[t.taskTimerDueSlot(k)];
         final int next = c.step + c.period;
+        // under unreal-5.8 a task that keeps its status is not reached again: its timer stays stopped (U9)
+        final byte[] done = byCall && t.taskDoneSlot(k) >= 0 ? d.bools[t.taskDoneSlot(k)] : null;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - c.base;
             boolean completed = byCall ? callStatus[l] != RunStatus.RUNNING : ts.doneAt[l] == k;
-            if (completed && due[r] == 0 && !faults.isFaulted(l)) {
+            if (completed && due[r] == 0 && !faults.isFaulted(l) && (done == null || done[r] == 0)) {
                 if (t.taskTimer(k) == TimerKind.SECONDS) {
                     d.floats[t.taskTimerValueSlot(k)][r] = 0f; // counted from 0 s: due at the next step
                 }

@@ -270,8 +270,8 @@ final class TransitionApply {
                 boolean finishedOnEnter = false;
                 for (int k = t.stateTasksBegin(s), end = k + t.stateTasksNum(s); k < end; k++) {
                     if (change == ChangeType.CHANGED || t.taskReselect(k)) {
-                        if (all) {
-                            d.bools[t.taskDoneSlot(k)][r] = 0; // entering: not finished
+                        if (t.taskDoneSlot(k) >= 0) {
+                            d.bools[t.taskDoneSlot(k)][r] = 0; // entering: not finished (completion "all", rule U9)
                         }
                         TimerKind timer = t.taskTimer(k);
                         if (timer != TimerKind.NONE) {
@@ -291,6 +291,9 @@ final class TransitionApply {
                             control.setTask(-1, TimerKind.NONE);
                         }
                         if (!t.taskConsidered(k)) {
+                            if (taskStatus != RunStatus.RUNNING && t.taskDoneSlot(k) >= 0) {
+                                d.bools[t.taskDoneSlot(k)][r] = 1; // rule U9: completed on enter, not reached again
+                            }
                             taskStatus = RunStatus.RUNNING; // a background task never completes its state
                         }
                         if (traced) {

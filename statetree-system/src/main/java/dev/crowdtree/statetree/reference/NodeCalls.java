@@ -152,18 +152,34 @@ final class NodeCalls {
         reach:
         for (int index = 0; index < exec.activeStates.num; index++) {
             int state = exec.activeStates.get(index);
+            boolean all = tree.stateCompletionAll(state);
             int tasksBegin = tree.stateTasksBegin(state);
             for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum(state); taskIndex++) {
+                int doneSlot = tree.taskDoneSlot(taskIndex);
+                if (doneSlot >= 0 && data.bools[doneSlot][data.agent] != 0) {
+                    continue; // rules U9, U10: a task that completed is not reached again while its state stays
+                }
                 Task task = tree.task(taskIndex);
-                control.setBackground(!tree.taskConsidered(taskIndex));
-                taskStatus[0] = RunStatus.RUNNING;
+                taskStatus[0] = RunStatus.RUNNING; // a background task reports too (rule U9), and decides nothing
                 if (timerRanOut(task, taskIndex, deltaTime) && taskStatus[0] != RunStatus.RUNNING) {
-                    timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
+                    if (doneSlot < 0) {
+                        timers.keepRunOut(taskIndex); // rule M1: it reports again when reached again
+                    } // (one that keeps its status is not reached again: its timer stays stopped, U9)
                 } else if (task.ticks()) {
                     data.calling("task", task, taskIndex);
                     task.tick(ctx, rows, 0, 1);
                 }
                 byte reported = taskStatus[0];
+                if (reported != RunStatus.RUNNING && doneSlot >= 0) {
+                    data.bools[doneSlot][data.agent] = 1;
+                }
+                if (!tree.taskConsidered(taskIndex)) {
+                    continue; // a background task's report completes nothing and stops nothing
+                }
+                if (all && reported == RunStatus.SUCCEEDED) {
+                    // rule U10: the state succeeds once its last counted task has
+                    reported = tree.allCountedDone(state, data.bools, data.agent) ? RunStatus.SUCCEEDED : RunStatus.RUNNING;
+                }
                 if (reported != RunStatus.RUNNING
                         && (completion == RunStatus.RUNNING || (exec.completedIndex == index && reported == RunStatus.FAILED))) {
                     completion = reported; // the shallowest completed state; a failure wins in it

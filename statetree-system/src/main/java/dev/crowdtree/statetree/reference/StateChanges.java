@@ -99,8 +99,8 @@ final class StateChanges {
             int tasksBegin = tree.stateTasksBegin(currentHandle);
             for (int taskIndex = tasksBegin; taskIndex < tasksBegin + tree.stateTasksNum(currentHandle); taskIndex++) {
                 if (isEnteringState && shouldCallStateChange(changeType, taskIndex)) {
-                    if (all) {
-                        data.bools[tree.taskDoneSlot(taskIndex)][data.agent] = 0; // entering: not finished
+                    if (tree.taskDoneSlot(taskIndex) >= 0) {
+                        data.bools[tree.taskDoneSlot(taskIndex)][data.agent] = 0; // entering: not finished ("all", U9)
                     }
                     control.setChange(changeType, currentHandle, transition.targetState);
                     Task task = tree.task(taskIndex);
@@ -119,6 +119,9 @@ final class StateChanges {
                     }
                     control.setTask(-1, TimerKind.NONE);
                     if (!tree.taskConsidered(taskIndex)) {
+                        if (status != RunStatus.RUNNING && tree.taskDoneSlot(taskIndex) >= 0) {
+                            data.bools[tree.taskDoneSlot(taskIndex)][data.agent] = 1; // rule U9: not reached again
+                        }
                         status = RunStatus.RUNNING; // a background task never completes its state
                     }
                     data.trace(TraceFormat.taskEnter(data.tick, tree, taskIndex, status == RunStatus.FAILED));

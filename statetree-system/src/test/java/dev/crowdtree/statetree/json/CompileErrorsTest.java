@@ -353,16 +353,14 @@ class CompileErrorsTest {
     void whatUnrealRulesRefuse() {
         assertOnlyError(underRules("'unreal-5.8'", SEQUENCE), "Root/Seq", "composite",
                 "composite \"sequence\" cannot be used in a tree with \"rules\": \"unreal-5.8\" (rule U1)");
-        assertOnlyError(underRules("'unreal-5.8'", ALL), "Root/Both", "completion",
-                "\"completion\": \"all\" cannot be used in a tree with \"rules\": \"unreal-5.8\" (rule U1)");
+        compiles(underRules("'unreal-5.8'", ALL)); // rules U9, U10: Unreal 5.6's task completion "all"
         assertOnlyError(underRules("'unreal-5.8', 'transitionScan': 'rootFirst'", "{'name': 'A'}"), null, "rules",
                 "\"rules\": \"unreal-5.8\" cannot be combined with \"transitionScan\": \"rootFirst\"");
         // one error per refused element, each at its own state
         List<CompileError> errors = errors(underRules("'unreal-5.8'", SEQUENCE + ", " + ALL + ", "
                 + SEQUENCE.replace("'Seq'", "'Seq2'").replace("'sequence'", "'selector'")));
-        assertEquals(3, errors.size(), errors.toString());
+        assertEquals(2, errors.size(), errors.toString());
         assertError(errors, "Root/Seq", "composite", "(rule U1)");
-        assertError(errors, "Root/Both", "completion", "(rule U1)");
         assertError(errors, "Root/Seq2", "composite", "composite \"selector\" cannot be used");
         // the seeds' rules, said or not, take all three
         for (String rules : List.of("'seed'", "'seed', 'transitionScan': 'leafFirst'")) {
@@ -394,8 +392,7 @@ class CompileErrorsTest {
                 + " 'children': [" + SEQUENCE + ", " + ALL + "]}]}";
         List<CompileError> errors = errors(linked);
         assertError(errors, "Root/L/S/Seq", "composite", "(rule U1)");
-        assertError(errors, "Root/L/S/Both", "completion", "(rule U1)");
-        assertEquals(2, errors.size(), errors.toString());
+        assertEquals(1, errors.size(), errors.toString()); // completion "all" is accepted (rules U9, U10)
     }
 
     // ---- JSON-level errors -----------------------------------------------------------------------

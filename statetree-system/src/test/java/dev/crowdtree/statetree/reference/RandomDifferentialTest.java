@@ -53,7 +53,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * V6) must be identical too.
  * Unreal 5.8's rules (U1-U6; a stream of their own, so the trees under the seeds' rules stay those of
  * before): a third of the trees, drawn among those without composites or a root-first scan and
- * given no completion "all" (U1), with more linked subtrees whose states go to {@code @succeeded}
+ * given completion "all" from a stream of its own (U9, U10), with more linked subtrees whose states go to {@code @succeeded}
  * and {@code @failed} (on completion, on events, gated; a subtree linked inside the linked one too)
  * and linked states with completion transitions (U2), completion transitions to their own state and
  * delay-only states without reselect going back to themselves (U3), more gated transitions (onTick,
@@ -95,6 +95,7 @@ class RandomDifferentialTest {
         int withStatePeriods = 0;
         int withStateParams = 0;
         int withUnreal = 0;
+        int unrealAll = 0; // trees under unreal-5.8 with a completion "all" state (rule U10)
         int unrealMattered = 0;
         int linkedCompleted = 0;
         int taskless = 0;
@@ -161,6 +162,12 @@ class RandomDifferentialTest {
                     && reference.stream().anyMatch(l -> l.contains(" state-completed ")) ? 1 : 0;
             if (tree.unreal.on) {
                 withUnreal++;
+                for (int st = 0; st < tree.stateCount; st++) {
+                    if (tree.stateCompletionAll(st)) {
+                        unrealAll++;
+                        break;
+                    }
+                }
                 // the same tree under the seeds' rules: Unreal 5.8's must change what happens in many scenarios
                 unrealMattered += TestNodes.run(TestNodes.compile(underSeedRules(def)), scenario,
                         ScenarioRunner.REFERENCE).equals(reference) ? 0 : 1;
@@ -223,8 +230,9 @@ class RandomDifferentialTest {
                 + " traced otherwise under the seeds', " + linkedCompleted + " completed a linked state (U2), "
                 + taskless + " with task-less leaves (U6), entered in " + tasklessEntered + ", " + reenteredChanged
                 + " entered a state on the path again as changed (U3); " + withSelectable + " trees with selectable targets, "
-                + withParentTargets + " with parent targets (J2-J5)");
+                + withParentTargets + " with parent targets (J2-J5), " + unrealAll + " under unreal-5.8 with completion all (U10)");
         assertTrue(withUnreal >= TREES / 4, "trees under Unreal 5.8's rules: " + withUnreal);
+        assertTrue(unrealAll >= withUnreal / 4, "trees under Unreal 5.8's rules with completion all: " + unrealAll);
         assertTrue(unrealMattered >= withUnreal / 2, "scenarios Unreal 5.8's rules changed: " + unrealMattered);
         assertTrue(linkedCompleted >= TREES / 25, "scenarios where a linked state completed (U2): " + linkedCompleted);
         assertTrue(taskless >= TREES / 12, "trees under Unreal 5.8's rules with task-less leaves (U6): " + taskless);
@@ -515,7 +523,7 @@ class RandomDifferentialTest {
 
         /**
          * Draws for Unreal 5.8's rules (U1-U6; a stream of their own, null for none) and whether this
-         * tree follows them: then no composite, root-first scan or completion all (U1), more linked
+         * tree follows them: then no composite or root-first scan (U1), completion all (U10), more linked
          * subtrees with @succeeded/@failed inside (U2, nested too), self-targeting completion
          * transitions (U3), more gated transitions (U4), more task-less states and fewer global tasks
          * (U6).
@@ -847,8 +855,10 @@ class RandomDifferentialTest {
                 for (int i = 0; i < tasks; i++) {
                     st.task(task());
                 }
-                if (ranked && tasks > 0 && chance(30) && !unreal) { // not under Unreal 5.8's rules (U1)
+                if (ranked && tasks > 0 && chance(30) && !unreal) {
                     st.completion("all");
+                } else if (unreal && tasks > 0 && jrnd.nextInt(100) < 30) {
+                    st.completion("all"); // rules U9, U10 (from a stream of their own: the other trees stay as they were)
                 }
             }
             if (next > 1 && chance(25)) {

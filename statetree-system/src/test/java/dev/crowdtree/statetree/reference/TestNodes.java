@@ -76,6 +76,13 @@ final class TestNodes {
         r.register(NodeType.task("counter")
                 .input("start", ValueType.INT, p -> p.byDefault(0).range(Integer.MIN_VALUE, Integer.MAX_VALUE))
                 .output("count", ValueType.INT).factory(CounterTask::new).build());
+        // Unreal's FTestTask_Stand: completes with tickResult on its ticksToCompletion-th tick (or with
+        // enterResult on enter); its output counts the ticks it got
+        r.register(NodeType.task("stand")
+                .constant("ticksToCompletion", ValueType.INT, p -> p.byDefault(1).range(1, Integer.MAX_VALUE))
+                .choice("tickResult", List.of("succeeded", "failed"), p -> p.byDefault("succeeded"))
+                .choice("enterResult", List.of("running", "succeeded", "failed"), p -> p.byDefault("running"))
+                .output("ticks", ValueType.INT).factory(StandTask::new).build());
         return r;
     }
 
@@ -286,6 +293,41 @@ final class TestNodes {
         @Override
         public void exitState(NodeContext ctx, int row) {
             ctx.sendEvent(row, tag, 0f, false);
+        }
+    }
+
+    /** {@code stand}: see {@link #registry()}. */
+    static final class StandTask extends Task {
+        private final int ticksToCompletion;
+        private final byte tickResult;
+        private final byte enterResult;
+        private final int ticks;
+
+        StandTask(NodeConfig c) {
+            super(c, true);
+            this.ticksToCompletion = c.intValue("ticksToCompletion");
+            this.tickResult = c.string("tickResult").equals("failed") ? RunStatus.FAILED : RunStatus.SUCCEEDED;
+            String enter = c.string("enterResult");
+            this.enterResult = enter.equals("failed") ? RunStatus.FAILED
+                    : enter.equals("succeeded") ? RunStatus.SUCCEEDED : RunStatus.RUNNING;
+            this.ticks = c.field("ticks");
+        }
+
+        @Override
+        public byte enterState(NodeContext ctx, int row) {
+            ctx.ints(ticks)[row] = 0;
+            return enterResult;
+        }
+
+        @Override
+        public void tick(NodeContext ctx, int[] rows, int from, int to) {
+            int[] n = ctx.ints(ticks);
+            for (int i = from; i < to; i++) {
+                int r = rows[i];
+                if (++n[r] >= ticksToCompletion) {
+                    ctx.complete(r, tickResult);
+                }
+            }
         }
     }
 
