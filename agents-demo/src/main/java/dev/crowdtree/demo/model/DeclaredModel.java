@@ -108,6 +108,11 @@ final class DeclaredModel extends RunnableModel {
         return new ModelSim(origin(treeFile), ModelWorld.create(d, t, registry(), ws));
     }
 
+    /** A fingerprint as a message gives it: its first digits, or "none (no jar)" for a model with no jar of its own. */
+    private static String printOrNone(String fingerprint) {
+        return fingerprint.equals(Models.PLAIN) ? "none (no jar)" : ModelSim.shortPrint(fingerprint);
+    }
+
     @Override
     public Simulation load(SnapshotReader snapshot, Path snapshotFile, int workers, Path treeOverride, long maxTreeBytes)
             throws IOException, StateTreeCompileException {
@@ -118,9 +123,9 @@ final class DeclaredModel extends RunnableModel {
                     + "it was saved with)");
         }
         if (!h.fingerprint().equals(fingerprint())) {
-            throw new SnapshotException("it is a snapshot of model '" + h.model() + "' from other bytes (fingerprint "
-                    + ModelSim.shortPrint(h.fingerprint()) + ", this run's " + describe() + " has "
-                    + ModelSim.shortPrint(fingerprint()) + "); load it with the jars (--model, --nodes) it was saved with");
+            throw new SnapshotException("it is a snapshot of model '" + h.model() + "' saved with other jars (fingerprint "
+                    + printOrNone(h.fingerprint()) + "; this run's " + describe() + " has " + printOrNone(fingerprint())
+                    + "); load it with the jars (--model, --nodes) it was saved with");
         }
         ModelSim.checkSystem(snapshot, h, true); // before the world is built: its agents are in the file
         Path treeFile = SavedTree.resolve(snapshotFile, h.treeFile(), treeOverride);
