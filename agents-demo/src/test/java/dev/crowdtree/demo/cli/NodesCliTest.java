@@ -75,6 +75,22 @@ class NodesCliTest extends CliTestBase {
     }
 
     @Test
+    void aRecordingMadeWithNodesJarsAndReplayedWithoutThemSaysSo() throws Exception {
+        Path jar = NodeJars.guardJar(dir);
+        Path rec = dir.resolve("g.rec");
+        assertEquals(0, Main.execute("run", "--nodes", jar.toString(), "--tree", TREE, "--agents", "200",
+                "--ticks", "20", "--quiet", "--record", rec.toString()), err());
+        err.reset();
+        assertEquals(2, Main.execute("debug", "--replay", rec.toString(), "--verify"));
+        String e = err().strip();
+        assertEquals(1, e.lines().count(), e);
+        assertTrue(e.contains("it is of model 'plain' saved with other jars (fingerprint ")
+                && e.contains("has none (no jar)") && e.endsWith("load it with the jars (--model, --nodes) it was saved with"), e);
+        err.reset();
+        assertEquals(0, Main.execute("debug", "--replay", rec.toString(), "--verify", "--nodes", jar.toString()), err());
+    }
+
+    @Test
     void nodesIsRepeatableAndEachPathAddsItsTypes() throws Exception {
         Path extra = NodeJars.classes(dir.resolve("extra"), Map.of("acme.Extra",
                 "package acme;\n"
