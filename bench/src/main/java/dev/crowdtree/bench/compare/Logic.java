@@ -53,7 +53,7 @@ public final class Logic {
      * is {@code CounterRng.below(agents, seed, j, t, HOST_EVENT_STREAM, 0)}. The "agent" key is the
      * draw index, so the choice is O(events) per tick and the same for every implementation.
      */
-    static final int HOST_EVENT_STREAM = 0x504F4B45;
+    public static final int HOST_EVENT_STREAM = 0x504F4B45;
 
     private static final String[] H_PATHS = {"Root/Peaceful/Wander", "Root/Peaceful/Graze", "Root/Peaceful/Socialize",
         "Root/Peaceful/Idle", "Root/Danger/Flee", "Root/Danger/Hide", "Root/Danger/Assess"};
