@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.compiled;
 
+import dev.crowdtree.core.util.Printable;
 import dev.crowdtree.statetree.node.Condition;
 import dev.crowdtree.statetree.node.Evaluator;
 import dev.crowdtree.statetree.node.Task;
@@ -20,6 +21,7 @@ import dev.crowdtree.statetree.node.ValueType;
 abstract class TreeTables {
     private final String[] stateName;
     private final String[] statePath;
+    private final String[] printableStatePath;
     private final short[] stateParent;
     private final byte[] stateDepth;
     private final short[] stateSubtreeEnd;
@@ -70,6 +72,7 @@ abstract class TreeTables {
     private final Task[] tasks;
     private final short[] taskState;
     private final String[] taskName;
+    private final String[] printableTaskName;
     private final boolean[] taskReselect;
     private final boolean[] taskConsidered;
     private final int[] taskDoneSlot;
@@ -96,6 +99,7 @@ abstract class TreeTables {
         TreeFacts f = b.facts;
         stateName = b.stateName.toArray(new String[0]);
         statePath = b.statePath.toArray(new String[0]);
+        printableStatePath = printable(statePath);
         stateParent = Freeze.shorts(b.stateParent);
         stateDepth = Freeze.bytes(b.stateDepth);
         stateSubtreeEnd = Freeze.shorts(b.stateSubtreeEnd);
@@ -136,6 +140,7 @@ abstract class TreeTables {
         tasks = b.tasks.toArray(new Task[0]);
         taskState = Freeze.shorts(b.taskState);
         taskName = b.taskName.toArray(new String[0]);
+        printableTaskName = printable(taskName);
         taskReselect = Freeze.booleans(b.taskReselect);
         taskConsidered = Freeze.booleans(b.taskConsidered);
         taskDoneSlot = Freeze.ints(b.taskDoneSlot);
@@ -175,6 +180,19 @@ abstract class TreeTables {
     /** Names from the root joined by '/'. */
     public final String statePath(int s) {
         return statePath[s];
+    }
+
+    /** {@link #statePath} as a trace line prints it ({@link Printable#escape}), escaped once per tree. */
+    public final String printableStatePath(int s) {
+        return printableStatePath[s];
+    }
+
+    private static String[] printable(String[] names) {
+        String[] out = new String[names.length];
+        for (int i = 0; i < names.length; i++) {
+            out[i] = Printable.escape(names[i]);
+        }
+        return out;
     }
 
     public final short stateParent(int s) {
@@ -433,6 +451,11 @@ abstract class TreeTables {
     /** Task display name: its name, with {@code #i} appended when its state has two of that name. */
     public final String taskName(int k) {
         return taskName[k];
+    }
+
+    /** {@link #taskName} as a trace line prints it ({@link Printable#escape}), escaped once per tree. */
+    public final String printableTaskName(int k) {
+        return printableTaskName[k];
     }
 
     /** Unreal's {@code bShouldStateChangeOnReselect}. */

@@ -22,19 +22,19 @@ public final class TraceFormat {
     }
 
     public static String enter(long tick, CompiledStateTree t, int state, byte change) {
-        return tick + " enter " + Printable.escape(t.statePath(state)) + " " + ChangeType.name(change);
+        return tick + " enter " + t.printableStatePath(state) + " " + ChangeType.name(change);
     }
 
     public static String taskEnter(long tick, CompiledStateTree t, int task, boolean failed) {
-        return tick + " task-enter " + owner(t, task) + ":" + Printable.escape(t.taskName(task)) + (failed ? " failed" : "");
+        return tick + " task-enter " + owner(t, task) + ":" + t.printableTaskName(task) + (failed ? " failed" : "");
     }
 
     public static String exit(long tick, CompiledStateTree t, int state, byte change) {
-        return tick + " exit " + Printable.escape(t.statePath(state)) + " " + ChangeType.name(change);
+        return tick + " exit " + t.printableStatePath(state) + " " + ChangeType.name(change);
     }
 
     public static String taskExit(long tick, CompiledStateTree t, int task) {
-        return tick + " task-exit " + owner(t, task) + ":" + Printable.escape(t.taskName(task));
+        return tick + " task-exit " + owner(t, task) + ":" + t.printableTaskName(task);
     }
 
     /**
@@ -42,20 +42,20 @@ public final class TraceFormat {
      * printed before the exits that follow, since no transition line explains them.
      */
     public static String taskCompleted(long tick, CompiledStateTree t, int task, byte status) {
-        return tick + " task-completed " + owner(t, task) + ":" + Printable.escape(t.taskName(task)) + " "
+        return tick + " task-completed " + owner(t, task) + ":" + t.printableTaskName(task) + " "
                 + RunStatus.name(status);
     }
 
     /** A task's owner: its state's path, or {@code @global} for a global task. */
     private static String owner(CompiledStateTree t, int task) {
         int s = t.taskState(task);
-        return s < 0 ? Vocabulary.GLOBAL_SCOPE : Printable.escape(t.statePath(s));
+        return s < 0 ? Vocabulary.GLOBAL_SCOPE : t.printableStatePath(s);
     }
 
     /** A fired transition; {@code transition} is its index, or -1 for the restart from root. */
     public static String transition(long tick, CompiledStateTree t, int leaf, int transition) {
         String target = transition < 0 ? t.statePath(0) : t.transitionTargetName(transition);
-        return tick + " transition " + Printable.escape(t.statePath(leaf)) + " -> " + Printable.escape(target);
+        return tick + " transition " + t.printableStatePath(leaf) + " -> " + Printable.escape(target);
     }
 
     /**
@@ -63,13 +63,13 @@ public final class TraceFormat {
      * rule fired (docs/SEMANTICS.md, rules K4, K5).
      */
     public static String transitionTo(long tick, CompiledStateTree t, int leaf, int target) {
-        return tick + " transition " + Printable.escape(t.statePath(leaf)) + " -> "
-                + Printable.escape(t.statePath(target));
+        return tick + " transition " + t.printableStatePath(leaf) + " -> "
+                + t.printableStatePath(target);
     }
 
     /** Composite {@code state} completed with {@code status} (rule K6): {@code state-completed <path> <status>}. */
     public static String stateCompleted(long tick, CompiledStateTree t, int state, byte status) {
-        return tick + " state-completed " + Printable.escape(t.statePath(state)) + " " + RunStatus.name(status);
+        return tick + " state-completed " + t.printableStatePath(state) + " " + RunStatus.name(status);
     }
 
     /**
@@ -82,7 +82,7 @@ public final class TraceFormat {
     public static String whyTransition(long tick, CompiledStateTree t, int tr, String event, byte completion,
                                        int completedState) {
         int owner = t.transitionSource(tr);
-        StringBuilder b = new StringBuilder().append(tick).append(" why ").append(Printable.escape(t.statePath(owner)))
+        StringBuilder b = new StringBuilder().append(tick).append(" why ").append(t.printableStatePath(owner))
                 .append(" transitions[").append(t.transitionDeclaredIndex(tr) & 0xFF).append("] ");
         byte trigger = t.transitionTrigger(tr);
         if (trigger == CompiledStateTree.TRIGGER_TICK) {
@@ -115,7 +115,7 @@ public final class TraceFormat {
         int composite = t.stateParent(target);
         String rule = t.scanRules.isSequence(composite) ? Vocabulary.Composite.SEQUENCE.assetName()
                 : Vocabulary.Composite.SELECTOR.assetName();
-        return tick + " why composite " + Printable.escape(t.statePath(composite)) + " " + rule
+        return tick + " why composite " + t.printableStatePath(composite) + " " + rule
                 + completed(t, completion, completedState);
     }
 
@@ -125,7 +125,7 @@ public final class TraceFormat {
     }
 
     private static String completed(CompiledStateTree t, byte completion, int completedState) {
-        return " completed " + Printable.escape(t.statePath(completedState)) + " " + RunStatus.name(completion);
+        return " completed " + t.printableStatePath(completedState) + " " + RunStatus.name(completion);
     }
 
     /**

@@ -84,6 +84,20 @@ class ExplainTest {
     }
 
     @Test
+    void controlCharactersInNamesArePrintedEscapedOnEveryRuntime() throws Exception {
+        // a state and a task named with an escape sequence: every line prints them as \\uXXXX, never raw
+        CompiledStateTree tree = StateTreeJson.compile("ctl.json", ("{'name': 'T', 'root': {'name': 'Root', 'children': ["
+                + "{'name': 'A\\u001b[2J', 'tasks': [{'type': 'succeed', 'name': 'go\\u0007', 'afterTicks': 1}],"
+                + " 'transitions': [{'trigger': 'onStateSucceeded', 'to': 'B'}]}, {'name': 'B', 'tasks': [{'type': 'run'}]}]}}")
+                .replace('\'', '"'), TestNodes.compiler());
+        List<String> lines = TestNodes.run(tree, "{\"dt\": 0.1, \"ticks\": 1}");
+        assertTrue(lines.contains("0 enter Root/A\\u001B[2J changed"), lines.toString());
+        assertTrue(lines.contains("0 task-enter Root/A\\u001B[2J:go\\u0007"), lines.toString());
+        assertTrue(lines.contains("1 transition Root/A\\u001B[2J -> Root/B"), lines.toString());
+        assertTrue(lines.stream().noneMatch(l -> l.chars().anyMatch(c -> c < 0x20)), lines.toString());
+    }
+
+    @Test
     void eachTriggerIsExplained() {
         String tree = "{'name': 'T', 'parameters': {'go': {'type': 'int', 'default': 0}}, 'root': {'name': 'Root',"
                 + " 'children': ["
