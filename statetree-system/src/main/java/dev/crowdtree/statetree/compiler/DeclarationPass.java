@@ -221,9 +221,11 @@ final class DeclarationPass {
                 c.error(null, where, "a subtree needs a non-empty 'name'");
                 continue;
             }
-            if (!Vocabulary.StateType.SUBTREE.assetName().equals(s.type())) {
-                c.error(s.name(), "type", "states in 'subtrees' must have \"type\": \"subtree\", got "
-                        + quote(s.type()));
+            if (!Vocabulary.StateType.SUBTREE.assetName().equals(s.type())
+                    && !Vocabulary.StateType.LINKED.assetName().equals(s.type())) {
+                // (a linked one: its root runs the subtree it links below it, as a linked asset whose root links)
+                c.error(s.name(), "type", "states in 'subtrees' must have \"type\": \"subtree\" (or \"linked\", "
+                        + "a subtree whose root links another), got " + quote(s.type()));
             }
             if (c.subtrees.putIfAbsent(s.name(), s) != null) {
                 c.error(null, where + ".name", "duplicate subtree name '" + s.name() + "'");

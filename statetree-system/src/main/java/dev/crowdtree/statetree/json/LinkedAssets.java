@@ -197,19 +197,17 @@ final class LinkedAssets {
         }
         hostEvents.addAll(included.hostEvents());
         StateDef root = included.root();
-        if (Vocabulary.StateType.LINKED.assetName().equals(root.type())) {
-            reader.error(path, field, "the root state of linked asset \"" + asset + "\" is itself a linked or linkedAsset "
-                    + "state, which a linked asset's root cannot be here (it becomes the root of a subtree): give that "
-                    + "root a child state that links instead");
-            return null;
-        }
+        boolean chained = Vocabulary.StateType.LINKED.assetName().equals(root.type());
         if (!root.parameters().isEmpty()) {
             reader.error(path, field, "the root state of linked asset \"" + asset + "\" declares parameters; a linked "
                     + "asset's parameters are its top-level 'parameters' (the linking state gives them values with "
                     + "linkedParameters): declare them there");
             return null;
         }
-        subtrees.put(name, new StateDef(name, Vocabulary.StateType.SUBTREE.assetName(), root.selection(), null, null,
+        // A root that is itself linked (a linkedAsset state, or a linked one) stays linked: the subtree's root
+        // runs the next subtree below it, as Unreal chains the two frames
+        subtrees.put(name, new StateDef(name, chained ? root.type() : Vocabulary.StateType.SUBTREE.assetName(),
+                root.selection(), chained ? root.linkedSubtree() : null, chained ? root.linkedParameters() : null,
                 included.parameters(), root.enterConditions(), root.tasks(), root.transitions(), root.children(),
                 null, null, root.completion(), root.enabled(), root.composite()).withHistory(root.history())
                 .withRequiredEvent(root.requiredEvent()).withTickPeriod(root.tickPeriod()));

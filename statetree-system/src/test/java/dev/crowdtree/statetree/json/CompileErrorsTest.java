@@ -128,6 +128,10 @@ class CompileErrorsTest {
         List<CompileError> errors = errors(tree("{'name': 'L', 'type': 'linked', 'linkedSubtree': 'S'}")
                 .replaceFirst("}$", ", 'subtrees': [{'name': 'S', 'type': 'state'}]}"));
         assertError(errors, "S", "type", "must have \"type\": \"subtree\"");
+        // one of type linked: its root links another subtree, which runs below it (rule L1's chained frames)
+        compiles(tree("{'name': 'L', 'type': 'linked', 'linkedSubtree': 'S'}").replaceFirst("}$", ", 'subtrees': ["
+                + "{'name': 'S', 'type': 'linked', 'linkedSubtree': 'T'}, {'name': 'T', 'type': 'subtree', 'tasks': "
+                + "[{'type': 'run'}]}]}"));
     }
 
     @Test

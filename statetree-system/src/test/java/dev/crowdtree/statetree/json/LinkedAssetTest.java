@@ -129,17 +129,24 @@ class LinkedAssetTest {
     }
 
     @Test
-    void anIncludedAssetsRootMayNotItselfLink() throws Exception {
-        // a linked root (and so a linkedAsset one, read as linked) would lose its link as a subtree's root
+    void anIncludedAssetsRootMayItselfLink() throws Exception {
+        // Unreal chains the frames: the included asset's root stays linked, and runs what it links below it
         Files.writeString(dir.resolve("third.json"), "{\"name\": \"Third\", \"root\": {\"name\": \"T\","
                 + " \"tasks\": [{\"type\": \"run\"}]}}");
-        for (String part : List.of("{\"name\": \"Part\", \"root\": {\"name\": \"R\", \"type\": \"linkedAsset\","
-                + " \"asset\": \"third.json\"}}", "{\"name\": \"Part\", \"root\": {\"name\": \"R\", \"type\": \"linked\","
+        String linksAnAsset = "{\"name\": \"Part\", \"root\": {\"name\": \"R\", \"type\": \"linkedAsset\","
+                + " \"asset\": \"third.json\"}}";
+        String linksItsSubtree = "{\"name\": \"Part\", \"root\": {\"name\": \"R\", \"type\": \"linked\","
                 + " \"linkedSubtree\": \"S\"}, \"subtrees\": [{\"name\": \"S\", \"type\": \"subtree\", \"tasks\":"
-                + " [{\"type\": \"run\"}]}]}")) {
-            StateTreeCompileException e = assertThrows(StateTreeCompileException.class, () -> compile(MAIN, part));
-            assertTrue(e.getMessage().contains("state 'Root/A': asset: the root state of linked asset \"part.json\" is"
-                    + " itself a linked or linkedAsset state"), e.getMessage());
+                + " [{\"type\": \"run\"}]}]}";
+        for (String[] c : new String[][] {{linksAnAsset, "Root/A/Part/Third"}, {linksItsSubtree, "Root/A/Part/S"}}) {
+            CompiledStateTree t = compile(MAIN, c[0]);
+            int leaf = -1;
+            for (int st = 0; st < t.stateCount; st++) {
+                leaf = t.statePath(st).equals(c[1]) ? st : leaf;
+            }
+            assertTrue(leaf >= 0, c[1] + " in " + c[0]);
+            assertEquals(CompiledStateTree.LINKED, t.stateType(t.stateParent(leaf)), "the included asset's root links");
+            assertEquals(1, t.stateTasksNum(leaf), "the linked root's target runs below it");
         }
     }
 
