@@ -3,6 +3,7 @@ package dev.crowdtree.demo.cluster;
 import dev.crowdtree.demo.model.ModelChoice;
 import dev.crowdtree.demo.model.Models;
 import dev.crowdtree.demo.model.RunnableModel;
+import dev.crowdtree.demo.sim.ModelSim;
 import dev.crowdtree.statetree.model.ModelException;
 
 import java.util.ArrayList;
@@ -52,9 +53,9 @@ public final class ModelCatalog {
         List<String> have = new ArrayList<>();
         for (RunnableModel r : models) {
             if (r.name().equals(name)) {
-                throw new IllegalStateException("it loaded " + r.describe() + " with fingerprint " + shortPrint(r.fingerprint())
-                        + ", and the run's is " + shortPrint(fingerprint) + " (other bytes: start every member with the "
-                        + "same --model and --nodes jars as the run)");
+                throw new IllegalStateException("it loaded " + r.describe() + " with fingerprint "
+                        + ModelSim.shortPrint(r.fingerprint()) + ", and the run's is " + ModelSim.shortPrint(fingerprint)
+                        + " (other bytes: start every member with the same --model and --nodes jars as the run)");
             }
             have.add(r.name());
         }
@@ -69,10 +70,6 @@ public final class ModelCatalog {
             }
         }
         return null;
-    }
-
-    private static String shortPrint(String fingerprint) {
-        return fingerprint.length() > 12 ? fingerprint.substring(0, 12) : fingerprint;
     }
 
     /** The models, for a member's start line. */
