@@ -204,7 +204,7 @@ final class TaskPhase {
             for (int k = t.stateTasksBegin(s), kEnd = k + numTasks; k < kEnd && (aLo < aHi || xLo < xHi); k++) {
                 Task task = t.task(k);
                 // a background task reports too (rule U9): merge marks it completed, and it decides nothing
-                final byte[] done = t.taskDoneSlot(k) >= 0 ? d.bools[t.taskDoneSlot(k)] : null;
+                final byte[] done = doneFlags(k);
                 callEpoch++;
                 if (t.taskTimer(k) != TimerKind.NONE && xLo < xHi) {
                     final int[] due = d.ints[t.taskTimerDueSlot(k)];
@@ -248,6 +248,15 @@ final class TaskPhase {
                 }
             }
         }
+    }
+
+    /**
+     * Task {@code k}'s runtime-owned "finished" flags by row (completion "all", or under unreal-5.8 a
+     * background task's kept status, rules U9, U10), or null when it has none.
+     */
+    private byte[] doneFlags(int k) {
+        int slot = t.taskDoneSlot(k);
+        return slot >= 0 ? d.bools[slot] : null;
     }
 
     /** Under {@code unreal-5.8}: what each task call reported, per local row (bound as the context's status). */
@@ -310,7 +319,7 @@ final class TaskPhase {
     private void merge(int[] rs, int from, int to, int k, boolean onTimer) {
         final ChunkBinding c = st;
         final int b = c.base;
-        final byte[] done = t.taskDoneSlot(k) >= 0 ? d.bools[t.taskDoneSlot(k)] : null;
+        final byte[] done = doneFlags(k);
         final boolean considered = t.taskConsidered(k);
         final boolean all = t.stateCompletionAll(t.taskState(k));
         for (int i = from; i < to; i++) {
@@ -471,7 +480,7 @@ final class TaskPhase {
         final int[] due = d.ints[t.taskTimerDueSlot(k)];
         final int next = c.step + c.period;
         // under unreal-5.8 a task that keeps its status is not reached again: its timer stays stopped (U9)
-        final byte[] done = byCall && t.taskDoneSlot(k) >= 0 ? d.bools[t.taskDoneSlot(k)] : null;
+        final byte[] done = byCall ? doneFlags(k) : null;
         for (int i = from; i < to; i++) {
             int r = rs[i];
             int l = r - c.base;
