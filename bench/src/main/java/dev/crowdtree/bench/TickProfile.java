@@ -32,7 +32,7 @@ public final class TickProfile {
         try (StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, 1, workers, 4096)) {
             sys.startAll(0);
             long k = 1;
-            for (int i = 0; i < 1500; i++, k++) { // past the start's wave of wakes, for sleepy
+            for (int i = 0, warmup = sleepy ? 1500 : 300; i < warmup; i++, k++) { // sleepy: past the start's wave of wakes
                 step(sys, k, tag, events, agents);
             }
             sys.setTiming(true);
