@@ -308,6 +308,7 @@ public final class World implements AutoCloseable {
         }
         ids.link(id, (short) (tables.indexOf(table) + 1)); // first: it may refuse the id
         nextId = Math.max(nextId, id + 1);
+        generationChanging(id);
         ids.setGeneration(id, generation);
         return addRow(table, id, init, arg);
     }
@@ -336,6 +337,7 @@ public final class World implements AutoCloseable {
             l.despawning(t, ids.row(id), id);
         }
         unlink(id);
+        generationChanging(id);
         ids.nextGeneration(id);
         if (freeCount == freeIds.length) {
             freeIds = Arrays.copyOf(freeIds, Math.max(16, freeIds.length * 2));
@@ -473,6 +475,7 @@ public final class World implements AutoCloseable {
      * table's rows are restored.
      */
     void restoreIds(int next, int[] gens, int[] free, long skipped, SoaTable table, int[] agentIds, int rows) {
+        generationChanging(-1);
         ids.restore(next, gens, (short) (tables.indexOf(table) + 1), agentIds, rows);
         freeIds = Arrays.copyOf(free, Math.max(16, free.length));
         freeCount = free.length;
@@ -582,6 +585,31 @@ public final class World implements AutoCloseable {
     public void addDespawnListener(DespawnListener l) {
         despawnListeners = Arrays.copyOf(despawnListeners, despawnListeners.length + 1);
         despawnListeners[despawnListeners.length - 1] = l;
+    }
+
+    /**
+     * Something that holds agent ids with the generation {@link #generationOf} will give them, and
+     * must read it before it changes: called on the simulation thread just before a despawn or a
+     * {@link #place} gives an id another generation ({@code agentId}), or a world snapshot is
+     * restored (-1: every id).
+     */
+    @FunctionalInterface
+    public interface GenerationListener {
+        void generationChanging(int agentId);
+    }
+
+    private GenerationListener[] generationListeners = new GenerationListener[0];
+
+    /** Registers {@code l} for every later change of an id's generation. */
+    public void addGenerationListener(GenerationListener l) {
+        generationListeners = Arrays.copyOf(generationListeners, generationListeners.length + 1);
+        generationListeners[generationListeners.length - 1] = l;
+    }
+
+    private void generationChanging(int id) {
+        for (GenerationListener l : generationListeners) {
+            l.generationChanging(id);
+        }
     }
 
     /** Configuration of a {@link World}; every setter validates its argument. */

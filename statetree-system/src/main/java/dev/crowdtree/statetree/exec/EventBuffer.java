@@ -14,6 +14,12 @@ import java.util.Arrays;
  * <p>Allocation: only when growing past the high-water mark. THREADING: one writer at a time.
  */
 final class EventBuffer {
+    /**
+     * The generation of an event whose sender has not looked its agent's generation up yet
+     * ({@link EventRouter#resolvePending}): the host's events, whose agents are looked up together
+     * before the tick, where their cache misses overlap, instead of one at a time as they are sent.
+     */
+    static final int UNRESOLVED = Integer.MIN_VALUE;
     final int width;
     int[] agent = new int[16];
     int[] generation = new int[16];
@@ -31,12 +37,16 @@ final class EventBuffer {
         bits = new int[16 * width];
     }
 
-    /** Adds an event for agent {@code agentId} of generation {@code gen} with {@code payload} (null: none). */
-    void add(int agentId, int gen, int tagId, EventPayload payload) {
+    /**
+     * Adds an event for agent {@code agentId} of generation {@code gen} with {@code payload} (null:
+     * none); returns its index, or -1 when the buffer was full (the event is counted as dropped).
+     */
+    int add(int agentId, int gen, int tagId, EventPayload payload) {
         int i = add(agentId, gen, tagId);
         if (i >= 0 && payload != null) {
             payload.copyTo(types, bits, i * width);
         }
+        return i;
     }
 
     /** Adds an event whose payload slots are {@code t[off..off+width)}, {@code b[off..off+width)}. */

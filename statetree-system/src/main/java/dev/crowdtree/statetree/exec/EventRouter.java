@@ -52,6 +52,8 @@ final class EventRouter {
     private final long[] mismatches;
     /** Agents awake in the chunks of the last phase merged. */
     int awake;
+    /** The first event of {@link #incoming} that may still be {@link EventBuffer#UNRESOLVED} (-1: none). */
+    private int unresolvedFrom = -1;
 
     EventRouter(World world, AgentRows rows, SoaTable table, CompiledStateTree tree) {
         this.world = world;
@@ -65,6 +67,7 @@ final class EventRouter {
         scratch = new EventPayload(width);
         mismatchKeys = new PayloadMismatchKeys(tree);
         mismatches = new long[mismatchKeys.size()];
+        world.addGenerationListener(id -> resolvePending()); // before a despawn or a place reuses an id
     }
 
     /** The payload mismatches counted since creation ({@link StateTreeRuntime#unmatchedPayloads()}). */
@@ -72,9 +75,40 @@ final class EventRouter {
         return mismatchKeys.report(mismatches);
     }
 
-    /** The events queued for the next tick (snapshots). */
+    /** The events queued for the next tick (snapshots, transfers), their generations resolved. */
     EventBuffer incoming() {
+        resolvePending();
         return incoming;
+    }
+
+    /**
+     * Gives every queued event the host sent since the last call its agent's generation as it is
+     * now, which is the generation it had when the event was sent: the world calls this before any
+     * id's generation changes, and every reader of {@link #incoming} calls it first. The host's
+     * {@code sendEvent} only queues the id, so a host sending many events to agents all over the
+     * table waits for one cache miss per event here, in a loop where the misses overlap, rather than
+     * in each call.
+     */
+    void resolvePending() {
+        if (unresolvedFrom < 0) {
+            return;
+        }
+        final int[] agent = incoming.agent;
+        final int[] generation = incoming.generation;
+        for (int i = unresolvedFrom, n = incoming.size; i < n; i++) {
+            if (generation[i] == EventBuffer.UNRESOLVED) {
+                generation[i] = world.generationOf(agent[i]);
+            }
+        }
+        unresolvedFrom = -1;
+    }
+
+    /** Queues an event from the host, its generation looked up later ({@link #resolvePending}). */
+    private void queue(int agentId, int tagId, EventPayload p) {
+        int i = incoming.add(agentId, EventBuffer.UNRESOLVED, tagId, p);
+        if (i >= 0 && unresolvedFrom < 0) {
+            unresolvedFrom = i;
+        }
     }
 
     /** The row of the agent of event {@code i} of {@link #byChunk}. */
@@ -134,10 +168,10 @@ final class EventRouter {
         if (agent == StateTreeRuntime.ALL) {
             int[] ids = table.agentIds().data();
             for (int r = 0; r < table.size(); r++) {
-                incoming.add(ids[r], world.generationOf(ids[r]), id, p);
+                queue(ids[r], id, p);
             }
         } else {
-            incoming.add(agent, world.generationOf(agent), id, p);
+            queue(agent, id, p);
         }
     }
 
@@ -147,6 +181,7 @@ final class EventRouter {
      * sort. Events for agents that no longer exist are dropped and counted.
      */
     void distribute(int cs) {
+        resolvePending();
         if (!external.isEmpty()) {
             drained.clear();
             ExternalEvent e;
@@ -244,6 +279,7 @@ final class EventRouter {
      * drained before the tick, so its events are not listed); {@code row} is its row (it exists).
      */
     List<String> queued(int agent, int row) {
+        resolvePending();
         List<String> out = new ArrayList<>();
         int gen = world.generationOf(agent);
         for (int i = 0; i < incoming.size; i++) {

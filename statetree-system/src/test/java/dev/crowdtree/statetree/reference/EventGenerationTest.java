@@ -90,6 +90,31 @@ class EventGenerationTest {
         }
     }
 
+    @Test
+    void anEventForAnAgentPlacedAgainWithAnotherGenerationIsDropped() throws Exception {
+        CompiledStateTree tree = StateTreeJson.compile("pings.json", TREE, TestNodes.compiler());
+        World world = World.builder().workers(1).chunkSize(64).seed(3).maxAgents(8).initialCapacity(8).build();
+        try (world) {
+            SoaTable table = world.createTable("agents");
+            StateTreeSystem sys = new StateTreeSystem(world, table, tree);
+            SpawnInitializer init = sys.spawnInitializer(SpawnInitializer.NONE);
+            world.place(table, 0, 0, init, 0);
+            world.place(table, 1, 0, init, 0);
+            sys.startAll(0);
+            sys.sendEvent(1, "Ping", 0f, false); // for incarnation 0 of agent 1
+            long dropped = sys.droppedEvents();
+            world.emigrate(1);
+            world.place(table, 1, 7, init, 0);   // back as another incarnation
+            sys.startNew(1);
+            sys.tickAll(1, 0.1f);
+            assertEquals("Root/Listener", sys.activePath(1), "the event was for the incarnation that left");
+            assertEquals(dropped + 1, sys.droppedEvents());
+            sys.sendEvent(1, "Ping", 0f, false); // for incarnation 7
+            sys.tickAll(2, 0.1f);
+            assertEquals("Root/Got", sys.activePath(1));
+        }
+    }
+
     /** Three agents in a world of their own, where ids are reused. */
     private static final class Three implements AutoCloseable {
         final World world;
