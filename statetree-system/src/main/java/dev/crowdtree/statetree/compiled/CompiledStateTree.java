@@ -78,6 +78,7 @@ public final class CompiledStateTree extends TreeTables {
     public final boolean hasPriorities;
     /** Whether each transition is gated: a delay or a variance above 0. */
     private final boolean[] transitionGated;
+    private final boolean[] transitionSiblingMove;
 
     // ---- nodes --------------------------------------------------------------------------------
     /** Tasks {@code 0 .. globalTaskCount-1} are the global tasks, ahead of the root's ({@link #taskState(int)} INVALID). */
@@ -151,6 +152,7 @@ public final class CompiledStateTree extends TreeTables {
         transitionCount = b.transitionSource.size();
         hasPriorities = f.hasPriorities;
         transitionGated = f.transitionGated;
+        transitionSiblingMove = f.transitionSiblingMove;
         globalTaskCount = b.globalTaskCount;
         scanRules = new ScanRules(Freeze.bytes(b.stateComposite), b.rootFirst, f.hasComposites);
         unreal = new UnrealRules(b.unrealRules, f.linkedAncestor, f.noTaskOnPath, f.anyNoTaskPath);
@@ -196,6 +198,16 @@ public final class CompiledStateTree extends TreeTables {
     /** Whether transition {@code t} is gated (a delay or a variance): the one definition of "gated". */
     public boolean isGated(int t) {
         return transitionGated[t];
+    }
+
+    /**
+     * Whether transition {@code t} moves from a leaf to a sibling leaf and does nothing else when it
+     * fires: the source's tasks exit, the target's enter, the parents stay (no history, parameters,
+     * required event, completion "all" or linked state involved; not under unreal-5.8). Decided by
+     * the compiler; the batched runtime applies such a move without comparing the two paths.
+     */
+    public boolean transitionSiblingMove(int t) {
+        return transitionSiblingMove[t];
     }
 
     /**

@@ -541,6 +541,30 @@ public final class CompiledTreeBuilder {
         return transitionTrigger.get(t);
     }
 
+    public int transitionSource(int t) {
+        return transitionSource.get(t);
+    }
+
+    public int transitionTarget(int t) {
+        return transitionTarget.get(t);
+    }
+
+    /** {@link CompiledStateTree#GOTO}, ... */
+    public byte transitionType(int t) {
+        return transitionType.get(t);
+    }
+
+    /** Whether state {@code s} has no children. */
+    public boolean stateIsLeaf(int s) {
+        return stateSubtreeEnd.get(s) == s + 1;
+    }
+
+    /** Whether entering state {@code s} does more than enter its tasks: parameters, a required event, completion "all". */
+    public boolean stateEnterHasExtras(int s) {
+        int paramsEnd = s + 1 < stateParamsBegin.size() ? stateParamsBegin.get(s + 1) : stateParamName.size();
+        return paramsEnd > stateParamsBegin.get(s) || stateRequired.get(s) >= 0 || stateCompletionAll.get(s);
+    }
+
     public byte transitionPriority(int t) {
         return transitionPriority.get(t);
     }

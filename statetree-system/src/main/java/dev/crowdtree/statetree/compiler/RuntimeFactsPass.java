@@ -57,11 +57,46 @@ final class RuntimeFactsPass {
         int count = b.transitionCount();
         boolean ranked = false;
         boolean[] gated = new boolean[count];
+        boolean[] siblingMove = new boolean[count];
         for (int t = 0; t < count; t++) {
             ranked |= b.transitionPriority(t) != Vocabulary.Priority.NORMAL.code();
             gated[t] = b.transitionDelay(t) > 0f || b.transitionDelayVariance(t) > 0f;
+            siblingMove[t] = siblingMove(t);
         }
-        out.setTransitionFacts(ranked, gated);
+        out.setTransitionFacts(ranked, gated, siblingMove);
+    }
+
+    /**
+     * Whether transition {@code t} moves from a leaf to another leaf under the same parent, where
+     * firing it exits the source's tasks and enters the target's and nothing else: the runtime then
+     * skips comparing the two paths (the compiled fast path of {@code TransitionApply}). Not under
+     * unreal-5.8 (rule U3 may enter the parents again), nor for leaves with a history, parameters, a
+     * required event or completion "all", nor below a linked state (whose values are copied on every
+     * enter).
+     */
+    private boolean siblingMove(int t) {
+        if (b.unrealRules() || b.transitionType(t) != CompiledStateTree.GOTO) {
+            return false;
+        }
+        int from = b.transitionSource(t);
+        int to = b.transitionTarget(t);
+        if (from == to || b.stateParent(from) != b.stateParent(to)) {
+            return false;
+        }
+        for (int s : new int[] {from, to}) {
+            if (!b.stateIsLeaf(s) || b.stateType(s) != CompiledStateTree.STATE || b.stateHistory(s) != HistoryStates.NONE) {
+                return false;
+            }
+        }
+        if (b.stateEnterHasExtras(to)) {
+            return false;
+        }
+        for (int a = b.stateParent(to); a >= 0; a = b.stateParent(a)) {
+            if (b.stateType(a) == CompiledStateTree.LINKED) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Tags are hierarchical: a transition on {@code Danger} matches {@code Danger} and {@code Danger.Fire}, not {@code DangerZone}. */

@@ -164,8 +164,13 @@ final class TransitionApply {
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget(tr) : byComposite >= 0 ? byComposite : 0;
-        exitState(r, cur, target, leaf, false, c.lastOf(r), changedFrom);
-        enterState(r, cur, target, leaf, changedFrom);
+        if (tr >= 0 && t.transitionSiblingMove(tr) && leaf == target && cur == t.transitionSource(tr)) {
+            exitLeaf(r, cur, target); // the compiled fast path: one leaf out, its sibling in
+            enterLeaf(r, target);
+        } else {
+            exitState(r, cur, target, leaf, false, c.lastOf(r), changedFrom);
+            enterState(r, cur, target, leaf, changedFrom);
+        }
         if (faults.isFaulted(r - c.base)) {
             finishByFault(r); // an ExitState or EnterState threw (rules R1, R2)
             return false;
@@ -219,6 +224,13 @@ final class TransitionApply {
         return TraceFormat.whyTransition(st.tick, t, tr, event, whyStatus, completed);
     }
 
+    // Scratch of an EnterState: what the tasks reported so far (see enterTasks).
+    private byte enterResult;
+    private boolean enterSucceeded;
+    /** Rule U5: a shallower state completed before a deeper task failed. */
+    private boolean enterShallower;
+    private int enteredDepth;
+
     /**
      * EnterState (A10) from the path ending at {@code cur} (-1: empty) to the one ending at
      * {@code leaf}; the states from depth {@code changedFrom} down are entered as changed (rule U3).
@@ -228,18 +240,8 @@ final class TransitionApply {
      */
     void enterState(int r, int cur, int target, int leaf, int changedFrom) {
         final ChunkBinding c = st;
-        final long[] exec = c.exec;
-        long e = exec[r] + (1L << ExecWord.CHANGES_SHIFT);
-        exec[r] = e;
-        if (e >>> ExecWord.CHANGES_SHIFT == 0) {
-            c.changes[r]++; // the low 16 bits wrapped
-        }
-        c.setFailed(r, 0);
+        beginEnter(r);
         final boolean traced = c.traced(r);
-        byte result = RunStatus.RUNNING;
-        boolean succeeded = false;
-        boolean shallowerSuccess = false;
-        int enteredDepth = 0;
         boolean onTarget = false;
         for (int i = 0, at = t.statePathBegin(leaf), len = t.stateDepth(leaf) + 1; i < len; i++) {
             int s = t.pathStates(at + i);
@@ -255,82 +257,133 @@ final class TransitionApply {
                 c.linked.copy(ctx, s, r);
             }
             if (!wasActive || onTarget) {
-                if (traced) {
-                    c.trace(r, TraceFormat.enter(c.tick, t, s, change));
-                }
-                if (c.recording) {
-                    Recorder.count(c.out.entered, c.out.enteredIds, s, c.ids[r]); // the Recorder's enters per state
-                }
+                announceEnter(r, s, change, traced);
                 // rules V4, V5; U3: a state kept above the target and entered again as changed keeps its event
                 if (t.requiredEvents.any && t.requiredEvents.has(s) && (!stays || onTarget)) {
                     events.enterRequired(r, i, s, d.floats, d.ints, d.bools);
                 }
-                control.setChange(change, s, target);
-                final boolean all = t.stateCompletionAll(s);
-                boolean finishedOnEnter = false;
-                for (int k = t.stateTasksBegin(s), end = k + t.stateTasksNum(s); k < end; k++) {
-                    if (change == ChangeType.CHANGED || t.taskReselect(k)) {
-                        if (t.taskDoneSlot(k) >= 0) {
-                            d.bools[t.taskDoneSlot(k)][r] = 0; // entering: not finished (completion "all", rule U9)
-                        }
-                        TimerKind timer = t.taskTimer(k);
-                        if (timer != TimerKind.NONE) {
-                            d.ints[t.taskTimerDueSlot(k)][r] = 0; // entering stops the task's timer
-                        }
-                        control.setTask(k, timer);
-                        byte taskStatus;
-                        try {
-                            taskStatus = t.task(k).enterState(ctx, r);
-                        } catch (RuntimeException | StackOverflowError ex) {
-                            faults.faultOne(r, "task", t.task(k), k, ex);
-                            c.setFailed(r, (short) k); // exits stop before the task that threw (rule R1)
-                            result = RunStatus.FAILED;
-                            enteredDepth = i;
-                            break;
-                        } finally {
-                            control.setTask(-1, TimerKind.NONE);
-                        }
-                        if (!t.taskConsidered(k)) {
-                            if (taskStatus != RunStatus.RUNNING && t.taskDoneSlot(k) >= 0) {
-                                d.bools[t.taskDoneSlot(k)][r] = 1; // rule U9: completed on enter, not reached again
-                            }
-                            taskStatus = RunStatus.RUNNING; // a background task never completes its state
-                        }
-                        if (traced) {
-                            c.trace(r, TraceFormat.taskEnter(c.tick, t, k, taskStatus == RunStatus.FAILED));
-                        }
-                        if (taskStatus == RunStatus.FAILED) {
-                            c.setFailed(r, (short) (k + 1));
-                            result = RunStatus.FAILED;
-                            if (unreal && succeeded && enteredDepth < i) {
-                                shallowerSuccess = true; // rule U5: the shallowest completed state is the completion
-                            } else {
-                                enteredDepth = i; // the failing task's state completed
-                            }
-                            break;
-                        }
-                        if (taskStatus == RunStatus.SUCCEEDED && all) {
-                            d.bools[t.taskDoneSlot(k)][r] = 1; // completion "all": finished on enter
-                            finishedOnEnter = true;
-                            continue;
-                        }
-                        if (taskStatus == RunStatus.SUCCEEDED && !succeeded) {
-                            enteredDepth = i; // the first state whose task succeeded completed
-                        }
-                        succeeded |= taskStatus == RunStatus.SUCCEEDED;
-                    }
-                }
-                if (result == RunStatus.FAILED) {
+                if (!enterTasks(r, s, i, change, target, traced)) {
                     break;
-                }
-                if (all && finishedOnEnter && !succeeded && t.allCountedDone(s, d.bools, r)) {
-                    enteredDepth = i; // completion "all": every counted task succeeded on enter
-                    succeeded = true;
                 }
             }
         }
-        c.setLast(r, (result == RunStatus.RUNNING && succeeded) || shallowerSuccess ? RunStatus.SUCCEEDED : result,
-                enteredDepth);
+        endEnter(r);
+    }
+
+    /**
+     * EnterState of leaf {@code s} alone, coming from a sibling leaf by a transition the compiler
+     * marked as such ({@link CompiledStateTree#transitionSiblingMove}): what {@link #enterState}
+     * does for that move, without comparing the two paths.
+     */
+    private void enterLeaf(int r, int s) {
+        beginEnter(r);
+        st.setState(r, (short) (s + 1));
+        final boolean traced = st.traced(r);
+        announceEnter(r, s, ChangeType.CHANGED, traced);
+        enterTasks(r, s, t.stateDepth(s), ChangeType.CHANGED, s, traced);
+        endEnter(r);
+    }
+
+    /** The start of an EnterState of row {@code r}: a path change counted, no failed task, the scratch cleared. */
+    private void beginEnter(int r) {
+        final ChunkBinding c = st;
+        final long[] exec = c.exec;
+        long e = exec[r] + (1L << ExecWord.CHANGES_SHIFT);
+        exec[r] = e;
+        if (e >>> ExecWord.CHANGES_SHIFT == 0) {
+            c.changes[r]++; // the low 16 bits wrapped
+        }
+        c.setFailed(r, 0);
+        enterResult = RunStatus.RUNNING;
+        enterSucceeded = false;
+        enterShallower = false;
+        enteredDepth = 0;
+    }
+
+    /** The end of an EnterState: what the tasks reported becomes row {@code r}'s last tick status. */
+    private void endEnter(int r) {
+        st.setLast(r, (enterResult == RunStatus.RUNNING && enterSucceeded) || enterShallower ? RunStatus.SUCCEEDED
+                : enterResult, enteredDepth);
+    }
+
+    /** State {@code s} is entered ({@code change}): its trace line and the Recorder's count. */
+    private void announceEnter(int r, int s, byte change, boolean traced) {
+        final ChunkBinding c = st;
+        if (traced) {
+            c.trace(r, TraceFormat.enter(c.tick, t, s, change));
+        }
+        if (c.recording) {
+            Recorder.count(c.out.entered, c.out.enteredIds, s, c.ids[r]); // the Recorder's enters per state
+        }
+    }
+
+    /**
+     * EnterState of the tasks of state {@code s} (at depth {@code i} of the new path, entered as
+     * {@code change} for a transition to {@code target}) for row {@code r}, in order, into the
+     * scratch; false when one failed or threw (the states below are not entered).
+     */
+    private boolean enterTasks(int r, int s, int i, byte change, int target, boolean traced) {
+        final ChunkBinding c = st;
+        control.setChange(change, s, target);
+        final boolean all = t.stateCompletionAll(s);
+        boolean finishedOnEnter = false;
+        for (int k = t.stateTasksBegin(s), end = k + t.stateTasksNum(s); k < end; k++) {
+            if (change == ChangeType.CHANGED || t.taskReselect(k)) {
+                if (t.taskDoneSlot(k) >= 0) {
+                    d.bools[t.taskDoneSlot(k)][r] = 0; // entering: not finished (completion "all", rule U9)
+                }
+                TimerKind timer = t.taskTimer(k);
+                if (timer != TimerKind.NONE) {
+                    d.ints[t.taskTimerDueSlot(k)][r] = 0; // entering stops the task's timer
+                }
+                control.setTask(k, timer);
+                byte taskStatus;
+                try {
+                    taskStatus = t.task(k).enterState(ctx, r);
+                } catch (RuntimeException | StackOverflowError ex) {
+                    faults.faultOne(r, "task", t.task(k), k, ex);
+                    c.setFailed(r, (short) k); // exits stop before the task that threw (rule R1)
+                    enterResult = RunStatus.FAILED;
+                    enteredDepth = i;
+                    return false;
+                } finally {
+                    control.setTask(-1, TimerKind.NONE);
+                }
+                if (!t.taskConsidered(k)) {
+                    if (taskStatus != RunStatus.RUNNING && t.taskDoneSlot(k) >= 0) {
+                        d.bools[t.taskDoneSlot(k)][r] = 1; // rule U9: completed on enter, not reached again
+                    }
+                    taskStatus = RunStatus.RUNNING; // a background task never completes its state
+                }
+                if (traced) {
+                    c.trace(r, TraceFormat.taskEnter(c.tick, t, k, taskStatus == RunStatus.FAILED));
+                }
+                if (taskStatus == RunStatus.FAILED) {
+                    c.setFailed(r, (short) (k + 1));
+                    enterResult = RunStatus.FAILED;
+                    if (unreal && enterSucceeded && enteredDepth < i) {
+                        enterShallower = true; // rule U5: the shallowest completed state is the completion
+                    } else {
+                        enteredDepth = i; // the failing task's state completed
+                    }
+                    return false;
+                }
+                if (taskStatus == RunStatus.SUCCEEDED && all) {
+                    d.bools[t.taskDoneSlot(k)][r] = 1; // completion "all": finished on enter
+                    finishedOnEnter = true;
+                    continue;
+                }
+                if (taskStatus == RunStatus.SUCCEEDED && !enterSucceeded) {
+                    enteredDepth = i; // the first state whose task succeeded completed
+                }
+                enterSucceeded |= taskStatus == RunStatus.SUCCEEDED;
+            }
+        }
+        if (all && finishedOnEnter && !enterSucceeded && t.allCountedDone(s, d.bools, r)) {
+            enteredDepth = i; // completion "all": every counted task succeeded on enter
+            enterSucceeded = true;
+        }
+        return true;
     }
 
     /**
@@ -382,23 +435,45 @@ final class TransitionApply {
         final boolean traced = c.traced(r);
         control.setExitStatus(exitStatus);
         for (int j = count - 1; j >= 0; j--) {
-            int s = this.exited[j];
-            byte change = this.exitedChange[j];
-            if (traced) {
-                c.trace(r, TraceFormat.exit(c.tick, t, s, change));
-            }
-            control.setChange(change, s, target);
-            for (int k = t.stateTasksBegin(s) + t.stateTasksNum(s) - 1; k >= t.stateTasksBegin(s); k--) {
-                if ((failedTask < 0 || k <= failedTask) && k != threw
-                        && (change == ChangeType.CHANGED || t.taskReselect(k))) {
-                    try {
-                        t.task(k).exitState(ctx, r);
-                    } catch (RuntimeException | StackOverflowError ex) {
-                        faults.faultOne(r, "task", t.task(k), k, ex); // rules R2, R3: the exit goes on
-                    }
-                    if (traced) {
-                        c.trace(r, TraceFormat.taskExit(c.tick, t, k));
-                    }
+            exitTasks(r, this.exited[j], this.exitedChange[j], target, failedTask, threw, traced);
+        }
+    }
+
+    /**
+     * ExitState of leaf {@code cur} alone, for a move to its sibling {@code target} that the compiler
+     * marked as such ({@link CompiledStateTree#transitionSiblingMove}): what {@link #exitState} does
+     * for that move under the seeds' rules (a pending gate is cleared), without comparing the paths.
+     */
+    private void exitLeaf(int r, int cur, int target) {
+        final ChunkBinding c = st;
+        if ((c.exec[r] & ExecWord.GATE_BIT) != 0) {
+            c.clearGate(r);
+        }
+        control.setExitStatus(c.lastOf(r));
+        exitTasks(r, cur, ChangeType.CHANGED, target, c.failedOf(r) - 1, faults.taskOf(r - c.base), c.traced(r));
+    }
+
+    /**
+     * State {@code s} is exited ({@code change}) for a transition to {@code target}: its trace line,
+     * then ExitState of its tasks in reverse order, but not of those after {@code failedTask} (the
+     * task that failed or threw on enter, -1: none), nor of {@code threw} (rules R1-R3).
+     */
+    private void exitTasks(int r, int s, byte change, int target, int failedTask, int threw, boolean traced) {
+        final ChunkBinding c = st;
+        if (traced) {
+            c.trace(r, TraceFormat.exit(c.tick, t, s, change));
+        }
+        control.setChange(change, s, target);
+        for (int k = t.stateTasksBegin(s) + t.stateTasksNum(s) - 1; k >= t.stateTasksBegin(s); k--) {
+            if ((failedTask < 0 || k <= failedTask) && k != threw
+                    && (change == ChangeType.CHANGED || t.taskReselect(k))) {
+                try {
+                    t.task(k).exitState(ctx, r);
+                } catch (RuntimeException | StackOverflowError ex) {
+                    faults.faultOne(r, "task", t.task(k), k, ex); // rules R2, R3: the exit goes on
+                }
+                if (traced) {
+                    c.trace(r, TraceFormat.taskExit(c.tick, t, k));
                 }
             }
         }
