@@ -78,7 +78,7 @@ public final class CompiledStateTree extends TreeTables {
     public final boolean hasPriorities;
     /** Whether each transition is gated: a delay or a variance above 0. */
     private final boolean[] transitionGated;
-    private final boolean[] transitionSiblingMove;
+    private final boolean[] statePlainLeaf;
 
     // ---- nodes --------------------------------------------------------------------------------
     /** Tasks {@code 0 .. globalTaskCount-1} are the global tasks, ahead of the root's ({@link #taskState(int)} INVALID). */
@@ -152,7 +152,7 @@ public final class CompiledStateTree extends TreeTables {
         transitionCount = b.transitionSource.size();
         hasPriorities = f.hasPriorities;
         transitionGated = f.transitionGated;
-        transitionSiblingMove = f.transitionSiblingMove;
+        statePlainLeaf = f.statePlainLeaf;
         globalTaskCount = b.globalTaskCount;
         scanRules = new ScanRules(Freeze.bytes(b.stateComposite), b.rootFirst, f.hasComposites);
         unreal = new UnrealRules(b.unrealRules, f.linkedAncestor, f.noTaskOnPath, f.anyNoTaskPath);
@@ -201,13 +201,14 @@ public final class CompiledStateTree extends TreeTables {
     }
 
     /**
-     * Whether transition {@code t} moves from a leaf to a sibling leaf and does nothing else when it
-     * fires: the source's tasks exit, the target's enter, the parents stay (no history, parameters,
-     * required event, completion "all" or linked state involved; not under unreal-5.8). Decided by
-     * the compiler; the batched runtime applies such a move without comparing the two paths.
+     * Whether a move from leaf {@code from} to leaf {@code to} exits the one's tasks, enters the
+     * other's and does nothing else: two plain leaves (no history, parameters, required event,
+     * completion "all" or linked state involved; not under unreal-5.8, as the compiler decided per
+     * state) under the same parent. The batched runtime applies such a move, whatever transition or
+     * composite made it, without comparing the two paths.
      */
-    public boolean transitionSiblingMove(int t) {
-        return transitionSiblingMove[t];
+    public boolean isSiblingLeafMove(int from, int to) {
+        return from != to && statePlainLeaf[from] && statePlainLeaf[to] && stateParent(from) == stateParent(to);
     }
 
     /**

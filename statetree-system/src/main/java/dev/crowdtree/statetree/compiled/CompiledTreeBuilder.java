@@ -541,19 +541,6 @@ public final class CompiledTreeBuilder {
         return transitionTrigger.get(t);
     }
 
-    public int transitionSource(int t) {
-        return transitionSource.get(t);
-    }
-
-    public int transitionTarget(int t) {
-        return transitionTarget.get(t);
-    }
-
-    /** {@link CompiledStateTree#GOTO}, ... */
-    public byte transitionType(int t) {
-        return transitionType.get(t);
-    }
-
     /** Whether state {@code s} has no children. */
     public boolean stateIsLeaf(int s) {
         return stateSubtreeEnd.get(s) == s + 1;

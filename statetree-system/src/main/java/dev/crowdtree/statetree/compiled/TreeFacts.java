@@ -17,7 +17,7 @@ import dev.crowdtree.statetree.node.TimerKind;
 public final class TreeFacts {
     boolean hasPriorities;
     boolean[] transitionGated;
-    boolean[] transitionSiblingMove;
+    boolean[] statePlainLeaf;
     boolean[][] tagCovers;
     byte[] stateTriggerMask;
     boolean[] stateTicks;
@@ -46,14 +46,15 @@ public final class TreeFacts {
     TreeFacts() {
     }
 
-    /**
-     * Whether some transition is ranked above normal, which transitions are gated, and which move
-     * from a leaf to a sibling leaf and nothing else ({@link CompiledStateTree#transitionSiblingMove}).
-     */
-    public void setTransitionFacts(boolean ranked, boolean[] gated, boolean[] siblingMove) {
+    /** Whether some transition is ranked above normal, and which transitions are gated. */
+    public void setTransitionFacts(boolean ranked, boolean[] gated) {
         hasPriorities = ranked;
         transitionGated = gated;
-        transitionSiblingMove = siblingMove;
+    }
+
+    /** Per state, whether it is a plain leaf ({@link CompiledStateTree#isSiblingLeafMove}). */
+    public void setPlainLeaves(boolean[] plain) {
+        statePlainLeaf = plain;
     }
 
     /** {@code covers[t][e]}: a transition on tag t matches an event tagged e. */
@@ -122,7 +123,7 @@ public final class TreeFacts {
 
     /** The name of the first fact not set, or null when all are. */
     String missing() {
-        Object[] all = {transitionGated, transitionSiblingMove, tagCovers, stateTriggerMask, stateTicks, stateTicking, stateAlwaysAwake,
+        Object[] all = {transitionGated, statePlainLeaf, tagCovers, stateTriggerMask, stateTicks, stateTicking, stateAlwaysAwake,
                 stateAwakeGroup, stateAwakeGroupsBegin, taskTimer, taskTimerValueSlot, taskTimerDueSlot,
                 statePathTimersBegin, pathTimerTasks, statePathBegin, pathStates, evaluatorsEveryTick, evaluatorsWhenAwake, linkedAncestor,
                 noTaskOnPath, historyIndex, historyStates, periodPathLog};

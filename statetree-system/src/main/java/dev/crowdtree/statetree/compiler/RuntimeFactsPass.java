@@ -17,7 +17,7 @@ import java.util.List;
  * The last pass, after assembly: the facts the runtimes need that follow from the assembled tree
  * (what a {@link CompiledStateTree} exposes but no asset states), derived from what the builder
  * holds and set into its {@link TreeFacts}, so that the compiled tree's constructor only freezes.
- * In order: the transitions' ranking and gates, the tags' coverage, the composites, rules U2 and
+ * In order: the transitions' ranking and gates, the plain leaves, the tags' coverage, the composites, rules U2 and
  * U6, the history states' memory indices, the tick periods on each path, the tasks' timers, the
  * evaluators by schedule, the condition depth, and per state its triggers, ticking, wakefulness,
  * awake group and the timer tasks on its path. {@link CompiledTreeBuilder#build} refuses a builder
@@ -39,6 +39,7 @@ final class RuntimeFactsPass {
 
     void run() {
         transitions();
+        plainLeaves();
         tags();
         composites();
         boolean[] noTask = unrealRules();
@@ -57,46 +58,31 @@ final class RuntimeFactsPass {
         int count = b.transitionCount();
         boolean ranked = false;
         boolean[] gated = new boolean[count];
-        boolean[] siblingMove = new boolean[count];
         for (int t = 0; t < count; t++) {
             ranked |= b.transitionPriority(t) != Vocabulary.Priority.NORMAL.code();
             gated[t] = b.transitionDelay(t) > 0f || b.transitionDelayVariance(t) > 0f;
-            siblingMove[t] = siblingMove(t);
         }
-        out.setTransitionFacts(ranked, gated, siblingMove);
+        out.setTransitionFacts(ranked, gated);
     }
 
     /**
-     * Whether transition {@code t} moves from a leaf to another leaf under the same parent, where
-     * firing it exits the source's tasks and enters the target's and nothing else: the runtime then
-     * skips comparing the two paths (the compiled fast path of {@code TransitionApply}). Not under
-     * unreal-5.8 (rule U3 may enter the parents again), nor for leaves with a history, parameters, a
-     * required event or completion "all", nor below a linked state (whose values are copied on every
-     * enter).
+     * Per state, whether it is a plain leaf: leaving it exits its tasks and entering it enters them
+     * and nothing else (no history, parameters, required event or completion "all", no linked state
+     * above it, whose values are copied on every enter; not under unreal-5.8, whose rule U3 may enter
+     * the parents again). A move between two plain leaves under the same parent takes the batched
+     * runtime's fast path ({@link CompiledStateTree#isSiblingLeafMove}).
      */
-    private boolean siblingMove(int t) {
-        if (b.unrealRules() || b.transitionType(t) != CompiledStateTree.GOTO) {
-            return false;
-        }
-        int from = b.transitionSource(t);
-        int to = b.transitionTarget(t);
-        if (from == to || b.stateParent(from) != b.stateParent(to)) {
-            return false;
-        }
-        for (int s : new int[] {from, to}) {
-            if (!b.stateIsLeaf(s) || b.stateType(s) != CompiledStateTree.STATE || b.stateHistory(s) != HistoryStates.NONE) {
-                return false;
+    private void plainLeaves() {
+        boolean[] plain = new boolean[n];
+        for (int s = 0; s < n && !b.unrealRules(); s++) {
+            boolean ok = b.stateIsLeaf(s) && b.stateType(s) == CompiledStateTree.STATE
+                    && b.stateHistory(s) == HistoryStates.NONE && !b.stateEnterHasExtras(s);
+            for (int a = b.stateParent(s); a >= 0 && ok; a = b.stateParent(a)) {
+                ok = b.stateType(a) != CompiledStateTree.LINKED;
             }
+            plain[s] = ok;
         }
-        if (b.stateEnterHasExtras(to)) {
-            return false;
-        }
-        for (int a = b.stateParent(to); a >= 0; a = b.stateParent(a)) {
-            if (b.stateType(a) == CompiledStateTree.LINKED) {
-                return false;
-            }
-        }
-        return true;
+        out.setPlainLeaves(plain);
     }
 
     /** Tags are hierarchical: a transition on {@code Danger} matches {@code Danger} and {@code Danger.Fire}, not {@code DangerZone}. */

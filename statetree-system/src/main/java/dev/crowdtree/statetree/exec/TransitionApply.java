@@ -164,7 +164,7 @@ final class TransitionApply {
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget(tr) : byComposite >= 0 ? byComposite : 0;
-        if (tr >= 0 && t.transitionSiblingMove(tr) && leaf == target && cur == t.transitionSource(tr)) {
+        if (leaf == target && cur >= 0 && t.isSiblingLeafMove(cur, target)) {
             exitLeaf(r, cur, target); // the compiled fast path: one leaf out, its sibling in
             enterLeaf(r, target);
         } else {
@@ -272,7 +272,7 @@ final class TransitionApply {
 
     /**
      * EnterState of leaf {@code s} alone, coming from a sibling leaf by a transition the compiler
-     * marked as such ({@link CompiledStateTree#transitionSiblingMove}): what {@link #enterState}
+     * marked as such ({@link CompiledStateTree#isSiblingLeafMove}): what {@link #enterState}
      * does for that move, without comparing the two paths.
      */
     private void enterLeaf(int r, int s) {
@@ -441,7 +441,7 @@ final class TransitionApply {
 
     /**
      * ExitState of leaf {@code cur} alone, for a move to its sibling {@code target} that the compiler
-     * marked as such ({@link CompiledStateTree#transitionSiblingMove}): what {@link #exitState} does
+     * marked as such ({@link CompiledStateTree#isSiblingLeafMove}): what {@link #exitState} does
      * for that move under the seeds' rules (a pending gate is cleared), without comparing the paths.
      */
     private void exitLeaf(int r, int cur, int target) {
