@@ -14,6 +14,10 @@ import dev.crowdtree.statetree.exec.StateTreeSystem;
 final class MovementKernel implements ChunkKernel {
     private static final float RADIUS = 0.8f;
     private static final int MATES = 8;
+    /** The bits of the smallest distance^2 that pushes (1e-8 m^2: not the agent itself), plus one. */
+    private static final int NEAR_BITS = Float.floatToRawIntBits(1e-8f) + 1;
+    /** How many float bit patterns lie strictly between 1e-8 and RADIUS^2. */
+    private static final int BAND = Float.floatToRawIntBits(RADIUS * RADIUS) - NEAR_BITS;
 
     private final CrowdConfig config;
     private final CrowdData data;
@@ -65,7 +69,9 @@ final class MovementKernel implements ChunkKernel {
                 float dx = px - sx[o];
                 float dy = py - sy[o];
                 float d2 = dx * dx + dy * dy;
-                if ((o != r) & (d2 < RADIUS * RADIUS) & (d2 > 1e-8f)) { // one branch, not three: it mispredicts less
+                // 1e-8 < d2 < RADIUS^2 as one unsigned compare of the bits (d2 is never negative): the
+                // agent itself (d2 = 0) falls out with the far ones, without a branch of its own
+                if (Integer.compareUnsigned(Float.floatToRawIntBits(d2) - NEAR_BITS, BAND) < 0) {
                     float d = (float) Math.sqrt(d2);
                     float push = (RADIUS - d) / d;
                     pushX += dx * push;
