@@ -271,9 +271,9 @@ final class TransitionApply {
     }
 
     /**
-     * EnterState of leaf {@code s} alone, coming from a sibling leaf by a transition the compiler
-     * marked as such ({@link CompiledStateTree#isSiblingLeafMove}): what {@link #enterState}
-     * does for that move, without comparing the two paths.
+     * EnterState of leaf {@code s} alone, coming from a sibling leaf, a move the compiler's facts
+     * mark as plain ({@link CompiledStateTree#isSiblingLeafMove}): what {@link #enterState} does
+     * for that move, without comparing the two paths.
      */
     private void enterLeaf(int r, int s) {
         beginEnter(r);
@@ -440,8 +440,8 @@ final class TransitionApply {
     }
 
     /**
-     * ExitState of leaf {@code cur} alone, for a move to its sibling {@code target} that the compiler
-     * marked as such ({@link CompiledStateTree#isSiblingLeafMove}): what {@link #exitState} does
+     * ExitState of leaf {@code cur} alone, for a move to its sibling {@code target} that the
+     * compiler's facts mark as plain ({@link CompiledStateTree#isSiblingLeafMove}): what {@link #exitState} does
      * for that move under the seeds' rules (a pending gate is cleared), without comparing the paths.
      */
     private void exitLeaf(int r, int cur, int target) {
