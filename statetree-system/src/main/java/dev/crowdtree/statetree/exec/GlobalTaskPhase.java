@@ -189,20 +189,11 @@ final class GlobalTaskPhase {
         int entered = 0;
         control.setChange(ChangeType.CHANGED, -1, -1);
         for (int k = 0, n = t.globalTaskCount; k < n; k++) {
-            TimerKind timer = t.taskTimer(k);
-            if (timer != TimerKind.NONE) {
-                d.ints[t.taskTimerDueSlot(k)][r] = 0; // entering stops the task's timer
-            }
-            control.setTask(k, timer);
-            byte s;
-            try {
-                s = t.task(k).enterState(ctx, r);
-            } catch (RuntimeException | StackOverflowError e) {
-                faults.faultOne(r, "global task", t.task(k), k, e);
+            int status = faults.enterTask(k, r, "global task");
+            if (status == NodeFaults.THREW) {
                 return entering(RunStatus.FAILED, entered, k); // entered stays k: the one that threw gets no ExitState
-            } finally {
-                control.setTask(-1, TimerKind.NONE);
             }
+            byte s = (byte) status;
             if (!t.taskConsidered(k)) {
                 s = RunStatus.RUNNING; // a background task never finishes the tree
             }

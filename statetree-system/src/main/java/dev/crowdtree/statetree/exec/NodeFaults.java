@@ -2,6 +2,7 @@ package dev.crowdtree.statetree.exec;
 
 import dev.crowdtree.statetree.node.Node;
 import dev.crowdtree.statetree.node.RunStatus;
+import dev.crowdtree.statetree.node.TimerKind;
 
 import java.util.Arrays;
 
@@ -114,6 +115,31 @@ final class NodeFaults {
         }
         for (int r = from; r < to; r++) {
             faultRow(r, kind, node, -1, e, false);
+        }
+    }
+
+    /** {@link #enterTask}'s result when the task threw: no status a task can return. */
+    static final int THREW = Integer.MIN_VALUE;
+
+    /**
+     * EnterState of task {@code k} (a state's or a global one) for row {@code r}, its timer stopped
+     * first; returns what it reported, or {@link #THREW} when it threw, the throw recorded as a
+     * {@code kind}'s ({@link #faultOne}: the agent fails, or it is rethrown).
+     */
+    int enterTask(int k, int r, String kind) {
+        final ChunkBinding c = st;
+        final TimerKind timer = c.t.taskTimer(k);
+        if (timer != TimerKind.NONE) {
+            c.d.ints[c.t.taskTimerDueSlot(k)][r] = 0; // entering stops the task's timer
+        }
+        c.control.setTask(k, timer);
+        try {
+            return c.t.task(k).enterState(c.ctx, r);
+        } catch (RuntimeException | StackOverflowError e) {
+            faultOne(r, kind, c.t.task(k), k, e);
+            return THREW;
+        } finally {
+            c.control.setTask(-1, TimerKind.NONE);
         }
     }
 

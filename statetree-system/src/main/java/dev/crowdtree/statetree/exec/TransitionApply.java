@@ -5,7 +5,6 @@ import dev.crowdtree.statetree.node.ChangeType;
 import dev.crowdtree.statetree.node.ContextControl;
 import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
-import dev.crowdtree.statetree.node.TimerKind;
 
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_FAILED;
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.TO_SUCCEEDED;
@@ -332,23 +331,14 @@ final class TransitionApply {
                 if (t.taskDoneSlot(k) >= 0) {
                     d.bools[t.taskDoneSlot(k)][r] = 0; // entering: not finished (completion "all", rule U9)
                 }
-                TimerKind timer = t.taskTimer(k);
-                if (timer != TimerKind.NONE) {
-                    d.ints[t.taskTimerDueSlot(k)][r] = 0; // entering stops the task's timer
-                }
-                control.setTask(k, timer);
-                byte taskStatus;
-                try {
-                    taskStatus = t.task(k).enterState(ctx, r);
-                } catch (RuntimeException | StackOverflowError ex) {
-                    faults.faultOne(r, "task", t.task(k), k, ex);
+                int entered = faults.enterTask(k, r, "task");
+                if (entered == NodeFaults.THREW) {
                     c.setFailed(r, (short) k); // exits stop before the task that threw (rule R1)
                     enterResult = RunStatus.FAILED;
                     enteredDepth = i;
                     return false;
-                } finally {
-                    control.setTask(-1, TimerKind.NONE);
                 }
+                byte taskStatus = (byte) entered;
                 if (!t.taskConsidered(k)) {
                     if (taskStatus != RunStatus.RUNNING && t.taskDoneSlot(k) >= 0) {
                         d.bools[t.taskDoneSlot(k)][r] = 1; // rule U9: completed on enter, not reached again
