@@ -4,6 +4,7 @@ import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiler.StateTreeCompileException;
 import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeRuntime;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.json.StateTreeJson;
 import dev.crowdtree.statetree.model.ColumnInit;
 import dev.crowdtree.statetree.model.ModelColumn;
@@ -283,6 +284,22 @@ public final class UserTree implements AutoCloseable {
     /** {@link #dt()} for the report: the model's as Java prints it ({@code 0.1}), else {@code 1/30}. */
     public String dtText() {
         return model != null ? Float.toString(model.defaultDt()) : "1/30";
+    }
+
+    /**
+     * Our batched runtime over {@code agents} agents running the tree on {@code workers} workers (chunks
+     * of {@link Impl#CHUNK} rows), its host columns set and its externals bound ({@link #bind}), not
+     * started: for profiling a user's tree ({@code bench.TickProfile}).
+     */
+    public StateTreeSystem system(int agents, int workers, long seed) {
+        StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, seed, workers, Impl.CHUNK);
+        try {
+            bind(sys, seed);
+        } catch (RuntimeException e) {
+            sys.close();
+            throw e;
+        }
+        return sys;
     }
 
     /**

@@ -2,7 +2,9 @@ package dev.crowdtree.bench.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.crowdtree.bench.TickProfile;
 import dev.crowdtree.core.random.CounterRng;
+import dev.crowdtree.statetree.exec.StateTreeSystem;
 import dev.crowdtree.statetree.node.NodeProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +30,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -213,6 +216,34 @@ class UserTreeCompareTest {
         assertTrue(md.contains("## Ours vs the reference interpreter"), md);
         assertTrue(r[1].contains("ours vs reference [Moods, 2,000 agents] ours batched, 1 worker: "), r[1]);
         assertTrue(Files.readString(out.resolve("compare.svg")).contains("Your tree 'Moods' of model 'moods'"));
+    }
+
+    /**
+     * {@code TickProfile} takes a user's tree as {@code compare} does: the model's initial moods
+     * leave half of the agents Calm, awake every tick for their onTick transition; with the
+     * providers' standalone values every agent is Moody, asleep in its delay.
+     */
+    @Test
+    void tickProfileProfilesAUsersTree() throws Exception {
+        String model = profile("2000", "1", "20", "--model", modelJar.toString());
+        assertTrue(model.startsWith("Moods, 2000 agents, 1 workers, 20 ticks: "), model);
+        assertTrue(model.contains(" 1000 awake per tick, "), model);
+        for (String phase : StateTreeSystem.PHASES) {
+            assertTrue(model.contains("\n  " + phase + " "), model);
+        }
+        String standalone = profile("2000", "1", "20", "--nodes", nodesJar.toString(), "--tree", moodsTree.toString());
+        assertTrue(standalone.contains(" 0 awake per tick, "), standalone);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> profile("10", "1", "1", "--tree", brokenTree.toString()));
+        assertTrue(e.getMessage().contains(brokenTree.toString()), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> profile("10", "1", "1", "lazy"));
+        assertTrue(e.getMessage().contains("unknown tree lazy; valid: crowd, sleepy, or --tree/--model"), e.getMessage());
+    }
+
+    private static String profile(String... args) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TickProfile.run(args, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     @Test
