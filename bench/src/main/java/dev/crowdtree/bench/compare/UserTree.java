@@ -292,14 +292,18 @@ public final class UserTree implements AutoCloseable {
      * started: for profiling a user's tree ({@code bench.TickProfile}).
      */
     public StateTreeSystem system(int agents, int workers, long seed) {
-        StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, seed, workers, Impl.CHUNK);
+        return bound(StateTreeSystem.standalone(tree, agents, seed, workers, Impl.CHUNK), seed);
+    }
+
+    /** {@code runtime} after {@link #bind}; closed when binding fails. */
+    private <R extends StateTreeRuntime> R bound(R runtime, long seed) {
         try {
-            bind(sys, seed);
+            bind(runtime, seed);
         } catch (RuntimeException e) {
-            sys.close();
+            runtime.close();
             throw e;
         }
-        return sys;
+        return runtime;
     }
 
     /**
@@ -313,14 +317,7 @@ public final class UserTree implements AutoCloseable {
             throw new IllegalArgumentException(impl.id() + " implements only the built-in variants; a user's tree runs on "
                     + Impl.ids(Impl.anyTree()));
         }
-        StateTreeRuntime runtime = impl.runtime(tree, agents, seed);
-        try {
-            bind(runtime, seed);
-        } catch (RuntimeException e) {
-            runtime.close();
-            throw e;
-        }
-        return Impl.population(runtime);
+        return Impl.population(bound(impl.runtime(tree, agents, seed), seed));
     }
 
     /**
