@@ -1,10 +1,11 @@
 package dev.crowdtree.bench;
 
+import dev.crowdtree.bench.compare.Impl;
 import dev.crowdtree.bench.compare.Logic;
 import dev.crowdtree.bench.compare.UserTree;
+import dev.crowdtree.bench.compare.Variant;
 import dev.crowdtree.bench.trees.SleepyTrees;
 import dev.crowdtree.core.random.CounterRng;
-import dev.crowdtree.statetree.compiler.StateTreeCompiler;
 import dev.crowdtree.statetree.exec.StateTreeSystem;
 
 import java.io.PrintStream;
@@ -13,14 +14,15 @@ import java.util.Locale;
 /**
  * Prints where a steady tick spends its time, per sub-phase (summed worker CPU time), and what an
  * agent awake in a tick costs, for quick profiling:
- * {@code java -cp benchmarks.jar dev.crowdtree.bench.TickProfile [agents] [workers] [ticks] [crowd|sleepy]},
+ * {@code java -cp benchmarks.jar dev.crowdtree.bench.TickProfile [agents] [workers] [ticks] [crowd|hierarchical|flat|sleepy|aborts]},
  * or for your own tree, after the three numbers, the options {@code compare} takes for one
  * ({@code --tree FILE [--nodes PATH]...} or {@code --model PATH [--tree FILE] [--nodes PATH]...}:
  * the model's or the node providers' standalone host values, no host systems, no host events, the
- * model's dt else 1/30 s). {@code crowd} (the default) is the benchmark crowd tree; {@code sleepy} is
- * the compare harness's sleepy tree with its host events (one per 1,000 agents per tick, as
+ * model's dt else 1/30 s). {@code crowd} (the default) is the benchmark crowd tree; the others are the compare harness's
+ * variants ({@code hierarchical} is the same crowd tree, warmed up longer); {@code sleepy},
+ * the compare harness's sleepy tree, with its host events (one per 1,000 agents per tick, as
  * {@code compare} sends them), where the figures that matter are per agent awake in a tick: what one
- * woken agent costs. Warm-up: 300 ticks for the crowd, 1,500 for sleepy (past the start's wave of
+ * woken agent costs. Warm-up: 300 ticks for the crowd, 1,500 for a variant (past sleepy's start's wave of
  * wakes), 600 for a user's tree (as {@code compare}).
  */
 public final class TickProfile {
@@ -32,7 +34,7 @@ public final class TickProfile {
             run(args, System.out);
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
-            System.err.println("usage: TickProfile [agents] [workers] [ticks] [crowd|sleepy | --tree FILE [--nodes PATH]... "
+            System.err.println("usage: TickProfile [agents] [workers] [ticks] [crowd|" + Variant.ids().replace(',', '|') + " | --tree FILE [--nodes PATH]... "
                     + "| --model PATH [--tree FILE] [--nodes PATH]...]");
             System.exit(2);
         }
@@ -54,16 +56,23 @@ public final class TickProfile {
             }
             return;
         }
-        boolean sleepy = args.length > 3 && args[3].equals("sleepy");
-        if (args.length > 3 && !sleepy && !args[3].equals("crowd")) {
-            throw new IllegalArgumentException("unknown tree " + args[3] + "; valid: crowd, sleepy, or --tree/--model");
+        String name = args.length > 3 ? args[3] : "crowd";
+        Variant variant = null;
+        if (!name.equals("crowd")) {
+            try {
+                variant = Variant.parse(name);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown tree " + name + "; valid: crowd, " + Variant.ids()
+                        + ", or --tree/--model");
+            }
         }
-        var tree = sleepy ? StateTreeCompiler.withBuiltins().compile(SleepyTrees.sleepy()) : StateTreeTickBenchmark.crowdTree();
+        boolean sleepy = variant == Variant.SLEEPY;
+        var tree = variant != null ? variant.compile() : StateTreeTickBenchmark.crowdTree();
         int tag = sleepy ? tree.eventTagId(SleepyTrees.EVENT) : -1;
         int events = sleepy ? Math.max(1, agents / 1000) : 0;
-        try (StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, 1, workers, 4096)) {
-            profile(out, sleepy ? "sleepy" : "crowd tree", sys, agents, workers, ticks, sleepy ? 1500 : 300,
-                    StateTreeTickBenchmark.DT, tag, events);
+        try (StateTreeSystem sys = StateTreeSystem.standalone(tree, agents, 1, workers, Impl.CHUNK)) {
+            profile(out, variant != null ? variant.id() : "crowd tree", sys, agents, workers, ticks,
+                    variant != null ? 1500 : 300, StateTreeTickBenchmark.DT, tag, events);
         }
     }
 

@@ -9,11 +9,10 @@ import static dev.crowdtree.statetree.exec.Decisions.RESTART;
 
 /**
  * TriggerTransitions for one agent at a time (docs/SEMANTICS.md sections 4 and 4.1): rounds two to
- * five of every tree ({@link TransitionApply}), and round one where the state-batched
- * {@link TransitionScan} does not: in a tree under {@code unreal-5.8} (rules U2-U8), and for the
- * completed agents of a tree with composites, whose rules apply to completions (rules K3-K6). A
- * transition's trigger, conditions,
- * gate and target are checked by the steps {@link TransitionScan} shares with it.
+ * five of every tree ({@link TransitionApply}), and round one of a tree under {@code unreal-5.8}
+ * (rules U2-U8), which the state-batched {@link TransitionScan} does not run. A transition's
+ * trigger, conditions, gate and target and a composite's rule are checked by the steps
+ * {@link TransitionScan} shares with it.
  *
  * <p>Allocation: none. THREADING: confined to its worker.
  */
@@ -21,8 +20,7 @@ final class AgentScan {
     /** {@link #triggerScalar}: no transition. */
     static final long NONE = ScanResult.NONE;
     private static final int MAX_PRIORITY = Vocabulary.Priority.CRITICAL.code();
-    /** The priority a composite's rule fires at (rule K3). */
-    private static final int NORMAL = Vocabulary.Priority.NORMAL.code();
+    private static final int NORMAL = TransitionScan.NORMAL;
 
     private final ChunkBinding st;
     private final TickStatus ts;
@@ -89,22 +87,6 @@ final class AgentScan {
         }
     }
 
-    /**
-     * Round one of a tree with composites, before the state-batched scan: the completed agents of X
-     * run the per-agent scan {@link #triggerScalar}, where a composite applies its rule to a
-     * completion of its active child (rules K3-K6); the batched scan then skips them as decided.
-     * Only completions meet a composite's rule, so the other agents are scanned batched as before.
-     */
-    void detectCompleted(int[] xs, int xn) {
-        final ChunkBinding c = st;
-        for (int i = 0; i < xn; i++) {
-            int r = xs[i];
-            if (ts.status[r - c.base] != RunStatus.RUNNING) {
-                detectOne(c, r);
-            }
-        }
-    }
-
     private void detectOne(ChunkBinding c, int r) {
         int l = r - c.base;
         if (dec.decStamp[l] == dec.epoch) {
@@ -126,7 +108,7 @@ final class AgentScan {
 
     /**
      * TriggerTransitions for one agent (rounds two to five, round one of trees under
-     * {@code unreal-5.8} and of completed agents in trees with composites). The states are visited
+     * {@code unreal-5.8}). The states are visited
      * leaf to root, or root to leaf (rule H2); at each, a composite's rule first (rules K3-K6), then
      * its transitions in declared order. A transition whose priority is not above the best found so
      * far is skipped unevaluated (a gate it holds keeps running); the best found decides. Returns
@@ -145,11 +127,11 @@ final class AgentScan {
         int cur = st.stateOf(r) - 1;
         if (rules.rootFirst) {
             for (int d = 0, leafDepth = t.stateDepth(cur); d <= leafDepth && !stopped; d++) {
-                scanState(r, t.ancestorAt(cur, d), cur);
+                scanState(r, t.ancestorAt(cur, d));
             }
         } else {
             for (int s = cur; s >= 0 && !stopped; s = t.stateParent(s)) {
-                scanState(r, s, cur);
+                scanState(r, s);
             }
         }
         if (faults.isFaulted(r - st.base)) {
@@ -165,11 +147,11 @@ final class AgentScan {
         return NONE;
     }
 
-    /** {@link #triggerScalar} at state {@code s} of row {@code r}'s path to {@code cur}. */
-    private void scanState(int r, int s, int cur) {
+    /** {@link #triggerScalar} at state {@code s} of row {@code r}'s path. */
+    private void scanState(int r, int s) {
         if (composites && rules.isComposite(s) && doneLimit > t.stateDepth(s) + 1 && NORMAL > best
                 && RunStatus.isCompletion(completion)) {
-            compositeRule(r, s, cur); // rule K3: a child of the composite completed, nothing below handled it
+            compositeRule(r, s); // rule K3: a child of the composite completed, nothing below handled it
             if (stopped) {
                 return;
             }
@@ -205,38 +187,23 @@ final class AgentScan {
     }
 
     /**
-     * The rule of composite {@code c} on row {@code r}'s path to {@code cur}, whose active child (or a
-     * state below it) completed (rules K4, K5): the siblings after the child that it tries
-     * ({@code ScanRules.siblingsToTry}) are selected in declared order, and the first that can be
-     * is the transition found, at normal priority. Otherwise the composite completes (rule K6): with
-     * the completion when it tries none or the child is the last, FAILED when none of those it
-     * tried could be selected; the scan goes on at it with that completion.
+     * The rule of composite {@code c} on row {@code r}'s path, whose active child (or a state below
+     * it) completed ({@link TransitionScan#compositeNext}, rules K4, K5): the transition it finds,
+     * at normal priority; or the composite completes (rule K6) and the scan goes on at it with that
+     * completion.
      */
-    private void compositeRule(int r, int c, int cur) {
-        int child = t.ancestorAt(cur, t.stateDepth(c) + 1);
-        int tries = rules.siblingsToTry(c, completion);
-        int end = t.stateSubtreeEnd(c);
-        int sibling = t.stateSubtreeEnd(child); // the next sibling (DFS pre-order), or the composite's end
-        byte outcome = completion;
-        if (tries > 0 && sibling < end) {
-            for (int tried = 0; tried < tries && sibling < end; tried++, sibling = t.stateSubtreeEnd(sibling)) {
-                int leaf = scan.selection.selectInternal(r, sibling);
-                if (faults.isFaulted(r - st.base)) {
-                    stopped = true; // an enter condition threw
-                    return;
-                }
-                if (leaf >= 0) {
-                    best = NORMAL;
-                    result = ScanResult.of(Decisions.compositeFired(sibling), leaf);
-                    return;
-                }
-            }
-            outcome = RunStatus.FAILED;
+    private void compositeRule(int r, int c) {
+        long found = scan.compositeNext(r, c, completion);
+        if (faults.isFaulted(r - st.base)) {
+            stopped = true; // an enter condition threw
+            return;
         }
-        if (st.traced(r)) {
-            st.trace(r, TraceFormat.stateCompleted(st.tick, t, c, outcome));
+        if (found != NONE) {
+            best = NORMAL;
+            result = found;
+            return;
         }
-        completion = outcome;
+        completion = scan.ruleOutcome;
         doneLimit = t.stateDepth(c) + 1;
     }
 }

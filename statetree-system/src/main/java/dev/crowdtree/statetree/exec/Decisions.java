@@ -107,13 +107,14 @@ final class Decisions {
     }
 
     /**
-     * With {@link ChunkBinding#explain}: the completion a batched round-one decision for row
-     * {@code r} ran with (its last status), for its why line.
+     * With {@link ChunkBinding#explain}: the completion a round-one decision for row {@code r}
+     * ran with ({@code status}, and {@code doneLimit} the completed state's depth + 1), for its why
+     * line.
      */
-    void noteWhy(ChunkBinding c, int r) {
+    void noteWhy(ChunkBinding c, int r, byte status, int doneLimit) {
         if (c.explains(r)) {
-            whyStatus[r - c.base] = c.lastOf(r);
-            whyDepth[r - c.base] = (byte) (c.done[r] - 1);
+            whyStatus[r - c.base] = status;
+            whyDepth[r - c.base] = (byte) (doneLimit - 1);
         }
     }
 

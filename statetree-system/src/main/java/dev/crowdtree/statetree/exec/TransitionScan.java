@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.exec;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
 import dev.crowdtree.statetree.compiled.RequiredEvents;
 import dev.crowdtree.statetree.compiled.ScanRules;
+import dev.crowdtree.statetree.compiled.Vocabulary;
 import dev.crowdtree.statetree.node.RunStatus;
 
 import static dev.crowdtree.statetree.compiled.CompiledStateTree.GOTO;
@@ -36,6 +37,8 @@ import static dev.crowdtree.statetree.exec.Decisions.RESTART;
 final class TransitionScan {
     /** {@link #onPassed} results beside a selected leaf. */
     static final int CONTINUE = -3, STOP = -4, TERMINAL = -5;
+    /** The priority a composite's rule finds at (rule K3). */
+    static final int NORMAL = Vocabulary.Priority.NORMAL.code();
 
     private final ChunkBinding st;
     private final ExtraAgents extra;
@@ -65,6 +68,22 @@ final class TransitionScan {
      * at once (rule P1). All false in a tree without priorities.
      */
     private final boolean[] outrankable;
+    /**
+     * Per state, in a tree with composites: a transition later in an agent's scan than the
+     * composite's rule (the state's own transitions, then the states above it, or below it under
+     * rule H2) has a priority above normal, so what the rule finds does not decide at once (rule P1).
+     */
+    private final boolean[] ruleOutrankable;
+    /**
+     * Round one's completion per X row in a tree with composites, valid when {@link #kStamp} equals
+     * {@link #kEpoch}: the status and completed depth + 1 the scan runs with, which a composite's
+     * rule changes as it completes (rule K6) for the completion transitions and rules above it.
+     */
+    private byte[] kLast = new byte[0], kDone = new byte[0];
+    private int[] kStamp = new int[0];
+    private int kEpoch;
+    /** After {@link #compositeNext} found nothing: the composite's outcome (rule K6). */
+    byte ruleOutcome;
     // Round one's scratch: a transition's candidates (X rows, or indices into A) and their condition results.
     private int[] cand = new int[0];
     private boolean[] pass = new boolean[0];
@@ -85,25 +104,30 @@ final class TransitionScan {
         this.gates = new Gates(state, dec, timers);
         this.perAgent = new AgentScan(state, ts, dec, faults, this);
         this.onTick = new OnTickScan(state, dec, gates, this);
-        this.outrankable = outrankable(state.t, rules.rootFirst);
+        this.outrankable = new boolean[t.transitionCount];
+        this.ruleOutrankable = new boolean[t.stateCount];
+        rankings(state.t, rules, outrankable, ruleOutrankable);
         dec.ranking = state.t.hasPriorities;
     }
 
-    /** {@link #outrankable} of tree {@code t}, scanned root first or leaf first. */
-    private static boolean[] outrankable(CompiledStateTree t, boolean rootFirst) {
-        boolean[] o = new boolean[t.transitionCount];
+    /**
+     * Fills {@link #outrankable} and {@link #ruleOutrankable} of tree {@code t} with its scan
+     * order and composites; a composite's rule finds at normal priority, before the state's
+     * transitions. All false in a tree without priorities.
+     */
+    private static void rankings(CompiledStateTree t, ScanRules rules, boolean[] o, boolean[] ruleO) {
         if (!t.hasPriorities) {
-            return o;
+            return;
         }
         for (int s = 0; s < t.stateCount; s++) {
             int after = -1; // the highest priority scanned after the state's transitions
-            if (rootFirst) {
+            if (rules.rootFirst) {
                 for (int d = s + 1; d < t.stateSubtreeEnd(s); d++) {
-                    after = Math.max(after, highestPriority(t, d));
+                    after = Math.max(after, highestPriority(t, rules, d));
                 }
             } else {
                 for (int a = t.stateParent(s); a >= 0; a = t.stateParent(a)) {
-                    after = Math.max(after, highestPriority(t, a));
+                    after = Math.max(after, highestPriority(t, rules, a));
                 }
             }
             int begin = t.stateTransitionsBegin(s);
@@ -111,12 +135,13 @@ final class TransitionScan {
                 o[tr] = after > t.transitionPriority(tr);
                 after = Math.max(after, t.transitionPriority(tr));
             }
+            ruleO[s] = after > NORMAL;
         }
-        return o;
     }
 
-    private static int highestPriority(CompiledStateTree t, int s) {
-        int p = -1;
+    /** The highest priority state {@code s} can find at: its transitions', and a composite's rule's (normal). */
+    private static int highestPriority(CompiledStateTree t, ScanRules rules, int s) {
+        int p = rules.isComposite(s) ? NORMAL : -1;
         for (int tr = t.stateTransitionsBegin(s), end = tr + t.stateTransitionsNum(s); tr < end; tr++) {
             p = Math.max(p, t.transitionPriority(tr));
         }
@@ -128,6 +153,11 @@ final class TransitionScan {
         pass = new boolean[n];
         conditions.ensureCapacity(n);
         onTick.ensureCapacity(n);
+        if (composites) {
+            kLast = new byte[n];
+            kDone = new byte[n];
+            kStamp = new int[n];
+        }
     }
 
     /**
@@ -142,11 +172,11 @@ final class TransitionScan {
             perAgent.detectAll(aOrder, aBegin[0], aBegin[t.awakeGroupCount], xs, xn);
             return;
         }
-        if (composites) {
-            perAgent.detectCompleted(xs, xn); // rules K3-K6
-        }
         final ChunkBinding c = st;
         final int b = c.base;
+        if (composites) {
+            startCompletions(xs, xn);
+        }
         final int[] xBegin = extra.stateBegin;
         final int[] cand = this.cand;
         final boolean[] pass = this.pass;
@@ -156,7 +186,8 @@ final class TransitionScan {
         for (int k = 0; k < states; k++) {
             int s = rootFirst ? k : states - 1 - k; // rule H2: ancestors before descendants
             int num = t.stateTransitionsNum(s);
-            if (num == 0) {
+            boolean rule = composites && rules.isComposite(s);
+            if (num == 0 && !rule) {
                 continue;
             }
             int aLo = aBegin[t.stateAwakeGroupsBegin(s)];
@@ -165,6 +196,9 @@ final class TransitionScan {
             int xHi = xBegin[t.stateSubtreeEnd(s)];
             if (aLo == aHi && xLo == xHi) {
                 continue;
+            }
+            if (rule && xLo != xHi) {
+                compositeRules(s, xs, xLo, xHi); // rules K3-K6, before the state's transitions
             }
             for (int tr = t.stateTransitionsBegin(s), trEnd = tr + num; tr < trEnd; tr++) {
                 boolean gatedTr = t.isGated(tr);
@@ -194,7 +228,7 @@ final class TransitionScan {
                     if (!dec.open(r - b, priority)) {
                         continue; // decided, or it found a transition this one does not outrank (rule P1)
                     }
-                    if (shouldCheck(tr, r)) {
+                    if (composites ? shouldCheck(tr, r, kLast[r - b], kDone[r - b]) : shouldCheck(tr, r)) {
                         cand[m++] = r;
                     } else if (gatedTr) {
                         gates.cancel(r, tr); // the pending gate's trigger no longer matches
@@ -230,9 +264,108 @@ final class TransitionScan {
                 }
                 dec.firedTransition[l] = RESTART;
                 dec.nextLeaf[l] = leaf;
-                dec.noteWhy(st, r);
+                noteWhy(r);
                 dec.firedRows[dec.fired++] = r;
             }
+        }
+    }
+
+    /**
+     * Round one in a tree with composites: the X rows' completions as the scan starts
+     * ({@link #kLast}, {@link #kDone}), which composites' rules change as they complete.
+     */
+    private void startCompletions(int[] xs, int xn) {
+        final ChunkBinding c = st;
+        final int b = c.base;
+        final int ep = ++kEpoch;
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            int l = r - b;
+            kStamp[l] = ep;
+            kLast[l] = c.lastOf(r);
+            kDone[l] = c.done[r];
+        }
+    }
+
+    /**
+     * Composite {@code s}'s rule (rules K3-K6) for the rows {@code xs[xLo..xHi)} of its subtree, at
+     * its turn in the scan, before its transitions: a row whose completed state is below
+     * {@code s}, still open to a find at normal priority, gets the rule's transition to a later
+     * sibling ({@link #compositeNext}), decided at once unless something later in its scan can
+     * outrank it (rule P1), or else scans on with the composite's completion (rule K6).
+     */
+    private void compositeRules(int s, int[] xs, int xLo, int xHi) {
+        final int b = st.base;
+        final int ep = kEpoch;
+        final int limit = t.stateDepth(s) + 1;
+        dec.testing = NORMAL;
+        for (int i = xLo; i < xHi; i++) {
+            int r = xs[i];
+            int l = r - b;
+            if (kStamp[l] != ep || kDone[l] <= limit || !RunStatus.isCompletion(kLast[l]) || !dec.open(l, NORMAL)) {
+                continue;
+            }
+            long found = compositeNext(r, s, kLast[l]);
+            if (faults.isFaulted(l)) {
+                continue; // an enter condition threw: decided as failed (rule R1)
+            }
+            if (found == ScanResult.NONE) {
+                kLast[l] = ruleOutcome;
+                kDone[l] = (byte) limit;
+            } else if (ruleOutrankable[s]) {
+                dec.found(r, l, ScanResult.transition(found), ScanResult.leaf(found), NORMAL);
+            } else {
+                dec.decStamp[l] = dec.epoch;
+                dec.firedTransition[l] = ScanResult.transition(found);
+                dec.nextLeaf[l] = ScanResult.leaf(found);
+                noteWhy(r);
+                dec.firedRows[dec.fired++] = r;
+            }
+        }
+    }
+
+    /**
+     * The rule of composite {@code c} for row {@code r}, whose active child (or a state below it)
+     * completed with {@code completion} (rules K4, K5): the siblings after the child that it tries
+     * ({@code ScanRules.siblingsToTry}) are selected in declared order, and the first that can be
+     * is the transition found ({@link Decisions#compositeFired}, as a {@link ScanResult}).
+     * Otherwise {@link ScanResult#NONE}: the composite completes (rule K6) with
+     * {@link #ruleOutcome}: the completion when it tries none or the child is the last, FAILED when
+     * none of those it tried could be selected. Also NONE when an enter condition threw (the row
+     * is faulted).
+     */
+    long compositeNext(int r, int c, byte completion) {
+        int child = t.ancestorAt(st.stateOf(r) - 1, t.stateDepth(c) + 1);
+        int tries = rules.siblingsToTry(c, completion);
+        int end = t.stateSubtreeEnd(c);
+        int sibling = t.stateSubtreeEnd(child); // the next sibling (DFS pre-order), or the composite's end
+        byte outcome = completion;
+        if (tries > 0 && sibling < end) {
+            for (int tried = 0; tried < tries && sibling < end; tried++, sibling = t.stateSubtreeEnd(sibling)) {
+                int leaf = selection.selectInternal(r, sibling);
+                if (faults.isFaulted(r - st.base)) {
+                    return ScanResult.NONE;
+                }
+                if (leaf >= 0) {
+                    return ScanResult.of(Decisions.compositeFired(sibling), leaf);
+                }
+            }
+            outcome = RunStatus.FAILED;
+        }
+        if (st.traced(r)) {
+            st.trace(r, TraceFormat.stateCompleted(st.tick, t, c, outcome));
+        }
+        ruleOutcome = outcome;
+        return ScanResult.NONE;
+    }
+
+    /** {@link Decisions#noteWhy} with the completion round one ran with for row {@code r}. */
+    private void noteWhy(int r) {
+        int l = r - st.base;
+        if (composites && kStamp[l] == kEpoch) {
+            dec.noteWhy(st, r, kLast[l], kDone[l]);
+        } else {
+            dec.noteWhy(st, r, st.lastOf(r), st.done[r]);
         }
     }
 
@@ -250,7 +383,7 @@ final class TransitionScan {
             }
             dec.decStamp[l] = dec.epoch;
             if (dec.nextLeaf[l] != STOP) {
-                dec.noteWhy(st, r);
+                noteWhy(r);
                 dec.firedRows[dec.fired++] = r;
             }
         }
@@ -283,7 +416,7 @@ final class TransitionScan {
         if (leaf != STOP) {
             dec.firedTransition[l] = tr;
             dec.nextLeaf[l] = leaf;
-            dec.noteWhy(st, r);
+            noteWhy(r);
             dec.firedRows[dec.fired++] = r;
         }
     }
