@@ -81,6 +81,7 @@ public final class CompiledTreeBuilder {
     /** Each transition's index in its state's {@code transitions} as declared (disabled ones included). */
     final List<Byte> transitionDeclaredIndex = new ArrayList<>();
     final List<Boolean> transitionConsumesEvent = new ArrayList<>();
+    final List<Boolean> transitionReactivates = new ArrayList<>();
 
     final List<Condition> conditions = new ArrayList<>();
     final List<Task> tasks = new ArrayList<>();
@@ -433,12 +434,14 @@ public final class CompiledTreeBuilder {
      * @param variance   gate delay variance in seconds
      * @param priority   its priority in the leaf-to-root scan
      * @param consume    onEvent: whether firing removes the event (else it stays for this tick's rounds)
+     * @param reactivate whether the target and the states below it are exited and entered as changed
+     *                   even where they stay active (rule U11)
      * @param payload    onEvent: the payload fields an event must carry (names registered with
      *                   {@link #payloadFieldId}), with their types; empty for none
      */
     public void addTransition(Vocabulary.Trigger trigger, int event, byte type, int target, List<Condition> guards,
                               float delay, float variance, Vocabulary.Priority priority, boolean consume,
-                              Map<String, ValueType> payload, int declaredIndex) {
+                              boolean reactivate, Map<String, ValueType> payload, int declaredIndex) {
         transitionDeclaredIndex.add((byte) declaredIndex);
         transitionPayloadFields.add(fieldIds(payload));
         transitionPayloadTypes.add(slotTypes(payload));
@@ -454,6 +457,7 @@ public final class CompiledTreeBuilder {
         transitionDelayVariance.add(variance);
         transitionPriority.add(priority.code());
         transitionConsumesEvent.add(consume);
+        transitionReactivates.add(reactivate);
     }
 
     public int taskCount() {

@@ -68,6 +68,7 @@ abstract class TreeTables {
     private final byte[] transitionPriority;
     private final byte[] transitionDeclaredIndex;
     private final boolean[] transitionConsumesEvent;
+    private final boolean[] transitionReactivates;
     private final Condition[] conditions;
     private final Task[] tasks;
     private final short[] taskState;
@@ -136,6 +137,7 @@ abstract class TreeTables {
         transitionPriority = Freeze.bytes(b.transitionPriority);
         transitionDeclaredIndex = Freeze.bytes(b.transitionDeclaredIndex);
         transitionConsumesEvent = Freeze.booleans(b.transitionConsumesEvent);
+        transitionReactivates = Freeze.booleans(b.transitionReactivates);
         conditions = b.conditions.toArray(new Condition[0]);
         tasks = b.tasks.toArray(new Task[0]);
         taskState = Freeze.shorts(b.taskState);
@@ -432,6 +434,15 @@ abstract class TreeTables {
     /** onEvent transitions: whether firing consumes the event ({@code consumeEvent}, default true). */
     public final boolean transitionConsumesEvent(int t) {
         return transitionConsumesEvent[t];
+    }
+
+    /**
+     * Whether transition {@code t} reactivates its target (rule U11, {@code "reactivateTarget": true}):
+     * the target and the states below it are exited and entered as changed, even where they stay
+     * active.
+     */
+    public final boolean transitionReactivates(int t) {
+        return transitionReactivates[t];
     }
 
     /** Top-level conditions, referenced by enter-condition and transition-condition ranges (ANDed). */

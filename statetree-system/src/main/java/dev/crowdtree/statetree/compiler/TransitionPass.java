@@ -111,20 +111,12 @@ final class TransitionPass {
                 ok = false;
             }
         }
-        boolean consume = true;
-        if (t.consumeEvent() != null) {
-            if (!(t.consumeEvent() instanceof Boolean)) {
-                c.error(s.path, where + ".consumeEvent", "expected a boolean, got "
-                        + Values.describe(t.consumeEvent()));
-                ok = false;
-            } else if (trigger != null && trigger != Trigger.ON_EVENT) {
-                c.error(s.path, where + ".consumeEvent", "'consumeEvent' is only valid with trigger onEvent (trigger is "
-                        + trig + ")");
-                ok = false;
-            } else {
-                consume = (Boolean) t.consumeEvent();
-            }
-        }
+        Boolean consume = flag(t.consumeEvent(), true, trigger == null || trigger == Trigger.ON_EVENT, s, where
+                + ".consumeEvent", "'consumeEvent' is only valid with trigger onEvent (trigger is " + trig + ")");
+        Boolean reactivate = flag(t.reactivateTarget(), false, !ok || type == CompiledStateTree.GOTO, s, where
+                + ".reactivateTarget", "'reactivateTarget' is only valid with a state target (a state path or name, "
+                + "or a relative target such as @parent); " + to + " enters no state");
+        ok &= consume != null && reactivate != null;
         int errorsBeforeFields = c.errorCount();
         Map<String, ValueType> payload = payloadFields(t.payloadFields(), trigger, trig, s, where);
         ok &= c.errorCount() == errorsBeforeFields;
@@ -156,10 +148,30 @@ final class TransitionPass {
         // selected lets the scan go on to the next transition (section 4), which tries the next state.
         for (int target : type == CompiledStateTree.GOTO ? targets : new int[] {-1}) {
             c.out.addTransition(trigger, event, type, target, guards, delay.floatValue(), variance.floatValue(), priority,
-                    consume, payload, index);
+                    consume, reactivate, payload, index);
         }
         s.transitions.add(new Model.TransitionInfo(where, trigger, t.event(), targets, delay.floatValue(),
                 variance.floatValue(), payload));
+    }
+
+    /**
+     * A transition's boolean key at {@code field}: {@code raw}, or {@code absent} when the key is
+     * not there; null after reporting an error: not a boolean, or the key given where it is not
+     * {@code valid} (then {@code invalid} says why).
+     */
+    private Boolean flag(Object raw, boolean absent, boolean valid, StateNode s, String field, String invalid) {
+        if (raw == null) {
+            return absent;
+        }
+        if (!(raw instanceof Boolean)) {
+            c.error(s.path, field, "expected a boolean, got " + Values.describe(raw));
+            return null;
+        }
+        if (!valid) {
+            c.error(s.path, field, invalid);
+            return null;
+        }
+        return (Boolean) raw;
     }
 
     private static final int[] NO_TARGETS = new int[0];

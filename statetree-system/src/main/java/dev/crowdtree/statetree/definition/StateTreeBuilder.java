@@ -467,6 +467,7 @@ public final class StateTreeBuilder {
         private Boolean consumeEvent;
         private Map<String, String> payloadFields;
         private Boolean enabled;
+        private Boolean reactivateTarget;
 
         private Transition(String trigger) {
             this.trigger = trigger;
@@ -527,9 +528,18 @@ public final class StateTreeBuilder {
             return this;
         }
 
+        /**
+         * The asset's {@code reactivateTarget} key (rule U11): {@code true} exits and enters the target
+         * and the states below it as changed, even those that stay active.
+         */
+        public Transition reactivateTarget(boolean value) {
+            this.reactivateTarget = value;
+            return this;
+        }
+
         public TransitionDef build() {
             return new TransitionDef(trigger, event, to, conditions, delay, delayVariance, priority, consumeEvent,
-                    payloadFields == null ? null : new LinkedHashMap<>(payloadFields), enabled);
+                    payloadFields == null ? null : new LinkedHashMap<>(payloadFields), enabled, reactivateTarget);
         }
     }
 }

@@ -12,13 +12,22 @@ import java.util.List;
  * {@code payloadFields} (onEvent only; null = none): a map from payload field name to its type
  * ({@code "bool"}, {@code "int"}, {@code "float"}), which the conditions may bind with
  * {@code {"event": name}}. {@code enabled} (null = true): {@code Boolean.FALSE} disables the
- * transition (docs/SEMANTICS.md, rules N1-N5).
+ * transition (docs/SEMANTICS.md, rules N1-N5). {@code reactivateTarget} (a state target only; null =
+ * false): {@code Boolean.TRUE} exits and enters the target and the states below it as changed even
+ * where they stay active (rule U11, Unreal's {@code ReactivateTargetState} {@code ForceChanged}).
  */
 public record TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
                             Object delay, Object delayVariance, String priority, Object consumeEvent,
-                            Object payloadFields, Object enabled) {
+                            Object payloadFields, Object enabled, Object reactivateTarget) {
     public TransitionDef {
         conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    }
+
+    /** A transition that does not say {@code reactivateTarget}. */
+    public TransitionDef(String trigger, String event, String to, List<NodeDef> conditions,
+                         Object delay, Object delayVariance, String priority, Object consumeEvent,
+                         Object payloadFields, Object enabled) {
+        this(trigger, event, to, conditions, delay, delayVariance, priority, consumeEvent, payloadFields, enabled, null);
     }
 
     /** An enabled transition (no {@code enabled} key). */

@@ -129,7 +129,8 @@ final class TransitionApply {
     /**
      * Fires one transition: consume its event, trace, ExitState, then EnterState or the terminal
      * outcome, the states from depth {@code changedFrom} down exited and entered as changed (rule
-     * U3). Returns false when the tree finished.
+     * U3; from the target's depth for a transition that reactivates its target, rule U11). Returns
+     * false when the tree finished.
      */
     private boolean fire(int r, int fired, int leaf, int changedFrom) {
         final ChunkBinding c = st;
@@ -163,6 +164,9 @@ final class TransitionApply {
             return false;
         }
         int target = tr >= 0 ? t.transitionTarget(tr) : byComposite >= 0 ? byComposite : 0;
+        if (tr >= 0 && t.transitionReactivates(tr)) {
+            changedFrom = Math.min(changedFrom, t.stateDepth(target)); // rule U11: the target's branch as changed
+        }
         if (leaf == target && cur >= 0 && t.isSiblingLeafMove(cur, target)) {
             exitLeaf(r, cur, target); // the compiled fast path: one leaf out, its sibling in
             enterLeaf(r, target);

@@ -46,7 +46,7 @@ final class AssetReader {
             "linkedParameters", "parameters", "enterConditions", "tasks", "transitions", "children", "weight",
             "considerations", "completion", "enabled", "composite", "history", "requiredEvent", "tickPeriod");
     static final List<String> TRANSITION_KEYS = List.of("trigger", "event", "to", "conditions", "delay",
-            "delayVariance", "priority", "consumeEvent", "payloadFields", "enabled");
+            "delayVariance", "priority", "consumeEvent", "payloadFields", "enabled", "reactivateTarget");
     static final List<String> PARAMETER_KEYS = List.of("type", "default", "values", "value");
     static final List<String> REQUIRED_EVENT_KEYS = List.of("tag", "payloadFields", "consumeEvent");
 
@@ -338,7 +338,10 @@ final class AssetReader {
         Object consume = m.containsKey("consumeEvent") ? value(m.get("consumeEvent"), path, pre + "consumeEvent") : null;
         Object payload = m.containsKey("payloadFields") ? value(m.get("payloadFields"), path, pre + "payloadFields") : null;
         Object enabled = m.containsKey("enabled") ? value(m.get("enabled"), path, pre + "enabled") : null;
-        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority, consume, payload, enabled);
+        Object reactivate = m.containsKey("reactivateTarget")
+                ? value(m.get("reactivateTarget"), path, pre + "reactivateTarget") : null;
+        return new TransitionDef(trigger, event, to, conditions, delay, variance, priority, consume, payload, enabled,
+                reactivate);
     }
 
     // ---- parameters ------------------------------------------------------------------------------

@@ -174,6 +174,10 @@ final class AssetWriter {
             g.writeFieldName("enabled");
             value(g, t.enabled());
         }
+        if (t.reactivateTarget() != null) {
+            g.writeFieldName("reactivateTarget");
+            value(g, t.reactivateTarget());
+        }
         g.writeEndObject();
     }
 

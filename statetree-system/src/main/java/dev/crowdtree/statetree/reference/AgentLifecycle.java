@@ -194,6 +194,13 @@ final class AgentLifecycle {
                     data.traceWhy(why);
                 }
 
+                if (t >= 0 && tree.transitionReactivates(t)) {
+                    // rule U11: the target and the states below it are exited and entered as changed
+                    int at = transition.nextActiveStates.indexOfReverse(transition.targetState);
+                    if (at >= 0) {
+                        transition.changedFrom = Math.min(transition.changedFrom, at);
+                    }
+                }
                 data.selfEventWindow = InterpreterData.WINDOW_ENTER_EXIT;
                 changes.exitState(exec, transition, exec.lastTickStatus);
 

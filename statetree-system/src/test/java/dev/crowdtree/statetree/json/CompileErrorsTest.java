@@ -374,6 +374,23 @@ class CompileErrorsTest {
     }
 
     @Test
+    void reactivateTargetNeedsABooleanAndAStateTarget() {
+        for (String to : List.of("@none", "@succeeded", "@failed")) {
+            assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onTick', "
+                    + "'to': '" + to + "', 'reactivateTarget': true}]}"), "Root/A", "transitions[0].reactivateTarget",
+                    "'reactivateTarget' is only valid with a state target (a state path or name, or a relative "
+                            + "target such as @parent); " + to + " enters no state");
+        }
+        assertOnlyError(tree("{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onTick', "
+                + "'to': 'A', 'reactivateTarget': 'yes'}]}"), "Root/A", "transitions[0].reactivateTarget",
+                "expected a boolean, got");
+        for (String to : List.of("A", "Root", "@parent")) {
+            compiles(tree("{'name': 'A', 'tasks': [{'type': 'run'}], 'transitions': [{'trigger': 'onTick', "
+                    + "'to': '" + to + "', 'reactivateTarget': true}]}"));
+        }
+    }
+
+    @Test
     void unrealRulesRefuseADelayOnACompletionTransition() {
         for (String trigger : List.of("onStateCompleted", "onStateSucceeded", "onStateFailed")) {
             String late = "{'name': 'A', 'tasks': [{'type': 'delay', 'duration': 1}], 'transitions': [{'trigger': '"

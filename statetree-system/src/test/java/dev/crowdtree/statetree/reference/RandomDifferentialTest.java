@@ -103,6 +103,7 @@ class RandomDifferentialTest {
         int reenteredChanged = 0;
         int withSelectable = 0; // trees with @next-selectable or @next-selectable-parent (rules J2, J5)
         int withParentTargets = 0; // trees with @parent or @next-parent (rules J3, J4)
+        int reactivating = 0; // trees with a transition that reactivates its target (rule U11)
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
@@ -132,6 +133,7 @@ class RandomDifferentialTest {
             withSelectable += tree.declaredTransitionCount() < tree.transitionCount ? 1 : 0;
             String json = StateTreeJson.write(def);
             withParentTargets += json.contains("\"@parent\"") || json.contains("\"@next-parent\"") ? 1 : 0;
+            reactivating += json.contains("\"reactivateTarget\"") ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 if (!tree.stateEnabled(st)) {
                     withDisabled++;
@@ -226,11 +228,12 @@ class RandomDifferentialTest {
         assertTrue(withStateParams >= TREES / 5, "trees with state parameters: " + withStateParams);
         assertTrue(withSelectable >= TREES / 10, "trees with @next-selectable targets: " + withSelectable);
         assertTrue(withParentTargets >= TREES / 10, "trees with @parent or @next-parent targets: " + withParentTargets);
+        assertTrue(reactivating >= TREES / 10, "trees with reactivateTarget: " + reactivating);
         System.out.println("RandomDifferentialTest: " + withUnreal + " trees under Unreal 5.8's rules, " + unrealMattered
                 + " traced otherwise under the seeds', " + linkedCompleted + " completed a linked state (U2), "
                 + taskless + " with task-less leaves (U6), entered in " + tasklessEntered + ", " + reenteredChanged
                 + " entered a state on the path again as changed (U3); " + withSelectable + " trees with selectable targets, "
-                + withParentTargets + " with parent targets (J2-J5), " + unrealAll + " under unreal-5.8 with completion all (U10)");
+                + withParentTargets + " with parent targets (J2-J5), " + unrealAll + " under unreal-5.8 with completion all (U10), " + reactivating + " reactivating a target (U11)");
         assertTrue(withUnreal >= TREES / 4, "trees under Unreal 5.8's rules: " + withUnreal);
         assertTrue(unrealAll >= withUnreal / 4, "trees under Unreal 5.8's rules with completion all: " + unrealAll);
         assertTrue(unrealMattered >= withUnreal / 2, "scenarios Unreal 5.8's rules changed: " + unrealMattered);
@@ -518,6 +521,8 @@ class RandomDifferentialTest {
          * tree's name, so the trees stay those of before otherwise.
          */
         private SplittableRandom jrnd;
+        /** Draws for {@code reactivateTarget} (rule U11): a stream of its own, seeded by the tree's name. */
+        private SplittableRandom arnd;
         /** Per state being built, outermost first: whether it has a next sibling (the top: the parent of the next state built). */
         private final java.util.ArrayDeque<Boolean> hasNext = new java.util.ArrayDeque<>();
 
@@ -582,6 +587,7 @@ class RandomDifferentialTest {
 
         TreeDef tree(String name) {
             jrnd = new SplittableRandom(name.hashCode() + 23_000L);
+            arnd = new SplittableRandom(name.hashCode() + 29_000L);
             boolean withSubtree = chance(40) || u(60);
             // names first, so transitions can target any state
             StateTreeBuilder b = StateTreeBuilder.tree(name).param("f", "float", 0.5).param("b1", "bool", false).param("b2", "bool", true)
@@ -1089,9 +1095,10 @@ class RandomDifferentialTest {
          * {@code @next-selectable-parent}, as far as the state has what it names; the selectable ones
          * not on a {@code delayed} transition (a compile error).
          */
-        private void relativeTarget(StateTreeBuilder.Transition t, String nextSibling, boolean delayed) {
+        /** Sometimes a relative target (J1-J5) for {@code t}; returns whether it set one. */
+        private boolean relativeTarget(StateTreeBuilder.Transition t, String nextSibling, boolean delayed) {
             if (jrnd.nextInt(100) >= 20 || hasNext.isEmpty()) {
-                return; // (the root has no parent)
+                return false; // (the root has no parent)
             }
             List<String> valid = new ArrayList<>(List.of("@parent"));
             if (nextSibling != null && !delayed) {
@@ -1104,6 +1111,7 @@ class RandomDifferentialTest {
                 }
             }
             t.to(valid.get(jrnd.nextInt(valid.size())));
+            return true;
         }
 
         private StateTreeBuilder.Transition transition(String nextSibling, String self) {
@@ -1125,6 +1133,7 @@ class RandomDifferentialTest {
                 t.event(TAGS[rnd.nextInt(TAGS.length)]);
             }
             int to = rnd.nextInt(100);
+            boolean stateTarget = to >= 11; // @next or a state
             if (to < 5) {
                 t.to("@none");
             } else if (to < 8) {
@@ -1138,6 +1147,7 @@ class RandomDifferentialTest {
             }
             if (trigger.startsWith("onState") && u(25)) {
                 t.to(self); // rule U3: the completed state selects itself again
+                stateTarget = true;
             }
             if (trigger.equals("onTick") || chance(30)) {
                 taskOutputs = true; // a transition condition sees the global tasks' outputs
@@ -1145,7 +1155,10 @@ class RandomDifferentialTest {
                 taskOutputs = false;
             }
             boolean delayed = chance(15) || u(25);
-            relativeTarget(t, nextSibling, delayed && !(unreal && trigger.startsWith("onState")));
+            stateTarget |= relativeTarget(t, nextSibling, delayed && !(unreal && trigger.startsWith("onState")));
+            if (stateTarget && arnd.nextInt(100) < 12) {
+                t.reactivateTarget(true); // rule U11
+            }
             if (delayed && !(unreal && trigger.startsWith("onState"))) { // (no delay on completion transitions: U1)
                 // under Unreal 5.8's rules an armed gate waits untested (U4); sometimes a gate that may open at once
                 t.delay(u(15) ? 0.0 : 0.25 * (1 + rnd.nextInt(3)), chance(50) ? 0.0 : 0.2);
