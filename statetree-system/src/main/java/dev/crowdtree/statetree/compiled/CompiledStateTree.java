@@ -187,11 +187,11 @@ public final class CompiledStateTree extends TreeTables {
     /**
      * The gate time of gated transition {@code t} for an agent whose gate is armed at {@code tick}:
      * {@code max(0, delay + variance * (2u - 1))} with u in [0, 1) from the agent's counter-based
-     * stream {@code GATE_STREAM_BASE + t} (docs/SEMANTICS.md, deviation Q-A1). The one definition of
+     * stream {@code GATE_STREAM_BASE + transitionGateKey(t)} (docs/SEMANTICS.md, deviation Q-A1). The one definition of
      * the gate rule: both runtimes and the benchmark's peers call it.
      */
     public float gateDelay(int t, long seed, int agentId, long tick) {
-        float u = CounterRng.uniform(seed, agentId, tick, GATE_STREAM_BASE + t);
+        float u = CounterRng.uniform(seed, agentId, tick, GATE_STREAM_BASE + transitionGateKey(t));
         return Math.max(0f, transitionDelay(t) + transitionDelayVariance(t) * (2f * u - 1f));
     }
 

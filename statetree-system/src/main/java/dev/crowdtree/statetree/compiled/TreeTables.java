@@ -69,6 +69,8 @@ abstract class TreeTables {
     private final byte[] transitionDeclaredIndex;
     private final boolean[] transitionConsumesEvent;
     private final boolean[] transitionReactivates;
+    /** Per transition: the first of its declared transition's compiled ones, and the one after the last. */
+    private final short[] transitionGateKey, transitionGroupEnd;
     private final Condition[] conditions;
     private final Task[] tasks;
     private final short[] taskState;
@@ -136,6 +138,17 @@ abstract class TreeTables {
         transitionDelayVariance = Freeze.floats(b.transitionDelayVariance);
         transitionPriority = Freeze.bytes(b.transitionPriority);
         transitionDeclaredIndex = Freeze.bytes(b.transitionDeclaredIndex);
+        transitionGateKey = new short[transitionDeclaredIndex.length];
+        transitionGroupEnd = new short[transitionDeclaredIndex.length];
+        for (int t = 0; t < transitionDeclaredIndex.length; t++) {
+            boolean sameDeclared = t > 0 && transitionSource[t] == transitionSource[t - 1]
+                    && transitionDeclaredIndex[t] == transitionDeclaredIndex[t - 1];
+            transitionGateKey[t] = sameDeclared ? transitionGateKey[t - 1] : (short) t;
+        }
+        for (int t = transitionDeclaredIndex.length - 1; t >= 0; t--) {
+            boolean nextSame = t + 1 < transitionDeclaredIndex.length && transitionGateKey[t + 1] == transitionGateKey[t];
+            transitionGroupEnd[t] = nextSame ? transitionGroupEnd[t + 1] : (short) (t + 1);
+        }
         transitionConsumesEvent = Freeze.booleans(b.transitionConsumesEvent);
         transitionReactivates = Freeze.booleans(b.transitionReactivates);
         conditions = b.conditions.toArray(new Condition[0]);
@@ -434,6 +447,21 @@ abstract class TreeTables {
     /** onEvent transitions: whether firing consumes the event ({@code consumeEvent}, default true). */
     public final boolean transitionConsumesEvent(int t) {
         return transitionConsumesEvent[t];
+    }
+
+    /**
+     * The gate of transition {@code t}: the first compiled transition of the declared one it belongs
+     * to. A target that tries several states ({@code @next-selectable}, rules J2, J5) is compiled as
+     * one transition per state, next to each other; they share one gate (one delay, drawn once), so
+     * the states are tried in order when it opens.
+     */
+    public final int transitionGateKey(int t) {
+        return transitionGateKey[t];
+    }
+
+    /** The transition after the last compiled one of the declared transition {@code t} belongs to. */
+    public final int transitionGroupEnd(int t) {
+        return transitionGroupEnd[t];
     }
 
     /**

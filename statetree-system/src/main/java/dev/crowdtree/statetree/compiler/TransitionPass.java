@@ -123,11 +123,6 @@ final class TransitionPass {
         Double delay = bindings.optionalSeconds(t.delay(), s.path, where + ".delay");
         Double variance = bindings.optionalSeconds(t.delayVariance(), s.path, where + ".delayVariance");
         ok &= delay != null && variance != null;
-        if (ok && special != null && special.triesSeveral() && (delay > 0 || variance > 0)) {
-            c.error(s.path, where + (delay > 0 ? ".delay" : ".delayVariance"), "a delay cannot be used with "
-                    + special.keyword() + " (not supported yet); leave the delay out, or name the target state");
-            ok = false;
-        }
         if (ok && c.unreal && (delay > 0 || variance > 0) && trigger != null && trigger != Trigger.ON_TICK
                 && trigger != Trigger.ON_EVENT) {
             c.error(s.path, where + (delay > 0 ? ".delay" : ".delayVariance"), "a delay is only valid on onTick and "

@@ -6,7 +6,8 @@ import static dev.crowdtree.statetree.compiled.CompiledStateTree.TRIGGER_TICK;
 
 /**
  * The agents' gates (docs/SEMANTICS.md section 4; rule U4 under {@code "rules": "unreal-5.8"}):
- * one pending gated transition per agent, in the chunk's columns {@code gate} (transition + 1),
+ * one pending gated transition per agent, in the chunk's columns {@code gate} (its gate key + 1,
+ * {@link #mine}),
  * {@code gateValue} (the delay drawn) and {@code gateDue} (the step it opens, 0 for at once), with
  * {@link ExecWord#GATE_BIT} in the execution word. An agent whose gate waits on an event or
  * completion transition is looked at every step (the sticky list); one on an onTick transition is
@@ -34,11 +35,23 @@ final class Gates {
         return due != 0 && st.step < due;
     }
 
-    /** Seed rules: row {@code r}'s gate holds transition {@code tr}, armed now unless it already was. */
+    /**
+     * Seed rules: row {@code r}'s gate holds transition {@code tr} (its gate: the declared
+     * transition's, {@link #mine}), armed now unless it already was.
+     */
     void hold(int r, int tr) {
-        if (st.gate[r] != tr + 1) {
+        if (st.gate[r] != mine(tr)) {
             set(r, tr, delay(r, tr));
         }
+    }
+
+    /**
+     * The {@code gate} column's value for a row whose gate transition {@code tr} holds: its gate
+     * key + 1 (the compiled transitions of one declared transition share it,
+     * {@code CompiledStateTree.transitionGateKey}).
+     */
+    short mine(int tr) {
+        return (short) (t.transitionGateKey(tr) + 1);
     }
 
     /**
@@ -56,7 +69,7 @@ final class Gates {
 
     /** Clears row {@code r}'s gate if transition {@code tr} holds it. */
     void cancel(int r, int tr) {
-        if (st.gate[r] == tr + 1) {
+        if (st.gate[r] == mine(tr)) {
             st.clearGate(r);
         }
     }
@@ -70,7 +83,7 @@ final class Gates {
     /** Row {@code r}'s gate now holds transition {@code tr} with delay {@code g}, due at the step it runs out. */
     private void set(int r, int tr, float g) {
         final ChunkBinding c = st;
-        c.gate[r] = (short) (tr + 1);
+        c.gate[r] = mine(tr);
         c.exec[r] |= ExecWord.GATE_BIT;
         c.gateValue[r] = g;
         c.gateDue[r] = g > 0f ? timers.dueStep(timers.lastPart(r, c.step), g, c.period) : 0;

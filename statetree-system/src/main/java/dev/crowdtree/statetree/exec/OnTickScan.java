@@ -82,7 +82,7 @@ final class OnTickScan {
     private int gather(int tr, int[] aOrder, int aLo, int aHi, boolean[] ok) {
         final ChunkBinding c = st;
         final int[] cand = this.cand;
-        final short mine = (short) (tr + 1);
+        final short mine = gates.mine(tr);
         final short[] gt = c.gate;
         if (aHi - aLo > c.rows >> 3) {
             gates.stream();
@@ -107,7 +107,7 @@ final class OnTickScan {
     void gated(int tr, int[] aOrder, int aLo, int aHi, boolean[] ok) {
         final ChunkBinding c = st;
         final int[] cand = this.cand;
-        final short mine = (short) (tr + 1);
+        final short mine = gates.mine(tr);
         final short[] gt = c.gate;
         final int m = gather(tr, aOrder, aLo, aHi, ok);
         final int b = c.base;

@@ -120,12 +120,15 @@ final class UnrealAgentScan {
                 if (t.transitionPriority(tr) <= best || (t.transitionTrigger(tr) & TRIGGER_COMPLETED) != 0) {
                     continue;
                 }
-                if (t.isGated(tr) && st.gate[r] == tr + 1) {
+                if (t.isGated(tr) && st.gate[r] == scan.gates.mine(tr)) {
                     if (scan.gates.waiting(r)) {
                         continue; // rule U4: waiting, without stopping the scan; a new trigger is ignored
                     }
                     st.clearGate(r); // the delay ran out: spent
-                    int fired = sourceFails ? NOT_FOUND : found(r, tr, tr | BY_ARMED_GATE);
+                    int fired = NOT_FOUND; // the states a selectable target tries, in order (J2, J5)
+                    for (int m = tr, e = t.transitionGroupEnd(tr); m < e && fired == NOT_FOUND && !sourceFails; m++) {
+                        fired = found(r, m, m | BY_ARMED_GATE);
+                    }
                     if (fired == STOP) {
                         return;
                     }

@@ -98,8 +98,10 @@ final class Transitions {
 
                 if (shouldCheck && conditionsPass(exec, transitionIndex)) {
                     if (tree.isGated(transitionIndex)) {
-                        if (exec.gatedTransitionIndex != transitionIndex) {
-                            exec.gatedTransitionIndex = transitionIndex;
+                        // one gate per declared transition: the states a selectable target tries share it
+                        int gate = tree.transitionGateKey(transitionIndex);
+                        if (exec.gatedTransitionIndex != gate) {
+                            exec.gatedTransitionIndex = gate;
                             exec.gatedTransitionTime = tree.gateDelay(transitionIndex, data.seed, data.agent, data.tick);
                         }
                         if (exec.gatedTransitionTime > 0f) {
@@ -130,7 +132,7 @@ final class Transitions {
                     if (best == MAX_PRIORITY) {
                         break scan;
                     }
-                } else if (exec.gatedTransitionIndex == transitionIndex) {
+                } else if (tree.isGated(transitionIndex) && exec.gatedTransitionIndex == tree.transitionGateKey(transitionIndex)) {
                     exec.gatedTransitionIndex = INVALID;
                     exec.gatedTransitionTime = 0f;
                 }

@@ -98,13 +98,17 @@ final class UnrealScan {
                 if (priority <= best || (trigger & CompiledStateTree.TRIGGER_COMPLETED) != 0) {
                     continue;
                 }
-                if (tree.isGated(tr) && exec.gatedTransitionIndex == tr) {
+                if (tree.isGated(tr) && exec.gatedTransitionIndex == tree.transitionGateKey(tr)) {
                     if (exec.gatedTransitionTime > 0f) {
                         continue; // rule U4: waiting, without stopping the scan; a new trigger is ignored
                     }
                     exec.gatedTransitionIndex = INVALID; // the delay ran out: spent
                     exec.gatedTransitionTime = 0f;
-                    if (!sourceFails && fire(exec, out, tr, true)) {
+                    int fired = INVALID; // the states a selectable target tries, in order (J2, J5)
+                    for (int m = tr; m < tree.transitionGroupEnd(tr) && fired == INVALID && !sourceFails; m++) {
+                        fired = fire(exec, out, m, true) ? m : INVALID;
+                    }
+                    if (fired != INVALID) {
                         if (found(priority)) {
                             return;
                         }
@@ -123,7 +127,7 @@ final class UnrealScan {
                     }
                     float delay = tree.gateDelay(tr, data.seed, data.agent, data.tick);
                     if (delay > 0f) {
-                        exec.gatedTransitionIndex = tr; // rule U4: armed; fires when the delay has run out
+                        exec.gatedTransitionIndex = tree.transitionGateKey(tr); // rule U4: armed; fires when the delay has run out
                         exec.gatedTransitionTime = delay;
                         continue;
                     }

@@ -104,6 +104,7 @@ class RandomDifferentialTest {
         int withSelectable = 0; // trees with @next-selectable or @next-selectable-parent (rules J2, J5)
         int withParentTargets = 0; // trees with @parent or @next-parent (rules J3, J4)
         int reactivating = 0; // trees with a transition that reactivates its target (rule U11)
+        int delayedSelectable = 0; // trees with a delayed target that tries several states (J2, J5)
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
@@ -134,6 +135,7 @@ class RandomDifferentialTest {
             String json = StateTreeJson.write(def);
             withParentTargets += json.contains("\"@parent\"") || json.contains("\"@next-parent\"") ? 1 : 0;
             reactivating += json.contains("\"reactivateTarget\"") ? 1 : 0;
+            delayedSelectable += hasDelayedSelectable(tree) ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 if (!tree.stateEnabled(st)) {
                     withDisabled++;
@@ -229,11 +231,12 @@ class RandomDifferentialTest {
         assertTrue(withSelectable >= TREES / 10, "trees with @next-selectable targets: " + withSelectable);
         assertTrue(withParentTargets >= TREES / 10, "trees with @parent or @next-parent targets: " + withParentTargets);
         assertTrue(reactivating >= TREES / 10, "trees with reactivateTarget: " + reactivating);
+        assertTrue(delayedSelectable >= TREES / 50, "trees with a delayed selectable target: " + delayedSelectable);
         System.out.println("RandomDifferentialTest: " + withUnreal + " trees under Unreal 5.8's rules, " + unrealMattered
                 + " traced otherwise under the seeds', " + linkedCompleted + " completed a linked state (U2), "
                 + taskless + " with task-less leaves (U6), entered in " + tasklessEntered + ", " + reenteredChanged
                 + " entered a state on the path again as changed (U3); " + withSelectable + " trees with selectable targets, "
-                + withParentTargets + " with parent targets (J2-J5), " + unrealAll + " under unreal-5.8 with completion all (U10), " + reactivating + " reactivating a target (U11)");
+                + withParentTargets + " with parent targets (J2-J5), " + unrealAll + " under unreal-5.8 with completion all (U10), " + reactivating + " reactivating a target (U11), " + delayedSelectable + " with a delayed selectable target");
         assertTrue(withUnreal >= TREES / 4, "trees under Unreal 5.8's rules: " + withUnreal);
         assertTrue(unrealAll >= withUnreal / 4, "trees under Unreal 5.8's rules with completion all: " + unrealAll);
         assertTrue(unrealMattered >= withUnreal / 2, "scenarios Unreal 5.8's rules changed: " + unrealMattered);
@@ -474,6 +477,16 @@ class RandomDifferentialTest {
     }
 
     /** A random tree generator. */
+    /** Whether {@code tree} has a gated transition compiled as several (a delayed {@code @next-selectable}). */
+    private static boolean hasDelayedSelectable(CompiledStateTree tree) {
+        for (int t = 0; t < tree.transitionCount; t++) {
+            if (tree.isGated(t) && tree.transitionGroupEnd(t) - tree.transitionGateKey(t) > 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static final class Gen {
         private static final String[] PRIORITIES = {"low", "normal", "medium", "high", "critical"};
         private static final String[] SELECTIONS = {"trySelectChildrenAtRandom", "trySelectChildrenWithHighestUtility",
@@ -828,7 +841,7 @@ class RandomDifferentialTest {
                 if (u(35)) {
                     chained.to(name); // rule U3: a completed state selecting itself is entered again as changed
                 }
-                relativeTarget(chained, nextSibling, false);
+                relativeTarget(chained, nextSibling);
                 if (!underComposite || crnd.nextInt(100) < 30) {
                     st.transition(chained); // under a composite, mostly left to the composite's rule
                 }
@@ -1096,19 +1109,17 @@ class RandomDifferentialTest {
          * not on a {@code delayed} transition (a compile error).
          */
         /** Sometimes a relative target (J1-J5) for {@code t}; returns whether it set one. */
-        private boolean relativeTarget(StateTreeBuilder.Transition t, String nextSibling, boolean delayed) {
+        private boolean relativeTarget(StateTreeBuilder.Transition t, String nextSibling) {
             if (jrnd.nextInt(100) >= 20 || hasNext.isEmpty()) {
                 return false; // (the root has no parent)
             }
             List<String> valid = new ArrayList<>(List.of("@parent"));
-            if (nextSibling != null && !delayed) {
-                valid.add("@next-selectable");
+            if (nextSibling != null) {
+                valid.add("@next-selectable"); // delayed or not: one gate for the states it tries
             }
             if (hasNext.peek()) {
                 valid.add("@next-parent");
-                if (!delayed) {
-                    valid.add("@next-selectable-parent");
-                }
+                valid.add("@next-selectable-parent");
             }
             t.to(valid.get(jrnd.nextInt(valid.size())));
             return true;
@@ -1155,7 +1166,7 @@ class RandomDifferentialTest {
                 taskOutputs = false;
             }
             boolean delayed = chance(15) || u(25);
-            stateTarget |= relativeTarget(t, nextSibling, delayed && !(unreal && trigger.startsWith("onState")));
+            stateTarget |= relativeTarget(t, nextSibling);
             if (stateTarget && arnd.nextInt(100) < 12) {
                 t.reactivateTarget(true); // rule U11
             }
