@@ -74,8 +74,14 @@ public final class CompiledStateTree extends TreeTables {
     public final int transitionCount;
     /** The event payload fields the transitions declare, and which each transition needs. */
     public final PayloadSchema payloads;
-    /** Whether any transition has a priority other than normal (the runtimes' scan must rank them). */
+    /** Whether any transition has a priority other than normal, or a task may request transitions (rule O2): the runtimes' scan must rank what it finds. */
     public final boolean hasPriorities;
+    /**
+     * Whether a task of the tree may request transitions (its type declares
+     * {@code NodeType.Builder.requestsTransitions}): the runtimes keep each agent's pending request
+     * (rules O1-O4).
+     */
+    public final boolean requestsTransitions;
     /** Whether each transition is gated: a delay or a variance above 0. */
     private final boolean[] transitionGated;
     private final boolean[] statePlainLeaf;
@@ -151,6 +157,7 @@ public final class CompiledStateTree extends TreeTables {
         stateCount = b.stateName.size();
         transitionCount = b.transitionSource.size();
         hasPriorities = f.hasPriorities;
+        requestsTransitions = b.requestsTransitions;
         transitionGated = f.transitionGated;
         statePlainLeaf = f.statePlainLeaf;
         globalTaskCount = b.globalTaskCount;

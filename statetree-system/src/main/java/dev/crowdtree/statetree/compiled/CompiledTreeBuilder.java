@@ -135,6 +135,8 @@ public final class CompiledTreeBuilder {
     private boolean built;
     /** What the compiler's fact pass derived (see the setters below). */
     final TreeFacts facts = new TreeFacts();
+    /** Whether a task type of the tree declares transition requests (rules O1-O4). */
+    boolean requestsTransitions;
 
     CompiledTreeBuilder(String name, String source) {
         this.name = name;
@@ -595,6 +597,15 @@ public final class CompiledTreeBuilder {
     }
 
     /** Where the compiler's fact pass writes what it derives; {@link #build} refuses a tree without them. */
+    /** A task of the tree may request transitions (its type declares {@code requestsTransitions}). */
+    public void setRequestsTransitions() {
+        requestsTransitions = true;
+    }
+
+    public boolean requestsTransitions() {
+        return requestsTransitions;
+    }
+
     public TreeFacts facts() {
         return facts;
     }

@@ -178,6 +178,8 @@ final class Model {
         final List<TaskInfo> tasks = new ArrayList<>();
         /** The transitions as compiled, in declared order (all of them when the tree compiles). */
         final List<TransitionInfo> transitions = new ArrayList<>();
+        /** The states its tasks' {@code state} properties name: transitions they may request (rules O1-O4). */
+        final List<Integer> requestTargets = new ArrayList<>();
 
         StateNode(StateDef def, String name, StateNode parent, SubtreeCopy copy) {
             this.def = def;

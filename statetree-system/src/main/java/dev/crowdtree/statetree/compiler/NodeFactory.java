@@ -37,10 +37,17 @@ final class NodeFactory {
 
     private final Compilation c;
     private final Bindings bindings;
+    /** Resolves state properties (set once the transition pass exists). */
+    private TransitionPass states;
 
     NodeFactory(Compilation c, Bindings bindings) {
         this.c = c;
         this.bindings = bindings;
+    }
+
+    /** Where state properties ({@code PropertySpec.Kind.STATE}) resolve. */
+    void resolveStatesWith(TransitionPass pass) {
+        this.states = pass;
     }
 
     /** The conditions of a list ({@code enterConditions}, a transition's {@code conditions}) that compiled. */
@@ -190,6 +197,9 @@ final class NodeFactory {
         Map<String, Integer> columns = hostColumns(type, path, field);
         Map<String, External<?>> externals = externals(type, path, field);
         c.nodeTypes.add(type.name());
+        if (type.requestsTransitions()) {
+            c.out.setRequestsTransitions();
+        }
         if (columns == null || externals == null) {
             return null;
         }
@@ -251,6 +261,22 @@ final class NodeFactory {
                 }
                 c.nodeTags.add((String) raw);
                 return c.out.tagId((String) raw);
+            case STATE: {
+                if (!(raw instanceof String) || ((String) raw).isEmpty()) {
+                    c.error(path, f, "expected " + spec.expected() + ", got " + Values.describe(raw));
+                    return null;
+                }
+                if (scope.state() == null || states == null) {
+                    c.error(path, f, "a state property is valid only on a task of a state (not a global task or an "
+                            + "evaluator)");
+                    return null;
+                }
+                int state = states.resolveState(scope.state(), (String) raw, f);
+                if (state >= 0) {
+                    scope.state().requestTargets.add(state); // reachable by a request (warning W2)
+                }
+                return state < 0 ? null : (Object) state;
+            }
             case PARAM: {
                 if (!(raw instanceof String)) {
                     c.error(path, f, "expected the name of a parameter, got " + Values.describe(raw));

@@ -56,7 +56,7 @@ final class RuntimeFactsPass {
 
     private void transitions() {
         int count = b.transitionCount();
-        boolean ranked = false;
+        boolean ranked = b.requestsTransitions(); // a request may come at any priority (rule O2)
         boolean[] gated = new boolean[count];
         for (int t = 0; t < count; t++) {
             ranked |= b.transitionPriority(t) != Vocabulary.Priority.NORMAL.code();

@@ -146,7 +146,9 @@ public final class StateTreeCompiler {
             return null;
         }
         new SlotLayoutPass(c, nodes, declarations).run();
-        new StatePass(c, bindings, nodes, new TransitionPass(c, bindings, nodes)).run();
+        TransitionPass transitions = new TransitionPass(c, bindings, nodes);
+        nodes.resolveStatesWith(transitions);
+        new StatePass(c, bindings, nodes, transitions).run();
         validateUnlinkedSubtrees(c);
         if (c.errorCount() > 0) {
             return null;

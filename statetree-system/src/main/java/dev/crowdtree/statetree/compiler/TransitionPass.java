@@ -274,6 +274,26 @@ final class TransitionPass {
         return out;
     }
 
+    /**
+     * A node's state property (a task that requests transitions, rules O1-O4): a state path or a
+     * name, resolved as a transition's target, or a relative target that names one state
+     * ({@code @parent}, {@code @next}, {@code @next-parent}) relative to {@code s}; -1 after
+     * reporting an error.
+     */
+    int resolveState(StateNode s, String to, String field) {
+        if (!to.startsWith(Target.PREFIX)) {
+            return resolveTarget(s, to, field);
+        }
+        Target special = Target.parse(to);
+        if (special == null || !special.isRelative() || special.triesSeveral()) {
+            c.error(s.path, field, "a state property takes a state path or name, or one of @parent, @next, "
+                    + "@next-parent; got " + quote(to));
+            return -1;
+        }
+        int[] targets = relativeTargets(s, special, field);
+        return targets.length == 1 ? targets[0] : -1;
+    }
+
     /** Resolves a target path or name as seen from state {@code s}; -1 after reporting an error. */
     int resolveTarget(StateNode s, String to, String field) {
         List<StateNode> candidates = new ArrayList<>();

@@ -292,6 +292,9 @@ final class WarningPass {
                     targetedBefore[target + 1] = 1;
                 }
             }
+            for (int target : s.requestTargets) {
+                targetedBefore[target + 1] = 1;
+            }
         }
         for (int i = 1; i < targetedBefore.length; i++) {
             targetedBefore[i] += targetedBefore[i - 1];
@@ -309,6 +312,9 @@ final class WarningPass {
                     for (int target : t.targets()) {
                         select(c.order.get(target), selected, work);
                     }
+                }
+                for (int target : a.requestTargets) {
+                    select(c.order.get(target), selected, work); // a task's request (O1-O4)
                 }
             }
             if (s.selection == Selection.TRY_ENTER_STATE) {

@@ -124,6 +124,17 @@ final class AgentScan {
         stopped = false;
         completion = st.lastOf(r);
         doneLimit = st.done[r];
+        if (st.request != null && st.request[r] != 0) {
+            long requested = scan.takeRequest(r); // rule O2: before the states' transitions
+            if (faults.isFaulted(r - st.base)) {
+                return NONE;
+            }
+            if (requested != NONE) {
+                best = scan.requestPriority;
+                result = requested;
+                stopped = best == MAX_PRIORITY;
+            }
+        }
         int cur = st.stateOf(r) - 1;
         if (rules.rootFirst) {
             for (int d = 0, leafDepth = t.stateDepth(cur); d <= leafDepth && !stopped; d++) {

@@ -86,6 +86,9 @@ final class ChunkBinding {
     byte[] done;
     /** The LOD periods (log2) the host asked for, in trees with state tick periods ({@link InstanceData#lod}). */
     byte[] lod;
+    /** The pending transition requests, in trees whose tasks may request ({@link InstanceData#request}); else null. */
+    short[] request;
+    byte[] requestPriority;
     int[] ids;
 
     /** Sink for {@link #touch} and the other prefetching loops: keeps their loads alive. */
@@ -138,6 +141,8 @@ final class ChunkBinding {
         changes = d.changes;
         done = d.done;
         lod = d.lod;
+        request = d.request;
+        requestPriority = d.requestPriority;
         ids = d.ids;
     }
 

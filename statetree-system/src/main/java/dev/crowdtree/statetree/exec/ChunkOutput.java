@@ -33,7 +33,7 @@ final class ChunkOutput {
     long[] entered = new long[0], arrived = new long[0];
     /** With recording on: the first agents ({@link Recorder#NAMED}) per transition fired, state entered, tag arrived. */
     int[] firedIds = new int[0], enteredIds = new int[0], arrivedIds = new int[0];
-    long compositeRules, restarts;
+    long compositeRules, restarts, requests;
 
     /**
      * {@code outputs}, grown (doubling) to at least {@code chunks} entries, for a tree whose events
@@ -86,6 +86,7 @@ final class ChunkOutput {
         java.util.Arrays.fill(arrived, 0);
         compositeRules = 0;
         restarts = 0;
+        requests = 0;
         awake = 0;
         overflow = 0;
         java.util.Arrays.fill(payloadMismatches, 0);

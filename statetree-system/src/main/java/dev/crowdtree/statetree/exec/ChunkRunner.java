@@ -72,6 +72,8 @@ final class ChunkRunner {
     private final GlobalTaskPhase globals;
     private final TransitionScan scan;
     private final TransitionApply apply;
+    /** The tasks' transition requests (rules O1-O4), in a tree whose tasks may request; else null. */
+    private final TaskRequests taskRequests;
     private final EventRouter router;
     private final PhaseTimes times;
     /** Start's rows of a chunk. */
@@ -105,6 +107,8 @@ final class ChunkRunner {
         st.control.setOutbox(events);
         st.control.setEvents(events, st.t.payloads.fieldCount(), st.t.payloads.valueField());
         st.control.setTimers(timers);
+        taskRequests = st.t.requestsTransitions ? new TaskRequests(st, extra) : null;
+        st.control.setRequests(taskRequests);
     }
 
     /** The node error policy (rule R1): isolate the agents of a throwing call, or rethrow. */
@@ -178,6 +182,9 @@ final class ChunkRunner {
         }
         final long t1 = phaseNanos != null ? System.nanoTime() : 0;
         faults.ticking = true;
+        if (taskRequests != null) {
+            taskRequests.ticking = true;
+        }
         if (cs.running > 0) {
             if (cs.periodAgents == 0) {
                 int n = 0;
@@ -196,6 +203,9 @@ final class ChunkRunner {
             }
         }
         faults.ticking = false;
+        if (taskRequests != null) {
+            taskRequests.ticking = false;
+        }
         // Reset the per-row scratch X touched (every flagged, completed, faulted or event-holding row is in X).
         final byte[] xFlags = extra.flags;
         final byte[] status = ts.status;

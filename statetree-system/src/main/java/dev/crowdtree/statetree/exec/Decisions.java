@@ -30,6 +30,12 @@ final class Decisions {
      */
     static final int COMPOSITE_FIRED = -16;
     /**
+     * {@link #firedTransition} values from this one down: a transition a task requested, to state
+     * {@code (REQUEST_FIRED - value) >> 3} at priority {@code (REQUEST_FIRED - value) & 7} (rules
+     * O1-O4; {@link #requestFired}, {@link #requestTarget}, {@link #requestPriority}).
+     */
+    static final int REQUEST_FIRED = -(1 << 24);
+    /**
      * Flag on a {@link #firedTransition} value {@code >= 0}: the transition fires because the delay
      * it armed ran out, without being tested again (rule U4, {@code unreal-5.8}); it consumes no event.
      */
@@ -125,7 +131,22 @@ final class Decisions {
 
     /** The target of {@link #firedTransition} value {@code fired} if a composite's rule fired it, else -1. */
     static int compositeTarget(int fired) {
-        return fired <= COMPOSITE_FIRED ? COMPOSITE_FIRED - fired : -1;
+        return fired <= COMPOSITE_FIRED && fired > REQUEST_FIRED ? COMPOSITE_FIRED - fired : -1;
+    }
+
+    /** The {@link #firedTransition} value of a transition a task requested to {@code target} at {@code priority}. */
+    static int requestFired(int target, int priority) {
+        return REQUEST_FIRED - (target << 3) - priority;
+    }
+
+    /** The target of {@link #firedTransition} value {@code fired} if a task requested it, else -1. */
+    static int requestTarget(int fired) {
+        return fired <= REQUEST_FIRED ? (REQUEST_FIRED - fired) >> 3 : -1;
+    }
+
+    /** The priority of a requested transition's {@link #firedTransition} value {@code fired}. */
+    static int requestPriority(int fired) {
+        return (REQUEST_FIRED - fired) & 7;
     }
 
     /** Whether {@link #firedTransition} value {@code fired} is flagged {@link #BY_ARMED_GATE}. */

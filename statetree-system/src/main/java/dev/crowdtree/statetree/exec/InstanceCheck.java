@@ -3,6 +3,7 @@ package dev.crowdtree.statetree.exec;
 import dev.crowdtree.core.storage.SnapshotException;
 import dev.crowdtree.core.storage.TableSnapshot;
 import dev.crowdtree.statetree.compiled.CompiledStateTree;
+import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.RunStatus;
 import dev.crowdtree.statetree.node.TimerKind;
 
@@ -28,6 +29,8 @@ final class InstanceCheck {
         float[] gateValue = (float[]) t.column(p + "gateValue");
         byte[] done = (byte[]) t.column(p + "completedDepth");
         byte[] lod = (byte[]) t.column(p + "lodPeriod");
+        short[] request = (short[]) t.column(p + "request");
+        byte[] requestPriority = (byte[]) t.column(p + "requestPriority");
         for (int r = 0; r < rows; r++) {
             long e = exec[r];
             int state = ExecWord.state(e);
@@ -64,6 +67,12 @@ final class InstanceCheck {
             }
             if (lod != null && (lod[r] < 0 || lod[r] >= ExtraAgents.PERIODS)) {
                 throw bad(p + "lodPeriod", r, "is " + lod[r] + "; periods are log2 0..6");
+            }
+            if (request != null && (request[r] < 0 || request[r] > tree.stateCount || requestPriority[r] < 0
+                    || requestPriority[r] >= NodeContext.PRIORITIES.size())) {
+                throw bad(p + "request", r, "requests state " + (request[r] - 1) + " at priority " + requestPriority[r]
+                        + "; tree '" + tree.name + "' has " + tree.stateCount + " states, priorities 0.."
+                        + (NodeContext.PRIORITIES.size() - 1) + " (rule O1)");
             }
         }
         for (int h = 0; h < tree.history.count(); h++) {

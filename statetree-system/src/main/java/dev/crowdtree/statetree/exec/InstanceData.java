@@ -60,6 +60,12 @@ final class InstanceData {
      * for, which the period in effect combines with the active path's (docs/SEMANTICS.md, rule Z2).
      */
     final ByteColumn lodCol;
+    /**
+     * Trees whose tasks may request transitions only (else null): the pending request per row, its
+     * target state + 1 (0: none) and its priority (rules O1-O4).
+     */
+    final ShortColumn requestCol;
+    final ByteColumn requestPriorityCol;
     private final FloatColumn[] floatCols;
     private final IntColumn[] intCols;
     private final ByteColumn[] boolCols;
@@ -74,6 +80,8 @@ final class InstanceData {
     int[] changes; // the state-change count >>> 16
     byte[] done; // depth + 1 of the completed state (section 4: completion is scoped to it)
     byte[] lod; // the host's LOD period, log2 (rule Z2); null without state tick periods
+    short[] request; // the pending transition request's state + 1 (rule O1); null without requests
+    byte[] requestPriority;
     int[] ids;
     final float[][] floats;
     final int[][] ints;
@@ -92,6 +100,8 @@ final class InstanceData {
         changesCol = table.addInt(p + "changes");
         doneCol = table.addByte(p + "completedDepth");
         lodCol = tree.tickPeriods.any ? table.addByte(p + "lodPeriod") : null;
+        requestCol = tree.requestsTransitions ? table.addShort(p + "request") : null;
+        requestPriorityCol = tree.requestsTransitions ? table.addByte(p + "requestPriority") : null;
         floatCols = new FloatColumn[tree.floatSlots];
         intCols = new IntColumn[tree.intSlots];
         boolCols = new ByteColumn[tree.boolSlots];
@@ -124,6 +134,8 @@ final class InstanceData {
         changes = changesCol.data();
         done = doneCol.data();
         lod = lodCol == null ? null : lodCol.data();
+        request = requestCol == null ? null : requestCol.data();
+        requestPriority = requestPriorityCol == null ? null : requestPriorityCol.data();
         ids = table.agentIds().data();
         for (int i = 0; i < floatCols.length; i++) {
             floats[i] = floatCols[i].data();
@@ -193,7 +205,7 @@ final class InstanceData {
 
     /** Bytes per agent of every column this object added. */
     int bytesPerAgent() {
-        int b = 8 + 2 + 4 + 4 + 4 + 1 + (lodCol == null ? 0 : 1);
+        int b = 8 + 2 + 4 + 4 + 4 + 1 + (lodCol == null ? 0 : 1) + (requestCol == null ? 0 : 3);
         return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length + 2 * historyCols.length;
     }
 
@@ -202,6 +214,10 @@ final class InstanceData {
         List<Column> cols = new ArrayList<>(List.of(execCol, gateCol, gateValueCol, gateDueCol, changesCol, doneCol));
         if (lodCol != null) {
             cols.add(lodCol);
+        }
+        if (requestCol != null) {
+            cols.add(requestCol);
+            cols.add(requestPriorityCol);
         }
         cols.addAll(Arrays.asList(floatCols));
         cols.addAll(Arrays.asList(intCols));

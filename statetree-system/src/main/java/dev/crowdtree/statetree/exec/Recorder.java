@@ -32,6 +32,7 @@ public final class Recorder {
     final int[] firedIds, enteredIds, arrivedIds;
     long compositeRules;
     long restarts;
+    long requests;
     private long tick = -1;
     private long failures, dropped, rejected;
     private long failuresTotal, droppedTotal, rejectedTotal;
@@ -72,6 +73,7 @@ public final class Recorder {
             }
             compositeRules += o.compositeRules;
             restarts += o.restarts;
+            requests += o.requests;
         }
     }
 
@@ -111,13 +113,16 @@ public final class Recorder {
 
     /**
      * One transition that fired for {@code agent}: {@code transition} >= 0, or -1 for the restart from
-     * the root, or any other negative value for a transition a composite's rule fired.
+     * the root, -3 for a transition a task requested, or any other negative value for a transition a
+     * composite's rule fired.
      */
     public void countFired(int transition, int agent) {
         if (transition >= 0) {
             count(fired, firedIds, transition, agent);
         } else if (transition == -1) {
             restarts++;
+        } else if (transition == -3) {
+            requests++;
         } else {
             compositeRules++;
         }
@@ -139,6 +144,7 @@ public final class Recorder {
         Arrays.fill(arrived, 0);
         compositeRules = 0;
         restarts = 0;
+        requests = 0;
     }
 
     /**
@@ -187,6 +193,14 @@ public final class Recorder {
     /** How often a composite's rule fired a transition in the tick (rules K4, K5). */
     public long compositeRules() {
         return compositeRules;
+    }
+
+    /**
+     * How often a task's transition request fired in the tick (rules O1-O4; not in recordings' files
+     * yet, which keep format version 1).
+     */
+    public long requests() {
+        return requests;
     }
 
     /** How often a tree restarted from the root in the tick (section 4). */

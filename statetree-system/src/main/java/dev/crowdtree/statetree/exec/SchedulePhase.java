@@ -360,14 +360,16 @@ final class SchedulePhase {
 
     /**
      * Whether running row {@code r} must be looked at in every step it takes part in, beyond the
-     * always-awake order: its state completed (the scan repeats every tick), or a gate is pending on
-     * an event or completion transition (re-checked, maybe cancelled, every tick). A gate on an onTick
+     * always-awake order: its state completed (the scan repeats every tick), a gate is pending on
+     * an event or completion transition (re-checked, maybe cancelled, every tick), or a task's
+     * transition request waits for the next scan. A gate on an onTick
      * transition needs nothing more: only always-awake agents have one, and the order covers them.
      */
     private boolean sticky(int r) {
         final ChunkBinding c = st;
         return c.lastOf(r) != RunStatus.RUNNING
-                || ((c.exec[r] & ExecWord.GATE_BIT) != 0 && t.transitionTrigger(c.gate[r] - 1) != TRIGGER_TICK);
+                || ((c.exec[r] & ExecWord.GATE_BIT) != 0 && t.transitionTrigger(c.gate[r] - 1) != TRIGGER_TICK)
+                || (c.request != null && c.request[r] != 0); // a task's request waits for the next scan (rule O3)
     }
 
     /**

@@ -119,6 +119,15 @@ public final class TraceFormat {
                 + completed(t, completion, completedState);
     }
 
+    /**
+     * Why a task's transition request fired (rules O1-O4):
+     * {@code <tick> why request <target path> priority <p>}.
+     */
+    public static String whyRequest(long tick, CompiledStateTree t, int target, int priority) {
+        return tick + " why request " + t.printableStatePath(target) + " priority "
+                + Vocabulary.Priority.of((byte) priority).assetName();
+    }
+
     /** Why the tree restarted from the root (section 4): {@code <tick> why restart completed <state> <status>}. */
     public static String whyRestart(long tick, CompiledStateTree t, byte completion, int completedState) {
         return tick + " why restart" + completed(t, completion, completedState);

@@ -146,9 +146,10 @@ final class TransitionApply {
             events.consumeEvent(r - c.base, tr);
         }
         int byComposite = Decisions.compositeTarget(tr);
+        int byRequest = Decisions.requestTarget(tr); // rule O2: a task's request
         if (c.traced(r)) {
-            c.trace(r, byComposite >= 0 ? TraceFormat.transitionTo(c.tick, t, cur, byComposite)
-                    : TraceFormat.transition(c.tick, t, cur, tr));
+            int to = byComposite >= 0 ? byComposite : byRequest;
+            c.trace(r, to >= 0 ? TraceFormat.transitionTo(c.tick, t, cur, to) : TraceFormat.transition(c.tick, t, cur, tr));
             if (why != null) {
                 c.traceWhy(r, why);
             }
@@ -163,7 +164,7 @@ final class TransitionApply {
                     exitStatus, t.globalTaskCount);
             return false;
         }
-        int target = tr >= 0 ? t.transitionTarget(tr) : byComposite >= 0 ? byComposite : 0;
+        int target = tr >= 0 ? t.transitionTarget(tr) : byComposite >= 0 ? byComposite : byRequest >= 0 ? byRequest : 0;
         if (tr >= 0 && t.transitionReactivates(tr)) {
             changedFrom = Math.min(changedFrom, t.stateDepth(target)); // rule U11: the target's branch as changed
         }
@@ -197,6 +198,8 @@ final class TransitionApply {
             Recorder.count(o.fired, o.firedIds, tr, agent);
         } else if (tr == RESTART) {
             o.restarts++;
+        } else if (Decisions.requestTarget(tr) >= 0) {
+            o.requests++;
         } else {
             o.compositeRules++;
         }
@@ -219,6 +222,9 @@ final class TransitionApply {
         int byComposite = Decisions.compositeTarget(tr);
         if (byComposite >= 0) {
             return TraceFormat.whyComposite(st.tick, t, byComposite, whyStatus, completed);
+        }
+        if (Decisions.requestTarget(tr) >= 0) {
+            return TraceFormat.whyRequest(st.tick, t, Decisions.requestTarget(tr), Decisions.requestPriority(tr));
         }
         String event = null;
         if (t.transitionTrigger(tr) == TRIGGER_EVENT && !byArmedGate) {

@@ -177,12 +177,16 @@ final class TransitionScan {
         if (composites) {
             startCompletions(xs, xn);
         }
+
         final int[] xBegin = extra.stateBegin;
         final int[] cand = this.cand;
         final boolean[] pass = this.pass;
         final int states = t.stateCount;
         final boolean rootFirst = rules.rootFirst;
         dec.ranked = 0;
+        if (t.requestsTransitions) {
+            requests(xs, xn); // rule O2: before the states' transitions
+        }
         for (int k = 0; k < states; k++) {
             int s = rootFirst ? k : states - 1 - k; // rule H2: ancestors before descendants
             int num = t.stateTransitionsNum(s);
@@ -444,18 +448,66 @@ final class TransitionScan {
      */
     int target(int r, int tr) {
         switch (t.transitionType(tr)) {
-            case GOTO: {
-                int target = t.transitionTarget(tr);
-                if (required.any && !selection.inBetweenEvents(r, target)) {
-                    return CONTINUE; // rule V3
-                }
-                int leaf = selection.selectTarget(r, target);
-                return leaf >= 0 ? leaf : CONTINUE;
-            }
+            case GOTO:
+                return selectGoto(r, t.transitionTarget(tr));
             case NOT_SET:
                 return STOP;
             default:
                 return TERMINAL;
+        }
+    }
+
+    /** SelectState for a transition to state {@code target} of row {@code r}: the leaf, or {@link #CONTINUE}. */
+    private int selectGoto(int r, int target) {
+        if (required.any && !selection.inBetweenEvents(r, target)) {
+            return CONTINUE; // rule V3
+        }
+        int leaf = selection.selectTarget(r, target);
+        return leaf >= 0 ? leaf : CONTINUE;
+    }
+
+    /** After {@link #takeRequest} found one: its priority. */
+    int requestPriority;
+
+    /**
+     * Row {@code r}'s pending transition request (rules O1-O4), taken (it is tried once): what it
+     * finds as a {@link ScanResult} ({@link Decisions#requestFired}; its priority in
+     * {@link #requestPriority}), or {@link ScanResult#NONE} when the row has none or its state cannot
+     * be selected now (or an enter condition threw: the row is faulted).
+     */
+    long takeRequest(int r) {
+        final short[] q = st.request;
+        if (q == null || q[r] == 0) {
+            return ScanResult.NONE;
+        }
+        int target = q[r] - 1;
+        int priority = st.requestPriority[r];
+        q[r] = 0;
+        dec.testing = priority;
+        int leaf = selectGoto(r, target);
+        if (leaf < 0 || faults.isFaulted(r - st.base)) {
+            return ScanResult.NONE;
+        }
+        requestPriority = priority;
+        return ScanResult.of(Decisions.requestFired(target, priority), leaf);
+    }
+
+    /**
+     * Round one: the X rows' pending requests (rule O2), each found at its priority before the
+     * states' transitions, which outrank it only with a higher one (P1).
+     */
+    private void requests(int[] xs, int xn) {
+        final int b = st.base;
+        for (int i = 0; i < xn; i++) {
+            int r = xs[i];
+            int l = r - b;
+            if (st.request[r] == 0 || dec.decStamp[l] == dec.epoch) {
+                continue;
+            }
+            long found = takeRequest(r);
+            if (found != ScanResult.NONE) {
+                dec.found(r, l, ScanResult.transition(found), ScanResult.leaf(found), requestPriority);
+            }
         }
     }
 

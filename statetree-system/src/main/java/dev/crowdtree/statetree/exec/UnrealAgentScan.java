@@ -65,7 +65,20 @@ final class UnrealAgentScan {
             best = -1;
             result = AgentScan.NONE;
             stopped = false;
-            tickAndEventTransitions(r, top);
+            if (top == cur && st.request != null && st.request[r] != 0) {
+                long requested = scan.takeRequest(r); // rule O2: before phase one
+                if (faults.isFaulted(r - st.base)) {
+                    return AgentScan.NONE;
+                }
+                if (requested != AgentScan.NONE) {
+                    best = scan.requestPriority;
+                    result = requested;
+                    stopped = best == MAX_PRIORITY;
+                }
+            }
+            if (!stopped) {
+                tickAndEventTransitions(r, top);
+            }
             if (!stopped && best < 0 && RunStatus.isCompletion(completion)) {
                 completionTransitions(r, cur);
             }

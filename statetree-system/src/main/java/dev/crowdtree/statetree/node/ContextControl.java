@@ -73,6 +73,11 @@ public final class ContextControl {
         ctx.setTimers(timers);
     }
 
+    /** Where the context's transition requests go ({@link NodeContext#requestTransition}); null for none. */
+    public void setRequests(TransitionRequests requests) {
+        ctx.setRequests(requests);
+    }
+
     /** The task whose enterState or onTimer runs next (and its timer kind), or -1. */
     public void setTask(int task, TimerKind timer) {
         ctx.setTask(task, timer);

@@ -133,6 +133,11 @@ public final class NodeConfig {
         return (ParamRef) get(property);
     }
 
+    /** A state property's state index ({@link NodeType.Builder#state}), for {@link NodeContext#requestTransition}. */
+    public int state(String property) {
+        return (Integer) get(property);
+    }
+
     /** An event tag's interned id. */
     public int tag(String property) {
         return (Integer) get(property);

@@ -35,6 +35,8 @@ public final class NodeContext {
     private EventPayload payloadScratch = new EventPayload(0);
     private int valueField = -1;
     TimerService timers;
+    /** Where transition requests go; null when no task type of the tree declares them. */
+    TransitionRequests requests;
     private int currentTask = -1;
     /**
      * The current task's {@link TimerKind}, by ordinal: set twice per task call per agent, and a
@@ -268,6 +270,32 @@ public final class NodeContext {
         return EventPayload.asInt(eventFields.eventFieldType(row, field), eventFields.eventFieldBits(row, field));
     }
 
+    /** The transition priorities by code, low to critical: {@code PRIORITIES.indexOf(name)} is the code. */
+    public static final java.util.List<String> PRIORITIES = java.util.List.of("low", "normal", "medium", "high", "critical");
+
+    /**
+     * Requests a transition of the agent in {@code row} to state {@code state} (from a
+     * {@link NodeType.Builder#state} property, {@link NodeConfig#state}) at priority {@code priority}
+     * (a code of {@link #PRIORITIES}): its next transition scan tries it before the states'
+     * transitions, as a transition found at that priority (docs/SEMANTICS.md, rules O1-O4). Call
+     * from a task's {@link Task#enterState}, {@link Task#tick} or {@link Task#onTimer}, in a task
+     * type that declares {@link NodeType.Builder#requestsTransitions}. Of several requests before
+     * the scan, the one of highest priority is kept, the first among equals.
+     *
+     * @throws IllegalStateException when no task type of the tree declares requests
+     */
+    public void requestTransition(int row, int state, int priority) {
+        if (requests == null) {
+            throw new IllegalStateException("a transition request from a task whose type does not declare it; "
+                    + "declare it with NodeType.Builder.requestsTransitions()");
+        }
+        if (priority < 0 || priority >= PRIORITIES.size()) {
+            throw new IllegalArgumentException("priority " + priority + " is not one of 0.." + (PRIORITIES.size() - 1)
+                    + " (" + PRIORITIES + ")");
+        }
+        requests.request(row, state, priority);
+    }
+
     /**
      * Starts (or restarts) the calling task's SECONDS timer for {@code row}: from the next tick on,
      * every tick the task is reached in TickTasks subtracts the agent's dt, and when the remaining
@@ -369,6 +397,11 @@ public final class NodeContext {
         this.eventFields = fields;
         this.payloadScratch = new EventPayload(payloadFieldCount);
         this.valueField = valueFieldId;
+    }
+
+    /** Sets where transition requests go, null for none (runtime use). */
+    void setRequests(TransitionRequests requests) {
+        this.requests = requests;
     }
 
     /** Sets where timers go (runtime use). */

@@ -53,6 +53,7 @@ public final class NodeType {
     private final Function<NodeConfig, ? extends Node> factory;
     private final boolean canSucceed;
     private final boolean canFail;
+    private final boolean requestsTransitions;
 
     private NodeType(Builder b) {
         this.name = b.name;
@@ -66,6 +67,7 @@ public final class NodeType {
         this.externals = Collections.unmodifiableMap(new LinkedHashMap<>(b.externals));
         this.factory = Objects.requireNonNull(b.factory, "factory of node type " + b.name);
         this.canSucceed = b.canSucceed;
+        this.requestsTransitions = b.requestsTransitions;
         this.canFail = b.canFail;
     }
 
@@ -134,6 +136,10 @@ public final class NodeType {
      * Whether a task of this type may complete its state with failure (true unless the type says
      * otherwise with {@link Builder#completes}).
      */
+    public boolean requestsTransitions() {
+        return requestsTransitions;
+    }
+
     public boolean canFail() {
         return canFail;
     }
@@ -162,6 +168,7 @@ public final class NodeType {
         private Function<NodeConfig, ? extends Node> factory;
         private boolean canSucceed = true;
         private boolean canFail = true;
+        private boolean requestsTransitions;
 
         private Builder(String name, Category category) {
             this.name = Objects.requireNonNull(name);
@@ -416,6 +423,31 @@ public final class NodeType {
          * warning W1: a completion transition no task can trigger); the runtimes do not enforce
          * it. Leave it out when unsure: a type that may do both never causes a false warning.
          */
+        /**
+         * A task of this type may call {@link NodeContext#requestTransition} (tasks only): a tree
+         * with one keeps each agent's pending request (docs/SEMANTICS.md, rules O1-O4).
+         */
+        public Builder requestsTransitions() {
+            if (category != Category.TASK) {
+                throw new IllegalArgumentException("node type '" + name + "': only tasks request transitions");
+            }
+            this.requestsTransitions = true;
+            return this;
+        }
+
+        /** An optional {@link #state(String, Consumer)}. */
+        public Builder state(String n) {
+            return state(n, AS_IS);
+        }
+
+        /**
+         * A state of the tree: a state path, a name unique in the tree, or a relative target such as
+         * {@code @parent} (read with {@link NodeConfig#state}, a state index); it takes no default.
+         */
+        public Builder state(String n, Consumer<Property> how) {
+            return add(n, PropertySpec.Kind.STATE, null, List.of(), null, how);
+        }
+
         public Builder completes(boolean canSucceed, boolean canFail) {
             if (category != Category.TASK) {
                 throw new IllegalArgumentException("node type '" + name + "': only tasks complete states");

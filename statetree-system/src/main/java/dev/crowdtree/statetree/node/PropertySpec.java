@@ -35,6 +35,8 @@ public record PropertySpec(String name, Kind kind, ValueType valueType, boolean 
         TAG,
         /** The name of a parameter (resolved to a {@link ParamRef}). */
         PARAM,
+        /** A state of the tree: a path, a unique name, or a relative target such as {@code @parent} (resolved to its index). */
+        STATE,
         /**
          * An event payload: a number (the field {@code value}), a binding or function giving one, or
          * an object of named fields, each a bool, int or float literal, binding or function
@@ -62,6 +64,8 @@ public record PropertySpec(String name, Kind kind, ValueType valueType, boolean 
                 return "an event tag (a non-empty string)";
             case PARAM:
                 return "the name of a parameter";
+            case STATE:
+                return "a state: a path, a name unique in the tree, or @parent, @next, @next-parent";
             case PAYLOAD:
                 return "a number, a binding, or an object of named bool/int/float fields (values may be bindings)";
             case CONDITION:

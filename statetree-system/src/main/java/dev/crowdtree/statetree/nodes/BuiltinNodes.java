@@ -1,5 +1,6 @@
 package dev.crowdtree.statetree.nodes;
 
+import dev.crowdtree.statetree.node.NodeContext;
 import dev.crowdtree.statetree.node.NodeRegistry;
 import dev.crowdtree.statetree.node.NodeType;
 import dev.crowdtree.statetree.node.RunStatus;
@@ -38,6 +39,13 @@ public final class BuiltinNodes {
                 .payload("payload")
                 .completes(false, false)
                 .factory(SendEventTask::new).build());
+        r.register(NodeType.task("requestTransition")
+                .state("to", NodeType.Property::required)
+                .choice("priority", NodeContext.PRIORITIES, p -> p.byDefault("normal"))
+                .condition("when")
+                .requestsTransitions()
+                .completes(false, false)
+                .factory(RequestTransitionTask::new).build());
         // conditions
         r.register(NodeType.condition("compare")
                 .param("param").numberInput("input").oneOf("param", "input")

@@ -187,7 +187,7 @@ final class AgentLifecycle {
                         && !transition.byArmedGate) {
                     Transitions.consumeEvent(tree, exec, t);
                 }
-                data.trace(t == TransitionResult.COMPOSITE_RULE
+                data.trace(t == TransitionResult.COMPOSITE_RULE || t == TransitionResult.REQUEST
                         ? TraceFormat.transitionTo(data.tick, tree, exec.activeStates.last(), transition.targetState)
                         : TraceFormat.transition(data.tick, tree, exec.activeStates.last(), t));
                 if (why != null) {
@@ -251,6 +251,9 @@ final class AgentLifecycle {
         }
         if (t == TransitionResult.COMPOSITE_RULE) {
             return TraceFormat.whyComposite(data.tick, tree, transition.targetState, completion, completed);
+        }
+        if (t == TransitionResult.REQUEST) {
+            return TraceFormat.whyRequest(data.tick, tree, transition.targetState, transition.requestPriority);
         }
         String event = null;
         if (tree.transitionTrigger(t) == CompiledStateTree.TRIGGER_EVENT && !transition.byArmedGate) {

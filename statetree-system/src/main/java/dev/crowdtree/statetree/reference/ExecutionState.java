@@ -18,6 +18,9 @@ final class ExecutionState {
     byte lastTickStatus = RunStatus.UNSET;
     final ActiveStates activeStates = new ActiveStates();
     int gatedTransitionIndex = INVALID;
+    /** A task's pending transition request (rules O1-O4): its state, or INVALID, and its priority. */
+    int requestState = INVALID;
+    int requestPriority;
     float gatedTransitionTime;
     int enterStateFailedTaskIndex = INVALID_TASK_INDEX;
     /** How many global tasks are entered (all of them while the tree runs; rules G1-G3). */

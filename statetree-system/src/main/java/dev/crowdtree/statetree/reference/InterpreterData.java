@@ -154,6 +154,15 @@ final class InterpreterData {
         }
         Outbox outbox = new Outbox();
         control.setOutbox(outbox);
+        if (tree.requestsTransitions) {
+            control.setRequests((row, state, priority) -> { // rows are agent ids here
+                ExecutionState e = execs[row];
+                if (e.requestState == ReferenceInterpreter.INVALID || priority > e.requestPriority) {
+                    e.requestState = state;
+                    e.requestPriority = priority;
+                }
+            });
+        }
         control.setEvents(outbox, tree.payloads.fieldCount(), tree.payloads.valueField());
         control.ensureScratch(tree.maxConditionDepth, 1);
         mismatchKeys = new PayloadMismatchKeys(tree);

@@ -51,6 +51,10 @@ final class ReferenceSnapshot {
             o.writeInt(e.enterStateFailedTaskIndex);
             o.writeInt(e.globalTasksEntered);
             o.writeInt(e.stateChangeCount);
+            if (tree.requestsTransitions) {
+                o.writeInt(e.requestState); // rule O3: a request waits for the next scan
+                o.writeByte(e.requestPriority);
+            }
             writeEvents(o, tree, e.events);
             writeEvents(o, tree, e.eventsToProcess);
             writeEvents(o, tree, e.enterExitEvents);
@@ -306,6 +310,14 @@ final class ReferenceSnapshot {
         e.enterStateFailedTaskIndex = in.readInt();
         e.globalTasksEntered = in.readInt();
         e.stateChangeCount = in.readInt();
+        if (tree.requestsTransitions) {
+            e.requestState = in.readInt();
+            e.requestPriority = in.readByte();
+            if (e.requestState < ReferenceInterpreter.INVALID || e.requestState >= tree.stateCount || e.requestPriority < 0
+                    || e.requestPriority >= dev.crowdtree.statetree.node.NodeContext.PRIORITIES.size()) {
+                throw malformed();
+            }
+        }
         e.events.addAll(readEvents(in, tree));
         e.eventsToProcess.addAll(readEvents(in, tree));
         e.enterExitEvents.addAll(readEvents(in, tree));
@@ -340,6 +352,8 @@ final class ReferenceSnapshot {
         to.enterStateFailedTaskIndex = e.enterStateFailedTaskIndex;
         to.globalTasksEntered = e.globalTasksEntered;
         to.stateChangeCount = e.stateChangeCount;
+        to.requestState = e.requestState;
+        to.requestPriority = e.requestPriority;
         replace(to.events, e.events);
         replace(to.eventsToProcess, e.eventsToProcess);
         replace(to.enterExitEvents, e.enterExitEvents);

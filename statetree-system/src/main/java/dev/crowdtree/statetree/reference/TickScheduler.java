@@ -269,6 +269,7 @@ final class TickScheduler {
             return sleepUntil(a, exec, SLEEP_FOREVER); // nothing to do until an event or a start
         }
         if (exec.lastTickStatus != RunStatus.RUNNING || exec.gatedTransitionIndex != INVALID
+                || exec.requestState != INVALID
                 || !exec.events.isEmpty() || exec.activeStates.isEmpty()
                 || tree.stateAlwaysAwake(exec.activeStates.last())) {
             return stayAwake(a, exec);

@@ -14,6 +14,10 @@ final class TransitionResult {
     int targetState = INVALID;
     /** {@link #transitionIndex} of a transition a composite's rule fired (rules K3-K5; to {@link #targetState}). */
     static final int COMPOSITE_RULE = -2;
+    /** {@link #transitionIndex} of a transition a task requested (rules O1-O4; to {@link #targetState}, at {@link #requestPriority}). */
+    static final int REQUEST = -3;
+    /** With {@link #REQUEST}: its priority. */
+    int requestPriority;
     /** The transition that fired, -1 for the restart from root, or {@link #COMPOSITE_RULE}. */
     int transitionIndex = INVALID;
     /** The restart from root could not select a state (SEMANTICS.md section 4, deviation Q-A9). */
@@ -39,6 +43,7 @@ final class TransitionResult {
         restartFailed = other.restartFailed;
         changedFrom = other.changedFrom;
         byArmedGate = other.byArmedGate;
+        requestPriority = other.requestPriority;
         whyCompletion = other.whyCompletion;
         whyCompletedIndex = other.whyCompletedIndex;
     }

@@ -58,6 +58,10 @@ final class Transitions {
         // priority is strictly higher, so with every priority normal the first one found decides.
         int best = -1;
         boolean fires = false;
+        if (takeRequest(exec, outTransition)) {
+            best = outTransition.requestPriority; // rule O2: found before the states' transitions
+            fires = true;
+        }
         final int num = exec.activeStates.num;
         final boolean rootFirst = tree.scanRules.rootFirst;
         scan:
@@ -149,6 +153,24 @@ final class Transitions {
             return true;
         }
         return false;
+    }
+
+    /**
+     * The agent's pending transition request (rules O1-O4), taken (it is tried once): true when its
+     * state can be selected, with {@code out} holding it ({@link TransitionResult#REQUEST}).
+     */
+    boolean takeRequest(ExecutionState exec, TransitionResult out) {
+        if (exec.requestState == INVALID) {
+            return false;
+        }
+        int target = exec.requestState;
+        int priority = exec.requestPriority;
+        exec.requestState = INVALID;
+        if (!trySelect(exec, target, TransitionResult.REQUEST, out)) {
+            return false;
+        }
+        out.requestPriority = priority;
+        return true;
     }
 
     /** {@code @succeeded} or {@code @failed} transition {@code tr} into {@code out}: the path ends in its handle. */

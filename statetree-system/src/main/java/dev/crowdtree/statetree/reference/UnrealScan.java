@@ -45,9 +45,15 @@ final class UnrealScan {
         completion = exec.lastTickStatus;
         completedIndex = RunStatus.isCompletion(completion) ? exec.completedIndex : CompiledStateTree.MAX_DEPTH;
         int top = exec.activeStates.num - 1;
+        boolean first = true;
         while (true) {
             best = -1;
             fires = false;
+            if (first && transitions.takeRequest(exec, out)) {
+                best = out.requestPriority; // rule O2: found before phase one
+                fires = true;
+            }
+            first = false;
             tickAndEventTransitions(exec, out, top);
             if (best < 0 && RunStatus.isCompletion(completion)) {
                 completionTransitions(exec, out);

@@ -87,6 +87,21 @@ class ReadmeNodesTest {
         }
     }
 
+    public static final class FleeOnEnterTask extends Task {
+        private final int shelter;
+
+        public FleeOnEnterTask(NodeConfig c) {
+            super(c, false);
+            this.shelter = c.state("to");         // a state index, resolved by the compiler
+        }
+
+        @Override
+        public byte enterState(NodeContext ctx, int row) {
+            ctx.requestTransition(row, shelter, 3); // 3: high
+            return RunStatus.RUNNING;
+        }
+    }
+
     public static final class DriftTask extends Task {
         private final int x;
         private final int speed;
@@ -145,6 +160,11 @@ class ReadmeNodesTest {
                 .timer("remaining", TimerKind.SECONDS)
                 .factory(TimeoutTask::new)
                 .build());
+        registry.register(NodeType.task("fleeOnEnter")
+                .state("to", NodeType.Property::required)
+                .requestsTransitions()
+                .factory(FleeOnEnterTask::new)
+                .build());
         registry.register(NodeType.task("drift")
                 .reads("speed", HostColumn.Type.FLOAT)
                 .writes("x", HostColumn.Type.FLOAT)
@@ -187,6 +207,20 @@ class ReadmeNodesTest {
             sys.tickAll(10, 0.1f);
             assertEquals(4, sys.awakeLastTick(), "every agent's timer ran out at tick 10");
             assertEquals("Root/TimedOut", sys.activePath(0));
+        }
+    }
+
+    @Test
+    void fleeOnEnterRequestsItsStateWhichTheNextTickEntersOverANormalTransition() throws Exception {
+        CompiledStateTree tree = compile("{\"name\": \"F\", \"root\": {\"name\": \"Root\", \"children\": ["
+                + "{\"name\": \"Graze\", \"tasks\": [{\"type\": \"fleeOnEnter\", \"to\": \"Root/Shelter\"}],"
+                + " \"transitions\": [{\"trigger\": \"onTick\", \"to\": \"Root/Wander\"}]},"
+                + "{\"name\": \"Wander\", \"tasks\": [{\"type\": \"run\"}]},"
+                + "{\"name\": \"Shelter\", \"tasks\": [{\"type\": \"run\"}]}]}}");
+        try (StateTreeSystem sys = StateTreeSystem.standalone(tree, 2, 1, 1, 64)) {
+            sys.startAll(0);
+            sys.tickAll(1, 0.1f);
+            assertEquals("Root/Shelter", sys.activePath(0), "the high request outranks the normal onTick transition");
         }
     }
 

@@ -105,6 +105,7 @@ class RandomDifferentialTest {
         int withParentTargets = 0; // trees with @parent or @next-parent (rules J3, J4)
         int reactivating = 0; // trees with a transition that reactivates its target (rule U11)
         int delayedSelectable = 0; // trees with a delayed target that tries several states (J2, J5)
+        int requesting = 0; // trees with a task that requests transitions (rules O1-O4)
         for (int n = 0; compiled < TREES && attempts < 3 * TREES; n++, attempts++) {
             SplittableRandom rnd = new SplittableRandom(1000 + n);
             // global tasks draw from a stream of their own: the trees without them are those of before;
@@ -136,6 +137,7 @@ class RandomDifferentialTest {
             withParentTargets += json.contains("\"@parent\"") || json.contains("\"@next-parent\"") ? 1 : 0;
             reactivating += json.contains("\"reactivateTarget\"") ? 1 : 0;
             delayedSelectable += hasDelayedSelectable(tree) ? 1 : 0;
+            requesting += tree.requestsTransitions ? 1 : 0;
             for (int st = 0; st < tree.stateCount; st++) {
                 if (!tree.stateEnabled(st)) {
                     withDisabled++;
@@ -232,11 +234,12 @@ class RandomDifferentialTest {
         assertTrue(withParentTargets >= TREES / 10, "trees with @parent or @next-parent targets: " + withParentTargets);
         assertTrue(reactivating >= TREES / 10, "trees with reactivateTarget: " + reactivating);
         assertTrue(delayedSelectable >= TREES / 50, "trees with a delayed selectable target: " + delayedSelectable);
+        assertTrue(requesting >= TREES / 10, "trees with a task that requests transitions: " + requesting);
         System.out.println("RandomDifferentialTest: " + withUnreal + " trees under Unreal 5.8's rules, " + unrealMattered
                 + " traced otherwise under the seeds', " + linkedCompleted + " completed a linked state (U2), "
                 + taskless + " with task-less leaves (U6), entered in " + tasklessEntered + ", " + reenteredChanged
                 + " entered a state on the path again as changed (U3); " + withSelectable + " trees with selectable targets, "
-                + withParentTargets + " with parent targets (J2-J5), " + unrealAll + " under unreal-5.8 with completion all (U10), " + reactivating + " reactivating a target (U11), " + delayedSelectable + " with a delayed selectable target");
+                + withParentTargets + " with parent targets (J2-J5), " + unrealAll + " under unreal-5.8 with completion all (U10), " + reactivating + " reactivating a target (U11), " + delayedSelectable + " with a delayed selectable target, " + requesting + " with transition requests (O1-O4)");
         assertTrue(withUnreal >= TREES / 4, "trees under Unreal 5.8's rules: " + withUnreal);
         assertTrue(unrealAll >= withUnreal / 4, "trees under Unreal 5.8's rules with completion all: " + unrealAll);
         assertTrue(unrealMattered >= withUnreal / 2, "scenarios Unreal 5.8's rules changed: " + unrealMattered);
@@ -536,6 +539,8 @@ class RandomDifferentialTest {
         private SplittableRandom jrnd;
         /** Draws for {@code reactivateTarget} (rule U11): a stream of its own, seeded by the tree's name. */
         private SplittableRandom arnd;
+        /** Draws for the tasks that request transitions (rules O1-O4): a stream of its own. */
+        private SplittableRandom qrnd;
         /** Per state being built, outermost first: whether it has a next sibling (the top: the parent of the next state built). */
         private final java.util.ArrayDeque<Boolean> hasNext = new java.util.ArrayDeque<>();
 
@@ -601,6 +606,7 @@ class RandomDifferentialTest {
         TreeDef tree(String name) {
             jrnd = new SplittableRandom(name.hashCode() + 23_000L);
             arnd = new SplittableRandom(name.hashCode() + 29_000L);
+            qrnd = new SplittableRandom(name.hashCode() + 31_000L);
             boolean withSubtree = chance(40) || u(60);
             // names first, so transitions can target any state
             StateTreeBuilder b = StateTreeBuilder.tree(name).param("f", "float", 0.5).param("b1", "bool", false).param("b2", "bool", true)
@@ -873,6 +879,12 @@ class RandomDifferentialTest {
                 }
                 for (int i = 0; i < tasks; i++) {
                     st.task(task());
+                }
+                if (tasks > 0 && qrnd.nextInt(100) < 12) { // rules O1-O4: a task requests a transition, from a time on
+                    st.task(node("requestTransition").with("to", names.get(qrnd.nextInt(names.size())))
+                            .with("priority", PRIORITIES[qrnd.nextInt(PRIORITIES.length)])
+                            .with("when", node("compare").with("input", Binding.eval("clock.elapsed")).with("op", ">")
+                                    .with("value", 0.5 * (1 + qrnd.nextInt(8)))));
                 }
                 if (ranked && tasks > 0 && chance(30) && !unreal) {
                     st.completion("all");

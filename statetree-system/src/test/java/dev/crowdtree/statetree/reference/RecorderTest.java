@@ -40,6 +40,7 @@ class RecorderTest {
             }
         }
         return b.append(" | composite ").append(r.compositeRules()).append(" restart ").append(r.restarts())
+                .append(" request ").append(r.requests())
                 .append(" failures ").append(r.failures()).append(" dropped ").append(r.droppedEvents())
                 .append(" rejected ").append(r.rejectedEvents()).toString();
     }
@@ -98,7 +99,7 @@ class RecorderTest {
         assertTrue(checked > 100, "cases checked: " + checked);
     }
 
-    /** The transitions counted in one {@link #counts} line: each transition, composite rules and restarts. */
+    /** The transitions counted in one {@link #counts} line: each transition, composite rules, restarts and requests. */
     private static long firedIn(String counts) {
         String[] parts = counts.split("\\|");
         long n = 0;
@@ -106,9 +107,9 @@ class RecorderTest {
         while (m.find()) {
             n += Long.parseLong(m.group(1));
         }
-        Matcher tail = Pattern.compile("composite (\\d+) restart (\\d+)").matcher(parts[2]);
+        Matcher tail = Pattern.compile("composite (\\d+) restart (\\d+) request (\\d+)").matcher(parts[2]);
         assertTrue(tail.find(), counts);
-        return n + Long.parseLong(tail.group(1)) + Long.parseLong(tail.group(2));
+        return n + Long.parseLong(tail.group(1)) + Long.parseLong(tail.group(2)) + Long.parseLong(tail.group(3));
     }
 
     /**
