@@ -25,12 +25,13 @@ import static dev.crowdtree.statetree.exec.Decisions.RESTART;
  * transition later in the agent's scan has a higher priority ({@link #outrankable}); otherwise it is
  * kept as the agent's best ({@link Decisions#found}), later transitions are tested only for agents
  * whose best they outrank ({@link Decisions#open}), and the bests decide at the end (rule P1): the
- * per-agent scan's evaluations, in the same order for each agent. Rounds two to five run per agent
- * ({@link AgentScan}), and so does round one of a tree under {@code unreal-5.8} and of the completed
- * agents of a tree with composites (rules K3-K6). The decisions go to
- * {@link Decisions#firedRows} for {@link TransitionApply}. Also the steps both scans share: a
- * transition's trigger, conditions ({@link ConditionTests}), gate and target (SelectState,
- * {@link StateSelection}).
+ * per-agent scan's evaluations, in the same order for each agent. A composite's rule takes its
+ * turn at the composite, over the completed X rows of its slice (rules K3-K6, {@link #compositeRules}),
+ * and a task's transition request before every state (rules O1-O4, {@link #takeRequest}). Rounds two
+ * to five run per agent ({@link AgentScan}), and so does round one of a tree under {@code unreal-5.8}.
+ * The decisions go to {@link Decisions#firedRows} for {@link TransitionApply}. Also the steps both
+ * scans share: a transition's trigger, conditions ({@link ConditionTests}), gate and target
+ * (SelectState, {@link StateSelection}).
  *
  * <p>THREADING: confined to its worker.
  */
@@ -177,7 +178,6 @@ final class TransitionScan {
         if (composites) {
             startCompletions(xs, xn);
         }
-
         final int[] xBegin = extra.stateBegin;
         final int[] cand = this.cand;
         final boolean[] pass = this.pass;
