@@ -62,7 +62,7 @@ public final class TickProfile {
             try {
                 variant = Variant.parse(name);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("unknown tree " + name + "; valid: crowd, " + Variant.ids()
+                throw new IllegalArgumentException("unknown tree " + name + "; valid: crowd, " + Variant.ids().replace(",", ", ")
                         + ", or --tree/--model");
             }
         }

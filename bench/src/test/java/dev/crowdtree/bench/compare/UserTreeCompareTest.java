@@ -237,7 +237,7 @@ class UserTreeCompareTest {
                 () -> profile("10", "1", "1", "--tree", brokenTree.toString()));
         assertTrue(e.getMessage().contains(brokenTree.toString()), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> profile("10", "1", "1", "lazy"));
-        assertTrue(e.getMessage().contains("unknown tree lazy; valid: crowd, sleepy, or --tree/--model"), e.getMessage());
+        assertTrue(e.getMessage().contains("unknown tree lazy; valid: crowd, hierarchical, flat, sleepy, aborts, or --tree/--model"), e.getMessage());
     }
 
     private static String profile(String... args) throws Exception {
