@@ -125,7 +125,7 @@ final class AgentScan {
         completion = st.lastOf(r);
         doneLimit = st.done[r];
         if (st.request != null && st.request[r] != 0) {
-            long requested = scan.takeRequest(r); // rule O2: before the states' transitions
+            long requested = scan.takeRequest(r, CompiledStateTree.MAX_DEPTH); // rule O2: before the states' transitions
             if (faults.isFaulted(r - st.base)) {
                 return NONE;
             }

@@ -89,6 +89,7 @@ final class ChunkBinding {
     /** The pending transition requests, in trees whose tasks may request ({@link InstanceData#request}); else null. */
     short[] request;
     byte[] requestPriority;
+    byte[] requestSource;
     int[] ids;
 
     /** Sink for {@link #touch} and the other prefetching loops: keeps their loads alive. */
@@ -143,6 +144,7 @@ final class ChunkBinding {
         lod = d.lod;
         request = d.request;
         requestPriority = d.requestPriority;
+        requestSource = d.requestSource;
         ids = d.ids;
     }
 

@@ -31,6 +31,7 @@ final class InstanceCheck {
         byte[] lod = (byte[]) t.column(p + "lodPeriod");
         short[] request = (short[]) t.column(p + "request");
         byte[] requestPriority = (byte[]) t.column(p + "requestPriority");
+        byte[] requestSource = (byte[]) t.column(p + "requestSource");
         for (int r = 0; r < rows; r++) {
             long e = exec[r];
             int state = ExecWord.state(e);
@@ -69,7 +70,8 @@ final class InstanceCheck {
                 throw bad(p + "lodPeriod", r, "is " + lod[r] + "; periods are log2 0..6");
             }
             if (request != null && (request[r] < 0 || request[r] > tree.stateCount || requestPriority[r] < 0
-                    || requestPriority[r] >= NodeContext.PRIORITIES.size())) {
+                    || requestPriority[r] >= NodeContext.PRIORITIES.size() || requestSource[r] < 0
+                    || requestSource[r] > CompiledStateTree.MAX_DEPTH + 1)) {
                 throw bad(p + "request", r, "requests state " + (request[r] - 1) + " at priority " + requestPriority[r]
                         + "; tree '" + tree.name + "' has " + tree.stateCount + " states, priorities 0.."
                         + (NodeContext.PRIORITIES.size() - 1) + " (rule O1)");

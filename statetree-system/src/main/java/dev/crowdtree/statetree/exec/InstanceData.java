@@ -66,6 +66,8 @@ final class InstanceData {
      */
     final ShortColumn requestCol;
     final ByteColumn requestPriorityCol;
+    /** The depth + 1 of the state whose task made the pending request (0: a global task's). */
+    final ByteColumn requestSourceCol;
     private final FloatColumn[] floatCols;
     private final IntColumn[] intCols;
     private final ByteColumn[] boolCols;
@@ -82,6 +84,7 @@ final class InstanceData {
     byte[] lod; // the host's LOD period, log2 (rule Z2); null without state tick periods
     short[] request; // the pending transition request's state + 1 (rule O1); null without requests
     byte[] requestPriority;
+    byte[] requestSource;
     int[] ids;
     final float[][] floats;
     final int[][] ints;
@@ -102,6 +105,7 @@ final class InstanceData {
         lodCol = tree.tickPeriods.any ? table.addByte(p + "lodPeriod") : null;
         requestCol = tree.requestsTransitions ? table.addShort(p + "request") : null;
         requestPriorityCol = tree.requestsTransitions ? table.addByte(p + "requestPriority") : null;
+        requestSourceCol = tree.requestsTransitions ? table.addByte(p + "requestSource") : null;
         floatCols = new FloatColumn[tree.floatSlots];
         intCols = new IntColumn[tree.intSlots];
         boolCols = new ByteColumn[tree.boolSlots];
@@ -136,6 +140,7 @@ final class InstanceData {
         lod = lodCol == null ? null : lodCol.data();
         request = requestCol == null ? null : requestCol.data();
         requestPriority = requestPriorityCol == null ? null : requestPriorityCol.data();
+        requestSource = requestSourceCol == null ? null : requestSourceCol.data();
         ids = table.agentIds().data();
         for (int i = 0; i < floatCols.length; i++) {
             floats[i] = floatCols[i].data();
@@ -205,7 +210,7 @@ final class InstanceData {
 
     /** Bytes per agent of every column this object added. */
     int bytesPerAgent() {
-        int b = 8 + 2 + 4 + 4 + 4 + 1 + (lodCol == null ? 0 : 1) + (requestCol == null ? 0 : 3);
+        int b = 8 + 2 + 4 + 4 + 4 + 1 + (lodCol == null ? 0 : 1) + (requestCol == null ? 0 : 4);
         return b + 4 * floatCols.length + 4 * intCols.length + boolCols.length + 2 * historyCols.length;
     }
 
@@ -218,6 +223,7 @@ final class InstanceData {
         if (requestCol != null) {
             cols.add(requestCol);
             cols.add(requestPriorityCol);
+            cols.add(requestSourceCol);
         }
         cols.addAll(Arrays.asList(floatCols));
         cols.addAll(Arrays.asList(intCols));

@@ -450,11 +450,14 @@ final class TaskPhase {
 
     /** Task {@code k}'s tick over {@code rs[from..to)}; a throw fails those rows (rule R1). Returns how many ran in A. */
     private int tick(Task task, int k, int[] rs, int from, int to) {
+        control.setCallingTask(k);
         try {
             task.tick(ctx, rs, from, to);
             return 0;
         } catch (RuntimeException | StackOverflowError e) {
             return faults.fault(rs, from, to, "task", task, k, e, true);
+        } finally {
+            control.setCallingTask(-1);
         }
     }
 

@@ -25,11 +25,13 @@ final class TaskRequests implements TransitionRequests {
     }
 
     @Override
-    public void request(int row, int state, int priority) {
+    public void request(int row, int state, int priority, int task) {
         final short[] q = st.request;
         if (q[row] == 0 || priority > st.requestPriority[row]) {
             q[row] = (short) (state + 1);
             st.requestPriority[row] = (byte) priority;
+            int source = task >= 0 ? st.t.taskState(task) : -1;
+            st.requestSource[row] = (byte) (source >= 0 ? st.t.stateDepth(source) + 1 : 0);
         }
         if (ticking) {
             extra.add(row - st.base, (byte) 0);

@@ -472,10 +472,12 @@ final class TransitionScan {
     /**
      * Row {@code r}'s pending transition request (rules O1-O4), taken (it is tried once): what it
      * finds as a {@link ScanResult} ({@link Decisions#requestFired}; its priority in
-     * {@link #requestPriority}), or {@link ScanResult#NONE} when the row has none or its state cannot
-     * be selected now (or an enter condition threw: the row is faulted).
+     * {@link #requestPriority}), or {@link ScanResult#NONE} when the row has none, the task that
+     * made it is in a state deeper than {@code failsBelow} (rule U3 under {@code unreal-5.8}: the
+     * completed state's depth; else {@code MAX_DEPTH}), or its state cannot be selected now (or an
+     * enter condition threw: the row is faulted).
      */
-    long takeRequest(int r) {
+    long takeRequest(int r, int failsBelow) {
         final short[] q = st.request;
         if (q == null || q[r] == 0) {
             return ScanResult.NONE;
@@ -483,6 +485,9 @@ final class TransitionScan {
         int target = q[r] - 1;
         int priority = st.requestPriority[r];
         q[r] = 0;
+        if (st.requestSource[r] - 1 > failsBelow) {
+            return ScanResult.NONE; // rule U3: its task's state is below the completed state
+        }
         dec.testing = priority;
         int leaf = selectGoto(r, target);
         if (leaf < 0 || faults.isFaulted(r - st.base)) {
@@ -504,7 +509,7 @@ final class TransitionScan {
             if (st.request[r] == 0 || dec.decStamp[l] == dec.epoch) {
                 continue;
             }
-            long found = takeRequest(r);
+            long found = takeRequest(r, CompiledStateTree.MAX_DEPTH);
             if (found != ScanResult.NONE) {
                 dec.found(r, l, ScanResult.transition(found), ScanResult.leaf(found), requestPriority);
             }

@@ -66,7 +66,7 @@ final class UnrealAgentScan {
             result = AgentScan.NONE;
             stopped = false;
             if (top == cur && st.request != null && st.request[r] != 0) {
-                long requested = scan.takeRequest(r); // rule O2: before phase one
+                long requested = scan.takeRequest(r, doneDepth); // rule O2: before phase one; U3
                 if (faults.isFaulted(r - st.base)) {
                     return AgentScan.NONE;
                 }

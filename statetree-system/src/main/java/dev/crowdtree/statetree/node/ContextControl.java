@@ -73,6 +73,11 @@ public final class ContextControl {
         ctx.setTimers(timers);
     }
 
+    /** The task whose tick runs next (for a transition request's source), or -1 after it. */
+    public void setCallingTask(int task) {
+        ctx.setCallingTask(task);
+    }
+
     /** Where the context's transition requests go ({@link NodeContext#requestTransition}); null for none. */
     public void setRequests(TransitionRequests requests) {
         ctx.setRequests(requests);

@@ -37,6 +37,8 @@ public final class NodeContext {
     TimerService timers;
     /** Where transition requests go; null when no task type of the tree declares them. */
     TransitionRequests requests;
+    /** The task being called (enterState, tick, onTimer), -1 outside one: a request's source (rule O2). */
+    private int callingTask = -1;
     private int currentTask = -1;
     /**
      * The current task's {@link TimerKind}, by ordinal: set twice per task call per agent, and a
@@ -293,7 +295,7 @@ public final class NodeContext {
             throw new IllegalArgumentException("priority " + priority + " is not one of 0.." + (PRIORITIES.size() - 1)
                     + " (" + PRIORITIES + ")");
         }
-        requests.request(row, state, priority);
+        requests.request(row, state, priority, callingTask);
     }
 
     /**
@@ -399,6 +401,11 @@ public final class NodeContext {
         this.valueField = valueFieldId;
     }
 
+    /** The task whose tick runs next, or -1 (runtime use; {@link #setTask} sets it too). */
+    void setCallingTask(int task) {
+        this.callingTask = task;
+    }
+
     /** Sets where transition requests go, null for none (runtime use). */
     void setRequests(TransitionRequests requests) {
         this.requests = requests;
@@ -412,6 +419,7 @@ public final class NodeContext {
     /** The task whose enterState or onTimer runs next, or -1 (runtime use). */
     void setTask(int task, TimerKind timer) {
         this.currentTask = task;
+        this.callingTask = task;
         this.currentTimer = (byte) timer.ordinal();
     }
 

@@ -21,6 +21,8 @@ final class ExecutionState {
     /** A task's pending transition request (rules O1-O4): its state, or INVALID, and its priority. */
     int requestState = INVALID;
     int requestPriority;
+    /** The depth of the state whose task made the request, -1 for a global task's (rule U3 under unreal-5.8). */
+    int requestSourceDepth = -1;
     float gatedTransitionTime;
     int enterStateFailedTaskIndex = INVALID_TASK_INDEX;
     /** How many global tasks are entered (all of them while the tree runs; rules G1-G3). */

@@ -89,6 +89,7 @@ final class InterpreterData {
         nodeKind = kind;
         node = n;
         nodeTask = task;
+        control.setCallingTask(task); // a transition request's source (rule O2)
     }
 
     /** The agent being run starts a call (start, tick, stop): no fault yet. */
@@ -155,11 +156,13 @@ final class InterpreterData {
         Outbox outbox = new Outbox();
         control.setOutbox(outbox);
         if (tree.requestsTransitions) {
-            control.setRequests((row, state, priority) -> { // rows are agent ids here
+            control.setRequests((row, state, priority, task) -> { // rows are agent ids here
                 ExecutionState e = execs[row];
                 if (e.requestState == ReferenceInterpreter.INVALID || priority > e.requestPriority) {
                     e.requestState = state;
                     e.requestPriority = priority;
+                    int source = task >= 0 ? tree.taskState(task) : -1;
+                    e.requestSourceDepth = source >= 0 ? tree.stateDepth(source) : -1;
                 }
             });
         }

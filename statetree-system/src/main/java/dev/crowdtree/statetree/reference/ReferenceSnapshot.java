@@ -54,6 +54,7 @@ final class ReferenceSnapshot {
             if (tree.requestsTransitions) {
                 o.writeInt(e.requestState); // rule O3: a request waits for the next scan
                 o.writeByte(e.requestPriority);
+                o.writeByte(e.requestSourceDepth);
             }
             writeEvents(o, tree, e.events);
             writeEvents(o, tree, e.eventsToProcess);
@@ -313,8 +314,10 @@ final class ReferenceSnapshot {
         if (tree.requestsTransitions) {
             e.requestState = in.readInt();
             e.requestPriority = in.readByte();
+            e.requestSourceDepth = in.readByte();
             if (e.requestState < ReferenceInterpreter.INVALID || e.requestState >= tree.stateCount || e.requestPriority < 0
-                    || e.requestPriority >= dev.crowdtree.statetree.node.NodeContext.PRIORITIES.size()) {
+                    || e.requestPriority >= dev.crowdtree.statetree.node.NodeContext.PRIORITIES.size()
+                    || e.requestSourceDepth < -1 || e.requestSourceDepth > CompiledStateTree.MAX_DEPTH) {
                 throw malformed();
             }
         }
@@ -354,6 +357,7 @@ final class ReferenceSnapshot {
         to.stateChangeCount = e.stateChangeCount;
         to.requestState = e.requestState;
         to.requestPriority = e.requestPriority;
+        to.requestSourceDepth = e.requestSourceDepth;
         replace(to.events, e.events);
         replace(to.eventsToProcess, e.eventsToProcess);
         replace(to.enterExitEvents, e.enterExitEvents);

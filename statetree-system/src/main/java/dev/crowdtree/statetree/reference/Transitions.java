@@ -58,7 +58,7 @@ final class Transitions {
         // priority is strictly higher, so with every priority normal the first one found decides.
         int best = -1;
         boolean fires = false;
-        if (takeRequest(exec, outTransition)) {
+        if (takeRequest(exec, outTransition, CompiledStateTree.MAX_DEPTH)) {
             best = outTransition.requestPriority; // rule O2: found before the states' transitions
             fires = true;
         }
@@ -157,15 +157,20 @@ final class Transitions {
 
     /**
      * The agent's pending transition request (rules O1-O4), taken (it is tried once): true when its
-     * state can be selected, with {@code out} holding it ({@link TransitionResult#REQUEST}).
+     * state can be selected, with {@code out} holding it ({@link TransitionResult#REQUEST}); false
+     * too when the task that made it is in a state deeper than path index {@code failsBelow} (rule
+     * U3 under {@code unreal-5.8}: the completed state's).
      */
-    boolean takeRequest(ExecutionState exec, TransitionResult out) {
+    boolean takeRequest(ExecutionState exec, TransitionResult out, int failsBelow) {
         if (exec.requestState == INVALID) {
             return false;
         }
         int target = exec.requestState;
         int priority = exec.requestPriority;
         exec.requestState = INVALID;
+        if (exec.requestSourceDepth > failsBelow) {
+            return false; // rule U3: its task's state is below the completed state
+        }
         if (!trySelect(exec, target, TransitionResult.REQUEST, out)) {
             return false;
         }

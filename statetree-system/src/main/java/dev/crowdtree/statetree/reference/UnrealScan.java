@@ -49,7 +49,7 @@ final class UnrealScan {
         while (true) {
             best = -1;
             fires = false;
-            if (first && transitions.takeRequest(exec, out)) {
+            if (first && transitions.takeRequest(exec, out, completedIndex)) {
                 best = out.requestPriority; // rule O2: found before phase one
                 fires = true;
             }
