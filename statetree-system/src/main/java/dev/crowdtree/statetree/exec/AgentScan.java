@@ -108,7 +108,7 @@ final class AgentScan {
 
     /**
      * TriggerTransitions for one agent (rounds two to five, round one of trees under
-     * {@code unreal-5.8}). The states are visited
+     * {@code unreal-5.8}). A task's pending request is taken first (rule O2). The states are visited
      * leaf to root, or root to leaf (rule H2); at each, a composite's rule first (rules K3-K6), then
      * its transitions in declared order. A transition whose priority is not above the best found so
      * far is skipped unevaluated (a gate it holds keeps running); the best found decides. Returns
