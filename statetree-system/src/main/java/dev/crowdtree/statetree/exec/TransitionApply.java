@@ -467,10 +467,13 @@ final class TransitionApply {
         for (int k = t.stateTasksBegin(s) + t.stateTasksNum(s) - 1; k >= t.stateTasksBegin(s); k--) {
             if ((failedTask < 0 || k <= failedTask) && k != threw
                     && (change == ChangeType.CHANGED || t.taskReselect(k))) {
+                control.setCallingTask(k); // a transition request's source (rule O2)
                 try {
                     t.task(k).exitState(ctx, r);
                 } catch (RuntimeException | StackOverflowError ex) {
                     faults.faultOne(r, "task", t.task(k), k, ex); // rules R2, R3: the exit goes on
+                } finally {
+                    control.setCallingTask(-1);
                 }
                 if (traced) {
                     c.trace(r, TraceFormat.taskExit(c.tick, t, k));

@@ -280,8 +280,8 @@ public final class NodeContext {
      * {@link NodeType.Builder#state} property, {@link NodeConfig#state}) at priority {@code priority}
      * (a code of {@link #PRIORITIES}): its next transition scan tries it before the states'
      * transitions, as a transition found at that priority (docs/SEMANTICS.md, rules O1-O4). Call
-     * from a task's {@link Task#enterState}, {@link Task#tick} or {@link Task#onTimer}, in a task
-     * type that declares {@link NodeType.Builder#requestsTransitions}. Of several requests before
+     * from a task's {@link Task#enterState}, {@link Task#tick}, {@link Task#onTimer} or
+     * {@link Task#exitState}, in a task type that declares {@link NodeType.Builder#requestsTransitions}. Of several requests before
      * the scan, the one of highest priority is kept, the first among equals.
      *
      * @throws IllegalStateException when no task type of the tree declares requests

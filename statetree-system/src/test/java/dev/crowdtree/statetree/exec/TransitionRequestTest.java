@@ -44,6 +44,52 @@ class TransitionRequestTest {
         }
     }
 
+    /** {@code askOnExit}: on exit, requests state {@code to} at normal priority. */
+    static final class AskOnExit extends Task {
+        private final int target;
+
+        AskOnExit(NodeConfig c) {
+            super(c, false);
+            target = c.state("to");
+        }
+
+        @Override
+        public void exitState(NodeContext ctx, int row) {
+            ctx.requestTransition(row, target, 1);
+        }
+    }
+
+    /**
+     * A request made in ExitState keeps its task's state as its source in both runtimes: under
+     * {@code unreal-5.8}, X's task requests C as X is left for B, B succeeds on enter, and the next
+     * round's scan drops the request (X is below the completed B, rule U3), so the tree restarts
+     * into P/X; under {@code seed} the request fires.
+     */
+    @Test
+    void aRequestMadeOnExitKeepsItsSourceInBothRuntimes() throws Exception {
+        NodeRegistry r = BuiltinNodes.registry();
+        r.register(NodeType.task("askOnExit").state("to", NodeType.Property::required).requestsTransitions()
+                .factory(AskOnExit::new).build());
+        for (String rules : java.util.List.of("unreal-5.8", "seed")) {
+            CompiledStateTree t = StateTreeJson.compile("exit.json", "{\"name\": \"Exit\", \"rules\": \"" + rules
+                    + "\", \"root\": {\"name\": \"Root\", \"children\": ["
+                    + "{\"name\": \"P\", \"children\": [{\"name\": \"X\", \"tasks\": [{\"type\": \"askOnExit\","
+                    + " \"to\": \"Root/C\"}, {\"type\": \"run\"}], \"transitions\": [{\"trigger\": \"onTick\", \"to\": \"Root/B\"}]}]},"
+                    + "{\"name\": \"B\", \"tasks\": [{\"type\": \"succeed\", \"onEnter\": true}]},"
+                    + "{\"name\": \"C\", \"tasks\": [{\"type\": \"run\"}]}]}}", new StateTreeCompiler(r));
+            int expected = t.stateByPath(rules.equals("seed") ? "Root/C" : "Root/P/X");
+            for (Supplier<StateTreeRuntime> make : java.util.List.<Supplier<StateTreeRuntime>>of(
+                    () -> new ReferenceInterpreter(t, 2, 1),
+                    () -> StateTreeSystem.standalone(t, 2, 1, 1, 64))) {
+                try (StateTreeRuntime rt = make.get()) {
+                    rt.startAll(0);
+                    rt.tickAll(1, 0.1f);
+                    assertEquals(expected, rt.activeState(0), rules + " on " + rt.getClass().getSimpleName());
+                }
+            }
+        }
+    }
+
     private static final String TREE = "{\"name\": \"Ask\", \"root\": {\"name\": \"Root\", \"children\": ["
             + "{\"name\": \"A\", \"tasks\": [{\"type\": \"askOnEnter\", \"to\": \"@next\"}, {\"type\": \"delay\", \"duration\": 5}]},"
             + "{\"name\": \"B\", \"tasks\": [{\"type\": \"run\"}]}]}}";
