@@ -435,9 +435,8 @@ abstract class TreeTables {
      */
     public final int declaredTransitionCount() {
         int n = 0;
-        for (int t = 0; t < transitionDeclaredIndex.length; t++) {
-            if (t == 0 || transitionSource(t) != transitionSource(t - 1)
-                    || transitionDeclaredIndex[t] != transitionDeclaredIndex[t - 1]) {
+        for (int t = 0; t < transitionGateKey.length; t++) {
+            if (transitionGateKey[t] == t) { // the first compiled one of its declared transition
                 n++;
             }
         }

@@ -223,8 +223,9 @@ final class TransitionApply {
         if (byComposite >= 0) {
             return TraceFormat.whyComposite(st.tick, t, byComposite, whyStatus, completed);
         }
-        if (Decisions.requestTarget(tr) >= 0) {
-            return TraceFormat.whyRequest(st.tick, t, Decisions.requestTarget(tr), Decisions.requestPriority(tr));
+        int byRequest = Decisions.requestTarget(tr);
+        if (byRequest >= 0) {
+            return TraceFormat.whyRequest(st.tick, t, byRequest, Decisions.requestPriority(tr));
         }
         String event = null;
         if (t.transitionTrigger(tr) == TRIGGER_EVENT && !byArmedGate) {
